@@ -1,0 +1,106 @@
+"""Load a database described as JSON (schema + rows) into any supported engine.
+
+This is how the GRAMMAR reference's Aurp tables (``aurp_tables.json``) and synthetic benchmark
+databases reach SQLite, PostgreSQL and MariaDB. It writes, so it never goes through the read-only
+engine used for user databases.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+
+from ragdx.db.engine import connect
+from ragdx.errors import RagdxError
+
+_TYPES = {
+    "VARCHAR": lambda n: sa.String(n or 255),
+    "CHAR": lambda n: sa.String(n or 255),
+    "TEXT": lambda n: sa.Text(),
+    "INT": lambda n: sa.Integer(),
+    "INTEGER": lambda n: sa.Integer(),
+    "BIGINT": lambda n: sa.BigInteger(),
+    "REAL": lambda n: sa.Float(),
+    "FLOAT": lambda n: sa.Float(),
+    "DOUBLE": lambda n: sa.Float(),
+    "NUMERIC": lambda n: sa.Numeric(18, 4),
+    "DECIMAL": lambda n: sa.Numeric(18, 4),
+    "DATE": lambda n: sa.Date(),
+    "BOOLEAN": lambda n: sa.Boolean(),
+}
+
+
+def _sa_type(spec: str, where: str) -> sa.types.TypeEngine:
+    base, _, rest = spec.upper().partition("(")
+    length = int(rest.rstrip(")").split(",")[0]) if rest else None
+    factory = _TYPES.get(base.strip())
+    if factory is None:
+        raise RagdxError(f"unsupported column type '{spec}'", field=where)
+    return factory(length)
+
+
+def build_metadata(schema: Mapping[str, Any], *, source: str = "schema") -> sa.MetaData:
+    """SQLAlchemy tables from ``{table: {columns: [...], primary_key: [...], foreign_keys: [...]}}``.
+
+    A column's ``type_after_alter`` wins over ``type``: the reference altered Aurp's dates to
+    VARCHAR before generating its answers, and the answers must match.
+    """
+    md = sa.MetaData()
+    for tname, tspec in schema.items():
+        fks = {fk["column"]: fk for fk in tspec.get("foreign_keys", [])}
+        cols = []
+        for c in tspec["columns"]:
+            where = f"schema.{tname}.columns.{c['name']}"
+            args = []
+            if c["name"] in fks:
+                fk = fks[c["name"]]
+                args.append(sa.ForeignKey(f"{fk['ref_table']}.{fk['ref_column']}"))
+            cols.append(
+                sa.Column(
+                    c["name"],
+                    _sa_type(c.get("type_after_alter") or c["type"], where),
+                    *args,
+                    primary_key=c["name"] in tspec.get("primary_key", []),
+                    nullable=not c.get("not_null", False) and c["name"] not in tspec.get("primary_key", []),
+                    autoincrement=False,
+                )
+            )
+        sa.Table(tname, md, *cols)
+    return md
+
+
+def load_tables(
+    url: str, schema: Mapping[str, Any], rows: Mapping[str, Iterable[Mapping[str, Any]]], *,
+    replace: bool = False,
+) -> None:
+    """Create the tables (dropping them first with ``replace``) and insert the rows in one
+    transaction, parents before children, so a failure leaves nothing half-loaded."""
+    md = build_metadata(schema)
+    engine = connect(url, read_only=False)
+    try:
+        with engine.begin() as conn:
+            if replace:
+                md.drop_all(conn)
+            md.create_all(conn)
+            for table in md.sorted_tables:
+                batch = list(rows.get(table.name, []))
+                if batch:
+                    conn.execute(table.insert(), batch)
+    finally:
+        engine.dispose()
+
+
+def load_tables_json(url: str, path: str | Path, *, replace: bool = False) -> dict[str, int]:
+    """Load a ``{"schema": ..., "rows": ...}`` file; returns the number of rows per table."""
+    path = Path(path)
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        schema, rows = doc["schema"], doc["rows"]
+    except (OSError, ValueError, KeyError) as exc:
+        raise RagdxError(f"not a tables file ({exc})", source=str(path)) from None
+    load_tables(url, schema, rows, replace=replace)
+    return {name: len(r) for name, r in rows.items()}

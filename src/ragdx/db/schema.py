@@ -1,0 +1,189 @@
+"""Schema introspection with facts measured from the data.
+
+Declared constraints say little about whether a column can identify an entity for a person: Aurp's
+``Client.Name`` is a primary key, Spider's ``people.Name`` is not declared unique at all. So every
+column is profiled (distinct and NULL counts) and uniqueness is taken from the data.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+
+from ragdx.errors import DatabaseError, TemplateError
+
+
+@dataclass(frozen=True, slots=True)
+class ForeignKey:
+    columns: tuple[str, ...]
+    ref_table: str
+    ref_columns: tuple[str, ...]
+
+
+@dataclass(slots=True)
+class ColumnInfo:
+    name: str
+    type: str
+    nullable: bool
+    primary_key: bool
+    #: measured from the data; None when not profiled
+    distinct: int | None = None
+    nulls: int | None = None
+
+    @property
+    def kind(self) -> str:
+        """``text``, ``integer``, ``number``, ``date``, ``boolean`` or ``other``."""
+        return type_kind(self.type)
+
+
+@dataclass(slots=True)
+class TableInfo:
+    name: str
+    columns: list[ColumnInfo]
+    primary_key: list[str]
+    foreign_keys: list[ForeignKey] = field(default_factory=list)
+    rows: int | None = None
+
+    def column(self, name: str) -> ColumnInfo:
+        found = _lookup({c.name: c for c in self.columns}, name)
+        if found is None:
+            raise KeyError(name)
+        return found
+
+    def has_column(self, name: str) -> bool:
+        return _lookup({c.name: c for c in self.columns}, name) is not None
+
+    def is_unique(self, column: str) -> bool:
+        """Unique and never NULL in the data (or a one-column primary key when unprofiled)."""
+        col = self.column(column)
+        if col.distinct is None or self.rows is None:
+            return self.primary_key == [col.name]
+        return self.rows > 0 and col.nulls == 0 and col.distinct == self.rows
+
+    def foreign_key_of(self, column: str) -> ForeignKey | None:
+        for fk in self.foreign_keys:
+            if len(fk.columns) == 1 and fk.columns[0].lower() == column.lower():
+                return fk
+        return None
+
+
+@dataclass(slots=True)
+class Schema:
+    dialect: str
+    tables: dict[str, TableInfo]
+
+    def table(self, name: str) -> TableInfo:
+        """Case-insensitive look-up: PostgreSQL folds unquoted names, templates do not."""
+        found = _lookup(self.tables, name)
+        if found is None:
+            raise KeyError(name)
+        return found
+
+    def has_table(self, name: str) -> bool:
+        return _lookup(self.tables, name) is not None
+
+    def resolve(self, table: str, column: str) -> tuple[str, str]:
+        """The database's own spelling of ``table.column``; TemplateError if either is unknown."""
+        if not self.has_table(table):
+            raise TemplateError(f"unknown table '{table}'", field=f"{table}.{column}")
+        info = self.table(table)
+        if not info.has_column(column):
+            raise TemplateError(
+                f"unknown column '{column}' in table '{info.name}'", field=f"{table}.{column}"
+            )
+        return info.name, info.column(column).name
+
+    def fingerprint(self) -> str:
+        """Hash of the structure (not the data), stored in every dataset manifest."""
+        structure = {
+            name: {
+                "columns": [(c.name, c.type) for c in t.columns],
+                "pk": t.primary_key,
+                "fks": [asdict(fk) for fk in t.foreign_keys],
+            }
+            for name, t in sorted(self.tables.items())
+        }
+        blob = json.dumps(structure, sort_keys=True, default=list).encode()
+        return hashlib.sha256(blob).hexdigest()[:16]
+
+    def to_dict(self) -> dict:
+        return {"dialect": self.dialect, "tables": {n: asdict(t) for n, t in self.tables.items()}}
+
+
+def _lookup(mapping: dict, name: str):
+    if name in mapping:
+        return mapping[name]
+    lowered = name.lower()
+    for key, value in mapping.items():
+        if key.lower() == lowered:
+            return value
+    return None
+
+
+_KINDS = (
+    ("boolean", ("BOOL",)),
+    ("date", ("DATE", "TIME")),
+    ("integer", ("INT", "SERIAL")),
+    ("number", ("NUMERIC", "DECIMAL", "REAL", "FLOAT", "DOUBLE", "MONEY")),
+    ("text", ("CHAR", "TEXT", "CLOB", "STRING", "ENUM")),
+)
+
+
+def type_kind(type_name: str) -> str:
+    upper = type_name.upper()
+    for kind, needles in _KINDS:
+        if any(n in upper for n in needles):
+            return kind
+    return "other"
+
+
+def inspect_schema(engine: Engine, *, profile: bool = True) -> Schema:
+    """Tables, columns, keys and (with ``profile``) row, distinct and NULL counts."""
+    try:
+        insp = sa.inspect(engine)
+        names = insp.get_table_names()
+    except Exception as exc:
+        raise DatabaseError(f"cannot read the schema: {exc}", source=str(engine.url)) from None
+    tables: dict[str, TableInfo] = {}
+    for name in sorted(names):
+        pk = list(insp.get_pk_constraint(name).get("constrained_columns") or [])
+        columns = [
+            ColumnInfo(
+                name=c["name"],
+                type=str(c["type"]),
+                nullable=bool(c.get("nullable", True)),
+                primary_key=c["name"] in pk,
+            )
+            for c in insp.get_columns(name)
+        ]
+        fks = [
+            ForeignKey(
+                tuple(fk["constrained_columns"]), fk["referred_table"], tuple(fk["referred_columns"])
+            )
+            for fk in insp.get_foreign_keys(name)
+            if fk.get("referred_table")
+        ]
+        tables[name] = TableInfo(name=name, columns=columns, primary_key=pk, foreign_keys=fks)
+    schema = Schema(dialect=engine.dialect.name, tables=tables)
+    if profile:
+        with engine.connect() as conn:
+            for table in tables.values():
+                _profile(conn, table)
+    return schema
+
+
+def _profile(conn: sa.Connection, table: TableInfo) -> None:
+    """One scan per table: COUNT(*), and COUNT(DISTINCT c), COUNT(c) for every column."""
+    t = sa.table(table.name, *(sa.column(c.name) for c in table.columns))
+    exprs = [sa.func.count()]
+    for c in table.columns:
+        exprs += [sa.func.count(sa.distinct(t.c[c.name])), sa.func.count(t.c[c.name])]
+    row = conn.execute(sa.select(*exprs).select_from(t)).one()
+    table.rows = int(row[0])
+    for i, c in enumerate(table.columns):
+        c.distinct = int(row[1 + 2 * i])
+        c.nulls = table.rows - int(row[2 + 2 * i])

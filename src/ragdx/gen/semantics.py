@@ -1,0 +1,54 @@
+"""What a SQL template means, independent of how it is written.
+
+Parsing a template (``ragdx.gen.sql_templates``) yields a :class:`TemplateSemantics`; the text
+verbaliser turns it into phrasings, and the knowledge-base renderer uses it to find which facts an
+answer rests on. Names are the template's own spelling (``Client.Name``), not the database's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class ColumnRef:
+    table: str
+    column: str
+
+    @property
+    def qualified(self) -> str:
+        return f"{self.table}.{self.column}"
+
+
+@dataclass(frozen=True, slots=True)
+class Condition:
+    """``column = '[placeholder]'`` in the WHERE clause."""
+
+    column: ColumnRef
+    placeholder: str  # "Table.Column", the text between the brackets
+
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    """An equi-join edge ``left = right`` between two tables of the FROM clause."""
+
+    left: ColumnRef
+    right: ColumnRef
+
+
+@dataclass(frozen=True, slots=True)
+class TemplateSemantics:
+    """targets: projected columns in SELECT order.
+    entity: the table the first condition filters on (what the question is about).
+    conditions: the placeholder equalities, in order of appearance.
+    joins: equi-join edges, in order of appearance (empty for a single-table look-up).
+    """
+
+    targets: tuple[ColumnRef, ...]
+    entity: str
+    conditions: tuple[Condition, ...]
+    joins: tuple[Join, ...] = ()
+
+    @property
+    def placeholders(self) -> tuple[str, ...]:
+        return tuple(c.placeholder for c in self.conditions)

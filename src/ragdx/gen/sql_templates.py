@@ -1,0 +1,744 @@
+"""SQL templates: parse and validate, derive from a schema, ask an LLM, keep in an editable file.
+
+A template is a single SELECT whose WHERE clause holds equalities with quoted placeholders,
+``SELECT Industry FROM Client WHERE Name = '[Client.Name]'`` (GRAMMAR §4.1, App. D). Templates
+are written once, in no particular dialect; :class:`ParsedTemplate` resolves every name against the
+database's schema and renders SQL for the actual engine with quoted identifiers, so one template
+file serves SQLite, PostgreSQL (which folds unquoted names) and MariaDB alike.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import itertools
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime, time
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import sqlglot
+from sqlglot import exp
+from sqlglot.errors import SqlglotError
+from sqlglot.optimizer.scope import traverse_scope
+
+from ragdx.db.schema import Schema, TableInfo
+from ragdx.errors import RagdxError, TemplateError
+from ragdx.gen.semantics import ColumnRef, Condition, Join, TemplateSemantics
+
+PLACEHOLDER = re.compile(r"\[([A-Za-z_][\w$]*)\.([A-Za-z_][\w$]*)\]")
+_QUOTED_PLACEHOLDER = re.compile(r"'\[[^\]'\n]+\]'")
+_SENTINEL = "__ragdx_p{}__"
+_SENTINEL_RE = re.compile(r"__ragdx_p\d+__")
+_GLOT_DIALECT = {"sqlite": "sqlite", "postgresql": "postgres", "mysql": "mysql", "mariadb": "mysql"}
+
+
+def template_id(sql: str) -> str:
+    """Stable id of a template: its text with whitespace and a trailing ';' normalised."""
+    canonical = " ".join(sql.strip().rstrip(";").split())
+    return "s" + hashlib.sha256(canonical.encode()).hexdigest()[:10]
+
+
+@dataclass(slots=True)
+class SqlTemplate:
+    """A template as stored in the templates file. ``schema`` is the target-schema key of
+    GRAMMAR's Algorithm 1 (the tables it was generated for, e.g. ``Client`` or ``company,people``)."""
+
+    sql: str
+    schema: str
+    method: str = "file"
+
+    @property
+    def id(self) -> str:
+        return template_id(self.sql)
+
+
+# ----------------------------------------------------------------------------- parsing
+
+
+@dataclass(slots=True)
+class ParsedTemplate:
+    """A validated template, resolved against one database schema."""
+
+    template: SqlTemplate
+    semantics: TemplateSemantics
+    dialect: str
+    #: placeholder → (table, column) of the compared column in the database's spelling
+    compared: dict[str, tuple[str, str]]
+    #: placeholder → (qualifier, column) of the compared column as the query names it
+    compared_q: dict[str, tuple[str, str]]
+    #: (qualifier, table, column) of every column a fact of the answer rests on: projections,
+    #: join columns and condition columns (GRAMMAR's gold documents state these facts)
+    fact_columns: list[tuple[str, str, str]]
+    #: placeholder → (table, column) whose distinct values fill it, in the database's spelling
+    domains: dict[str, tuple[str, str]]
+    #: output column names in SELECT order
+    output_columns: list[str]
+    #: FROM/JOIN tables in the database's spelling with the name or alias used in the query
+    sources: list[tuple[str, str]]
+    set_based: bool
+    _ast: exp.Select = field(repr=False)
+
+    @property
+    def id(self) -> str:
+        return self.template.id
+
+    @property
+    def placeholders(self) -> tuple[str, ...]:
+        return self.semantics.placeholders
+
+    def executable(self) -> tuple[str, list[str]]:
+        """SQL in the engine's own parameter style and the parameter names, in order of use."""
+        return _bind(self._render(self._ast), self.dialect, len(self.placeholders))
+
+    def display(self) -> str:
+        """The template rendered for the engine with sentinels that :func:`concrete_sql` fills."""
+        return self._render(self._ast)
+
+    def concrete_sql(self, values: Sequence[Any], display: str | None = None) -> str:
+        """The concrete query for people to read, every value quoted for this dialect."""
+        text = display if display is not None else self.display()
+        for i, value in enumerate(values):
+            text = text.replace(f"'{_SENTINEL.format(i)}'", sql_literal(value, self.dialect))
+        return text
+
+    def set_based_query(self, schema: Schema) -> tuple[str, int, list[tuple[str, str, list[str]]]]:
+        """One query for every combination at once (Algorithm 1, lines 12–14, as a single scan).
+
+        The placeholder equalities leave WHERE and their compared columns are projected first
+        (NULLs excluded: ``col = NULL`` never holds), then the key of every FROM table (the
+        entities an answer came from), then the template's own projections. Returns the SQL in
+        the engine's parameter style, the number of placeholder columns and the key layout.
+        """
+        if not self.set_based:
+            raise TemplateError("template needs per-combination execution", field=self.id)
+        tree = self._ast.copy()
+        where = tree.args.get("where")
+        keep: list[exp.Expression] = []
+        for conj in _conjuncts(where.this) if where else []:
+            if not _placeholder_literal(conj):
+                keep.append(conj)
+        ph_cols = []
+        for i, ph in enumerate(self.placeholders):
+            table, column = self.compared_q[ph]
+            col = exp.column(column, table=table)
+            ph_cols.append(exp.alias_(col, f"__ph{i}"))
+            keep.append(exp.Not(this=exp.Is(this=col.copy(), expression=exp.Null())))
+        key_cols, layout = self._key_columns(schema)
+        tree.set("expressions", ph_cols + key_cols + list(tree.expressions))
+        tree.set("where", exp.Where(this=exp.and_(*keep)) if keep else None)
+        tree.set("order", None)
+        tree.set("distinct", None)
+        sql, _ = _bind(self._render(tree), self.dialect, 0)
+        return sql, len(ph_cols), layout
+
+    def keyed_query(self, schema: Schema) -> tuple[str, list[str], list[tuple[str, str, list[str]]]]:
+        """The template with the entity keys projected first, for per-combination execution.
+        Templates that aggregate keep their own projections only (no row is one entity)."""
+        tree = self._ast.copy()
+        layout: list[tuple[str, str, list[str]]] = []
+        if self.set_based:
+            key_cols, layout = self._key_columns(schema)
+            tree.set("expressions", key_cols + list(tree.expressions))
+            tree.set("distinct", None)
+        sql, names = _bind(self._render(tree), self.dialect, len(self.placeholders))
+        return sql, names, layout
+
+    def _key_columns(self, schema: Schema) -> tuple[list[exp.Expression], list[tuple[str, str, list[str]]]]:
+        cols: list[exp.Expression] = []
+        layout: list[tuple[str, str, list[str]]] = []
+        for real, qualifier in self.sources:
+            pk = entity_key(schema.table(real))
+            layout.append((qualifier, real, pk))
+            for c in pk:
+                cols.append(exp.alias_(exp.column(c, table=qualifier), f"__k{len(cols)}"))
+        return cols, layout
+
+    @property
+    def distinct(self) -> bool:
+        return bool(self._ast.args.get("distinct"))
+
+    def _render(self, tree: exp.Expression) -> str:
+        return tree.sql(dialect=_GLOT_DIALECT[self.dialect], identify=True)
+
+
+def entity_key(table: TableInfo) -> list[str]:
+    """The columns that identify a row: the primary key, else every column (a keyless table's
+    row is identified by its whole content)."""
+    return list(table.primary_key) or [c.name for c in table.columns]
+
+
+def _bind(display: str, dialect: str, n: int) -> tuple[str, list[str]]:
+    names = [f"p{i}" for i in range(n)]
+    if dialect == "sqlite":
+        sql = display
+        for i, name in enumerate(names):
+            sql = sql.replace(f"'{_SENTINEL.format(i)}'", f":{name}")
+        return sql, names
+    # psycopg and PyMySQL use pyformat: a literal % must be doubled
+    sql = display.replace("%", "%%")
+    for i, name in enumerate(names):
+        sql = sql.replace(f"'{_SENTINEL.format(i)}'", f"%({name})s")
+    return sql, names
+
+
+def sql_literal(value: Any, dialect: str) -> str:
+    """A SQL literal for ``value``; only for display and re-checking, never for executing
+    user-facing queries with values (those are bound parameters)."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, bool):
+        return ("1" if value else "0") if dialect == "sqlite" else ("TRUE" if value else "FALSE")
+    if isinstance(value, int | float | Decimal):
+        return repr(value) if isinstance(value, float) else str(value)
+    if isinstance(value, datetime | date | time):
+        value = value.isoformat(sep=" ") if isinstance(value, datetime) else value.isoformat()
+    if isinstance(value, bytes):
+        return "X'" + value.hex() + "'"
+    text = str(value)
+    if dialect == "mysql":
+        text = text.replace("\\", "\\\\")
+    return "'" + text.replace("'", "''") + "'"
+
+
+def _conjuncts(node: exp.Expression) -> list[exp.Expression]:
+    while isinstance(node, exp.Paren):
+        node = node.this
+    if isinstance(node, exp.And):
+        return _conjuncts(node.this) + _conjuncts(node.expression)
+    return [node]
+
+
+def _placeholder_literal(node: exp.Expression) -> exp.Literal | None:
+    if isinstance(node, exp.EQ):
+        for side in (node.this, node.expression):
+            if isinstance(side, exp.Literal) and side.is_string and _SENTINEL_RE.fullmatch(side.this):
+                return side
+    return None
+
+
+_UNSUPPORTED_FOR_SET = (exp.AggFunc, exp.Window, exp.Subquery, exp.Union, exp.Limit, exp.Group,
+                        exp.Having, exp.Offset)
+
+
+def parse_template(template: SqlTemplate, schema: Schema) -> ParsedTemplate:
+    """Validate ``template`` against ``schema`` (App. D.1 and the Table 7 criteria).
+
+    Raises :class:`TemplateError` with the reason; the checks are: one statement, a SELECT, no
+    ``*``, every placeholder quoted as ``'[Table.Column]'``, naming an existing column and sitting
+    in an equality with a column in the WHERE clause of the outer SELECT (joined by AND), every
+    table and column known, and no projected column appearing in the predicate.
+    """
+    sql = template.sql.strip()
+
+    def fail(reason: str) -> TemplateError:
+        return TemplateError(reason, field=f"{template.schema}: {sql}")
+
+    dialect = schema.dialect if schema.dialect in _GLOT_DIALECT else "sqlite"
+    bare = _QUOTED_PLACEHOLDER.sub("''", sql)
+    if "[" in bare and PLACEHOLDER.search(bare):
+        raise fail("a placeholder must be quoted like '[Table.Column]'")
+    try:
+        statements = [s for s in sqlglot.parse(sql, read=_GLOT_DIALECT[dialect]) if s is not None]
+    except SqlglotError as exc:
+        raise fail(f"not valid SQL ({str(exc).splitlines()[0]})") from None
+    if len(statements) != 1:
+        raise fail(f"expected a single statement, found {len(statements)}")
+    tree = statements[0]
+    if not isinstance(tree, exp.Select):
+        raise fail(f"only SELECT is allowed, found {type(tree).__name__.upper()}")
+    if any(isinstance(e, exp.Star) or (isinstance(e, exp.Column) and isinstance(e.this, exp.Star))
+           for e in tree.expressions):
+        raise fail("select specific columns instead of '*'")
+    for node in tree.walk():
+        if isinstance(node, exp.Command | exp.Insert | exp.Update | exp.Delete | exp.Create | exp.Drop):
+            raise fail("only a plain SELECT is allowed")
+
+    # --- resolve every table and column against the schema; qualify every column with the
+    # table's real name, or with its alias where the query gives one
+    tree = tree.copy()
+    real_of: dict[str, str] = {}  # qualifier used in the rewritten query -> real table name
+    sources: list[tuple[str, str]] = []
+    for scope in traverse_scope(tree):
+        renamed: dict[str, str] = {}
+        for name, source in scope.sources.items():
+            if isinstance(source, exp.Table):
+                if not schema.has_table(source.name):
+                    raise fail(f"unknown table '{source.name}'")
+                real = schema.table(source.name).name
+                qualifier = source.alias or real
+                renamed[name] = qualifier
+                real_of[qualifier] = real
+                if scope.is_root:
+                    sources.append((real, qualifier))
+        for column in scope.columns:
+            if isinstance(column.this, exp.Star):
+                continue
+            resolved = _resolve_column(column, scope, schema, fail)
+            if resolved is not None:
+                column.set("table", exp.to_identifier(renamed[resolved[0]]))
+                column.set("this", exp.to_identifier(resolved[1]))
+    for table_node in tree.find_all(exp.Table):
+        if schema.has_table(table_node.name):
+            table_node.set("this", exp.to_identifier(schema.table(table_node.name).name))
+
+    # --- placeholders
+    conditions: list[Condition] = []
+    compared: dict[str, tuple[str, str]] = {}
+    compared_q: dict[str, tuple[str, str]] = {}
+    domains: dict[str, tuple[str, str]] = {}
+    where_node = tree.args.get("where")
+    root_conjuncts = {id(c) for c in _conjuncts(where_node.this)} if where_node else set()
+    literals = [lit for lit in tree.find_all(exp.Literal) if lit.is_string]
+    index = 0
+    for lit in literals:
+        match = PLACEHOLDER.fullmatch(lit.this)
+        if not match:
+            if PLACEHOLDER.search(lit.this):
+                raise fail(f"placeholder must be the whole quoted value, found '{lit.this}'")
+            continue
+        ph = f"{match.group(1)}.{match.group(2)}"
+        parent = lit.parent
+        if not isinstance(parent, exp.EQ) or id(parent) not in root_conjuncts:
+            raise fail(f"placeholder '[{ph}]' must sit in an equality in the WHERE clause, "
+                       "joined to the other conditions by AND")
+        other = parent.expression if parent.this is lit else parent.this
+        if not isinstance(other, exp.Column):
+            raise fail(f"placeholder '[{ph}]' must be compared with a column")
+        if ph in compared:
+            raise fail(f"placeholder '[{ph}]' appears twice")
+        try:
+            domains[ph] = schema.resolve(match.group(1), match.group(2))
+        except TemplateError as exc:
+            raise fail(f"placeholder '[{ph}]' names an {exc.message}") from None
+        compared[ph] = (real_of.get(other.table, other.table), other.name)
+        compared_q[ph] = (other.table, other.name)
+        conditions.append(Condition(ColumnRef(*compared[ph]), ph))
+        lit.replace(exp.Literal.string(_SENTINEL.format(index)))
+        index += 1
+    if not conditions:
+        raise fail("no placeholder: a template needs at least one '[Table.Column]' in WHERE")
+
+    # --- projections
+    targets: list[ColumnRef] = []
+    outputs: list[str] = []
+    for proj in tree.expressions:
+        inner = proj.this if isinstance(proj, exp.Alias) else proj
+        outputs.append(proj.alias_or_name or inner.sql())
+        for col in inner.find_all(exp.Column):
+            targets.append(ColumnRef(real_of.get(col.table, col.table), col.name))
+    predicate = {(c.column.table.lower(), c.column.column.lower()) for c in conditions}
+    for t in targets:
+        if (t.table.lower(), t.column.lower()) in predicate:
+            raise fail(f"the projected column '{t.qualified}' appears in the predicate")
+
+    joins: list[Join] = []
+    for node in tree.find_all(exp.EQ):
+        if isinstance(node.this, exp.Column) and isinstance(node.expression, exp.Column):
+            joins.append(Join(
+                ColumnRef(real_of.get(node.this.table, node.this.table), node.this.name),
+                ColumnRef(real_of.get(node.expression.table, node.expression.table), node.expression.name),
+            ))
+    fact_columns: list[tuple[str, str, str]] = []
+    for col in itertools.chain(*(p.find_all(exp.Column) for p in tree.expressions),
+                               *(w.find_all(exp.Column) for w in [tree.args.get("where")] if w),
+                               *(j.find_all(exp.Column) for j in tree.args.get("joins") or [])):
+        fact = (col.table, real_of.get(col.table, col.table), col.name)
+        if fact[1] in schema.tables and col.name not in entity_key(schema.table(fact[1])) \
+                and fact not in fact_columns:
+            fact_columns.append(fact)
+    set_based = not any(tree.find(t) for t in _UNSUPPORTED_FOR_SET)
+    semantics = TemplateSemantics(
+        targets=tuple(targets),
+        entity=conditions[0].column.table,
+        conditions=tuple(conditions),
+        joins=tuple(joins),
+    )
+    return ParsedTemplate(template, semantics, dialect, compared, compared_q, fact_columns, domains,
+                          outputs, sources, set_based, tree)
+
+
+def _resolve_column(column: exp.Column, scope, schema: Schema, fail) -> tuple[str, str] | None:
+    """(table, column) in the database's spelling, or None for a column of a derived table."""
+    qualifier = column.table
+    if qualifier:
+        source = scope.sources.get(qualifier)
+        if source is None:
+            for name, candidate in scope.sources.items():
+                if name.lower() == qualifier.lower():
+                    source, qualifier = candidate, name
+                    break
+        if source is None:
+            raise fail(f"unknown table or alias '{column.table}' in '{column.sql()}'")
+        if not isinstance(source, exp.Table):
+            return None
+        info = schema.table(source.name)
+        if not info.has_column(column.name):
+            raise fail(f"unknown column '{column.name}' in table '{info.name}'")
+        return qualifier, info.column(column.name).name
+    candidates = []
+    for name, source in scope.sources.items():
+        if isinstance(source, exp.Table) and schema.table(source.name).has_column(column.name):
+            candidates.append((name, schema.table(source.name).column(column.name).name))
+    if not candidates:
+        if any(not isinstance(s, exp.Table) for s in scope.sources.values()):
+            return None
+        raise fail(f"unknown column '{column.name}'")
+    if len(candidates) > 1:
+        raise fail(f"ambiguous column '{column.name}': qualify it with its table")
+    return candidates[0]
+
+
+# ----------------------------------------------------------------------------- validation
+
+
+@dataclass(slots=True)
+class Rejection:
+    template: SqlTemplate
+    reason: str
+
+
+def validate_templates(
+    templates: Iterable[SqlTemplate], schema: Schema, engine=None, *, sample: int = 3
+) -> tuple[list[ParsedTemplate], list[Rejection]]:
+    """Parse every template and, with an engine, execute it on ``sample`` combinations of real
+    values. Duplicates (same normalised SQL) are rejected after their first occurrence."""
+    from ragdx.gen.qa import placeholder_domains, run_per_combination
+
+    accepted: list[ParsedTemplate] = []
+    rejected: list[Rejection] = []
+    seen: set[str] = set()
+    for tpl in templates:
+        if tpl.id in seen:
+            rejected.append(Rejection(tpl, "duplicate of an earlier template"))
+            continue
+        seen.add(tpl.id)
+        try:
+            parsed = parse_template(tpl, schema)
+        except TemplateError as exc:
+            rejected.append(Rejection(tpl, exc.message))
+            continue
+        if engine is not None:
+            try:
+                domains = placeholder_domains(engine, parsed)
+                combos = list(itertools.islice(itertools.product(*domains), sample))
+                run_per_combination(engine, parsed, combos)
+            except Exception as exc:  # the database's own words are the useful reason
+                text = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+                rejected.append(Rejection(tpl, f"fails on the database: {text[0] if text else exc}"))
+                continue
+        accepted.append(parsed)
+    return accepted, rejected
+
+
+# ----------------------------------------------------------------------------- schema method
+
+_SURROGATE = re.compile(r"(^|_)(id|uuid|guid|pk|key|hash|token|password|salt|checksum)$", re.I)
+_CAMEL_ID = re.compile(r"[a-z0-9](Id|ID|Uuid|UUID|Key|Pk|PK)$")
+_BOOKKEEPING = re.compile(r"^(created|updated|modified|deleted|inserted)(_?at|_?on|_?date)?$|^row_?version$",
+                          re.I)
+_NAME_LIKE = re.compile(r"(^|_)(name|title|label|code)$|[a-z](Name|Title|Label|Code)$", re.I)
+
+
+def is_surrogate(table: TableInfo, column: str) -> bool:
+    """A column that means nothing to a person (App. B.1 / D.1): ids, keys, hashes, bookkeeping
+    timestamps, and an integer primary key whatever its name."""
+    col = table.column(column)
+    if _SURROGATE.search(col.name) or _CAMEL_ID.search(col.name) or _BOOKKEEPING.match(col.name):
+        return True
+    return col.primary_key and len(table.primary_key) == 1 and col.kind in ("integer", "number") \
+        and not _NAME_LIKE.search(col.name)
+
+
+def lookup_keys(table: TableInfo) -> list[str]:
+    """Columns a person would name an entity by: unique in the data, never NULL, textual and not
+    surrogate, name-like ones first."""
+    keys = [
+        c.name for c in table.columns
+        if c.kind == "text" and not is_surrogate(table, c.name) and table.is_unique(c.name)
+        and table.foreign_key_of(c.name) is None
+    ]
+    return sorted(keys, key=lambda name: (not _NAME_LIKE.search(name), table.columns.index(table.column(name))))
+
+
+def _attributes(table: TableInfo, exclude: set[str]) -> list[str]:
+    return [c.name for c in table.columns
+            if c.name not in exclude and not is_surrogate(table, c.name)]
+
+
+def _is_association(table: TableInfo) -> bool:
+    fk_cols = {fk.columns[0] for fk in table.foreign_keys if len(fk.columns) == 1}
+    return len(fk_cols) >= 2 and not lookup_keys(table)
+
+
+def schema_templates(schema: Schema) -> list[SqlTemplate]:
+    """Deterministic templates derived from the schema and the profiled data.
+
+    Per table with a look-up key (unique, human-meaningful): every other meaningful attribute
+    (``SELECT Industry FROM Client WHERE Name = '[Client.Name]'``); across each foreign key, the
+    referenced entity's name and attributes (the client of a project, the manager's department).
+    Per association table: its own attributes by both ends (two placeholders), and each end's
+    names by the other end. Surrogate ids are never projected nor used as placeholders.
+    """
+    out: list[SqlTemplate] = []
+    for table in schema.tables.values():
+        keys = lookup_keys(table)
+        if keys and not _is_association(table):
+            key = keys[0]
+            q = _q
+            fk_targets: dict[str, tuple[TableInfo, str, str]] = {}
+            for fk in table.foreign_keys:
+                if len(fk.columns) == 1 and schema.has_table(fk.ref_table):
+                    fk_targets[fk.columns[0]] = (schema.table(fk.ref_table), fk.columns[0], fk.ref_columns[0])
+            for attr in _attributes(table, {key}):
+                if attr in fk_targets and is_surrogate(*fk_targets[attr][:1], fk_targets[attr][2]):
+                    continue  # an id pointing elsewhere: the join templates below say it in words
+                out.append(SqlTemplate(
+                    f"SELECT {q(attr)} FROM {q(table.name)} WHERE {q(key)} = '[{table.name}.{key}]'",
+                    table.name, "schema"))
+            for fk_col, (ref, _, ref_col) in fk_targets.items():
+                if is_surrogate(table, fk_col) and not lookup_keys(ref):
+                    continue
+                ref_alias = ref.name if ref.name != table.name else f"{ref.name}2"
+                join = (f"FROM {q(table.name)} JOIN {q(ref.name)}"
+                        + (f" AS {q(ref_alias)}" if ref_alias != ref.name else "")
+                        + f" ON {q(table.name)}.{q(fk_col)} = {q(ref_alias)}.{q(ref_col)}")
+                ref_keys = lookup_keys(ref)
+                projected = []
+                if ref_keys and (is_surrogate(table, fk_col) or ref_keys[0] != ref_col):
+                    projected.append(ref_keys[0])
+                projected += [a for a in _attributes(ref, {ref_col, *ref_keys[:1]})
+                              if ref.foreign_key_of(a) is None or not is_surrogate(ref, a)]
+                for attr in projected:
+                    out.append(SqlTemplate(
+                        f"SELECT {q(ref_alias)}.{q(attr)} {join} "
+                        f"WHERE {q(table.name)}.{q(key)} = '[{table.name}.{key}]'",
+                        table.name, "schema"))
+        elif _is_association(table):
+            out += _association_templates(schema, table)
+    return out
+
+
+def _association_templates(schema: Schema, assoc: TableInfo) -> list[SqlTemplate]:
+    q = _q
+    ends = []
+    for fk in assoc.foreign_keys:
+        if len(fk.columns) == 1 and schema.has_table(fk.ref_table):
+            ref = schema.table(fk.ref_table)
+            keys = lookup_keys(ref)
+            if keys:
+                ends.append((fk.columns[0], ref, fk.ref_columns[0], keys[0]))
+    if len(ends) < 2:
+        return []
+    (c1, r1, rc1, k1), (c2, r2, rc2, k2) = ends[:2]
+    key = f"{r1.name},{r2.name}"
+    join = (f"FROM {q(assoc.name)} JOIN {q(r1.name)} ON {q(assoc.name)}.{q(c1)} = {q(r1.name)}.{q(rc1)} "
+            f"JOIN {q(r2.name)} ON {q(assoc.name)}.{q(c2)} = {q(r2.name)}.{q(rc2)}")
+    out = []
+    fk_cols = {e[0] for e in ends}
+    for attr in _attributes(assoc, fk_cols):
+        out.append(SqlTemplate(
+            f"SELECT {q(assoc.name)}.{q(attr)} {join} WHERE {q(r1.name)}.{q(k1)} = '[{r1.name}.{k1}]' "
+            f"AND {q(r2.name)}.{q(k2)} = '[{r2.name}.{k2}]'", key, "schema"))
+    # many-to-many: the names at one end for an entity at the other (answer sets are measured later)
+    out.append(SqlTemplate(
+        f"SELECT {q(r2.name)}.{q(k2)} {join} WHERE {q(r1.name)}.{q(k1)} = '[{r1.name}.{k1}]'", key, "schema"))
+    out.append(SqlTemplate(
+        f"SELECT {q(r1.name)}.{q(k1)} {join} WHERE {q(r2.name)}.{q(k2)} = '[{r2.name}.{k2}]'", key, "schema"))
+    return out
+
+
+def _q(name: str) -> str:
+    """Quote an identifier only when it needs it, so the templates stay readable."""
+    if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) and name.upper() not in _RESERVED:
+        return name
+    return '"' + name.replace('"', '""') + '"'
+
+
+_RESERVED = {"SELECT", "FROM", "WHERE", "ORDER", "GROUP", "USER", "TABLE", "INDEX", "KEY", "DESC",
+             "ASC", "LIMIT", "JOIN", "RANK", "ROWS", "RANGE", "READS", "CHANGE", "CONDITION"}
+
+
+# ----------------------------------------------------------------------------- LLM method
+
+SQL_PROMPT = """You are a SQL query Template Generator: Generate ACCEPTABLE SQL query templates with placeholders according to the give data schema and requirements. A simple example of an acceptable SQL query template is:
+SELECT Industry FROM Company WHERE Name = '[Company.Name]';
+You must follow the basic criteria below except for other requirements:
+##CRITERIA##
+- The placeholder format should be a combination of a table name and a column name, enclosed within square brackets, e.g., '[User.Name]'.
+- Use only 'SELECT' queries.
+- Select specific column(s) instead of using '*'. Avoid projecting attributes that appear in the predicate.
+- The selected and condition columns in the query MUST BE MEANINGFUL and DESCRIPTIVE to ensure the queries are easily understood by non-technical users.
+- Avoid using technical column names that don't clearly signify the nature of the entities or objects involved, e.g., column for semantically void record identifiers.
+- Do not create redundant or semantically duplicated queries when translated into natural language.
+- Each query must contain at least one parameter placeholder in the WHERE clause.
+- Ensure the query yields a specific and singular answer to avoid multiplicity issues, thus facilitating accurate chatbot evaluation.
+{SPECIFIC_REQUIREMENTS}
+- If no acceptable SQL template can be generated with the given table and column information, do not generate any text.
+##RESPONSE FORMAT##
+- Output each SQL template as a single line, without any prefix or suffix.
+- Do not include any other text in your response, even something like ##RESPONSE_END##.
+##DATA SCHEMA##
+{GIVEN_SCHEMA}
+##RESPONSE_START##
+"""
+
+
+def describe_schema(schema: Schema, tables: Sequence[str]) -> str:
+    """The ``{GIVEN_SCHEMA}`` block: DDL-like lines with keys (structure only, no rows, App. B)."""
+    lines = []
+    for name in tables:
+        t = schema.table(name)
+        cols = ", ".join(f"{c.name} {c.type}" + (" PRIMARY KEY" if c.primary_key and len(t.primary_key) == 1 else "")
+                         for c in t.columns)
+        lines.append(f"Table {t.name}({cols})")
+        if len(t.primary_key) > 1:
+            lines.append(f"  PRIMARY KEY ({', '.join(t.primary_key)})")
+        for fk in t.foreign_keys:
+            lines.append(f"  FOREIGN KEY ({', '.join(fk.columns)}) REFERENCES {fk.ref_table}({', '.join(fk.ref_columns)})")
+    return "\n".join(lines)
+
+
+def sql_prompt(schema: Schema, tables: Sequence[str], requirements: Sequence[str] = ()) -> str:
+    reqs = "\n".join(f"- {r.lstrip('- ').strip()}" for r in requirements if r.strip())
+    return SQL_PROMPT.replace("{SPECIFIC_REQUIREMENTS}", reqs).replace(
+        "{GIVEN_SCHEMA}", describe_schema(schema, tables))
+
+
+def parse_llm_sql(text: str) -> list[str]:
+    """One template per line; code fences, numbering and bullets that small models add are
+    stripped, lines that are not SELECTs are dropped (and then show up as missing, not as errors)."""
+    out = []
+    for line in text.splitlines():
+        line = line.strip().strip("`").strip()
+        line = re.sub(r"^(\d+[.)]|[-*•])\s*", "", line)
+        if line.lower().startswith("sql"):
+            line = line[3:].strip()
+        if re.match(r"(?i)select\b", line):
+            out.append(line)
+    return out
+
+
+async def llm_templates(llm, schema: Schema, target: Sequence[str], requirements: Sequence[str] = ()
+                        ) -> list[SqlTemplate]:
+    """Table 7's prompt for one target schema; the lines are returned unvalidated."""
+    completion = await llm.complete([{"role": "user", "content": sql_prompt(schema, target, requirements)}])
+    key = ",".join(schema.table(t).name for t in target)
+    return [SqlTemplate(sql, key, "llm") for sql in parse_llm_sql(completion.text)]
+
+
+# ----------------------------------------------------------------------------- the templates file
+
+
+HEADER = """\
+# ragdx SQL templates. Edit freely: `ragdx templates sql` adds templates only for target schemas
+# that are not in this file yet, and never rewrites what is here. A template is a single SELECT
+# with placeholders written '[Table.Column]' in equalities of its WHERE clause.
+version: 1
+schemas:
+"""
+
+
+def read_templates(path: str | Path) -> list[SqlTemplate]:
+    """Read a ragdx YAML templates file, or the GRAMMAR reference's JSON
+    (``{"('client',)": ["SELECT ..."]}``)."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise TemplateError(f"cannot read ({exc.strerror})", source=str(path)) from None
+    if path.suffix == ".json":
+        return _read_reference_json(path, text)
+    import yaml
+
+    try:
+        doc = yaml.safe_load(text) or {}
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = f"line {mark.line + 1}" if mark else None
+        raise TemplateError(f"not valid YAML ({getattr(exc, 'problem', exc)})", source=str(path), field=line) from None
+    if not isinstance(doc, dict) or not isinstance(doc.get("schemas", {}), dict):
+        raise TemplateError("expected a mapping with 'schemas:'", source=str(path), field="schemas")
+    out = []
+    for key, entries in (doc.get("schemas") or {}).items():
+        if not isinstance(entries, list):
+            raise TemplateError("expected a list of templates", source=str(path), field=f"schemas.{key}")
+        for i, entry in enumerate(entries):
+            where = f"schemas.{key}[{i}]"
+            if isinstance(entry, str):
+                entry = {"sql": entry}
+            if not isinstance(entry, dict) or not isinstance(entry.get("sql"), str) or not entry["sql"].strip():
+                raise TemplateError("expected 'sql: SELECT ...'", source=str(path), field=where)
+            unknown = set(entry) - {"sql", "method"}
+            if unknown:
+                raise TemplateError(f"unknown key(s) {sorted(unknown)}", source=str(path), field=where)
+            out.append(SqlTemplate(entry["sql"].strip(), str(key), str(entry.get("method", "file"))))
+    return out
+
+
+def _read_reference_json(path: Path, text: str) -> list[SqlTemplate]:
+    try:
+        doc = json.loads(text)
+    except ValueError as exc:
+        raise TemplateError(f"not valid JSON ({exc})", source=str(path)) from None
+    if not isinstance(doc, dict):
+        raise TemplateError("expected an object keyed by target schema", source=str(path))
+    out = []
+    for key, sqls in doc.items():
+        try:
+            tables = ast.literal_eval(key)
+        except (ValueError, SyntaxError):
+            tables = (key,)
+        tables = (tables,) if isinstance(tables, str) else tuple(tables)
+        if not isinstance(sqls, list) or not all(isinstance(s, str) for s in sqls):
+            raise TemplateError("expected a list of SQL strings", source=str(path), field=key)
+        out += [SqlTemplate(s.strip(), ",".join(tables), "reference") for s in sqls]
+    return out
+
+
+def _render_yaml_block(templates: Sequence[SqlTemplate]) -> str:
+    import yaml
+
+    grouped: dict[str, list[dict]] = {}
+    for t in templates:
+        grouped.setdefault(t.schema, []).append({"sql": t.sql, "method": t.method})
+    body = yaml.safe_dump(grouped, sort_keys=False, allow_unicode=True, width=1000)
+    return "".join(f"  {line}\n" for line in body.splitlines())
+
+
+def merge_into_file(path: str | Path, templates: Sequence[SqlTemplate]) -> list[str]:
+    """Add ``templates`` of target schemas the file does not have yet; returns the schemas added.
+
+    Existing text is never rewritten: new schemas are appended below it, so a person's edits
+    and comments survive every re-run (App. B.2's save / modify / reload loop)."""
+    from ragdx.store import atomic_write_text
+
+    path = Path(path)
+    existing = read_templates(path) if path.exists() else []
+    have = {t.schema.lower() for t in existing}
+    new = [t for t in templates if t.schema.lower() not in have]
+    if not new and path.exists():
+        return []
+    added = list(dict.fromkeys(t.schema for t in new))
+    if path.exists():
+        text = path.read_text(encoding="utf-8")
+        if not text.endswith("\n"):
+            text += "\n"
+        text = re.sub(r"(?m)^schemas:[ \t]*(\{\}|null|~)[ \t]*$", "schemas:", text)
+        text += _render_yaml_block(new)
+    else:
+        text = HEADER + _render_yaml_block(new)
+    # appending only works while 'schemas:' is the last top-level key; check before writing
+    import yaml
+
+    combined = yaml.safe_load(text) or {}
+    got = sum(len(v or []) for v in (combined.get("schemas") or {}).values())
+    if got != len(existing) + len(new):
+        raise RagdxError("cannot add templates without rewriting the file: make 'schemas:' its "
+                         "last top-level key", source=str(path), field="schemas")
+    atomic_write_text(path, text)
+    return added

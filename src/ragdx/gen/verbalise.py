@@ -1,0 +1,614 @@
+"""Turn the meaning of a SQL template into natural-language text templates, without an LLM.
+
+The verbaliser only knows table and column names, not the domain, so it describes a template by
+walking the join graph: the anchor is what the placeholders identify ("the project
+'[Project.Name]'"), each hop through a foreign key becomes a relation noun named after the
+foreign-key column ("the project manager of ..."), and the projected columns become the head noun
+("the department of ..."). Every style then pours those pieces into a fixed list of sentence frames,
+so the output is deterministic and each placeholder appears exactly once, quotes included.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ragdx.gen.semantics import ColumnRef, Join, TemplateSemantics
+
+__all__ = ["BUILTIN_STYLES", "readable_entity", "readable_name", "verbalise"]
+
+
+BUILTIN_STYLES: dict[str, str] = {
+    "short": (
+        "Short and Clear: keep queries short and straightforward, cut down on words and skip parts "
+        "of speech such as articles and conjunctions. Fragmented phrases are fine as long as they "
+        "still convey the full meaning of the question. Valid: \"client of '[Project.Name]'\", "
+        "\"industry, client '[Client.Name]'\". Invalid: \"What is the client of the project "
+        "'[Project.Name]'?\" (too many words)."
+    ),
+    "long": (
+        "Long and Detailed: write complete, grammatical sentences with longer and more complex "
+        "structures that use conjunctions, articles and subordinate clauses. Each query has at "
+        "least 30 words and may add context or background, such as why the information is needed "
+        "or who asked for it, while still asking for exactly the same information. Valid: \"I am "
+        "preparing a report for a meeting next week, and since one of the details I still need is "
+        "the client of the project '[Project.Name]', could you tell me who it is according to the "
+        "records you have?\""
+    ),
+    "interrogative": (
+        "Interrogative: phrase every query as a direct question that ends with a question mark, "
+        "using question words such as what, which, who or where, or auxiliary verbs such as do, "
+        "can or could. Valid: \"What is the industry of the client '[Client.Name]'?\". Invalid: "
+        "\"Give me the industry of '[Client.Name]'.\" (a command, not a question)."
+    ),
+    "directive": (
+        "Directive: phrase every query as a command or instruction that starts with an imperative "
+        "verb such as Give, List, Find, Show, Tell, State, Provide, Look up, Retrieve or Identify. "
+        "Do not phrase it as a question and do not end it with a question mark. Valid: \"Find the "
+        "industry of the client '[Client.Name]'.\". Invalid: \"What is the industry of "
+        "'[Client.Name]'?\" (a question, not a command)."
+    ),
+    "formal": (
+        "Formal: use a polite, formal and professional register, as in a letter to an institution: "
+        "courteous phrases such as \"Kindly\", \"Please provide\", \"I would be grateful if\" or "
+        "\"Would you be so kind as to\", full words and no contractions, slang or abbreviations. "
+        "Valid: \"I would be grateful if you could inform me of the industry of the client "
+        "'[Client.Name]'.\". Invalid: \"what's the industry of '[Client.Name]'?\" (too casual)."
+    ),
+    "casual": (
+        "Casual: use an informal, conversational register, as in a chat message to a colleague: "
+        "contractions (\"what's\", \"can't\", \"I'm\"), colloquial openers such as \"hey\" or "
+        "\"quick q\", relaxed punctuation, and a lower-case start is fine. Valid: \"hey, what's "
+        "the industry of '[Client.Name]'?\". Invalid: \"Kindly provide the industry of the client "
+        "'[Client.Name]'.\" (too formal)."
+    ),
+}
+
+
+# --------------------------------------------------------------------------- readable names
+
+_TOKEN = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+# Kept upper case even when the identifier is written all in capitals, where "is it an acronym?"
+# cannot be read off the spelling (GPA vs NAME).
+_ACRONYMS = frozenset(
+    {"id", "gpa", "ects", "url", "ssn", "isbn", "vat", "ceo", "cfo", "gdp", "uk", "usa", "eu", "ip",
+     "api", "sql", "pk", "fk"}
+)
+# Units that read as plurals after "in" ("Sales_in_Billion" means amounts in billions).
+_UNITS = frozenset(
+    {"billion", "million", "thousand", "hundred", "dollar", "euro", "pound", "year", "month",
+     "week", "day", "hour", "minute", "second", "meter", "metre", "kilometer", "kilometre", "mile",
+     "gram", "kilogram", "liter", "litre", "foot", "inch", "point", "unit"}
+)
+_PLURAL_EXCEPTIONS = {
+    "person": "people", "man": "men", "woman": "women", "child": "children", "foot": "feet",
+    "mouse": "mice", "tooth": "teeth",
+}
+_SINGULAR_EXCEPTIONS = {v: k for k, v in _PLURAL_EXCEPTIONS.items()} | {"persons": "person"}
+# Same in singular and plural, or singular despite the final "s".
+_INVARIANT = frozenset(
+    {"data", "information", "equipment", "staff", "series", "species", "news", "status", "sheep",
+     "software", "hardware", "personnel", "feedback", "research", "media", "analysis", "basis",
+     "bus", "campus", "thesis", "census", "address", "class", "business", "access", "process"}
+)
+# "-ies" words whose singular keeps the "ie".
+_IE_WORDS = frozenset({"movies", "cookies", "zombies", "pies", "ties", "lies", "calories", "rookies"})
+
+
+def _tokens(identifier: str) -> list[str]:
+    tokens: list[str] = []
+    for chunk in re.split(r"[\s_\-.]+", identifier.strip()):
+        tokens.extend(_TOKEN.findall(chunk))
+    return tokens
+
+
+def _plural_word(word: str) -> str:
+    low = word.lower()
+    if low in _PLURAL_EXCEPTIONS:
+        return _PLURAL_EXCEPTIONS[low]
+    if low in _INVARIANT - {"bus", "campus", "address", "class", "business", "access", "process",
+                            "census", "status"}:
+        return word
+    if word.isupper() and len(word) > 1:
+        return word + "s"
+    if low.endswith("y") and len(low) > 1 and low[-2] not in "aeiou":
+        return word[:-1] + "ies"
+    if low.endswith(("s", "x", "z", "ch", "sh")):
+        return word + "es"
+    return word + "s"
+
+
+def _singular_word(word: str) -> str:
+    low = word.lower()
+    if low in _SINGULAR_EXCEPTIONS:
+        return _SINGULAR_EXCEPTIONS[low]
+    if low in _INVARIANT or word.isupper():
+        return word
+    if low in _IE_WORDS:
+        return word[:-1]
+    if low.endswith("ies") and len(low) > 3:
+        return word[:-3] + "y"
+    if low.endswith(("sses", "ches", "shes", "xes", "zes")):
+        return word[:-2]
+    if low.endswith(("ss", "us", "is")):
+        return word
+    if low.endswith("s") and len(low) > 2:
+        return word[:-1]
+    return word
+
+
+def readable_name(identifier: str) -> str:
+    """Identifier as lower-case words: ``Sales_in_Billion`` -> ``sales in billions``.
+
+    CamelCase, snake_case and digits are split; acronyms keep their capitals (``ECTS_Credits`` ->
+    ``ECTS credits``, ``Client_ID`` -> ``client ID``).
+    """
+    tokens = _tokens(identifier)
+    letters = [c for c in identifier if c.isalpha()]
+    all_caps = bool(letters) and all(c.isupper() for c in letters)
+    words: list[str] = []
+    for token in tokens:
+        if token.lower() in _ACRONYMS:
+            words.append(token.upper())
+        elif token.isupper() and len(token) > 1 and not all_caps:
+            words.append(token)
+        else:
+            words.append(token.lower())
+    for i in range(1, len(words)):
+        if words[i - 1] == "in" and words[i] in _UNITS:
+            words[i] = _plural_word(words[i])
+    return " ".join(words)
+
+
+def readable_entity(table: str) -> str:
+    """Singular readable noun for a table: ``people`` -> ``person``, ``StudyProgrammes`` ->
+    ``study programme``."""
+    words = readable_name(table).split()
+    if not words:
+        return ""
+    words[-1] = _singular_word(words[-1])
+    return " ".join(words)
+
+
+def _plural_phrase(noun: str) -> str:
+    words = noun.split()
+    if not words:
+        return noun
+    words[-1] = _plural_word(words[-1])
+    return " ".join(words)
+
+
+# --------------------------------------------------------------------------- column roles
+
+
+def _low_words(identifier: str) -> list[str]:
+    return readable_name(identifier).lower().split()
+
+
+def _table_words(table: str) -> tuple[list[str], list[str]]:
+    return _low_words(table), readable_entity(table).lower().split()
+
+
+def _is_name_like(column: str, table: str) -> bool:
+    """True for the column people use to name a row (Name, Title, ClientName), which lets a
+    placeholder stand on its own ("industry of '[Client.Name]'")."""
+    words = _low_words(column)
+    if words in (["name"], ["title"], ["full", "name"], ["label"]):
+        return True
+    if len(words) >= 2 and words[-1] in ("name", "title"):
+        return words[:-1] in _table_words(table)
+    return False
+
+
+def _is_own_key(column: str, table: str) -> bool:
+    if _is_name_like(column, table):
+        return True
+    words = _low_words(column)
+    if not words or words[-1] not in ("id", "pk", "key", "code", "no", "number"):
+        return False
+    prefix = words[:-1]
+    return not prefix or prefix in _table_words(table)
+
+
+def _starts_with_table(column: str, table: str) -> bool:
+    words = _low_words(column)
+    return any(tw and words[: len(tw)] == tw for tw in _table_words(table))
+
+
+def _fk_side(join: Join) -> tuple[ColumnRef, ColumnRef]:
+    """(referencing column, referenced column) of a join edge, guessed from the names."""
+    left, right = join.left, join.right
+    left_key = _is_own_key(left.column, left.table)
+    right_key = _is_own_key(right.column, right.table)
+    if right_key and not left_key:
+        return left, right
+    if left_key and not right_key:
+        return right, left
+    left_points = _starts_with_table(left.column, right.table)
+    right_points = _starts_with_table(right.column, left.table)
+    if right_points and not left_points:
+        return right, left
+    return left, right  # the usual "fk = pk" order
+
+
+def _relation_label(fk: ColumnRef, target_table: str) -> str:
+    """What the row at the end of a foreign key is to the referencing row: ``ProjectManager`` ->
+    "project manager", ``Client_ID`` -> "client", ``People_ID`` -> "person"."""
+    entity = readable_entity(target_table)
+    if _starts_with_table(fk.column, target_table):
+        return entity
+    words = readable_name(fk.column).split()
+    while words and words[-1].lower() in ("id", "fk"):
+        words.pop()
+    while words and words[0].lower() in ("id", "fk"):
+        words.pop(0)
+    return " ".join(words) if words else entity
+
+
+def _attribute_label(column: str, table: str) -> str:
+    """Column name for "the course with code '...'", without the table's own name in front."""
+    words = readable_name(column).split()
+    low = [w.lower() for w in words]
+    for tw in _table_words(table):
+        if tw and low[: len(tw)] == tw and len(low) > len(tw):
+            return " ".join(words[len(tw):])
+    return " ".join(words)
+
+
+def _join_list(items: list[str], conjunction: str = "and") -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + f" {conjunction} " + items[-1]
+
+
+# --------------------------------------------------------------------------- meaning
+
+
+@dataclass(frozen=True, slots=True)
+class _Link:
+    noun: str
+    link: str  # how this noun attaches to what follows it: "of", "linked to"
+    plural: bool
+
+
+@dataclass(frozen=True, slots=True)
+class _Meaning:
+    head: str  # the asked-for thing, no article: "department", "location and industry"
+    short_head: str  # same without conjunctions: "location, industry"
+    plural: bool
+    head_link: str  # "of", "linked to" or "recorded for"
+    chain: tuple[_Link, ...]  # relation nouns between head and anchor, outermost first
+    anchor: str  # "the client '[Client.Name]'"
+    anchor_short: str  # "client '[Client.Name]'"
+    anchor_bare: str | None  # "'[Client.Name]'" when the placeholder alone names the anchor
+
+
+def _quoted(placeholder: str) -> str:
+    return f"'[{placeholder}]'"
+
+
+def _anchor_phrases(table: str, kind: str, conditions: list) -> tuple[str, str, str | None]:
+    named = [c for c in conditions if _is_name_like(c.column.column, table)]
+    primary = named[0] if named else None
+    rest = [c for c in conditions if c is not primary]
+    attrs = _join_list(
+        [f"{_attribute_label(c.column.column, table)} {_quoted(c.placeholder)}" for c in rest]
+    )
+    core = kind if primary is None else f"{kind} {_quoted(primary.placeholder)}"
+    short = f"{core} with {attrs}" if attrs else core
+    bare = _quoted(primary.placeholder) if primary is not None and not rest else None
+    return f"the {short}", short, bare
+
+
+def _target_words(targets: list[ColumnRef]) -> list[str]:
+    return [readable_name(t.column) if t.column != "*" else "details" for t in targets]
+
+
+@dataclass(frozen=True, slots=True)
+class _Step:
+    kind: str  # "forward", "reverse" or "m2m"
+    noun: str
+    role: str  # the foreign-key label, for relabelling the anchor after a reverse first step
+    to_table: str
+
+
+def _adjacency(joins: tuple[Join, ...]) -> dict[str, list[tuple[str, _Step]]]:
+    graph: dict[str, list[tuple[str, _Step]]] = {}
+    for join in joins:
+        fk, ref = _fk_side(join)
+        label = _relation_label(fk, ref.table)
+        forward = _Step("forward", label, label, ref.table)
+        reverse = _Step("reverse", _plural_phrase(readable_entity(fk.table)), label, fk.table)
+        graph.setdefault(fk.table.lower(), []).append((ref.table.lower(), forward))
+        graph.setdefault(ref.table.lower(), []).append((fk.table.lower(), reverse))
+    return graph
+
+
+def _path(graph: dict[str, list[tuple[str, _Step]]], start: str, goal: str) -> list[_Step] | None:
+    start, goal = start.lower(), goal.lower()
+    if start == goal:
+        return []
+    previous: dict[str, tuple[str, _Step]] = {}
+    queue, seen = [start], {start}
+    while queue:
+        node = queue.pop(0)
+        for nxt, step in graph.get(node, []):
+            if nxt in seen:
+                continue
+            seen.add(nxt)
+            previous[nxt] = (node, step)
+            if nxt == goal:
+                steps: list[_Step] = []
+                while nxt != start:
+                    nxt, step = previous[nxt]
+                    steps.append(step)
+                return steps[::-1]
+            queue.append(nxt)
+    return None
+
+
+def _merge_many_to_many(steps: list[_Step]) -> list[_Step]:
+    """Into an association table and straight out again is one "linked to" relation."""
+    merged: list[_Step] = []
+    i = 0
+    while i < len(steps):
+        step = steps[i]
+        if step.kind == "reverse" and i + 1 < len(steps) and steps[i + 1].kind == "forward":
+            dest = steps[i + 1].to_table
+            merged.append(_Step("m2m", _plural_phrase(readable_entity(dest)), "", dest))
+            i += 2
+            continue
+        merged.append(step)
+        i += 1
+    return merged
+
+
+def _single_anchor_meaning(sem: TemplateSemantics, table: str, conditions: list) -> _Meaning:
+    graph = _adjacency(sem.joins)
+    kind = readable_entity(table)
+    target_tables: list[str] = []
+    for t in sem.targets:
+        if t.table.lower() not in [x.lower() for x in target_tables]:
+            target_tables.append(t.table)
+    targets = list(sem.targets)
+    words = _target_words(targets)
+
+    if len(target_tables) > 1:
+        # Columns from several tables: name each by its relation to the anchor.
+        parts = []
+        for t, word in zip(targets, words, strict=True):
+            steps = _path(graph, table, t.table)
+            if steps is not None and not steps:
+                parts.append(word)
+                continue
+            owner = steps[-1].noun if steps else readable_entity(t.table)
+            parts.append(owner if _is_name_like(t.column, t.table) else f"{owner} {word}")
+        full, short, bare = _anchor_phrases(table, kind, conditions)
+        return _Meaning(_join_list(parts), ", ".join(parts), True, "of", (), full, short, bare)
+
+    steps = _path(graph, table, target_tables[0]) if target_tables else []
+    steps = _merge_many_to_many(steps or [])
+    if steps and steps[0].kind == "reverse":
+        kind = steps[0].role  # "the projects of the project manager 'X'"
+    links = [
+        _Link(s.noun, "linked to" if s.kind == "m2m" else "of", s.kind != "forward") for s in steps
+    ]
+    full, short, bare = _anchor_phrases(table, kind, conditions)
+
+    if links and len(targets) == 1 and _is_name_like(targets[0].column, targets[0].table):
+        last = links[-1]
+        chain = tuple(reversed(links[:-1]))
+        return _Meaning(last.noun, last.noun, last.plural, last.link, chain, full, short, bare)
+    chain = tuple(reversed(links))
+    plural = len(targets) > 1
+    return _Meaning(_join_list(words), ", ".join(words), plural, "of", chain, full, short, bare)
+
+
+def _multi_anchor_meaning(sem: TemplateSemantics, groups: dict[str, tuple[str, list]]) -> _Meaning:
+    anchors = [_anchor_phrases(t, readable_entity(t), conds) for t, conds in groups.values()]
+    targets = list(sem.targets)
+    words = _target_words(targets)
+    target_tables = {t.table.lower() for t in targets}
+    short_anchor = ", ".join(a[1] for a in anchors)
+    head, short_head = _join_list(words), ", ".join(words)
+
+    if len(target_tables) == 1 and next(iter(target_tables)) in groups:
+        # The answer describes one of the identified rows; the others only narrow it down.
+        key = next(iter(target_tables))
+        first = anchors[list(groups).index(key)]
+        others = [a[0] for k, a in zip(groups, anchors, strict=True) if k != key]
+        full = f"{first[0]} linked to {_join_list(others)}"
+        short = ", ".join([first[1]] + [a[1] for k, a in zip(groups, anchors, strict=True) if k != key])
+        return _Meaning(head, short_head, len(targets) > 1, "of", (), full, short, None)
+
+    full = _join_list([a[0] for a in anchors])
+    if len(targets) == 1 and _is_name_like(targets[0].column, targets[0].table):
+        noun = _plural_phrase(readable_entity(targets[0].table))
+        return _Meaning(noun, noun, True, "linked to", (), full, short_anchor, None)
+    if len(target_tables) > 1:
+        parts = [
+            f"{readable_entity(t.table)} {w}" for t, w in zip(targets, words, strict=True)
+        ]
+        head, short_head = _join_list(parts), ", ".join(parts)
+    return _Meaning(head, short_head, len(targets) > 1, "recorded for", (), full, short_anchor, None)
+
+
+def _meaning(sem: TemplateSemantics) -> _Meaning:
+    groups: dict[str, tuple[str, list]] = {}
+    for cond in sem.conditions:
+        key = cond.column.table.lower()
+        groups.setdefault(key, (cond.column.table, []))[1].append(cond)
+    if not groups:
+        plural = _plural_phrase(readable_entity(sem.entity))
+        base = _single_anchor_meaning(sem, sem.entity, [])
+        return _Meaning(
+            base.head, base.short_head, base.plural, base.head_link, base.chain,
+            f"all {plural}", f"all {plural}", None,
+        )
+    if len(groups) == 1:
+        table, conds = next(iter(groups.values()))
+        return _single_anchor_meaning(sem, table, conds)
+    return _multi_anchor_meaning(sem, groups)
+
+
+# --------------------------------------------------------------------------- frames
+
+_SHORT_LINK = {"of": "of", "linked to": "linked to", "recorded for": "for"}
+
+
+def _pieces(m: _Meaning) -> dict[str, str]:
+    def owner_of(anchor: str) -> str:
+        return "".join(f"the {c.noun} {c.link} " for c in m.chain) + anchor
+
+    def np(anchor: str) -> str:
+        return f"the {m.head} {m.head_link} {owner_of(anchor)}"
+
+    bare = m.anchor_bare or m.anchor
+    short_bare = m.anchor_bare or m.anchor_short
+    s_head = m.short_head
+    link = m.head_link
+    for c in m.chain:
+        s_head += f" {link} {c.noun}"
+        link = c.link
+    possessive = (
+        m.chain
+        and m.head_link == "of"
+        and all(c.link == "of" and not c.plural for c in m.chain)
+    )
+    s_poss = (
+        "".join(f"{c.noun}'s " for c in reversed(m.chain)) + m.short_head if possessive else s_head
+    )
+    s_link = _SHORT_LINK.get(link, link)
+    return {
+        "np": np(m.anchor),
+        "npb": np(bare),
+        "head": m.head,
+        "owner": owner_of(m.anchor),
+        "ownerb": owner_of(bare),
+        "be": "are" if m.plural else "is",
+        "what_c": "what're" if m.plural else "what's",
+        "it": "they" if m.plural else "it",
+        "it_obj": "them" if m.plural else "it",
+        "s_np": f"{s_head} {s_link} {m.anchor_short}",
+        "s_npb": f"{s_head} {s_link} {short_bare}",
+        "s_anchor": m.anchor_short,
+        "s_bare": short_bare,
+        "s_poss": s_poss,
+    }
+
+
+# Frames are ordered so that the first few of each style already differ in structure, since
+# callers usually ask for only a handful.
+_FRAMES: dict[str, tuple[str, ...]] = {
+    "short": (
+        "{s_npb}",
+        "{s_anchor}: {s_poss}",
+        "{s_np}",
+        "{s_poss}, {s_anchor}",
+        "{s_anchor} {s_poss}?",
+        "{s_poss} lookup: {s_anchor}",
+        "{s_poss} for {s_bare}?",
+        "{s_anchor} – {s_poss}",
+    ),
+    "long": (
+        "I am trying to find out some specific information from our records, and I would like to "
+        "know {np}. Could you look this up and tell me what {it} {be} according to the data that "
+        "is currently available?",
+        "Could you please tell me {np}, because I need this piece of information for a report "
+        "that I am preparing and I want to make sure that all the details I include in it are "
+        "accurate and complete?",
+        "For {owner}, I would like to know which {head} {be} recorded in the database, since this "
+        "detail is relevant to an analysis that I am currently working on and I have not been "
+        "able to find {it_obj} anywhere else.",
+        "A question came up during a discussion with my colleagues about {owner}, and since we "
+        "could not agree on the answer, I would like you to tell me what the {head} {be} "
+        "according to the information that is available.",
+        "As part of a review of the information that we hold, I need to determine {np}. Please "
+        "state the answer clearly and mention whether there is any uncertainty about it or "
+        "whether the records appear to be incomplete.",
+        "My manager has asked me to check {npb}, and since I do not have direct access to the "
+        "underlying data myself, I would really appreciate it if you could look this up and let "
+        "me know what you find.",
+        "I am preparing a summary about {owner} for an upcoming meeting, and one of the things "
+        "that I still have to include is the {head}, so could you tell me what {it} {be} based on "
+        "the records that you have access to?",
+    ),
+    "interrogative": (
+        "What {be} {np}?",
+        "Which {head} {be} recorded for {owner}?",
+        "What {be} {npb}?",
+        "Do you know {np}?",
+        "For {owner}, what {be} the {head}?",
+        "Can you tell me what {np} {be}?",
+        "Could you look up {npb}?",
+        "What does the data say about {np}?",
+    ),
+    "directive": (
+        "Give me {np}.",
+        "Find {npb}.",
+        "Look up {owner} and report the {head}.",
+        "Tell me {np}.",
+        "Retrieve the {head} recorded for {ownerb}.",
+        "State {np}.",
+        "Identify {npb}.",
+        "Provide {np}.",
+        "Show me {npb}.",
+    ),
+    "formal": (
+        "Kindly provide {np}.",
+        "I would be grateful if you could inform me of {np}.",
+        "Would you be so kind as to tell me {npb}?",
+        "I would appreciate it if you could indicate {np}.",
+        "Please state {npb}.",
+        "Could you please confirm {np}?",
+        "May I kindly request that you provide the {head} recorded for {owner}?",
+        "Please be so kind as to specify {npb}.",
+    ),
+    "casual": (
+        "hey, {what_c} {np}?",
+        "{what_c} {npb}? need it quick",
+        "any idea what {np} {be}? can't find {it_obj}",
+        "quick q: {what_c} the {head} for {ownerb}?",
+        "can't remember {np}, can you help me out?",
+        "I'm curious, {what_c} {npb}?",
+        "lemme know {np}, that'd be great!",
+    ),
+}
+
+_SHORT_MAX_WORDS = 8
+
+
+def _word_count_without_placeholders(text: str) -> int:
+    stripped = re.sub(r"'\[[^\]]*\]'", " ", text)
+    return sum(1 for token in stripped.split() if any(ch.isalnum() for ch in token))
+
+
+def verbalise(sem: TemplateSemantics, style: str, n: int) -> list[str]:
+    """``n`` distinct text templates for ``sem`` in a built-in style, each holding every
+    placeholder once as ``'[Table.Column]'``.
+
+    Raises ``ValueError`` for an unknown style, for ``n < 1`` and when the style cannot produce
+    ``n`` distinct phrasings of this template.
+    """
+    if style not in _FRAMES:
+        raise ValueError(f"unknown style {style!r}; built-in styles: {', '.join(BUILTIN_STYLES)}")
+    if n < 1:
+        raise ValueError(f"n must be at least 1, got {n}")
+    values = _pieces(_meaning(sem))
+    texts: list[str] = []
+    for frame in _FRAMES[style]:
+        text = frame.format(**values)
+        if text not in texts:
+            texts.append(text)
+    if style == "short":
+        # Very wide templates cannot fit the word budget; such phrasings go last rather than
+        # vanish, so the maximum per style does not depend on column-name lengths.
+        texts = [t for t in texts if _word_count_without_placeholders(t) <= _SHORT_MAX_WORDS] + [
+            t for t in texts if _word_count_without_placeholders(t) > _SHORT_MAX_WORDS
+        ]
+    if n > len(texts):
+        raise ValueError(
+            f"style {style!r} can produce at most {len(texts)} distinct text templates for this "
+            f"template, {n} were asked for"
+        )
+    return texts[:n]

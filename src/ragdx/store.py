@@ -1,0 +1,89 @@
+"""Files that are either whole or absent: atomic writes, JSONL, and staged output directories.
+
+A crash, a Ctrl-C or a bad input must never leave a half-written dataset that a later stage reads
+as if it were complete. Single files are written to a temporary sibling and renamed; a directory
+of outputs is built in a staging directory and renamed into place when everything succeeded.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+
+def atomic_write_text(path: str | Path, text: str) -> None:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+def write_json(path: str | Path, obj: Any) -> None:
+    atomic_write_text(path, json.dumps(obj, indent=2, ensure_ascii=False, default=str) + "\n")
+
+
+def write_jsonl(path: str | Path, rows: Iterable[dict]) -> int:
+    """Write rows, one JSON object a line; returns the count."""
+    lines = [json.dumps(r, ensure_ascii=False, separators=(",", ":")) for r in rows]
+    atomic_write_text(path, "".join(line + "\n" for line in lines))
+    return len(lines)
+
+
+def iter_jsonl(path: str | Path) -> Iterator[tuple[int, dict]]:
+    """(line number, object) for every non-empty line; a bad line raises naming file and line."""
+    from ragdx.errors import RagdxError
+
+    path = Path(path)
+    with path.open(encoding="utf-8") as fh:
+        for number, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except ValueError as exc:
+                raise RagdxError(f"not valid JSON ({exc.msg})", source=str(path), field=f"line {number}") from None
+            if not isinstance(obj, dict):
+                raise RagdxError("expected a JSON object", source=str(path), field=f"line {number}")
+            yield number, obj
+
+
+@contextlib.contextmanager
+def staged_directory(target: str | Path, *, overwrite: bool = False) -> Iterator[Path]:
+    """Yield an empty staging directory next to ``target``; on success it replaces ``target``.
+
+    On any exception the staging directory is removed and ``target`` is untouched."""
+    from ragdx.errors import RagdxError
+
+    target = Path(target)
+    if target.exists() and not overwrite:
+        raise RagdxError("already exists (pass --overwrite to replace it)", source=str(target))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    stage = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent))
+    try:
+        yield stage
+    except BaseException:
+        shutil.rmtree(stage, ignore_errors=True)
+        raise
+    old = None
+    if target.exists():
+        old = target.with_name(f".{target.name}.old")
+        shutil.rmtree(old, ignore_errors=True)
+        os.replace(target, old)
+    os.replace(stage, target)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)

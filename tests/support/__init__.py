@@ -1,0 +1,1 @@
+"""Helpers shared by the tests: fakes that speak real wire protocols."""

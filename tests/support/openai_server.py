@@ -1,0 +1,232 @@
+"""A real OpenAI-compatible HTTP server for tests, with scripted faults.
+
+The LLM client is tested over real sockets, not against a mocked SDK, so that the retry
+loop sees the same exceptions it sees in production (status errors, read timeouts,
+bodies the SDK cannot parse).
+
+    with OpenAIServer() as server:
+        server.script(Fault.http(429), Fault.timeout(1.0))
+        llm = OpenAICompatibleLLM("test-model", base_url=server.base_url)
+        ...
+        assert len(server.chat_requests) == 3
+
+Each POST to ``/v1/chat/completions`` takes the next scripted fault, if any; otherwise
+it answers with ``server.reply(body)`` (default: ``"echo: "`` + the last user message).
+Token counts are whitespace-separated words, so tests can predict them exactly.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Fault:
+    """One scripted misbehaviour, consumed by exactly one chat request."""
+
+    status: int = 200
+    body: bytes | None = None  # replaces the normal reply when given
+    headers: tuple[tuple[str, str], ...] = ()
+    hang: float = 0.0  # seconds to wait before answering; longer than the client timeout = a timeout
+
+    @classmethod
+    def http(cls, status: int, *, retry_after: float | None = None) -> Fault:
+        headers = () if retry_after is None else (("Retry-After", f"{retry_after:g}"),)
+        error = {"error": {"message": f"scripted HTTP {status}", "type": "test", "code": status}}
+        return cls(status=status, body=json.dumps(error).encode(), headers=headers)
+
+    @classmethod
+    def timeout(cls, seconds: float = 2.0) -> Fault:
+        return cls(hang=seconds)
+
+    @classmethod
+    def not_json(cls) -> Fault:
+        # Declared as JSON so the SDK tries to decode it, as a broken proxy would make it.
+        return cls(body=b"<html>502 Bad Gateway</html>", headers=(("Content-Type", "application/json"),))
+
+    @classmethod
+    def no_choices(cls) -> Fault:
+        return cls(body=json.dumps({"id": "x", "object": "chat.completion"}).encode())
+
+
+@dataclass(frozen=True)
+class RecordedRequest:
+    method: str
+    path: str
+    headers: dict[str, str]
+    body: Any  # decoded JSON, or None for bodiless requests
+
+
+def echo_reply(body: dict[str, Any]) -> str:
+    users = [m for m in body.get("messages", []) if m.get("role") == "user"]
+    return "echo: " + (users[-1].get("content", "") if users else "")
+
+
+@dataclass
+class _State:
+    reply: Callable[[dict[str, Any]], str] = echo_reply
+    latency: float = 0.0
+    faults: deque[Fault] = field(default_factory=deque)
+    requests: list[RecordedRequest] = field(default_factory=list)
+    in_flight: int = 0
+    max_in_flight: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    # Set on shutdown so that hanging handlers return at once instead of outliving the test.
+    stopping: threading.Event = field(default_factory=threading.Event)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: _Server
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
+        pass  # keep pytest output clean
+
+    def do_GET(self) -> None:
+        self._record(None)
+        if self.path.rstrip("/") != "/v1/models":
+            self._send(404, {"error": {"message": f"no route {self.path}"}})
+            return
+        self._send(200, {"object": "list", "data": [{"id": "test-model", "object": "model"}]})
+
+    def do_POST(self) -> None:
+        state = self.server.state
+        raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        body = json.loads(raw) if raw else None
+        self._record(body)
+        if self.path != "/v1/chat/completions":
+            self._send(404, {"error": {"message": f"no route {self.path}"}})
+            return
+        with state.lock:
+            fault = state.faults.popleft() if state.faults else Fault()
+            state.in_flight += 1
+            state.max_in_flight = max(state.max_in_flight, state.in_flight)
+        try:
+            if state.stopping.wait(fault.hang + state.latency):
+                return
+            if fault.body is not None:
+                self._send_raw(fault.status, fault.body, fault.headers)
+            else:
+                self._send(200, _completion(body, state.reply(body)))
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client gave up (timeout); that is the point of the fault
+        finally:
+            with state.lock:
+                state.in_flight -= 1
+
+    def _record(self, body: Any) -> None:
+        state = self.server.state
+        with state.lock:
+            state.requests.append(RecordedRequest(self.command, self.path, dict(self.headers), body))
+
+    def _send(self, status: int, payload: dict[str, Any]) -> None:
+        self._send_raw(status, json.dumps(payload).encode(), ())
+
+    def _send_raw(self, status: int, body: bytes, headers: tuple[tuple[str, str], ...]) -> None:
+        self.send_response(status)
+        names = {name.lower() for name, _ in headers}
+        if "content-type" not in names:
+            self.send_header("Content-Type", "application/json")
+        for name, value in headers:
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+def _completion(request: dict[str, Any], text: str) -> dict[str, Any]:
+    prompt_tokens = sum(len(str(m.get("content", "")).split()) for m in request.get("messages", []))
+    completion_tokens = len(text.split())
+    return {
+        "id": "chatcmpl-test",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": request.get("model", "test-model"),
+        "choices": [
+            {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
+        ],
+        "usage": {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion_tokens,
+            "total_tokens": prompt_tokens + completion_tokens,
+        },
+    }
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, state: _State):
+        super().__init__(("127.0.0.1", 0), _Handler)
+        self.state = state
+
+
+class OpenAIServer:
+    """Context manager running the server on 127.0.0.1 on a free port in a daemon thread."""
+
+    def __init__(self, *, latency: float = 0.0):
+        self._state = _State(latency=latency)
+        self._httpd: _Server | None = None
+        self._thread: threading.Thread | None = None
+
+    def __enter__(self) -> OpenAIServer:
+        self._httpd = _Server(self._state)
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._state.stopping.set()
+        if self._httpd is not None:
+            self._httpd.shutdown()
+            self._httpd.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    @property
+    def base_url(self) -> str:
+        assert self._httpd is not None, "server not started"
+        host, port = self._httpd.server_address[:2]
+        return f"http://{host}:{port}/v1"
+
+    def script(self, *faults: Fault) -> None:
+        """Queue faults; each chat request consumes one, in order."""
+        with self._state.lock:
+            self._state.faults.extend(faults)
+
+    @property
+    def reply(self) -> Callable[[dict[str, Any]], str]:
+        return self._state.reply
+
+    @reply.setter
+    def reply(self, fn: Callable[[dict[str, Any]], str]) -> None:
+        self._state.reply = fn
+
+    @property
+    def latency(self) -> float:
+        return self._state.latency
+
+    @latency.setter
+    def latency(self, seconds: float) -> None:
+        self._state.latency = seconds
+
+    @property
+    def requests(self) -> list[RecordedRequest]:
+        with self._state.lock:
+            return list(self._state.requests)
+
+    @property
+    def chat_requests(self) -> list[RecordedRequest]:
+        return [r for r in self.requests if r.path == "/v1/chat/completions"]
+
+    @property
+    def max_in_flight(self) -> int:
+        return self._state.max_in_flight
