@@ -12,6 +12,8 @@ bodies the SDK cannot parse).
 
 Each POST to ``/v1/chat/completions`` takes the next scripted fault, if any; otherwise
 it answers with ``server.reply(body)`` (default: ``"echo: "`` + the last user message).
+A reply function may return a ``Fault`` instead of text, to fail chosen requests whatever
+order concurrent requests arrive in.
 Token counts are whitespace-separated words, so tests can predict them exactly.
 """
 
@@ -24,7 +26,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, Self
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,7 @@ class Fault:
 
     @classmethod
     def timeout(cls, seconds: float = 2.0) -> Fault:
+        """Answer (with the default echo) only after ``seconds``."""
         return cls(hang=seconds)
 
     @classmethod
@@ -56,11 +59,14 @@ class Fault:
         return cls(body=json.dumps({"id": "x", "object": "chat.completion"}).encode())
 
 
+Reply = Callable[[dict[str, Any]], "str | Fault"]
+
+
 @dataclass(frozen=True)
 class RecordedRequest:
     method: str
     path: str
-    headers: dict[str, str]
+    headers: dict[str, str]  # names lower-cased
     body: Any  # decoded JSON, or None for bodiless requests
 
 
@@ -71,7 +77,7 @@ def echo_reply(body: dict[str, Any]) -> str:
 
 @dataclass
 class _State:
-    reply: Callable[[dict[str, Any]], str] = echo_reply
+    reply: Reply = echo_reply
     latency: float = 0.0
     faults: deque[Fault] = field(default_factory=deque)
     requests: list[RecordedRequest] = field(default_factory=list)
@@ -85,7 +91,7 @@ class _State:
 class _Handler(BaseHTTPRequestHandler):
     server: _Server
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
+    def log_message(self, format: str, *args: Any) -> None:
         pass  # keep pytest output clean
 
     def do_GET(self) -> None:
@@ -104,16 +110,20 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(404, {"error": {"message": f"no route {self.path}"}})
             return
         with state.lock:
-            fault = state.faults.popleft() if state.faults else Fault()
+            scripted = state.faults.popleft() if state.faults else None
             state.in_flight += 1
             state.max_in_flight = max(state.max_in_flight, state.in_flight)
         try:
-            if state.stopping.wait(fault.hang + state.latency):
+            answer = scripted if scripted is not None else state.reply(body)
+            fault = answer if isinstance(answer, Fault) else None
+            if state.stopping.wait((fault.hang if fault else 0.0) + state.latency):
                 return
-            if fault.body is not None:
+            if fault is None:
+                self._send(200, _completion(body, str(answer)))
+            elif fault.body is not None:
                 self._send_raw(fault.status, fault.body, fault.headers)
-            else:
-                self._send(200, _completion(body, state.reply(body)))
+            else:  # only slow: answer late, if the client still listens
+                self._send(200, _completion(body, echo_reply(body)))
         except (BrokenPipeError, ConnectionResetError):
             pass  # the client gave up (timeout); that is the point of the fault
         finally:
@@ -123,7 +133,8 @@ class _Handler(BaseHTTPRequestHandler):
     def _record(self, body: Any) -> None:
         state = self.server.state
         with state.lock:
-            state.requests.append(RecordedRequest(self.command, self.path, dict(self.headers), body))
+            headers = {name.lower(): value for name, value in self.headers.items()}
+            state.requests.append(RecordedRequest(self.command, self.path, headers, body))
 
     def _send(self, status: int, payload: dict[str, Any]) -> None:
         self._send_raw(status, json.dumps(payload).encode(), ())
@@ -175,7 +186,7 @@ class OpenAIServer:
         self._httpd: _Server | None = None
         self._thread: threading.Thread | None = None
 
-    def __enter__(self) -> OpenAIServer:
+    def __enter__(self) -> Self:
         self._httpd = _Server(self._state)
         self._thread = threading.Thread(
             target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
@@ -203,11 +214,11 @@ class OpenAIServer:
             self._state.faults.extend(faults)
 
     @property
-    def reply(self) -> Callable[[dict[str, Any]], str]:
+    def reply(self) -> Reply:
         return self._state.reply
 
     @reply.setter
-    def reply(self, fn: Callable[[dict[str, Any]], str]) -> None:
+    def reply(self, fn: Reply) -> None:
         self._state.reply = fn
 
     @property

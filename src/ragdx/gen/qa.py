@@ -135,7 +135,7 @@ def _facts_and_entities(parsed: ParsedTemplate, layout, keyed_rows) -> tuple[lis
             i += len(pk)
             if any(v is None for v in part):
                 continue  # an outer-joined table with no row contributes no entity
-            key = "|".join(_key_text(v) for v in part)
+            key = "|".join(key_text(v) for v in part)
             key_of[qualifier] = key
             entities.add(f"{real}:{key}")
         for qualifier, real, column in parsed.fact_columns:
@@ -144,7 +144,7 @@ def _facts_and_entities(parsed: ParsedTemplate, layout, keyed_rows) -> tuple[lis
     return sorted(entities), sorted(facts)
 
 
-def _key_text(value: Any) -> str:
+def key_text(value: Any) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))  # Spider's REAL ids: 11.0 and 11 name the same row
     if isinstance(value, datetime | date | time):

@@ -51,6 +51,8 @@ class SqlTemplate:
     sql: str
     schema: str
     method: str = "file"
+    #: where it was read from, for messages: (file, field)
+    origin: tuple[str, str] | None = field(default=None, compare=False)
 
     @property
     def id(self) -> str:
@@ -676,7 +678,8 @@ def read_templates(path: str | Path) -> list[SqlTemplate]:
             unknown = set(entry) - {"sql", "method"}
             if unknown:
                 raise TemplateError(f"unknown key(s) {sorted(unknown)}", source=str(path), field=where)
-            out.append(SqlTemplate(entry["sql"].strip(), str(key), str(entry.get("method", "file"))))
+            out.append(SqlTemplate(entry["sql"].strip(), str(key), str(entry.get("method", "file")),
+                                   origin=(str(path), where)))
     return out
 
 
@@ -696,7 +699,8 @@ def _read_reference_json(path: Path, text: str) -> list[SqlTemplate]:
         tables = (tables,) if isinstance(tables, str) else tuple(tables)
         if not isinstance(sqls, list) or not all(isinstance(s, str) for s in sqls):
             raise TemplateError("expected a list of SQL strings", source=str(path), field=key)
-        out += [SqlTemplate(s.strip(), ",".join(tables), "reference") for s in sqls]
+        out += [SqlTemplate(s.strip(), ",".join(tables), "reference", origin=(str(path), f"{key}[{i}]"))
+                for i, s in enumerate(sqls)]
     return out
 
 

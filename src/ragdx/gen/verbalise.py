@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ragdx.gen.semantics import ColumnRef, Join, TemplateSemantics
+from ragdx.gen.semantics import ColumnRef, Condition, Join, TemplateSemantics
 
 __all__ = ["BUILTIN_STYLES", "readable_entity", "readable_name", "verbalise"]
 
@@ -23,17 +23,17 @@ BUILTIN_STYLES: dict[str, str] = {
         "Short and Clear: keep queries short and straightforward, cut down on words and skip parts "
         "of speech such as articles and conjunctions. Fragmented phrases are fine as long as they "
         "still convey the full meaning of the question. Valid: \"client of '[Project.Name]'\", "
-        "\"industry, client '[Client.Name]'\". Invalid: \"What is the client of the project "
+        '"industry, client \'[Client.Name]\'". Invalid: "What is the client of the project '
         "'[Project.Name]'?\" (too many words)."
     ),
     "long": (
         "Long and Detailed: write complete, grammatical sentences with longer and more complex "
         "structures that use conjunctions, articles and subordinate clauses. Each query has at "
         "least 30 words and may add context or background, such as why the information is needed "
-        "or who asked for it, while still asking for exactly the same information. Valid: \"I am "
+        'or who asked for it, while still asking for exactly the same information. Valid: "I am '
         "preparing a report for a meeting next week, and since one of the details I still need is "
         "the client of the project '[Project.Name]', could you tell me who it is according to the "
-        "records you have?\""
+        'records you have?"'
     ),
     "interrogative": (
         "Interrogative: phrase every query as a direct question that ends with a question mark, "
@@ -44,21 +44,21 @@ BUILTIN_STYLES: dict[str, str] = {
     "directive": (
         "Directive: phrase every query as a command or instruction that starts with an imperative "
         "verb such as Give, List, Find, Show, Tell, State, Provide, Look up, Retrieve or Identify. "
-        "Do not phrase it as a question and do not end it with a question mark. Valid: \"Find the "
+        'Do not phrase it as a question and do not end it with a question mark. Valid: "Find the '
         "industry of the client '[Client.Name]'.\". Invalid: \"What is the industry of "
         "'[Client.Name]'?\" (a question, not a command)."
     ),
     "formal": (
         "Formal: use a polite, formal and professional register, as in a letter to an institution: "
-        "courteous phrases such as \"Kindly\", \"Please provide\", \"I would be grateful if\" or "
-        "\"Would you be so kind as to\", full words and no contractions, slang or abbreviations. "
-        "Valid: \"I would be grateful if you could inform me of the industry of the client "
+        'courteous phrases such as "Kindly", "Please provide", "I would be grateful if" or '
+        '"Would you be so kind as to", full words and no contractions, slang or abbreviations. '
+        'Valid: "I would be grateful if you could inform me of the industry of the client '
         "'[Client.Name]'.\". Invalid: \"what's the industry of '[Client.Name]'?\" (too casual)."
     ),
     "casual": (
         "Casual: use an informal, conversational register, as in a chat message to a colleague: "
-        "contractions (\"what's\", \"can't\", \"I'm\"), colloquial openers such as \"hey\" or "
-        "\"quick q\", relaxed punctuation, and a lower-case start is fine. Valid: \"hey, what's "
+        'contractions ("what\'s", "can\'t", "I\'m"), colloquial openers such as "hey" or '
+        '"quick q", relaxed punctuation, and a lower-case start is fine. Valid: "hey, what\'s '
         "the industry of '[Client.Name]'?\". Invalid: \"Kindly provide the industry of the client "
         "'[Client.Name]'.\" (too formal)."
     ),
@@ -71,28 +71,118 @@ _TOKEN = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 # Kept upper case even when the identifier is written all in capitals, where "is it an acronym?"
 # cannot be read off the spelling (GPA vs NAME).
 _ACRONYMS = frozenset(
-    {"id", "gpa", "ects", "url", "ssn", "isbn", "vat", "ceo", "cfo", "gdp", "uk", "usa", "eu", "ip",
-     "api", "sql", "pk", "fk"}
+    {
+        "id",
+        "gpa",
+        "ects",
+        "url",
+        "ssn",
+        "isbn",
+        "vat",
+        "ceo",
+        "cfo",
+        "gdp",
+        "uk",
+        "usa",
+        "eu",
+        "ip",
+        "api",
+        "sql",
+        "pk",
+        "fk",
+    }
 )
 # Units that read as plurals after "in" ("Sales_in_Billion" means amounts in billions).
 _UNITS = frozenset(
-    {"billion", "million", "thousand", "hundred", "dollar", "euro", "pound", "year", "month",
-     "week", "day", "hour", "minute", "second", "meter", "metre", "kilometer", "kilometre", "mile",
-     "gram", "kilogram", "liter", "litre", "foot", "inch", "point", "unit"}
+    {
+        "billion",
+        "million",
+        "thousand",
+        "hundred",
+        "dollar",
+        "euro",
+        "pound",
+        "year",
+        "month",
+        "week",
+        "day",
+        "hour",
+        "minute",
+        "second",
+        "meter",
+        "metre",
+        "kilometer",
+        "kilometre",
+        "mile",
+        "gram",
+        "kilogram",
+        "liter",
+        "litre",
+        "foot",
+        "inch",
+        "point",
+        "unit",
+    }
 )
 _PLURAL_EXCEPTIONS = {
-    "person": "people", "man": "men", "woman": "women", "child": "children", "foot": "feet",
-    "mouse": "mice", "tooth": "teeth",
+    "person": "people",
+    "man": "men",
+    "woman": "women",
+    "child": "children",
+    "foot": "feet",
+    "mouse": "mice",
+    "tooth": "teeth",
 }
-_SINGULAR_EXCEPTIONS = {v: k for k, v in _PLURAL_EXCEPTIONS.items()} | {"persons": "person"}
-# Same in singular and plural, or singular despite the final "s".
-_INVARIANT = frozenset(
-    {"data", "information", "equipment", "staff", "series", "species", "news", "status", "sheep",
-     "software", "hardware", "personnel", "feedback", "research", "media", "analysis", "basis",
-     "bus", "campus", "thesis", "census", "address", "class", "business", "access", "process"}
+# "staff" names a group; one row of a Staff table is a staff member.
+_SINGULAR_EXCEPTIONS = {v: k for k, v in _PLURAL_EXCEPTIONS.items()} | {
+    "persons": "person",
+    "staff": "staff member",
+}
+# Abbreviations of "number" at the end of a column name (SemesterNo, Phone_Nr).
+_NUMBER_ABBREVIATIONS = frozenset({"no", "nr", "num", "nbr"})
+# Same in singular and plural.
+_UNCOUNTABLE = frozenset(
+    {
+        "data",
+        "information",
+        "equipment",
+        "staff",
+        "series",
+        "species",
+        "news",
+        "sheep",
+        "software",
+        "hardware",
+        "personnel",
+        "feedback",
+        "research",
+        "media",
+    }
+)
+# Singular despite the final "s", so the singulariser must leave them alone.
+_SINGULAR_IN_S = frozenset(
+    {
+        "status",
+        "analysis",
+        "basis",
+        "bus",
+        "campus",
+        "thesis",
+        "census",
+        "address",
+        "class",
+        "business",
+        "access",
+        "process",
+        "gas",
+        "bonus",
+        "virus",
+    }
 )
 # "-ies" words whose singular keeps the "ie".
-_IE_WORDS = frozenset({"movies", "cookies", "zombies", "pies", "ties", "lies", "calories", "rookies"})
+_IE_WORDS = frozenset(
+    {"movies", "cookies", "zombies", "pies", "ties", "lies", "calories", "rookies"}
+)
 
 
 def _tokens(identifier: str) -> list[str]:
@@ -106,13 +196,14 @@ def _plural_word(word: str) -> str:
     low = word.lower()
     if low in _PLURAL_EXCEPTIONS:
         return _PLURAL_EXCEPTIONS[low]
-    if low in _INVARIANT - {"bus", "campus", "address", "class", "business", "access", "process",
-                            "census", "status"}:
+    if low in _UNCOUNTABLE:
         return word
     if word.isupper() and len(word) > 1:
         return word + "s"
     if low.endswith("y") and len(low) > 1 and low[-2] not in "aeiou":
         return word[:-1] + "ies"
+    if low.endswith("sis"):
+        return word[:-2] + "es"
     if low.endswith(("s", "x", "z", "ch", "sh")):
         return word + "es"
     return word + "s"
@@ -122,10 +213,14 @@ def _singular_word(word: str) -> str:
     low = word.lower()
     if low in _SINGULAR_EXCEPTIONS:
         return _SINGULAR_EXCEPTIONS[low]
-    if low in _INVARIANT or word.isupper():
+    if low in _UNCOUNTABLE or low in _SINGULAR_IN_S or word.isupper():
         return word
     if low in _IE_WORDS:
         return word[:-1]
+    if low.endswith("es") and low[:-2] in _SINGULAR_IN_S:
+        return word[:-2]
+    if low.endswith("es") and low[:-2] + "is" in _SINGULAR_IN_S:
+        return word[:-2] + "is"
     if low.endswith("ies") and len(low) > 3:
         return word[:-3] + "y"
     if low.endswith(("sses", "ches", "shes", "xes", "zes")):
@@ -157,6 +252,8 @@ def readable_name(identifier: str) -> str:
     for i in range(1, len(words)):
         if words[i - 1] == "in" and words[i] in _UNITS:
             words[i] = _plural_word(words[i])
+    if len(words) > 1 and words[-1] in _NUMBER_ABBREVIATIONS:
+        words[-1] = "number"
     return " ".join(words)
 
 
@@ -210,6 +307,14 @@ def _is_own_key(column: str, table: str) -> bool:
     return not prefix or prefix in _table_words(table)
 
 
+def _identifies_row(target: ColumnRef) -> bool:
+    """Whether asking for this column means asking for the row itself. Titles do not count:
+    a Staff.Title is "Dr", not the person."""
+    if _low_words(target.column)[-1:] in (["title"], ["label"]):
+        return False
+    return _is_own_key(target.column, target.table)
+
+
 def _starts_with_table(column: str, table: str) -> bool:
     words = _low_words(column)
     return any(tw and words[: len(tw)] == tw for tw in _table_words(table))
@@ -251,8 +356,27 @@ def _attribute_label(column: str, table: str) -> str:
     low = [w.lower() for w in words]
     for tw in _table_words(table):
         if tw and low[: len(tw)] == tw and len(low) > len(tw):
-            return " ".join(words[len(tw):])
+            return " ".join(words[len(tw) :])
     return " ".join(words)
+
+
+def _looks_plural(phrase: str) -> bool:
+    """Whether a column phrase takes "are": "sales in billions" and "ECTS credits" do, "market
+    value in billions" does not (the noun before the preposition decides)."""
+    noun: list[str] = []
+    for word in phrase.split():
+        if word.lower() in ("in", "of", "per", "for", "at", "by") and noun:
+            break
+        noun.append(word)
+    if not noun:
+        return False
+    last = noun[-1]
+    low = last.lower()
+    if last.isupper() or low in _UNCOUNTABLE or low in _SINGULAR_IN_S:
+        return False
+    if low in _SINGULAR_EXCEPTIONS:
+        return True
+    return low.endswith("s") and not low.endswith(("ss", "us", "is"))
 
 
 def _join_list(items: list[str], conjunction: str = "and") -> str:
@@ -280,19 +404,25 @@ class _Meaning:
     chain: tuple[_Link, ...]  # relation nouns between head and anchor, outermost first
     anchor: str  # "the client '[Client.Name]'"
     anchor_short: str  # "client '[Client.Name]'"
-    anchor_bare: str | None  # "'[Client.Name]'" when the placeholder alone names the anchor
+    # "'[Client.Name]'" when the placeholder alone names the anchor, else None
+    anchor_bare: str | None
 
 
 def _quoted(placeholder: str) -> str:
     return f"'[{placeholder}]'"
 
 
-def _anchor_phrases(table: str, kind: str, conditions: list) -> tuple[str, str, str | None]:
+def _anchor_phrases(
+    table: str, kind: str, conditions: list[Condition]
+) -> tuple[str, str, str | None]:
     named = [c for c in conditions if _is_name_like(c.column.column, table)]
     primary = named[0] if named else None
     rest = [c for c in conditions if c is not primary]
     attrs = _join_list(
-        [f"{_attribute_label(c.column.column, table)} {_quoted(c.placeholder)}" for c in rest]
+        [
+            f"{_attribute_label(c.column.column, table)} {_quoted(c.placeholder)}"
+            for c in rest
+        ]
     )
     core = kind if primary is None else f"{kind} {_quoted(primary.placeholder)}"
     short = f"{core} with {attrs}" if attrs else core
@@ -300,8 +430,18 @@ def _anchor_phrases(table: str, kind: str, conditions: list) -> tuple[str, str, 
     return f"the {short}", short, bare
 
 
+def _target_word(column: str) -> str:
+    if column == "*":
+        return "details"
+    words = readable_name(column).split()
+    # "What is the is compulsory ..." is not English; a flag reads as a status.
+    if len(words) > 1 and words[0] in ("is", "has", "can"):
+        return " ".join(words[1:]) + " status"
+    return " ".join(words)
+
+
 def _target_words(targets: list[ColumnRef]) -> list[str]:
-    return [readable_name(t.column) if t.column != "*" else "details" for t in targets]
+    return [_target_word(t.column) for t in targets] or ["details"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -318,13 +458,17 @@ def _adjacency(joins: tuple[Join, ...]) -> dict[str, list[tuple[str, _Step]]]:
         fk, ref = _fk_side(join)
         label = _relation_label(fk, ref.table)
         forward = _Step("forward", label, label, ref.table)
-        reverse = _Step("reverse", _plural_phrase(readable_entity(fk.table)), label, fk.table)
+        reverse = _Step(
+            "reverse", _plural_phrase(readable_entity(fk.table)), label, fk.table
+        )
         graph.setdefault(fk.table.lower(), []).append((ref.table.lower(), forward))
         graph.setdefault(ref.table.lower(), []).append((fk.table.lower(), reverse))
     return graph
 
 
-def _path(graph: dict[str, list[tuple[str, _Step]]], start: str, goal: str) -> list[_Step] | None:
+def _path(
+    graph: dict[str, list[tuple[str, _Step]]], start: str, goal: str
+) -> list[_Step] | None:
     start, goal = start.lower(), goal.lower()
     if start == goal:
         return []
@@ -353,7 +497,11 @@ def _merge_many_to_many(steps: list[_Step]) -> list[_Step]:
     i = 0
     while i < len(steps):
         step = steps[i]
-        if step.kind == "reverse" and i + 1 < len(steps) and steps[i + 1].kind == "forward":
+        if (
+            step.kind == "reverse"
+            and i + 1 < len(steps)
+            and steps[i + 1].kind == "forward"
+        ):
             dest = steps[i + 1].to_table
             merged.append(_Step("m2m", _plural_phrase(readable_entity(dest)), "", dest))
             i += 2
@@ -363,7 +511,9 @@ def _merge_many_to_many(steps: list[_Step]) -> list[_Step]:
     return merged
 
 
-def _single_anchor_meaning(sem: TemplateSemantics, table: str, conditions: list) -> _Meaning:
+def _single_anchor_meaning(
+    sem: TemplateSemantics, table: str, conditions: list[Condition]
+) -> _Meaning:
     graph = _adjacency(sem.joins)
     kind = readable_entity(table)
     target_tables: list[str] = []
@@ -382,30 +532,45 @@ def _single_anchor_meaning(sem: TemplateSemantics, table: str, conditions: list)
                 parts.append(word)
                 continue
             owner = steps[-1].noun if steps else readable_entity(t.table)
-            parts.append(owner if _is_name_like(t.column, t.table) else f"{owner} {word}")
+            parts.append(
+                owner if _is_name_like(t.column, t.table) else f"{owner} {word}"
+            )
         full, short, bare = _anchor_phrases(table, kind, conditions)
-        return _Meaning(_join_list(parts), ", ".join(parts), True, "of", (), full, short, bare)
+        return _Meaning(
+            _join_list(parts), ", ".join(parts), True, "of", (), full, short, bare
+        )
 
     steps = _path(graph, table, target_tables[0]) if target_tables else []
     steps = _merge_many_to_many(steps or [])
     if steps and steps[0].kind == "reverse":
         kind = steps[0].role  # "the projects of the project manager 'X'"
     links = [
-        _Link(s.noun, "linked to" if s.kind == "m2m" else "of", s.kind != "forward") for s in steps
+        _Link(s.noun, "linked to" if s.kind == "m2m" else "of", s.kind != "forward")
+        for s in steps
     ]
     full, short, bare = _anchor_phrases(table, kind, conditions)
 
-    if links and len(targets) == 1 and _is_name_like(targets[0].column, targets[0].table):
+    # Asking for the identifying column of a related row is asking for the row itself:
+    # "the client of the project", not "the name of the client of the project".
+    if links and len(targets) == 1 and _identifies_row(targets[0]):
         last = links[-1]
         chain = tuple(reversed(links[:-1]))
-        return _Meaning(last.noun, last.noun, last.plural, last.link, chain, full, short, bare)
+        return _Meaning(
+            last.noun, last.noun, last.plural, last.link, chain, full, short, bare
+        )
     chain = tuple(reversed(links))
-    plural = len(targets) > 1
-    return _Meaning(_join_list(words), ", ".join(words), plural, "of", chain, full, short, bare)
+    plural = len(targets) > 1 or _looks_plural(words[0])
+    return _Meaning(
+        _join_list(words), ", ".join(words), plural, "of", chain, full, short, bare
+    )
 
 
-def _multi_anchor_meaning(sem: TemplateSemantics, groups: dict[str, tuple[str, list]]) -> _Meaning:
-    anchors = [_anchor_phrases(t, readable_entity(t), conds) for t, conds in groups.values()]
+def _multi_anchor_meaning(
+    sem: TemplateSemantics, groups: dict[str, tuple[str, list[Condition]]]
+) -> _Meaning:
+    anchors = [
+        _anchor_phrases(t, readable_entity(t), conds) for t, conds in groups.values()
+    ]
     targets = list(sem.targets)
     words = _target_words(targets)
     target_tables = {t.table.lower() for t in targets}
@@ -418,8 +583,12 @@ def _multi_anchor_meaning(sem: TemplateSemantics, groups: dict[str, tuple[str, l
         first = anchors[list(groups).index(key)]
         others = [a[0] for k, a in zip(groups, anchors, strict=True) if k != key]
         full = f"{first[0]} linked to {_join_list(others)}"
-        short = ", ".join([first[1]] + [a[1] for k, a in zip(groups, anchors, strict=True) if k != key])
-        return _Meaning(head, short_head, len(targets) > 1, "of", (), full, short, None)
+        short = ", ".join(
+            [first[1]]
+            + [a[1] for k, a in zip(groups, anchors, strict=True) if k != key]
+        )
+        plural = len(targets) > 1 or _looks_plural(words[0])
+        return _Meaning(head, short_head, plural, "of", (), full, short, None)
 
     full = _join_list([a[0] for a in anchors])
     if len(targets) == 1 and _is_name_like(targets[0].column, targets[0].table):
@@ -427,14 +596,18 @@ def _multi_anchor_meaning(sem: TemplateSemantics, groups: dict[str, tuple[str, l
         return _Meaning(noun, noun, True, "linked to", (), full, short_anchor, None)
     if len(target_tables) > 1:
         parts = [
-            f"{readable_entity(t.table)} {w}" for t, w in zip(targets, words, strict=True)
+            f"{readable_entity(t.table)} {w}"
+            for t, w in zip(targets, words, strict=True)
         ]
         head, short_head = _join_list(parts), ", ".join(parts)
-    return _Meaning(head, short_head, len(targets) > 1, "recorded for", (), full, short_anchor, None)
+    plural = len(targets) > 1 or _looks_plural(words[0])
+    return _Meaning(
+        head, short_head, plural, "recorded for", (), full, short_anchor, None
+    )
 
 
 def _meaning(sem: TemplateSemantics) -> _Meaning:
-    groups: dict[str, tuple[str, list]] = {}
+    groups: dict[str, tuple[str, list[Condition]]] = {}
     for cond in sem.conditions:
         key = cond.column.table.lower()
         groups.setdefault(key, (cond.column.table, []))[1].append(cond)
@@ -442,8 +615,14 @@ def _meaning(sem: TemplateSemantics) -> _Meaning:
         plural = _plural_phrase(readable_entity(sem.entity))
         base = _single_anchor_meaning(sem, sem.entity, [])
         return _Meaning(
-            base.head, base.short_head, base.plural, base.head_link, base.chain,
-            f"all {plural}", f"all {plural}", None,
+            base.head,
+            base.short_head,
+            base.plural,
+            base.head_link,
+            base.chain,
+            f"all {plural}",
+            f"all {plural}",
+            None,
         )
     if len(groups) == 1:
         table, conds = next(iter(groups.values()))
@@ -476,7 +655,9 @@ def _pieces(m: _Meaning) -> dict[str, str]:
         and all(c.link == "of" and not c.plural for c in m.chain)
     )
     s_poss = (
-        "".join(f"{c.noun}'s " for c in reversed(m.chain)) + m.short_head if possessive else s_head
+        "".join(f"{c.noun}'s " for c in reversed(m.chain)) + m.short_head
+        if possessive
+        else s_head
     )
     s_link = _SHORT_LINK.get(link, link)
     return {
@@ -507,35 +688,49 @@ _FRAMES: dict[str, tuple[str, ...]] = {
         "{s_poss}, {s_anchor}",
         "{s_anchor} {s_poss}?",
         "{s_poss} lookup: {s_anchor}",
-        "{s_poss} for {s_bare}?",
+        "need {s_poss} for {s_bare}",
         "{s_anchor} – {s_poss}",
     ),
     "long": (
-        "I am trying to find out some specific information from our records, and I would like to "
-        "know {np}. Could you look this up and tell me what {it} {be} according to the data that "
-        "is currently available?",
-        "Could you please tell me {np}, because I need this piece of information for a report "
-        "that I am preparing and I want to make sure that all the details I include in it are "
-        "accurate and complete?",
-        "For {owner}, I would like to know which {head} {be} recorded in the database, since this "
-        "detail is relevant to an analysis that I am currently working on and I have not been "
-        "able to find {it_obj} anywhere else.",
-        "A question came up during a discussion with my colleagues about {owner}, and since we "
-        "could not agree on the answer, I would like you to tell me what the {head} {be} "
-        "according to the information that is available.",
-        "As part of a review of the information that we hold, I need to determine {np}. Please "
-        "state the answer clearly and mention whether there is any uncertainty about it or "
-        "whether the records appear to be incomplete.",
-        "My manager has asked me to check {npb}, and since I do not have direct access to the "
-        "underlying data myself, I would really appreciate it if you could look this up and let "
-        "me know what you find.",
-        "I am preparing a summary about {owner} for an upcoming meeting, and one of the things "
-        "that I still have to include is the {head}, so could you tell me what {it} {be} based on "
-        "the records that you have access to?",
+        (
+            "I am trying to find out some specific information from our records, and I would like to "
+            "know {np}. Could you look this up and tell me what {it} {be} according to the data that "
+            "is currently available?"
+        ),
+        (
+            "Could you please tell me {np}, because I need this piece of information for a report "
+            "that I am preparing and I want to make sure that all the details I include in it are "
+            "accurate and complete?"
+        ),
+        (
+            "For {owner}, I would like to know what {head} {be} recorded in the database, since this "
+            "detail is relevant to an analysis that I am currently working on and I have not been "
+            "able to find {it_obj} anywhere else."
+        ),
+        (
+            "A question came up during a discussion with my colleagues about {owner}, and since we "
+            "could not agree on the answer, I would like you to tell me what the {head} {be} "
+            "according to the information that is available."
+        ),
+        (
+            "As part of a review of the information that we hold, I need to determine {np}. Please "
+            "state the answer clearly and mention whether there is any uncertainty about it or "
+            "whether the records appear to be incomplete."
+        ),
+        (
+            "My manager has asked me to check {npb}, and since I do not have direct access to the "
+            "underlying data myself, I would really appreciate it if you could look this up and let "
+            "me know what you find."
+        ),
+        (
+            "I am preparing a summary about {owner} for an upcoming meeting, and one of the things "
+            "that I still have to include is the {head}, so could you tell me what {it} {be} based on "
+            "the records that you have access to?"
+        ),
     ),
     "interrogative": (
         "What {be} {np}?",
-        "Which {head} {be} recorded for {owner}?",
+        "What {head} {be} recorded for {owner}?",
         "What {be} {npb}?",
         "Do you know {np}?",
         "For {owner}, what {be} the {head}?",
@@ -591,21 +786,28 @@ def verbalise(sem: TemplateSemantics, style: str, n: int) -> list[str]:
     ``n`` distinct phrasings of this template.
     """
     if style not in _FRAMES:
-        raise ValueError(f"unknown style {style!r}; built-in styles: {', '.join(BUILTIN_STYLES)}")
+        raise ValueError(
+            f"unknown style {style!r}; built-in styles: {', '.join(BUILTIN_STYLES)}"
+        )
     if n < 1:
         raise ValueError(f"n must be at least 1, got {n}")
     values = _pieces(_meaning(sem))
     texts: list[str] = []
+    seen: set[str] = set()
     for frame in _FRAMES[style]:
         text = frame.format(**values)
-        if text not in texts:
+        # Phrasings that differ only in case, spacing or final punctuation count as one
+        # downstream (text_templates.select_valid), so they must count as one here too.
+        key = " ".join(text.lower().split()).rstrip(".?! ")
+        if key not in seen:
+            seen.add(key)
             texts.append(text)
     if style == "short":
         # Very wide templates cannot fit the word budget; such phrasings go last rather than
         # vanish, so the maximum per style does not depend on column-name lengths.
-        texts = [t for t in texts if _word_count_without_placeholders(t) <= _SHORT_MAX_WORDS] + [
-            t for t in texts if _word_count_without_placeholders(t) > _SHORT_MAX_WORDS
-        ]
+        texts = [
+            t for t in texts if _word_count_without_placeholders(t) <= _SHORT_MAX_WORDS
+        ] + [t for t in texts if _word_count_without_placeholders(t) > _SHORT_MAX_WORDS]
     if n > len(texts):
         raise ValueError(
             f"style {style!r} can produce at most {len(texts)} distinct text templates for this "

@@ -297,7 +297,12 @@ class OpenAICompatibleLLM(_ChatLLM):
         params: Mapping[str, Any] | None = None,
     ):
         super().__init__(
-            model, base_url=base_url, cache=cache, temperature=temperature, max_tokens=max_tokens, params=params
+            model,
+            base_url=base_url,
+            cache=cache,
+            temperature=temperature,
+            max_tokens=max_tokens,
+            params=params,
         )
         if max_concurrency < 1:
             raise ValueError("max_concurrency must be at least 1")
@@ -416,7 +421,12 @@ class DryRunLLM(_ChatLLM):
         default_completion_tokens: int = 256,
     ):
         super().__init__(
-            model, base_url=base_url, cache=cache, temperature=temperature, max_tokens=max_tokens, params=params
+            model,
+            base_url=base_url,
+            cache=cache,
+            temperature=temperature,
+            max_tokens=max_tokens,
+            params=params,
         )
         self.default_completion_tokens = default_completion_tokens
         self._seen: set[str] = set()
@@ -440,7 +450,11 @@ class DryRunLLM(_ChatLLM):
         self.usage.prompt_tokens += prompt_tokens
         self.usage.completion_tokens += completion_tokens
         return Completion(
-            text="", model=self.model, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens, dry_run=True
+            text="",
+            model=self.model,
+            prompt_tokens=prompt_tokens,
+            completion_tokens=completion_tokens,
+            dry_run=True,
         )
 
 
@@ -515,14 +529,14 @@ class LLMConfig(BaseModel):
 
     base_url: str = DEFAULT_BASE_URL
     model: str = DEFAULT_MODEL
-    api_key_env: str = Field("OPENAI_API_KEY", description="Name of the environment variable holding the key.")
+    api_key_env: str = Field("OPENAI_API_KEY", description="Environment variable holding the API key.")
     max_concurrency: int = Field(4, ge=1)
     max_retries: int = Field(4, ge=0)
     timeout: float = Field(60.0, gt=0)
     temperature: float = 0.0
     max_tokens: int | None = Field(None, ge=1)
     cache_dir: Path | None = Field(Path(".ragdx-cache"), description="None disables the cache.")
-    params: dict[str, Any] = Field(default_factory=dict, description="Further sampling parameters for every request.")
+    params: dict[str, Any] = Field(default_factory=dict, description="Sampling parameters for every request.")
 
 
 def make_llm(

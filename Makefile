@@ -1,0 +1,38 @@
+# Two commands on a fresh machine with Python 3.11 and make: `make demo` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(PY) -m pip
+STAMP := $(VENV)/.installed
+export OMP_WAIT_POLICY := passive
+export HF_HUB_OFFLINE := 1
+
+.PHONY: demo test install lint bench clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip
+
+# torch==2.13.0 (a local CPU wheel) must be installed before anything that pulls torch; nothing
+# does yet. The stamp is rebuilt whenever the project's requirements change.
+$(STAMP): $(PY) pyproject.toml
+	$(PIP) install --quiet -e '.[test]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+demo: $(STAMP)
+	$(VENV)/bin/ragdx demo --out demo-out
+
+test: $(STAMP)
+	$(PY) -m pytest -q
+
+lint: $(STAMP)
+	$(PIP) install --quiet ruff
+	$(VENV)/bin/ruff check src tests benchmarks
+
+bench: $(STAMP)
+	$(PY) benchmarks/gen_throughput.py
+
+clean:
+	rm -rf $(VENV) demo-out .pytest_cache

@@ -1,0 +1,396 @@
+"""The ``ragdx`` command line: one sub-command per stage, each runnable alone.
+
+Options left out on the command line come from ``ragdx.yaml`` (``--config``), then from the
+defaults in :mod:`ragdx.config`. Bad input ends with one line naming the file and field, and exit
+code 2; nothing half-written is left behind.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from ragdx.errors import RagdxError
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode="rich",
+                  help="Grounded, modular diagnosis for retrieval-augmented generation.")
+templates_app = typer.Typer(no_args_is_help=True, help="Generate and validate query templates.")
+kb_app = typer.Typer(no_args_is_help=True, help="Knowledge bases rendered from database rows.")
+app.add_typer(templates_app, name="templates")
+app.add_typer(kb_app, name="kb")
+
+console = Console()
+err = Console(stderr=True)
+
+ConfigOpt = Annotated[Optional[Path], typer.Option("--config", "-c", help="Project config (default ./ragdx.yaml).")]
+DbOpt = Annotated[Optional[str], typer.Option("--db", help="Database URL (sqlite:///f.db, postgresql://…, mysql://…).")]
+DryRunOpt = Annotated[bool, typer.Option("--dry-run", help="Estimate LLM calls and tokens; send nothing, write nothing.")]
+
+
+def _pick(cli_value, config_value):
+    return config_value if cli_value is None else cli_value
+
+
+def _config(path: Path | None):
+    from ragdx.config import load_config
+
+    return load_config(path)
+
+
+def _database(cli: str | None, cfg) -> str:
+    url = _pick(cli, cfg.database)
+    if not url:
+        raise RagdxError("no database: pass --db URL or set 'database:' in ragdx.yaml", field="database")
+    return url
+
+
+def _open(url: str):
+    from ragdx.db import connect, inspect_schema
+
+    engine = connect(url, read_only=True)
+    return engine, inspect_schema(engine)
+
+
+def _llm(cfg, dry_run: bool, needed: bool):
+    if not needed:
+        return None
+    from ragdx.llm import make_llm
+
+    if cfg.llm is None:
+        raise RagdxError("this method needs an 'llm:' section (base_url, model) in ragdx.yaml", field="llm")
+    return make_llm(cfg.llm, dry_run=dry_run)
+
+
+def _print_dry_run(llm) -> None:
+    from ragdx.llm import estimate_table
+
+    console.print(estimate_table(llm.usage))
+    console.print("[yellow]dry run:[/] nothing was sent and nothing was written.")
+
+
+def _progress() -> Progress:
+    return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    TimeElapsedColumn(), console=err, transient=False)
+
+
+# ----------------------------------------------------------------------------- schema
+
+
+@app.command()
+def schema(url: Annotated[str, typer.Argument(help="Database URL.")],
+           as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False):
+    """Tables, columns, types, keys, and per column the distinct count and uniqueness measured
+    from the data."""
+    from ragdx.gen.sql_templates import is_surrogate, lookup_keys
+
+    engine, sch = _open(url)
+    if as_json:
+        print(json.dumps(sch.to_dict(), indent=2, default=str))
+        return
+    for t in sch.tables.values():
+        table = Table(title=f"{t.name} ({t.rows} rows)", title_justify="left")
+        for head in ("column", "type", "key", "distinct", "nulls", "unique", "note"):
+            table.add_column(head)
+        keys = lookup_keys(t)
+        for c in t.columns:
+            fk = t.foreign_key_of(c.name)
+            key = "PK" if c.primary_key else ""
+            if fk:
+                key = (key + " " if key else "") + f"FK → {fk.ref_table}.{fk.ref_columns[0]}"
+            note = "look-up key" if keys[:1] == [c.name] else ("surrogate" if is_surrogate(t, c.name) else "")
+            table.add_row(c.name, c.type, key, str(c.distinct), str(c.nulls),
+                          "yes" if t.is_unique(c.name) else "no", note)
+        console.print(table)
+    engine.dispose()
+
+
+# ----------------------------------------------------------------------------- templates
+
+
+@templates_app.command("sql")
+def templates_sql(
+    db: DbOpt = None,
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Templates file (YAML).")] = None,
+    method: Annotated[Optional[str], typer.Option(help="schema (offline, default) or llm.")] = None,
+    target: Annotated[Optional[list[str]], typer.Option("--schema", help="Target schema for llm, e.g. Project,Client (repeatable).")] = None,
+    requirement: Annotated[Optional[list[str]], typer.Option("--requirement", help="Specific requirement for the llm prompt (repeatable).")] = None,
+    import_: Annotated[Optional[list[Path]], typer.Option("--import", help="Also merge templates from this file (YAML or the GRAMMAR reference JSON).")] = None,
+    dry_run: DryRunOpt = False,
+    config: ConfigOpt = None,
+):
+    """Derive SQL templates and add the valid ones to the templates file (never rewriting it)."""
+    from ragdx.gen.pipeline import sql_stage
+
+    cfg = _config(config)
+    sec = cfg.sql_templates
+    method = _pick(method, sec.method)
+    out = _pick(out, sec.file)
+    engine, sch = _open(_database(db, cfg))
+    llm = _llm(cfg, dry_run, method == "llm")
+    targets = [t.split(",") for t in target] if target else sec.schemas
+    if dry_run:
+        if llm is None:
+            console.print("method 'schema' makes no LLM call.")
+            return
+        from ragdx.gen.sql_templates import llm_templates
+        from ragdx.llm import run_sync
+
+        for t in targets or [[n] for n in sch.tables]:
+            run_sync(llm_templates(llm, sch, t, _pick(requirement, sec.requirements)))
+        _print_dry_run(llm)
+        return
+    result = sql_stage(engine, sch, Path(out), method=method, llm=llm, targets=targets,
+                       requirements=_pick(requirement, sec.requirements), imports=import_ or [])
+    for r in result.rejected:
+        err.print(f"[yellow]rejected[/] [{r.template.schema}] {r.template.sql}\n    {r.reason}")
+    if result.skipped_schemas:
+        console.print(f"kept as they are (already in {out}): {', '.join(result.skipped_schemas)}")
+    console.print(f"{len(result.accepted)} valid templates, {len(result.rejected)} rejected; "
+                  f"added schemas: {', '.join(result.added_schemas) or 'none'} → {out}")
+    if llm is not None:
+        console.print(f"LLM usage: {llm.usage.as_dict()}")
+
+
+@templates_app.command("text")
+def templates_text(
+    db: DbOpt = None,
+    sql: Annotated[Optional[Path], typer.Option("--sql", help="SQL templates file.")] = None,
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Text templates file (YAML).")] = None,
+    style: Annotated[Optional[list[str]], typer.Option("--style", help="Style (repeatable): short, long, interrogative, directive, formal, casual or a user style.")] = None,
+    n: Annotated[Optional[int], typer.Option("--n", help="Text templates per SQL template and style.")] = None,
+    method: Annotated[Optional[str], typer.Option(help="rules (offline, default) or llm.")] = None,
+    import_: Annotated[Optional[list[Path]], typer.Option("--import", help="Merge text templates from this file (YAML, or reference JSON whose stem is the style).")] = None,
+    dry_run: DryRunOpt = False,
+    config: ConfigOpt = None,
+):
+    """Phrase every SQL template in each style, N times, and add them to the text templates file."""
+    from ragdx.gen.pipeline import load_parsed, text_stage
+
+    cfg = _config(config)
+    sec = cfg.text_templates
+    method = _pick(method, sec.method)
+    styles = style or sec.styles
+    n = _pick(n, sec.n)
+    out = Path(_pick(out, sec.file))
+    engine, sch = _open(_database(db, cfg))
+    parsed, rejected = load_parsed(Path(_pick(sql, cfg.sql_templates.file)), sch)
+    _report_sql_rejections(rejected)
+    llm = _llm(cfg, dry_run, method == "llm")
+    if dry_run:
+        if llm is None:
+            console.print("method 'rules' makes no LLM call.")
+            return
+        from ragdx.gen.text_templates import generate_text_templates
+
+        generate_text_templates(parsed, styles, n, method="llm", llm=llm, custom_styles=cfg.styles)
+        _print_dry_run(llm)
+        return
+    with _progress() as bar:
+        task = bar.add_task("text templates", total=len(parsed) * len(styles))
+        result = text_stage(parsed, out, styles, n, method=method, llm=llm, custom_styles=cfg.styles,
+                            imports=import_ or [], progress=lambda: bar.advance(task))
+    for r in result.rejected:
+        err.print(f"[yellow]rejected[/] [{r.style}] '{r.text}': {r.reason}")
+    for e in result.errors:
+        err.print(f"[red]failed[/] {e}")
+    console.print(f"added {result.added_pairs} (SQL template, style) pairs → {out}")
+    if llm is not None:
+        console.print(f"LLM usage: {llm.usage.as_dict()}")
+    if result.errors:
+        raise typer.Exit(1)
+
+
+def _report_sql_rejections(rejected) -> None:
+    """A person's templates file is input: an invalid template stops the stage, naming where it is."""
+    if rejected:
+        first = rejected[0]
+        source, where = first.template.origin or (None, first.template.sql)
+        more = f" (and {len(rejected) - 1} more invalid templates)" if len(rejected) > 1 else ""
+        raise RagdxError(f"{first.reason}{more}", source=source, field=where)
+
+
+# ----------------------------------------------------------------------------- gen
+
+
+@app.command()
+def gen(
+    db: DbOpt = None,
+    sql: Annotated[Optional[Path], typer.Option("--sql", help="SQL templates file.")] = None,
+    text: Annotated[Optional[Path], typer.Option("--text", help="Text templates file.")] = None,
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Dataset directory.")] = None,
+    style: Annotated[Optional[list[str]], typer.Option("--style", help="Only these styles (repeatable).")] = None,
+    n: Annotated[Optional[int], typer.Option("--n", help="Text templates per SQL template and style.")] = None,
+    max_groups: Annotated[Optional[int], typer.Option("--max-groups-per-template", help="Cap on semantic groups per SQL template (seeded sample).")] = None,
+    seed: Annotated[Optional[int], typer.Option(help="Seed for every sample.")] = None,
+    multi_answer: Annotated[Optional[str], typer.Option("--multi-answer", help="drop (default) or keep combinations with several answer rows.")] = None,
+    unanswerable: Annotated[Optional[str], typer.Option("--unanswerable", help="drop (default) or keep combinations with no answer row.")] = None,
+    method: Annotated[Optional[str], typer.Option(help="set (one query per template, default) or per-combination.")] = None,
+    per_group: Annotated[Optional[int], typer.Option("--per-group", help="Balanced: this many queries per group and style.")] = None,
+    unbalanced: Annotated[Optional[bool], typer.Option("--unbalanced", help="Seeded unbalanced subsample per table.")] = None,
+    kb: Annotated[Optional[Path], typer.Option("--kb", help="Knowledge base from `ragdx kb render`: adds gold document ids.")] = None,
+    overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace an existing dataset directory.")] = False,
+    show_stats: Annotated[bool, typer.Option("--stats", help="Print the M × N × Q breakdown.")] = False,
+    config: ConfigOpt = None,
+):
+    """Fill the templates with the database's values and answer every query from the database."""
+    from ragdx.gen.pipeline import build_dataset, load_parsed, write
+    from ragdx.gen.qa import AnswerOptions
+    from ragdx.gen.text_templates import read_text_templates
+    from ragdx.kb.render import read_facts
+
+    cfg = _config(config)
+    g = cfg.gen
+    options = AnswerOptions(
+        max_groups_per_template=_pick(max_groups, g.max_groups_per_template), seed=_pick(seed, g.seed),
+        multi_answer=_choice(_pick(multi_answer, g.multi_answer), ("drop", "keep"), "--multi-answer"),
+        unanswerable=_choice(_pick(unanswerable, g.unanswerable), ("drop", "keep"), "--unanswerable"),
+        method=_choice(_pick(method, g.method), ("set", "per-combination"), "--method"))
+    out = Path(_pick(out, g.out))
+    if out.exists() and not overwrite:
+        raise RagdxError("already exists (pass --overwrite to replace it)", source=str(out))
+    url = _database(db, cfg)
+    engine, sch = _open(url)
+    sql_path = Path(_pick(sql, cfg.sql_templates.file))
+    text_path = Path(_pick(text, cfg.text_templates.file))
+    parsed, rejected = load_parsed(sql_path, sch, engine)
+    _report_sql_rejections(rejected)
+    if not parsed:
+        raise RagdxError("no valid SQL template", source=str(sql_path))
+    texts = read_text_templates(text_path)
+    kb_dir = _pick(kb, g.kb)
+    facts = read_facts(kb_dir) if kb_dir else None
+    with _progress() as bar:
+        task = bar.add_task("answering templates", total=len(parsed))
+        result = build_dataset(engine, sch, parsed, texts, style or g.styles, _pick(n, cfg.text_templates.n),
+                               options, kb_facts=facts, per_group=_pick(per_group, g.per_group),
+                               unbalanced=_pick(unbalanced, g.unbalanced), progress=lambda: bar.advance(task))
+    for p in result.text_problems:
+        err.print(f"[yellow]text template problem[/] {p}")
+    for m in result.missing_text:
+        err.print(f"[yellow]no text templates[/] for {m}: run `ragdx templates text`")
+    if not result.records:
+        raise RagdxError("no records: check the text templates and styles", source=str(text_path))
+    write(out, sch, options, result, {"database": _safe_url(url), "sql_templates": str(sql_path),
+                                      "text_templates": str(text_path),
+                                      "knowledge_base": str(kb_dir) if kb_dir else None}, overwrite=overwrite)
+    _print_counts(result)
+    if show_stats:
+        _print_stats(result.records)
+    console.print(f"{len(result.records)} records in {len({r.group_id for r in result.records})} "
+                  f"semantic groups → {out}")
+
+
+def _choice(value: str, allowed: tuple[str, ...], name: str) -> str:
+    if value not in allowed:
+        raise RagdxError(f"expected one of {', '.join(allowed)}, got '{value}'", field=name)
+    return value
+
+
+def _safe_url(url: str) -> str:
+    from ragdx.db.engine import _safe
+
+    return _safe(url)
+
+
+def _print_counts(result) -> None:
+    from ragdx.gen.qa import AnswerCounts
+
+    total = AnswerCounts()
+    for c in result.counts.values():
+        total.add(c)
+    table = Table(title="answers measured", title_justify="left")
+    for k in ("combinations", "single", "null_answers", "multi_kept", "multi_dropped",
+              "unanswerable_kept", "unanswerable_dropped"):
+        table.add_column(k.replace("_", " "), justify="right")
+    d = total.as_dict()
+    table.add_row(*(str(d[k]) for k in ("combinations", "single", "null_answers", "multi_kept",
+                                        "multi_dropped", "unanswerable_kept", "unanswerable_dropped")))
+    console.print(table)
+
+
+def _print_stats(records) -> None:
+    from ragdx.gen.dataset import stats
+
+    rows = stats(records)
+    table = Table(title="M SQL templates × N text templates × Q values (GRAMMAR Table 2 / App. E)",
+                  title_justify="left")
+    for k in ("table", "style", "M", "N", "Q", "groups", "queries", "answer sets", "unanswerable", "kb gaps"):
+        table.add_column(k, justify="left" if k in ("table", "style") else "right")
+    for r in rows:
+        table.add_row(r["table"], r["style"], str(r["M_sql_templates"]), str(r["N_text_templates"]),
+                      str(r["Q_values_per_template"]), str(r["semantic_groups"]), str(r["queries"]),
+                      str(r["answer_sets"]), str(r["unanswerable"]), str(r["kb_gaps"]))
+    table.add_row("all", "", str(len({r.sql_template_id for r in records})), "", "",
+                  str(len({r.group_id for r in records})), str(len(records)),
+                  str(sum(r.answer_kind == "multi" for r in records)),
+                  str(sum(r.answer_kind == "none" for r in records)),
+                  str(sum(r.kb_supported is False for r in records)), style="bold")
+    console.print(table)
+
+
+@app.command()
+def stats(dataset: Annotated[Path, typer.Argument(help="Dataset directory or records file.")]):
+    """Print the M × N × Q breakdown of a dataset."""
+    from ragdx.gen.dataset import read_records
+
+    _print_stats(read_records(dataset))
+
+
+# ----------------------------------------------------------------------------- kb
+
+
+@kb_app.command("render")
+def kb_render(
+    db: DbOpt = None,
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Knowledge base directory.")] = None,
+    omit: Annotated[Optional[list[str]], typer.Option("--omit", help="Leave out Table.Column (repeatable).")] = None,
+    omit_table: Annotated[Optional[list[str]], typer.Option("--omit-table", help="Leave out a table (repeatable).")] = None,
+    overwrite: Annotated[bool, typer.Option("--overwrite")] = False,
+    config: ConfigOpt = None,
+):
+    """Render one document per entity from the rows, leaving chosen facts out on purpose."""
+    from ragdx.kb.render import render_kb
+
+    cfg = _config(config)
+    out = Path(_pick(out, cfg.kb.out))
+    if out.exists() and not overwrite:
+        raise RagdxError("already exists (pass --overwrite to replace it)", source=str(out))
+    engine, sch = _open(_database(db, cfg))
+    kb = render_kb(engine, sch, omit=_pick(omit, cfg.kb.omit), omit_tables=_pick(omit_table, cfg.kb.omit_tables))
+    kb.write(out, overwrite=overwrite)
+    console.print(f"{len(kb.documents)} documents stating {len(kb.facts)} facts"
+                  f"{'; left out: ' + ', '.join(kb.omitted) if kb.omitted else ''} → {out}")
+
+
+# ----------------------------------------------------------------------------- demo
+
+
+@app.command()
+def demo(out: Annotated[Path, typer.Option("--out", "-o", help="Output directory.")] = Path("demo-out")):
+    """Run everything that exists so far on the embedded demo database, offline."""
+    from ragdx.demo.run import run_demo
+
+    run_demo(out, console)
+
+
+def main() -> None:
+    """Entry point: a RagdxError becomes one line on stderr and its exit code (2 for bad input)."""
+    try:
+        app()
+    except RagdxError as exc:
+        err.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True, markup=True)
+        sys.exit(exc.exit_code)
+    except KeyboardInterrupt:
+        err.print("interrupted")
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,115 @@
+"""``ragdx.yaml``: the project configuration. Every CLI option can come from here.
+
+The CLI takes an option from the command line when given, else from this file, else the default
+written in these models, so a project can pin its settings once and each stage still runs alone.
+Validation errors name the file and the field (``ragdx.yaml: gen.seed: Input should be ...``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from ragdx.errors import RagdxError
+from ragdx.llm.client import LLMConfig
+
+DEFAULT_CONFIG = "ragdx.yaml"
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SqlTemplatesConfig(_Section):
+    file: Path = Path("templates/sql.yaml")
+    method: Literal["schema", "llm"] = "schema"
+    #: target schemas for the llm method, each a list of table names; default: every table alone
+    schemas: list[list[str]] = Field(default_factory=list)
+    #: the {SPECIFIC_REQUIREMENTS} of the paper's Table 7 prompt
+    requirements: list[str] = Field(default_factory=list)
+
+
+class TextTemplatesConfig(_Section):
+    file: Path = Path("templates/text.yaml")
+    method: Literal["rules", "llm"] = "rules"
+    styles: list[str] = Field(default_factory=lambda: ["short", "long"])
+    n: int = Field(3, ge=1, le=50)
+
+
+class GenConfig(_Section):
+    out: Path = Path("dataset")
+    styles: list[str] | None = None
+    max_groups_per_template: int | None = Field(None, ge=1)
+    seed: int = 0
+    multi_answer: Literal["drop", "keep"] = "drop"
+    unanswerable: Literal["drop", "keep"] = "drop"
+    method: Literal["set", "per-combination"] = "set"
+    per_group: int | None = Field(None, ge=1)
+    unbalanced: bool = False
+    kb: Path | None = None
+
+
+class KBConfig(_Section):
+    out: Path = Path("kb")
+    omit: list[str] = Field(default_factory=list)
+    omit_tables: list[str] = Field(default_factory=list)
+
+
+class Config(_Section):
+    database: str | None = None
+    llm: LLMConfig | None = None
+    #: user styles: name → instruction given to the LLM (App. C)
+    styles: dict[str, str] = Field(default_factory=dict)
+    sql_templates: SqlTemplatesConfig = Field(default_factory=SqlTemplatesConfig)
+    text_templates: TextTemplatesConfig = Field(default_factory=TextTemplatesConfig)
+    gen: GenConfig = Field(default_factory=GenConfig)
+    kb: KBConfig = Field(default_factory=KBConfig)
+
+
+def load_config(path: str | Path | None = None) -> Config:
+    """Read ``path`` (or ``./ragdx.yaml`` when it exists); relative paths in it are taken
+    relative to the file's directory, so a project runs the same from any working directory."""
+    import yaml
+
+    explicit = path is not None
+    path = Path(path or DEFAULT_CONFIG)
+    if not path.exists():
+        if explicit:
+            raise RagdxError("no such config file", source=str(path))
+        return Config()
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        raise RagdxError(f"not valid YAML ({getattr(exc, 'problem', exc)})", source=str(path),
+                         field=f"line {mark.line + 1}" if mark else None) from None
+    if not isinstance(raw, dict):
+        raise RagdxError("expected a mapping of sections", source=str(path))
+    try:
+        config = Config.model_validate(raw)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+        raise RagdxError(first["msg"] + more, source=str(path), field=where) from None
+    return _rebase(config, path.parent)
+
+
+def _rebase(config: Config, base: Path) -> Config:
+    def fix(p: Path | None) -> Path | None:
+        return p if p is None or p.is_absolute() else base / p
+
+    config.sql_templates.file = fix(config.sql_templates.file)
+    config.text_templates.file = fix(config.text_templates.file)
+    config.gen.out = fix(config.gen.out)
+    config.gen.kb = fix(config.gen.kb)
+    config.kb.out = fix(config.kb.out)
+    if config.llm is not None and config.llm.cache_dir is not None:
+        config.llm.cache_dir = fix(config.llm.cache_dir)
+    if config.database and config.database.startswith("sqlite:///") and not config.database.startswith("sqlite:////"):
+        rel = config.database[len("sqlite:///"):]
+        if rel and rel != ":memory:" and not rel.startswith("file:"):
+            config.database = f"sqlite:///{(base / rel).as_posix()}"
+    return config

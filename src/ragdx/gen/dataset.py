@@ -1,0 +1,286 @@
+"""The dataset: typed query records grouped into semantic groups, on disk as JSONL + Parquet.
+
+A record is one text query. Every text query filled from the same SQL template with the same
+values belongs to one semantic group (GRAMMAR §4.3), across styles, so styles can be compared
+group by group. A dataset directory holds ``records.jsonl`` (the source of truth),
+``records.parquet`` (the same rows for analysis) and ``manifest.json`` (schema fingerprint,
+configuration, counts).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import asdict, dataclass, field, fields
+from datetime import date, datetime, time
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from ragdx.errors import RagdxError
+from ragdx.gen.qa import QAGroup
+from ragdx.gen.sql_templates import PLACEHOLDER, ParsedTemplate
+from ragdx.gen.text_templates import TextTemplate
+
+FORMAT_VERSION = 1
+
+
+@dataclass(slots=True)
+class QARecord:
+    id: str
+    group_id: str
+    sql_template_id: str
+    text_template_id: str
+    style: str
+    #: target-schema key of the SQL template (``Client``, ``company,people``)
+    schema: str
+    #: the table the question is about (the first placeholder's table)
+    table: str
+    #: placeholder (``Client.Name``) → value
+    params: dict[str, Any]
+    sql: str
+    query: str
+    answer_columns: list[str]
+    answer_rows: list[list[Any]]
+    answer_text: str
+    #: ``single``, ``multi`` (an answer set) or ``none`` (unanswerable)
+    answer_kind: str
+    #: ``Table:key`` of every row the answer came from
+    entities: list[str] = field(default_factory=list)
+    #: ``Table.Column@key``: the facts the answer rests on
+    facts: list[str] = field(default_factory=list)
+    #: documents stating those facts, when a knowledge base was given
+    gold_document_ids: list[str] = field(default_factory=list)
+    #: every fact is stated somewhere in the knowledge base (None: no knowledge base given)
+    kb_supported: bool | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+_FIELDS = {f.name for f in fields(QARecord)}
+
+
+def json_value(value: Any) -> Any:
+    """A database value as JSON: dates as ISO text, decimals as numbers when exact."""
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, float):
+        return value
+    if isinstance(value, Decimal):
+        if value == value.to_integral_value():
+            return int(value)
+        as_float = float(value)
+        return as_float if Decimal(repr(as_float)) == value else str(value)
+    if isinstance(value, datetime | date | time):
+        return value.isoformat()
+    if isinstance(value, bytes):
+        return value.hex()
+    return str(value)
+
+
+def value_text(value: Any) -> str:
+    value = json_value(value)
+    if value is None:
+        return "None"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value)) if abs(value) < 1e15 else repr(value)
+    return str(value)
+
+
+def answer_text(rows: Sequence[Sequence[Any]]) -> str:
+    """Rows as a person would read them: values joined by ', ', rows by '; '."""
+    return "; ".join(", ".join(value_text(v) for v in row) for row in rows)
+
+
+def group_id(sql_template_id: str, params: Sequence[Any]) -> str:
+    blob = json.dumps([sql_template_id, [json_value(p) for p in params]], ensure_ascii=False)
+    return "g" + hashlib.sha256(blob.encode()).hexdigest()[:12]
+
+
+def fill(text: str, params: Mapping[str, Any]) -> str:
+    """Substitute placeholders in one pass, so a value that looks like a placeholder stays text."""
+    return PLACEHOLDER.sub(lambda m: value_text(params[f"{m.group(1)}.{m.group(2)}"]), text)
+
+
+def build_records(parsed: ParsedTemplate, groups: Iterable[QAGroup],
+                  texts: Mapping[str, Sequence[TextTemplate]], kb_facts: Mapping[str, list[str]] | None = None
+                  ) -> Iterator[QARecord]:
+    """Records for ``groups`` × the text templates of every style in ``texts``."""
+    display = parsed.display()
+    columns = list(parsed.output_columns)
+    table = parsed.semantics.entity
+    for group in groups:
+        params = dict(zip(parsed.placeholders, (json_value(v) for v in group.params), strict=True))
+        gid = group_id(parsed.id, group.params)
+        sql = parsed.concrete_sql(group.params, display)
+        rows = [[json_value(v) for v in row] for row in group.rows]
+        text_answer = answer_text(group.rows)
+        gold: list[str] = []
+        supported: bool | None = None
+        if kb_facts is not None:
+            docs = [kb_facts.get(f, []) for f in group.facts]
+            gold = sorted({d for ds in docs for d in ds})
+            supported = bool(group.facts) and all(docs)
+        for style, items in texts.items():
+            for t in items:
+                yield QARecord(
+                    id=f"{gid}-{t.id}", group_id=gid, sql_template_id=parsed.id, text_template_id=t.id,
+                    style=style, schema=parsed.template.schema, table=table, params=params, sql=sql,
+                    query=fill(t.text, params), answer_columns=columns, answer_rows=rows,
+                    answer_text=text_answer, answer_kind=group.kind, entities=list(group.entities),
+                    facts=list(group.facts), gold_document_ids=gold, kb_supported=supported,
+                )
+
+
+# ----------------------------------------------------------------------------- sampling
+
+
+def sample_balanced(records: Sequence[QARecord], per_group: int, seed: int = 0) -> list[QARecord]:
+    """``per_group`` queries per semantic group and style, drawn with a seed (§4.3's balanced
+    setting: every group weighs the same)."""
+    buckets: dict[tuple[str, str], list[QARecord]] = defaultdict(list)
+    for r in records:
+        buckets[(r.group_id, r.style)].append(r)
+    keep: set[str] = set()
+    for key, items in buckets.items():
+        rng = random.Random(f"{seed}:{key[0]}:{key[1]}")
+        keep.update(r.id for r in (items if len(items) <= per_group else rng.sample(items, per_group)))
+    return [r for r in records if r.id in keep]
+
+
+def sample_unbalanced(records: Sequence[QARecord], seed: int = 0,
+                      per_table: Mapping[str, int] | None = None) -> list[QARecord]:
+    """A seeded number of queries per group that differs by table, as in the reference's
+    ``*_unbalanced`` files (e.g. 1 per client group, 3 per project group). ``per_table``
+    fixes the count for some tables; others draw one between 1 and their group size."""
+    buckets: dict[tuple[str, str], list[QARecord]] = defaultdict(list)
+    for r in records:
+        buckets[(r.group_id, r.style)].append(r)
+    biggest: dict[tuple[str, str], int] = defaultdict(int)
+    for items in buckets.values():
+        key = (items[0].table, items[0].style)
+        biggest[key] = max(biggest[key], len(items))
+    chosen = {}
+    for key in sorted(biggest):
+        rng = random.Random(f"{seed}:{key[0]}:{key[1]}")
+        chosen[key] = (per_table or {}).get(key[0]) or rng.randint(1, biggest[key])
+    keep: set[str] = set()
+    for (gid, style), items in buckets.items():
+        k = chosen[(items[0].table, style)]
+        rng = random.Random(f"{seed}:{gid}:{style}")
+        keep.update(r.id for r in (items if len(items) <= k else rng.sample(items, k)))
+    return [r for r in records if r.id in keep]
+
+
+# ----------------------------------------------------------------------------- statistics
+
+
+def stats(records: Sequence[QARecord]) -> list[dict[str, Any]]:
+    """GRAMMAR's Table 2 / App. E breakdown: per table and style, M SQL templates, N text
+    templates per SQL template, Q values per text template (= semantic groups), and queries."""
+    rows = []
+    by_key: dict[tuple[str, str], list[QARecord]] = defaultdict(list)
+    for r in records:
+        by_key[(r.table, r.style)].append(r)
+    for (table, style), items in sorted(by_key.items()):
+        m = len({r.sql_template_id for r in items})
+        per_sql = Counter()
+        for sid, tid in {(r.sql_template_id, r.text_template_id) for r in items}:
+            per_sql[sid] += 1
+        groups = len({r.group_id for r in items})
+        rows.append({
+            "table": table, "style": style, "M_sql_templates": m,
+            "N_text_templates": round(sum(per_sql.values()) / m, 2) if m else 0,
+            "semantic_groups": groups, "Q_values_per_template": round(groups / m, 2) if m else 0,
+            "queries": len(items),
+            "answer_sets": sum(r.answer_kind == "multi" for r in items),
+            "unanswerable": sum(r.answer_kind == "none" for r in items),
+            "kb_gaps": sum(r.kb_supported is False for r in items),
+        })
+    return rows
+
+
+# ----------------------------------------------------------------------------- files
+
+
+def _parquet_table(records: Sequence[QARecord]):
+    import pyarrow as pa
+
+    cols: dict[str, list] = {name: [] for name in (f.name for f in fields(QARecord))}
+    for r in records:
+        for name in cols:
+            value = getattr(r, name)
+            # mixed-type values (an answer cell can be text or a number) travel as JSON text
+            if name in ("params", "answer_rows"):
+                value = json.dumps(value, ensure_ascii=False)
+            cols[name].append(value)
+    return pa.table(cols)
+
+
+def write_dataset(directory: str | Path, records: Sequence[QARecord], manifest: Mapping[str, Any], *,
+                  overwrite: bool = False) -> Path:
+    """Write the whole directory or nothing: staged, then renamed into place."""
+    import pyarrow.parquet as pq
+
+    from ragdx.store import staged_directory, write_json, write_jsonl
+
+    ids = Counter(r.id for r in records)
+    dupes = [i for i, n in ids.items() if n > 1]
+    if dupes:
+        raise RagdxError(f"{len(dupes)} duplicate record ids, e.g. {dupes[0]}", field="records")
+    with staged_directory(directory, overwrite=overwrite) as stage:
+        write_jsonl(stage / "records.jsonl", (r.to_dict() for r in records))
+        pq.write_table(_parquet_table(records), stage / "records.parquet")
+        write_json(stage / "manifest.json", {"format": FORMAT_VERSION, **manifest,
+                                             "records": len(records),
+                                             "semantic_groups": len({r.group_id for r in records})})
+    return Path(directory)
+
+
+def read_records(path: str | Path) -> list[QARecord]:
+    """Read ``records.jsonl`` or ``records.parquet`` (or a dataset directory); a record that does
+    not fit the type raises naming the file, the line and the field."""
+    from pydantic import TypeAdapter, ValidationError
+
+    from ragdx.store import iter_jsonl
+
+    path = Path(path)
+    if path.is_dir():
+        path = path / "records.jsonl"
+    if not path.exists():
+        raise RagdxError("no such dataset file", source=str(path))
+    adapter = TypeAdapter(QARecord)
+    out = []
+    if path.suffix == ".parquet":
+        import pyarrow.parquet as pq
+
+        rows = pq.read_table(path).to_pylist()
+        for row in rows:
+            row["params"] = json.loads(row["params"])
+            row["answer_rows"] = json.loads(row["answer_rows"])
+        numbered = enumerate(rows, 1)
+    else:
+        numbered = iter_jsonl(path)
+    for number, obj in numbered:
+        unknown = set(obj) - _FIELDS
+        if unknown:
+            raise RagdxError(f"unknown field(s) {sorted(unknown)}", source=str(path), field=f"line {number}")
+        try:
+            out.append(adapter.validate_python(obj, strict=False))
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            where = ".".join(str(p) for p in err["loc"])
+            raise RagdxError(err["msg"], source=str(path), field=f"line {number}: {where}") from None
+    return out
+
+
+def read_manifest(directory: str | Path) -> dict[str, Any]:
+    path = Path(directory) / "manifest.json"
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise RagdxError(f"cannot read the manifest ({exc})", source=str(path)) from None

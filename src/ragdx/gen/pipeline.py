@@ -1,0 +1,175 @@
+"""The GRAMMAR-Gen stages as plain functions: what the CLI and ``ragdx demo`` call.
+
+schema → SQL templates (file) → text templates (file) → dataset directory. Each stage reads the
+previous stage's file, so a person can stop, edit a file, and go on (App. B.2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy.engine import Engine
+
+from ragdx.db.schema import Schema
+from ragdx.errors import RagdxError, TemplateError
+from ragdx.gen.dataset import QARecord, build_records, sample_balanced, sample_unbalanced, write_dataset
+from ragdx.gen.qa import AnswerCounts, AnswerOptions, answer_template
+from ragdx.gen.sql_templates import (
+    ParsedTemplate,
+    Rejection,
+    SqlTemplate,
+    llm_templates,
+    merge_into_file,
+    read_templates,
+    schema_templates,
+    validate_templates,
+)
+from ragdx.gen.text_templates import (
+    TextRejection,
+    balance,
+    generate_text_templates,
+    merge_text_file,
+    read_text_templates,
+)
+
+Progress = Callable[[], None] | None
+
+
+@dataclass(slots=True)
+class SqlStageResult:
+    added_schemas: list[str]
+    accepted: list[ParsedTemplate]
+    rejected: list[Rejection]
+    skipped_schemas: list[str] = field(default_factory=list)
+
+
+def sql_stage(engine: Engine, schema: Schema, out: Path, *, method: str = "schema", llm=None,
+              targets: Sequence[Sequence[str]] = (), requirements: Sequence[str] = (),
+              imports: Sequence[Path] = ()) -> SqlStageResult:
+    """Generate templates for target schemas the file lacks, validate them (parse + execute on
+    a sample) and append only the valid ones. ``imports`` are template files to merge in (the
+    GRAMMAR reference's JSON among them), validated like everything else."""
+    existing = read_templates(out) if out.exists() else []
+    have = {t.schema.lower() for t in existing}
+    candidates: list[SqlTemplate] = []
+    for path in imports:
+        candidates += read_templates(path)
+    if method == "schema":
+        candidates += schema_templates(schema)
+    elif method == "llm":
+        if llm is None:
+            raise RagdxError("method 'llm' needs an 'llm:' section in ragdx.yaml", field="llm")
+        from ragdx.llm import run_sync
+
+        tables = [list(t) for t in targets] or [[name] for name in schema.tables]
+        todo = [t for t in tables if ",".join(schema.table(x).name for x in t).lower() not in have]
+
+        async def ask_all():
+            import asyncio
+
+            return await asyncio.gather(*(llm_templates(llm, schema, t, requirements) for t in todo))
+
+        for batch in run_sync(ask_all()):
+            candidates += batch
+    else:
+        raise TemplateError(f"unknown method '{method}' (schema or llm)", field="method")
+    skipped = sorted({t.schema for t in candidates if t.schema.lower() in have})
+    fresh = [t for t in candidates if t.schema.lower() not in have]
+    accepted, rejected = validate_templates(fresh, schema, engine)
+    added = merge_into_file(out, [p.template for p in accepted]) if accepted else []
+    if not out.exists():
+        merge_into_file(out, [])
+    return SqlStageResult(added, accepted, rejected, skipped)
+
+
+def load_parsed(path: Path, schema: Schema, engine: Engine | None = None
+                ) -> tuple[list[ParsedTemplate], list[Rejection]]:
+    return validate_templates(read_templates(path), schema, engine)
+
+
+@dataclass(slots=True)
+class TextStageResult:
+    added_pairs: int
+    rejected: list[TextRejection]
+    errors: list[str]
+
+
+def text_stage(parsed: Sequence[ParsedTemplate], out: Path, styles: Sequence[str], n: int, *,
+               method: str = "rules", llm=None, custom_styles: Mapping[str, str] | None = None,
+               imports: Sequence[Path] = (), progress: Progress = None) -> TextStageResult:
+    existing = read_text_templates(out) if out.exists() else []
+    imported = [t for path in imports for t in read_text_templates(path)]
+    have = {(t.sql_template_id, t.style) for t in existing + imported}
+    by_id = {p.id: p for p in parsed}
+    # imported phrasings are validated like generated ones before they are kept
+    valid_imports, problems = balance(imported, by_id, n)
+    generated, rejected, errors = generate_text_templates(
+        parsed, styles, n, method=method, llm=llm, custom_styles=custom_styles, skip=have,
+        progress=progress)
+    errors = problems + errors
+    keep = [t for items in valid_imports.values() for t in items] + generated
+    added = merge_text_file(out, keep)
+    return TextStageResult(added, rejected, errors)
+
+
+@dataclass(slots=True)
+class GenResult:
+    records: list[QARecord]
+    counts: dict[str, AnswerCounts]
+    text_problems: list[str]
+    missing_text: list[str]
+
+
+def build_dataset(engine: Engine, schema: Schema, parsed: Sequence[ParsedTemplate],
+                  text_templates: Sequence, styles: Sequence[str] | None, n: int,
+                  options: AnswerOptions, *, kb_facts: Mapping[str, list[str]] | None = None,
+                  per_group: int | None = None, unbalanced: bool = False,
+                  progress: Progress = None) -> GenResult:
+    """Answer every template and pair each semantic group with its text templates."""
+    by_id = {p.id: p for p in parsed}
+    texts, problems = balance(text_templates, by_id, n)
+    wanted = list(styles) if styles else sorted({s for _, s in texts})
+    missing = [f"{p.template.sql} [{s}]" for p in parsed for s in wanted if (p.id, s) not in texts]
+    records: list[QARecord] = []
+    counts: dict[str, AnswerCounts] = {}
+    for p in parsed:
+        per_style = {s: texts[(p.id, s)] for s in wanted if (p.id, s) in texts}
+        answers = answer_template(engine, p, schema, options)
+        counts[p.id] = answers.counts
+        if per_style:
+            records.extend(build_records(p, answers.groups, per_style, kb_facts))
+        if progress:
+            progress()
+    if per_group:
+        records = sample_balanced(records, per_group, options.seed)
+    if unbalanced:
+        records = sample_unbalanced(records, options.seed)
+    return GenResult(records, counts, problems, missing)
+
+
+def manifest_for(schema: Schema, options: AnswerOptions, result: GenResult, extra: Mapping[str, Any]) -> dict:
+    total = AnswerCounts()
+    for c in result.counts.values():
+        total.add(c)
+    return {
+        "schema_fingerprint": schema.fingerprint(),
+        "dialect": schema.dialect,
+        "options": {
+            "max_groups_per_template": options.max_groups_per_template, "seed": options.seed,
+            "multi_answer": options.multi_answer, "unanswerable": options.unanswerable,
+            "method": options.method,
+        },
+        "answer_counts": {k: v for k, v in total.as_dict().items() if k != "method"},
+        "per_template_counts": {k: v.as_dict() for k, v in result.counts.items()},
+        "styles": sorted({r.style for r in result.records}),
+        "missing_text_templates": result.missing_text,
+        **extra,
+    }
+
+
+def write(out: Path, schema: Schema, options: AnswerOptions, result: GenResult, extra: Mapping[str, Any],
+          *, overwrite: bool = False) -> Path:
+    return write_dataset(out, result.records, manifest_for(schema, options, result, extra), overwrite=overwrite)

@@ -1,0 +1,222 @@
+"""A knowledge base rendered from database rows (the profiles of GRAMMAR App. H.2, Table 8).
+
+One document per entity, in plain deterministic prose, plus an index of which documents state
+which fact (``Table.Column@key``). Facts can be left out on purpose (``omit`` a column,
+``omit_tables`` a whole table) so that a generated dataset has knowledge-base gaps whose
+location is known: the ground truth for GRAMMAR's gap groups.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+
+from ragdx.db.schema import Schema, TableInfo
+from ragdx.errors import RagdxError
+from ragdx.gen.dataset import value_text
+from ragdx.gen.qa import key_text, value_sort_key
+from ragdx.gen.sql_templates import entity_key, is_surrogate, lookup_keys
+from ragdx.gen.verbalise import readable_entity, readable_name
+
+
+@dataclass(slots=True)
+class Document:
+    id: str
+    title: str
+    text: str
+    table: str
+    key: str
+
+
+@dataclass(slots=True)
+class KnowledgeBase:
+    documents: list[Document]
+    #: ``Table.Column@key`` → ids of the documents that state it
+    facts: dict[str, list[str]]
+    omitted: list[str]
+
+    def write(self, directory: str | Path, *, overwrite: bool = False) -> Path:
+        from ragdx.store import staged_directory, write_json, write_jsonl
+
+        with staged_directory(directory, overwrite=overwrite) as stage:
+            write_jsonl(stage / "documents.jsonl", (asdict(d) for d in self.documents))
+            write_json(stage / "facts.json", self.facts)
+            write_json(stage / "manifest.json", {"documents": len(self.documents),
+                                                 "facts": len(self.facts), "omitted": self.omitted})
+        return Path(directory)
+
+
+def read_facts(directory: str | Path) -> dict[str, list[str]]:
+    import json
+
+    path = Path(directory) / "facts.json"
+    try:
+        facts = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise RagdxError(f"not a knowledge base rendered by ragdx ({exc})", source=str(path)) from None
+    if not isinstance(facts, dict):
+        raise RagdxError("expected an object of fact → document ids", source=str(path))
+    return facts
+
+
+def read_documents(directory: str | Path) -> list[Document]:
+    from ragdx.store import iter_jsonl
+
+    return [Document(**obj) for _, obj in iter_jsonl(Path(directory) / "documents.jsonl")]
+
+
+def _is_association(table: TableInfo) -> bool:
+    fk_cols = {fk.columns[0] for fk in table.foreign_keys if len(fk.columns) == 1}
+    return len(fk_cols) >= 2 and not lookup_keys(table)
+
+
+def render_kb(engine: Engine, schema: Schema, *, omit: Iterable[str] = (),
+              omit_tables: Iterable[str] = ()) -> KnowledgeBase:
+    """Render every entity of every table (association rows go into the documents of the
+    entities they link). ``omit`` takes ``Table.Column``; ``omit_tables`` table names."""
+    omitted_cols: set[tuple[str, str]] = set()
+    for item in omit:
+        table, _, column = item.partition(".")
+        if not column:
+            raise RagdxError("expected Table.Column", field=f"--omit {item}")
+        try:
+            omitted_cols.add(schema.resolve(table, column))
+        except RagdxError as exc:
+            raise RagdxError(exc.message, field=f"--omit {item}") from None
+    dropped: set[str] = set()
+    for name in omit_tables:
+        if not schema.has_table(name):
+            raise RagdxError(f"unknown table '{name}'", field=f"--omit-table {name}")
+        dropped.add(schema.table(name).name)
+
+    rows: dict[str, list[dict[str, Any]]] = {}
+    with engine.connect() as conn:
+        for table in schema.tables.values():
+            t = sa.table(table.name, *(sa.column(c.name) for c in table.columns))
+            rows[table.name] = [dict(r._mapping) for r in conn.execute(sa.select(t))]
+
+    def key_of(table: TableInfo, row: dict) -> str:
+        return "|".join(key_text(row[c]) for c in entity_key(table))
+
+    def label_of(table: TableInfo, row: dict) -> str:
+        keys = lookup_keys(table)
+        return value_text(row[keys[0]]) if keys else key_of(table, row)
+
+    # rows of every table by each column value, to name the entity a foreign key points at
+    index: dict[tuple[str, str], dict[Any, dict]] = {}
+
+    def referenced(table_name: str, column: str, value: Any) -> dict | None:
+        table = schema.table(table_name)
+        key = (table.name, column)
+        if key not in index:
+            index[key] = {_norm(r[column]): r for r in rows[table.name]}
+        return index[key].get(_norm(value))
+
+    docs: dict[str, Document] = {}
+    lines: dict[str, list[str]] = defaultdict(list)
+    facts: dict[str, list[str]] = defaultdict(list)
+    owners: dict[str, str] = {}  # entity "Table:key" -> doc id
+
+    def state(doc_id: str, fact: str, sentence: str) -> None:
+        lines[doc_id].append(sentence)
+        if doc_id not in facts[fact]:
+            facts[fact].append(doc_id)
+
+    entity_tables = [t for t in schema.tables.values() if not _is_association(t) and t.name not in dropped]
+    for table in entity_tables:
+        noun = readable_entity(table.name)
+        for row in sorted(rows[table.name], key=lambda r: value_sort_key(label_of(table, r))):
+            key, label = key_of(table, row), label_of(table, row)
+            doc_id = f"{table.name}:{key}"
+            owners[doc_id] = doc_id
+            docs[doc_id] = Document(doc_id, label, "", table.name, key)
+            article = "an" if noun[:1].lower() in "aeiou" else "a"
+            lines[doc_id].append(f"{label} is {article} {noun} in our records.")
+            for name_col in lookup_keys(table)[:1]:
+                # the entity's name is the document's title: the document states it
+                facts[f"{table.name}.{name_col}@{key}"].append(doc_id)
+            for col in table.columns:
+                if is_surrogate(table, col.name) and table.foreign_key_of(col.name) is None:
+                    continue
+                if (table.name, col.name) in omitted_cols or col.name in lookup_keys(table)[:1]:
+                    continue
+                what = readable_name(col.name)
+                fact = f"{table.name}.{col.name}@{key}"
+                value = row[col.name]
+                if value is None:
+                    state(doc_id, fact, f"{label} has no recorded {what}.")
+                    continue
+                fk = table.foreign_key_of(col.name)
+                if fk is not None and schema.has_table(fk.ref_table):
+                    target = referenced(fk.ref_table, fk.ref_columns[0], value)
+                    if fk.ref_table in dropped or target is None:
+                        shown = value_text(value) if not is_surrogate(table, col.name) else None
+                    else:
+                        shown = label_of(schema.table(fk.ref_table), target)
+                    if shown is not None:
+                        state(doc_id, fact, f"The {what} of {label} is {shown}.")
+                    continue
+                state(doc_id, fact, f"The {what} of {label} is {value_text(value)}.")
+
+    # the other side of each relation: a parent lists its children, an entity its associations
+    for child in schema.tables.values():
+        if child.name in dropped:
+            continue
+        assoc = _is_association(child)
+        for fk in child.foreign_keys:
+            if len(fk.columns) != 1 or (child.name, fk.columns[0]) in omitted_cols:
+                continue
+            parent = schema.table(fk.ref_table) if schema.has_table(fk.ref_table) else None
+            if parent is None or parent.name in dropped:
+                continue
+            for row in rows[child.name]:
+                target = referenced(parent.name, fk.ref_columns[0], row[fk.columns[0]])
+                if target is None:
+                    continue
+                parent_doc = f"{parent.name}:{key_of(parent, target)}"
+                if parent_doc not in docs:
+                    continue
+                key = key_of(child, row)
+                if not assoc:
+                    state(parent_doc, f"{child.name}.{fk.columns[0]}@{key}",
+                          f"{label_of(parent, target)} is the {readable_name(fk.columns[0])} of the "
+                          f"{readable_entity(child.name)} {label_of(child, row)}.")
+                    continue
+                others = [o for o in child.foreign_keys if o is not fk and len(o.columns) == 1]
+                for other in others:
+                    far_table = schema.table(other.ref_table)
+                    far = referenced(far_table.name, other.ref_columns[0], row[other.columns[0]])
+                    if far is None or far_table.name in dropped:
+                        continue
+                    details = []
+                    for col in child.columns:
+                        if col.name in (fk.columns[0], other.columns[0]) or is_surrogate(child, col.name) \
+                                or (child.name, col.name) in omitted_cols:
+                            continue
+                        fact = f"{child.name}.{col.name}@{key}"
+                        details.append(f"{readable_name(col.name)} {value_text(row[col.name])}")
+                        if parent_doc not in facts[fact]:
+                            facts[fact].append(parent_doc)
+                    extra = f" ({'; '.join(details)})" if details else ""
+                    lines[parent_doc].append(
+                        f"{label_of(parent, target)} is linked to the {readable_entity(far_table.name)} "
+                        f"{label_of(far_table, far)} through {readable_name(child.name)}{extra}.")
+    documents = []
+    for doc_id, doc in docs.items():
+        doc.text = f"{doc.title}\n\n" + " ".join(lines[doc_id])
+        documents.append(doc)
+    omitted = sorted(f"{t}.{c}" for t, c in omitted_cols) + sorted(dropped)
+    return KnowledgeBase(documents, {k: sorted(v) for k, v in sorted(facts.items())}, omitted)
+
+
+def _norm(value: Any) -> Any:
+    # foreign keys may compare an INTEGER column with a REAL one (Spider): 11 and 11.0
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value

@@ -1,0 +1,96 @@
+"""Shared fixtures: real databases (SQLite always; PostgreSQL and MariaDB when reachable) and
+the reference data in ../shared/data (tests that need it skip with a reason when it is absent)."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("RAGDX_SHARED", REPO.parent / "shared"))
+DATA = SHARED / "data"
+AURP = DATA / "grammar-aurp"
+SPIDER = DATA / "spider-company-employee"
+
+PG_ADMIN = os.environ.get("RAGDX_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+MY_ADMIN = os.environ.get("RAGDX_TEST_MYSQL", "mysql+pymysql://root@127.0.0.1:3306/test")
+
+
+def need(path: Path) -> Path:
+    if not path.exists():
+        pytest.skip(f"reference data not found: {path} (it lives in ../shared/data)")
+    return path
+
+
+def _reachable(url: str) -> str | None:
+    try:
+        engine = sa.create_engine(url, connect_args={"connect_timeout": 3})
+        with engine.connect() as conn:
+            conn.execute(sa.text("SELECT 1"))
+        engine.dispose()
+        return None
+    except Exception as exc:  # the reason goes into the skip message
+        return str(exc).splitlines()[0]
+
+
+class ScratchDatabases:
+    """Creates throw-away databases on a server and drops them at the end of the session."""
+
+    def __init__(self, admin_url: str, kind: str):
+        self.admin_url = sa.engine.make_url(admin_url)
+        self.kind = kind
+        self.created: list[str] = []
+
+    def new(self) -> str:
+        name = f"ragdx_t_{uuid.uuid4().hex[:10]}"
+        engine = sa.create_engine(self.admin_url, isolation_level="AUTOCOMMIT")
+        with engine.connect() as conn:
+            conn.execute(sa.text(f"CREATE DATABASE {name}" + (
+                " CHARACTER SET utf8mb4 COLLATE utf8mb4_bin" if self.kind == "mysql" else " ENCODING 'UTF8'"
+                " TEMPLATE template0")))
+        engine.dispose()
+        self.created.append(name)
+        return self.admin_url.set(database=name).render_as_string(hide_password=False)
+
+    def drop_all(self) -> None:
+        engine = sa.create_engine(self.admin_url, isolation_level="AUTOCOMMIT")
+        with engine.connect() as conn:
+            for name in self.created:
+                if self.kind == "postgresql":
+                    conn.execute(sa.text(
+                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = :d"), {"d": name})
+                conn.execute(sa.text(f"DROP DATABASE IF EXISTS {name}"))
+        engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def pg_databases():
+    reason = _reachable(PG_ADMIN)
+    if reason:
+        pytest.skip(f"PostgreSQL not reachable at {PG_ADMIN}: {reason}")
+    dbs = ScratchDatabases(PG_ADMIN, "postgresql")
+    yield dbs
+    dbs.drop_all()
+
+
+@pytest.fixture(scope="session")
+def mysql_databases():
+    reason = _reachable(MY_ADMIN)
+    if reason:
+        pytest.skip(f"MariaDB/MySQL not reachable at {MY_ADMIN}: {reason}")
+    dbs = ScratchDatabases(MY_ADMIN, "mysql")
+    yield dbs
+    dbs.drop_all()
+
+
+@pytest.fixture(params=["sqlite", "postgresql", "mysql"])
+def empty_db(request, tmp_path):
+    """A URL of an empty, writable database of each kind."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'db.sqlite'}"
+    fixture = "pg_databases" if request.param == "postgresql" else "mysql_databases"
+    return request.getfixturevalue(fixture).new()
