@@ -1,0 +1,137 @@
+"""The ``ragdx`` command as a person runs it: real processes, real files, real exit codes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ragdx.demo.database import build_demo_database
+
+
+def ragdx(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    env = {**os.environ, "COLUMNS": "200", "NO_COLOR": "1"}
+    return subprocess.run([sys.executable, "-m", "ragdx.cli", *args], capture_output=True, text=True,
+                          cwd=cwd, env=env, timeout=300)
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory):
+    """A project directory with the demo database and generated templates."""
+    root = tmp_path_factory.mktemp("project")
+    db = build_demo_database(root / "uni.sqlite")
+    url = f"sqlite:///{db}"
+    r = ragdx("templates", "sql", "--db", url, "-o", str(root / "sql.yaml"))
+    assert r.returncode == 0, r.stderr
+    r = ragdx("templates", "text", "--db", url, "--sql", str(root / "sql.yaml"), "-o", str(root / "text.yaml"),
+              "--style", "short", "--style", "casual", "--n", "2")
+    assert r.returncode == 0, r.stderr
+    return root, url
+
+
+def test_stages_run_alone_and_gen_writes_a_dataset(project, tmp_path):
+    root, url = project
+    r = ragdx("schema", url)
+    assert r.returncode == 0 and "Programme" in r.stdout and "look-up key" in r.stdout
+    r = ragdx("kb", "render", "--db", url, "-o", str(tmp_path / "kb"), "--omit", "Staff.Email")
+    assert r.returncode == 0, r.stderr
+    r = ragdx("gen", "--db", url, "--sql", str(root / "sql.yaml"), "--text", str(root / "text.yaml"),
+              "-o", str(tmp_path / "ds"), "--n", "2", "--kb", str(tmp_path / "kb"), "--stats",
+              "--max-groups-per-template", "5", "--multi-answer", "keep")
+    assert r.returncode == 0, r.stderr
+    assert "M SQL templates" in r.stdout
+    manifest = json.loads((tmp_path / "ds" / "manifest.json").read_text())
+    lines = (tmp_path / "ds" / "records.jsonl").read_text().splitlines()
+    assert manifest["records"] == len(lines) > 0
+    assert manifest["styles"] == ["casual", "short"]
+    assert manifest["answer_counts"]["combinations"] >= manifest["semantic_groups"]
+    assert all(json.loads(line)["kb_supported"] is not None for line in lines)
+    # a second run refuses to overwrite unless asked
+    again = ragdx("gen", "--db", url, "--sql", str(root / "sql.yaml"), "--text", str(root / "text.yaml"),
+                  "-o", str(tmp_path / "ds"), "--n", "2")
+    assert again.returncode == 2 and "already exists" in again.stderr
+
+
+def test_rerunning_templates_keeps_hand_edits(project):
+    root, url = project
+    sql_file = root / "sql.yaml"
+    before = sql_file.read_text()
+    r = ragdx("templates", "sql", "--db", url, "-o", str(sql_file))
+    assert r.returncode == 0, r.stderr
+    assert "kept as they are" in r.stdout
+    assert sql_file.read_text() == before
+
+
+def _bad(args, root: Path, needle: str, out: Path):
+    r = ragdx(*args)
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    errors = [line for line in r.stderr.splitlines() if line.strip()]
+    assert len(errors) == 1, r.stderr
+    assert needle in errors[0], errors[0]
+    assert "Traceback" not in r.stderr
+    assert not out.exists()
+    assert not [p for p in out.parent.iterdir() if p.name.startswith(f".{out.name}")]
+
+
+def test_malformed_template_file_names_file_and_line(project, tmp_path):
+    root, url = project
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("version: 1\nschemas:\n  Client:\n    - sql: SELECT Industry FROM Client WHERE\n   bad: [\n")
+    _bad(["gen", "--db", url, "--sql", str(bad), "--text", str(root / "text.yaml"), "-o", str(tmp_path / "ds")],
+         root, "bad.yaml", tmp_path / "ds")
+
+
+def test_unknown_column_names_file_and_field(project, tmp_path):
+    root, url = project
+    bad = tmp_path / "sql.yaml"
+    bad.write_text("version: 1\nschemas:\n  Staff:\n"
+                   "    - sql: SELECT Title FROM Staff WHERE Name = '[Staff.Name]'\n"
+                   "    - sql: SELECT Shoesize FROM Staff WHERE Name = '[Staff.Name]'\n")
+    out = tmp_path / "ds"
+    _bad(["gen", "--db", url, "--sql", str(bad), "--text", str(root / "text.yaml"), "-o", str(out)],
+         root, "schemas.Staff[1]", out)
+    r = ragdx("gen", "--db", url, "--sql", str(bad), "--text", str(root / "text.yaml"), "-o", str(out))
+    assert "Shoesize" in r.stderr and str(bad) in r.stderr
+
+
+def test_unreachable_database_is_one_line_exit_2(project, tmp_path):
+    root, _ = project
+    out = tmp_path / "ds"
+    _bad(["gen", "--db", "postgresql://nobody@127.0.0.1:1/nothing", "--sql", str(root / "sql.yaml"),
+          "--text", str(root / "text.yaml"), "-o", str(out)], root, "cannot connect", out)
+    _bad(["schema", f"sqlite:///{tmp_path / 'nope.sqlite'}"], root, "no such SQLite file", out)
+
+
+def test_config_supplies_options_and_bad_config_names_the_field(project, tmp_path):
+    root, url = project
+    (tmp_path / "ragdx.yaml").write_text(
+        f"database: {url}\n"
+        f"sql_templates: {{file: {root / 'sql.yaml'}}}\n"
+        f"text_templates: {{file: {root / 'text.yaml'}, n: 2, styles: [short]}}\n"
+        "gen: {out: out/ds, max_groups_per_template: 3, styles: [short]}\n")
+    r = ragdx("gen", "--config", str(tmp_path / "ragdx.yaml"))
+    assert r.returncode == 0, r.stderr
+    manifest = json.loads((tmp_path / "out" / "ds" / "manifest.json").read_text())
+    assert manifest["styles"] == ["short"]
+    assert manifest["options"]["max_groups_per_template"] == 3
+    (tmp_path / "bad.yaml").write_text("gen: {seed: many}\n")
+    r = ragdx("gen", "--config", str(tmp_path / "bad.yaml"))
+    assert r.returncode == 2
+    assert "bad.yaml: gen.seed:" in r.stderr
+    (tmp_path / "typo.yaml").write_text("gen: {sead: 1}\n")
+    r = ragdx("gen", "--config", str(tmp_path / "typo.yaml"))
+    assert r.returncode == 2 and "gen.sead" in r.stderr
+
+
+def test_demo_runs_offline_and_twice(tmp_path):
+    for _ in range(2):  # the second run merges into the existing templates instead of failing
+        r = ragdx("demo", "--out", str(tmp_path / "demo"))
+        assert r.returncode == 0, r.stderr
+    manifest = json.loads((tmp_path / "demo" / "dataset" / "manifest.json").read_text())
+    assert manifest["styles"] == ["long", "short"]
+    assert manifest["records"] > 1000
+    assert "knowledge-base gaps" in r.stdout
