@@ -80,8 +80,8 @@ def test_aurp_identical_on_sqlite_postgresql_and_mariadb(tmp_path, pg_databases,
 
     def comparable(records):
         # the concrete SQL is written in each engine's own dialect; everything else must match
-        return sorted((json.dumps({k: v for k, v in r.to_dict().items() if k != "sql"}, sort_keys=True)
-                       for r in records))
+        return sorted(json.dumps({k: v for k, v in r.to_dict().items() if k != "sql"}, sort_keys=True)
+                       for r in records)
 
     base = comparable(datasets["sqlite"])
     assert len(base) == 471

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -29,8 +29,8 @@ app.add_typer(kb_app, name="kb")
 console = Console()
 err = Console(stderr=True)
 
-ConfigOpt = Annotated[Optional[Path], typer.Option("--config", "-c", help="Project config (default ./ragdx.yaml).")]
-DbOpt = Annotated[Optional[str], typer.Option("--db", help="Database URL (sqlite:///f.db, postgresql://…, mysql://…).")]
+ConfigOpt = Annotated[Path | None, typer.Option("--config", "-c", help="Project config (default ./ragdx.yaml).")]
+DbOpt = Annotated[str | None, typer.Option("--db", help="Database URL (sqlite:///f.db, postgresql://…, mysql://…).")]
 DryRunOpt = Annotated[bool, typer.Option("--dry-run", help="Estimate LLM calls and tokens; send nothing, write nothing.")]
 
 
@@ -117,11 +117,11 @@ def schema(url: Annotated[str, typer.Argument(help="Database URL.")],
 @templates_app.command("sql")
 def templates_sql(
     db: DbOpt = None,
-    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Templates file (YAML).")] = None,
-    method: Annotated[Optional[str], typer.Option(help="schema (offline, default) or llm.")] = None,
-    target: Annotated[Optional[list[str]], typer.Option("--schema", help="Target schema for llm, e.g. Project,Client (repeatable).")] = None,
-    requirement: Annotated[Optional[list[str]], typer.Option("--requirement", help="Specific requirement for the llm prompt (repeatable).")] = None,
-    import_: Annotated[Optional[list[Path]], typer.Option("--import", help="Also merge templates from this file (YAML or the GRAMMAR reference JSON).")] = None,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Templates file (YAML).")] = None,
+    method: Annotated[str | None, typer.Option(help="schema (offline, default) or llm.")] = None,
+    target: Annotated[list[str] | None, typer.Option("--schema", help="Target schema for llm, e.g. Project,Client (repeatable).")] = None,
+    requirement: Annotated[list[str] | None, typer.Option("--requirement", help="Specific requirement for the llm prompt (repeatable).")] = None,
+    import_: Annotated[list[Path] | None, typer.Option("--import", help="Also merge templates from this file (YAML or the GRAMMAR reference JSON).")] = None,
     dry_run: DryRunOpt = False,
     config: ConfigOpt = None,
 ):
@@ -161,12 +161,12 @@ def templates_sql(
 @templates_app.command("text")
 def templates_text(
     db: DbOpt = None,
-    sql: Annotated[Optional[Path], typer.Option("--sql", help="SQL templates file.")] = None,
-    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Text templates file (YAML).")] = None,
-    style: Annotated[Optional[list[str]], typer.Option("--style", help="Style (repeatable): short, long, interrogative, directive, formal, casual or a user style.")] = None,
-    n: Annotated[Optional[int], typer.Option("--n", help="Text templates per SQL template and style.")] = None,
-    method: Annotated[Optional[str], typer.Option(help="rules (offline, default) or llm.")] = None,
-    import_: Annotated[Optional[list[Path]], typer.Option("--import", help="Merge text templates from this file (YAML, or reference JSON whose stem is the style).")] = None,
+    sql: Annotated[Path | None, typer.Option("--sql", help="SQL templates file.")] = None,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Text templates file (YAML).")] = None,
+    style: Annotated[list[str] | None, typer.Option("--style", help="Style (repeatable): short, long, interrogative, directive, formal, casual or a user style.")] = None,
+    n: Annotated[int | None, typer.Option("--n", help="Text templates per SQL template and style.")] = None,
+    method: Annotated[str | None, typer.Option(help="rules (offline, default) or llm.")] = None,
+    import_: Annotated[list[Path] | None, typer.Option("--import", help="Merge text templates from this file (YAML, or reference JSON whose stem is the style).")] = None,
     dry_run: DryRunOpt = False,
     config: ConfigOpt = None,
 ):
@@ -222,19 +222,19 @@ def _report_sql_rejections(rejected) -> None:
 @app.command()
 def gen(
     db: DbOpt = None,
-    sql: Annotated[Optional[Path], typer.Option("--sql", help="SQL templates file.")] = None,
-    text: Annotated[Optional[Path], typer.Option("--text", help="Text templates file.")] = None,
-    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Dataset directory.")] = None,
-    style: Annotated[Optional[list[str]], typer.Option("--style", help="Only these styles (repeatable).")] = None,
-    n: Annotated[Optional[int], typer.Option("--n", help="Text templates per SQL template and style.")] = None,
-    max_groups: Annotated[Optional[int], typer.Option("--max-groups-per-template", help="Cap on semantic groups per SQL template (seeded sample).")] = None,
-    seed: Annotated[Optional[int], typer.Option(help="Seed for every sample.")] = None,
-    multi_answer: Annotated[Optional[str], typer.Option("--multi-answer", help="drop (default) or keep combinations with several answer rows.")] = None,
-    unanswerable: Annotated[Optional[str], typer.Option("--unanswerable", help="drop (default) or keep combinations with no answer row.")] = None,
-    method: Annotated[Optional[str], typer.Option(help="set (one query per template, default) or per-combination.")] = None,
-    per_group: Annotated[Optional[int], typer.Option("--per-group", help="Balanced: this many queries per group and style.")] = None,
-    unbalanced: Annotated[Optional[bool], typer.Option("--unbalanced", help="Seeded unbalanced subsample per table.")] = None,
-    kb: Annotated[Optional[Path], typer.Option("--kb", help="Knowledge base from `ragdx kb render`: adds gold document ids.")] = None,
+    sql: Annotated[Path | None, typer.Option("--sql", help="SQL templates file.")] = None,
+    text: Annotated[Path | None, typer.Option("--text", help="Text templates file.")] = None,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Dataset directory.")] = None,
+    style: Annotated[list[str] | None, typer.Option("--style", help="Only these styles (repeatable).")] = None,
+    n: Annotated[int | None, typer.Option("--n", help="Text templates per SQL template and style.")] = None,
+    max_groups: Annotated[int | None, typer.Option("--max-groups-per-template", help="Cap on semantic groups per SQL template (seeded sample).")] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed for every sample.")] = None,
+    multi_answer: Annotated[str | None, typer.Option("--multi-answer", help="drop (default) or keep combinations with several answer rows.")] = None,
+    unanswerable: Annotated[str | None, typer.Option("--unanswerable", help="drop (default) or keep combinations with no answer row.")] = None,
+    method: Annotated[str | None, typer.Option(help="set (one query per template, default) or per-combination.")] = None,
+    per_group: Annotated[int | None, typer.Option("--per-group", help="Balanced: this many queries per group and style.")] = None,
+    unbalanced: Annotated[bool | None, typer.Option("--unbalanced", help="Seeded unbalanced subsample per table.")] = None,
+    kb: Annotated[Path | None, typer.Option("--kb", help="Knowledge base from `ragdx kb render`: adds gold document ids.")] = None,
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace an existing dataset directory.")] = False,
     show_stats: Annotated[bool, typer.Option("--stats", help="Print the M × N × Q breakdown.")] = False,
     config: ConfigOpt = None,
@@ -349,9 +349,9 @@ def stats(dataset: Annotated[Path, typer.Argument(help="Dataset directory or rec
 @kb_app.command("render")
 def kb_render(
     db: DbOpt = None,
-    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Knowledge base directory.")] = None,
-    omit: Annotated[Optional[list[str]], typer.Option("--omit", help="Leave out Table.Column (repeatable).")] = None,
-    omit_table: Annotated[Optional[list[str]], typer.Option("--omit-table", help="Leave out a table (repeatable).")] = None,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Knowledge base directory.")] = None,
+    omit: Annotated[list[str] | None, typer.Option("--omit", help="Leave out Table.Column (repeatable).")] = None,
+    omit_table: Annotated[list[str] | None, typer.Option("--omit-table", help="Leave out a table (repeatable).")] = None,
     overwrite: Annotated[bool, typer.Option("--overwrite")] = False,
     config: ConfigOpt = None,
 ):

@@ -189,7 +189,7 @@ def stats(records: Sequence[QARecord]) -> list[dict[str, Any]]:
     for (table, style), items in sorted(by_key.items()):
         m = len({r.sql_template_id for r in items})
         per_sql = Counter()
-        for sid, tid in {(r.sql_template_id, r.text_template_id) for r in items}:
+        for sid, _ in {(r.sql_template_id, r.text_template_id) for r in items}:
             per_sql[sid] += 1
         groups = len({r.group_id for r in items})
         rows.append({

@@ -24,7 +24,6 @@ from datetime import date, datetime, time
 from decimal import Decimal
 from typing import Any, Literal
 
-import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from ragdx.db.schema import Schema

@@ -34,6 +34,7 @@ PLACEHOLDER = re.compile(r"\[([A-Za-z_][\w$]*)\.([A-Za-z_][\w$]*)\]")
 _QUOTED_PLACEHOLDER = re.compile(r"'\[[^\]'\n]+\]'")
 _SENTINEL = "__ragdx_p{}__"
 _SENTINEL_RE = re.compile(r"__ragdx_p\d+__")
+_QUOTED_SENTINEL = re.compile(r"'__ragdx_p(\d+)__'")
 _GLOT_DIALECT = {"sqlite": "sqlite", "postgresql": "postgres", "mysql": "mysql", "mariadb": "mysql"}
 
 
@@ -104,9 +105,8 @@ class ParsedTemplate:
     def concrete_sql(self, values: Sequence[Any], display: str | None = None) -> str:
         """The concrete query for people to read, every value quoted for this dialect."""
         text = display if display is not None else self.display()
-        for i, value in enumerate(values):
-            text = text.replace(f"'{_SENTINEL.format(i)}'", sql_literal(value, self.dialect))
-        return text
+        # one pass: a value that happens to contain a sentinel must stay a value
+        return _QUOTED_SENTINEL.sub(lambda m: sql_literal(values[int(m.group(1))], self.dialect), text)
 
     def set_based_query(self, schema: Schema) -> tuple[str, int, list[tuple[str, str, list[str]]]]:
         """One query for every combination at once (Algorithm 1, lines 12–14, as a single scan).
@@ -332,17 +332,16 @@ def parse_template(template: SqlTemplate, schema: Schema) -> ParsedTemplate:
     # --- projections
     targets: list[ColumnRef] = []
     outputs: list[str] = []
+    predicate = set(compared_q.values())
     for proj in tree.expressions:
         inner = proj.this if isinstance(proj, exp.Alias) else proj
         outputs.append(proj.alias_or_name or inner.sql())
         for col in inner.find_all(exp.Column):
             targets.append(ColumnRef(real_of.get(col.table, col.table), col.name))
-    predicate = {(c.column.table.lower(), c.column.column.lower()) for c in conditions}
-    for t in targets:
-        # Table 7's criterion binds generators; a person's file may project the key on purpose
-        # (the reference's *_with_ids templates select Name as the gold document id)
-        if (t.table.lower(), t.column.lower()) in predicate and template.method in GENERATED:
-            raise fail(f"the projected column '{t.qualified}' appears in the predicate")
+            # Table 7's criterion binds generators; a person's file may project the key on
+            # purpose (the reference's *_with_ids templates select Name as the gold document id)
+            if (col.table, col.name) in predicate and template.method in GENERATED:
+                raise fail(f"the projected column '{targets[-1].qualified}' appears in the predicate")
 
     joins: list[Join] = []
     for node in tree.find_all(exp.EQ):
@@ -434,7 +433,8 @@ def validate_templates(
             try:
                 domains = placeholder_domains(engine, parsed)
                 combos = list(itertools.islice(itertools.product(*domains), sample))
-                run_per_combination(engine, parsed, combos)
+                # an empty table still gets one execution, so a broken template cannot pass
+                run_per_combination(engine, parsed, combos or [(None,) * len(parsed.placeholders)])
             except Exception as exc:  # the database's own words are the useful reason
                 text = str(getattr(exc, "orig", None) or exc).strip().splitlines()
                 rejected.append(Rejection(tpl, f"fails on the database: {text[0] if text else exc}"))
@@ -622,10 +622,9 @@ def parse_llm_sql(text: str) -> list[str]:
     stripped, lines that are not SELECTs are dropped (and then show up as missing, not as errors)."""
     out = []
     for line in text.splitlines():
-        line = line.strip().strip("`").strip()
-        line = re.sub(r"^(\d+[.)]|[-*•])\s*", "", line)
-        if line.lower().startswith("sql"):
-            line = line[3:].strip()
+        line = re.sub(r"^\s*(\d+[.)]|[-*•])\s*", "", line).strip().strip("`").strip()
+        if line.lower().startswith("sql "):
+            line = line[4:].strip()
         if re.match(r"(?i)select\b", line):
             out.append(line)
     return out
@@ -745,8 +744,11 @@ def merge_into_file(path: str | Path, templates: Sequence[SqlTemplate]) -> list[
     # appending only works while 'schemas:' is the last top-level key; check before writing
     import yaml
 
-    combined = yaml.safe_load(text) or {}
-    got = sum(len(v or []) for v in (combined.get("schemas") or {}).values())
+    try:
+        combined = yaml.safe_load(text) or {}
+        got = sum(len(v or []) for v in (combined.get("schemas") or {}).values())
+    except (yaml.YAMLError, AttributeError, TypeError):
+        got = -1
     if got != len(existing) + len(new):
         raise RagdxError("cannot add templates without rewriting the file: make 'schemas:' its "
                          "last top-level key", source=str(path), field="schemas")

@@ -318,8 +318,11 @@ def merge_text_file(path: str | Path, templates: Sequence[TextTemplate]) -> int:
         text += _render_block(new)
     else:
         text = HEADER + _render_block(new)
-    doc = yaml.safe_load(text) or {}
-    got = sum(len(e.get("texts", [])) for e in doc.get("templates") or [])
+    try:
+        doc = yaml.safe_load(text) or {}
+        got = sum(len(e.get("texts", [])) for e in doc.get("templates") or [])
+    except (yaml.YAMLError, AttributeError, TypeError):
+        got = -1
     if got != len(existing) + len(new):
         raise RagdxError("cannot add templates without rewriting the file: make 'templates:' its "
                          "last top-level key", source=str(path), field="templates")
