@@ -278,3 +278,24 @@ def test_dataset_round_trips_and_gold_documents_follow_the_knowledge_base(demo, 
     for r in result.records:
         sizes[(r.group_id, r.style)] += 1
     assert set(sizes.values()) == {2}
+
+
+def test_self_join_is_phrased_as_the_related_row_not_the_entity(tmp_path):
+    """A self-join asks about another row of the same table (the supervisor); a text that
+    forgot the hop would pair the employee's question with the supervisor's answer."""
+    from ragdx.gen.text_templates import generate_text_templates
+
+    need(AURP)
+    url = f"sqlite:///{tmp_path / 'aurp.sqlite'}"
+    load_tables_json(url, AURP / "aurp_tables.json")
+    engine = connect(url)
+    schema = inspect_schema(engine)
+    p = parse_template(SqlTemplate(
+        "SELECT Boss.Department FROM Employee JOIN Employee AS Boss ON Employee.SupervisorOrManager = Boss.Name "
+        "WHERE Employee.Name = '[Employee.Name]'", "Employee"), schema)
+    assert p.semantics.targets[0].table == "Boss" and p.semantics.entity == "Employee"
+    texts, _, _ = generate_text_templates([p], ["short", "interrogative"], 3)
+    assert all("supervisor or manager" in t.text for t in texts), [t.text for t in texts]
+    groups = {g.params[0]: g.rows for g in answer_template(engine, p, schema, AnswerOptions()).groups}
+    assert groups["Marcus Aurelius"] == [("Executive Management",)]  # his supervisor's department
+    assert "Dr. Helena Quantum" not in groups  # the CEO has no supervisor: no row, dropped

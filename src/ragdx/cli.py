@@ -319,6 +319,7 @@ def _print_stats(records) -> None:
     from ragdx.gen.dataset import stats
 
     rows = stats(records)
+    has_kb = any(r.kb_supported is not None for r in records)
     table = Table(title="M SQL templates × N text templates × Q values (GRAMMAR Table 2 / App. E)",
                   title_justify="left")
     for k in ("table", "style", "M", "N", "Q", "groups", "queries", "answer sets", "unanswerable", "kb gaps"):
@@ -326,12 +327,12 @@ def _print_stats(records) -> None:
     for r in rows:
         table.add_row(r["table"], r["style"], str(r["M_sql_templates"]), str(r["N_text_templates"]),
                       str(r["Q_values_per_template"]), str(r["semantic_groups"]), str(r["queries"]),
-                      str(r["answer_sets"]), str(r["unanswerable"]), str(r["kb_gaps"]))
+                      str(r["answer_sets"]), str(r["unanswerable"]), str(r["kb_gaps"]) if has_kb else "–")
     table.add_row("all", "", str(len({r.sql_template_id for r in records})), "", "",
                   str(len({r.group_id for r in records})), str(len(records)),
                   str(sum(r.answer_kind == "multi" for r in records)),
                   str(sum(r.answer_kind == "none" for r in records)),
-                  str(sum(r.kb_supported is False for r in records)), style="bold")
+                  str(sum(r.kb_supported is False for r in records)) if has_kb else "–", style="bold")
     console.print(table)
 
 

@@ -292,6 +292,16 @@ def parse_template(template: SqlTemplate, schema: Schema) -> ParsedTemplate:
         if schema.has_table(table_node.name):
             table_node.set("this", exp.to_identifier(schema.table(table_node.name).name))
 
+    # In the meaning of a template a table is named by its real name, except where it occurs
+    # twice (a self-join: the employee and the employee's supervisor are different rows).
+    occurrences: dict[str, int] = {}
+    for real, _ in sources:
+        occurrences[real] = occurrences.get(real, 0) + 1
+
+    def meaning_name(qualifier: str) -> str:
+        real = real_of.get(qualifier, qualifier)
+        return qualifier if occurrences.get(real, 0) > 1 else real
+
     # --- placeholders
     conditions: list[Condition] = []
     compared: dict[str, tuple[str, str]] = {}
@@ -323,7 +333,7 @@ def parse_template(template: SqlTemplate, schema: Schema) -> ParsedTemplate:
             raise fail(f"placeholder '[{ph}]' names an {exc.message}") from None
         compared[ph] = (real_of.get(other.table, other.table), other.name)
         compared_q[ph] = (other.table, other.name)
-        conditions.append(Condition(ColumnRef(*compared[ph]), ph))
+        conditions.append(Condition(ColumnRef(meaning_name(other.table), other.name), ph))
         lit.replace(exp.Literal.string(_SENTINEL.format(index)))
         index += 1
     if not conditions:
@@ -337,7 +347,7 @@ def parse_template(template: SqlTemplate, schema: Schema) -> ParsedTemplate:
         inner = proj.this if isinstance(proj, exp.Alias) else proj
         outputs.append(proj.alias_or_name or inner.sql())
         for col in inner.find_all(exp.Column):
-            targets.append(ColumnRef(real_of.get(col.table, col.table), col.name))
+            targets.append(ColumnRef(meaning_name(col.table), col.name))
             # Table 7's criterion binds generators; a person's file may project the key on
             # purpose (the reference's *_with_ids templates select Name as the gold document id)
             if (col.table, col.name) in predicate and template.method in GENERATED:
@@ -347,8 +357,8 @@ def parse_template(template: SqlTemplate, schema: Schema) -> ParsedTemplate:
     for node in tree.find_all(exp.EQ):
         if isinstance(node.this, exp.Column) and isinstance(node.expression, exp.Column):
             joins.append(Join(
-                ColumnRef(real_of.get(node.this.table, node.this.table), node.this.name),
-                ColumnRef(real_of.get(node.expression.table, node.expression.table), node.expression.name),
+                ColumnRef(meaning_name(node.this.table), node.this.name),
+                ColumnRef(meaning_name(node.expression.table), node.expression.name),
             ))
     fact_columns: list[tuple[str, str, str]] = []
     for col in itertools.chain(*(p.find_all(exp.Column) for p in tree.expressions),
