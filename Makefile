@@ -13,9 +13,10 @@ $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
 
-# torch==2.13.0 (a local CPU wheel) must be installed before anything that pulls torch; nothing
-# does yet. The stamp is rebuilt whenever the project's requirements change.
+# torch==2.13.0 (a local CPU wheel) goes in before sentence-transformers, which would otherwise
+# pull a CUDA build of several GB. The stamp is rebuilt whenever the requirements change.
 $(STAMP): $(PY) pyproject.toml
+	$(PIP) install --quiet torch==2.13.0
 	$(PIP) install --quiet -e '.[test]'
 	touch $(STAMP)
 

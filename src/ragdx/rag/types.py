@@ -1,0 +1,54 @@
+"""Plain records shared by every system under test and the runner.
+
+Whatever a system is (a built-in pipeline, a Python callable, an HTTP endpoint or a results file
+someone already produced), one query in gives one :class:`SystemOutput` out, so evaluation never
+needs to know which kind of system it is looking at.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+@dataclass(slots=True)
+class RetrievedContext:
+    id: str
+    text: str
+    score: float | None = None
+
+
+@dataclass(slots=True)
+class SystemInput:
+    """What a system is asked: the record id (for joining results back) and the query text."""
+
+    id: str
+    query: str
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class SystemOutput:
+    id: str
+    query: str
+    answer: str | None
+    contexts: list[RetrievedContext] = field(default_factory=list)
+    latency_s: float | None = None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    #: None when the system answered; otherwise the error after retries (never a silent NaN)
+    error: str | None = None
+    attempts: int = 1
+
+    @property
+    def retrieved_ids(self) -> list[str]:
+        return [c.id for c in self.contexts]
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, obj: dict[str, Any]) -> SystemOutput:
+        data = dict(obj)
+        data["contexts"] = [RetrievedContext(**c) for c in data.get("contexts", [])]
+        return cls(**data)
