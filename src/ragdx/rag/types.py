@@ -8,7 +8,7 @@ needs to know which kind of system it is looking at.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 
 @dataclass(slots=True)
@@ -52,3 +52,17 @@ class SystemOutput:
         data = dict(obj)
         data["contexts"] = [RetrievedContext(**c) for c in data.get("contexts", [])]
         return cls(**data)
+
+
+@runtime_checkable
+class System(Protocol):
+    """A RAG system under test. ``answer`` never raises for a failed query: it returns a
+    :class:`SystemOutput` with ``error`` set, so the runner can record and count it."""
+
+    name: str
+
+    async def answer(self, item: SystemInput) -> SystemOutput: ...
+
+    def describe(self) -> dict[str, Any]:
+        """The configuration that identifies this system (goes into the run manifest)."""
+        ...
