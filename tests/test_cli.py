@@ -135,3 +135,24 @@ def test_demo_runs_offline_and_twice(tmp_path):
     assert manifest["styles"] == ["long", "short"]
     assert manifest["records"] > 1000
     assert "knowledge-base gaps" in r.stdout
+
+
+def test_run_a_callable_system_and_resume(project, tmp_path):
+    root, url = project
+    ds = tmp_path / "ds"
+    assert ragdx("gen", "--db", url, "--sql", str(root / "sql.yaml"), "--text", str(root / "text.yaml"),
+                 "-o", str(ds), "--n", "2", "--max-groups-per-template", "2").returncode == 0
+    records = len((ds / "records.jsonl").read_text().splitlines())
+    repo = Path(__file__).resolve().parents[1]
+    args = ("run", "-d", str(ds), "-o", str(tmp_path / "run"), "--callable", "tests.test_runner:async_answer",
+            "--no-progress")
+    first = ragdx(*args, cwd=repo)
+    assert first.returncode == 0, first.stderr
+    lines = (tmp_path / "run" / "results.jsonl").read_text().splitlines()
+    assert len(lines) == records
+    again = ragdx(*args, cwd=repo)  # everything finished: nothing is asked twice
+    assert again.returncode == 0, again.stderr
+    assert (tmp_path / "run" / "results.jsonl").read_text().splitlines() == lines
+    both = ragdx("run", "-d", str(ds), "-o", str(tmp_path / "x"), "--callable", "a:b", "--http", "http://x",
+                 cwd=repo)
+    assert both.returncode == 2 and "exactly one system" in both.stderr

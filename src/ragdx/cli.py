@@ -370,6 +370,45 @@ def kb_render(
                   f"{'; left out: ' + ', '.join(kb.omitted) if kb.omitted else ''} → {out}")
 
 
+# ----------------------------------------------------------------------------- run
+
+
+@app.command("run")
+def run_cmd(
+    dataset: Annotated[Path, typer.Option("--dataset", "-d", help="Dataset directory from `ragdx gen`.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Run directory (with --grid: one subdirectory per system).")],
+    system: Annotated[Path | None, typer.Option("--system", "-s", help="System spec YAML (pipeline, callable, http or results).")] = None,
+    callable_: Annotated[str | None, typer.Option("--callable", help="A Python function module:function answering a query.")] = None,
+    http: Annotated[str | None, typer.Option("--http", help="An HTTP endpoint taking {\"query\": ...}.")] = None,
+    results: Annotated[Path | None, typer.Option("--results", help="A JSONL file of answers someone already produced.")] = None,
+    grid: Annotated[Path | None, typer.Option("--grid", help="A lab YAML of named systems: one run each.")] = None,
+    only: Annotated[list[str] | None, typer.Option("--only", help="With --grid: only these systems (repeatable).")] = None,
+    concurrency: Annotated[int, typer.Option("--concurrency", "-j", min=1, help="Queries in flight at once.")] = 4,
+    rerun_failed: Annotated[bool, typer.Option("--rerun-failed", help="Retry records that failed before.")] = False,
+    overwrite: Annotated[bool, typer.Option("--overwrite", help="Start the run directory afresh.")] = False,
+    limit: Annotated[int | None, typer.Option("--limit", min=1, help="Only the first N records.")] = None,
+    no_progress: Annotated[bool, typer.Option("--no-progress", help="No progress bar.")] = False,
+):
+    """Run a system (or a grid of systems) over a dataset; resumable, failures recorded."""
+    from ragdx.rag.runner import RunInterrupted, run, run_grid, summary_table, system_from_options
+
+    try:
+        if grid is not None:
+            if any((system, callable_, http, results)):
+                raise RagdxError("--grid names its own systems; drop --system/--callable/--http/--results",
+                                 field="--grid")
+            summaries = run_grid(grid, dataset, out, concurrency=concurrency, rerun_failed=rerun_failed,
+                                 progress=not no_progress, overwrite=overwrite, limit=limit, only=only)
+        else:
+            target = system_from_options(system, callable_=callable_, http=http, results=results)
+            summaries = [run(target, dataset, out, concurrency=concurrency, rerun_failed=rerun_failed,
+                             progress=not no_progress, overwrite=overwrite, limit=limit)]
+    except RunInterrupted as exc:
+        console.print(summary_table([exc.summary]))
+        sys.exit(130)
+    console.print(summary_table(summaries))
+
+
 # ----------------------------------------------------------------------------- demo
 
 

@@ -261,7 +261,7 @@ def parse_template(template: SqlTemplate, schema: Schema) -> ParsedTemplate:
            for e in tree.expressions):
         raise fail("select specific columns instead of '*'")
     for node in tree.walk():
-        if isinstance(node, exp.Command | exp.Insert | exp.Update | exp.Delete | exp.Create | exp.Drop):
+        if isinstance(node, exp.Command | exp.Insert | exp.Update | exp.Delete | exp.Create | exp.Drop | exp.Into):
             raise fail("only a plain SELECT is allowed")
 
     # --- resolve every table and column against the schema; qualify every column with the

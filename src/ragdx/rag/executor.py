@@ -1,0 +1,69 @@
+"""How the runner's work is executed: a small interface, and a local asyncio implementation.
+
+The runner only ever asks an executor to apply one async function to many items with a bound
+on how many are in flight, and consumes the results as they complete. Everything else
+(what is finished, what is written, what the manifest says) stays in the runner, so a
+distributed executor (a process pool, a cluster queue) can be added later by implementing
+``map`` alone, without touching the systems or the runner.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from typing import Protocol, TypeVar, runtime_checkable
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+@runtime_checkable
+class Executor(Protocol):
+    """Applies ``fn`` to every item, at most ``concurrency`` at a time.
+
+    ``map`` is an async generator: results come in completion order, not input order (each
+    result carries its own id). Closing the generator early (``aclose``, a ``break``, a
+    cancelled consumer) must stop scheduling new items and cancel or abandon those in flight,
+    so that an interrupted run ends promptly. ``fn`` is expected not to raise; if it does, the
+    exception propagates to the consumer.
+    """
+
+    def map(self, fn: Callable[[T], Awaitable[R]], items: Iterable[T], concurrency: int) -> AsyncIterator[R]: ...
+
+
+class LocalAsyncExecutor:
+    """Runs everything as tasks on the current event loop.
+
+    Items are pulled from ``items`` lazily, so a huge dataset never becomes a huge set of
+    pending tasks: at most ``concurrency`` exist at any moment.
+    """
+
+    async def map(self, fn: Callable[[T], Awaitable[R]], items: Iterable[T],
+                  concurrency: int) -> AsyncIterator[R]:
+        if concurrency < 1:
+            raise ValueError("concurrency must be at least 1")
+        source = iter(items)
+        pending: set[asyncio.Future[R]] = set()
+
+        def schedule(n: int) -> None:
+            for _ in range(n):
+                try:
+                    item = next(source)
+                except StopIteration:
+                    return
+                pending.add(asyncio.ensure_future(fn(item)))
+
+        try:
+            schedule(concurrency)
+            while pending:
+                done, _ = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+                pending.difference_update(done)
+                # Refill before yielding so the slots stay busy while the consumer writes.
+                schedule(len(done))
+                for task in done:
+                    yield task.result()
+        finally:
+            for task in pending:
+                task.cancel()
+            if pending:
+                await asyncio.gather(*pending, return_exceptions=True)

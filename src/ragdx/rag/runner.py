@@ -1,0 +1,719 @@
+"""Run a system over a dataset into a run directory that survives crashes and resumes.
+
+A run directory holds:
+
+``inputs.jsonl``
+    the queries (id, query) in dataset order, written once when the run is created, so that
+    the directory can be read without the dataset and a resume can tell it is the same one.
+``results.jsonl``
+    append-only: one line per completed attempt of a record (a :class:`SystemOutput` as
+    JSON), flushed and fsync'd before the next is written. The latest line of a record is its
+    result; a record with no line is pending. A process killed mid-write leaves at most one
+    torn final line (it has no newline); it is ignored on reading and cut off before the
+    next run appends.
+``manifest.json``
+    written atomically: the system's ``describe()``, the dataset (path, sha256), versions,
+    every invocation's start and end, counts (total/ok/failed/pending), tokens and latency
+    percentiles. It is a summary: ``results.jsonl`` is the truth and counts are recomputed
+    from it on every start.
+
+A run only appends to a directory made by the same system configuration over the same
+queries; anything else is refused unless ``overwrite`` is given, so two systems' answers are
+never mixed in one file.
+
+A system may have a ``build()`` method (a built-in pipeline does: it indexes its corpus); the
+runner calls it once, in a worker thread, before the first query.
+
+A plain re-run sends only pending records: failed ones are recorded with their error and stay
+so until ``rerun_failed`` sends them again (with the pending ones); records that succeeded are
+never sent twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import os
+import platform
+import re
+import sys
+import time
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from ragdx.errors import RagdxError
+from ragdx.rag.executor import Executor, LocalAsyncExecutor
+from ragdx.rag.types import System, SystemInput, SystemOutput
+
+__all__ = [
+    "RunSummary",
+    "RunInterrupted",
+    "run",
+    "arun",
+    "read_run",
+    "run_grid",
+    "load_grid",
+    "grid_table",
+    "summary_table",
+    "system_from_options",
+]
+
+FORMAT_VERSION = 1
+RESULTS = "results.jsonl"
+MANIFEST = "manifest.json"
+INPUTS = "inputs.jsonl"
+LOCK = ".lock"
+_OWN_FILES = (RESULTS, MANIFEST, INPUTS)
+
+
+@dataclass(slots=True)
+class RunSummary:
+    """Where a run directory stands after an invocation of :func:`run`."""
+
+    run_dir: Path
+    system: str
+    total: int
+    ok: int
+    failed: int
+    pending: int
+    #: records sent to the system by this invocation, and those skipped as already done
+    attempted: int = 0
+    skipped: int = 0
+    #: summed over every line, retried records included: what the runs have cost
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    #: over the latest line of each successful record
+    latency_s: dict[str, float | None] = field(default_factory=dict)
+    elapsed_s: float = 0.0
+    interrupted: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["run_dir"] = str(self.run_dir)
+        return data
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a run; the directory is consistent and ``summary`` says where it stands.
+
+    A KeyboardInterrupt, so callers that do not know about it still stop (the CLI exits 130)."""
+
+    def __init__(self, summary: RunSummary):
+        super().__init__(f"interrupted: {summary.ok + summary.failed} of {summary.total} records done")
+        self.summary = summary
+
+
+# ----------------------------------------------------------------------------- dataset
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _inputs_hash(inputs: Sequence[SystemInput]) -> str:
+    blob = json.dumps([[i.id, i.query] for i in inputs], ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def _load_dataset(dataset: str | Path | Iterable[Any]) -> tuple[list[SystemInput], dict[str, Any]]:
+    """The queries to send, and what identifies the dataset. Only id and query are passed to
+    the system: gold answers and documents must never reach the system under test."""
+    info: dict[str, Any] = {"path": None, "sha256": None}
+    if isinstance(dataset, str | Path):
+        from ragdx.gen.dataset import read_records
+
+        path = Path(dataset)
+        records: Iterable[Any] = read_records(path)
+        file = path / "records.jsonl" if path.is_dir() else path
+        info = {"path": str(path), "sha256": _sha256_file(file)}
+    else:
+        records = dataset
+    inputs = []
+    seen: set[str] = set()
+    for r in records:
+        if not isinstance(getattr(r, "id", None), str) or not isinstance(getattr(r, "query", None), str):
+            raise RagdxError(f"dataset items need string 'id' and 'query', got {type(r).__name__}",
+                             source=info["path"])
+        if r.id in seen:
+            raise RagdxError(f"duplicate record id {r.id!r}", source=info["path"])
+        seen.add(r.id)
+        inputs.append(SystemInput(id=r.id, query=r.query))
+    # The run's identity is the queries, not the gold answers: regenerating the dataset's
+    # answers does not invalidate what the system said.
+    info["queries_sha256"] = _inputs_hash(inputs)
+    info["records"] = len(inputs)
+    return inputs, info
+
+
+# ----------------------------------------------------------------------------- results file
+
+
+@dataclass
+class _Scan:
+    latest: dict[str, dict[str, Any]] = field(default_factory=dict)
+    lines: int = 0
+    valid_bytes: int = 0
+    torn_bytes: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+    def add(self, obj: dict[str, Any]) -> None:
+        self.latest[obj["id"]] = obj
+        self.lines += 1
+        self.prompt_tokens += int(obj.get("prompt_tokens") or 0)
+        self.completion_tokens += int(obj.get("completion_tokens") or 0)
+
+
+def _scan_results(path: Path) -> _Scan:
+    """Every complete line of ``results.jsonl``; a final line without a newline is torn."""
+    scan = _Scan()
+    if not path.exists():
+        return scan
+    data = path.read_bytes()
+    end = data.rfind(b"\n") + 1
+    scan.valid_bytes = end
+    scan.torn_bytes = len(data) - end
+    for number, line in enumerate(data[:end].split(b"\n")[:-1], 1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except ValueError:
+            # Only the last line can be torn by a crash (lines are written whole, in order,
+            # and a torn tail is cut before appending); damage elsewhere is not ours to guess.
+            raise RagdxError("not valid JSON (edited by hand?)", source=str(path), field=f"line {number}") from None
+        if not isinstance(obj, dict) or not isinstance(obj.get("id"), str):
+            raise RagdxError("not a result record", source=str(path), field=f"line {number}")
+        scan.add(obj)
+    return scan
+
+
+_OUTPUT_FIELDS = set(SystemOutput.__dataclass_fields__)
+
+
+def _output(obj: Mapping[str, Any]) -> SystemOutput:
+    return SystemOutput.from_dict({k: v for k, v in obj.items() if k in _OUTPUT_FIELDS})
+
+
+def _read_inputs(run_dir: Path) -> list[SystemInput]:
+    from ragdx.store import iter_jsonl
+
+    path = run_dir / INPUTS
+    if not path.exists():
+        raise RagdxError(f"not a run directory (no {INPUTS})", source=str(run_dir))
+    return [SystemInput(id=obj["id"], query=obj["query"]) for _, obj in iter_jsonl(path)]
+
+
+def read_run(run_dir: str | Path) -> list[SystemOutput]:
+    """The latest result of every record that has one, in dataset order (pending ones are
+    left out). Reads only; a torn final line is ignored, not repaired."""
+    run_dir = Path(run_dir)
+    inputs = _read_inputs(run_dir)
+    latest = _scan_results(run_dir / RESULTS).latest
+    return [_output(latest[i.id]) for i in inputs if i.id in latest]
+
+
+# ----------------------------------------------------------------------------- manifest
+
+
+def _percentile(sorted_values: Sequence[float], q: float) -> float:
+    # Linear interpolation between closest ranks (numpy's default), without numpy.
+    pos = (len(sorted_values) - 1) * q
+    lo = int(pos)
+    hi = min(lo + 1, len(sorted_values) - 1)
+    return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (pos - lo)
+
+
+def _latency_stats(latest: Iterable[Mapping[str, Any]]) -> dict[str, float | None]:
+    values = sorted(float(o["latency_s"]) for o in latest
+                    if o.get("error") is None and o.get("latency_s") is not None)
+    if not values:
+        return {"n": 0, "mean": None, "p50": None, "p90": None, "p99": None, "max": None}
+    return {"n": len(values), "mean": round(sum(values) / len(values), 6),
+            **{f"p{int(q * 100)}": round(_percentile(values, q), 6) for q in (0.5, 0.9, 0.99)},
+            "max": round(values[-1], 6)}
+
+
+def _counts(inputs: Sequence[SystemInput], latest: Mapping[str, Mapping[str, Any]]) -> dict[str, int]:
+    ok = failed = 0
+    for i in inputs:
+        obj = latest.get(i.id)
+        if obj is None:
+            continue
+        if obj.get("error") is None:
+            ok += 1
+        else:
+            failed += 1
+    return {"total": len(inputs), "ok": ok, "failed": failed, "pending": len(inputs) - ok - failed}
+
+
+def _normalise(config: Any) -> Any:
+    """describe() as it will read back from JSON, so that a resumed run compares equal."""
+    return json.loads(json.dumps(config, sort_keys=True, ensure_ascii=False, default=str))
+
+
+def _versions() -> dict[str, str]:
+    import ragdx
+
+    return {"ragdx": ragdx.__version__, "python": platform.python_version(), "platform": sys.platform}
+
+
+def _open_run(run_dir: Path, system: System, config: Any, dataset: dict[str, Any], inputs: list[SystemInput],
+              overwrite: bool) -> dict[str, Any]:
+    """Check that ``run_dir`` may receive this run; create it if new. Returns the manifest."""
+    from ragdx.store import write_json, write_jsonl
+
+    manifest_path = run_dir / MANIFEST
+    if run_dir.exists() and not run_dir.is_dir():
+        raise RagdxError("exists and is not a directory", source=str(run_dir))
+    if overwrite:
+        # Only our own files: the user may have pointed at a directory holding other things.
+        for name in _OWN_FILES:
+            (run_dir / name).unlink(missing_ok=True)
+    if manifest_path.exists():
+        try:
+            manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise RagdxError(f"cannot read the run manifest ({exc})", source=str(manifest_path)) from None
+        old_queries = manifest.get("dataset", {}).get("queries_sha256")
+        if old_queries != dataset["queries_sha256"]:
+            raise RagdxError(
+                f"holds a run over a different dataset ({manifest.get('dataset', {}).get('path')}, "
+                f"{manifest.get('dataset', {}).get('records')} records); pass --overwrite to start over",
+                source=str(run_dir))
+        if manifest.get("system", {}).get("config") != config:
+            raise RagdxError(
+                f"holds a run of a different system configuration ({manifest.get('system', {}).get('name')}); "
+                "use another directory or pass --overwrite to start over", source=str(run_dir))
+        if not (run_dir / INPUTS).exists():
+            write_jsonl(run_dir / INPUTS, ({"id": i.id, "query": i.query} for i in inputs))
+        # The dataset may have been regenerated or moved with the same queries: keep it current.
+        manifest["dataset"] = dataset
+        return manifest
+    if run_dir.exists() and any((run_dir / name).exists() for name in (RESULTS, INPUTS)):
+        raise RagdxError(f"has {RESULTS} or {INPUTS} but no {MANIFEST}; pass --overwrite to start over",
+                         source=str(run_dir))
+    run_dir.mkdir(parents=True, exist_ok=True)
+    # Inputs first, manifest last: a directory with a manifest is always a complete start.
+    write_jsonl(run_dir / INPUTS, ({"id": i.id, "query": i.query} for i in inputs))
+    manifest = {
+        "format": FORMAT_VERSION,
+        "system": {"name": system.name, "config": config},
+        "dataset": dataset,
+        "versions": _versions(),
+        "started": _now(),
+        "ended": None,
+        "status": "created",
+        "invocations": [],
+    }
+    write_json(manifest_path, manifest)
+    return manifest
+
+
+def _write_manifest(run_dir: Path, manifest: dict[str, Any], inputs: Sequence[SystemInput], scan: _Scan) -> None:
+    from ragdx.store import write_json
+
+    counts = _counts(inputs, scan.latest)
+    manifest["counts"] = {**counts, "result_lines": scan.lines}
+    manifest["tokens"] = {"prompt": scan.prompt_tokens, "completion": scan.completion_tokens}
+    manifest["latency_s"] = _latency_stats(scan.latest[i.id] for i in inputs if i.id in scan.latest)
+    write_json(run_dir / MANIFEST, manifest)
+
+
+def _json_scalar(value: Any) -> Any:
+    # Scores often arrive as numpy scalars; they must be written as numbers, not as text.
+    item = getattr(value, "item", None)
+    if callable(item):
+        return item()
+    raise TypeError(f"{type(value).__name__} is not JSON serialisable")
+
+
+# ----------------------------------------------------------------------------- progress
+
+
+def _progress(total: int, done: int, name: str):
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        ProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+    from rich.text import Text
+
+    class RateColumn(ProgressColumn):
+        def render(self, task) -> Text:
+            speed = task.finished_speed or task.speed
+            return Text("–/s" if speed is None else f"{speed:.1f}/s", style="progress.data.speed")
+
+    bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                   TextColumn("[red]{task.fields[failed]} failed"), RateColumn(), TimeElapsedColumn(),
+                   TextColumn("eta"), TimeRemainingColumn(), console=Console(stderr=True))
+    task = bar.add_task(name, total=total, completed=done, failed=0)
+    return bar, task
+
+
+class _NoProgress:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+
+# ----------------------------------------------------------------------------- run
+
+
+async def _answer(system: System, item: SystemInput) -> SystemOutput:
+    """One query, never raising: a system that breaks the protocol still leaves a record."""
+    started = time.perf_counter()
+    try:
+        out = await system.answer(item)
+    except asyncio.CancelledError:
+        raise
+    except Exception as exc:
+        text = " ".join(str(exc).split())[:300]
+        return SystemOutput(id=item.id, query=item.query, answer=None, latency_s=time.perf_counter() - started,
+                            error=f"system raised {type(exc).__name__}: {text}")
+    if not isinstance(out, SystemOutput):
+        return SystemOutput(id=item.id, query=item.query, answer=None, latency_s=time.perf_counter() - started,
+                            error=f"system returned {type(out).__name__}, not a SystemOutput")
+    if out.id != item.id:
+        return SystemOutput(id=item.id, query=item.query, answer=None, latency_s=out.latency_s,
+                            error=f"system answered for id {out.id!r} instead")
+    # latency_s stays as the system reported it: None means unknown (a results file without
+    # timings), and the runner's own clock would pass a lookup off as the system's speed.
+    return out
+
+
+async def arun(system: System, dataset: str | Path | Iterable[Any], run_dir: str | Path, *, concurrency: int = 4,
+               rerun_failed: bool = False, executor: Executor | None = None, progress: bool = True,
+               overwrite: bool = False, limit: int | None = None) -> RunSummary:
+    """:func:`run` for callers already inside an event loop. Cancellation (Ctrl-C under
+    ``asyncio.run``) stops scheduling, cancels what is in flight, writes the manifest and
+    re-raises."""
+    if concurrency < 1:
+        raise RagdxError("concurrency must be at least 1", field="concurrency")
+    if limit is not None and limit < 0:
+        raise RagdxError("limit must not be negative", field="limit")
+    if not isinstance(system, System):
+        raise RagdxError(f"{type(system).__name__} does not implement the System protocol")
+    clock = time.perf_counter()
+    run_dir = Path(run_dir)
+    inputs, dataset_info = _load_dataset(dataset)
+    # One-time setup (a pipeline's index, a model load) happens before the first query, so it
+    # neither counts as that query's latency nor fails every record one by one.
+    build = getattr(system, "build", None)
+    if callable(build):
+        await asyncio.to_thread(build)
+    config = _normalise(system.describe())
+    with _exclusive(run_dir):
+        return await _run_locked(system, inputs, dataset_info, config, run_dir, clock, concurrency=concurrency,
+                                 rerun_failed=rerun_failed, executor=executor, progress=progress,
+                                 overwrite=overwrite, limit=limit)
+
+
+@contextlib.contextmanager
+def _exclusive(run_dir: Path) -> Iterator[None]:
+    """Hold ``run_dir/.lock`` for the run: two runners appending to one results file would
+    send and write records twice. The kernel drops the lock when a process dies, even by
+    SIGKILL, so a crash never leaves the directory locked."""
+    if run_dir.exists() and not run_dir.is_dir():
+        raise RagdxError("exists and is not a directory", source=str(run_dir))
+    run_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: no advisory locks, run without one
+        yield
+        return
+    with (run_dir / LOCK).open("a") as fh:
+        try:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise RagdxError("another ragdx run is writing to this directory", source=str(run_dir)) from None
+        try:
+            yield
+        finally:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+
+
+async def _run_locked(system: System, inputs: list[SystemInput], dataset_info: dict[str, Any], config: Any,
+                      run_dir: Path, clock: float, *, concurrency: int, rerun_failed: bool,
+                      executor: Executor | None, progress: bool, overwrite: bool, limit: int | None) -> RunSummary:
+    manifest = _open_run(run_dir, system, config, dataset_info, inputs, overwrite)
+
+    results_path = run_dir / RESULTS
+    scan = _scan_results(results_path)
+    if scan.torn_bytes:
+        # A crash in the middle of a line: that record was not finished, so it is pending.
+        with results_path.open("r+b") as fh:
+            fh.truncate(scan.valid_bytes)
+            fh.flush()
+            os.fsync(fh.fileno())
+
+    def wanted(item: SystemInput) -> bool:
+        obj = scan.latest.get(item.id)
+        return obj is None or (rerun_failed and obj.get("error") is not None)
+
+    todo = [i for i in inputs if wanted(i)]
+    if limit is not None:
+        todo = todo[:limit]
+    skipped = len(inputs) - len(todo)
+    invocation = {"started": _now(), "ended": None, "concurrency": concurrency, "rerun_failed": rerun_failed,
+                  "scheduled": len(todo), "attempted": 0, "repaired_torn_line": scan.torn_bytes > 0,
+                  "status": "running"}
+    manifest["invocations"].append(invocation)
+    manifest["status"] = "running"
+    manifest["ended"] = None
+    _write_manifest(run_dir, manifest, inputs, scan)
+
+    attempted = 0
+    failed_now = 0
+    status = "error"
+    executor = executor or LocalAsyncExecutor()
+    done_before = sum(1 for i in inputs if not wanted(i))
+    bar, task = _progress(done_before + len(todo), done_before, system.name) if progress else (_NoProgress(), None)
+    fh = results_path.open("ab")
+    try:
+        with bar:
+            results = executor.map(lambda item: _answer(system, item), todo, concurrency)
+            try:
+                async for out in results:
+                    line = json.dumps(out.to_dict(), ensure_ascii=False, separators=(",", ":"),
+                                      default=_json_scalar) + "\n"
+                    # One write per line, synced before the next, so a crash loses at most the
+                    # line being written, and that one is recognisably torn.
+                    fh.write(line.encode("utf-8"))
+                    fh.flush()
+                    os.fsync(fh.fileno())
+                    scan.add(json.loads(line))
+                    attempted += 1
+                    failed_now += out.error is not None
+                    bar.update(task, advance=1, failed=failed_now)
+                status = "complete"
+            except (asyncio.CancelledError, KeyboardInterrupt):
+                status = "interrupted"
+                raise
+            finally:
+                await results.aclose()
+    finally:
+        fh.close()
+        aclose = getattr(system, "aclose", None)
+        if aclose is not None:
+            try:
+                await aclose()
+            except Exception:  # closing connections must not hide the run's own outcome
+                pass
+        counts = _counts(inputs, scan.latest)
+        if status == "complete" and counts["pending"]:
+            status = "partial"  # --limit left some out
+        invocation.update(ended=_now(), attempted=attempted, status=status)
+        manifest["status"] = status if status != "complete" else ("complete" if not counts["failed"] else
+                                                                   "complete_with_failures")
+        manifest["ended"] = invocation["ended"]
+        _write_manifest(run_dir, manifest, inputs, scan)
+    return RunSummary(
+        run_dir=run_dir, system=system.name, **counts, attempted=attempted, skipped=skipped,
+        prompt_tokens=scan.prompt_tokens, completion_tokens=scan.completion_tokens,
+        latency_s=manifest["latency_s"], elapsed_s=round(time.perf_counter() - clock, 3),
+    )
+
+
+def _summary_from_dir(run_dir: Path, system_name: str, elapsed: float) -> RunSummary:
+    manifest = json.loads((run_dir / MANIFEST).read_text(encoding="utf-8"))
+    counts = manifest.get("counts", {})
+    last = (manifest.get("invocations") or [{}])[-1]
+    return RunSummary(
+        run_dir=run_dir, system=system_name, total=counts.get("total", 0), ok=counts.get("ok", 0),
+        failed=counts.get("failed", 0), pending=counts.get("pending", 0), attempted=last.get("attempted", 0),
+        skipped=counts.get("total", 0) - last.get("scheduled", 0),
+        prompt_tokens=manifest.get("tokens", {}).get("prompt", 0),
+        completion_tokens=manifest.get("tokens", {}).get("completion", 0),
+        latency_s=manifest.get("latency_s", {}), elapsed_s=round(elapsed, 3), interrupted=True,
+    )
+
+
+def run(system: System, dataset: str | Path | Iterable[Any], run_dir: str | Path, *, concurrency: int = 4,
+        rerun_failed: bool = False, executor: Executor | None = None, progress: bool = True,
+        overwrite: bool = False, limit: int | None = None) -> RunSummary:
+    """Run ``system`` over ``dataset`` (a dataset directory, a records file, or records with
+    ``id`` and ``query``) into ``run_dir``, resuming what is there.
+
+    ``concurrency`` bounds queries in flight; ``rerun_failed`` sends failed records again;
+    ``overwrite`` discards an existing run in ``run_dir`` (only ragdx's own files in it);
+    ``limit`` sends at most that many records this time. On Ctrl-C the directory is left
+    consistent and :class:`RunInterrupted` (a KeyboardInterrupt) is raised with the summary.
+    """
+    clock = time.perf_counter()
+    coro = arun(system, dataset, run_dir, concurrency=concurrency, rerun_failed=rerun_failed,
+                executor=executor, progress=progress, overwrite=overwrite, limit=limit)
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        pass
+    else:
+        coro.close()
+        raise RagdxError("run() called inside an event loop; await arun() instead")
+    try:
+        return asyncio.run(coro)
+    except KeyboardInterrupt:
+        # asyncio.run turned Ctrl-C into a cancellation; arun wrote the manifest on the way out.
+        path = Path(run_dir) / MANIFEST
+        if not path.exists():
+            raise
+        raise RunInterrupted(_summary_from_dir(Path(run_dir), system.name, time.perf_counter() - clock)) from None
+
+
+# ----------------------------------------------------------------------------- grid
+
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+
+
+def load_grid(grid: str | Path | Mapping[str, Any]) -> tuple[list[tuple[str, dict[str, Any]]], Path | None]:
+    """The named system specs of a grid file, in file order, and the directory that relative
+    paths in them are taken from.
+
+    A grid has ``systems`` (name → full spec) and/or ``variants`` (name → overrides merged
+    over ``base``; ``null`` removes a key)::
+
+        base: {kind: pipeline, path: pipelines/base.yaml}
+        variants:
+          er: {retriever: {rerank: true}}
+          mq-er: {query_rewrite: {n: 3}, retriever: {rerank: true}}
+        systems:
+          vendor: {kind: http, url: http://127.0.0.1:8000/ask}
+    """
+    from ragdx.rag.systems import _read_yaml, merge
+
+    source = "grid"
+    base_dir: Path | None = None
+    if isinstance(grid, str | Path):
+        source = str(grid)
+        base_dir = Path(grid).parent
+        data = _read_yaml(Path(grid))
+    else:
+        data = grid
+    if not isinstance(data, Mapping):
+        raise RagdxError("expected a mapping with 'systems' and/or 'variants'", source=source)
+    unknown = set(data) - {"base", "variants", "systems"}
+    if unknown:
+        raise RagdxError(f"unknown key(s) {sorted(unknown)}", source=source)
+    base = data.get("base") or {}
+    variants = data.get("variants") or {}
+    systems = data.get("systems") or {}
+    for key, value in (("base", base), ("variants", variants), ("systems", systems)):
+        if not isinstance(value, Mapping):
+            raise RagdxError("expected a mapping", source=source, field=key)
+    if variants and not base:
+        raise RagdxError("variants need a 'base' to override", source=source, field="variants")
+    out: list[tuple[str, dict[str, Any]]] = []
+    seen: set[str] = set()
+    for section, entries in (("systems", systems), ("variants", variants)):
+        for name, spec in entries.items():
+            name = str(name)
+            if not _NAME.match(name):
+                raise RagdxError("a name must be letters, digits, '.', '_' or '-' (it names a directory)",
+                                 source=source, field=f"{section}.{name}")
+            if name in seen:
+                raise RagdxError("defined twice", source=source, field=f"{section}.{name}")
+            if spec is not None and not isinstance(spec, Mapping):
+                raise RagdxError("expected a mapping", source=source, field=f"{section}.{name}")
+            seen.add(name)
+            full = merge(base, spec or {}) if section == "variants" else dict(spec or {})
+            # The grid's key names the system unless the entry itself says otherwise; a name
+            # in 'base' would otherwise label every variant alike.
+            full["name"] = (spec or {}).get("name") or name
+            out.append((name, full))
+    if not out:
+        raise RagdxError("no systems or variants", source=source)
+    return out, base_dir
+
+
+def run_grid(grid: str | Path | Mapping[str, Any], dataset: str | Path | Iterable[Any], out_dir: str | Path, *,
+             concurrency: int = 4, rerun_failed: bool = False, executor: Executor | None = None,
+             progress: bool = True, overwrite: bool = False, limit: int | None = None,
+             only: Sequence[str] | None = None) -> list[RunSummary]:
+    """Run every system of a grid over one dataset, each into ``out_dir/<name>``, one after
+    another (each run already uses ``concurrency``). ``only`` picks some names. A system is
+    built just before its run, so a grid of heavy pipelines holds one at a time."""
+    from ragdx.rag.systems import load_system
+
+    specs, base_dir = load_grid(grid)
+    if only:
+        names = {n for n, _ in specs}
+        missing = sorted(set(only) - names)
+        if missing:
+            raise RagdxError(f"not in the grid: {', '.join(missing)}", field="only")
+        specs = [(n, s) for n, s in specs if n in set(only)]
+    if not isinstance(dataset, str | Path):
+        dataset = list(dataset)  # read once, used by every run
+    source = str(grid) if isinstance(grid, str | Path) else "grid"
+    summaries = []
+    for name, spec in specs:
+        system = load_system(spec, base_dir=base_dir, source=f"{source}: {name}")
+        summaries.append(run(system, dataset, Path(out_dir) / name, concurrency=concurrency,
+                             rerun_failed=rerun_failed, executor=executor, progress=progress,
+                             overwrite=overwrite, limit=limit))
+    return summaries
+
+
+def summary_table(summaries: Sequence[RunSummary], title: str | None = None):
+    """A Rich table: one row per run with counts, failures, latency and tokens."""
+    from rich.table import Table
+
+    table = Table(title=title)
+    table.add_column("system", no_wrap=True, min_width=8)
+    for col in ("total", "ok", "failed", "pending", "sent", "mean s", "p90 s", "tokens"):
+        table.add_column(col, justify="right", no_wrap=True)
+
+    def seconds(value: float | None) -> str:
+        return "–" if value is None else f"{value:.3f}"
+
+    for s in summaries:
+        table.add_row(s.system, str(s.total), str(s.ok), f"[red]{s.failed}[/]" if s.failed else "0",
+                      str(s.pending), str(s.attempted), seconds(s.latency_s.get("mean")),
+                      seconds(s.latency_s.get("p90")), str(s.prompt_tokens + s.completion_tokens))
+    return table
+
+
+grid_table = summary_table
+
+
+def system_from_options(system: str | Path | None = None, *, callable_: str | None = None,
+                        http: str | None = None, results: str | Path | None = None) -> System:
+    """The system named by exactly one of the CLI's options: a spec file (``--system``), a
+    ``module:function`` (``--callable``), a URL (``--http``, default body and mapping) or a
+    JSONL file (``--results``, default field names)."""
+    from ragdx.rag.systems import CallableSystem, HTTPSystem, ResultsFileSystem, load_system
+
+    given = [name for name, value in (("--system", system), ("--callable", callable_), ("--http", http),
+                                      ("--results", results)) if value]
+    if len(given) != 1:
+        raise RagdxError("name exactly one system: --system SPEC.yaml, --callable MOD:FN, --http URL or "
+                         f"--results FILE (got {', '.join(given) or 'none'})", field="system")
+    if system:
+        return load_system(Path(system))
+    if callable_:
+        return CallableSystem(callable_)
+    if http:
+        return HTTPSystem(http)
+    return ResultsFileSystem(Path(results))  # type: ignore[arg-type]

@@ -1,0 +1,782 @@
+"""Adapters that turn any RAG system into a :class:`~ragdx.rag.types.System`.
+
+A system under test is one of four kinds, all built from one spec (a dict, or a YAML file)
+with :func:`load_system`:
+
+``pipeline``
+    a built-in pipeline (:mod:`ragdx.rag.pipeline`): ``{kind: pipeline, path: er.yaml}``, one of
+    the paper's configurations ``{kind: pipeline, paper: mq-cpr}``, or the configuration inline
+    (``retriever:``, ``generator:``, ...). With ``path`` or ``paper`` any other key overrides the
+    configuration; ``corpus`` and ``variant`` (``llm``) are passed on. A YAML file without
+    ``kind`` is taken as a pipeline file.
+``callable``
+    a Python function ``{kind: callable, target: "pkg.mod:function"}``, sync or async. It is
+    called with one positional argument, the query string (``arg: query``, the default) or the
+    whole :class:`SystemInput` (``arg: input``), plus the spec's ``options`` as keyword
+    arguments. It returns the answer as a string, a :class:`SystemOutput`, or a dict
+    ``{answer, contexts: [{id, text, score}], prompt_tokens, completion_tokens}`` (contexts
+    may also be plain strings; their id is then their rank, ``"0"``, ``"1"``, ...). A sync
+    function runs in a worker thread so it does not stall the other queries.
+``http``
+    an endpoint that takes one query per request: ``{kind: http, url: ..., body: {"q":
+    "{query}"}, answer_path: data.answer, contexts_path: data.hits}``. ``"{query}"`` and
+    ``"{id}"`` are substituted inside the string values of the body structure, never by
+    formatting JSON text, so a query with quotes or braces cannot break the request.
+``results``
+    a JSONL file of answers someone already produced: ``{kind: results, path: out.jsonl}``,
+    with field names (or dotted paths) to map. A query absent from the file is answered with
+    an error ("not in results file"), never dropped.
+
+Every adapter measures latency (``results`` copies it from the file when it has one: looking
+up a stored answer says nothing about the system's speed) and never raises for a failed query:
+the error goes into ``SystemOutput.error`` together with the number of attempts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import importlib
+import inspect
+import json
+import os
+import random
+import re
+import sys
+import time
+import weakref
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, Literal
+from urllib.parse import urlsplit
+
+import httpx
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from ragdx.errors import RagdxError
+from ragdx.rag.types import RetrievedContext, System, SystemInput, SystemOutput
+
+__all__ = [
+    "CallableSystem",
+    "HTTPSystem",
+    "ResultsFileSystem",
+    "load_system",
+    "get_path",
+    "fill_template",
+    "merge",
+]
+
+# Same policy as the LLM client: timeouts, lock conflicts and rate limits are worth another try.
+_RETRYABLE_STATUS = frozenset({408, 409, 425, 429})
+
+
+# ----------------------------------------------------------------------------- shared helpers
+
+_PATH_TOKEN = re.compile(r"\[(-?\d+)\]|([^.\[\]]+)")
+
+
+def _parse_path(path: str) -> list[str | int]:
+    """``data.hits[0].text`` or ``data.hits.0.text`` → ``["data", "hits", 0, "text"]``."""
+    parts: list[str | int] = []
+    for m in _PATH_TOKEN.finditer(path):
+        if m.group(1) is not None:
+            parts.append(int(m.group(1)))
+        else:
+            parts.append(m.group(2))
+    if not parts:
+        raise ValueError(f"empty path {path!r}")
+    return parts
+
+
+_MISSING = object()
+
+
+def get_path(data: Any, path: str | None, default: Any = _MISSING) -> Any:
+    """The value at a dotted path; a numeric part indexes a list. Missing: ``default`` or KeyError."""
+    if not path:
+        return data
+    current = data
+    for part in _parse_path(path):
+        if isinstance(current, Mapping) and str(part) in current:
+            current = current[str(part)]
+        elif isinstance(current, list) and (isinstance(part, int) or str(part).lstrip("-").isdigit()):
+            index = int(part)
+            if not -len(current) <= index < len(current):
+                break
+            current = current[index]
+        else:
+            break
+    else:
+        return current
+    if default is _MISSING:
+        raise KeyError(path)
+    return default
+
+
+_PLACEHOLDERS = re.compile(r"\{(query|id)\}")
+
+
+def fill_template(template: Any, item: SystemInput) -> Any:
+    """The body template with ``{query}`` and ``{id}`` substituted inside string values.
+
+    Substitution walks the structure, so the query lands in a JSON string however many quotes,
+    backslashes or braces it holds. A string that is exactly ``"{query}"`` becomes the query;
+    other braces are left alone (this is not ``str.format``)."""
+    values = {"query": item.query, "id": item.id}
+    if isinstance(template, str):
+        return _PLACEHOLDERS.sub(lambda m: values[m.group(1)], template)
+    if isinstance(template, Mapping):
+        return {k: fill_template(v, item) for k, v in template.items()}
+    if isinstance(template, list):
+        return [fill_template(v, item) for v in template]
+    return template
+
+
+def _one_line(text: str, limit: int = 300) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _error_text(exc: BaseException) -> str:
+    message = _one_line(str(exc))
+    return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+class _Unusable(Exception):
+    """A result that cannot be turned into an answer (wrong shape, missing answer)."""
+
+
+class _ContextFields(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    context_id: str = "id"
+    context_text: str = "text"
+    context_score: str | None = "score"
+
+
+def _contexts(raw: Any, fields: _ContextFields) -> list[RetrievedContext]:
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        raise _Unusable(f"contexts are not a list but {type(raw).__name__}")
+    out = []
+    for rank, c in enumerate(raw):
+        if isinstance(c, str):
+            out.append(RetrievedContext(id=str(rank), text=c))
+            continue
+        if isinstance(c, RetrievedContext):
+            out.append(c)
+            continue
+        if not isinstance(c, Mapping):
+            raise _Unusable(f"context {rank} is {type(c).__name__}, not an object")
+        cid = get_path(c, fields.context_id, None)
+        text = get_path(c, fields.context_text, None)
+        score = get_path(c, fields.context_score, None) if fields.context_score else None
+        if cid is None:
+            raise _Unusable(f"context {rank} has no {fields.context_id!r}")
+        try:
+            score = None if score is None else float(score)
+        except (TypeError, ValueError):
+            raise _Unusable(f"context {rank} has a non-numeric score {score!r}") from None
+        out.append(RetrievedContext(id=str(cid), text="" if text is None else str(text), score=score))
+    return out
+
+
+def _tokens(value: Any) -> int:
+    try:
+        return int(value or 0)
+    except (TypeError, ValueError):
+        return 0
+
+
+def _as_output(item: SystemInput, result: Any, fields: _ContextFields, *, answer_path: str | None = "answer",
+               contexts_path: str | None = "contexts", prompt_tokens_path: str | None = "prompt_tokens",
+               completion_tokens_path: str | None = "completion_tokens") -> SystemOutput:
+    """Whatever a system returned, as a SystemOutput (latency and attempts are set by the caller)."""
+    if isinstance(result, SystemOutput):
+        return result
+    if isinstance(result, str):
+        return SystemOutput(id=item.id, query=item.query, answer=result)
+    if not isinstance(result, Mapping):
+        raise _Unusable(f"expected a string or an object, got {type(result).__name__}")
+    try:
+        answer = get_path(result, answer_path)
+    except KeyError:
+        raise _Unusable(f"no {answer_path!r} in the result") from None
+    if answer is not None and not isinstance(answer, str):
+        answer = json.dumps(answer, ensure_ascii=False) if isinstance(answer, list | dict) else str(answer)
+    contexts = _contexts(get_path(result, contexts_path, None), fields) if contexts_path else []
+    usage = result.get("usage") if isinstance(result.get("usage"), Mapping) else {}
+    prompt = get_path(result, prompt_tokens_path, None) if prompt_tokens_path else None
+    completion = get_path(result, completion_tokens_path, None) if completion_tokens_path else None
+    return SystemOutput(
+        id=item.id, query=item.query, answer=answer, contexts=contexts,
+        prompt_tokens=_tokens(prompt if prompt is not None else usage.get("prompt_tokens")),
+        completion_tokens=_tokens(completion if completion is not None else usage.get("completion_tokens")),
+    )
+
+
+def _failed(item: SystemInput, error: str, attempts: int, started: float | None) -> SystemOutput:
+    latency = None if started is None else time.perf_counter() - started
+    return SystemOutput(id=item.id, query=item.query, answer=None, error=error, attempts=attempts,
+                        latency_s=latency)
+
+
+class _Backoff:
+    """Exponential backoff with "equal jitter", as in the LLM client: never less than half a
+    step, so retries really back off, but spread so parallel failures do not retry together."""
+
+    def __init__(self, base: float, cap: float):
+        self.base = base
+        self.cap = cap
+        self._rng = random.Random()
+
+    def delay(self, attempt: int, hinted: float | None = None) -> float:
+        step = min(self.cap, self.base * 2 ** (attempt - 1))
+        delay = step / 2 + self._rng.uniform(0, step / 2)
+        return delay if hinted is None else max(delay, min(hinted, self.cap))
+
+
+# ----------------------------------------------------------------------------- callable
+
+
+def _import_target(target: str) -> Callable[..., Any]:
+    module_name, sep, attr = target.partition(":")
+    if not sep or not module_name or not attr:
+        raise RagdxError("expected 'package.module:function'", source=target, field="target")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        # A console script's sys.path starts at its bin directory, not where the user stands;
+        # like uvicorn and gunicorn, also look in the working directory before giving up.
+        cwd = os.getcwd()
+        if exc.name is None or not module_name.startswith(exc.name) or cwd in sys.path:
+            raise RagdxError(f"cannot import {module_name} ({exc})", source=target, field="target") from None
+        sys.path.insert(0, cwd)
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as exc2:
+            raise RagdxError(f"cannot import {module_name} ({exc2})", source=target, field="target") from None
+    except Exception as exc:  # the user's module failed while importing
+        raise RagdxError(f"importing {module_name} failed: {_error_text(exc)}", source=target,
+                         field="target") from None
+    fn: Any = module
+    for part in attr.split("."):
+        fn = getattr(fn, part, None)
+        if fn is None:
+            raise RagdxError(f"{module_name} has no {attr!r}", source=target, field="target")
+    if not callable(fn):
+        raise RagdxError(f"{attr} is not callable", source=target, field="target")
+    return fn
+
+
+class _CallTimedOut(Exception):
+    pass
+
+
+class CallableSystem:
+    """A Python function as a system (see the module docs for what it takes and returns).
+
+    ``retries`` (default 0: a function usually fails for a reason that repeats) re-calls it
+    after an exception, with backoff. ``timeout`` bounds one call of an async function; a
+    sync function cannot be interrupted, so for it the timeout only stops waiting.
+    """
+
+    def __init__(self, target: str | Callable[..., Any], *, name: str | None = None,
+                 arg: Literal["query", "input"] = "query", options: Mapping[str, Any] | None = None,
+                 retries: int = 0, backoff: float = 0.5, max_backoff: float = 10.0,
+                 timeout: float | None = None):
+        if arg not in ("query", "input"):
+            raise RagdxError(f"arg must be 'query' or 'input', not {arg!r}", field="arg")
+        if retries < 0:
+            raise RagdxError("retries must not be negative", field="retries")
+        if isinstance(target, str):
+            self.target = target
+            self.fn = _import_target(target)
+        else:
+            self.fn = target
+            self.target = f"{getattr(target, '__module__', '?')}:{getattr(target, '__qualname__', repr(target))}"
+        self.name = name or self.target.rpartition(":")[2]
+        self.arg = arg
+        self.options = dict(options or {})
+        self.retries = retries
+        self.timeout = timeout
+        self._backoff = _Backoff(backoff, max_backoff)
+        # An object whose __call__ is async counts as async too.
+        self._is_async = inspect.iscoroutinefunction(self.fn) or inspect.iscoroutinefunction(
+            type(self.fn).__call__)
+        self._fields = _ContextFields()
+
+    def describe(self) -> dict[str, Any]:
+        return {"kind": "callable", "name": self.name, "target": self.target, "arg": self.arg,
+                "options": self.options, "retries": self.retries, "timeout": self.timeout}
+
+    async def _call(self, item: SystemInput) -> Any:
+        argument = item.query if self.arg == "query" else item
+        if self._is_async:
+            call = self.fn(argument, **self.options)
+        else:
+            call = asyncio.to_thread(self.fn, argument, **self.options)
+        if self.timeout is None:
+            return await call
+        try:
+            async with asyncio.timeout(self.timeout) as deadline:
+                return await call
+        except TimeoutError:
+            # The function's own TimeoutError (an upstream client's) is its error, not ours.
+            if deadline.expired():
+                raise _CallTimedOut(f"timed out after {self.timeout:g}s") from None
+            raise
+
+    async def answer(self, item: SystemInput) -> SystemOutput:
+        started = time.perf_counter()
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                result = await self._call(item)
+                if inspect.isawaitable(result):  # a sync function that returned a coroutine
+                    result = await result
+                out = _as_output(item, result, self._fields)
+                out.latency_s = time.perf_counter() - started
+                out.attempts = attempt
+                return out
+            except asyncio.CancelledError:
+                raise
+            except _Unusable as exc:  # the same result would come back: do not retry
+                return _failed(item, f"unusable result: {exc}", attempt, started)
+            except Exception as exc:
+                error = str(exc) if isinstance(exc, _CallTimedOut) else _error_text(exc)
+                if attempt > self.retries:
+                    if attempt > 1:
+                        error = f"gave up after {_plural(attempt, 'attempt')}: {error}"
+                    return _failed(item, error, attempt, started)
+                await asyncio.sleep(self._backoff.delay(attempt))
+
+
+# ----------------------------------------------------------------------------- HTTP
+
+
+class _Retryable(Exception):
+    def __init__(self, message: str, retry_after: float | None = None):
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class _Fatal(Exception):
+    pass
+
+
+def _retry_after(headers: httpx.Headers) -> float | None:
+    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
+        value = headers.get(name)
+        if value is not None:
+            try:
+                return max(0.0, float(value) * scale)
+            except ValueError:
+                continue  # an HTTP date: rare enough to fall back on our own backoff
+    return None
+
+
+class HTTPSystem:
+    """An HTTP endpoint as a system: one request per query, the answer read from the response.
+
+    Retries with exponential backoff on 408/409/425/429/5xx, timeouts, connection errors and
+    2xx bodies that are not JSON; other 4xx, and JSON without the ``answer_path``, fail at
+    once because repeating them cannot help. ``Retry-After`` is honoured up to ``max_backoff``.
+    A bearer token is read from the environment variable named by ``bearer_env`` (the name
+    is configuration, the token never is). ``max_concurrency`` caps requests in flight on top
+    of the runner's own bound, for endpoints that must see fewer than the runner runs.
+    """
+
+    def __init__(self, url: str, *, name: str | None = None, method: str = "POST",
+                 body: Any = None, headers: Mapping[str, str] | None = None, bearer_env: str | None = None,
+                 answer_path: str | None = "answer", contexts_path: str | None = "contexts",
+                 context_id: str = "id", context_text: str = "text", context_score: str | None = "score",
+                 prompt_tokens_path: str | None = None, completion_tokens_path: str | None = None,
+                 timeout: float = 30.0, retries: int = 3, backoff: float = 0.5, max_backoff: float = 10.0,
+                 max_concurrency: int | None = None):
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise RagdxError("not an http(s) URL", source=url, field="url")
+        if retries < 0:
+            raise RagdxError("retries must not be negative", field="retries")
+        self.url = url
+        self.name = name or parts.netloc
+        self.method = method.upper()
+        self.body = {"query": "{query}"} if body is None else body
+        self.headers = dict(headers or {})
+        self.bearer_env = bearer_env
+        if bearer_env:
+            token = os.environ.get(bearer_env)
+            if not token:
+                raise RagdxError(f"environment variable {bearer_env} is not set", field="bearer_env")
+            self.headers["Authorization"] = f"Bearer {token}"
+        self.answer_path = answer_path
+        self.contexts_path = contexts_path
+        self.prompt_tokens_path = prompt_tokens_path
+        self.completion_tokens_path = completion_tokens_path
+        self._fields = _ContextFields(context_id=context_id, context_text=context_text, context_score=context_score)
+        self.timeout = timeout
+        self.retries = retries
+        self.max_concurrency = max_concurrency
+        self._backoff = _Backoff(backoff, max_backoff)
+        # httpx connections and semaphores belong to one event loop; keep one set per loop.
+        self._loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, tuple[httpx.AsyncClient,
+                                                                              asyncio.Semaphore | None]] = (
+            weakref.WeakKeyDictionary())
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "kind": "http", "name": self.name, "url": self.url, "method": self.method, "body": self.body,
+            # Header values may be secrets; the names are enough to tell configurations apart.
+            "headers": sorted(self.headers), "bearer_env": self.bearer_env,
+            "answer_path": self.answer_path, "contexts_path": self.contexts_path,
+            **self._fields.model_dump(), "prompt_tokens_path": self.prompt_tokens_path,
+            "completion_tokens_path": self.completion_tokens_path,
+            "timeout": self.timeout, "retries": self.retries,
+        }
+
+    def _state(self) -> tuple[httpx.AsyncClient, asyncio.Semaphore | None]:
+        loop = asyncio.get_running_loop()
+        state = self._loops.get(loop)
+        if state is None:
+            client = httpx.AsyncClient(timeout=self.timeout, headers=self.headers)
+            slots = asyncio.Semaphore(self.max_concurrency) if self.max_concurrency else None
+            state = self._loops[loop] = (client, slots)
+        return state
+
+    async def aclose(self) -> None:
+        state = self._loops.pop(asyncio.get_running_loop(), None)
+        if state is not None:
+            await state[0].aclose()
+
+    async def _once(self, client: httpx.AsyncClient, item: SystemInput) -> SystemOutput:
+        payload = fill_template(self.body, item)
+        try:
+            if self.method == "GET":
+                response = await client.get(self.url, params=payload)
+            else:
+                response = await client.request(self.method, self.url, json=payload)
+        except httpx.TimeoutException:
+            raise _Retryable(f"timed out after {self.timeout:g}s") from None
+        except httpx.TransportError as exc:
+            raise _Retryable(_error_text(exc)) from None
+        status = response.status_code
+        if status >= 400:
+            message = f"HTTP {status}: {_one_line(response.text, 200)}"
+            if status in _RETRYABLE_STATUS or status >= 500:
+                raise _Retryable(message, _retry_after(response.headers))
+            raise _Fatal(message)
+        try:
+            data = response.json()
+        except ValueError:
+            raise _Retryable(f"response is not JSON: {_one_line(response.text, 120)!r}") from None
+        try:
+            return _as_output(item, data, self._fields, answer_path=self.answer_path,
+                              contexts_path=self.contexts_path, prompt_tokens_path=self.prompt_tokens_path,
+                              completion_tokens_path=self.completion_tokens_path)
+        except _Unusable as exc:
+            raise _Fatal(f"unusable response: {exc}") from None
+
+    async def answer(self, item: SystemInput) -> SystemOutput:
+        client, slots = self._state()
+        started = time.perf_counter()
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                if slots is None:
+                    out = await self._once(client, item)
+                else:
+                    async with slots:
+                        out = await self._once(client, item)
+                out.latency_s = time.perf_counter() - started
+                out.attempts = attempt
+                return out
+            except _Fatal as exc:
+                return _failed(item, str(exc), attempt, started)
+            except _Retryable as exc:
+                if attempt > self.retries:
+                    return _failed(item, f"gave up after {_plural(attempt, 'attempt')}: {exc}", attempt, started)
+                await asyncio.sleep(self._backoff.delay(attempt, exc.retry_after))
+            except (ValueError, TypeError) as exc:  # a body template json cannot encode
+                return _failed(item, f"cannot build the request: {_error_text(exc)}", attempt, started)
+
+
+# ----------------------------------------------------------------------------- results file
+
+
+class ResultsFileSystem:
+    """Answers someone already produced, read from a JSONL file, served as a system.
+
+    Rows are matched to queries by ``id_field`` (``match: id``, the default) or by the query
+    text (``match: query``). Field names may be dotted paths. When an id occurs more than once
+    the last row wins, as in ragdx's own ``results.jsonl``. A row whose ``error_field`` is set
+    is served as a failure with that error.
+    """
+
+    def __init__(self, path: str | Path, *, name: str | None = None, match: Literal["id", "query"] = "id",
+                 id_field: str = "id", query_field: str = "query", answer_field: str = "answer",
+                 contexts_field: str | None = "contexts", context_id: str = "id", context_text: str = "text",
+                 context_score: str | None = "score", latency_field: str | None = "latency_s",
+                 error_field: str | None = "error", prompt_tokens_field: str | None = "prompt_tokens",
+                 completion_tokens_field: str | None = "completion_tokens"):
+        from ragdx.store import iter_jsonl
+
+        self.path = Path(path)
+        if not self.path.is_file():
+            raise RagdxError("no such results file", source=str(self.path))
+        if match not in ("id", "query"):
+            raise RagdxError(f"match must be 'id' or 'query', not {match!r}", field="match")
+        self.name = name or self.path.stem
+        self.match = match
+        self.mapping = {
+            "id_field": id_field, "query_field": query_field, "answer_field": answer_field,
+            "contexts_field": contexts_field, "latency_field": latency_field, "error_field": error_field,
+            "prompt_tokens_field": prompt_tokens_field, "completion_tokens_field": completion_tokens_field,
+        }
+        self._fields = _ContextFields(context_id=context_id, context_text=context_text, context_score=context_score)
+        key_field = id_field if match == "id" else query_field
+        self._rows: dict[str, dict[str, Any]] = {}
+        digest = hashlib.sha256()
+        for number, row in iter_jsonl(self.path):
+            key = get_path(row, key_field, None)
+            if key is None:
+                raise RagdxError(f"no {key_field!r}", source=str(self.path), field=f"line {number}")
+            self._rows[str(key)] = row
+        with self.path.open("rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                digest.update(block)
+        self.sha256 = digest.hexdigest()
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def describe(self) -> dict[str, Any]:
+        return {"kind": "results", "name": self.name, "path": str(self.path), "sha256": self.sha256,
+                "match": self.match, **self.mapping, **self._fields.model_dump()}
+
+    async def answer(self, item: SystemInput) -> SystemOutput:
+        m = self.mapping
+        row = self._rows.get(item.id if self.match == "id" else item.query)
+        if row is None:
+            return SystemOutput(id=item.id, query=item.query, answer=None, error="not in results file")
+        error = get_path(row, m["error_field"], None) if m["error_field"] else None
+        latency = get_path(row, m["latency_field"], None) if m["latency_field"] else None
+        try:
+            latency = None if latency is None else float(latency)
+        except (TypeError, ValueError):
+            latency = None
+        if error:
+            out = SystemOutput(id=item.id, query=item.query, answer=None, error=str(error))
+        else:
+            try:
+                out = _as_output(item, row, self._fields, answer_path=m["answer_field"],
+                                 contexts_path=m["contexts_field"], prompt_tokens_path=m["prompt_tokens_field"],
+                                 completion_tokens_path=m["completion_tokens_field"])
+            except _Unusable as exc:
+                out = SystemOutput(id=item.id, query=item.query, answer=None, error=f"unusable row: {exc}")
+        out.latency_s = latency
+        attempts = row.get("attempts") if isinstance(row.get("attempts"), int) else 1
+        out.attempts = attempts
+        return out
+
+
+# ----------------------------------------------------------------------------- specs
+
+
+class _Spec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    kind: str
+    name: str | None = None
+
+
+class _CallableSpec(_Spec):
+    kind: Literal["callable"]
+    target: str
+    arg: Literal["query", "input"] = "query"
+    options: dict[str, Any] = Field(default_factory=dict)
+    retries: int = Field(0, ge=0)
+    backoff: float = Field(0.5, ge=0)
+    max_backoff: float = Field(10.0, ge=0)
+    timeout: float | None = Field(None, gt=0)
+
+
+class _HTTPSpec(_Spec):
+    kind: Literal["http"]
+    url: str
+    method: Literal["POST", "PUT", "GET", "post", "put", "get"] = "POST"
+    body: Any = None
+    headers: dict[str, str] = Field(default_factory=dict)
+    bearer_env: str | None = None
+    answer_path: str | None = "answer"
+    contexts_path: str | None = "contexts"
+    context_id: str = "id"
+    context_text: str = "text"
+    context_score: str | None = "score"
+    prompt_tokens_path: str | None = None
+    completion_tokens_path: str | None = None
+    timeout: float = Field(30.0, gt=0)
+    retries: int = Field(3, ge=0)
+    backoff: float = Field(0.5, ge=0)
+    max_backoff: float = Field(10.0, ge=0)
+    max_concurrency: int | None = Field(None, ge=1)
+
+
+class _ResultsSpec(_Spec):
+    kind: Literal["results"]
+    path: str
+    match: Literal["id", "query"] = "id"
+    id_field: str = "id"
+    query_field: str = "query"
+    answer_field: str = "answer"
+    contexts_field: str | None = "contexts"
+    context_id: str = "id"
+    context_text: str = "text"
+    context_score: str | None = "score"
+    latency_field: str | None = "latency_s"
+    error_field: str | None = "error"
+    prompt_tokens_field: str | None = "prompt_tokens"
+    completion_tokens_field: str | None = "completion_tokens"
+
+
+KINDS = ("pipeline", "callable", "http", "results")
+
+
+def _validate(model: type[BaseModel], spec: Mapping[str, Any], source: str) -> Any:
+    try:
+        return model.model_validate(spec)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+        where = ".".join(str(p) for p in first["loc"]) or None
+        raise RagdxError(first["msg"] + more, source=source, field=where) from None
+
+
+def _pipeline_module() -> Any:
+    # Imported only when a pipeline is asked for: it pulls in retrievers and models that
+    # callable, HTTP and results systems never need.
+    try:
+        from ragdx.rag import pipeline
+    except ImportError as exc:
+        raise RagdxError(f"built-in pipelines are not available ({exc})", field="kind") from None
+    return pipeline
+
+
+def _read_yaml(path: Path) -> Any:
+    import yaml
+
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise RagdxError(f"cannot read ({exc.strerror or exc})", source=str(path)) from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}" if mark is not None else None
+        problem = getattr(exc, "problem", None) or "not valid YAML"
+        raise RagdxError(str(problem), source=str(path), field=where) from None
+
+
+def _resolve(path: str, base_dir: Path | None) -> Path:
+    p = Path(os.path.expanduser(path))
+    return p if p.is_absolute() or base_dir is None else base_dir / p
+
+
+def load_system(spec: Mapping[str, Any] | str | Path, *, base_dir: str | Path | None = None,
+                source: str | None = None) -> System:
+    """Build a system from a spec dict or a YAML file holding one.
+
+    Relative paths in the spec (``path`` of ``results`` and ``pipeline``) are taken from
+    ``base_dir``: the YAML file's directory when a file is given, else the working directory.
+    A YAML file without ``kind`` is a built-in pipeline configuration. ``source`` names the
+    spec in error messages (a grid entry, say).
+    """
+    if isinstance(spec, str | Path):
+        path = Path(spec)
+        data = _read_yaml(path)
+        if isinstance(data, Mapping) and "kind" not in data:
+            return _checked(_pipeline_module().Pipeline.from_yaml(path), str(path))
+        if not isinstance(data, Mapping):
+            raise RagdxError("expected a mapping with 'kind'", source=str(path))
+        return load_system(data, base_dir=path.parent if base_dir is None else base_dir, source=str(path))
+    base = None if base_dir is None else Path(base_dir)
+    where = source or "system"
+    if not isinstance(spec, Mapping):
+        raise RagdxError("expected a mapping with 'kind'", source=where)
+    kind = spec.get("kind")
+    if kind not in KINDS:
+        raise RagdxError(f"kind must be one of {', '.join(KINDS)}, not {kind!r}", source=where, field="kind")
+    if kind == "pipeline":
+        return _load_pipeline({k: v for k, v in spec.items() if k != "kind"}, base, where)
+    if kind == "callable":
+        c = _validate(_CallableSpec, spec, where)
+        return CallableSystem(c.target, name=c.name, arg=c.arg, options=c.options, retries=c.retries,
+                              backoff=c.backoff, max_backoff=c.max_backoff, timeout=c.timeout)
+    if kind == "http":
+        h = _validate(_HTTPSpec, spec, where)
+        return HTTPSystem(h.url, name=h.name, method=h.method, body=h.body, headers=h.headers,
+                          bearer_env=h.bearer_env, answer_path=h.answer_path, contexts_path=h.contexts_path,
+                          context_id=h.context_id, context_text=h.context_text, context_score=h.context_score,
+                          prompt_tokens_path=h.prompt_tokens_path, completion_tokens_path=h.completion_tokens_path,
+                          timeout=h.timeout, retries=h.retries, backoff=h.backoff, max_backoff=h.max_backoff,
+                          max_concurrency=h.max_concurrency)
+    r = _validate(_ResultsSpec, spec, where)
+    options = r.model_dump(exclude={"kind", "path", "name"})
+    return ResultsFileSystem(_resolve(r.path, base), name=r.name, **options)
+
+
+def merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:
+    """``override`` laid over ``base``: mappings merge key by key and anything else (``null``
+    included: ``filter: null`` means no filter) replaces. A component whose ``type`` changes is
+    replaced whole, as in the pipeline's own merge, so no stale params leak across types."""
+    out = dict(base)
+    for key, value in override.items():
+        old = out.get(key)
+        if (isinstance(value, Mapping) and isinstance(old, Mapping)
+                and not ("type" in value and value.get("type") != old.get("type"))):
+            out[key] = merge(old, value)
+        else:
+            out[key] = value
+    return out
+
+
+# Spec keys that say where a pipeline comes from; any other key is pipeline configuration.
+_PIPELINE_SOURCE_KEYS = ("path", "paper", "corpus", "variant", "overrides")
+
+
+def _load_pipeline(rest: dict[str, Any], base: Path | None, where: str) -> System:
+    """``path`` (a pipeline YAML) or ``paper`` (one of the built-in configurations: er, cpr,
+    ...) with any other keys as overrides, or the whole configuration inline. ``corpus`` and
+    ``variant`` (``llm``) are passed to the pipeline; relative paths are taken from ``base``."""
+    module = _pipeline_module()
+    path, paper, corpus, variant, overrides = (rest.pop(k, None) for k in _PIPELINE_SOURCE_KEYS)
+    if path is not None and paper is not None:
+        raise RagdxError("give 'path' or 'paper', not both", source=where, field="path")
+    if overrides is not None and not isinstance(overrides, Mapping):
+        raise RagdxError("expected a mapping", source=where, field="overrides")
+    if corpus is not None:
+        corpus = _resolve(str(corpus), base)
+    kwargs = {"corpus": corpus, "variant": variant}
+    if path is not None or paper is not None:
+        # What is left (a grid variant's keys, a name) overrides the file's configuration.
+        extra = merge(rest, overrides or {})
+        kwargs["overrides"] = extra or None
+        if path is not None:
+            system = module.Pipeline.from_yaml(_resolve(str(path), base), **kwargs)
+        else:
+            system = module.paper_config(str(paper), **kwargs)
+    else:
+        system = module.Pipeline.from_dict(rest, overrides=overrides, source=where, **kwargs)
+    return _checked(system, where)
+
+
+def _checked(system: Any, where: str) -> System:
+    if not isinstance(system, System):
+        raise RagdxError(f"{type(system).__name__} does not implement the System protocol", source=where)
+    return system
