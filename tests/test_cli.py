@@ -156,3 +156,32 @@ def test_run_a_callable_system_and_resume(project, tmp_path):
     both = ragdx("run", "-d", str(ds), "-o", str(tmp_path / "x"), "--callable", "a:b", "--http", "http://x",
                  cwd=repo)
     assert both.returncode == 2 and "exactly one system" in both.stderr
+
+
+def test_relevance_calibrate_and_test_from_the_command_line(tmp_path):
+    """Calibrate on the demo knowledge base with its own generated queries, then screen an
+    in-knowledge query and off-topic ones: the whole path runs offline with the packaged model."""
+    from ragdx.demo.offtopic import OFFTOPIC_QUESTIONS
+
+    demo = tmp_path / "demo"
+    assert ragdx("demo", "--out", str(demo)).returncode == 0
+    docs = [json.loads(line) for line in (demo / "kb" / "documents.jsonl").read_text().splitlines()]
+    records = [json.loads(line) for line in (demo / "dataset" / "records.jsonl").read_text().splitlines()]
+    short = [r["query"] for r in records if r["style"] == "short" and r["kb_supported"]][::7][:60]
+    (tmp_path / "cal.jsonl").write_text("".join(json.dumps({"question": q}) + "\n" for q in short[1:]))
+    (tmp_path / "probe.jsonl").write_text("".join(json.dumps({"question": q}) + "\n"
+                                                  for q in [short[0], *OFFTOPIC_QUESTIONS[:5]]))
+    r = ragdx("relevance", "calibrate", str(demo / "kb" / "documents.jsonl"), "-o", str(tmp_path / "tester"),
+              "--queries", str(tmp_path / "cal.jsonl"), "--corpus-field", "text", "--alpha", "0.1")
+    assert r.returncode == 0, r.stderr
+    assert len(docs) > 20
+    r = ragdx("relevance", "test", str(tmp_path / "tester"), "--queries", str(tmp_path / "probe.jsonl"),
+              "-o", str(tmp_path / "out.jsonl"))
+    assert r.returncode == 0, r.stderr
+    rows = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
+    assert len(rows) == 6
+    p = [row["p_value"] for row in rows]
+    assert all(0 < x <= 1 for x in p)
+    assert max(p[1:]) < p[0]  # off-topic questions look less like the corpus's own queries
+    broken = ragdx("relevance", "test", str(tmp_path / "nowhere"), "tell me")
+    assert broken.returncode == 2 and len(broken.stderr.strip().splitlines()) == 1

@@ -279,7 +279,11 @@ def test_bad_specs_are_one_line_errors(tmp_path, monkeypatch):
         load_system(bad_yaml)
 
     # Built-in pipelines are imported only when asked for; without them the error says so.
+    import ragdx.rag
+
     monkeypatch.setitem(sys.modules, "ragdx.rag.pipeline", None)
+    # once imported, the submodule is also an attribute of its package; hide that too
+    monkeypatch.delattr(ragdx.rag, "pipeline", raising=False)
     with pytest.raises(RagdxError, match="built-in pipelines are not available"):
         load_system({"kind": "pipeline", "path": "er.yaml"})
     plain_pipeline = tmp_path / "er.yaml"

@@ -409,6 +409,116 @@ def run_cmd(
     console.print(summary_table(summaries))
 
 
+# ----------------------------------------------------------------------------- relevance
+
+relevance_app = typer.Typer(no_args_is_help=True, help="Is a query inside what the corpus can answer? (p-values, drift)")
+app.add_typer(relevance_app, name="relevance")
+
+
+@relevance_app.command("calibrate")
+def relevance_calibrate(
+    corpus: Annotated[Path, typer.Argument(help="Corpus JSONL (one chunk a line) or a `ragdx kb render` directory's documents.jsonl.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Directory for the fitted tester.")],
+    queries: Annotated[Path | None, typer.Option("--queries", help="JSONL of real in-knowledge questions.")] = None,
+    dataset: Annotated[Path | None, typer.Option("--dataset", help="A ragdx dataset: its knowledge-base-supported queries.")] = None,
+    synthesize: Annotated[int, typer.Option("--synthesize", help="LLM-written questions for N random chunks (paper's prompt).")] = 0,
+    examples: Annotated[Path | None, typer.Option("--examples", help="JSONL of example questions that set the style for --synthesize.")] = None,
+    corpus_field: Annotated[str, typer.Option("--corpus-field", help="Text field of the corpus JSONL.")] = "content",
+    query_field: Annotated[str, typer.Option("--query-field", help="Text field of the questions JSONL.")] = "question",
+    k: Annotated[int, typer.Option("--k", min=1, help="Nearest chunks per query.")] = 10,
+    temperature: Annotated[float, typer.Option("--temperature", help="Temperature of the energy and entropy statistics.")] = 0.05,
+    statistic: Annotated[str, typer.Option("--statistic", help="mss, knn, avgknn, entropy, energy, fisher or simes.")] = "energy",
+    alpha: Annotated[float, typer.Option("--alpha", help="Default level of the test.")] = 0.05,
+    retriever: Annotated[str, typer.Option("--retriever", help="dense (MiniLM) or bm25.")] = "dense",
+    search: Annotated[str, typer.Option("--search", help="auto, exact or ivf.")] = "auto",
+    overwrite: Annotated[bool, typer.Option("--overwrite")] = False,
+    seed: Annotated[int, typer.Option("--seed")] = 0,
+    config: ConfigOpt = None,
+):
+    """Fit a knowledge-boundary tester on a corpus and in-knowledge calibration queries."""
+    from ragdx.relevance.cli_support import calibrate
+
+    cfg = _config(config)
+    summary = calibrate(corpus, out, queries=queries, dataset=dataset, synthesize=synthesize, examples=examples,
+                        llm_config=cfg.llm.model_dump() if cfg.llm else None, corpus_field=corpus_field,
+                        query_field=query_field, k=k, temperature=temperature, statistic=statistic, alpha=alpha,
+                        retriever=retriever, search=search, overwrite=overwrite, seed=seed)
+    console.print(summary.to_dict())
+
+
+@relevance_app.command("test")
+def relevance_test(
+    tester: Annotated[Path, typer.Argument(help="Directory of a fitted tester.")],
+    query: Annotated[list[str] | None, typer.Argument(help="Queries to test (or --queries FILE).")] = None,
+    queries: Annotated[Path | None, typer.Option("--queries", help="JSONL of queries.")] = None,
+    query_field: Annotated[str, typer.Option("--query-field")] = "question",
+    alpha: Annotated[float | None, typer.Option("--alpha", help="Level (default: the tester's).")] = None,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write one JSON line per query.")] = None,
+    drift: Annotated[bool, typer.Option("--drift", help="Also run the KS drift test on the batch.")] = False,
+):
+    """A p-value and a decision per query; with --drift, a KS test of the whole batch."""
+    from ragdx.relevance.cli_support import screen_queries
+
+    summary = screen_queries(tester, queries_file=queries, queries=query or None, query_field=query_field,
+                             alpha=alpha, out=out, drift=drift)
+    console.print(summary.to_dict())
+
+
+@relevance_app.command("monitor")
+def relevance_monitor(
+    tester: Annotated[Path, typer.Argument(help="Directory of a fitted tester.")],
+    log: Annotated[Path, typer.Argument(help="JSONL query log in arrival order.")],
+    query_field: Annotated[str, typer.Option("--query-field")] = "question",
+    timestamp_field: Annotated[str | None, typer.Option("--timestamp-field")] = None,
+    window: Annotated[int, typer.Option("--window", min=2)] = 100,
+    step: Annotated[int | None, typer.Option("--step", min=1)] = None,
+    alpha: Annotated[float, typer.Option("--alpha")] = 0.05,
+    out: Annotated[Path | None, typer.Option("--out", "-o")] = None,
+):
+    """Sliding-window KS drift over a query log: when and how far the queries moved."""
+    from ragdx.relevance.cli_support import monitor_log
+
+    report = monitor_log(tester, log, query_field=query_field, timestamp_field=timestamp_field, window=window,
+                         step=step, alpha=alpha, out=out)
+    console.print(report.summary())
+
+
+@relevance_app.command("bench")
+def relevance_bench(
+    data: Annotated[Path, typer.Option("--data", help="The knowledge-boundary data directory.")] = Path("../shared/data/knowledge-boundary"),
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write relevance-bench.json and .md here.")] = None,
+    n: Annotated[int, typer.Option("--n", help="Queries per class in each balanced sample.")] = 300,
+    seeds: Annotated[int, typer.Option("--seeds", help="Repetitions with different seeds.")] = 10,
+    k: Annotated[int, typer.Option("--k")] = 10,
+    temperature: Annotated[float, typer.Option("--temperature")] = 0.05,
+    alpha: Annotated[float, typer.Option("--alpha")] = 0.05,
+    with_llm: Annotated[bool, typer.Option("--llm", help="Add the LM relevance baseline (needs 'llm:' in ragdx.yaml).")] = False,
+    config: ConfigOpt = None,
+):
+    """The paper's Table 1 / Table 2 on Setting 1, with outlier and length-only baselines."""
+    from ragdx.relevance.bench import render_markdown, run_bench
+
+    cfg = _config(config)
+    llm = _llm(cfg, False, with_llm)
+    result = run_bench(data, out, n_per_class=n, seeds=seeds, k=k, temperature=temperature, alpha=alpha, llm=llm,
+                       progress=lambda msg: err.print(msg))
+    console.print(render_markdown(result))
+
+
+@app.command()
+def serve(
+    tester: Annotated[Path, typer.Argument(help="Directory of a fitted tester.")],
+    host: Annotated[str, typer.Option("--host")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port")] = 8080,
+    token_env: Annotated[str, typer.Option("--token-env", help="Environment variable holding the bearer token.")] = "RAGDX_SERVE_TOKEN",
+    max_batch: Annotated[int, typer.Option("--max-batch")] = 256,
+):
+    """Serve the tester over HTTP: POST /v1/relevance, POST /v1/drift, GET /healthz."""
+    from ragdx.relevance.serve import serve as run_server
+
+    run_server(tester, host=host, port=port, token_env=token_env, max_batch=max_batch)
+
+
 # ----------------------------------------------------------------------------- demo
 
 

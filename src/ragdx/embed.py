@@ -46,6 +46,8 @@ class Embedder:
         self.device = device
         self._model = None
         self._lock = threading.Lock()
+        # one SQLite connection serves every thread, so its use is serialised
+        self._db_lock = threading.Lock()
         self._db: sqlite3.Connection | None = None
 
     @property
@@ -78,6 +80,10 @@ class Embedder:
     def _cache(self) -> sqlite3.Connection | None:
         if self.cache_dir is None:
             return None
+        with self._db_lock:
+            return self._open_cache()
+
+    def _open_cache(self) -> sqlite3.Connection:
         if self._db is None:
             Path(self.cache_dir).mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(Path(self.cache_dir) / "embeddings.sqlite", check_same_thread=False)
@@ -97,11 +103,8 @@ class Embedder:
         db = self._cache()
         keys = [self._key(t) for t in texts]
         if db is not None:
-            found = {}
-            for i in range(0, len(keys), 500):
-                chunk = keys[i:i + 500]
-                marks = ",".join("?" * len(chunk))
-                found.update(db.execute(f"SELECT key, vec FROM emb WHERE key IN ({marks})", chunk).fetchall())
+            with self._db_lock:
+                found = self._lookup(db, keys)
             for i, k in enumerate(keys):
                 if k in found:
                     out[i] = np.frombuffer(found[k], dtype=np.float32)
@@ -114,7 +117,16 @@ class Embedder:
             for i, v in zip(missing, vectors, strict=True):
                 out[i] = v
             if db is not None:
-                with db:
+                with self._db_lock, db:
                     db.executemany("INSERT OR REPLACE INTO emb VALUES (?, ?)",
                                    [(keys[i], v.tobytes()) for i, v in zip(missing, vectors, strict=True)])
         return np.vstack(out).astype(np.float32, copy=False)
+
+    @staticmethod
+    def _lookup(db: sqlite3.Connection, keys: Sequence[str]) -> dict[str, bytes]:
+        found: dict[str, bytes] = {}
+        for i in range(0, len(keys), 500):  # SQLite limits the number of bound parameters
+            chunk = list(keys[i:i + 500])
+            marks = ",".join("?" * len(chunk))
+            found.update(db.execute(f"SELECT key, vec FROM emb WHERE key IN ({marks})", chunk).fetchall())
+        return found

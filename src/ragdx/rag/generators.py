@@ -1,0 +1,184 @@
+"""Generators: the answer from the retrieved contexts.
+
+``extractive`` answers with the context sentence most similar to the query (MiniLM cosine,
+ties to the earlier sentence): deterministic, no LLM, so every configuration runs without a key.
+``llm`` prompts a chat model with the contexts and the query, optionally after k in-context
+examples chosen once to be semantically diverse (paper §4.3: three QA pairs with "broad semantic
+diversity to prevent model bias towards the domains of the examples").
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from ragdx.errors import RagdxError
+from ragdx.rag.corpus import Component, register
+from ragdx.rag.retrievers import DEFAULT_CACHE_DIR, QueryContext, shared_embedder
+from ragdx.rag.types import RetrievedContext
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+def sentences(text: str) -> list[str]:
+    """Sentences and lines, markdown emphasis stripped; fragments under 3 word characters dropped."""
+    out = []
+    for piece in _SENTENCE_END.split(text):
+        s = piece.strip().strip("*#").strip()
+        if len(re.findall(r"\w", s)) >= 3:
+            out.append(s)
+    return out
+
+
+class Generator(Component):
+    async def generate(self, query: str, contexts: Sequence[RetrievedContext],
+                       ctx: QueryContext | None = None) -> str:
+        raise NotImplementedError
+
+
+@register("extractive")
+class ExtractiveReader(Generator):
+    """The context sentence with the highest cosine similarity to the query; "" without contexts.
+    Only the first ``max_sentences`` sentences (in context order) are considered."""
+
+    def __init__(self, model_path: str | None = None, cache_dir: str | None = DEFAULT_CACHE_DIR,
+                 max_sentences: int = 200):
+        self.model_path = model_path
+        self.cache_dir = cache_dir
+        self.max_sentences = max_sentences
+
+    async def generate(self, query, contexts, ctx=None):
+        cands: list[str] = []
+        for c in contexts:
+            for s in sentences(c.text):
+                if s not in cands:
+                    cands.append(s)
+        cands = cands[: self.max_sentences]
+        if not cands:
+            return ""
+        emb = shared_embedder(self.model_path, self.cache_dir)
+        q = emb.embed([query])[0]
+        sims = emb.embed(cands) @ q
+        return cands[int(np.argmax(sims))]  # argmax keeps the first of equal maxima
+
+
+DEFAULT_SYSTEM_PROMPT = (
+    "You answer questions using only the given context. Answer briefly with the requested value(s). "
+    "If the context does not contain the answer, say that you do not know."
+)
+
+
+def load_examples(path: str | Path) -> list[dict[str, str]]:
+    """QA pairs from a ragdx dataset directory (``records.jsonl``: query, answer_text), JSONL or a
+    JSON list of objects with ``query``/``question`` and ``answer``/``answer_text``."""
+    p = Path(path)
+    if p.is_dir():
+        p = p / "records.jsonl"
+    try:
+        text = p.read_text(encoding="utf-8")
+        rows = ([json.loads(ln) for ln in text.splitlines() if ln.strip()] if p.suffix == ".jsonl"
+                else json.loads(text))
+    except (OSError, ValueError) as exc:
+        raise RagdxError(f"cannot read the in-context examples ({exc})", source=str(p), field="examples") from None
+    out = []
+    for r in rows if isinstance(rows, list) else []:
+        q = r.get("query", r.get("question")) if isinstance(r, dict) else None
+        a = r.get("answer_text", r.get("answer")) if isinstance(r, dict) else None
+        if isinstance(q, str) and a not in (None, ""):
+            pair = {"query": q, "answer": a if isinstance(a, str) else json.dumps(a, ensure_ascii=False)}
+            if pair not in out:
+                out.append(pair)
+    if not out:
+        raise RagdxError("no question/answer pairs found", source=str(p), field="examples")
+    return out
+
+
+def diverse_examples(pool: Sequence[dict[str, str]], k: int, vectors: np.ndarray) -> list[dict[str, str]]:
+    """k examples spread over the pool's embedding space: start at the medoid-like example nearest
+    the centroid, then repeatedly add the one farthest (in cosine) from all chosen (farthest-point
+    sampling). Deterministic: ties go to the earlier example."""
+    if k <= 0 or not pool:
+        return []
+    centroid = vectors.mean(axis=0)
+    chosen = [int(np.argmax(vectors @ centroid))]
+    nearest = vectors @ vectors[chosen[0]]
+    while len(chosen) < min(k, len(pool)):
+        nearest_masked = nearest.copy()
+        nearest_masked[chosen] = np.inf
+        nxt = int(np.argmin(nearest_masked))
+        chosen.append(nxt)
+        nearest = np.maximum(nearest, vectors @ vectors[nxt])
+    return [pool[i] for i in chosen]
+
+
+@register("llm")
+class LLMGenerator(Generator):
+    """Context + query prompt to a chat model. ``shots`` > 0 puts that many diverse QA pairs from
+    ``examples`` (a dataset directory or QA file) before the question, as chat turns; an example
+    whose question is the query itself is skipped. ``llm`` is an ``LLMConfig`` mapping."""
+
+    def __init__(self, llm: dict | None = None, shots: int = 0, examples: str | None = None,
+                 system_prompt: str = DEFAULT_SYSTEM_PROMPT, max_context_chars: int = 12000,
+                 model_path: str | None = None, cache_dir: str | None = DEFAULT_CACHE_DIR):
+        if shots < 0:
+            raise RagdxError("must be 0 or more", field="shots")
+        if shots and not examples:
+            raise RagdxError("in-context learning needs 'examples' (a dataset directory or QA file)",
+                             field="examples")
+        self.llm = dict(llm or {})
+        self.shots = shots
+        self.examples = examples
+        self.system_prompt = system_prompt
+        self.max_context_chars = max_context_chars
+        self.model_path = model_path
+        self.cache_dir = cache_dir
+        self._client = None
+        self._shots: list[dict[str, str]] | None = None
+
+    @property
+    def client(self):
+        if self._client is None:
+            from ragdx.llm import make_llm
+
+            self._client = make_llm(self.llm)
+        return self._client
+
+    def chosen_examples(self) -> list[dict[str, str]]:
+        """The diverse examples, chosen once (one more than ``shots`` to replace a self-match)."""
+        if self._shots is None:
+            if not self.shots:
+                self._shots = []
+            else:
+                pool = load_examples(self.examples)
+                vectors = shared_embedder(self.model_path, self.cache_dir).embed([p["query"] for p in pool])
+                self._shots = diverse_examples(pool, self.shots + 1, vectors)
+        return self._shots
+
+    def messages(self, query: str, contexts: Sequence[RetrievedContext]) -> list[dict[str, str]]:
+        msgs = [{"role": "system", "content": self.system_prompt}]
+        shots = [e for e in self.chosen_examples() if e["query"] != query][: self.shots]
+        for e in shots:
+            msgs.append({"role": "user", "content": f"Question: {e['query']}"})
+            msgs.append({"role": "assistant", "content": e["answer"]})
+        parts, used = [], 0
+        for i, c in enumerate(contexts, 1):
+            block = f"[{i}] {c.text.strip()}"
+            if used + len(block) > self.max_context_chars:
+                block = block[: max(0, self.max_context_chars - used)]
+            if not block:
+                break
+            parts.append(block)
+            used += len(block)
+        context = "\n\n".join(parts) if parts else "(no context)"
+        msgs.append({"role": "user", "content": f"Context:\n{context}\n\nQuestion: {query}"})
+        return msgs
+
+    async def generate(self, query, contexts, ctx=None):
+        completion = await self.client.complete(self.messages(query, contexts))
+        if ctx is not None:
+            ctx.add_usage(completion)
+        return completion.text.strip()

@@ -1,0 +1,584 @@
+"""Retrievers: keyword overlap, TF-IDF, BM25, dense, and the paper's ensemble, multi-query and
+parent-document retrievers built from them.
+
+A retriever is built once over a list of chunks (its *units*) and then ranks unit indices for a
+query. Composite retrievers only ever combine rankings of indices, so any retriever can sit
+inside any other (multi-query over an ensemble, a parent-document retriever over BM25, ...).
+Every ranking is total and deterministic: equal scores are ordered by unit order, which is corpus
+order, as GRAMMAR's keyword retriever does.
+
+``allowed`` (a set of document ids, from the pre-retrieval filter) restricts a ranking to the
+units of those documents.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import threading
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ragdx.errors import RagdxError
+from ragdx.rag.chunking import Chunk
+from ragdx.rag.corpus import Component, build_component, register
+from ragdx.rag.types import RetrievedContext
+
+DEFAULT_CACHE_DIR = ".ragdx-cache"
+RRF_K = 60
+
+
+@dataclass
+class QueryContext:
+    """What travels with one query through the components: LLM tokens spent on it, and the
+    alternative phrasings a caller supplied (``SystemInput.metadata["alternatives"]``)."""
+
+    alternatives: list[str] | None = None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    notes: dict[str, Any] = field(default_factory=dict)
+
+    def add_usage(self, completion: Any) -> None:
+        self.prompt_tokens += int(getattr(completion, "prompt_tokens", 0) or 0)
+        self.completion_tokens += int(getattr(completion, "completion_tokens", 0) or 0)
+
+
+# ----------------------------------------------------------------------------- shared pieces
+
+_EMBEDDERS: dict[tuple, Any] = {}
+_EMBEDDERS_LOCK = threading.Lock()
+
+
+def shared_embedder(model_path: str | None = None, cache_dir: str | None = DEFAULT_CACHE_DIR):
+    """One ``Embedder`` per (model, cache) in the process, so eight pipelines load MiniLM once."""
+    from ragdx.embed import Embedder
+
+    key = (model_path, str(cache_dir) if cache_dir else None)
+    with _EMBEDDERS_LOCK:
+        if key not in _EMBEDDERS:
+            _EMBEDDERS[key] = Embedder(model_path, cache_dir=cache_dir)
+        return _EMBEDDERS[key]
+
+
+def top_indices(scores: np.ndarray, k: int, mask: np.ndarray | None = None) -> np.ndarray:
+    """Indices of the ``k`` best scores, best first, equal scores in index order; masked-out
+    indices never appear. Linear time for the selection, so it stays fast on 100k units."""
+    idx_all = np.flatnonzero(mask) if mask is not None else None
+    s = scores if idx_all is None else scores[idx_all]
+    n = len(s)
+    if k <= 0 or n == 0:
+        return np.zeros(0, dtype=np.int64)
+    if k < n:
+        part = np.argpartition(-s, k - 1)[:k]
+        thr = s[part].min()
+        above = np.flatnonzero(s > thr)
+        ties = np.flatnonzero(s == thr)[: k - len(above)]
+        cand = np.concatenate([above, ties])
+    else:
+        cand = np.arange(n)
+    cand = cand[np.lexsort((cand, -s[cand]))]
+    return cand if idx_all is None else idx_all[cand]
+
+
+class Retriever(Component):
+    """Base: ``build(chunks)`` once, then ``retrieve(query, top_k)``.
+
+    Leaves implement ``scores`` (one number per unit, higher is better); composites override
+    ``aranked``. ``units`` are the chunks the indices refer to (parents, for the parent-document
+    retriever)."""
+
+    def __init__(self) -> None:
+        self.units: list[Chunk] = []
+        self._doc_ids: np.ndarray | None = None
+
+    # -- building
+    def build(self, chunks: Sequence[Chunk]) -> None:
+        self._set_units(list(chunks))
+        self._build(self.units)
+
+    def _set_units(self, units: list[Chunk]) -> None:
+        if not units:
+            raise RagdxError("nothing to index: the corpus has no text", field="corpus")
+        self.units = units
+        self._doc_ids = np.array([u.doc_id for u in units], dtype=object)
+
+    def _build(self, units: list[Chunk]) -> None:
+        pass
+
+    @property
+    def built(self) -> bool:
+        return bool(self.units)
+
+    def _mask(self, allowed: Iterable[str] | None) -> np.ndarray | None:
+        if allowed is None:
+            return None
+        return np.isin(self._doc_ids, list(allowed))
+
+    def _require_built(self) -> None:
+        if not self.units:
+            raise RagdxError(f"the {self.type_name} retriever has not been built (call build(chunks) first)")
+
+    # -- ranking
+    def scores(self, query: str) -> np.ndarray:
+        raise NotImplementedError
+
+    def ranked(self, query: str, k: int, allowed: Iterable[str] | None = None,
+               ctx: QueryContext | None = None) -> list[tuple[int, float]]:
+        self._require_built()
+        s = self.scores(query)
+        return [(int(i), float(s[i])) for i in top_indices(s, k, self._mask(allowed))]
+
+    async def aranked(self, query: str, k: int, allowed: Iterable[str] | None = None,
+                      ctx: QueryContext | None = None) -> list[tuple[int, float]]:
+        return self.ranked(query, k, allowed, ctx)
+
+    def _contexts(self, ranking: list[tuple[int, float]]) -> list[RetrievedContext]:
+        # the context id is the document id: evaluation (hit rate, GRAMMAR's judgement) is on documents
+        return [RetrievedContext(self.units[i].doc_id, self.units[i].text, score) for i, score in ranking]
+
+    def retrieve(self, query: str, top_k: int = 5, allowed: Iterable[str] | None = None,
+                 ctx: QueryContext | None = None) -> list[RetrievedContext]:
+        return self._contexts(self.ranked(query, top_k, allowed, ctx))
+
+    async def aretrieve(self, query: str, top_k: int = 5, allowed: Iterable[str] | None = None,
+                        ctx: QueryContext | None = None) -> list[RetrievedContext]:
+        return self._contexts(await self.aranked(query, top_k, allowed, ctx))
+
+
+class _Composite(Retriever):
+    """Composites do their work in ``aranked`` (reformulation may call an LLM); ``ranked`` runs it."""
+
+    def ranked(self, query, k, allowed=None, ctx=None):
+        from ragdx.llm import run_sync
+
+        return run_sync(self.aranked(query, k, allowed, ctx))
+
+
+# ----------------------------------------------------------------------------- keyword overlap
+
+_TOKEN = re.compile(r"\w+|[^\w\s]")
+
+
+def keyword_tokens(text: str) -> set[str]:
+    """Distinct tokens as GRAMMAR's keyword retriever counts them: word runs and single
+    punctuation marks, case kept, stop words kept. (Case-sensitive ``\\w+`` reproduces the
+    reference's stored top-1 for every Aurp query; lower-casing drops that to ~70 %.)"""
+    return set(_TOKEN.findall(text))
+
+
+@register("keyword")
+class KeywordRetriever(Retriever):
+    """Score = number of distinct tokens the query shares with the unit (GRAMMAR §5.1's
+    deliberately weak retriever); ties go to the earlier unit."""
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def _build(self, units):
+        postings: dict[str, list[int]] = defaultdict(list)
+        for i, u in enumerate(units):
+            for tok in keyword_tokens(u.text):
+                postings[tok].append(i)
+        self._postings = {t: np.asarray(v, dtype=np.int64) for t, v in postings.items()}
+
+    def scores(self, query):
+        s = np.zeros(len(self.units), dtype=np.float64)
+        for tok in keyword_tokens(query):
+            hits = self._postings.get(tok)
+            if hits is not None:
+                s[hits] += 1.0
+        return s
+
+
+# ----------------------------------------------------------------------------- TF-IDF
+
+
+@register("tfidf")
+class TfidfRetriever(Retriever):
+    """Cosine similarity of TF-IDF vectors (scikit-learn), words lower-cased."""
+
+    def __init__(self, sublinear_tf: bool = False, stop_words: str | None = None, ngram_max: int = 1):
+        super().__init__()
+        self.sublinear_tf = sublinear_tf
+        self.stop_words = stop_words
+        self.ngram_max = ngram_max
+
+    def _build(self, units):
+        from sklearn.feature_extraction.text import TfidfVectorizer
+
+        self._vec = TfidfVectorizer(sublinear_tf=self.sublinear_tf, stop_words=self.stop_words,
+                                    ngram_range=(1, self.ngram_max), dtype=np.float32)
+        self._matrix = self._vec.fit_transform([u.text for u in units]).tocsr()
+
+    def scores(self, query):
+        q = self._vec.transform([query])
+        return np.asarray((self._matrix @ q.T).toarray()).ravel().astype(np.float64)
+
+
+# ----------------------------------------------------------------------------- BM25
+
+
+@register("bm25")
+class BM25Retriever(Retriever):
+    """BM25 (``bm25s``, Lucene variant), lower-cased words, English stop words removed."""
+
+    def __init__(self, k1: float = 1.5, b: float = 0.75, method: str = "lucene", stopwords: str | None = "en"):
+        super().__init__()
+        self.k1 = k1
+        self.b = b
+        self.method = method
+        self.stopwords = stopwords
+
+    def _tokenize(self, texts, return_ids=True):
+        import bm25s
+
+        return bm25s.tokenize(texts, stopwords=self.stopwords or [], return_ids=return_ids, show_progress=False)
+
+    def _build(self, units):
+        import bm25s
+
+        self._index = bm25s.BM25(k1=self.k1, b=self.b, method=self.method)
+        self._index.index(self._tokenize([u.text for u in units]), show_progress=False)
+
+    def scores(self, query):
+        tokens = self._tokenize([query], return_ids=False)[0]
+        if not tokens:
+            return np.zeros(len(self.units), dtype=np.float64)
+        return np.asarray(self._index.get_scores(tokens), dtype=np.float64)
+
+
+# ----------------------------------------------------------------------------- dense
+
+_DENSE_MEMO: dict[tuple[str, str], np.ndarray] = {}
+
+
+@register("dense")
+class DenseRetriever(Retriever):
+    """Exact inner-product search over unit-normalised MiniLM embeddings (= cosine similarity).
+
+    Embeddings are cached on disk by content hash in ``cache_dir`` (None: no disk cache) and
+    kept in memory per corpus, so several pipelines over one corpus embed it once."""
+
+    def __init__(self, model_path: str | None = None, cache_dir: str | None = DEFAULT_CACHE_DIR):
+        super().__init__()
+        self.model_path = model_path
+        self.cache_dir = cache_dir
+
+    @property
+    def embedder(self):
+        return shared_embedder(self.model_path, self.cache_dir)
+
+    def _build(self, units):
+        h = hashlib.sha256()
+        for u in units:
+            h.update(u.text.encode())
+            h.update(b"\x1e")
+        key = (self.model_path or "minilm", h.hexdigest())
+        if key not in _DENSE_MEMO:
+            _DENSE_MEMO[key] = self.embedder.embed([u.text for u in units])
+        self._matrix = _DENSE_MEMO[key]
+
+    def set_embeddings(self, units: Sequence[Chunk], matrix: np.ndarray) -> None:
+        """Index precomputed unit vectors (benchmarks search random vectors this way)."""
+        self._set_units(list(units))
+        if matrix.shape[0] != len(self.units):
+            raise RagdxError("one embedding per unit expected", field="matrix")
+        self._matrix = np.ascontiguousarray(matrix, dtype=np.float32)
+
+    def scores(self, query):
+        return self.scores_for_vector(self.embedder.embed([query])[0])
+
+    def scores_for_vector(self, vector: np.ndarray) -> np.ndarray:
+        return self._matrix @ np.asarray(vector, dtype=np.float32)
+
+
+# ----------------------------------------------------------------------------- ensemble
+
+
+@register("ensemble")
+class EnsembleRetriever(_Composite):
+    """Weighted fusion of retrievers over the same units: BM25 + dense, equal weights, by default
+    (paper §4.2.2). ``fusion="rank"``: weighted reciprocal rank fusion over each retriever's top
+    ``candidates``; ``fusion="score"``: weighted sum of min-max normalised scores."""
+
+    component_params = {"retrievers": "list"}
+
+    def __init__(self, retrievers: list[Retriever] | None = None, weights: list[float] | None = None,
+                 fusion: str = "rank", k: int = RRF_K, candidates: int = 50):
+        super().__init__()
+        if retrievers is None:
+            retrievers = [BM25Retriever(), DenseRetriever()]
+        self.retrievers = [build_component(r, field=f"retrievers[{i}]", expect=Retriever)
+                           for i, r in enumerate(retrievers)]
+        if not self.retrievers:
+            raise RagdxError("needs at least one retriever", field="retrievers")
+        if weights is not None and len(weights) != len(self.retrievers):
+            raise RagdxError(f"{len(weights)} weights for {len(self.retrievers)} retrievers", field="weights")
+        if fusion not in ("rank", "score"):
+            raise RagdxError(f"unknown fusion {fusion!r} (rank or score)", field="fusion")
+        self.weights = None if weights is None else [float(w) for w in weights]
+        self.fusion = fusion
+        self.k = k
+        self.candidates = candidates
+
+    def _w(self) -> list[float]:
+        return self.weights or [1.0 / len(self.retrievers)] * len(self.retrievers)
+
+    def build(self, chunks):
+        self._set_units(list(chunks))
+        for r in self.retrievers:
+            r.build(self.units)
+            if [u.id for u in r.units] != [u.id for u in self.units]:
+                raise RagdxError("an ensemble's retrievers must rank the same units", field="retrievers")
+
+    async def aranked(self, query, k, allowed=None, ctx=None):
+        self._require_built()
+        mask = self._mask(allowed)
+        fused = np.zeros(len(self.units), dtype=np.float64)
+        if self.fusion == "score":
+            for w, r in zip(self._w(), self.retrievers, strict=True):
+                s = r.scores(query) if not isinstance(r, _Composite) else _dense_from(
+                    await r.aranked(query, len(self.units), allowed, ctx), len(self.units))
+                fused += w * _minmax(s, mask)
+        else:
+            for w, r in zip(self._w(), self.retrievers, strict=True):
+                for rank, (i, _) in enumerate(await r.aranked(query, max(self.candidates, k), allowed, ctx)):
+                    fused[i] += w / (self.k + rank + 1)
+            if mask is None:
+                mask = fused > 0
+            else:
+                mask = mask & (fused > 0)
+        return [(int(i), float(fused[i])) for i in top_indices(fused, k, mask)]
+
+
+def _minmax(s: np.ndarray, mask: np.ndarray | None) -> np.ndarray:
+    vals = s if mask is None else s[mask]
+    if vals.size == 0:
+        return np.zeros_like(s)
+    lo, hi = float(vals.min()), float(vals.max())
+    if hi <= lo:
+        return np.zeros_like(s)
+    return (s - lo) / (hi - lo)
+
+
+def _dense_from(ranking: list[tuple[int, float]], n: int) -> np.ndarray:
+    s = np.full(n, -np.inf)
+    for i, v in ranking:
+        s[i] = v
+    finite = s[np.isfinite(s)]
+    s[~np.isfinite(s)] = finite.min() if finite.size else 0.0
+    return s
+
+
+# ----------------------------------------------------------------------------- parent document
+
+
+@register("parent_document")
+class ParentDocumentRetriever(_Composite):
+    """Ranks child chunks with ``retriever`` and returns their parents, each once, in the order of
+    their best child (LangChain's ParentDocumentRetriever, paper §4.2.2). Needs child-parent chunks."""
+
+    component_params = {"retriever": "one"}
+
+    def __init__(self, retriever: Retriever | None = None, candidates: int = 100):
+        super().__init__()
+        self.retriever = build_component(retriever or DenseRetriever(), field="retriever", expect=Retriever)
+        self.candidates = candidates
+
+    def build(self, chunks):
+        chunks = list(chunks)
+        if not chunks or any(c.parent is None for c in chunks):
+            raise RagdxError("the parent_document retriever needs a child_parent chunker", field="chunker")
+        self.retriever.build(chunks)
+        parents: dict[str, int] = {}
+        units: list[Chunk] = []
+        self._parent_of = np.zeros(len(chunks), dtype=np.int64)
+        for i, c in enumerate(chunks):
+            if c.parent.id not in parents:
+                parents[c.parent.id] = len(units)
+                units.append(c.parent)
+            self._parent_of[i] = parents[c.parent.id]
+        self._set_units(units)
+
+    async def aranked(self, query, k, allowed=None, ctx=None):
+        self._require_built()
+        n_children = len(self._parent_of)
+        want = max(self.candidates, k)
+        while True:
+            children = await self.retriever.aranked(query, want, allowed, ctx)
+            out: list[tuple[int, float]] = []
+            seen: set[int] = set()
+            for i, score in children:
+                p = int(self._parent_of[i])
+                if p not in seen:
+                    seen.add(p)
+                    out.append((p, score))
+            # too few distinct parents among the candidates: widen the child ranking once
+            if len(out) >= k or want >= n_children or len(children) < want:
+                return out[:k]
+            want = n_children
+
+
+# ----------------------------------------------------------------------------- multi-query
+
+
+class Reformulator(Component):
+    """Gives up to ``n`` other phrasings of a query."""
+
+    async def reformulate(self, query: str, n: int, ctx: QueryContext | None = None) -> list[str]:
+        raise NotImplementedError
+
+
+@register("dataset_reformulator")
+class DatasetReformulator(Reformulator):
+    """Offline reformulations: the query's other phrasings in a generated dataset, i.e. the same
+    semantic group (same SQL template and values) written by the text-template verbaliser in the
+    other styles first, then the same style's other templates.
+
+    This is the deterministic stand-in for the paper's GPT-4 rephrasing. It is only available for
+    queries the dataset contains (a query it does not know gets no reformulation, so multi-query
+    degrades to the plain retriever) and it knows the group, which an LLM rephraser does not: its
+    phrasings are faithful by construction. ``dataset`` is a ragdx dataset directory (groups by
+    ``group_id``) or GRAMMAR reference results files (groups by ``query_tag``); alternatives can
+    also be set in code (``set_alternatives``) or per query (``SystemInput.metadata``)."""
+
+    def __init__(self, dataset: str | list[str] | None = None):
+        self.dataset = dataset
+        self._alternatives: dict[str, list[str]] = {}
+        if dataset:
+            paths = [dataset] if isinstance(dataset, str) else list(dataset)
+            self.set_alternatives(alternatives_from_dataset(paths))
+
+    def set_alternatives(self, mapping: Mapping[str, Sequence[str]]) -> None:
+        self._alternatives.update({q: list(v) for q, v in mapping.items()})
+
+    async def reformulate(self, query, n, ctx=None):
+        if ctx is not None and ctx.alternatives is not None:
+            alts = ctx.alternatives
+        else:
+            alts = self._alternatives.get(query, [])
+        return [a for a in alts if a != query][:n]
+
+
+def alternatives_from_groups(items: Iterable[tuple[str, str, str]]) -> dict[str, list[str]]:
+    """(query, group, style) triples -> query -> the group's other queries, other styles first,
+    each style's queries in the order given."""
+    groups: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for query, group, style in items:
+        if (query, style) not in groups[group]:
+            groups[group].append((query, style))
+    out: dict[str, list[str]] = {}
+    for members in groups.values():
+        for query, style in members:
+            others = [(s == style, i, q) for i, (q, s) in enumerate(members) if q != query]
+            alts: list[str] = []
+            for _, _, q in sorted(others):
+                if q not in alts:
+                    alts.append(q)
+            out.setdefault(query, alts)
+    return out
+
+
+def alternatives_from_dataset(paths: Sequence[str | Path]) -> dict[str, list[str]]:
+    import json
+
+    triples: list[tuple[str, str, str]] = []
+    for raw in paths:
+        p = Path(raw)
+        if p.is_dir():
+            p = p / "records.jsonl"
+        try:
+            text = p.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise RagdxError(f"cannot read the dataset ({exc})", source=str(p), field="dataset") from None
+        if p.suffix == ".jsonl":
+            for line in text.splitlines():
+                if line.strip():
+                    r = json.loads(line)
+                    triples.append((r["query"], r["group_id"], r.get("style", "")))
+        else:
+            data = json.loads(text)
+            if not isinstance(data, list) or not all(isinstance(r, dict) and "query_tag" in r for r in data):
+                raise RagdxError("expected records with 'query' and 'query_tag' (GRAMMAR results)",
+                                 source=str(p), field="dataset")
+            for r in data:
+                triples.append((r["query"], str(r["query_tag"]), p.stem))
+    return alternatives_from_groups(triples)
+
+
+REFORMULATE_PROMPT = (
+    "You are an AI language model assistant. Your task is to generate {n} different versions of the "
+    "given user question to retrieve relevant documents from a database. By generating multiple "
+    "perspectives on the user question, your goal is to help the user overcome some of the limitations "
+    "of distance-based similarity search. Keep every name, code and number of the question exactly. "
+    "Provide these alternative questions separated by newlines, nothing else.\nOriginal question: {query}"
+)
+
+
+@register("llm_reformulator")
+class LLMReformulator(Reformulator):
+    """Reformulations written by an LLM (the paper's prompt-based rephrasing); ``llm`` is an
+    ``LLMConfig`` mapping (``model``, ``base_url``, ``api_key_env``, ``cache_dir``, ...)."""
+
+    def __init__(self, llm: dict | None = None, prompt: str = REFORMULATE_PROMPT):
+        self.llm = dict(llm or {})
+        self.prompt = prompt
+        self._client = None
+
+    @property
+    def client(self):
+        if self._client is None:
+            from ragdx.llm import make_llm
+
+            self._client = make_llm(self.llm)
+        return self._client
+
+    async def reformulate(self, query, n, ctx=None):
+        completion = await self.client.complete([{"role": "user", "content": self.prompt.format(n=n, query=query)}])
+        if ctx is not None:
+            ctx.add_usage(completion)
+        lines = [re.sub(r"^\s*(?:\d+[.)]|[-*•])\s*", "", ln).strip() for ln in completion.text.splitlines()]
+        out: list[str] = []
+        for ln in lines:
+            if ln and ln != query and ln not in out:
+                out.append(ln)
+        return out[:n]
+
+
+@register("multi_query")
+class MultiQueryRetriever(_Composite):
+    """The query and ``n`` reformulations, each ranked by ``retriever`` (top ``candidates``), fused
+    by reciprocal rank fusion with ``k`` = 60 (LlamaIndex's reciprocal rerank fusion, paper §4.2.2)."""
+
+    component_params = {"retriever": "one", "reformulator": "one"}
+
+    def __init__(self, retriever: Retriever | None = None, reformulator: Reformulator | None = None,
+                 n: int = 3, k: int = RRF_K, candidates: int = 50):
+        super().__init__()
+        self.retriever = build_component(retriever or DenseRetriever(), field="retriever", expect=Retriever)
+        self.reformulator = build_component(reformulator or DatasetReformulator(), field="reformulator",
+                                            expect=Reformulator)
+        self.n = n
+        self.k = k
+        self.candidates = candidates
+
+    def build(self, chunks):
+        self.retriever.build(chunks)
+        self._set_units(self.retriever.units)
+
+    async def aranked(self, query, k, allowed=None, ctx=None):
+        self._require_built()
+        variants = [query] + (await self.reformulator.reformulate(query, self.n, ctx) if self.n > 0 else [])
+        if ctx is not None:
+            ctx.notes["queries"] = variants
+        fused: dict[int, float] = defaultdict(float)
+        for v in variants:
+            for rank, (i, _) in enumerate(await self.retriever.aranked(v, max(self.candidates, k), allowed, ctx)):
+                fused[i] += 1.0 / (self.k + rank + 1)
+        # ties in index order, like every other ranking here
+        return sorted(fused.items(), key=lambda t: (-t[1], t[0]))[:k]

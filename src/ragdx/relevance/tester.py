@@ -1,0 +1,451 @@
+"""The knowledge-boundary tester: a goodness-of-fit test of each query against in-knowledge queries.
+
+``RelevanceTester`` is a scikit-learn-style estimator. ``fit`` takes the corpus (chunk embeddings,
+or chunk texts for BM25) and in-knowledge calibration queries; it keeps, for every calibration
+query, its k nearest similarities. A new query's p-value is the right tail of the calibration
+distribution of the chosen statistic, with the +1 correction:
+
+    p = (1 + #{calibration statistic >= s}) / (n + 1)
+
+so that, when the new query and the calibration queries are exchangeable (drawn alike from the
+in-knowledge distribution), P(p <= alpha) <= alpha at every alpha: rejecting at p <= alpha
+falsely rejects at most an alpha share of in-knowledge queries.
+
+Defaults, and why:
+
+* ``k = 10``: a usual retrieval depth for RAG, so the statistics describe the neighbourhood the
+  generator will actually see; Fisher and Simes get ten per-neighbour tests to combine. The paper
+  found every statistic but Entropy stable across k (its Figure 4).
+* ``temperature = 0.05``: all-MiniLM-L6-v2 (like most sentence-transformers retrievers) was trained
+  with a contrastive loss at scale 20, i.e. a softmax over cosine similarities at temperature 0.05.
+  Energy and Entropy at that temperature are the model's own retrieval distribution; at T = 1 the
+  softmax over cosines in [-1, 1] is almost uniform and Entropy is close to log k for every query.
+  For BM25 scores use a temperature around 1.
+* ``statistic = "energy"``: the paper's default for its comparisons (Table 2) and among the best on
+  both corpora; MSS was better on PubMed in the paper, so the benchmark reports all seven.
+* ``search = "auto"``: exact search up to 50,000 chunks, an inverted-file index (IVF) above, where
+  exact search costs ~20 ms a query on two cores. The p-values stay valid either way (calibration
+  and new queries go through the same search); see :class:`ragdx.relevance.index.IVFIndex`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Self
+
+import numpy as np
+
+from ragdx.errors import RagdxError
+from ragdx.relevance.index import BM25Index, DenseIndex, IVFIndex
+from ragdx.relevance.statistics import STATISTICS, compute_statistics, empirical_p_values
+
+FORMAT = "ragdx-relevance-tester"
+FORMAT_VERSION = 1
+MANIFEST = "relevance-tester.json"
+
+Queries = Sequence[str] | np.ndarray
+
+
+@dataclass(frozen=True, slots=True)
+class QueryTest:
+    """The test of one query. ``out_of_knowledge`` is the decision: p_value <= alpha."""
+
+    index: int
+    query: str | None
+    statistic: str
+    value: float
+    p_value: float
+    alpha: float
+    out_of_knowledge: bool
+    statistics: dict[str, float]
+    p_values: dict[str, float]
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _check_statistic(name: str) -> str:
+    if name not in STATISTICS:
+        raise RagdxError(f"unknown statistic {name!r} (choose from {', '.join(STATISTICS)})", field="statistic")
+    return name
+
+
+def _check_power(alpha: float, n: int) -> None:
+    """The smallest p-value is 1/(n+1): with fewer calibration queries than that, nothing is ever
+    rejected, which would look like "all in-knowledge" rather than "cannot tell"."""
+    if 1.0 / (n + 1.0) > alpha:
+        raise RagdxError(f"with {n} calibration queries the smallest p-value is 1/{n + 1}, above alpha={alpha}: "
+                         f"no query could be rejected (need at least {int(np.ceil(1 / alpha)) - 1})",
+                         field="calibration")
+
+
+def _check_alpha(alpha: float) -> float:
+    if not (isinstance(alpha, int | float) and 0.0 < float(alpha) < 1.0):
+        raise RagdxError(f"alpha must be strictly between 0 and 1, got {alpha!r}", field="alpha")
+    return float(alpha)
+
+
+class RelevanceTester:
+    """``RelevanceTester(k=10, temperature=0.05, statistic="energy", alpha=0.05, retriever="dense",
+    embedder=None, search="auto")``.
+
+    ``embedder`` (a :class:`ragdx.embed.Embedder`) turns query texts into embeddings for the dense
+    retriever; None uses the packaged MiniLM when texts are given. Embeddings can always be passed
+    directly instead of texts.
+
+    Fitted attributes: ``index_`` (the corpus index), ``calibration_topk_`` (n, k similarities),
+    ``calibration_statistics_`` (n, 7), ``n_calibration_``, ``embedding_model_``.
+    """
+
+    #: corpora at least this large use the IVF index when ``search="auto"``
+    IVF_THRESHOLD = 50_000
+
+    def __init__(self, k: int = 10, temperature: float = 0.05, statistic: str = "energy", alpha: float = 0.05,
+                 retriever: str = "dense", embedder: Any = None, search: str = "auto"):
+        self.k = k
+        self.temperature = temperature
+        self.statistic = statistic
+        self.alpha = alpha
+        self.retriever = retriever
+        self.embedder = embedder
+        self.search = search
+
+    # ---- parameters ---------------------------------------------------------------------------
+
+    def get_params(self, deep: bool = False) -> dict[str, Any]:
+        return {"k": self.k, "temperature": self.temperature, "statistic": self.statistic, "alpha": self.alpha,
+                "retriever": self.retriever, "embedder": self.embedder, "search": self.search}
+
+    def set_params(self, **params: Any) -> Self:
+        for key, value in params.items():
+            if key not in self.get_params():
+                raise RagdxError(f"unknown parameter {key!r}", field=key)
+            setattr(self, key, value)
+        return self
+
+    def _validate_params(self) -> None:
+        if not isinstance(self.k, int) or isinstance(self.k, bool) or self.k < 1:
+            raise RagdxError(f"k must be a positive integer, got {self.k!r}", field="k")
+        if not (isinstance(self.temperature, int | float) and self.temperature > 0):
+            raise RagdxError(f"temperature must be positive, got {self.temperature!r}", field="temperature")
+        _check_statistic(self.statistic)
+        _check_alpha(self.alpha)
+        if self.retriever not in ("dense", "bm25"):
+            raise RagdxError(f"retriever must be 'dense' or 'bm25', got {self.retriever!r}", field="retriever")
+        if self.search not in ("auto", "exact", "ivf"):
+            raise RagdxError(f"search must be 'auto', 'exact' or 'ivf', got {self.search!r}", field="search")
+
+    # ---- fitting --------------------------------------------------------------------------------
+
+    def _embedder(self):
+        if self.embedder is None:
+            from ragdx.embed import DEFAULT_MODEL, Embedder
+
+            fitted_with = getattr(self, "embedding_model_", None)
+            if fitted_with not in (None, "precomputed", DEFAULT_MODEL):
+                # same dimension does not mean same space: refuse rather than compare across models
+                raise RagdxError(f"the tester was fitted on {fitted_with} embeddings; pass an embedder for that "
+                                 "model, or query embeddings", field="embedder")
+            self.embedder = Embedder()
+        return self.embedder
+
+    def _embed(self, texts: Queries, *, what: str) -> np.ndarray:
+        if isinstance(texts, np.ndarray) and texts.dtype.kind == "f":
+            return texts
+        items = list(texts)
+        for i, t in enumerate(items):
+            if not isinstance(t, str):
+                raise RagdxError(f"item {i} is a {type(t).__name__}, not a string", field=what)
+        return self._embedder().embed(items)
+
+    def fit(self, corpus: Queries, calibration: Queries, *, embedding_model: str | None = None) -> Self:
+        """``corpus``: chunk embeddings (N, d) or chunk texts; ``calibration``: in-knowledge queries
+        (embeddings or texts). ``embedding_model`` names the model that made precomputed embeddings
+        (recorded, and checked before texts are embedded later). Needs at least 1/alpha - 1
+        calibration queries, otherwise no query could ever be rejected at level alpha."""
+        self._validate_params()
+        if self.retriever == "bm25":
+            if isinstance(corpus, np.ndarray) and corpus.dtype.kind == "f":
+                raise RagdxError("the BM25 retriever needs the chunk texts, not embeddings", field="corpus")
+            index: DenseIndex | IVFIndex | BM25Index = BM25Index(list(corpus))
+            cal_input: Any = list(calibration)
+            self.embedding_model_ = "bm25"
+        else:
+            emb = self._embed(corpus, what="corpus")
+            ivf = self.search == "ivf" or (self.search == "auto" and len(emb) >= self.IVF_THRESHOLD)
+            index = IVFIndex(emb) if ivf else DenseIndex(emb)
+            cal_input = self._embed(calibration, what="calibration")
+            self.embedding_model_ = embedding_model or self._model_name()
+        n = len(cal_input)
+        if n < 2:
+            raise RagdxError(f"need at least 2 calibration queries, got {n}", field="calibration")
+        _check_power(self.alpha, n)
+        if index.size < self.k:
+            raise RagdxError(f"the corpus has {index.size} chunks, fewer than k={self.k}", field="corpus")
+        self.index_ = index
+        self._set_calibration(index.top_k(cal_input, self.k))
+        return self
+
+    def _model_name(self) -> str:
+        if self.embedder is None:
+            return "precomputed"
+        return str(getattr(self.embedder, "name", type(self.embedder).__name__))
+
+    def recalibrated(self, calibration_topk: np.ndarray) -> RelevanceTester:
+        """A tester on the same corpus index with other calibration queries, given as their (n, k)
+        nearest similarities (``top_k``): re-split experiments without searching again."""
+        self._check_fitted()
+        other = type(self)(**self.get_params())
+        other.index_ = self.index_
+        other.embedding_model_ = self.embedding_model_
+        _check_power(self.alpha, len(calibration_topk))
+        other._set_calibration(np.asarray(calibration_topk))
+        return other
+
+    def _set_calibration(self, topk: np.ndarray) -> None:
+        self.calibration_topk_ = np.ascontiguousarray(topk, dtype=np.float32)
+        self.n_calibration_ = int(topk.shape[0])
+        # per-neighbour null distributions for Fisher/Simes, ascending
+        self._reference_sorted = np.sort(self.calibration_topk_.astype(np.float64).T, axis=1)
+        self.calibration_statistics_ = compute_statistics(
+            self.calibration_topk_, k=self.k, temperature=float(self.temperature),
+            reference_sorted=self._reference_sorted, leave_one_out=True)
+        self._calibration_sorted = np.sort(self.calibration_statistics_, axis=0)
+
+    def _check_fitted(self) -> None:
+        if not hasattr(self, "calibration_statistics_"):
+            raise RagdxError("the tester is not fitted yet (call fit or load)", field="tester")
+
+    # ---- scoring --------------------------------------------------------------------------------
+
+    def top_k(self, queries: Queries) -> np.ndarray:
+        """(m, k) nearest similarities of each query, decreasing."""
+        self._check_fitted()
+        if self.retriever == "bm25":
+            return self.index_.top_k(list(queries), self.k)
+        if not (isinstance(queries, np.ndarray) and queries.dtype.kind == "f"):
+            fitted_with = getattr(self, "embedding_model_", "precomputed")
+            name = getattr(self._embedder(), "name", None)
+            if fitted_with != "precomputed" and name is not None and name != fitted_with:
+                raise RagdxError(f"the tester was fitted on {fitted_with} embeddings but the embedder is {name}",
+                                 field="embedder")
+        return self.index_.top_k(self._embed(queries, what="queries"), self.k)
+
+    def statistics_from_topk(self, topk: np.ndarray) -> np.ndarray:
+        self._check_fitted()
+        return compute_statistics(topk, k=self.k, temperature=float(self.temperature),
+                                  reference_sorted=self._reference_sorted)
+
+    def statistics(self, queries: Queries) -> np.ndarray:
+        """(m, 7) oriented statistics, columns in the order of ``STATISTICS``."""
+        return self.statistics_from_topk(self.top_k(queries))
+
+    def score_samples(self, queries: Queries) -> np.ndarray:
+        """The chosen statistic per query; larger = less like the in-knowledge queries."""
+        return self.statistics(queries)[:, STATISTICS.index(self.statistic)]
+
+    def p_values_from_statistics(self, stats: np.ndarray) -> np.ndarray:
+        """(m, 7) p-values, one per statistic."""
+        self._check_fitted()
+        return np.column_stack([empirical_p_values(stats[:, j], self._calibration_sorted[:, j])
+                                for j in range(len(STATISTICS))])
+
+    def p_values(self, queries: Queries) -> np.ndarray:
+        """p-value of the chosen statistic per query."""
+        stats = self.statistics(queries)
+        j = STATISTICS.index(self.statistic)
+        return empirical_p_values(stats[:, j], self._calibration_sorted[:, j])
+
+    def predict(self, queries: Queries, alpha: float | None = None) -> np.ndarray:
+        """1 where the query is out of knowledge (p <= alpha), else 0."""
+        a = _check_alpha(self.alpha if alpha is None else alpha)
+        return (self.p_values(queries) <= a).astype(np.int64)
+
+    def critical_value(self, alpha: float | None = None, statistic: str | None = None) -> float:
+        """The smallest statistic value rejected at level alpha (+inf if none can be)."""
+        self._check_fitted()
+        a = _check_alpha(self.alpha if alpha is None else alpha)
+        col = self._calibration_sorted[:, STATISTICS.index(_check_statistic(statistic or self.statistic))]
+        n = col.shape[0]
+        # p <= a  <=>  #{cal >= s} <= a (n + 1) - 1
+        allowed = int(np.floor(a * (n + 1) - 1 + 1e-12))
+        if allowed < 0:
+            return float("inf")
+        if allowed >= n:
+            return float("-inf")
+        return float(np.nextafter(col[n - allowed - 1], np.inf))
+
+    def test(self, queries: Queries, alpha: float | None = None) -> list[QueryTest]:
+        """Per query: all seven statistics and p-values, the chosen statistic's p-value and the
+        decision at level alpha."""
+        _check_alpha(self.alpha if alpha is None else alpha)
+        texts = None
+        if not (isinstance(queries, np.ndarray) and queries.dtype.kind == "f"):
+            texts = [q if isinstance(q, str) else None for q in queries]
+        return self.test_statistics(self.statistics(queries), texts, alpha)
+
+    def test_statistics(self, stats: np.ndarray, texts: Sequence[str | None] | None = None,
+                        alpha: float | None = None) -> list[QueryTest]:
+        """``test`` for statistics already computed (the service batches many requests' queries
+        through one ``statistics`` call)."""
+        a = _check_alpha(self.alpha if alpha is None else alpha)
+        _check_power(a, self.n_calibration_)
+        pvals = self.p_values_from_statistics(stats)
+        j = STATISTICS.index(self.statistic)
+        out = []
+        for i in range(stats.shape[0]):
+            out.append(QueryTest(
+                index=i, query=None if texts is None else texts[i], statistic=self.statistic,
+                value=float(stats[i, j]), p_value=float(pvals[i, j]), alpha=a,
+                out_of_knowledge=bool(pvals[i, j] <= a),
+                statistics={name: float(stats[i, c]) for c, name in enumerate(STATISTICS)},
+                p_values={name: float(pvals[i, c]) for c, name in enumerate(STATISTICS)}))
+        return out
+
+    def drift(self, queries: Queries, alpha: float | None = None):
+        """Two-sample KS test of a batch against the calibration queries (see ``ragdx.relevance.drift``)."""
+        return self.drift_statistics(self.statistics(queries), alpha)
+
+    def drift_statistics(self, stats: np.ndarray, alpha: float | None = None):
+        from ragdx.relevance.drift import ks_drift
+
+        self._check_fitted()
+        j = STATISTICS.index(self.statistic)
+        return ks_drift(self.calibration_statistics_[:, j], stats[:, j],
+                        alpha=self.alpha if alpha is None else alpha, statistic=self.statistic)
+
+    # ---- persistence ----------------------------------------------------------------------------
+
+    def config(self) -> dict[str, Any]:
+        return {"k": self.k, "temperature": float(self.temperature), "statistic": self.statistic,
+                "alpha": float(self.alpha), "retriever": self.retriever,
+                "search": self.search}
+
+    def save(self, path: str | os.PathLike, *, overwrite: bool = False) -> Path:
+        """A directory: arrays as ``.npy``, configuration and SHA-256 checksums in
+        ``relevance-tester.json``. Written to a staging directory and renamed into place."""
+        from ragdx.store import staged_directory, write_json
+
+        self._check_fitted()
+        arrays: dict[str, np.ndarray] = {"calibration_topk": self.calibration_topk_}
+        if self.index_.kind in ("dense", "ivf"):
+            arrays["corpus_embeddings"] = self.index_.embeddings
+        if self.index_.kind == "ivf":
+            arrays["ivf_centroids"] = self.index_.centroids
+            arrays["ivf_offsets"] = self.index_.offsets
+        with staged_directory(path, overwrite=overwrite) as stage:
+            entries = {}
+            for name, arr in arrays.items():
+                file = stage / f"{name}.npy"
+                np.save(file, np.ascontiguousarray(arr), allow_pickle=False)
+                entries[name] = {"file": file.name, "sha256": _sha256(file), "shape": list(arr.shape),
+                                 "dtype": str(arr.dtype)}
+            if self.index_.kind == "bm25":
+                file = stage / "corpus_texts.json"
+                file.write_text(json.dumps(self.index_.texts, ensure_ascii=False), encoding="utf-8")
+                entries["corpus_texts"] = {"file": file.name, "sha256": _sha256(file),
+                                           "shape": [len(self.index_.texts)], "dtype": "str"}
+            embedder = self.embedder.to_dict() if hasattr(self.embedder, "to_dict") else None
+            write_json(stage / MANIFEST, {
+                "format": FORMAT, "version": FORMAT_VERSION, "config": self.config(),
+                "embedding_model": self.embedding_model_, "embedder": embedder,
+                "n_calibration": self.n_calibration_, "index": self.index_.kind,
+                "ivf_probe": getattr(self.index_, "n_probe", None), "arrays": entries})
+        return Path(path)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike, *, embedder: Any = None) -> RelevanceTester:
+        """Load a saved tester; a missing, damaged or mismatched file fails naming it.
+
+        ``embedder`` None rebuilds the embedder the tester was saved with (when it had one)."""
+        root = Path(path)
+        manifest_path = root / MANIFEST
+        if not manifest_path.is_file():
+            raise RagdxError("not a saved relevance tester (no relevance-tester.json)", source=str(root))
+        try:
+            manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise RagdxError(f"not valid JSON ({exc})", source=str(manifest_path)) from None
+        if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+            raise RagdxError(f"not a {FORMAT} manifest", source=str(manifest_path), field="format")
+        if manifest.get("version") != FORMAT_VERSION:
+            raise RagdxError(f"format version {manifest.get('version')!r} is not supported (this ragdx reads "
+                             f"version {FORMAT_VERSION})", source=str(manifest_path), field="version")
+        config = manifest.get("config")
+        if not isinstance(config, dict):
+            raise RagdxError("missing or not an object", source=str(manifest_path), field="config")
+        unknown = set(config) - {"k", "temperature", "statistic", "alpha", "retriever", "search"}
+        if unknown:
+            raise RagdxError(f"unknown keys {sorted(unknown)}", source=str(manifest_path), field="config")
+        if embedder is None and manifest.get("embedder"):
+            from ragdx.embed import Embedder
+
+            embedder = Embedder(**{k: v for k, v in manifest["embedder"].items()
+                                   if k in ("model_path", "cache_dir", "batch_size", "device")})
+        tester = cls(embedder=embedder, **config)
+        try:
+            tester._validate_params()
+        except RagdxError as exc:
+            raise RagdxError(exc.message, source=str(manifest_path), field=f"config.{exc.field}") from None
+        entries = manifest.get("arrays")
+        if not isinstance(entries, dict):
+            raise RagdxError("missing or not an object", source=str(manifest_path), field="arrays")
+        kind = manifest.get("index", "dense")
+        if kind not in ("dense", "ivf", "bm25") or (kind == "bm25") != (tester.retriever == "bm25"):
+            raise RagdxError(f"index {kind!r} does not fit retriever {tester.retriever!r}",
+                             source=str(manifest_path), field="index")
+        needed = ["calibration_topk", "corpus_texts" if kind == "bm25" else "corpus_embeddings"]
+        if kind == "ivf":
+            needed += ["ivf_centroids", "ivf_offsets"]
+        loaded: dict[str, Any] = {}
+        for name in needed:
+            entry = entries.get(name)
+            if not isinstance(entry, dict) or not {"file", "sha256", "shape"} <= set(entry):
+                raise RagdxError("missing or incomplete entry", source=str(manifest_path), field=f"arrays.{name}")
+            file = root / Path(str(entry["file"])).name
+            if not file.is_file():
+                raise RagdxError("file is missing", source=str(file))
+            if _sha256(file) != entry["sha256"]:
+                raise RagdxError("checksum mismatch: the file is damaged or was changed after saving",
+                                 source=str(file))
+            if name == "corpus_texts":
+                value: Any = json.loads(file.read_text(encoding="utf-8"))
+                shape = [len(value)]
+            else:
+                try:
+                    value = np.load(file, allow_pickle=False)
+                except ValueError as exc:
+                    raise RagdxError(f"not a readable .npy array ({exc})", source=str(file)) from None
+                shape = list(value.shape)
+            if shape != list(entry["shape"]):
+                raise RagdxError(f"shape {shape} does not match the manifest's {entry['shape']}", source=str(file))
+            loaded[name] = value
+        topk = loaded["calibration_topk"]
+        if topk.ndim != 2 or topk.shape[1] < tester.k:
+            raise RagdxError(f"calibration has {topk.shape[-1]} neighbours, the config asks for k={tester.k}",
+                             source=str(root / "calibration_topk.npy"))
+        if manifest.get("n_calibration") != topk.shape[0]:
+            raise RagdxError("does not match the calibration array", source=str(manifest_path), field="n_calibration")
+        if kind == "ivf":
+            tester.index_ = IVFIndex(loaded["corpus_embeddings"], centroids=loaded["ivf_centroids"],
+                                     offsets=loaded["ivf_offsets"], n_probe=manifest.get("ivf_probe"))
+        elif kind == "dense":
+            tester.index_ = DenseIndex(loaded["corpus_embeddings"])
+        else:
+            tester.index_ = BM25Index(loaded["corpus_texts"])
+        tester.embedding_model_ = str(manifest.get("embedding_model", "unknown"))
+        tester._set_calibration(topk)
+        return tester
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
