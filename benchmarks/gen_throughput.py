@@ -35,7 +35,6 @@ also 2 when a throughput target is NOT MET).
 from __future__ import annotations
 
 import argparse
-import collections
 import gc
 import math
 import os
@@ -72,12 +71,11 @@ DB_FORMAT = 7301
 TEMPLATES = [
     ("a: attribute", "Customer",
      "SELECT City FROM Customer WHERE Name = '[Customer.Name]'",
-     "Bare GROUP BY", "SELECT Name, City FROM Customer GROUP BY Name, City",
+     "SELECT Name, City FROM Customer GROUP BY Name, City",
      "In which city is [Customer.Name]?"),
     ("b: FK join", "Customer",
      "SELECT Country.Region FROM Customer JOIN Country ON Customer.Country_ID = Country.id "
      "WHERE Customer.Name = '[Customer.Name]'",
-     "Bare GROUP BY",
      "SELECT Customer.Name, Country.Region FROM Customer JOIN Country "
      "ON Customer.Country_ID = Country.id GROUP BY Customer.Name, Country.Region",
      "In which region is the country of [Customer.Name]?"),
@@ -189,11 +187,108 @@ def fetch_all(engine, sql: str) -> int:
         return len(conn.exec_driver_sql(sql).fetchall())
 
 
+def _loadavg() -> str:
+    try:
+        return "/".join(f"{x:.1f}" for x in os.getloadavg())
+    except OSError:
+        return "n/a"
+
+
 def peak_rss_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
 
 
 # ----------------------------------------------------------------------------- main
+
+
+def bench_template(spec: tuple[str, ...], engine, schema, args, table: Table, targets: list,
+                   failures: list, console: Console) -> None:
+    """Time every path for one template, check it, and add its rows to ``table``."""
+    label, schema_key, sql, bare_sql, text = spec
+    repeat, extra, no_gc = args.repeat, args.extra_repeat, args.no_gc
+    parsed = parse_template(SqlTemplate(sql, schema_key), schema)
+    assert parsed.set_based, label
+    texts = {"plain": [TextTemplate(parsed.template.sql, "plain", text)]}
+    options = AnswerOptions(method="set")
+
+    # sample for the per-combination path (not timed)
+    domains = placeholder_domains(engine, parsed)
+    n_all = math.prod(len(d) for d in domains)
+    sample = choose_combinations(domains, args.per_combination_sample, args.seed, parsed.id)
+    del domains
+
+    t_per, per_groups = best_of(repeat, lambda: run_per_combination(engine, parsed, sample, schema), no_gc)
+    n_per = len(sample)  # one round trip each, answered or not
+    rate_per = n_per / t_per
+
+    t_bare, n_bare = best_of(repeat, lambda: fetch_all(engine, bare_sql), no_gc)
+    set_sql = parsed.set_based_query(schema)[0]
+    t_sql, n_sql = best_of(extra, lambda: fetch_all(engine, set_sql), no_gc)
+    t_dom, _ = best_of(extra, lambda: len(placeholder_domains(engine, parsed)), no_gc)
+    if args.breakdown:
+        t_rsb, found = best_of(extra, lambda: run_set_based(engine, parsed, schema, None), no_gc)
+        n_found = len(found)
+        del found
+
+    t_set, answers = best_of(repeat, lambda: answer_template(engine, parsed, schema, options), no_gc)
+    n_set = len(answers.groups)
+
+    # correctness on the sampled combinations (set-based vs per-combination, same policies:
+    # a key is unique, so only unanswerable combinations can be dropped)
+    by_params = {g.params: g for g in answers.groups}
+    bad = [c for c in sample if by_params.get(c) != per_groups.get(c)]
+    dropped = sum(c not in per_groups for c in sample)
+    c = answers.counts
+    if bad:
+        failures.append(f"{label}: {len(bad)} of {len(sample)} sampled combinations differ, "
+                        f"e.g. {bad[0]!r}: set={by_params.get(bad[0])!r} per={per_groups.get(bad[0])!r}")
+    if c.combinations != n_all or c.single + c.unanswerable_dropped + c.multi_dropped != n_all:
+        failures.append(f"{label}: counts do not add up: {c.as_dict()}")
+    console.print(f"{label}: {n_all:,} combinations; set-based kept {n_set:,} "
+                  f"(single {c.single:,}, null answers {c.null_answers:,}, unanswerable dropped "
+                  f"{c.unanswerable_dropped:,}, multi dropped {c.multi_dropped:,}); sample "
+                  f"{len(sample):,} ({dropped} unanswerable): "
+                  + ("[green]PASS" if not bad else f"[red]FAIL ({len(bad)} differ)"))
+    del by_params, per_groups
+
+    def with_records(groups: list = answers.groups) -> int:
+        # the groups are reused from the timed run above: only build_records is timed here; each
+        # record is built and dropped (1M records kept alive would also be measured as memory)
+        n = 0
+        for n, _record in enumerate(build_records(parsed, groups, texts), 1):  # noqa: B007
+            pass
+        return n
+
+    t_rec, n_rec = best_of(extra, with_records, no_gc)
+    assert n_rec == n_set, (n_rec, n_set)
+    t_set_rec = t_set + t_rec  # answer_template (best) + build_records (best)
+    del answers, with_records
+
+    rate_set = n_set / t_set
+    extrapolated = n_all / rate_per
+    rows = [
+        ("per-combination (sample)", n_per, t_per, rate_per),
+        ("per-combination (extrapolated, all)", n_all, extrapolated, rate_per),
+        ("set-based answer_template (all)", n_set, t_set, rate_set),
+        ("set-based + build_records, 1 text", n_set, t_set_rec, n_set / t_set_rec),
+        *([("  of which run_set_based", n_found, t_rsb, n_found / t_rsb)] if args.breakdown else []),
+        ("  of which placeholder_domains", n_all, t_dom, n_all / t_dom),
+        ("  set-based SQL, fetch only", n_sql, t_sql, n_sql / t_sql),
+        ("bare GROUP BY (floor)", n_bare, t_bare, n_bare / t_bare),
+    ]
+    for name, n, secs, rate in rows:
+        # ratio vs bare: seconds per record relative to the bare query's, so sample rows compare too
+        ratio = (secs / n) / (t_bare / n_bare) if n and n_bare else float("nan")
+        table.add_row(name, label, f"{n:,}", f"{secs:,.3f}", f"{rate:,.0f}",
+                      f"{rate / rate_per:,.1f}×", f"{ratio:,.2f}×")
+    table.add_section()
+
+    speedup = rate_set / rate_per
+    ratio = t_set / t_bare
+    targets.append((f"{label}: set-based ≥ 100× per-combination", speedup >= 100,
+                    f"{rate_set:,.0f} vs {rate_per:,.0f} records/s = {speedup:,.1f}×"))
+    targets.append((f"{label}: set-based within 3× of bare GROUP BY", ratio <= 3,
+                    f"{t_set:.3f} s vs {t_bare:.3f} s = {ratio:.2f}×"))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -213,6 +308,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--strict", action="store_true", help="exit 2 when a target is NOT MET")
     args = ap.parse_args(argv)
     console = Console(width=max(150, Console().width))
+    load_start = _loadavg()
 
     path = args.db or Path(tempfile.gettempdir()) / "ragdx-bench" / f"gen_throughput_{args.rows}_s{args.seed}.sqlite"
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -242,88 +338,9 @@ def main(argv: list[str] | None = None) -> int:
         table.add_column(col, justify="left" if col in ("path", "template") else "right")
     targets: list[tuple[str, bool, str]] = []
     failures: list[str] = []
-    repeat, extra, no_gc = args.repeat, args.extra_repeat, args.no_gc
 
-    for label, _schema_key, sql, _bare_label, bare_sql, text in TEMPLATES:
-        parsed = parse_template(SqlTemplate(sql, _schema_key), schema)
-        assert parsed.set_based, label
-        texts = {"plain": [TextTemplate(parsed.template.sql, "plain", text)]}
-        options = AnswerOptions(method="set")
-
-        # sample for the per-combination path (not timed)
-        domains = placeholder_domains(engine, parsed)
-        n_all = math.prod(len(d) for d in domains)
-        sample = choose_combinations(domains, args.per_combination_sample, args.seed, parsed.id)
-        del domains
-
-        t_per, per_groups = best_of(repeat, lambda: run_per_combination(engine, parsed, sample, schema), no_gc)
-        n_per = len(sample)  # one round trip each, answered or not
-        rate_per = n_per / t_per
-
-        t_bare, n_bare = best_of(repeat, lambda: fetch_all(engine, bare_sql), no_gc)
-        set_sql = parsed.set_based_query(schema)[0]
-        t_sql, n_sql = best_of(extra, lambda: fetch_all(engine, set_sql), no_gc)
-        t_dom, _ = best_of(extra, lambda: len(placeholder_domains(engine, parsed)), no_gc)
-        if args.breakdown:
-            t_rsb, found = best_of(extra, lambda: run_set_based(engine, parsed, schema, None), no_gc)
-            n_found = len(found)
-            del found
-
-        t_set, answers = best_of(repeat, lambda: answer_template(engine, parsed, schema, options), no_gc)
-        n_set = len(answers.groups)
-
-        # correctness on the sampled combinations (set-based vs per-combination, same policies:
-        # a key is unique, so only unanswerable combinations can be dropped)
-        by_params = {g.params: g for g in answers.groups}
-        bad = [c for c in sample if by_params.get(c) != per_groups.get(c)]
-        dropped = sum(c not in per_groups for c in sample)
-        c = answers.counts
-        if bad:
-            failures.append(f"{label}: {len(bad)} of {len(sample)} sampled combinations differ, "
-                            f"e.g. {bad[0]!r}: set={by_params.get(bad[0])!r} per={per_groups.get(bad[0])!r}")
-        if c.combinations != n_all or c.single + c.unanswerable_dropped + c.multi_dropped != n_all:
-            failures.append(f"{label}: counts do not add up: {c.as_dict()}")
-        console.print(f"{label}: {n_all:,} combinations; set-based kept {n_set:,} "
-                      f"(single {c.single:,}, null answers {c.null_answers:,}, unanswerable dropped "
-                      f"{c.unanswerable_dropped:,}, multi dropped {c.multi_dropped:,}); sample "
-                      f"{len(sample):,} ({dropped} unanswerable): "
-                      + ("[green]PASS" if not bad else f"[red]FAIL ({len(bad)} differ)"))
-        del by_params, per_groups
-
-        def with_records(answers=answers):
-            # the groups are reused from the timed run above: only build_records is timed here
-            deque = collections.deque(build_records(parsed, answers.groups, texts), maxlen=0)
-            return len(deque)
-
-        t_rec, _ = best_of(extra, with_records, no_gc)
-        t_set_rec = t_set + t_rec  # answer_template (best) + build_records (best)
-        del answers
-
-        rate_set = n_set / t_set
-        extrapolated = n_all / rate_per
-        rows = [
-            ("per-combination (sample)", n_per, t_per, rate_per),
-            ("per-combination (extrapolated, all)", n_all, extrapolated, rate_per),
-            ("set-based answer_template (all)", n_set, t_set, rate_set),
-            ("set-based + build_records, 1 text", n_set, t_set_rec, n_set / t_set_rec),
-            *([("  of which run_set_based", n_found, t_rsb, n_found / t_rsb)] if args.breakdown else []),
-            ("  of which placeholder_domains", n_all, t_dom, n_all / t_dom),
-            ("  set-based SQL, fetch only", n_sql, t_sql, n_sql / t_sql),
-            ("bare GROUP BY (floor)", n_bare, t_bare, n_bare / t_bare),
-        ]
-        for name, n, secs, rate in rows:
-            # ratio vs bare: seconds per record relative to the bare query's, so sample rows compare too
-            ratio = (secs / n) / (t_bare / n_bare) if n and n_bare else float("nan")
-            table.add_row(name, label, f"{n:,}", f"{secs:,.3f}", f"{rate:,.0f}",
-                          f"{rate / rate_per:,.1f}×", f"{ratio:,.2f}×")
-        table.add_section()
-
-        speedup = rate_set / rate_per
-        ratio = t_set / t_bare
-        targets.append((f"{label}: set-based ≥ 100× per-combination", speedup >= 100,
-                        f"{rate_set:,.0f} vs {rate_per:,.0f} records/s = {speedup:,.1f}×"))
-        targets.append((f"{label}: set-based within 3× of bare GROUP BY", ratio <= 3,
-                        f"{t_set:.3f} s vs {t_bare:.3f} s = {ratio:.2f}×"))
+    for spec in TEMPLATES:
+        bench_template(spec, engine, schema, args, table, targets, failures, console)
 
     console.print(table)
     console.print("per-combination extrapolation: all combinations ÷ the sample's rate (query loop only). "
@@ -332,7 +349,8 @@ def main(argv: list[str] | None = None) -> int:
     console.print("[bold]targets")
     for name, met, detail in targets:
         console.print(f"  {name}: " + ("[green]MET" if met else "[red]NOT MET") + f" ({detail})")
-    console.print(f"peak RSS: {peak_rss_mib():,.0f} MiB")
+    console.print(f"peak RSS: {peak_rss_mib():,.0f} MiB; load average at start {load_start}, at end "
+                  f"{_loadavg()} on {os.cpu_count()} CPUs (other processes inflate every timing)")
     if failures:
         for f in failures:
             console.print(f"[red]FAIL[/red] {escape(f)}")

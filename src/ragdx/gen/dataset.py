@@ -113,9 +113,12 @@ def build_records(parsed: ParsedTemplate, groups: Iterable[QAGroup],
     display = parsed.display()
     columns = list(parsed.output_columns)
     table = parsed.semantics.entity
+    sql_id, schema_key = parsed.id, parsed.template.schema
+    # ids are hashes: compute each once, not once per record
+    styled = [(style, t, t.id) for style, items in texts.items() for t in items]
     for group in groups:
         params = dict(zip(parsed.placeholders, (json_value(v) for v in group.params), strict=True))
-        gid = group_id(parsed.id, group.params)
+        gid = group_id(sql_id, group.params)
         sql = parsed.concrete_sql(group.params, display)
         rows = [[json_value(v) for v in row] for row in group.rows]
         text_answer = answer_text(group.rows)
@@ -125,15 +128,14 @@ def build_records(parsed: ParsedTemplate, groups: Iterable[QAGroup],
             docs = [kb_facts.get(f, []) for f in group.facts]
             gold = sorted({d for ds in docs for d in ds})
             supported = bool(group.facts) and all(docs)
-        for style, items in texts.items():
-            for t in items:
-                yield QARecord(
-                    id=f"{gid}-{t.id}", group_id=gid, sql_template_id=parsed.id, text_template_id=t.id,
-                    style=style, schema=parsed.template.schema, table=table, params=params, sql=sql,
-                    query=fill(t.text, params), answer_columns=columns, answer_rows=rows,
-                    answer_text=text_answer, answer_kind=group.kind, entities=list(group.entities),
-                    facts=list(group.facts), gold_document_ids=gold, kb_supported=supported,
-                )
+        for style, t, tid in styled:
+            yield QARecord(
+                id=f"{gid}-{tid}", group_id=gid, sql_template_id=sql_id, text_template_id=tid,
+                style=style, schema=schema_key, table=table, params=params, sql=sql,
+                query=fill(t.text, params), answer_columns=columns, answer_rows=rows,
+                answer_text=text_answer, answer_kind=group.kind, entities=list(group.entities),
+                facts=list(group.facts), gold_document_ids=gold, kb_supported=supported,
+            )
 
 
 # ----------------------------------------------------------------------------- sampling

@@ -85,10 +85,11 @@ class ParsedTemplate:
     sources: list[tuple[str, str]]
     set_based: bool
     _ast: exp.Select = field(repr=False)
+    #: the template's id, hashed once (it is stamped on every group and record)
+    id: str = field(init=False)
 
-    @property
-    def id(self) -> str:
-        return self.template.id
+    def __post_init__(self) -> None:
+        self.id = self.template.id
 
     @property
     def placeholders(self) -> tuple[str, ...]:
