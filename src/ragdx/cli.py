@@ -409,6 +409,89 @@ def run_cmd(
     console.print(summary_table(summaries))
 
 
+# ----------------------------------------------------------------------------- evaluate
+
+JudgeOpt = Annotated[str, typer.Option("--judge", help="exact, contains, f1, llm or cascade (cheap judges first, the LLM only where they cannot decide).")]
+SetsOpt = Annotated[str, typer.Option("--sets", help="Answer sets: a response is correct if it gives all rows or any row.")]
+KOpt = Annotated[int | None, typer.Option("--k", min=1, help="Retrieved documents considered (default: all).")]
+RetrievalOpt = Annotated[str, typer.Option("--retrieval", help="Retrieval is right when all gold documents are retrieved, or any.")]
+BootOpt = Annotated[int, typer.Option("--boot", min=100, help="Bootstrap resamples of semantic groups.")]
+
+
+def _judge_llm(cfg, judge: str):
+    # the cascade asks an LLM only where the cheap judges cannot decide, and only if one is configured
+    if judge == "llm" or (judge == "cascade" and cfg.llm is not None):
+        return _llm(cfg, False, True)
+    return None
+
+
+@app.command()
+def evaluate(
+    paths: Annotated[list[Path], typer.Argument(help="Run directories, a GRAMMAR eval_results directory, or a JSONL of results.")],
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Output directory (default: RUN_DIR/evaluation).")] = None,
+    judge: JudgeOpt = "cascade",
+    sets: SetsOpt = "all",
+    k: KOpt = None,
+    retrieval: RetrievalOpt = "all",
+    boot: BootOpt = 1000,
+    seed: Annotated[int, typer.Option("--seed")] = 0,
+    bertscore: Annotated[bool, typer.Option("--bertscore", help="Add BERTScore (on the packaged MiniLM, not the paper's backbone).")] = False,
+    config: ConfigOpt = None,
+):
+    """Judge answers, tag semantic groups (gap / robust / non-robust), blame modules, test styles."""
+    from ragdx.evaluate import evaluate_many
+
+    cfg = _config(config)
+    results = evaluate_many(paths, out=out, judge=judge, llm=_judge_llm(cfg, judge), sets=sets, k=k,
+                            retrieval=retrieval, n_boot=boot, seed=seed, bertscore=bertscore)
+    for result in results:
+        console.print(f"[bold]{result.get('output')}[/]")
+        sentence = (result.get("comparison") or {}).get("sentence")
+        if sentence:
+            console.print(sentence)
+
+
+@app.command()
+def compare(
+    a: Annotated[Path, typer.Argument(help="First run (or results).")],
+    b: Annotated[Path, typer.Argument(help="Second run on the same dataset.")],
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write comparison.json and comparison.md here.")] = None,
+    judge: JudgeOpt = "cascade",
+    sets: SetsOpt = "all",
+    k: KOpt = None,
+    retrieval: RetrievalOpt = "all",
+    boot: BootOpt = 1000,
+    seed: Annotated[int, typer.Option("--seed")] = 0,
+    gap: Annotated[str, typer.Option("--gap", help="Gap groups removed jointly (neither answered) or each side's own.")] = "joint",
+    style: Annotated[str | None, typer.Option("--style", help="Compare only queries of this style.")] = None,
+    config: ConfigOpt = None,
+):
+    """Two runs on one dataset: differences in accuracy, R and retrieval-only R with bootstrap intervals."""
+    from ragdx.evaluate import compare_paths
+
+    cfg = _config(config)
+    result = compare_paths(a, b, out=out, judge=judge, llm=_judge_llm(cfg, judge), sets=sets, k=k,
+                           retrieval=retrieval, n_boot=boot, seed=seed, gap=gap, style=style)
+    console.print(result["sentence"])
+
+
+@app.command("judge-agreement")
+def judge_agreement_cmd(
+    path: Annotated[Path, typer.Argument(help="A run directory, a GRAMMAR eval_results directory or a results JSONL.")],
+    judge_a: Annotated[str, typer.Option("--a", help="First judge (stored = the verdicts already there).")] = "stored",
+    judge_b: Annotated[str, typer.Option("--b", help="Second judge.")] = "cascade",
+    sets: SetsOpt = "all",
+    config: ConfigOpt = None,
+):
+    """How often two judges agree, with a confusion table."""
+    from ragdx.evaluate import judge_agreement
+
+    cfg = _config(config)
+    needs = judge_a == "llm" or judge_b == "llm"
+    result = judge_agreement(path, judge_a, judge_b, llm=_llm(cfg, False, needs), sets=sets)
+    console.print(result["markdown"])
+
+
 # ----------------------------------------------------------------------------- relevance
 
 relevance_app = typer.Typer(no_args_is_help=True, help="Is a query inside what the corpus can answer? (p-values, drift)")

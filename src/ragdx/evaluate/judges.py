@@ -1,0 +1,633 @@
+"""Judges: is a response a correct answer to a query whose true answer is known?
+
+Cheap judges first:
+
+``exact``
+    the normalised response equals the normalised answer (case, punctuation, articles,
+    Unicode compatibility forms and accents, whitespace), or both are the same number or date
+    ("1.5 billion" = 1.5 = 1500000000, "15 Jan 2023" = 2023-01-15).
+``contains``
+    the normalised answer occurs in the normalised response on word boundaries, or the answer's
+    number / date is among the numbers / dates the response mentions.
+``f1``
+    SQuAD-style token F1 after the same normalisation (numbers and dates become canonical
+    tokens first); correct when F1 >= ``threshold``.
+``llm``
+    the paper's own prompt ("Ours", GRAMMAR App. A) on an LLM; the verdict is "Correct" or
+    "Incorrect".
+``cascade``
+    exact, then containment; a missing or empty response is Incorrect; a response whose dates
+    (numbers) all differ from a date (number) answer is Incorrect; only what is left goes to the
+    LLM (or, without one, to F1).
+
+An answer set (several rows) is judged row by row and combined with ``any`` or ``all``
+(``sets=``); a row of several columns needs every value. Verdicts can be cached on disk (SQLite)
+keyed by the hash of (query, answer rows, response, judge name and configuration).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import math
+import re
+import sqlite3
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any
+
+from ragdx.errors import RagdxError
+from ragdx.evaluate.records import JudgeItem, Judgement
+
+__all__ = [
+    "Verdict",
+    "Judge",
+    "ExactMatchJudge",
+    "ContainmentJudge",
+    "TokenF1Judge",
+    "LLMJudge",
+    "CascadeJudge",
+    "VerdictCache",
+    "make_judge",
+    "normalise",
+    "extract_values",
+    "token_f1",
+    "agreement",
+    "JUDGE_PROMPT",
+]
+
+JUDGE_PROMPT = (
+    "Evaluate the accuracy of the given response in relation to the true answer for the specified "
+    "query. After evaluating, provide a judgement as either \u201cCorrect\u201d or \u201cIncorrect\u201d "
+    "based on whether the ##Given Response## accurately matches the ##True Answer##.\n"
+    "##Query##: {query}\n"
+    "##True Answer##: {true_answer}\n"
+    "##Given Response##: {given_response}\n"
+    "##Judgement##:"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """``correct`` is None when the judge cannot decide (only cascade stages return that)."""
+
+    correct: bool | None
+    judge: str
+    reason: str = ""
+    score: float | None = None
+    cached: bool = False
+
+
+# ----------------------------------------------------------------------------- normalisation
+
+_ARTICLES = re.compile(r"\b(a|an|the)\b")
+_SPACES = re.compile(r"\s+")
+_MONTHS = {
+    m: i + 1
+    for i, names in enumerate(
+        [("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",),
+         ("june", "jun"), ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"),
+         ("october", "oct"), ("november", "nov"), ("december", "dec")])
+    for m in names
+}
+_MONTH = r"(?P<mon>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
+_YEAR = r"(?P<year>\d{4})"
+_DATE_PATTERNS = [
+    re.compile(r"\b(?P<year>\d{4})-(?P<mnum>\d{1,2})-(?P<day>\d{1,2})\b"),
+    re.compile(r"\b(?P<year>\d{4})/(?P<mnum>\d{1,2})/(?P<day>\d{1,2})\b"),
+    re.compile(r"\b" + _DAY + r"(?:\s+of)?\s+" + _MONTH + r",?\s+" + _YEAR + r"\b"),
+    re.compile(r"\b" + _MONTH + r"\s+" + _DAY + r",?\s+" + _YEAR + r"\b"),
+    # d/m/y and m/d/y are ambiguous: both readings are candidates
+    re.compile(r"\b(?P<a>\d{1,2})[/.](?P<b>\d{1,2})[/.](?P<year>\d{4})\b"),
+]
+_SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "billion": 1e9, "bn": 1e9,
+           "b": 1e9, "trillion": 1e12, "tn": 1e12, "percent": 1.0, "%": 1.0}
+_NUMBER = re.compile(
+    r"(?<![\w.])(?P<sign>[-\u2212]?)(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+    r"(?:\s*(?P<scale>thousand|million|billion|trillion|percent|bn|mn|tn|k|m|b|%)(?![a-z]))?",
+    re.IGNORECASE,
+)
+
+
+def _strip_accents(text: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
+def normalise(text: Any) -> str:
+    """Case, Unicode compatibility forms and accents, punctuation, articles and whitespace."""
+    text = _strip_accents(unicodedata.normalize("NFKC", str(text))).casefold()
+    text = "".join(" " if unicodedata.category(c)[0] in "PSZC" else c for c in text)
+    text = _ARTICLES.sub(" ", text)
+    return _SPACES.sub(" ", text).strip()
+
+
+def _valid_date(year: int, month: int, day: int) -> date | None:
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None
+
+
+def extract_dates(text: str) -> tuple[set[date], list[tuple[int, int]]]:
+    """Every date mentioned in ``text`` and the character spans they occupy."""
+    low = unicodedata.normalize("NFKC", str(text)).casefold()
+    found: set[date] = set()
+    spans: list[tuple[int, int]] = []
+    for pattern in _DATE_PATTERNS:
+        for m in pattern.finditer(low):
+            if any(s <= m.start() < e for s, e in spans):
+                continue
+            groups = m.groupdict()
+            year = int(groups["year"])
+            candidates = []
+            if groups.get("a"):
+                a, b = int(groups["a"]), int(groups["b"])
+                candidates = [_valid_date(year, b, a), _valid_date(year, a, b)]
+            else:
+                month = int(groups["mnum"]) if groups.get("mnum") else _MONTHS[groups["mon"]]
+                candidates = [_valid_date(year, month, int(groups["day"]))]
+            dates = {d for d in candidates if d is not None}
+            if dates:
+                found |= dates
+                spans.append(m.span())
+    return found, spans
+
+
+def extract_numbers(text: str, skip: Sequence[tuple[int, int]] = ()) -> set[float]:
+    """Numbers mentioned in ``text``; "1.5 billion" gives both 1.5 and 1.5e9."""
+    low = unicodedata.normalize("NFKC", str(text)).casefold()
+    out: set[float] = set()
+    for m in _NUMBER.finditer(low):
+        if any(s <= m.start() < e for s, e in skip):
+            continue
+        value = float(m.group("num").replace(",", ""))
+        if m.group("sign"):
+            value = -value
+        out.add(value)
+        scale = (m.group("scale") or "").lower()
+        if scale in _SCALES:
+            out.add(value * _SCALES[scale])
+    return out
+
+
+def extract_values(text: Any) -> tuple[set[date], set[float]]:
+    """(dates, numbers) mentioned in ``text``; digits that belong to a date are not numbers."""
+    text = str(text)
+    dates, spans = extract_dates(text)
+    return dates, extract_numbers(text, spans)
+
+
+def _value_of(value: Any) -> date | float | None:
+    """The single date or number a gold value *is* (not merely mentions), else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return float(value) if math.isfinite(value) else None
+    if isinstance(value, datetime):
+        return value.date()
+    if isinstance(value, date):
+        return value
+    text = str(value).strip()
+    dates, spans = extract_dates(text)
+    if len(dates) >= 1 and spans and spans[0][1] - spans[0][0] >= len(text) - 1:
+        return sorted(dates)[0] if len(dates) == 1 else None
+    m = _NUMBER.fullmatch(text.casefold().replace("\u2212", "-").strip("$€£ "))
+    if m:
+        nums = extract_numbers(m.group(0))
+        return max(nums, key=abs) if nums else None
+    return None
+
+
+def _same_number(a: float, b: float) -> bool:
+    return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
+
+
+def _canonical_tokens(text: str) -> list[str]:
+    """Normalised tokens with each date replaced by its ISO form and numbers made canonical."""
+    text = str(text)
+    dates, spans = extract_dates(text)
+    pieces, last = [], 0
+    for s, e in sorted(spans):
+        pieces.append(text[last:s])
+        sub, _ = extract_dates(text[s:e])
+        pieces.append(" " + "d" + min(sub).isoformat().replace("-", "") + " ")
+        last = e
+    pieces.append(text[last:])
+    text = "".join(pieces)
+
+    def number(m: re.Match[str]) -> str:
+        value = float(m.group("num").replace(",", ""))
+        scale = (m.group("scale") or "").lower()
+        if scale and scale not in ("%", "percent"):
+            value *= _SCALES[scale]
+        return " n" + f"{value:g}".replace(".", "p").replace("-", "m").replace("+", "") + " "
+
+    text = _NUMBER.sub(number, unicodedata.normalize("NFKC", text).casefold())
+    return normalise(text).split()
+
+
+def token_f1(answer: Any, response: Any) -> float:
+    a, r = _canonical_tokens(str(answer)), _canonical_tokens(str(response))
+    if not a or not r:
+        return float(a == r)
+    common: dict[str, int] = {}
+    counts: dict[str, int] = {}
+    for t in a:
+        counts[t] = counts.get(t, 0) + 1
+    for t in r:
+        if counts.get(t, 0) > 0:
+            counts[t] -= 1
+            common[t] = common.get(t, 0) + 1
+    same = sum(common.values())
+    if same == 0:
+        return 0.0
+    precision, recall = same / len(r), same / len(a)
+    return 2 * precision * recall / (precision + recall)
+
+
+# ----------------------------------------------------------------------------- value comparison
+
+
+def _value_equal(gold: Any, response: str) -> bool:
+    """The whole response is the gold value (text, number or date)."""
+    g, r = normalise(gold), normalise(response)
+    if g and g == r:
+        return True
+    gv = _value_of(gold)
+    if gv is None:
+        return False
+    rv = _value_of(response)
+    if isinstance(gv, date):
+        return isinstance(rv, date) and rv == gv
+    if rv is None or isinstance(rv, date):
+        nums = extract_numbers(response) if _NUMBER.fullmatch(response.strip().casefold()) else set()
+        return any(_same_number(gv, n) for n in nums)
+    return _same_number(gv, rv) or any(_same_number(gv, n) for n in extract_numbers(response))
+
+
+def _value_contained(gold: Any, response: str, values: tuple[set[date], set[float]]) -> bool:
+    g = normalise(gold)
+    if g and re.search(r"(?:^| )" + re.escape(g) + r"(?: |$)", normalise(response)):
+        return True
+    gv = _value_of(gold)
+    if isinstance(gv, date):
+        return gv in values[0]
+    if isinstance(gv, float):
+        return any(_same_number(gv, n) for n in values[1])
+    return False
+
+
+def _combine(flags: Iterable[bool], sets: str) -> bool:
+    flags = list(flags)
+    return bool(flags) and (any(flags) if sets == "any" else all(flags))
+
+
+def _rows(item: JudgeItem) -> list[list[Any]]:
+    return [list(r) for r in item.answer_rows if r] or [[""]]
+
+
+def _missing(response: str | None) -> bool:
+    return response is None or not str(response).strip()
+
+
+# ----------------------------------------------------------------------------- judges
+
+
+class Judge:
+    name = "judge"
+
+    def config(self) -> dict[str, Any]:
+        return {"name": self.name}
+
+    def judge(self, item: JudgeItem) -> Verdict:
+        raise NotImplementedError
+
+    async def ajudge(self, item: JudgeItem) -> Verdict:
+        return self.judge(item)
+
+    def judge_many(self, items: Sequence[JudgeItem], cache: VerdictCache | None = None) -> list[Verdict]:
+        from ragdx.llm import run_sync
+
+        return run_sync(self.ajudge_many(items, cache))
+
+    async def ajudge_many(self, items: Sequence[JudgeItem], cache: VerdictCache | None = None
+                          ) -> list[Verdict]:
+        async def one(item: JudgeItem) -> Verdict:
+            if cache is not None:
+                hit = cache.get(item, self)
+                if hit is not None:
+                    return hit
+            verdict = await self.ajudge(item)
+            if cache is not None and verdict.correct is not None:
+                cache.put(item, self, verdict)
+            return verdict
+
+        return list(await asyncio.gather(*(one(i) for i in items)))
+
+
+@dataclass
+class ExactMatchJudge(Judge):
+    sets: str = "all"
+    name: str = field(default="exact", init=False)
+
+    def config(self) -> dict[str, Any]:
+        return {"name": self.name, "sets": self.sets}
+
+    def judge(self, item: JudgeItem) -> Verdict:
+        if _missing(item.response):
+            return Verdict(False, self.name, "no response")
+        response = str(item.response)
+        rows = _rows(item)
+        if len(rows) == 1 and len(rows[0]) == 1:
+            ok = _value_equal(rows[0][0], response)
+        else:
+            # an answer set matches exactly when the response lists exactly its values
+            parts = [p for p in re.split(r"\s*(?:;|,|\band\b|\n)\s*", response) if p.strip()]
+            want = [v for row in rows for v in row]
+            matched = [any(_value_equal(v, p) for p in parts) for v in want]
+            if self.sets == "any":
+                ok = any(all(any(_value_equal(v, p) for p in parts) for v in row) for row in rows)
+            else:
+                ok = all(matched) and len(parts) == len(want)
+        return Verdict(ok, self.name, "exact match" if ok else "differs", float(ok))
+
+
+@dataclass
+class ContainmentJudge(Judge):
+    sets: str = "all"
+    name: str = field(default="contains", init=False)
+
+    def config(self) -> dict[str, Any]:
+        return {"name": self.name, "sets": self.sets}
+
+    def judge(self, item: JudgeItem) -> Verdict:
+        if _missing(item.response):
+            return Verdict(False, self.name, "no response")
+        response = str(item.response)
+        values = extract_values(response)
+        rows = _rows(item)
+        per_row = [all(_value_contained(v, response, values) for v in row) for row in rows]
+        ok = _combine(per_row, self.sets)
+        score = sum(per_row) / len(per_row)
+        reason = f"{sum(per_row)}/{len(per_row)} answer rows in the response"
+        return Verdict(ok, self.name, reason, score)
+
+
+@dataclass
+class TokenF1Judge(Judge):
+    threshold: float = 0.5
+    sets: str = "all"
+    name: str = field(default="f1", init=False)
+
+    def config(self) -> dict[str, Any]:
+        return {"name": self.name, "threshold": self.threshold, "sets": self.sets}
+
+    def judge(self, item: JudgeItem) -> Verdict:
+        if _missing(item.response):
+            return Verdict(False, self.name, "no response", 0.0)
+        rows = _rows(item)
+        if self.sets == "all" or len(rows) == 1:
+            score = token_f1(item.answer_text, item.response)
+        else:
+            score = max(token_f1(", ".join(map(str, r)), item.response) for r in rows)
+        ok = score >= self.threshold
+        return Verdict(ok, self.name, f"token F1 {score:.2f}", score)
+
+
+def parse_judgement(text: str) -> bool | None:
+    low = text.strip().casefold()
+    if "incorrect" in low or "not correct" in low:
+        return False
+    if "correct" in low:
+        return True
+    return None
+
+
+class LLMJudge(Judge):
+    """The paper's judge prompt on any ``ragdx.llm`` client (temperature 0)."""
+
+    name = "llm"
+
+    def __init__(self, llm: Any, *, prompt: str = JUDGE_PROMPT, sets: str = "all"):
+        self.llm = llm
+        self.prompt = prompt
+        self.sets = sets
+
+    def config(self) -> dict[str, Any]:
+        model = getattr(self.llm, "model", type(self.llm).__name__)
+        base = getattr(self.llm, "base_url", None)
+        return {"name": self.name, "model": model, "base_url": base,
+                "prompt_sha": hashlib.sha256(self.prompt.encode()).hexdigest()[:12], "sets": self.sets}
+
+    def _true_answer(self, item: JudgeItem) -> str:
+        rows = _rows(item)
+        text = item.answer_text
+        if len(rows) > 1:
+            text = ("any one of: " if self.sets == "any" else "all of: ") + text
+        return text
+
+    def judge(self, item: JudgeItem) -> Verdict:
+        from ragdx.llm import run_sync
+
+        return run_sync(self.ajudge(item))
+
+    async def ajudge(self, item: JudgeItem) -> Verdict:
+        if _missing(item.response):
+            return Verdict(False, self.name, "no response")
+        content = self.prompt.format(query=item.query, true_answer=self._true_answer(item),
+                                     given_response=item.response)
+        completion = await self.llm.complete([{"role": "user", "content": content}], temperature=0)
+        verdict = parse_judgement(completion.text)
+        if verdict is None:
+            return Verdict(None, self.name, f"unparseable: {completion.text.strip()[:80]}")
+        return Verdict(verdict, self.name, completion.text.strip()[:200])
+
+
+class CascadeJudge(Judge):
+    """Cheap judges first; the LLM (or F1 when there is none) only where they cannot decide."""
+
+    name = "cascade"
+
+    def __init__(self, llm_judge: LLMJudge | None = None, *, sets: str = "all", f1_threshold: float = 0.5):
+        self.sets = sets
+        self.exact = ExactMatchJudge(sets=sets)
+        self.contains = ContainmentJudge(sets=sets)
+        self.f1 = TokenF1Judge(threshold=f1_threshold, sets=sets)
+        self.llm_judge = llm_judge
+        #: how many items each stage decided (since construction)
+        self.decided_by: dict[str, int] = {}
+
+    def config(self) -> dict[str, Any]:
+        return {"name": self.name, "sets": self.sets, "f1": self.f1.config(),
+                "llm": None if self.llm_judge is None else self.llm_judge.config()}
+
+    def _cheap(self, item: JudgeItem) -> Verdict | None:
+        if _missing(item.response):
+            return Verdict(False, "cascade:empty", "no response")
+        for judge in (self.exact, self.contains):
+            v = judge.judge(item)
+            if v.correct:
+                return Verdict(True, f"cascade:{judge.name}", v.reason, v.score)
+        rows = _rows(item)
+        if len(rows) == 1 and len(rows[0]) == 1:
+            gold = _value_of(rows[0][0])
+            dates, numbers = extract_values(str(item.response))
+            if isinstance(gold, date) and dates and gold not in dates:
+                return Verdict(False, "cascade:values", "the response states other dates")
+            if isinstance(gold, float) and numbers and not dates and not any(
+                    _same_number(gold, n) for n in numbers):
+                return Verdict(False, "cascade:values", "the response states other numbers")
+        return None
+
+    def _count(self, verdict: Verdict) -> Verdict:
+        self.decided_by[verdict.judge] = self.decided_by.get(verdict.judge, 0) + 1
+        return verdict
+
+    def judge(self, item: JudgeItem) -> Verdict:
+        cheap = self._cheap(item)
+        if cheap is not None:
+            return self._count(cheap)
+        if self.llm_judge is not None:
+            from ragdx.llm import run_sync
+
+            return run_sync(self.ajudge(item))
+        v = self.f1.judge(item)
+        return self._count(Verdict(v.correct, "cascade:f1", v.reason, v.score))
+
+    async def ajudge(self, item: JudgeItem) -> Verdict:
+        cheap = self._cheap(item)
+        if cheap is not None:
+            return self._count(cheap)
+        if self.llm_judge is None:
+            v = self.f1.judge(item)
+            return self._count(Verdict(v.correct, "cascade:f1", v.reason, v.score))
+        v = await self.llm_judge.ajudge(item)
+        if v.correct is None:  # the LLM said something else: F1 decides, and says so
+            f = self.f1.judge(item)
+            return self._count(Verdict(f.correct, "cascade:f1", f"{v.reason}; {f.reason}", f.score))
+        return self._count(Verdict(v.correct, "cascade:llm", v.reason))
+
+
+JUDGES = ("exact", "contains", "f1", "llm", "cascade")
+
+
+def make_judge(name: str, *, llm: Any = None, sets: str = "all", f1_threshold: float = 0.5) -> Judge:
+    """A judge by name (``exact``, ``contains``, ``f1``, ``llm``, ``cascade``)."""
+    if sets not in ("any", "all"):
+        raise RagdxError(f"sets must be 'any' or 'all', not {sets!r}", field="sets")
+    if name == "exact":
+        return ExactMatchJudge(sets=sets)
+    if name in ("contains", "containment"):
+        return ContainmentJudge(sets=sets)
+    if name == "f1":
+        return TokenF1Judge(threshold=f1_threshold, sets=sets)
+    if name == "llm":
+        if llm is None:
+            raise RagdxError("the llm judge needs an LLM (configure llm: in ragdx.yaml)", field="judge")
+        return LLMJudge(llm, sets=sets)
+    if name == "cascade":
+        return CascadeJudge(None if llm is None else LLMJudge(llm, sets=sets), sets=sets,
+                            f1_threshold=f1_threshold)
+    raise RagdxError(f"unknown judge {name!r} (choose from {', '.join(JUDGES)})", field="judge")
+
+
+# ----------------------------------------------------------------------------- cache
+
+
+class VerdictCache:
+    """SQLite file: hash of (query, answer rows, response, judge config) -> verdict."""
+
+    _SCHEMA = ("CREATE TABLE IF NOT EXISTS verdicts (key TEXT PRIMARY KEY, correct INTEGER NOT NULL, "
+               "judge TEXT NOT NULL, reason TEXT NOT NULL, score REAL, created TEXT NOT NULL)")
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.hits = 0
+        self.misses = 0
+        with self._connect() as conn:
+            conn.execute(self._SCHEMA)
+
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, timeout=30)
+        conn.execute("PRAGMA journal_mode=WAL")
+        return conn
+
+    @staticmethod
+    def key(item: JudgeItem, judge: Judge) -> str:
+        from ragdx.gen.dataset import json_value
+        from ragdx.llm.cache import canonical_json
+
+        blob = canonical_json({"query": item.query,
+                               "answer": [[json_value(v) for v in r] for r in item.answer_rows],
+                               "response": item.response, "judge": judge.config()})
+        return hashlib.sha256(blob.encode()).hexdigest()
+
+    def get(self, item: JudgeItem, judge: Judge) -> Verdict | None:
+        with self._connect() as conn:
+            row = conn.execute("SELECT correct, judge, reason, score FROM verdicts WHERE key = ?",
+                               (self.key(item, judge),)).fetchone()
+        if row is None:
+            self.misses += 1
+            return None
+        self.hits += 1
+        return Verdict(bool(row[0]), row[1], row[2], row[3], cached=True)
+
+    def put(self, item: JudgeItem, judge: Judge, verdict: Verdict) -> None:
+        with self._connect() as conn:
+            conn.execute("INSERT OR IGNORE INTO verdicts VALUES (?, ?, ?, ?, ?, ?)",
+                         (self.key(item, judge), int(bool(verdict.correct)), verdict.judge, verdict.reason,
+                          verdict.score, datetime.now(UTC).isoformat(timespec="seconds")))
+
+    def __len__(self) -> int:
+        with self._connect() as conn:
+            return conn.execute("SELECT COUNT(*) FROM verdicts").fetchone()[0]
+
+
+# ----------------------------------------------------------------------------- agreement
+
+
+def agreement(a: Sequence[Judgement] | Sequence[bool], b: Sequence[Judgement] | Sequence[bool],
+              names: tuple[str, str] = ("A", "B")) -> dict[str, Any]:
+    """How often two judges agree: share, Cohen's kappa and the 2x2 confusion table.
+
+    Judgements are joined by id (only ids judged by both count); plain booleans by position."""
+    if a and isinstance(a[0], Judgement):
+        left = {j.id: j.correct for j in a}  # type: ignore[union-attr]
+        right = {j.id: j.correct for j in b}  # type: ignore[union-attr]
+        ids = [i for i in left if i in right]
+        xs, ys = [left[i] for i in ids], [right[i] for i in ids]
+    else:
+        if len(a) != len(b):
+            raise RagdxError(f"{len(a)} verdicts against {len(b)}", field="agreement")
+        xs, ys = [bool(x) for x in a], [bool(y) for y in b]
+    n = len(xs)
+    table = {"both_correct": 0, "a_correct_b_incorrect": 0, "a_incorrect_b_correct": 0, "both_incorrect": 0}
+    for x, y in zip(xs, ys, strict=True):
+        key = ("both_correct" if y else "a_correct_b_incorrect") if x else (
+            "a_incorrect_b_correct" if y else "both_incorrect")
+        table[key] += 1
+    agree = table["both_correct"] + table["both_incorrect"]
+    po = agree / n if n else float("nan")
+    pa, pb = (sum(xs) / n, sum(ys) / n) if n else (0.0, 0.0)
+    pe = pa * pb + (1 - pa) * (1 - pb)
+    kappa = (po - pe) / (1 - pe) if n and pe < 1 else (1.0 if n else float("nan"))
+    return {"a": names[0], "b": names[1], "n": n, "agree": agree, "agreement": po, "kappa": kappa,
+            "a_correct_rate": pa, "b_correct_rate": pb, "table": table}
+
+
+def agreement_markdown(result: dict[str, Any]) -> str:
+    t, a, b = result["table"], result["a"], result["b"]
+    return "\n".join([
+        f"{a} vs {b}: {result['agree']}/{result['n']} agree ({result['agreement']:.3f}), "
+        f"Cohen's kappa {result['kappa']:.3f}",
+        "",
+        f"| {a} \\ {b} | Correct | Incorrect |",
+        "|---|---:|---:|",
+        f"| Correct | {t['both_correct']} | {t['a_correct_b_incorrect']} |",
+        f"| Incorrect | {t['a_incorrect_b_correct']} | {t['both_incorrect']} |",
+    ])

@@ -1,0 +1,93 @@
+"""Typed records of evaluation: one judged query, and the items a judge looks at.
+
+A :class:`Judgement` is everything the GRAMMAR protocol needs about one text query: its semantic
+group and style (for tags), whether the answer was correct and who said so (judge + reason),
+and what the retriever returned against the gold documents (for module blame). Judgements
+round-trip to JSONL, so a judged run can be re-analysed without judging again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from ragdx.errors import RagdxError
+
+
+@dataclass(slots=True)
+class Judgement:
+    id: str
+    group_id: str
+    style: str
+    correct: bool
+    judge: str = ""
+    reason: str = ""
+    #: the retrieval module judged on its own from gold documents (None: no gold documents)
+    retrieval_correct: bool | None = None
+    retrieved_ids: list[str] = field(default_factory=list)
+    gold_ids: list[str] = field(default_factory=list)
+    #: the knowledge base states the answer's facts (None: unknown)
+    kb_supported: bool | None = None
+    query: str = ""
+    answer: str = ""
+    response: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, obj: dict[str, Any]) -> Judgement:
+        names = {f.name for f in fields(cls)}
+        unknown = set(obj) - names
+        if unknown:
+            raise RagdxError(f"unknown field(s) {sorted(unknown)}", field="judgement")
+        return cls(**obj)
+
+
+@dataclass(slots=True)
+class JudgeItem:
+    """What a judge sees: the query, the gold answer (one or several rows) and the response."""
+
+    query: str
+    answer_rows: list[list[Any]]
+    response: str | None
+    #: ``single``, ``multi`` (an answer set) or ``none``
+    answer_kind: str = "single"
+
+    @property
+    def answer_text(self) -> str:
+        from ragdx.gen.dataset import answer_text
+
+        return answer_text(self.answer_rows)
+
+    @classmethod
+    def from_text(cls, query: str, answer: Any, response: str | None) -> JudgeItem:
+        """An item whose gold answer is one value (or a list of values: an answer set)."""
+        if isinstance(answer, list | tuple):
+            rows = [list(r) if isinstance(r, list | tuple) else [r] for r in answer]
+            return cls(query, rows, response, "multi" if len(rows) > 1 else "single")
+        return cls(query, [[answer]], response)
+
+
+def write_judgements(path: str | Path, judgements: Iterable[Judgement]) -> int:
+    from ragdx.store import write_jsonl
+
+    return write_jsonl(path, (j.to_dict() for j in judgements))
+
+
+def read_judgements(path: str | Path) -> list[Judgement]:
+    from ragdx.store import iter_jsonl
+
+    out = []
+    for number, obj in iter_jsonl(path):
+        try:
+            out.append(Judgement.from_dict(obj))
+        except (TypeError, RagdxError) as exc:
+            raise RagdxError(str(exc), source=str(path), field=f"line {number}") from None
+    return out
+
+
+def by_id(judgements: Sequence[Judgement]) -> dict[str, Judgement]:
+    return {j.id: j for j in judgements}

