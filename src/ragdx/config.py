@@ -71,7 +71,7 @@ class Config(_Section):
 def load_config(path: str | Path | None = None) -> Config:
     """Read ``path`` (or ``./ragdx.yaml`` when it exists); relative paths in it are taken
     relative to the file's directory, so a project runs the same from any working directory."""
-    import yaml
+    from ragdx.store import read_structured
 
     explicit = path is not None
     path = Path(path or DEFAULT_CONFIG)
@@ -79,12 +79,7 @@ def load_config(path: str | Path | None = None) -> Config:
         if explicit:
             raise RagdxError("no such config file", source=str(path))
         return Config()
-    try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        raise RagdxError(f"not valid YAML ({getattr(exc, 'problem', exc)})", source=str(path),
-                         field=f"line {mark.line + 1}" if mark else None) from None
+    raw = read_structured(path) or {}
     if not isinstance(raw, dict):
         raise RagdxError("expected a mapping of sections", source=str(path))
     try:

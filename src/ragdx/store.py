@@ -62,6 +62,32 @@ def iter_jsonl(path: str | Path) -> Iterator[tuple[int, dict]]:
             yield number, obj
 
 
+def read_structured(path: str | Path, *, error: type | None = None) -> Any:
+    """A JSON (``.json``) or YAML file's content; unreadable or malformed files raise ``error``
+    (a RagdxError subclass) naming the file and, for YAML, the line."""
+    import yaml
+
+    from ragdx.errors import RagdxError
+
+    error = error or RagdxError
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise error(f"cannot read ({exc.strerror})", source=str(path)) from None
+    if path.suffix == ".json":
+        try:
+            return json.loads(text)
+        except ValueError as exc:
+            raise error(f"not valid JSON ({exc})", source=str(path)) from None
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        raise error(f"not valid YAML ({getattr(exc, 'problem', exc)})", source=str(path),
+                    field=f"line {mark.line + 1}" if mark else None) from None
+
+
 @contextlib.contextmanager
 def staged_directory(target: str | Path, *, overwrite: bool = False) -> Iterator[Path]:
     """Yield an empty staging directory next to ``target``; on success it replaces ``target``.

@@ -12,7 +12,6 @@ from __future__ import annotations
 import ast
 import hashlib
 import itertools
-import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -664,21 +663,13 @@ schemas:
 def read_templates(path: str | Path) -> list[SqlTemplate]:
     """Read a ragdx YAML templates file, or the GRAMMAR reference's JSON
     (``{"('client',)": ["SELECT ..."]}``)."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise TemplateError(f"cannot read ({exc.strerror})", source=str(path)) from None
-    if path.suffix == ".json":
-        return _read_reference_json(path, text)
-    import yaml
+    from ragdx.store import read_structured
 
-    try:
-        doc = yaml.safe_load(text) or {}
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = f"line {mark.line + 1}" if mark else None
-        raise TemplateError(f"not valid YAML ({getattr(exc, 'problem', exc)})", source=str(path), field=line) from None
+    path = Path(path)
+    doc = read_structured(path, error=TemplateError)
+    if path.suffix == ".json":
+        return _read_reference_json(path, doc)
+    doc = doc or {}
     if not isinstance(doc, dict) or not isinstance(doc.get("schemas", {}), dict):
         raise TemplateError("expected a mapping with 'schemas:'", source=str(path), field="schemas")
     out = []
@@ -699,11 +690,7 @@ def read_templates(path: str | Path) -> list[SqlTemplate]:
     return out
 
 
-def _read_reference_json(path: Path, text: str) -> list[SqlTemplate]:
-    try:
-        doc = json.loads(text)
-    except ValueError as exc:
-        raise TemplateError(f"not valid JSON ({exc})", source=str(path)) from None
+def _read_reference_json(path: Path, doc: Any) -> list[SqlTemplate]:
     if not isinstance(doc, dict):
         raise TemplateError("expected an object keyed by target schema", source=str(path))
     out = []

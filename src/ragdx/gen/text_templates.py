@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -237,16 +236,11 @@ templates:
 
 def read_text_templates(path: str | Path) -> list[TextTemplate]:
     """Read a ragdx YAML file, or a GRAMMAR reference file (``{sql: [texts]}``, style = file stem)."""
+    from ragdx.store import read_structured
+
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise TemplateError(f"cannot read ({exc.strerror})", source=str(path)) from None
+    doc = read_structured(path, error=TemplateError)
     if path.suffix == ".json":
-        try:
-            doc = json.loads(text)
-        except ValueError as exc:
-            raise TemplateError(f"not valid JSON ({exc})", source=str(path)) from None
         if not isinstance(doc, dict):
             raise TemplateError("expected an object {sql: [texts]}", source=str(path))
         out = []
@@ -255,14 +249,7 @@ def read_text_templates(path: str | Path) -> list[TextTemplate]:
                 raise TemplateError("expected a list of texts", source=str(path), field=sql)
             out += [TextTemplate(sql.strip(), path.stem, t, "reference") for t in texts]
         return out
-    import yaml
-
-    try:
-        doc = yaml.safe_load(text) or {}
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        raise TemplateError(f"not valid YAML ({getattr(exc, 'problem', exc)})", source=str(path),
-                            field=f"line {mark.line + 1}" if mark else None) from None
+    doc = doc or {}
     entries = doc.get("templates") if isinstance(doc, dict) else None
     if not isinstance(entries, list):
         raise TemplateError("expected a list under 'templates:'", source=str(path), field="templates")

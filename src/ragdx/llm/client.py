@@ -506,7 +506,11 @@ def _retry_after(exc: Exception) -> float | None:
     """The server's requested wait in seconds, if it sent one we can read."""
     if not isinstance(exc, openai.APIStatusError):
         return None
-    headers = exc.response.headers
+    return retry_after_seconds(exc.response.headers)
+
+
+def retry_after_seconds(headers: Mapping[str, str]) -> float | None:
+    """``Retry-After`` / ``retry-after-ms`` in seconds; None when absent or an HTTP date."""
     for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
         value = headers.get(name)
         if value is not None:

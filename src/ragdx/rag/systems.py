@@ -372,14 +372,9 @@ class _Fatal(Exception):
 
 
 def _retry_after(headers: httpx.Headers) -> float | None:
-    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
-        value = headers.get(name)
-        if value is not None:
-            try:
-                return max(0.0, float(value) * scale)
-            except ValueError:
-                continue  # an HTTP date: rare enough to fall back on our own backoff
-    return None
+    from ragdx.llm.client import retry_after_seconds
+
+    return retry_after_seconds(headers)
 
 
 class HTTPSystem:
