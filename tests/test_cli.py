@@ -135,6 +135,11 @@ def test_demo_runs_offline_and_twice(tmp_path):
     assert manifest["styles"] == ["long", "short"]
     assert manifest["records"] > 1000
     assert "knowledge-base gaps" in r.stdout
+    # every stage ran: two systems, their evaluations, the knowledge boundary, and the report
+    for name in ("keyword", "bm25-dense"):
+        assert (tmp_path / "demo" / "runs" / name / "evaluation" / "metrics.json").exists()
+    assert (tmp_path / "demo" / "relevance" / "relevance.json").exists()
+    assert (tmp_path / "demo" / "report.html").exists() and "report.html" in r.stdout
 
 
 def test_run_a_callable_system_and_resume(project, tmp_path):

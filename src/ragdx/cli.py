@@ -606,11 +606,43 @@ def serve(
 
 
 @app.command()
-def demo(out: Annotated[Path, typer.Option("--out", "-o", help="Output directory.")] = Path("demo-out")):
-    """Run everything that exists so far on the embedded demo database, offline."""
+def demo(
+    out: Annotated[Path, typer.Option("--out", "-o", help="Output directory.")] = Path("demo-out"),
+    max_groups: Annotated[int, typer.Option("--max-groups-per-template", min=1, help="Semantic groups per SQL template (seeded sample).")] = 6,
+    per_group: Annotated[int, typer.Option("--per-group", min=1, help="Queries per semantic group and style (balanced).")] = 2,
+    boot: BootOpt = 1000,
+    no_progress: Annotated[bool, typer.Option("--no-progress", help="No progress bars.")] = False,
+):
+    """Every stage end to end on the embedded demo database, offline: dataset, two systems,
+    evaluation, knowledge-boundary tests, and an HTML report (demo-out/report.html)."""
     from ragdx.demo.run import run_demo
 
-    run_demo(out, console)
+    run_demo(out, console, max_groups=max_groups, per_group=per_group, n_boot=boot, progress=not no_progress)
+
+
+# ----------------------------------------------------------------------------- report
+
+
+@app.command()
+def report(
+    run_dirs: Annotated[list[Path], typer.Argument(help="Run directories (from `ragdx run` or `ragdx demo`), on one dataset.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Output file.")] = Path("report.html"),
+    fmt: Annotated[str, typer.Option("--format", "-f", help="html (one self-contained file) or md (a summary for a pull request).")] = "html",
+    relevance: Annotated[Path | None, typer.Option("--relevance", help="Knowledge-boundary results (relevance.json; default: relevance/relevance.json next to the dataset, if there).")] = None,
+    judge: JudgeOpt = "cascade",
+    boot: BootOpt = 1000,
+    seed: Annotated[int, typer.Option("--seed")] = 0,
+    title: Annotated[str | None, typer.Option("--title", help="Report title.")] = None,
+):
+    """A report people would rather look at than read: metrics with intervals, charts, hypothesis
+    tests, the knowledge boundary and a searchable table of every failure. Runs without an
+    up-to-date evaluation are evaluated first (into RUN_DIR/evaluation)."""
+    from ragdx.report import write_report
+
+    _choice(fmt, ("html", "md"), "--format")
+    path = write_report(run_dirs, out, fmt=fmt, relevance=relevance, judge=judge, n_boot=boot, seed=seed,
+                        title=title)
+    console.print(f"report → {path}")
 
 
 def main() -> None:

@@ -1,13 +1,31 @@
-"""``ragdx demo``: every stage that exists so far, on the embedded demo database, offline.
+"""``ragdx demo``: every stage, end to end, on the embedded demo database, offline.
 
 The demo is the product's first impression, so it runs the same public functions a user's
 project runs (nothing demo-only in the stages), writes every artefact under one directory, and
-can be re-run: the templates files are merged, never overwritten, like in a real project.
+can be re-run: the templates files are merged, never overwritten, runs resume (a finished run is
+not asked again), and embeddings come from the on-disk cache (``.ragdx-cache``).
+
+1. build the demo database; render its knowledge base with some facts left out on purpose;
+2. SQL and text templates (rules), then a balanced dataset in two styles, short and long;
+3. run two systems: the keyword-overlap retriever (GRAMMAR's vulnerable one) and BM25 + dense
+   ensemble, both with the extractive reader;
+4. evaluate both (tags, R, knowledge-base adequacy, module blame, short-vs-long test) and compare
+   them;
+5. calibrate the knowledge-boundary tester on the demo corpus with part of the generated queries,
+   score held-out in-knowledge queries and the project's off-topic questions, and run the drift
+   test on a mixed batch;
+6. write ``report.html`` (and ``report.md``) and print a short summary.
+
+The dataset is capped (groups per SQL template, queries per group and style) so that the whole
+run stays within a few minutes on two cores with a cold embedding cache.
 """
 
 from __future__ import annotations
 
+import random
+import time
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
@@ -24,45 +42,81 @@ from ragdx.kb.render import render_kb
 DEMO_OMIT = ("Staff.Office", "Programme.TuitionFee", "Course.max_enrolment")
 DEMO_OMIT_TABLES = ("Teaching",)
 DEMO_STYLES = ("short", "long")
+#: text templates per SQL template and style written to the templates file
 DEMO_N = 3
+#: semantic groups per SQL template (seeded sample) and queries per group and style (balanced)
+DEMO_MAX_GROUPS = 6
+DEMO_PER_GROUP = 2
+#: retrieved documents per query
+DEMO_TOP_K = 3
+#: the two systems: (run name, what it is)
+DEMO_SYSTEMS = (
+    ("keyword", "keyword-overlap retriever + extractive reader (GRAMMAR's vulnerable retriever)"),
+    ("bm25-dense", "BM25 + dense (MiniLM) ensemble, reciprocal rank fusion + extractive reader"),
+)
+#: knowledge-boundary test: share of the in-knowledge queries used for calibration, cap on them
+DEMO_CALIBRATION_SHARE = 0.6
+DEMO_MAX_CALIBRATION = 300
+DEMO_MAX_HELD_OUT = 150
+DEMO_ALPHA = 0.05
 
 
-def run_demo(out: Path, console: Console | None = None) -> dict:
+def _systems(kb_dir: Path, top_k: int):
+    from ragdx.rag.chunking import WholeDocumentChunker
+    from ragdx.rag.generators import ExtractiveReader
+    from ragdx.rag.pipeline import Pipeline
+    from ragdx.rag.retrievers import BM25Retriever, DenseRetriever, EnsembleRetriever, KeywordRetriever
+
+    corpus = str(kb_dir)
+    keyword = Pipeline("keyword", corpus, WholeDocumentChunker(), KeywordRetriever(), ExtractiveReader(),
+                       top_k=top_k, description=DEMO_SYSTEMS[0][1])
+    ensemble = Pipeline("bm25-dense", corpus, WholeDocumentChunker(),
+                        EnsembleRetriever([BM25Retriever(), DenseRetriever()], fusion="rank"),
+                        ExtractiveReader(), top_k=top_k, description=DEMO_SYSTEMS[1][1])
+    return [keyword, ensemble]
+
+
+def _step(console: Console, number: int, text: str, clock: float) -> None:
+    console.print(f"[bold cyan][{number}/6][/] {text} [dim]({time.perf_counter() - clock:.0f} s)[/]")
+
+
+def run_demo(out: Path, console: Console | None = None, *, max_groups: int = DEMO_MAX_GROUPS,
+             per_group: int = DEMO_PER_GROUP, n: int = DEMO_N, top_k: int = DEMO_TOP_K, n_boot: int = 1000,
+             progress: bool = True, report: bool = True) -> dict[str, Any]:
+    """Run the demo into ``out``; returns a summary (counts, headline metrics, paths)."""
     console = console or Console()
+    clock = time.perf_counter()
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
+
+    # 1. database and knowledge base ---------------------------------------------------------
+    _step(console, 1, "demo database and knowledge base", clock)
     db_path = build_demo_database(out / "demo.sqlite", overwrite=True)
     url = f"sqlite:///{db_path}"
     console.print(f"[bold]demo database[/] {db_path}: {demo_description()}")
-
     engine = connect(url)
     schema = inspect_schema(engine)
-    sql_file, text_file = out / "templates" / "sql.yaml", out / "templates" / "text.yaml"
-    sql_result = sql_stage(engine, schema, sql_file)
-    parsed, _ = load_parsed(sql_file, schema)
-    text_result = text_stage(parsed, text_file, DEMO_STYLES, DEMO_N)
-
     kb = render_kb(engine, schema, omit=DEMO_OMIT, omit_tables=DEMO_OMIT_TABLES)
     kb.write(out / "kb", overwrite=True)
 
-    options = AnswerOptions(seed=0)
-    result = build_dataset(engine, schema, parsed, read_text_templates(text_file), DEMO_STYLES, DEMO_N,
-                           options, kb_facts=kb.facts)
-    write(out / "dataset", schema, options, result,
+    # 2. templates and dataset ---------------------------------------------------------------
+    _step(console, 2, "SQL and text templates, balanced dataset", clock)
+    sql_file, text_file = out / "templates" / "sql.yaml", out / "templates" / "text.yaml"
+    sql_result = sql_stage(engine, schema, sql_file)
+    parsed, _ = load_parsed(sql_file, schema)
+    text_result = text_stage(parsed, text_file, DEMO_STYLES, n)
+    options = AnswerOptions(seed=0, max_groups_per_template=max_groups)
+    result = build_dataset(engine, schema, parsed, read_text_templates(text_file), DEMO_STYLES, n,
+                           options, kb_facts=kb.facts, per_group=per_group)
+    dataset_dir = out / "dataset"
+    write(dataset_dir, schema, options, result,
           {"database": url, "sql_templates": str(sql_file), "text_templates": str(text_file),
            "knowledge_base": str(out / "kb")}, overwrite=True)
     engine.dispose()
-
-    table = Table(title="demo dataset: M SQL templates × N text templates × Q values", title_justify="left")
-    for head in ("table", "style", "M", "N", "Q", "queries", "kb gaps"):
-        table.add_column(head, justify="left" if head in ("table", "style") else "right")
-    for row in stats(result.records):
-        table.add_row(row["table"], row["style"], str(row["M_sql_templates"]), str(row["N_text_templates"]),
-                      str(row["Q_values_per_template"]), str(row["queries"]), str(row["kb_gaps"]))
-    console.print(table)
+    _print_dataset(console, result.records)
     groups = {r.group_id for r in result.records}
     gap_groups = {r.group_id for r in result.records if r.kb_supported is False}
-    summary = {
+    summary: dict[str, Any] = {
         "sql_templates": len(parsed), "sql_rejected": len(sql_result.rejected),
         "text_template_pairs_added": text_result.added_pairs, "documents": len(kb.documents),
         "records": len(result.records), "semantic_groups": len(groups), "kb_gap_groups": len(gap_groups),
@@ -71,5 +125,143 @@ def run_demo(out: Path, console: Console | None = None) -> dict:
                   f"(left out: {', '.join(kb.omitted)}), {summary['records']} queries in "
                   f"{summary['semantic_groups']} semantic groups, {summary['kb_gap_groups']} of them "
                   f"knowledge-base gaps by construction.")
-    console.print(f"[bold green]done[/] → {out}/ (dataset/, kb/, templates/)")
+
+    # 3. two systems -------------------------------------------------------------------------
+    _step(console, 3, "running the two systems over the dataset", clock)
+    from ragdx.rag.runner import run
+
+    run_dirs = []
+    for system in _systems(out / "kb", top_k):
+        run_dir = out / "runs" / system.name
+        run(system, dataset_dir, run_dir, concurrency=1, progress=progress)
+        run_dirs.append(run_dir)
+
+    # 4. evaluation and comparison -----------------------------------------------------------
+    _step(console, 4, "evaluating: judges, tags, R, blame, short-vs-long and system tests", clock)
+    from ragdx.evaluate import compare_paths, evaluate
+
+    evaluations = {}
+    for run_dir in run_dirs:
+        evaluations[run_dir.name] = evaluate(run_dir, out=run_dir / "evaluation", judge="cascade", n_boot=n_boot)
+    comparison = compare_paths(run_dirs[0], run_dirs[1], out=out / "comparison", judge="cascade", n_boot=n_boot)
+    for name, ev in evaluations.items():
+        m = ev["by_style"].get("all styles", next(iter(ev["by_style"].values())))["metrics"]
+        summary[name] = {k: m[k]["value"] for k in ("accuracy", "refined_accuracy", "gap_share", "acc_retrieval_db")}
+        console.print(f"[bold]{name}[/]: accuracy {m['accuracy']['value']:.3f}, "
+                      f"R {m['refined_accuracy']['value']:.3f}, "
+                      f"λ {m['gap_share']['value']:.3f}, Acc_retrieval_db {m['acc_retrieval_db']['value']:.3f}")
+    console.print(f"[bold]{run_dirs[1].name} vs {run_dirs[0].name}[/]: {comparison['sentence']}")
+
+    # 5. knowledge boundary ------------------------------------------------------------------
+    _step(console, 5, "knowledge-boundary tester: calibration, held-out and off-topic queries, drift", clock)
+    relevance = knowledge_boundary(out / "kb", result.records, out / "relevance")
+    summary["relevance"] = {k: relevance[k] for k in ("n_calibration", "n_in", "n_out", "auroc")}
+    summary["relevance"]["drift"] = relevance["drift"]["mixed"]["drifted"]
+    console.print(f"calibrated on {relevance['n_calibration']} in-knowledge queries; AUROC "
+                  f"{relevance['auroc']:.3f} on {relevance['n_in']} held-out in-knowledge vs "
+                  f"{relevance['n_out']} off-topic queries; flagged at α={relevance['alpha']}: "
+                  f"{relevance['flagged_out']}/{relevance['n_out']} off-topic, "
+                  f"{relevance['flagged_in']}/{relevance['n_in']} in-knowledge; mixed batch drift: "
+                  f"{'yes' if relevance['drift']['mixed']['drifted'] else 'no'} "
+                  f"(KS p = {relevance['drift']['mixed']['p_value']:.2g})")
+
+    # 6. report ------------------------------------------------------------------------------
+    if report:
+        _step(console, 6, "writing the report", clock)
+        from ragdx.report import build_report, render_html, render_markdown
+        from ragdx.store import atomic_write_text
+
+        data = build_report(run_dirs, relevance=out / "relevance" / "relevance.json", n_boot=n_boot)
+        for name, text in (("report.html", render_html(data)), ("report.md", render_markdown(data))):
+            atomic_write_text(out / name, text)
+            (out / name).chmod(0o644)
+        summary["report"] = str(out / "report.html")
+    elapsed = time.perf_counter() - clock
+    summary["elapsed_s"] = round(elapsed, 1)
+    console.print(f"[bold green]done[/] in {elapsed:.0f} s → {out}/ (dataset/, kb/, templates/, runs/, relevance/)")
+    if report:
+        console.print(f"[bold]report:[/] {(out / 'report.html').resolve()}  (open it in a browser; works offline)")
     return summary
+
+
+def _print_dataset(console: Console, records) -> None:
+    table = Table(title="demo dataset: M SQL templates × N text templates × Q values", title_justify="left")
+    for head in ("table", "style", "M", "N", "Q", "queries", "kb gaps"):
+        table.add_column(head, justify="left" if head in ("table", "style") else "right")
+    for row in stats(records):
+        table.add_row(row["table"], row["style"], str(row["M_sql_templates"]), str(row["N_text_templates"]),
+                      str(row["Q_values_per_template"]), str(row["queries"]), str(row["kb_gaps"]))
+    console.print(table)
+
+
+def knowledge_boundary(kb_dir: Path, records, out: Path, *, alpha: float = DEMO_ALPHA, seed: int = 0,
+                       cache_dir: str = ".ragdx-cache") -> dict[str, Any]:
+    """Calibrate a tester on the knowledge base with a share of the dataset's in-knowledge
+    queries (one per semantic group at most, so calibration and held-out queries never share a
+    group), test held-out in-knowledge queries and ``OFFTOPIC_QUESTIONS``, and run the KS drift
+    test on an in-knowledge batch and on a mixed batch. Writes ``out/relevance.json`` (and the
+    tester) and returns what it wrote."""
+    import numpy as np
+    from sklearn.metrics import roc_curve
+
+    from ragdx.demo.offtopic import OFFTOPIC_QUESTIONS
+    from ragdx.rag.retrievers import shared_embedder
+    from ragdx.relevance import RelevanceTester, detection_metrics
+    from ragdx.relevance.calibration import read_corpus
+    from ragdx.relevance.statistics import STATISTICS
+    from ragdx.store import write_json
+
+    texts = read_corpus(kb_dir / "documents.jsonl", field_name="text")
+    # one query per semantic group and style; groups split between calibration and held-out
+    by_group: dict[str, list[str]] = {}
+    for r in records:
+        if r.kb_supported and r.answer_kind != "none":
+            by_group.setdefault(r.group_id, []).append(r.query)
+    group_ids = sorted(by_group)
+    random.Random(seed).shuffle(group_ids)
+    cut = int(len(group_ids) * DEMO_CALIBRATION_SHARE)
+    cal = [q for g in group_ids[:cut] for q in by_group[g]][:DEMO_MAX_CALIBRATION]
+    held = [q for g in group_ids[cut:] for q in by_group[g]]
+    held = random.Random(seed + 1).sample(held, min(len(held), DEMO_MAX_HELD_OUT))
+    offtopic = list(OFFTOPIC_QUESTIONS)
+
+    tester = RelevanceTester(k=10, alpha=alpha, embedder=shared_embedder(None, cache_dir)).fit(texts, cal)
+    tester.save(out / "tester", overwrite=True)
+    col = STATISTICS.index(tester.statistic)
+    s_in, s_out = tester.statistics(held), tester.statistics(offtopic)
+    p_in = tester.p_values_from_statistics(s_in)[:, col]
+    p_out = tester.p_values_from_statistics(s_out)[:, col]
+    det = detection_metrics(s_in[:, col], s_out[:, col])
+    y = np.concatenate([np.zeros(len(held)), np.ones(len(offtopic))])
+    fpr, tpr, _ = roc_curve(y, np.concatenate([s_in[:, col], s_out[:, col]]))
+    # drift: an in-knowledge batch (no drift expected) and a batch where half the queries are off-topic
+    rng = np.random.default_rng(seed)
+    half = min(len(held), len(offtopic))
+    in_batch = rng.choice(len(held), size=half, replace=False)
+    mixed_in = rng.choice(len(held), size=half, replace=False)
+    mixed = np.concatenate([s_in[mixed_in], s_out[:half]])
+    drift_in = tester.drift_statistics(s_in[in_batch]).to_dict()
+    drift_mixed = tester.drift_statistics(mixed).to_dict()
+    drift_mixed["off_topic_share"] = 0.5
+    drift_in["off_topic_share"] = 0.0
+    cal_stat = tester.calibration_statistics_[:, col]
+    result = {
+        "statistic": tester.statistic, "alpha": alpha, "k": tester.k, "corpus_chunks": len(texts),
+        "n_calibration": len(cal), "n_in": len(held), "n_out": len(offtopic),
+        "calibration_source": "demo dataset: knowledge-base-supported queries, groups split calibration / held-out",
+        "out_source": "ragdx.demo.offtopic.OFFTOPIC_QUESTIONS",
+        "p_in": [float(x) for x in p_in], "p_out": [float(x) for x in p_out],
+        "stat_in": [float(x) for x in s_in[:, col]], "stat_out": [float(x) for x in s_out[:, col]],
+        "stat_calibration": [float(x) for x in cal_stat],
+        "flagged_in": int((p_in <= alpha).sum()), "flagged_out": int((p_out <= alpha).sum()),
+        "auroc": det.auroc, "auprc": det.auprc, "tpr_at_5fpr": det.tpr_at_5fpr, "der": det.der,
+        "roc": {"fpr": [float(x) for x in fpr], "tpr": [float(x) for x in tpr]},
+        "drift": {"in_knowledge": drift_in, "mixed": drift_mixed,
+                  "stat_in_batch": [float(x) for x in s_in[in_batch, col]],
+                  "stat_mixed_batch": [float(x) for x in mixed[:, col]]},
+        "examples": {"in": [{"query": q, "p_value": float(p)} for q, p in zip(held[:5], p_in[:5], strict=True)],
+                     "out": [{"query": q, "p_value": float(p)} for q, p in zip(offtopic[:5], p_out[:5], strict=True)]},
+    }
+    out.mkdir(parents=True, exist_ok=True)
+    write_json(out / "relevance.json", result)
+    return result

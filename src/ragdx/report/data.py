@@ -1,0 +1,190 @@
+"""Everything a report shows, gathered from run directories into one plain dict.
+
+A run directory's evaluation (``RUN_DIR/evaluation``: metrics.json, judgements.jsonl,
+blame.jsonl) is reused when it is newer than the run's results, and made otherwise. The dataset
+comes from the run manifest; the knowledge-boundary section from a ``relevance.json`` written by
+the demo (given, or found as ``relevance/relevance.json`` next to the dataset directory).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from ragdx.errors import RagdxError
+
+VERDICTS = ("correct", "kb_gap", "retrieval_failure", "lm_failure")
+VERDICT_LABELS = {"correct": "correct", "kb_gap": "knowledge-base gap", "retrieval_failure": "retrieval failure",
+                  "lm_failure": "LM failure"}
+HEADLINE = (("accuracy", "Accuracy"), ("refined_accuracy", "Refined accuracy R"),
+            ("gap_share", "λ (share of queries in gap groups)"), ("acc_retrieval_db", "Acc_retrieval_db"))
+
+
+def _evaluation_fresh(run_dir: Path) -> bool:
+    ev = run_dir / "evaluation"
+    needed = [ev / "metrics.json", ev / "judgements.jsonl", ev / "blame.jsonl"]
+    if not all(p.exists() for p in needed):
+        return False
+    results = run_dir / "results.jsonl"
+    return not results.exists() or min(p.stat().st_mtime for p in needed) >= results.stat().st_mtime
+
+
+def _load_run(run_dir: Path, *, judge: str, n_boot: int, seed: int) -> dict[str, Any]:
+    from ragdx.evaluate import evaluate, read_judgements
+    from ragdx.store import iter_jsonl
+
+    if not (run_dir / "manifest.json").exists():
+        raise RagdxError("not a run directory (no manifest.json): make one with `ragdx run`", source=str(run_dir))
+    if not _evaluation_fresh(run_dir):
+        evaluate(run_dir, out=run_dir / "evaluation", judge=judge, n_boot=n_boot, seed=seed)
+    ev = run_dir / "evaluation"
+    metrics = json.loads((ev / "metrics.json").read_text(encoding="utf-8"))
+    judgements = read_judgements(ev / "judgements.jsonl")
+    blame = {obj["id"]: obj for _, obj in iter_jsonl(ev / "blame.jsonl")}
+    manifest = json.loads((run_dir / "manifest.json").read_text(encoding="utf-8"))
+    system = manifest.get("system") or {}
+    config = system.get("config") or {}
+    return {"name": run_dir.name, "path": str(run_dir), "system": system.get("name") or run_dir.name,
+            "description": config.get("description") if isinstance(config, dict) else None,
+            "manifest": manifest, "metrics": metrics, "judgements": judgements, "blame": blame}
+
+
+def _dataset_records(run_dir: Path):
+    from ragdx.evaluate.runs import _dataset_path
+    from ragdx.gen.dataset import read_records
+
+    path = _dataset_path(run_dir)
+    return (path, read_records(path)) if path is not None else (None, [])
+
+
+def _rate(k: int, n: int) -> float:
+    return k / n if n else math.nan
+
+
+def _per_template(judgements, blame, records_by_id) -> list[dict[str, Any]]:
+    rows: dict[str, dict[str, Any]] = {}
+    for j in judgements:
+        r = records_by_id.get(j.id)
+        key = r.sql_template_id if r is not None else "?"
+        row = rows.setdefault(key, {"template": key, "table": r.table if r else "", "sql": r.sql if r else "",
+                                    "example": j.query, "queries": 0, "correct": 0, "ret_known": 0,
+                                    "ret_correct": 0, **{v: 0 for v in VERDICTS}})
+        row["queries"] += 1
+        row["correct"] += bool(j.correct)
+        if j.retrieval_correct is not None:
+            row["ret_known"] += 1
+            row["ret_correct"] += bool(j.retrieval_correct)
+        verdict = (blame.get(j.id) or {}).get("verdict")
+        if verdict in VERDICTS:
+            row[verdict] += 1
+    out = []
+    for row in rows.values():
+        row["accuracy"] = _rate(row["correct"], row["queries"])
+        row["retrieval"] = _rate(row["ret_correct"], row["ret_known"])
+        out.append(row)
+    return sorted(out, key=lambda x: (x["table"], x["accuracy"] if not math.isnan(x["accuracy"]) else 0, x["template"]))
+
+
+def _failures(run: dict[str, Any], records_by_id) -> list[dict[str, Any]]:
+    out = []
+    for j in run["judgements"]:
+        if j.correct:
+            continue
+        b = run["blame"].get(j.id) or {}
+        r = records_by_id.get(j.id)
+        out.append({"system": run["name"], "id": j.id, "style": j.style, "table": r.table if r else "",
+                    "query": j.query, "answer": j.answer, "response": j.response,
+                    "retrieved": list(j.retrieved_ids), "gold": list(j.gold_ids),
+                    "kb_supported": j.kb_supported, "verdict": b.get("verdict", "?"), "basis": b.get("basis", ""),
+                    "reason": j.reason})
+    return out
+
+
+def _find_relevance(dataset_path: Path | None) -> Path | None:
+    if dataset_path is None:
+        return None
+    base = dataset_path if dataset_path.is_dir() else dataset_path.parent
+    candidate = base.parent / "relevance" / "relevance.json"
+    return candidate if candidate.exists() else None
+
+
+def build_report(run_dirs: Sequence[str | Path], *, relevance: str | Path | None = None, judge: str = "cascade",
+                 n_boot: int = 1000, seed: int = 0, title: str | None = None) -> dict[str, Any]:
+    """Gather the report's data for one or more run directories (on one dataset, to be compared)."""
+    from ragdx.evaluate.compare import compare
+    from ragdx.gen.dataset import stats
+
+    if not run_dirs:
+        raise RagdxError("give at least one run directory", field="RUN_DIR")
+    paths = [Path(p) for p in run_dirs]
+    names = [p.name for p in paths]
+    if len(set(names)) != len(names):
+        raise RagdxError("two run directories have the same name; the report names systems by directory",
+                         field="RUN_DIR")
+    runs = [_load_run(p, judge=judge, n_boot=n_boot, seed=seed) for p in paths]
+    dataset_path, records = _dataset_records(paths[0])
+    records_by_id = {r.id: r for r in records}
+
+    systems = []
+    for run in runs:
+        m = run["metrics"]
+        by_style = m.get("by_style", {})
+        overall_key = "all styles" if "all styles" in by_style else next(iter(by_style), None)
+        blame_all = (m.get("blame") or {}).get("all") or Counter(b["verdict"] for b in run["blame"].values())
+        systems.append({
+            "name": run["name"], "description": run["description"], "path": run["path"],
+            "queries": m.get("queries"), "judges": m.get("judges", []),
+            "overall_key": overall_key, "overall": by_style.get(overall_key, {}), "by_style": by_style,
+            "blame": {k: v for k, v in (m.get("blame") or {}).items()},
+            "blame_all": {v: int(blame_all.get(v, 0)) for v in VERDICTS},
+            "confusion": (m.get("text_metrics") or {}).get("confusion_ground_truth"),
+            "text_metrics": {k: v for k, v in (m.get("text_metrics") or {}).items()
+                             if not isinstance(v, dict) and not k.endswith("_note")},
+            "style_test": m.get("comparison"),
+            "per_template": _per_template(run["judgements"], run["blame"], records_by_id),
+            "counts": (run["manifest"].get("counts") or {}),
+        })
+
+    comparisons = []
+    for i in range(len(runs)):
+        for k in range(i + 1, len(runs)):
+            a, b = runs[i], runs[k]
+            ids_a = {j.id for j in a["judgements"]}
+            if not ids_a & {j.id for j in b["judgements"]}:
+                continue
+            try:
+                comparisons.append(compare(a["judgements"], b["judgements"], names=(a["name"], b["name"]),
+                                           n_boot=n_boot, seed=seed))
+            except RagdxError:
+                continue
+
+    failures = [f for run in runs for f in _failures(run, records_by_id)]
+    rel_path = Path(relevance) if relevance is not None else _find_relevance(dataset_path)
+    rel = None
+    if rel_path is not None:
+        try:
+            rel = json.loads(Path(rel_path).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise RagdxError(f"cannot read the knowledge-boundary results ({exc})", source=str(rel_path)) from None
+
+    manifest = {}
+    if dataset_path is not None:
+        mf = (dataset_path if dataset_path.is_dir() else dataset_path.parent) / "manifest.json"
+        if mf.exists():
+            manifest = json.loads(mf.read_text(encoding="utf-8"))
+    return {
+        "title": title or ("ragdx report: " + ", ".join(names)),
+        "generated": datetime.now(UTC).isoformat(timespec="seconds"),
+        "dataset": {"path": str(dataset_path) if dataset_path else None, "records": len(records),
+                    "groups": len({r.group_id for r in records}),
+                    "kb_gap_queries": sum(r.kb_supported is False for r in records),
+                    "styles": sorted({r.style for r in records}), "stats": stats(records) if records else [],
+                    "options": manifest.get("options", {})},
+        "systems": systems, "comparisons": comparisons, "failures": failures,
+        "relevance": rel, "relevance_path": str(rel_path) if rel_path else None, "n_boot": n_boot,
+    }

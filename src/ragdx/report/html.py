@@ -1,0 +1,425 @@
+"""The report as one self-contained HTML file: styles, charts (inline SVG) and a few lines of
+script for the failure table's search are all inside it, so it opens offline and prints."""
+
+from __future__ import annotations
+
+import math
+from html import escape
+from typing import Any
+
+from ragdx.report import svg
+from ragdx.report.data import HEADLINE, VERDICT_LABELS, VERDICTS
+
+VERDICT_COLOURS = {"correct": "#2e7d32", "kb_gap": "#7b5ea7", "retrieval_failure": "#e08a00",
+                   "lm_failure": "#c62828"}
+TAG_COLOURS = {"robust": "#2e7d32", "non_robust": "#f2b233", "gap": "#8a8f98"}
+TAG_LABELS = {"robust": "robust", "non_robust": "non-robust", "gap": "gap"}
+SYSTEM_COLOURS = ("#3367d6", "#d9480f", "#2b8a3e", "#862e9c", "#0b7285", "#5c940d")
+DIFF_METRICS = (("accuracy", "accuracy"), ("refined_accuracy", "refined accuracy R"),
+                ("retrieval_refined", "retrieval-only R"),
+                ("lm_accuracy_given_retrieval", "LM accuracy where retrieval was right"))
+EXTRA_METRICS = (("retrieval_accuracy", "Retrieval on its own"), ("retrieval_refined", "Retrieval-only R"),
+                 ("lm_accuracy_given_retrieval", "LM accuracy where retrieval was right"))
+
+CSS = """
+:root { --fg:#1d2330; --muted:#5b6475; --line:#dfe3ea; --bg:#ffffff; --soft:#f5f7fa; --accent:#3367d6; }
+* { box-sizing: border-box; }
+body { margin:0; font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif; color:var(--fg);
+  background:var(--soft); }
+header { background:#1d2330; color:#fff; padding:22px 32px 18px; }
+header h1 { margin:0 0 4px; font-size:24px; font-weight:650; }
+header p { margin:0; color:#c5cbd6; font-size:13px; }
+nav { position:sticky; top:0; z-index:5; background:#fff; border-bottom:1px solid var(--line); padding:8px 32px; }
+nav a { color:var(--accent); text-decoration:none; margin-right:18px; font-size:14px; }
+main { max-width:1180px; margin:0 auto; padding:10px 24px 60px; }
+section { background:#fff; border:1px solid var(--line); border-radius:10px; padding:18px 24px; margin:18px 0; }
+h2 { margin:0 0 12px; font-size:20px; }
+h3 { margin:20px 0 8px; font-size:16px; }
+p.lead, .muted { color:var(--muted); }
+.cards { display:grid; grid-template-columns:repeat(auto-fit,minmax(250px,1fr)); gap:14px; }
+.card { border:1px solid var(--line); border-radius:10px; padding:12px 16px; background:var(--soft); }
+.card h3 { margin:0 0 6px; }
+.kpis { display:grid; grid-template-columns:1fr 1fr; gap:6px 14px; }
+.kpi b { display:block; font-size:22px; font-weight:650; }
+.kpi span { font-size:12px; color:var(--muted); }
+table { border-collapse:collapse; width:100%; font-size:13px; margin:6px 0 12px; }
+th, td { border-bottom:1px solid var(--line); padding:5px 8px; text-align:left; vertical-align:top; }
+th { background:var(--soft); font-weight:600; }
+td.num, th.num { text-align:right; font-variant-numeric:tabular-nums; white-space:nowrap; }
+.ci { color:var(--muted); font-size:12px; }
+.sentence { background:#eef3ff; border-left:4px solid var(--accent); padding:8px 12px; border-radius:4px;
+  margin:8px 0; }
+.badge { display:inline-block; padding:1px 8px; border-radius:10px; color:#fff; font-size:12px; white-space:nowrap; }
+.chart { max-width:100%; height:auto; display:block; margin:6px 0 10px; }
+.chart .grid { stroke:#e8ebf0; stroke-width:1; }
+.chart .zero { stroke:#555; stroke-width:1.2; stroke-dasharray:4 3; }
+.chart .axis { fill:#5b6475; font-size:11px; }
+.chart .onbar { fill:#fff; font-size:11px; font-weight:600; }
+.row2 { display:grid; grid-template-columns:repeat(auto-fit,minmax(380px,1fr)); gap:12px; align-items:start; }
+.confusion td { text-align:center; width:33%; }
+.controls { display:flex; flex-wrap:wrap; gap:10px; align-items:center; margin:8px 0; }
+.controls input { flex:1 1 320px; padding:7px 10px; font-size:14px; border:1px solid #c8ced8; border-radius:6px; }
+.controls select { padding:6px; font-size:14px; border:1px solid #c8ced8; border-radius:6px; }
+#failures td { font-size:12.5px; }
+#failures ol { margin:0; padding-left:18px; }
+.gold { color:#2e7d32; font-weight:650; }
+.missing { color:#c62828; }
+.resp { font-family:ui-monospace,SFMono-Regular,Menlo,monospace; font-size:12px; }
+details summary { cursor:pointer; color:var(--accent); margin:6px 0; }
+code { font-size:12px; background:var(--soft); padding:1px 4px; border-radius:3px; }
+footer { color:var(--muted); font-size:12px; text-align:center; padding:20px; }
+@media print {
+  body { background:#fff; font-size:11px; }
+  nav, .controls, footer { display:none; }
+  header { background:#fff; color:#000; padding:0 0 8px; border-bottom:2px solid #000; }
+  header p { color:#333; }
+  main { max-width:none; padding:0; }
+  section { border:none; padding:6px 0; margin:8px 0; break-inside:auto; }
+  h2 { break-after:avoid; }
+  .chart, .card, tr { break-inside:avoid; }
+  details > *:not(summary) { display:block; }
+  .badge { color:#000 !important; background:none !important; border:1px solid #000; }
+}
+"""
+
+SCRIPT = """
+window.addEventListener('beforeprint', function () {
+  Array.prototype.forEach.call(document.querySelectorAll('details'), function (d) { d.open = true; });
+});
+(function () {
+  var table = document.getElementById('failures');
+  if (!table) { return; }
+  var rows = Array.prototype.slice.call(table.tBodies[0].rows);
+  var text = rows.map(function (r) { return r.textContent.toLowerCase(); });
+  var q = document.getElementById('failure-search');
+  var sys = document.getElementById('failure-system');
+  var ver = document.getElementById('failure-verdict');
+  var sty = document.getElementById('failure-style');
+  var shown = document.getElementById('failure-count');
+  function apply() {
+    var words = q.value.toLowerCase().split(/\\s+/).filter(function (w) { return w.length > 0; });
+    var n = 0;
+    rows.forEach(function (r, i) {
+      var ok = (!sys.value || r.getAttribute('data-system') === sys.value)
+        && (!ver.value || r.getAttribute('data-verdict') === ver.value)
+        && (!sty.value || r.getAttribute('data-style') === sty.value)
+        && words.every(function (w) { return text[i].indexOf(w) !== -1; });
+      r.style.display = ok ? '' : 'none';
+      if (ok) { n += 1; }
+    });
+    shown.textContent = n + ' of ' + rows.length + ' failures shown';
+  }
+  [q, sys, ver, sty].forEach(function (el) { el.addEventListener('input', apply); });
+  apply();
+})();
+"""
+
+
+def _e(x: Any) -> str:
+    return escape("" if x is None else str(x))
+
+
+def _num(v: Any, digits: int = 3) -> str:
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "–"
+    return f"{v:.{digits}f}" if isinstance(v, float) else _e(v)
+
+
+def _ci(entry: dict[str, float] | None, digits: int = 3) -> str:
+    if not entry:
+        return "–"
+    v = entry.get("value")
+    lo, hi = entry.get("ci_low"), entry.get("ci_high")
+    head = _num(v, digits)
+    if lo is None or hi is None or (isinstance(lo, float) and math.isnan(lo)):
+        return head
+    return f'{head} <span class="ci">[{lo:.{digits}f}, {hi:.{digits}f}]</span>'
+
+
+def _badge(verdict: str) -> str:
+    return (f'<span class="badge" style="background:{VERDICT_COLOURS.get(verdict, "#777")}">'
+            f"{_e(VERDICT_LABELS.get(verdict, verdict))}</span>")
+
+
+# ----------------------------------------------------------------------------- sections
+
+
+def _header(data: dict[str, Any]) -> str:
+    ds = data["dataset"]
+    return (f"<header><h1>{_e(data['title'])}</h1><p>{len(data['systems'])} system(s) on "
+            f"{ds['records']} queries in {ds['groups']} semantic groups "
+            f"({', '.join(ds['styles']) or 'no style'}); generated {_e(data['generated'])}; intervals: 95 %, "
+            f"bootstrap over semantic groups ({data['n_boot']} resamples).</p></header>")
+
+
+def _nav(data: dict[str, Any]) -> str:
+    links = [("overview", "Overview"), ("dataset", "Dataset"), ("systems", "Systems"),
+             ("comparisons", "Comparisons")]
+    if data.get("relevance"):
+        links.append(("boundary", "Knowledge boundary"))
+    links.append(("failures-section", "Failures"))
+    return "<nav>" + "".join(f'<a href="#{a}">{t}</a>' for a, t in links) + "</nav>"
+
+
+def _overview(data: dict[str, Any]) -> str:
+    cards = []
+    for s in data["systems"]:
+        m = (s["overall"] or {}).get("metrics", {})
+        kpis = "".join(
+            f'<div class="kpi"><b>{_num((m.get(key) or {}).get("value"))}</b><span>{_e(label)}'
+            f'{"" if not m.get(key) or "ci_low" not in m[key] else " " + _ci_text(m[key])}</span></div>'
+            for key, label in HEADLINE)
+        desc = f'<p class="muted">{_e(s["description"])}</p>' if s.get("description") else ""
+        cards.append(f'<div class="card"><h3>{_e(s["name"])}</h3>{desc}<div class="kpis">{kpis}</div></div>')
+    rows = []
+    for key, label in HEADLINE:
+        for s in data["systems"]:
+            e = ((s["overall"] or {}).get("metrics") or {}).get(key) or {}
+            rows.append((f"{label.split(' (')[0]} · {s['name']}", e.get("value", math.nan),
+                         e.get("ci_low", math.nan), e.get("ci_high", math.nan)))
+    colours = [SYSTEM_COLOURS[i % len(SYSTEM_COLOURS)] for _ in HEADLINE for i in range(len(data["systems"]))]
+    chart = svg.interval_dots(rows, title="Headline metrics per system with 95 % intervals", colours=colours,
+                              width=860, label_width=300)
+    return (f'<section id="overview"><h2>Overview</h2><div class="cards">{"".join(cards)}</div>'
+            f"<h3>Accuracy, R, λ and Acc_retrieval_db with 95 % intervals</h3>{chart}"
+            '<p class="muted">Accuracy = R × (1 − λ). R counts only groups that at least one phrasing answered; '
+            "λ is the share of queries in gap groups (no phrasing answered); Acc_retrieval_db = 1 − gap groups / "
+            "groups.</p></section>")
+
+
+def _ci_text(e: dict[str, float]) -> str:
+    if math.isnan(e.get("ci_low", math.nan)):
+        return ""
+    return f"[{e['ci_low']:.2f}, {e['ci_high']:.2f}]"
+
+
+def _dataset(data: dict[str, Any]) -> str:
+    ds = data["dataset"]
+    head = ("<tr><th>table</th><th>style</th><th class=num>M SQL templates</th><th class=num>N text templates</th>"
+            "<th class=num>Q values</th><th class=num>groups</th><th class=num>queries</th>"
+            "<th class=num>answer sets</th><th class=num>knowledge-base gaps</th></tr>")
+    body = "".join(
+        f"<tr><td>{_e(r['table'])}</td><td>{_e(r['style'])}</td><td class=num>{r['M_sql_templates']}</td>"
+        f"<td class=num>{r['N_text_templates']}</td><td class=num>{r['Q_values_per_template']}</td>"
+        f"<td class=num>{r['semantic_groups']}</td><td class=num>{r['queries']}</td>"
+        f"<td class=num>{r['answer_sets']}</td><td class=num>{r['kb_gaps']}</td></tr>" for r in ds["stats"])
+    total = (f"<tr><th>all</th><th></th><th></th><th></th><th></th><th class=num>{ds['groups']}</th>"
+             f"<th class=num>{ds['records']}</th><th></th><th class=num>{ds['kb_gap_queries']}</th></tr>")
+    opts = ds.get("options") or {}
+    note = ", ".join(f"{k} = {v}" for k, v in opts.items() if v not in (None, ""))
+    bars = svg.stacked_bars(
+        [(f"{r['table']} · {r['style']}", [("supported", r["queries"] - r["kb_gaps"]), ("kb_gap", r["kb_gaps"])])
+         for r in ds["stats"]],
+        {"supported": "#3367d6", "kb_gap": VERDICT_COLOURS["kb_gap"]}, title="Queries per table and style",
+        legend_labels={"supported": "knowledge base states the answer", "kb_gap": "left out of the knowledge base"},
+        percent=False, width=860, label_width=170)
+    return (f'<section id="dataset"><h2>Dataset</h2><p class="lead">M SQL templates × N text templates × '
+            f"Q values per template, per table and style (GRAMMAR Table 2). Source: <code>{_e(ds['path'])}</code>"
+            f"{'; ' + _e(note) if note else ''}.</p><table>{head}{body}{total}</table>{bars}</section>")
+
+
+def _metrics_table(s: dict[str, Any]) -> str:
+    styles = list(s["by_style"])
+    head = "<tr><th>metric</th>" + "".join(f"<th class=num>{_e(st)}</th>" for st in styles) + "</tr>"
+    rows = []
+    for key, label in (("queries", "queries"), ("groups", "semantic groups"), ("gap", "gap groups"),
+                       ("robust", "robust groups"), ("non_robust", "non-robust groups")):
+        rows.append(f"<tr><td>{label}</td>" + "".join(f"<td class=num>{_e(s['by_style'][st].get(key))}</td>"
+                                                       for st in styles) + "</tr>")
+    for key, label in (*HEADLINE, *EXTRA_METRICS):
+        rows.append(f"<tr><td>{_e(label)}</td>" + "".join(
+            f"<td class=num>{_ci(s['by_style'][st]['metrics'].get(key))}</td>" for st in styles) + "</tr>")
+    return f"<table>{head}{''.join(rows)}</table>"
+
+
+def _confusion(c: dict[str, int] | None) -> str:
+    if not c:
+        return '<p class="muted">No RAG confusion matrix (the run has no gold documents).</p>'
+    return ('<table class="confusion"><tr><th></th><th>answer acceptable</th><th>answer not acceptable</th></tr>'
+            f"<tr><th>relevant document retrieved</th><td>TP {c['TP']}</td><td>FN {c['FN']}</td></tr>"
+            f"<tr><th>no relevant document</th><td>FP {c['FP']}</td><td>TN {c['TN']}</td></tr></table>")
+
+
+def _template_table(s: dict[str, Any]) -> str:
+    head = ("<tr><th>table</th><th>SQL template</th><th class=num>queries</th><th class=num>accuracy</th>"
+            "<th class=num>retrieval right</th>" + "".join(f"<th class=num>{_e(VERDICT_LABELS[v])}</th>"
+                                                           for v in VERDICTS) + "</tr>")
+    body = "".join(
+        f"<tr><td>{_e(r['table'])}</td><td><code>{_e(r['sql'])}</code></td><td class=num>{r['queries']}</td>"
+        f"<td class=num>{_num(r['accuracy'], 2)}</td><td class=num>{_num(r['retrieval'], 2)}</td>"
+        + "".join(f"<td class=num>{r[v]}</td>" for v in VERDICTS) + "</tr>" for r in s["per_template"])
+    return f"<table>{head}{body}</table>"
+
+
+def _systems(data: dict[str, Any]) -> str:
+    systems = data["systems"]
+    tag_rows, verdict_rows = [], []
+    for s in systems:
+        for st, v in s["by_style"].items():
+            tag_rows.append((f"{s['name']} · {st}", [(k, v.get(k, 0)) for k in TAG_COLOURS]))
+        verdict_rows.append((s["name"], [(k, s["blame_all"].get(k, 0)) for k in VERDICTS]))
+        for st, b in s["blame"].items():
+            if st != "all":
+                verdict_rows.append((f"{s['name']} · {st}", [(k, b.get(k, 0)) for k in VERDICTS]))
+    tags_chart = svg.stacked_bars(tag_rows, TAG_COLOURS, title="Semantic group tags per system and style",
+                                  legend_labels=TAG_LABELS, width=860, label_width=200)
+    verdict_chart = svg.stacked_bars(verdict_rows, VERDICT_COLOURS, title="Per-query verdicts (module blame)",
+                                     legend_labels=VERDICT_LABELS, width=860, label_width=200, percent=False)
+    vhead = "<tr><th>system</th>" + "".join(f"<th class=num>{_badge(v)}</th>" for v in VERDICTS) + \
+        "<th class=num>total</th></tr>"
+    vbody = "".join(f"<tr><td>{_e(s['name'])}</td>" + "".join(
+        f"<td class=num>{s['blame_all'].get(v, 0)}</td>" for v in VERDICTS)
+        + f"<td class=num>{sum(s['blame_all'].values())}</td></tr>" for s in systems)
+    parts = [f'<section id="systems"><h2>Systems</h2><h3>Group tags</h3>'
+             '<p class="muted">A semantic group (one fact asked in several phrasings) is <b>robust</b> when every '
+             "phrasing was answered, <b>gap</b> when none was, <b>non-robust</b> otherwise.</p>"
+             f"{tags_chart}<h3>Verdicts: where each wrong answer comes from</h3>"
+             f"<table>{vhead}{vbody}</table>{verdict_chart}"]
+    for s in systems:
+        tm = s.get("text_metrics") or {}
+        extra = ", ".join(f"{k} {_num(v)}" for k, v in tm.items() if isinstance(v, int | float))
+        parts.append(f"<h3>{_e(s['name'])}</h3>")
+        if s.get("description"):
+            parts.append(f'<p class="muted">{_e(s["description"])}. Judged by {_e(", ".join(s["judges"]))}.</p>')
+        parts.append(f'<div class="row2"><div><b>Per style</b>{_metrics_table(s)}</div>'
+                     f"<div><b>RAG confusion matrix</b> (retrieval × answer, ground truth){_confusion(s['confusion'])}"
+                     f'<p class="muted">{_e(extra)}</p></div></div>')
+        parts.append(f"<details><summary>Per SQL template ({len(s['per_template'])} templates)</summary>"
+                     f"{_template_table(s)}</details>")
+    parts.append("</section>")
+    return "".join(parts)
+
+
+def _comparison_block(c: dict[str, Any], heading: str) -> str:
+    d = c["differences"]
+    rows = [(label, d[key]["difference"], d[key]["ci_low"], d[key]["ci_high"]) for key, label in DIFF_METRICS
+            if key in d and not math.isnan(d[key]["difference"])]
+    bound = max([0.1] + [abs(x) for r in rows for x in r[1:] if math.isfinite(x)])
+    bound = math.ceil(bound * 10) / 10
+    chart = svg.interval_dots(rows, title=f"{heading}: differences ({c['b']} − {c['a']}) with 95 % intervals",
+                              lo=-bound, hi=bound, zero=0.0, signed=True, width=760, label_width=280)
+    head = (f"<tr><th>metric</th><th class=num>{_e(c['a'])}</th><th class=num>{_e(c['b'])}</th>"
+            "<th class=num>difference</th><th class=num>95 % CI</th><th class=num>bootstrap p</th></tr>")
+    body = "".join(
+        f"<tr><td>{_e(label)}</td><td class=num>{_num(d[key]['a'])}</td><td class=num>{_num(d[key]['b'])}</td>"
+        f"<td class=num>{d[key]['difference']:+.3f}</td><td class=num>[{d[key]['ci_low']:+.3f}, "
+        f"{d[key]['ci_high']:+.3f}]</td><td class=num>{_num(d[key]['bootstrap_p'])}</td></tr>"
+        for key, label in (*DIFF_METRICS, ("retrieval_accuracy", "retrieval on its own"),
+                           ("gap_share", "λ")) if key in d and not math.isnan(d[key]["difference"]))
+    tests = "".join(f"<li>{_e(what)}: {_e(t['test'])}, p = {t['p_value']:.3g} ({t['pairs']} pairs)</li>"
+                    for what, t in c["tests"].items())
+    return (f"<h3>{_e(heading)}</h3><p class=sentence>{_e(c['sentence'])}</p>{chart}"
+            f"<details><summary>Table and paired tests</summary><table>{head}{body}</table><ul>{tests}</ul>"
+            "</details>")
+
+
+def _comparisons(data: dict[str, Any]) -> str:
+    parts = ['<section id="comparisons"><h2>Comparisons</h2><p class="muted">Each difference has a 95 % interval '
+             "from a bootstrap that resamples semantic groups on both sides together; an interval that excludes 0 "
+             "is significant. Gap groups are removed jointly.</p>"]
+    for c in data["comparisons"]:
+        parts.append(_comparison_block(c, f"System: {c['b']} against {c['a']}"))
+    for s in data["systems"]:
+        if s.get("style_test"):
+            t = s["style_test"]
+            parts.append(_comparison_block(t, f"Style: {t['b']} against {t['a']} on {s['name']}"))
+    if len(parts) == 1:
+        parts.append('<p class="muted">Nothing to compare: one system with one style.</p>')
+    parts.append("</section>")
+    return "".join(parts)
+
+
+def _boundary(data: dict[str, Any]) -> str:
+    r = data.get("relevance")
+    if not r:
+        return ""
+    alpha = r["alpha"]
+    hist = svg.histograms([("in-knowledge (held out)", r["p_in"], "#3367d6"),
+                           ("off-topic", r["p_out"], "#d9480f")],
+                          title="p-values of in- and out-of-knowledge queries", xlabel="p-value",
+                          alpha_line=alpha, width=560)
+    roc = svg.lines([(f"{r['statistic']} (AUROC {r['auroc']:.3f})", r["roc"]["fpr"], r["roc"]["tpr"], "#3367d6")],
+                    title="ROC curve: off-topic (positive) vs held-out in-knowledge", xlabel="false positive rate",
+                    ylabel="true positive rate", diagonal=True, step=True)
+    drift = r["drift"]
+    series = [("calibration", *svg.ecdf(r["stat_calibration"]), "#444"),
+              ("in-knowledge batch", *svg.ecdf(drift["stat_in_batch"]), "#3367d6"),
+              ("mixed batch", *svg.ecdf(drift["stat_mixed_batch"]), "#d9480f")]
+    allv = [v for s in series for v in s[1]]
+    lo, hi = min(allv), max(allv)
+    pad = (hi - lo) * 0.03 or 1.0
+    ecdf = svg.lines(series, title=f"Empirical CDFs of the {r['statistic']} statistic (KS drift test)",
+                     xlabel=f"{r['statistic']} statistic (larger = further from the corpus)",
+                     ylabel="share of queries", step=True, xlim=(lo - pad, hi + pad), width=560)
+
+    def verdict(d: dict[str, Any], what: str) -> str:
+        word = "drifted" if d["drifted"] else "did not drift"
+        return (f"The {what} ({d['n_batch']} queries, {d['off_topic_share']:.0%} off-topic) {word}: KS statistic "
+                f"{d['ks_statistic']:.3f}, p = {d['p_value']:.2g} at α = {d['alpha']:g} against "
+                f"{d['n_reference']} calibration queries; median shift {d['median_shift']:+.3f}.")
+
+    table = (f"<table><tr><th>calibration queries</th><td class=num>{r['n_calibration']}</td>"
+             f"<th>held-out in-knowledge</th><td class=num>{r['n_in']}</td><th>off-topic</th>"
+             f"<td class=num>{r['n_out']}</td></tr><tr><th>AUROC</th><td class=num>{r['auroc']:.3f}</td>"
+             f"<th>AUPRC</th><td class=num>{r['auprc']:.3f}</td><th>TPR at 5 % FPR</th>"
+             f"<td class=num>{r['tpr_at_5fpr']:.3f}</td></tr><tr><th>flagged off-topic (p ≤ α)</th>"
+             f"<td class=num>{r['flagged_out']} / {r['n_out']}</td><th>flagged in-knowledge (type I)</th>"
+             f"<td class=num>{r['flagged_in']} / {r['n_in']}</td><th>detection error rate</th>"
+             f"<td class=num>{r['der']:.3f}</td></tr></table>")
+    return (f'<section id="boundary"><h2>Knowledge boundary</h2><p class="lead">Is a query inside what the corpus '
+            f"can answer? A p-value per query from the {_e(r['statistic'])} statistic of its {r['k']} nearest "
+            f"chunks ({r['corpus_chunks']} in the corpus), calibrated on {_e(r.get('calibration_source', ''))}; "
+            f"out-of-knowledge queries: <code>{_e(r.get('out_source', ''))}</code>. α = {alpha:g}.</p>{table}"
+            f'<div class="row2"><div>{hist}</div><div>{roc}</div></div>'
+            f"<h3>Drift</h3><p class=sentence>{_e(verdict(drift['mixed'], 'mixed batch'))}</p>"
+            f"<p class=sentence>{_e(verdict(drift['in_knowledge'], 'in-knowledge batch'))}</p>{ecdf}</section>")
+
+
+def _failures(data: dict[str, Any]) -> str:
+    failures = data["failures"]
+    systems = sorted({f["system"] for f in failures})
+    styles = sorted({f["style"] for f in failures})
+    verdicts = [v for v in VERDICTS if any(f["verdict"] == v for f in failures)]
+    rows = []
+    for f in failures:
+        gold = set(f["gold"])
+        items = "".join(
+            f'<li class="gold">{_e(d)} ★</li>' if d in gold else f"<li>{_e(d)}</li>" for d in f["retrieved"])
+        missing = [g for g in f["gold"] if g not in set(f["retrieved"])]
+        miss = (f'<div class="missing">gold not retrieved: {_e(", ".join(missing))}</div>' if missing else "")
+        if f["kb_supported"] is False:
+            miss += '<div class="muted">the knowledge base leaves this fact out</div>'
+        rows.append(
+            f'<tr data-system="{_e(f["system"])}" data-verdict="{_e(f["verdict"])}" data-style="{_e(f["style"])}">'
+            f"<td>{_e(f['system'])}<br><span class=muted>{_e(f['style'])}</span></td><td>{_e(f['query'])}</td>"
+            f"<td>{_e(f['answer'])}</td><td class=resp>{_e(f['response'] if f['response'] is not None else '—')}</td>"
+            f"<td><ol>{items}</ol>{miss}</td><td>{_badge(f['verdict'])}<br><span class=muted>{_e(f['basis'])}"
+            f"</span></td></tr>")
+
+    def options(element_id: str, label: str, values: list[str], names: dict[str, str] | None = None) -> str:
+        opts = "".join(f'<option value="{_e(v)}">{_e((names or {}).get(v, v))}</option>' for v in values)
+        return (f'<select id="{element_id}" aria-label="{label}"><option value="">{label}: all</option>'
+                f"{opts}</select>")
+
+    controls = (f'<div class="controls"><input id="failure-search" type="search" placeholder="Search queries, '
+                f'answers, responses, documents…" aria-label="search failures">'
+                f"{options('failure-system', 'system', systems)}"
+                f"{options('failure-verdict', 'verdict', verdicts, VERDICT_LABELS)}"
+                f"{options('failure-style', 'style', styles)}"
+                f'<span id="failure-count" class="muted">{len(failures)} failures</span></div>')
+    return (f'<section id="failures-section"><h2>Every failure</h2><p class="muted">Wrong answers of every system, '
+            "with the documents it retrieved (★ the gold document that states the answer) and the verdict of module "
+            f"blame. {len(failures)} rows.</p>{controls}<table id=failures><thead><tr><th>system</th><th>query</th>"
+            "<th>true answer</th><th>response</th><th>retrieved documents</th><th>verdict</th></tr></thead>"
+            f"<tbody>{''.join(rows)}</tbody></table></section>")
+
+
+def render_html(data: dict[str, Any]) -> str:
+    """The whole report as one HTML document (no external resource)."""
+    body = "".join([_header(data), _nav(data), "<main>", _overview(data), _dataset(data), _systems(data),
+                    _comparisons(data), _boundary(data), _failures(data), "</main>",
+                    "<footer>ragdx · self-contained report: no network needed to view or print it.</footer>"])
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+            f"<title>{_e(data['title'])}</title><style>{CSS}</style></head><body>{body}"
+            f"<script>{SCRIPT}</script></body></html>\n")

@@ -1,0 +1,58 @@
+"""A short Markdown summary of a report, sized for a pull-request description."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ragdx.report.data import HEADLINE, VERDICT_LABELS, VERDICTS
+
+
+def _v(e: dict[str, float] | None) -> str:
+    if not e or e.get("value") is None or math.isnan(e["value"]):
+        return "–"
+    lo, hi = e.get("ci_low"), e.get("ci_high")
+    if lo is None or hi is None or math.isnan(lo):
+        return f"{e['value']:.3f}"
+    return f"{e['value']:.3f} [{lo:.3f}, {hi:.3f}]"
+
+
+def render_markdown(data: dict[str, Any], *, max_failures: int = 5) -> str:
+    ds = data["dataset"]
+    systems = data["systems"]
+    out = [f"## {data['title']}", "",
+           f"{ds['records']} queries in {ds['groups']} semantic groups ({', '.join(ds['styles'])}); "
+           f"95 % intervals from {data['n_boot']} bootstrap resamples of semantic groups.", ""]
+    out += ["| metric | " + " | ".join(s["name"] for s in systems) + " |", "|---|" + "---:|" * len(systems)]
+    for key, label in HEADLINE:
+        out.append(f"| {label} | " + " | ".join(_v(((s['overall'] or {}).get('metrics') or {}).get(key))
+                                                for s in systems) + " |")
+    for key, label in (("robust", "robust groups"), ("non_robust", "non-robust groups"), ("gap", "gap groups")):
+        out.append(f"| {label} | " + " | ".join(str((s["overall"] or {}).get(key, "–")) for s in systems) + " |")
+    for v in VERDICTS:
+        out.append(f"| {VERDICT_LABELS[v]} (queries) | " + " | ".join(str(s["blame_all"].get(v, 0)) for s in systems)
+                   + " |")
+    tests = [c["sentence"] for c in data["comparisons"]]
+    tests += [f"({s['name']}, {s['style_test']['b']} vs {s['style_test']['a']}) {s['style_test']['sentence']}"
+              for s in systems if s.get("style_test")]
+    if tests:
+        out += ["", "**Hypothesis tests**", ""] + [f"- {t}" for t in tests]
+    r = data.get("relevance")
+    if r:
+        d = r["drift"]["mixed"]
+        out += ["", "**Knowledge boundary**", "",
+                f"- {r['statistic']} statistic, α = {r['alpha']:g}, {r['n_calibration']} calibration queries: "
+                f"AUROC {r['auroc']:.3f}; flagged {r['flagged_out']}/{r['n_out']} off-topic and "
+                f"{r['flagged_in']}/{r['n_in']} held-out in-knowledge queries.",
+                f"- Drift on a mixed batch ({d['off_topic_share']:.0%} off-topic): "
+                f"{'drifted' if d['drifted'] else 'no drift'} (KS {d['ks_statistic']:.3f}, p = {d['p_value']:.2g})."]
+    failures = data["failures"]
+    if failures:
+        out += ["", f"<details><summary>{len(failures)} failures (first {min(max_failures, len(failures))})"
+                "</summary>", "", "| system | query | true answer | response | verdict |", "|---|---|---|---|---|"]
+        for f in failures[:max_failures]:
+            cells = [f["system"], f["query"], f["answer"], f["response"] or "—", VERDICT_LABELS.get(f["verdict"],
+                                                                                                  f["verdict"])]
+            out.append("| " + " | ".join(str(c).replace("|", "\\|").replace("\n", " ") for c in cells) + " |")
+        out += ["", "</details>"]
+    return "\n".join(out) + "\n"
