@@ -43,13 +43,10 @@ def top_k_rows(scores: np.ndarray, k: int) -> np.ndarray:
     return -np.sort(-part, axis=1)
 
 
-class DenseIndex:
-    """Exact maximum-inner-product search over unit-normalised chunk embeddings."""
+class _EmbeddingIndex:
+    """What the exact and the IVF index share: unit-normalised chunk embeddings."""
 
-    kind = "dense"
-
-    def __init__(self, embeddings: np.ndarray):
-        self.embeddings = as_unit_matrix(embeddings, what="corpus embeddings")
+    embeddings: np.ndarray
 
     @property
     def size(self) -> int:
@@ -59,11 +56,24 @@ class DenseIndex:
     def dimension(self) -> int:
         return int(self.embeddings.shape[1])
 
-    def top_k(self, queries: np.ndarray, k: int) -> np.ndarray:
+    def _queries(self, queries: np.ndarray) -> np.ndarray:
         q = as_unit_matrix(queries, what="query embeddings")
         if q.shape[1] != self.dimension:
             raise RagdxError(f"query embeddings have dimension {q.shape[1]}, the corpus index {self.dimension}",
                              field="query embeddings")
+        return q
+
+
+class DenseIndex(_EmbeddingIndex):
+    """Exact maximum-inner-product search over unit-normalised chunk embeddings."""
+
+    kind = "dense"
+
+    def __init__(self, embeddings: np.ndarray):
+        self.embeddings = as_unit_matrix(embeddings, what="corpus embeddings")
+
+    def top_k(self, queries: np.ndarray, k: int) -> np.ndarray:
+        q = self._queries(queries)
         k = min(k, self.size)
         rows = max(1, _BLOCK_BYTES // (4 * self.size))
         out = np.empty((q.shape[0], k), dtype=np.float32)
@@ -114,7 +124,7 @@ class BM25Index:
         return out
 
 
-class IVFIndex:
+class IVFIndex(_EmbeddingIndex):
     """Inverted-file search for large corpora: chunks are grouped by spherical k-means into
     ``n_lists`` lists; a query is compared with the chunks of its ``n_probe`` nearest lists only.
 
@@ -148,19 +158,8 @@ class IVFIndex:
         lists = self.centroids.shape[0]
         self.n_probe = int(n_probe or min(lists, max(8, int(np.ceil(0.03 * lists)))))
 
-    @property
-    def size(self) -> int:
-        return int(self.embeddings.shape[0])
-
-    @property
-    def dimension(self) -> int:
-        return int(self.embeddings.shape[1])
-
     def top_k(self, queries: np.ndarray, k: int) -> np.ndarray:
-        q = as_unit_matrix(queries, what="query embeddings")
-        if q.shape[1] != self.dimension:
-            raise RagdxError(f"query embeddings have dimension {q.shape[1]}, the corpus index {self.dimension}",
-                             field="query embeddings")
+        q = self._queries(queries)
         k = min(k, self.size)
         with _single_threaded_blas():
             return self._search(q, k)
