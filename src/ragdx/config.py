@@ -10,9 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from ragdx.errors import RagdxError
+from ragdx.errors import RagdxError, validated
 from ragdx.llm.client import LLMConfig
 
 DEFAULT_CONFIG = "ragdx.yaml"
@@ -82,14 +82,7 @@ def load_config(path: str | Path | None = None) -> Config:
     raw = read_structured(path) or {}
     if not isinstance(raw, dict):
         raise RagdxError("expected a mapping of sections", source=str(path))
-    try:
-        config = Config.model_validate(raw)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
-        raise RagdxError(first["msg"] + more, source=str(path), field=where) from None
-    return _rebase(config, path.parent)
+    return _rebase(validated(Config, raw, source=str(path)), path.parent)
 
 
 def _rebase(config: Config, base: Path) -> Config:

@@ -29,6 +29,22 @@ class RagdxError(Exception):
         return f"{where}{self.message}"
 
 
+def validated(model, data, *, source: str | None = None, prefix: str = ""):
+    """``model.model_validate(data)`` (a pydantic model or TypeAdapter's ``validate_python``),
+    with the first validation error turned into a one-line RagdxError naming the field."""
+    from pydantic import ValidationError
+
+    validate = getattr(model, "model_validate", None) or model.validate_python
+    try:
+        return validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+        where = ".".join(str(p) for p in first["loc"]) or None
+        field = f"{prefix}{where}" if prefix and where else (prefix.rstrip(": ") or where)
+        raise RagdxError(first["msg"] + more, source=source, field=field) from None
+
+
 class TemplateError(RagdxError):
     """A SQL or text template that cannot be used."""
 

@@ -8,8 +8,10 @@ of outputs is built in a staging directory and renamed into place when everythin
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Iterable, Iterator
@@ -33,6 +35,39 @@ def atomic_write_text(path: str | Path, text: str) -> None:
         raise
 
 
+def append_under_key(path: str | Path, key: str, block: str, *, header: str, count, expected: int) -> None:
+    """Append ``block`` (indented YAML items) under the top-level ``key`` of a file people edit,
+    or create the file as ``header`` + ``block``.
+
+    Nothing already in the file is rewritten, so a person's edits and comments survive every
+    re-run. That only works while ``key`` is the file's last top-level key, so the combined text
+    must read back with ``count(document) == expected`` entries before anything is written;
+    otherwise RagdxError names the file and the key, and the file is left as it was.
+    """
+    import yaml
+
+    from ragdx.errors import RagdxError
+
+    path = Path(path)
+    if path.exists():
+        text = path.read_text(encoding="utf-8")
+        if not text.endswith("\n"):
+            text += "\n"
+        # an empty collection written inline ("key: []") has to become a block to take items
+        text = re.sub(rf"(?m)^{re.escape(key)}:[ \t]*(\{{\}}|\[\]|null|~)?[ \t]*$", f"{key}:", text)
+        text += block
+    else:
+        text = header + block
+    try:
+        got = count(yaml.safe_load(text) or {})
+    except (yaml.YAMLError, AttributeError, TypeError):
+        got = -1
+    if got != expected:
+        raise RagdxError(f"cannot add templates without rewriting the file: make '{key}:' its last "
+                         "top-level key", source=str(path), field=key)
+    atomic_write_text(path, text)
+
+
 def write_json(path: str | Path, obj: Any) -> None:
     atomic_write_text(path, json.dumps(obj, indent=2, ensure_ascii=False, default=str) + "\n")
 
@@ -44,12 +79,25 @@ def write_jsonl(path: str | Path, rows: Iterable[dict]) -> int:
     return len(lines)
 
 
+def sha256_file(path: str | Path) -> str:
+    """Hex SHA-256 of a file's bytes, read in 1 MiB blocks."""
+    digest = hashlib.sha256()
+    with Path(path).open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
 def iter_jsonl(path: str | Path) -> Iterator[tuple[int, dict]]:
     """(line number, object) for every non-empty line; a bad line raises naming file and line."""
     from ragdx.errors import RagdxError
 
     path = Path(path)
-    with path.open(encoding="utf-8") as fh:
+    try:
+        fh = path.open(encoding="utf-8")
+    except OSError as exc:
+        raise RagdxError(f"cannot read ({exc.strerror})", source=str(path)) from None
+    with fh:
         for number, line in enumerate(fh, 1):
             if not line.strip():
                 continue

@@ -20,7 +20,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from ragdx.errors import RagdxError
+from ragdx.errors import RagdxError, validated
 from ragdx.gen.qa import QAGroup
 from ragdx.gen.sql_templates import PLACEHOLDER, ParsedTemplate
 from ragdx.gen.text_templates import TextTemplate
@@ -246,7 +246,7 @@ def write_dataset(directory: str | Path, records: Sequence[QARecord], manifest: 
 def read_records(path: str | Path) -> list[QARecord]:
     """Read ``records.jsonl`` or ``records.parquet`` (or a dataset directory); a record that does
     not fit the type raises naming the file, the line and the field."""
-    from pydantic import TypeAdapter, ValidationError
+    from pydantic import TypeAdapter
 
     from ragdx.store import iter_jsonl
 
@@ -271,12 +271,7 @@ def read_records(path: str | Path) -> list[QARecord]:
         unknown = set(obj) - _FIELDS
         if unknown:
             raise RagdxError(f"unknown field(s) {sorted(unknown)}", source=str(path), field=f"line {number}")
-        try:
-            out.append(adapter.validate_python(obj, strict=False))
-        except ValidationError as exc:
-            err = exc.errors()[0]
-            where = ".".join(str(p) for p in err["loc"])
-            raise RagdxError(err["msg"], source=str(path), field=f"line {number}: {where}") from None
+        out.append(validated(adapter, obj, source=str(path), prefix=f"line {number}: "))
     return out
 
 

@@ -26,7 +26,7 @@ from sqlglot.errors import SqlglotError
 from sqlglot.optimizer.scope import traverse_scope
 
 from ragdx.db.schema import Schema, TableInfo
-from ragdx.errors import RagdxError, TemplateError
+from ragdx.errors import TemplateError
 from ragdx.gen.semantics import ColumnRef, Condition, Join, TemplateSemantics
 
 PLACEHOLDER = re.compile(r"\[([A-Za-z_][\w$]*)\.([A-Za-z_][\w$]*)\]")
@@ -722,7 +722,7 @@ def merge_into_file(path: str | Path, templates: Sequence[SqlTemplate]) -> list[
 
     Existing text is never rewritten: new schemas are appended below it, so a person's edits
     and comments survive every re-run (App. B.2's save / modify / reload loop)."""
-    from ragdx.store import atomic_write_text
+    from ragdx.store import append_under_key
 
     path = Path(path)
     existing = read_templates(path) if path.exists() else []
@@ -730,25 +730,7 @@ def merge_into_file(path: str | Path, templates: Sequence[SqlTemplate]) -> list[
     new = [t for t in templates if t.schema.lower() not in have]
     if not new and path.exists():
         return []
-    added = list(dict.fromkeys(t.schema for t in new))
-    if path.exists():
-        text = path.read_text(encoding="utf-8")
-        if not text.endswith("\n"):
-            text += "\n"
-        text = re.sub(r"(?m)^schemas:[ \t]*(\{\}|null|~)[ \t]*$", "schemas:", text)
-        text += _render_yaml_block(new)
-    else:
-        text = HEADER + _render_yaml_block(new)
-    # appending only works while 'schemas:' is the last top-level key; check before writing
-    import yaml
-
-    try:
-        combined = yaml.safe_load(text) or {}
-        got = sum(len(v or []) for v in (combined.get("schemas") or {}).values())
-    except (yaml.YAMLError, AttributeError, TypeError):
-        got = -1
-    if got != len(existing) + len(new):
-        raise RagdxError("cannot add templates without rewriting the file: make 'schemas:' its "
-                         "last top-level key", source=str(path), field="schemas")
-    atomic_write_text(path, text)
-    return added
+    append_under_key(path, "schemas", _render_yaml_block(new), header=HEADER,
+                     count=lambda doc: sum(len(v or []) for v in (doc.get("schemas") or {}).values()),
+                     expected=len(existing) + len(new))
+    return list(dict.fromkeys(t.schema for t in new))

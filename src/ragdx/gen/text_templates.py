@@ -286,9 +286,7 @@ def _render_block(templates: Sequence[TextTemplate]) -> str:
 
 def merge_text_file(path: str | Path, templates: Sequence[TextTemplate]) -> int:
     """Append templates of (SQL template, style) pairs the file lacks; returns how many pairs."""
-    import yaml
-
-    from ragdx.store import atomic_write_text
+    from ragdx.store import append_under_key, atomic_write_text
 
     path = Path(path)
     existing = read_text_templates(path) if path.exists() else []
@@ -298,22 +296,9 @@ def merge_text_file(path: str | Path, templates: Sequence[TextTemplate]) -> int:
         if not path.exists():
             atomic_write_text(path, HEADER.replace("templates:\n", "templates: []\n"))
         return 0
-    if path.exists():
-        text = path.read_text(encoding="utf-8")
-        text = (text if text.endswith("\n") else text + "\n")
-        text = re.sub(r"(?m)^templates:[ \t]*(\[\]|null|~)?[ \t]*$", "templates:", text)
-        text += _render_block(new)
-    else:
-        text = HEADER + _render_block(new)
-    try:
-        doc = yaml.safe_load(text) or {}
-        got = sum(len(e.get("texts", [])) for e in doc.get("templates") or [])
-    except (yaml.YAMLError, AttributeError, TypeError):
-        got = -1
-    if got != len(existing) + len(new):
-        raise RagdxError("cannot add templates without rewriting the file: make 'templates:' its "
-                         "last top-level key", source=str(path), field="templates")
-    atomic_write_text(path, text)
+    append_under_key(path, "templates", _render_block(new), header=HEADER,
+                     count=lambda doc: sum(len(e.get("texts", [])) for e in doc.get("templates") or []),
+                     expected=len(existing) + len(new))
     return len({(t.sql_template_id, t.style) for t in new})
 
 

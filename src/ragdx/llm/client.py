@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any, Protocol, Self, TypeVar, runtime_checkable
 
 import openai
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from ragdx.errors import LLMError, RagdxError
+from ragdx.errors import LLMError, validated
 from ragdx.llm.cache import CompletionCache, request_key
 from ragdx.llm.estimate import estimate_prompt_tokens
 
@@ -571,10 +571,4 @@ def make_llm(
 
 
 def _validate(config: Mapping[str, Any]) -> LLMConfig:
-    try:
-        return LLMConfig.model_validate(config)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
-        field_name = ".".join(str(part) for part in first["loc"]) or None
-        raise RagdxError(first["msg"] + more, source="llm config", field=field_name) from exc
+    return validated(LLMConfig, config, source="llm config")

@@ -104,20 +104,9 @@ def load_corpus(path: str | Path) -> Corpus:
 
 
 def _read_jsonl(path: Path) -> list[Document]:
-    docs = []
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise RagdxError(f"cannot read the corpus ({exc})", source=str(path)) from None
-    for n, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except ValueError as exc:
-            raise RagdxError(f"not JSON ({exc})", source=str(path), field=f"line {n}") from None
-        docs.append(_document(obj, str(path), n))
-    return docs
+    from ragdx.store import iter_jsonl
+
+    return [_document(obj, str(path), n) for n, obj in iter_jsonl(path)]
 
 
 def _document(obj: Any, source: str, line: int) -> Document:

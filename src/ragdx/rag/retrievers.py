@@ -485,24 +485,21 @@ def alternatives_from_groups(items: Iterable[tuple[str, str, str]]) -> dict[str,
 
 
 def alternatives_from_dataset(paths: Sequence[str | Path]) -> dict[str, list[str]]:
-    import json
+    from ragdx.store import iter_jsonl, read_structured
 
     triples: list[tuple[str, str, str]] = []
     for raw in paths:
         p = Path(raw)
         if p.is_dir():
             p = p / "records.jsonl"
-        try:
-            text = p.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise RagdxError(f"cannot read the dataset ({exc})", source=str(p), field="dataset") from None
         if p.suffix == ".jsonl":
-            for line in text.splitlines():
-                if line.strip():
-                    r = json.loads(line)
-                    triples.append((r["query"], r["group_id"], r.get("style", "")))
+            for number, r in iter_jsonl(p):
+                if not isinstance(r.get("query"), str) or "group_id" not in r:
+                    raise RagdxError("expected a dataset record with 'query' and 'group_id'", source=str(p),
+                                     field=f"line {number}")
+                triples.append((r["query"], r["group_id"], r.get("style", "")))
         else:
-            data = json.loads(text)
+            data = read_structured(p)
             if not isinstance(data, list) or not all(isinstance(r, dict) and "query_tag" in r for r in data):
                 raise RagdxError("expected records with 'query' and 'query_tag' (GRAMMAR results)",
                                  source=str(p), field="dataset")

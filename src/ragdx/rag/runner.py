@@ -49,6 +49,7 @@ from typing import Any
 from ragdx.errors import RagdxError
 from ragdx.rag.executor import Executor, LocalAsyncExecutor
 from ragdx.rag.types import System, SystemInput, SystemOutput
+from ragdx.store import sha256_file
 
 __all__ = [
     "RunSummary",
@@ -115,13 +116,6 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def _sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
 
 def _inputs_hash(inputs: Sequence[SystemInput]) -> str:
     blob = json.dumps([[i.id, i.query] for i in inputs], ensure_ascii=False, separators=(",", ":"))
@@ -138,7 +132,7 @@ def _load_dataset(dataset: str | Path | Iterable[Any]) -> tuple[list[SystemInput
         path = Path(dataset)
         records: Iterable[Any] = read_records(path)
         file = path / "records.jsonl" if path.is_dir() else path
-        info = {"path": str(path), "sha256": _sha256_file(file)}
+        info = {"path": str(path), "sha256": sha256_file(file)}
     else:
         records = dataset
     inputs = []

@@ -35,7 +35,6 @@ the error goes into ``SystemOutput.error`` together with the number of attempts.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import importlib
 import inspect
 import json
@@ -51,10 +50,11 @@ from typing import Any, Literal
 from urllib.parse import urlsplit
 
 import httpx
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from ragdx.errors import RagdxError
+from ragdx.errors import RagdxError, validated
 from ragdx.rag.types import RetrievedContext, System, SystemInput, SystemOutput
+from ragdx.store import sha256_file
 
 __all__ = [
     "CallableSystem",
@@ -538,16 +538,12 @@ class ResultsFileSystem:
         self._fields = _ContextFields(context_id=context_id, context_text=context_text, context_score=context_score)
         key_field = id_field if match == "id" else query_field
         self._rows: dict[str, dict[str, Any]] = {}
-        digest = hashlib.sha256()
         for number, row in iter_jsonl(self.path):
             key = get_path(row, key_field, None)
             if key is None:
                 raise RagdxError(f"no {key_field!r}", source=str(self.path), field=f"line {number}")
             self._rows[str(key)] = row
-        with self.path.open("rb") as fh:
-            for block in iter(lambda: fh.read(1 << 20), b""):
-                digest.update(block)
-        self.sha256 = digest.hexdigest()
+        self.sha256 = sha256_file(self.path)
 
     def __len__(self) -> int:
         return len(self._rows)
@@ -645,13 +641,7 @@ KINDS = ("pipeline", "callable", "http", "results")
 
 
 def _validate(model: type[BaseModel], spec: Mapping[str, Any], source: str) -> Any:
-    try:
-        return model.model_validate(spec)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
-        where = ".".join(str(p) for p in first["loc"]) or None
-        raise RagdxError(first["msg"] + more, source=source, field=where) from None
+    return validated(model, spec, source=source)
 
 
 def _pipeline_module() -> Any:

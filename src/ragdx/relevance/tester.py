@@ -30,7 +30,6 @@ Defaults, and why:
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from collections.abc import Sequence
@@ -43,6 +42,7 @@ import numpy as np
 from ragdx.errors import RagdxError
 from ragdx.relevance.index import BM25Index, DenseIndex, IVFIndex
 from ragdx.relevance.statistics import STATISTICS, compute_statistics, empirical_p_values
+from ragdx.store import sha256_file
 
 FORMAT = "ragdx-relevance-tester"
 FORMAT_VERSION = 1
@@ -343,12 +343,12 @@ class RelevanceTester:
             for name, arr in arrays.items():
                 file = stage / f"{name}.npy"
                 np.save(file, np.ascontiguousarray(arr), allow_pickle=False)
-                entries[name] = {"file": file.name, "sha256": _sha256(file), "shape": list(arr.shape),
+                entries[name] = {"file": file.name, "sha256": sha256_file(file), "shape": list(arr.shape),
                                  "dtype": str(arr.dtype)}
             if self.index_.kind == "bm25":
                 file = stage / "corpus_texts.json"
                 file.write_text(json.dumps(self.index_.texts, ensure_ascii=False), encoding="utf-8")
-                entries["corpus_texts"] = {"file": file.name, "sha256": _sha256(file),
+                entries["corpus_texts"] = {"file": file.name, "sha256": sha256_file(file),
                                            "shape": [len(self.index_.texts)], "dtype": "str"}
             embedder = self.embedder.to_dict() if hasattr(self.embedder, "to_dict") else None
             write_json(stage / MANIFEST, {
@@ -410,7 +410,7 @@ class RelevanceTester:
             file = root / Path(str(entry["file"])).name
             if not file.is_file():
                 raise RagdxError("file is missing", source=str(file))
-            if _sha256(file) != entry["sha256"]:
+            if sha256_file(file) != entry["sha256"]:
                 raise RagdxError("checksum mismatch: the file is damaged or was changed after saving",
                                  source=str(file))
             if name == "corpus_texts":
@@ -443,9 +443,3 @@ class RelevanceTester:
         return tester
 
 
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
