@@ -67,24 +67,23 @@ class ScratchDatabases:
         engine.dispose()
 
 
-@pytest.fixture(scope="session")
-def pg_databases():
-    reason = _reachable(PG_ADMIN)
+def _scratch_server(admin_url: str, kind: str, label: str):
+    reason = _reachable(admin_url)
     if reason:
-        pytest.skip(f"PostgreSQL not reachable at {PG_ADMIN}: {reason}")
-    dbs = ScratchDatabases(PG_ADMIN, "postgresql")
+        pytest.skip(f"{label} not reachable at {admin_url}: {reason}")
+    dbs = ScratchDatabases(admin_url, kind)
     yield dbs
     dbs.drop_all()
+
+
+@pytest.fixture(scope="session")
+def pg_databases():
+    yield from _scratch_server(PG_ADMIN, "postgresql", "PostgreSQL")
 
 
 @pytest.fixture(scope="session")
 def mysql_databases():
-    reason = _reachable(MY_ADMIN)
-    if reason:
-        pytest.skip(f"MariaDB/MySQL not reachable at {MY_ADMIN}: {reason}")
-    dbs = ScratchDatabases(MY_ADMIN, "mysql")
-    yield dbs
-    dbs.drop_all()
+    yield from _scratch_server(MY_ADMIN, "mysql", "MariaDB/MySQL")
 
 
 @pytest.fixture(params=["sqlite", "postgresql", "mysql"])

@@ -25,8 +25,10 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Self
+from http.server import BaseHTTPRequestHandler
+from typing import Any
+
+from tests.support.loopback import LoopbackHTTPServer, LoopbackServer
 
 
 @dataclass(frozen=True)
@@ -89,7 +91,7 @@ class _State:
 
 
 class _Handler(BaseHTTPRequestHandler):
-    server: _Server
+    server: LoopbackHTTPServer
 
     def log_message(self, format: str, *args: Any) -> None:
         pass  # keep pytest output clean
@@ -170,43 +172,17 @@ def _completion(request: dict[str, Any], text: str) -> dict[str, Any]:
     }
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def __init__(self, state: _State):
-        super().__init__(("127.0.0.1", 0), _Handler)
-        self.state = state
-
-
-class OpenAIServer:
+class OpenAIServer(LoopbackServer):
     """Context manager running the server on 127.0.0.1 on a free port in a daemon thread."""
 
+    handler = _Handler
+
     def __init__(self, *, latency: float = 0.0):
-        self._state = _State(latency=latency)
-        self._httpd: _Server | None = None
-        self._thread: threading.Thread | None = None
-
-    def __enter__(self) -> Self:
-        self._httpd = _Server(self._state)
-        self._thread = threading.Thread(
-            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-        )
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._state.stopping.set()
-        if self._httpd is not None:
-            self._httpd.shutdown()
-            self._httpd.server_close()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
+        super().__init__(_State(latency=latency))
 
     @property
     def base_url(self) -> str:
-        assert self._httpd is not None, "server not started"
-        host, port = self._httpd.server_address[:2]
-        return f"http://{host}:{port}/v1"
+        return f"{self.origin}/v1"
 
     def script(self, *faults: Fault) -> None:
         """Queue faults; each chat request consumes one, in order."""

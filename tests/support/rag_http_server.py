@@ -27,8 +27,10 @@ import threading
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Self
+from http.server import BaseHTTPRequestHandler
+from typing import Any
+
+from tests.support.loopback import LoopbackHTTPServer, LoopbackServer
 
 
 @dataclass(frozen=True)
@@ -127,7 +129,7 @@ class _State:
 
 
 class _Handler(BaseHTTPRequestHandler):
-    server: _Server
+    server: LoopbackHTTPServer
 
     def log_message(self, format: str, *args: Any) -> None:
         pass
@@ -180,46 +182,18 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(body)
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    # The default backlog of 5 drops connections when a client opens many at once; the
-    # client then sees connect timeouts no fault policy asked for.
-    request_queue_size = 128
-
-    def __init__(self, state: _State):
-        super().__init__(("127.0.0.1", 0), _Handler)
-        self.state = state
-
-
-class RAGServer:
+class RAGServer(LoopbackServer):
     """Context manager: the server on a free port of 127.0.0.1, in a daemon thread."""
+
+    handler = _Handler
 
     def __init__(self, *, faults: FaultPolicy = no_faults, query_path: str = "q", id_path: str = "rid",
                  answer: Callable[[str, str], dict[str, Any]] = default_answer, path: str = "/ask"):
-        self._state = _State(faults=faults, answer=answer, query_path=query_path, id_path=id_path, path=path)
-        self._httpd: _Server | None = None
-        self._thread: threading.Thread | None = None
-
-    def __enter__(self) -> Self:
-        self._httpd = _Server(self._state)
-        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05},
-                                        daemon=True)
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._state.stopping.set()
-        if self._httpd is not None:
-            self._httpd.shutdown()
-            self._httpd.server_close()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
+        super().__init__(_State(faults=faults, answer=answer, query_path=query_path, id_path=id_path, path=path))
 
     @property
     def url(self) -> str:
-        assert self._httpd is not None, "server not started"
-        host, port = self._httpd.server_address[:2]
-        return f"http://{host}:{port}{self._state.path}"
+        return f"{self.origin}{self._state.path}"
 
     @property
     def bodies(self) -> list[Any]:

@@ -28,6 +28,7 @@ keyed by the hash of (query, answer rows, response, judge name and configuration
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import math
 import re
@@ -301,7 +302,15 @@ class Judge:
     name = "judge"
 
     def config(self) -> dict[str, Any]:
-        return {"name": self.name}
+        """What identifies the judge's verdicts (part of the cache key): its name and every
+        plain constructor argument of a dataclass judge."""
+        out: dict[str, Any] = {"name": self.name}
+        if dataclasses.is_dataclass(self):
+            for f in dataclasses.fields(self):
+                value = getattr(self, f.name)
+                if f.init and isinstance(value, str | int | float | bool | type(None)):
+                    out[f.name] = value
+        return out
 
     def judge(self, item: JudgeItem) -> Verdict:
         raise NotImplementedError
@@ -334,9 +343,6 @@ class ExactMatchJudge(Judge):
     sets: str = "all"
     name: str = field(default="exact", init=False)
 
-    def config(self) -> dict[str, Any]:
-        return {"name": self.name, "sets": self.sets}
-
     def judge(self, item: JudgeItem) -> Verdict:
         if _missing(item.response):
             return Verdict(False, self.name, "no response")
@@ -361,9 +367,6 @@ class ContainmentJudge(Judge):
     sets: str = "all"
     name: str = field(default="contains", init=False)
 
-    def config(self) -> dict[str, Any]:
-        return {"name": self.name, "sets": self.sets}
-
     def judge(self, item: JudgeItem) -> Verdict:
         if _missing(item.response):
             return Verdict(False, self.name, "no response")
@@ -382,9 +385,6 @@ class TokenF1Judge(Judge):
     threshold: float = 0.5
     sets: str = "all"
     name: str = field(default="f1", init=False)
-
-    def config(self) -> dict[str, Any]:
-        return {"name": self.name, "threshold": self.threshold, "sets": self.sets}
 
     def judge(self, item: JudgeItem) -> Verdict:
         if _missing(item.response):
