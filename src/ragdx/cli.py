@@ -14,6 +14,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -51,11 +52,17 @@ def _database(cli: str | None, cfg) -> str:
     return url
 
 
-def _open(url: str):
+def _open(url: str, cfg=None):
     from ragdx.db import connect, inspect_schema
 
     engine = connect(url, read_only=True)
-    return engine, inspect_schema(engine)
+    schema = inspect_schema(engine)
+    if cfg is not None and cfg.keys:
+        # look-up keys declared in ragdx.yaml override the inferred ones
+        from ragdx.config import DEFAULT_CONFIG
+
+        schema.declare_keys(cfg.keys, source=str(getattr(cfg, "source", None) or DEFAULT_CONFIG))
+    return engine, schema
 
 
 def _llm(cfg, dry_run: bool, needed: bool):
@@ -121,7 +128,8 @@ def templates_sql(
     method: Annotated[str | None, typer.Option(help="schema (offline, default) or llm.")] = None,
     target: Annotated[list[str] | None, typer.Option("--schema", help="Target schema for llm, e.g. Project,Client (repeatable).")] = None,
     requirement: Annotated[list[str] | None, typer.Option("--requirement", help="Specific requirement for the llm prompt (repeatable).")] = None,
-    import_: Annotated[list[Path] | None, typer.Option("--import", help="Also merge templates from this file (YAML or the GRAMMAR reference JSON).")] = None,
+    import_: Annotated[list[Path] | None, typer.Option("--import", help="Import exactly the templates of this file (YAML or the GRAMMAR reference JSON); nothing is derived unless --also-derive.")] = None,
+    also_derive: Annotated[bool, typer.Option("--also-derive", help="With --import: also derive templates (--method) beside the imported ones.")] = False,
     dry_run: DryRunOpt = False,
     config: ConfigOpt = None,
 ):
@@ -132,7 +140,7 @@ def templates_sql(
     sec = cfg.sql_templates
     method = _pick(method, sec.method)
     out = _pick(out, sec.file)
-    engine, sch = _open(_database(db, cfg))
+    engine, sch = _open(_database(db, cfg), cfg)
     llm = _llm(cfg, dry_run, method == "llm")
     targets = [t.split(",") for t in target] if target else sec.schemas
     if dry_run:
@@ -147,15 +155,22 @@ def templates_sql(
         _print_dry_run(llm)
         return
     result = sql_stage(engine, sch, Path(out), method=method, llm=llm, targets=targets,
-                       requirements=_pick(requirement, sec.requirements), imports=import_ or [])
+                       requirements=_pick(requirement, sec.requirements), imports=import_ or [],
+                       derive=also_derive or not import_)
     for r in result.rejected:
         err.print(f"[yellow]rejected[/] [{r.template.schema}] {r.template.sql}\n    {r.reason}")
     if result.skipped_schemas:
         console.print(f"kept as they are (already in {out}): {', '.join(result.skipped_schemas)}")
-    console.print(f"{len(result.accepted)} valid templates, {len(result.rejected)} rejected; "
-                  f"added schemas: {', '.join(result.added_schemas) or 'none'} → {out}")
+    for f in result.failed:
+        err.print(f"[red]failed[/] {escape(f)}")
+    console.print(f"{len(result.accepted)} valid templates, {len(result.rejected)} rejected, "
+                  f"{len(result.failed)} target schemas failed; "
+                  f"added schemas: {escape(', '.join(result.added_schemas) or 'none')} → {escape(str(out))}")
     if llm is not None:
         console.print(f"LLM usage: {llm.usage.as_dict()}")
+    if result.failed:
+        # the valid templates are written; exit 1 says that some schemas still need a re-run
+        raise typer.Exit(1)
 
 
 @templates_app.command("text")
@@ -179,7 +194,7 @@ def templates_text(
     styles = style or sec.styles
     n = _pick(n, sec.n)
     out = Path(_pick(out, sec.file))
-    engine, sch = _open(_database(db, cfg))
+    engine, sch = _open(_database(db, cfg), cfg)
     parsed, rejected = load_parsed(Path(_pick(sql, cfg.sql_templates.file)), sch)
     _report_sql_rejections(rejected)
     llm = _llm(cfg, dry_run, method == "llm")
@@ -227,7 +242,8 @@ def gen(
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Dataset directory.")] = None,
     style: Annotated[list[str] | None, typer.Option("--style", help="Only these styles (repeatable).")] = None,
     n: Annotated[int | None, typer.Option("--n", help="Text templates per SQL template and style.")] = None,
-    max_groups: Annotated[int | None, typer.Option("--max-groups-per-template", help="Cap on semantic groups per SQL template (seeded sample).")] = None,
+    max_groups: Annotated[int | None, typer.Option("--max-groups-per-template", help="Cap on semantic groups per SQL template (seeded sample; default 25, 0 = no cap).")] = None,
+    null_answers: Annotated[str | None, typer.Option("--null-answers", help="drop (default), unanswerable or keep answers that are NULL.")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed for every sample.")] = None,
     multi_answer: Annotated[str | None, typer.Option("--multi-answer", help="drop (default) or keep combinations with several answer rows.")] = None,
     unanswerable: Annotated[str | None, typer.Option("--unanswerable", help="drop (default) or keep combinations with no answer row.")] = None,
@@ -235,8 +251,11 @@ def gen(
     per_group: Annotated[int | None, typer.Option("--per-group", help="Balanced: this many queries per group and style.")] = None,
     unbalanced: Annotated[bool | None, typer.Option("--unbalanced", help="Seeded unbalanced subsample per table.")] = None,
     kb: Annotated[Path | None, typer.Option("--kb", help="Knowledge base from `ragdx kb render`: adds gold document ids.")] = None,
+    corpus: CorpusOpt = None,
+    corpus_id_field: CorpusIdOpt = "id",
+    corpus_text_field: CorpusTextOpt = "text",
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace an existing dataset directory.")] = False,
-    show_stats: Annotated[bool, typer.Option("--stats", help="Print the M × N × Q breakdown.")] = False,
+    show_stats: Annotated[bool, typer.Option("--stats", help="Print the M × N × Q breakdown and warn about constant, NULL-heavy and binary-candidate templates.")] = False,
     config: ConfigOpt = None,
 ):
     """Fill the templates with the database's values and answer every query from the database."""
@@ -247,16 +266,20 @@ def gen(
 
     cfg = _config(config)
     g = cfg.gen
+    cap = _pick(max_groups, g.max_groups_per_template)
+    if cap is not None and cap < 0:
+        raise RagdxError(f"expected 0 (no cap) or a positive number, got {cap}", field="--max-groups-per-template")
     options = AnswerOptions(
-        max_groups_per_template=_pick(max_groups, g.max_groups_per_template), seed=_pick(seed, g.seed),
+        max_groups_per_template=cap or None, seed=_pick(seed, g.seed),
+        null_answers=_choice(_pick(null_answers, g.null_answers), ("drop", "unanswerable", "keep"),
+                             "--null-answers"),
         multi_answer=_choice(_pick(multi_answer, g.multi_answer), ("drop", "keep"), "--multi-answer"),
         unanswerable=_choice(_pick(unanswerable, g.unanswerable), ("drop", "keep"), "--unanswerable"),
         method=_choice(_pick(method, g.method), ("set", "per-combination"), "--method"))
     out = Path(_pick(out, g.out))
-    if out.exists() and not overwrite:
-        raise RagdxError("already exists (pass --overwrite to replace it)", source=str(out))
+    _check_replaceable(out, overwrite)
     url = _database(db, cfg)
-    engine, sch = _open(url)
+    engine, sch = _open(url, cfg)
     sql_path = Path(_pick(sql, cfg.sql_templates.file))
     text_path = Path(_pick(text, cfg.text_templates.file))
     parsed, rejected = load_parsed(sql_path, sch, engine)
@@ -265,6 +288,15 @@ def gen(
         raise RagdxError("no valid SQL template", source=str(sql_path))
     texts = read_text_templates(text_path)
     kb_dir = _pick(kb, g.kb)
+    corpus_path = _pick(corpus, g.corpus)
+    if corpus_path is not None and kb_dir is not None:
+        if kb is not None and corpus is not None:
+            raise RagdxError("give --kb (a knowledge base ragdx rendered) or --corpus (your documents), not both",
+                             field="--corpus")
+        # the command line wins over ragdx.yaml: a --corpus given here replaces gen.kb, and a --kb gen.corpus
+        kb_dir = None if kb is None else kb_dir
+        corpus_path = None if kb_dir is not None else corpus_path
+    corpus_docs = _read_corpus(corpus_path, corpus_id_field, corpus_text_field) if corpus_path else None
     facts = read_facts(kb_dir) if kb_dir else None
     with _progress() as bar:
         task = bar.add_task("answering templates", total=len(parsed))
@@ -277,14 +309,53 @@ def gen(
         err.print(f"[yellow]no text templates[/] for {m}: run `ragdx templates text`")
     if not result.records:
         raise RagdxError("no records: check the text templates and styles", source=str(text_path))
-    write(out, sch, options, result, {"database": _safe_url(url), "sql_templates": str(sql_path),
+    extra = {}
+    if corpus_docs is not None:
+        from ragdx.kb.link import link_dataset
+
+        linked = link_dataset(engine, sch, result.records, corpus_docs, aliases=cfg.aliases, console=err)
+        result.records = linked.records
+        extra = linked.manifest()
+        _print_link_stats(linked)
+    write(out, sch, options, result, {**extra, "database": _safe_url(url), "sql_templates": str(sql_path),
                                       "text_templates": str(text_path),
                                       "knowledge_base": str(kb_dir) if kb_dir else None}, overwrite=overwrite)
     _print_counts(result)
+    _print_cap_note(result, options)
     if show_stats:
         _print_stats(result.records)
+        _print_lint(result, parsed, sch)
     console.print(f"{len(result.records)} records in {len({r.group_id for r in result.records})} "
                   f"semantic groups → {out}")
+
+
+CorpusOpt = Annotated[Path | None, typer.Option("--corpus", help="Your own documents (JSONL, JSON {id: text}, or a folder of .txt/.md/.html/.pdf): link each record's evidence in them.")]
+CorpusIdOpt = Annotated[str, typer.Option("--corpus-id-field", help="Id field of a JSON/JSONL corpus.")]
+CorpusTextOpt = Annotated[str, typer.Option("--corpus-text-field", help="Text field of a JSON/JSONL corpus.")]
+
+
+def _read_corpus(path: Path, id_field: str = "id", text_field: str = "text"):
+    from ragdx.rag.corpus import load_corpus
+
+    return load_corpus(path, id_field=id_field, text_field=text_field)
+
+
+def _print_link_stats(linked) -> None:
+    s = linked.stats
+    table = Table(title=f"evidence linked in {linked.corpus.source} ({len(linked.corpus)} documents, "
+                        f"{linked.passages} passages)", title_justify="left")
+    for k in ("records", "linked", "unlinked", "not linkable", "unanswerable", "facts stated"):
+        table.add_column(k, justify="right")
+    table.add_row(str(s.records), str(s.linked), str(s.unlinked), str(s.not_linkable), str(s.unanswerable),
+                  f"{s.facts_stated}/{s.facts}")
+    console.print(table)
+
+
+def _check_replaceable(out: Path, overwrite: bool) -> None:
+    # before any work: only a directory ragdx wrote may be replaced, and only with --overwrite
+    from ragdx.store import check_replaceable
+
+    check_replaceable(out, overwrite)
 
 
 def _choice(value: str, allowed: tuple[str, ...], name: str) -> str:
@@ -306,13 +377,32 @@ def _print_counts(result) -> None:
     for c in result.counts.values():
         total.add(c)
     table = Table(title="answers measured", title_justify="left")
-    for k in ("combinations", "single", "null_answers", "multi_kept", "multi_dropped",
-              "unanswerable_kept", "unanswerable_dropped"):
+    shown = ("combinations", "single", "null_answers", "null_dropped", "null_unanswerable", "multi_kept",
+             "multi_dropped", "unanswerable_kept", "unanswerable_dropped")
+    for k in shown:
         table.add_column(k.replace("_", " "), justify="right")
     d = total.as_dict()
-    table.add_row(*(str(d[k]) for k in ("combinations", "single", "null_answers", "multi_kept",
-                                        "multi_dropped", "unanswerable_kept", "unanswerable_dropped")))
+    table.add_row(*(str(d[k]) for k in shown))
     console.print(table)
+
+
+def _print_cap_note(result, options) -> None:
+    capped = {tid: c.left_out_by_cap for tid, c in result.counts.items() if c.left_out_by_cap}
+    if capped:
+        console.print(f"note: at most {options.max_groups_per_template} groups per template: "
+                      f"{sum(capped.values())} combinations of {len(capped)} templates left out "
+                      "(--max-groups-per-template N to change, 0 for all)")
+
+
+def _print_lint(result, parsed, sch) -> None:
+    from ragdx.gen.lint import binary_projections, lint
+
+    summary = lint(result.records, result.counts, {p.id: p.template.sql for p in parsed},
+                   binary_projections(parsed, sch))
+    console.print(f"template lint: {summary.constant} constant, {summary.null_heavy} NULL-heavy, "
+                  f"{summary.binary} binary-candidate templates")
+    for item in summary.templates:
+        err.print(f"[yellow]lint[/] {item.sql}\n    " + "; ".join(item.warnings))
 
 
 def _print_stats(records) -> None:
@@ -361,13 +451,104 @@ def kb_render(
 
     cfg = _config(config)
     out = Path(_pick(out, cfg.kb.out))
-    if out.exists() and not overwrite:
-        raise RagdxError("already exists (pass --overwrite to replace it)", source=str(out))
-    engine, sch = _open(_database(db, cfg))
+    _check_replaceable(out, overwrite)
+    engine, sch = _open(_database(db, cfg), cfg)
     kb = render_kb(engine, sch, omit=_pick(omit, cfg.kb.omit), omit_tables=_pick(omit_table, cfg.kb.omit_tables))
     kb.write(out, overwrite=overwrite)
     console.print(f"{len(kb.documents)} documents stating {len(kb.facts)} facts"
                   f"{'; left out: ' + ', '.join(kb.omitted) if kb.omitted else ''} → {out}")
+
+
+@kb_app.command("link")
+def kb_link(
+    dataset: Annotated[Path, typer.Argument(help="Dataset directory from `ragdx gen`.")],
+    corpus: Annotated[Path, typer.Option("--corpus", help="Your documents: JSONL, JSON {id: text}, or a folder of .txt/.md/.html/.pdf.")],
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the linked dataset here (default: replace DATASET).")] = None,
+    db: DbOpt = None,
+    corpus_id_field: CorpusIdOpt = "id",
+    corpus_text_field: CorpusTextOpt = "text",
+    overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace an existing --out directory.")] = False,
+    config: ConfigOpt = None,
+):
+    """Link the evidence of an existing dataset's records in your own documents: gold documents,
+    spans, a confidence and whether the corpus states every fact (kb_supported)."""
+    from ragdx.gen.dataset import read_manifest, read_records, write_dataset
+    from ragdx.kb.link import link_dataset
+
+    cfg = _config(config)
+    manifest = read_manifest(dataset)
+    records = read_records(dataset)
+    target = out or dataset
+    if out is not None:
+        _check_replaceable(out, overwrite)
+    url = db or cfg.database or manifest.get("database")
+    if not url or "***" in str(url):
+        raise RagdxError("the dataset's database is needed: pass --db URL", field="--db")
+    engine, sch = _open(url)
+    linked = link_dataset(engine, sch, records, _read_corpus(corpus, corpus_id_field, corpus_text_field),
+                          aliases=cfg.aliases, console=err)
+    keep = {k: v for k, v in manifest.items() if k not in ("format", "records", "semantic_groups")}
+    write_dataset(target, linked.records, {**keep, **linked.manifest(), "knowledge_base": None},
+                  overwrite=True if out is None else overwrite)
+    _print_link_stats(linked)
+    console.print(f"{len(linked.records)} records linked → {target}")
+
+
+@kb_app.command("audit")
+def kb_audit(
+    corpus: Annotated[Path, typer.Option("--corpus", help="Your documents: JSONL, JSON {id: text}, or a folder of .txt/.md/.html/.pdf.")],
+    db: DbOpt = None,
+    sql: Annotated[Path | None, typer.Option("--sql", help="Only the columns these SQL templates rest on (and which template needs them).")] = None,
+    dataset: Annotated[Path | None, typer.Option("--dataset", help="Only the facts this dataset's records need (and which records need the missing ones).")] = None,
+    out: Annotated[Path, typer.Option("--out", "-o", help="Directory for audit.json and audit.md.")] = Path("audit"),
+    max_rows: Annotated[int, typer.Option("--max-rows", min=1, help="Rows sampled per table (seeded).")] = 5000,
+    corpus_id_field: CorpusIdOpt = "id",
+    corpus_text_field: CorpusTextOpt = "text",
+    overwrite: Annotated[bool, typer.Option("--overwrite")] = False,
+    config: ConfigOpt = None,
+):
+    """Before any RAG run: per table and column, the share of the database's facts your corpus
+    states, with examples of missing ones and the templates or records that need them."""
+    from ragdx.kb.audit import audit_corpus, audit_markdown, write_audit
+
+    cfg = _config(config)
+    _check_replaceable(out, overwrite)
+    engine, sch = _open(_database(db, cfg))
+    templates = records = None
+    if sql is not None:
+        from ragdx.gen.pipeline import load_parsed
+
+        templates, rejected = load_parsed(sql, sch, engine)
+        _report_sql_rejections(rejected)
+    if dataset is not None:
+        from ragdx.gen.dataset import read_records
+
+        records = read_records(dataset)
+    docs = _read_corpus(corpus, corpus_id_field, corpus_text_field)
+    result = audit_corpus(engine, sch, docs, templates=templates, records=records, aliases=cfg.aliases,
+                          max_rows=max_rows)
+    write_audit(result, out, overwrite=overwrite)
+    console.print(audit_markdown(result))
+    console.print(f"audit → {out}/audit.json, {out}/audit.md")
+
+
+# ----------------------------------------------------------------------------- db
+
+db_app = typer.Typer(no_args_is_help=True, help="Databases: load a JSON-table database.")
+app.add_typer(db_app, name="db")
+
+
+@db_app.command("load")
+def db_load(
+    tables: Annotated[Path, typer.Argument(help='A JSON file {"schema": {table: {columns, primary_key, foreign_keys}}, "rows": {table: [...]}} (e.g. aurp_tables.json).')],
+    url: Annotated[str, typer.Argument(help="Database URL to create the tables in (sqlite:///aurp.db, postgresql://…, mysql://…).")],
+    replace: Annotated[bool, typer.Option("--replace", help="Drop these tables first if they exist.")] = False,
+):
+    """Create the tables of a JSON-table database and insert its rows, in one transaction."""
+    from ragdx.db.load import load_tables_json
+
+    counts = load_tables_json(url, tables, replace=replace)
+    console.print(", ".join(f"{t}: {n} rows" for t, n in counts.items()) + f" → {_safe_url(url)}")
 
 
 # ----------------------------------------------------------------------------- run
@@ -378,8 +559,13 @@ def run_cmd(
     dataset: Annotated[Path, typer.Option("--dataset", "-d", help="Dataset directory from `ragdx gen`.")],
     out: Annotated[Path, typer.Option("--out", "-o", help="Run directory (with --grid: one subdirectory per system).")],
     system: Annotated[Path | None, typer.Option("--system", "-s", help="System spec YAML (pipeline, callable, http or results).")] = None,
-    callable_: Annotated[str | None, typer.Option("--callable", help="A Python function module:function answering a query.")] = None,
+    callable_: Annotated[str | None, typer.Option("--callable", help="module:obj answering a query: a function (sync or async), a LangChain runnable, a LlamaIndex query engine or a Haystack pipeline.")] = None,
+    setup: Annotated[str | None, typer.Option("--setup", help="module:factory called once before the first query (build an index); alone, what it returns is the system.")] = None,
+    name: Annotated[str | None, typer.Option("--name", help="Name of the system in the run (default: the function, host or file).")] = None,
+    corpus: Annotated[Path | None, typer.Option("--corpus", help="Corpus of a --system pipeline that names none (default: the dataset's knowledge base).")] = None,
     http: Annotated[str | None, typer.Option("--http", help="An HTTP endpoint taking {\"query\": ...}.")] = None,
+    answer_path: Annotated[str | None, typer.Option("--answer-path", help="With --http: dotted path of the answer in the response (default: answer).")] = None,
+    contexts_path: Annotated[str | None, typer.Option("--contexts-path", help="With --http: dotted path of the retrieved contexts (default: contexts).")] = None,
     results: Annotated[Path | None, typer.Option("--results", help="A JSONL file of answers someone already produced.")] = None,
     grid: Annotated[Path | None, typer.Option("--grid", help="A lab YAML of named systems: one run each.")] = None,
     only: Annotated[list[str] | None, typer.Option("--only", help="With --grid: only these systems (repeatable).")] = None,
@@ -390,23 +576,31 @@ def run_cmd(
     no_progress: Annotated[bool, typer.Option("--no-progress", help="No progress bar.")] = False,
 ):
     """Run a system (or a grid of systems) over a dataset; resumable, failures recorded."""
-    from ragdx.rag.runner import RunInterrupted, run, run_grid, summary_table, system_from_options
+    from ragdx.rag.runner import RunInterrupted, failure_reasons, run, run_grid, summary_table, system_from_options
 
     try:
         if grid is not None:
-            if any((system, callable_, http, results)):
+            if any((system, callable_, http, results, setup, name, corpus, answer_path, contexts_path)):
                 raise RagdxError("--grid names its own systems; drop --system/--callable/--http/--results",
                                  field="--grid")
             summaries = run_grid(grid, dataset, out, concurrency=concurrency, rerun_failed=rerun_failed,
                                  progress=not no_progress, overwrite=overwrite, limit=limit, only=only)
         else:
-            target = system_from_options(system, callable_=callable_, http=http, results=results)
+            target = system_from_options(system, callable_=callable_, http=http, results=results, name=name,
+                                         setup=setup, corpus=corpus, dataset=dataset, answer_path=answer_path,
+                                         contexts_path=contexts_path)
             summaries = [run(target, dataset, out, concurrency=concurrency, rerun_failed=rerun_failed,
                              progress=not no_progress, overwrite=overwrite, limit=limit)]
     except RunInterrupted as exc:
         console.print(summary_table([exc.summary]))
         sys.exit(130)
     console.print(summary_table(summaries))
+    # "failed 5" says nothing; the commonest reasons usually say what to fix.
+    for summary in summaries:
+        if summary.failed:
+            console.print(f"[bold red]{summary.failed} failed[/] in {summary.run_dir}; top reasons:")
+            for reason, count in failure_reasons(summary.run_dir):
+                console.print(f"  {count:>5} × {reason}", highlight=False, markup=False, soft_wrap=True)
 
 
 # ----------------------------------------------------------------------------- evaluate
@@ -414,7 +608,7 @@ def run_cmd(
 JudgeOpt = Annotated[str, typer.Option("--judge", help="exact, contains, f1, llm or cascade (cheap judges first, the LLM only where they cannot decide).")]
 SetsOpt = Annotated[str, typer.Option("--sets", help="Answer sets: a response is correct if it gives all rows or any row.")]
 KOpt = Annotated[int | None, typer.Option("--k", min=1, help="Retrieved documents considered (default: all).")]
-RetrievalOpt = Annotated[str, typer.Option("--retrieval", help="Retrieval is right when all gold documents are retrieved, or any.")]
+RetrievalOpt = Annotated[str, typer.Option("--retrieval", help="The one rule retrieval is judged by: evidence (every fact the answer needs stated by a retrieved document; default), all (every gold document) or any (a hit).")]
 BootOpt = Annotated[int, typer.Option("--boot", min=100, help="Bootstrap resamples of semantic groups.")]
 
 
@@ -432,23 +626,44 @@ def evaluate(
     judge: JudgeOpt = "cascade",
     sets: SetsOpt = "all",
     k: KOpt = None,
-    retrieval: RetrievalOpt = "all",
+    retrieval: RetrievalOpt = "evidence",
     boot: BootOpt = 1000,
     seed: Annotated[int, typer.Option("--seed")] = 0,
     bertscore: Annotated[bool, typer.Option("--bertscore", help="Add BERTScore (on the packaged MiniLM, not the paper's backbone).")] = False,
+    benchmark: Annotated[str | None, typer.Option("--benchmark", help="For a GRAMMAR reference directory: which paper benchmark it is (aurp, spider-open, spider-closed, none) for the paper's Table 3 column; default: aurp only when aurp_tables.json is there.")] = None,
+    require_complete: Annotated[bool, typer.Option("--require-complete", help="Refuse (exit 2) a run that did not answer every query.")] = False,
+    fail_under: Annotated[list[str] | None, typer.Option("--fail-under", help="CI gate [STYLE:]METRIC=VALUE (repeatable): exit 1 when the 95 % interval's lower bound is below VALUE; without STYLE, all styles.")] = None,
+    junit: Annotated[Path | None, typer.Option("--junit", help="Write the gate's checks as JUnit XML here.")] = None,
+    step_summary: Annotated[Path | None, typer.Option("--step-summary", help="Append the gate's Markdown table here (default: $GITHUB_STEP_SUMMARY when set).")] = None,
     config: ConfigOpt = None,
 ):
     """Judge answers, tag semantic groups (gap / robust / non-robust), blame modules, test styles."""
     from ragdx.evaluate import evaluate_many
 
     cfg = _config(config)
+    if fail_under:  # bad thresholds fail before any judging
+        from ragdx.evaluate.gate import parse_threshold
+
+        thresholds = [parse_threshold(t) for t in fail_under]
     results = evaluate_many(paths, out=out, judge=judge, llm=_judge_llm(cfg, judge), sets=sets, k=k,
-                            retrieval=retrieval, n_boot=boot, seed=seed, bertscore=bertscore)
+                            retrieval=retrieval, n_boot=boot, seed=seed, bertscore=bertscore, benchmark=benchmark,
+                            require_complete=require_complete)
     for result in results:
-        console.print(f"[bold]{result.get('output')}[/]")
-        sentence = (result.get("comparison") or {}).get("sentence")
-        if sentence:
-            console.print(sentence)
+        inputs = result.inputs
+        n_of = (f"{inputs.get('judged')} of {inputs.get('total')} queries judged" if inputs.get("total")
+                else f"{result.queries} queries")
+        console.print(f"[bold]{escape(str(result.output))}[/]: {n_of}", highlight=False)
+        for warning in result.warnings:
+            console.print(f"[yellow]warning:[/] {escape(warning)}", highlight=False)
+        if result.comparison:
+            console.print(result.comparison["sentence"], markup=False, highlight=False)
+    if fail_under:
+        from ragdx.evaluate.gate import check_thresholds, finish
+
+        gates = [check_thresholds(r, thresholds, name=Path(str(p)).name) for r, p in zip(results, paths, strict=True)]
+        if not finish(gates, junit=junit, step_summary=step_summary,
+                      echo=lambda line: console.print(line, markup=False, highlight=False, soft_wrap=True)):
+            sys.exit(1)
 
 
 @app.command()
@@ -459,20 +674,37 @@ def compare(
     judge: JudgeOpt = "cascade",
     sets: SetsOpt = "all",
     k: KOpt = None,
-    retrieval: RetrievalOpt = "all",
+    retrieval: RetrievalOpt = "evidence",
     boot: BootOpt = 1000,
     seed: Annotated[int, typer.Option("--seed")] = 0,
+    strict: Annotated[bool, typer.Option("--strict", help="Refuse (exit 2) runs over different query sets instead of comparing their intersection.")] = False,
+    fail_on_regression: Annotated[bool, typer.Option("--fail-on-regression", help="CI gate: exit 1 when a metric is significantly worse in B (its whole 95 % interval of B − A below zero).")] = False,
+    regression_metric: Annotated[list[str] | None, typer.Option("--metric", help="With --fail-on-regression: only these metrics (repeatable; default: every metric compared).")] = None,
+    junit: Annotated[Path | None, typer.Option("--junit", help="Write the gate's checks as JUnit XML here.")] = None,
+    step_summary: Annotated[Path | None, typer.Option("--step-summary", help="Append the gate's Markdown table here (default: $GITHUB_STEP_SUMMARY when set).")] = None,
     gap: Annotated[str, typer.Option("--gap", help="Gap groups removed jointly (neither answered) or each side's own.")] = "joint",
     style: Annotated[str | None, typer.Option("--style", help="Compare only queries of this style.")] = None,
     config: ConfigOpt = None,
 ):
-    """Two runs on one dataset: differences in accuracy, R and retrieval-only R with bootstrap intervals."""
+    """Two runs on one dataset: which module differs (retrieval paired on the same queries, the language
+    model on a common footing), with bootstrap intervals and paired tests; "n of N" for each run."""
     from ragdx.evaluate import compare_paths
 
     cfg = _config(config)
     result = compare_paths(a, b, out=out, judge=judge, llm=_judge_llm(cfg, judge), sets=sets, k=k,
-                           retrieval=retrieval, n_boot=boot, seed=seed, gap=gap, style=style)
-    console.print(result["sentence"])
+                           retrieval=retrieval, n_boot=boot, seed=seed, gap=gap, style=style, strict=strict)
+    for side, path in (("a", a), ("b", b)):
+        inputs = (result.get("inputs") or {}).get(side) or {}
+        if inputs.get("total"):
+            console.print(f"{escape(str(path))}: {inputs['judged']} of {inputs['total']} queries judged", highlight=False)
+    console.print(result["sentence"], markup=False, highlight=False)
+    if fail_on_regression:
+        from ragdx.evaluate.gate import check_regression, finish
+
+        gate = check_regression(result, regression_metric)
+        if not finish([gate], junit=junit, step_summary=step_summary,
+                      echo=lambda line: console.print(line, markup=False, highlight=False, soft_wrap=True)):
+            sys.exit(1)
 
 
 @app.command("judge-agreement")
@@ -492,100 +724,13 @@ def judge_agreement_cmd(
     console.print(result["markdown"])
 
 
-# ----------------------------------------------------------------------------- relevance
+# ----------------------------------------------------------------------------- relevance, cache
 
-relevance_app = typer.Typer(no_args_is_help=True, help="Is a query inside what the corpus can answer? (p-values, drift)")
+# the commands live in ragdx.relevance.cli_app (progress bars, output checks, tables)
+from ragdx.relevance.cli_app import cache_app, relevance_app  # noqa: E402
+
 app.add_typer(relevance_app, name="relevance")
-
-
-@relevance_app.command("calibrate")
-def relevance_calibrate(
-    corpus: Annotated[Path, typer.Argument(help="Corpus JSONL (one chunk a line) or a `ragdx kb render` directory's documents.jsonl.")],
-    out: Annotated[Path, typer.Option("--out", "-o", help="Directory for the fitted tester.")],
-    queries: Annotated[Path | None, typer.Option("--queries", help="JSONL of real in-knowledge questions.")] = None,
-    dataset: Annotated[Path | None, typer.Option("--dataset", help="A ragdx dataset: its knowledge-base-supported queries.")] = None,
-    synthesize: Annotated[int, typer.Option("--synthesize", help="LLM-written questions for N random chunks (paper's prompt).")] = 0,
-    examples: Annotated[Path | None, typer.Option("--examples", help="JSONL of example questions that set the style for --synthesize.")] = None,
-    corpus_field: Annotated[str, typer.Option("--corpus-field", help="Text field of the corpus JSONL.")] = "content",
-    query_field: Annotated[str, typer.Option("--query-field", help="Text field of the questions JSONL.")] = "question",
-    k: Annotated[int, typer.Option("--k", min=1, help="Nearest chunks per query.")] = 10,
-    temperature: Annotated[float, typer.Option("--temperature", help="Temperature of the energy and entropy statistics.")] = 0.05,
-    statistic: Annotated[str, typer.Option("--statistic", help="mss, knn, avgknn, entropy, energy, fisher or simes.")] = "energy",
-    alpha: Annotated[float, typer.Option("--alpha", help="Default level of the test.")] = 0.05,
-    retriever: Annotated[str, typer.Option("--retriever", help="dense (MiniLM) or bm25.")] = "dense",
-    search: Annotated[str, typer.Option("--search", help="auto, exact or ivf.")] = "auto",
-    overwrite: Annotated[bool, typer.Option("--overwrite")] = False,
-    seed: Annotated[int, typer.Option("--seed")] = 0,
-    config: ConfigOpt = None,
-):
-    """Fit a knowledge-boundary tester on a corpus and in-knowledge calibration queries."""
-    from ragdx.relevance.cli_support import calibrate
-
-    cfg = _config(config)
-    summary = calibrate(corpus, out, queries=queries, dataset=dataset, synthesize=synthesize, examples=examples,
-                        llm_config=cfg.llm.model_dump() if cfg.llm else None, corpus_field=corpus_field,
-                        query_field=query_field, k=k, temperature=temperature, statistic=statistic, alpha=alpha,
-                        retriever=retriever, search=search, overwrite=overwrite, seed=seed)
-    console.print(summary.to_dict())
-
-
-@relevance_app.command("test")
-def relevance_test(
-    tester: Annotated[Path, typer.Argument(help="Directory of a fitted tester.")],
-    query: Annotated[list[str] | None, typer.Argument(help="Queries to test (or --queries FILE).")] = None,
-    queries: Annotated[Path | None, typer.Option("--queries", help="JSONL of queries.")] = None,
-    query_field: Annotated[str, typer.Option("--query-field")] = "question",
-    alpha: Annotated[float | None, typer.Option("--alpha", help="Level (default: the tester's).")] = None,
-    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write one JSON line per query.")] = None,
-    drift: Annotated[bool, typer.Option("--drift", help="Also run the KS drift test on the batch.")] = False,
-):
-    """A p-value and a decision per query; with --drift, a KS test of the whole batch."""
-    from ragdx.relevance.cli_support import screen_queries
-
-    summary = screen_queries(tester, queries_file=queries, queries=query or None, query_field=query_field,
-                             alpha=alpha, out=out, drift=drift)
-    console.print(summary.to_dict())
-
-
-@relevance_app.command("monitor")
-def relevance_monitor(
-    tester: Annotated[Path, typer.Argument(help="Directory of a fitted tester.")],
-    log: Annotated[Path, typer.Argument(help="JSONL query log in arrival order.")],
-    query_field: Annotated[str, typer.Option("--query-field")] = "question",
-    timestamp_field: Annotated[str | None, typer.Option("--timestamp-field")] = None,
-    window: Annotated[int, typer.Option("--window", min=2)] = 100,
-    step: Annotated[int | None, typer.Option("--step", min=1)] = None,
-    alpha: Annotated[float, typer.Option("--alpha")] = 0.05,
-    out: Annotated[Path | None, typer.Option("--out", "-o")] = None,
-):
-    """Sliding-window KS drift over a query log: when and how far the queries moved."""
-    from ragdx.relevance.cli_support import monitor_log
-
-    report = monitor_log(tester, log, query_field=query_field, timestamp_field=timestamp_field, window=window,
-                         step=step, alpha=alpha, out=out)
-    console.print(report.summary())
-
-
-@relevance_app.command("bench")
-def relevance_bench(
-    data: Annotated[Path, typer.Option("--data", help="The knowledge-boundary data directory.")] = Path("../shared/data/knowledge-boundary"),
-    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write relevance-bench.json and .md here.")] = None,
-    n: Annotated[int, typer.Option("--n", help="Queries per class in each balanced sample.")] = 300,
-    seeds: Annotated[int, typer.Option("--seeds", help="Repetitions with different seeds.")] = 10,
-    k: Annotated[int, typer.Option("--k")] = 10,
-    temperature: Annotated[float, typer.Option("--temperature")] = 0.05,
-    alpha: Annotated[float, typer.Option("--alpha")] = 0.05,
-    with_llm: Annotated[bool, typer.Option("--llm", help="Add the LM relevance baseline (needs 'llm:' in ragdx.yaml).")] = False,
-    config: ConfigOpt = None,
-):
-    """The paper's Table 1 / Table 2 on Setting 1, with outlier and length-only baselines."""
-    from ragdx.relevance.bench import render_markdown, run_bench
-
-    cfg = _config(config)
-    llm = _llm(cfg, False, with_llm)
-    result = run_bench(data, out, n_per_class=n, seeds=seeds, k=k, temperature=temperature, alpha=alpha, llm=llm,
-                       progress=lambda msg: err.print(msg))
-    console.print(render_markdown(result))
+app.add_typer(cache_app, name="cache")
 
 
 @app.command()
@@ -647,11 +792,22 @@ def report(
 
 def main() -> None:
     """Entry point: a RagdxError becomes one line on stderr and its exit code (2 for bad input)."""
+    from ragdx.redact import redact_text
+
     try:
         app()
     except RagdxError as exc:
-        err.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True, markup=True)
+        # the message is data (paths, values, URLs): escaped so '[bold]' in a path stays in it,
+        # and redacted as a last line of defence against a credential quoted in it
+        err.print(f"[bold red]error:[/] {escape(redact_text(str(exc)))}", highlight=False, soft_wrap=True,
+                  markup=True)
         sys.exit(exc.exit_code)
+    except OSError as exc:
+        # an output directory that cannot be written, a disk that is full: one line naming the file
+        where = f"{exc.filename}: " if exc.filename else ""
+        err.print(f"[bold red]error:[/] {escape(redact_text(where + (exc.strerror or str(exc))))}",
+                  highlight=False, soft_wrap=True, markup=True)
+        sys.exit(2)
     except KeyboardInterrupt:
         err.print("interrupted")
         sys.exit(130)

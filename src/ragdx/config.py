@@ -12,10 +12,12 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ragdx.embed import EmbedderConfig
 from ragdx.errors import RagdxError, validated
 from ragdx.llm.client import LLMConfig
 
 DEFAULT_CONFIG = "ragdx.yaml"
+DEFAULT_GROUP_CAP = 25
 
 
 class _Section(BaseModel):
@@ -41,14 +43,21 @@ class TextTemplatesConfig(_Section):
 class GenConfig(_Section):
     out: Path = Path("dataset")
     styles: list[str] | None = None
-    max_groups_per_template: int | None = Field(None, ge=1)
+    #: a first run on a real database stays small: at most this many semantic groups per SQL
+    #: template (a seeded sample; what is left out is printed); 0 = no cap
+    max_groups_per_template: int = Field(DEFAULT_GROUP_CAP, ge=0)
     seed: int = 0
     multi_answer: Literal["drop", "keep"] = "drop"
     unanswerable: Literal["drop", "keep"] = "drop"
+    #: an answer that is NULL states nothing: drop and count it, keep it as an unanswerable
+    #: query, or keep it as it is (replaying a published dataset)
+    null_answers: Literal["drop", "unanswerable", "keep"] = "drop"
     method: Literal["set", "per-combination"] = "set"
     per_group: int | None = Field(None, ge=1)
     unbalanced: bool = False
     kb: Path | None = None
+    #: the user's own documents to link evidence in (instead of ``kb``): JSONL, JSON, a folder
+    corpus: Path | None = None
 
 
 class KBConfig(_Section):
@@ -59,13 +68,21 @@ class KBConfig(_Section):
 
 class Config(_Section):
     database: str | None = None
+    #: look-up keys by table, overriding the inferred ones: ``{Employees: [FirstName, LastName],
+    #: Orders: [OrderID]}`` (a numeric id named here is one people use, like an order number)
+    keys: dict[str, list[str]] = Field(default_factory=dict)
     llm: LLMConfig | None = None
+    #: the embedding model of the knowledge-boundary tests (default: the packaged MiniLM)
+    embedder: EmbedderConfig = Field(default_factory=EmbedderConfig)
     #: user styles: name → instruction given to the LLM (App. C)
     styles: dict[str, str] = Field(default_factory=dict)
     sql_templates: SqlTemplatesConfig = Field(default_factory=SqlTemplatesConfig)
     text_templates: TextTemplatesConfig = Field(default_factory=TextTemplatesConfig)
     gen: GenConfig = Field(default_factory=GenConfig)
     kb: KBConfig = Field(default_factory=KBConfig)
+    #: names a corpus uses for an entity, by its ``Table:key`` (the key as in a record's
+    #: ``entities``): ``{"Customer:Gonçalves": ["Luís Gonçalves"]}``; used by evidence linking
+    aliases: dict[str, list[str]] = Field(default_factory=dict)
 
 
 def load_config(path: str | Path | None = None) -> Config:
@@ -93,7 +110,9 @@ def _rebase(config: Config, base: Path) -> Config:
     config.text_templates.file = fix(config.text_templates.file)
     config.gen.out = fix(config.gen.out)
     config.gen.kb = fix(config.gen.kb)
+    config.gen.corpus = fix(config.gen.corpus)
     config.kb.out = fix(config.kb.out)
+    config.embedder.model_path = fix(config.embedder.model_path)
     if config.llm is not None and config.llm.cache_dir is not None:
         config.llm.cache_dir = fix(config.llm.cache_dir)
     if config.database and config.database.startswith("sqlite:///") and not config.database.startswith("sqlite:////"):

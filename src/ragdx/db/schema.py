@@ -36,7 +36,7 @@ class ColumnInfo:
 
     @property
     def kind(self) -> str:
-        """``text``, ``integer``, ``number``, ``date``, ``boolean`` or ``other``."""
+        """``text``, ``integer``, ``number``, ``date``, ``boolean``, ``binary`` or ``other``."""
         return type_kind(self.type)
 
 
@@ -47,6 +47,10 @@ class TableInfo:
     primary_key: list[str]
     foreign_keys: list[ForeignKey] = field(default_factory=list)
     rows: int | None = None
+    #: the columns people name a row by, declared in ``ragdx.yaml`` (``keys:``); None: inferred
+    declared_key: list[str] | None = None
+    #: measured distinct count of column tuples that may name a row together (first + last name)
+    tuple_distinct: dict[str, int] = field(default_factory=dict)
 
     def column(self, name: str) -> ColumnInfo:
         found = _lookup({c.name: c for c in self.columns}, name)
@@ -113,6 +117,25 @@ class Schema:
     def to_dict(self) -> dict:
         return {"dialect": self.dialect, "tables": {n: asdict(t) for n, t in self.tables.items()}}
 
+    def declare_keys(self, keys: dict[str, list[str]], *, source: str | None = None) -> None:
+        """Apply ``keys: {Employees: [FirstName, LastName], Orders: [OrderID]}`` from the project
+        configuration: the named columns become the look-up key of their table (a numeric id
+        named here is one people do use, like an order number)."""
+        for table_name, columns in (keys or {}).items():
+            where = f"keys.{table_name}"
+            if not self.has_table(table_name):
+                raise TemplateError(f"unknown table '{table_name}'", source=source, field=where)
+            table = self.table(table_name)
+            if not columns:
+                raise TemplateError("expected a list of column names", source=source, field=where)
+            resolved = []
+            for column in columns:
+                if not table.has_column(column):
+                    raise TemplateError(f"unknown column '{column}' in table '{table.name}'",
+                                        source=source, field=where)
+                resolved.append(table.column(column).name)
+            table.declared_key = resolved
+
 
 def _lookup(mapping: dict, name: str):
     if name in mapping:
@@ -125,7 +148,9 @@ def _lookup(mapping: dict, name: str):
 
 
 _KINDS = (
-    ("boolean", ("BOOL",)),
+    # binary first: VARBINARY would otherwise read as text through nothing, BLOB as "other"
+    ("binary", ("BLOB", "BYTEA", "BINARY", "IMAGE", "RAW", "GEOMETRY")),
+    ("boolean", ("BOOL", "TINYINT(1)", "BIT")),
     ("date", ("DATE", "TIME")),
     ("integer", ("INT", "SERIAL")),
     ("number", ("NUMERIC", "DECIMAL", "REAL", "FLOAT", "DOUBLE", "MONEY")),
@@ -177,13 +202,36 @@ def inspect_schema(engine: Engine, *, profile: bool = True) -> Schema:
 
 
 def _profile(conn: sa.Connection, table: TableInfo) -> None:
-    """One scan per table: COUNT(*), and COUNT(DISTINCT c), COUNT(c) for every column."""
+    """One scan per table: COUNT(*), and COUNT(DISTINCT c), COUNT(c) for every column; binary
+    columns only COUNT(c) (comparing blobs is slow and says nothing about naming a row)."""
     t = sa.table(table.name, *(sa.column(c.name) for c in table.columns))
     exprs = [sa.func.count()]
     for c in table.columns:
-        exprs += [sa.func.count(sa.distinct(t.c[c.name])), sa.func.count(t.c[c.name])]
+        if c.kind == "binary":
+            exprs += [sa.func.count(t.c[c.name]), sa.func.count(t.c[c.name])]
+        else:
+            exprs += [sa.func.count(sa.distinct(t.c[c.name])), sa.func.count(t.c[c.name])]
     row = conn.execute(sa.select(*exprs).select_from(t)).one()
     table.rows = int(row[0])
     for i, c in enumerate(table.columns):
         c.distinct = int(row[1 + 2 * i])
         c.nulls = table.rows - int(row[2 + 2 * i])
+    pair = name_pair(table)
+    if pair and table.rows:
+        # a person is named by first and last name together; whether the pair is unique is
+        # measured like every other key
+        cols = [t.c[c] for c in pair]
+        inner = sa.select(*cols).where(*(c.is_not(None) for c in cols)).distinct().subquery()
+        table.tuple_distinct[",".join(pair)] = int(conn.execute(
+            sa.select(sa.func.count()).select_from(inner)).scalar_one())
+
+
+_FIRST = ("firstname", "first_name", "givenname", "given_name", "forename")
+_LAST = ("lastname", "last_name", "surname", "familyname", "family_name")
+
+
+def name_pair(table: TableInfo) -> list[str] | None:
+    """[first name column, last name column] when the table has both (a person's name)."""
+    first = [c.name for c in table.columns if c.name.lower() in _FIRST and c.kind == "text"]
+    last = [c.name for c in table.columns if c.name.lower() in _LAST and c.kind == "text"]
+    return [first[0], last[0]] if first and last else None

@@ -3,7 +3,7 @@
 The demo is the product's first impression, so it runs the same public functions a user's
 project runs (nothing demo-only in the stages), writes every artefact under one directory, and
 can be re-run: the templates files are merged, never overwritten, runs resume (a finished run is
-not asked again), and embeddings come from the on-disk cache (``.ragdx-cache``).
+not asked again), and embeddings come from the shared on-disk cache (``ragdx cache info``).
 
 1. build the demo database; render its knowledge base with some facts left out on purpose;
 2. SQL and text templates (rules), then a balanced dataset in two styles, short and long;
@@ -164,6 +164,11 @@ def run_demo(out: Path, console: Console | None = None, *, max_groups: int = DEM
                   f"{relevance['flagged_in']}/{relevance['n_in']} in-knowledge; mixed batch drift: "
                   f"{'yes' if relevance['drift']['mixed']['drifted'] else 'no'} "
                   f"(KS p = {relevance['drift']['mixed']['p_value']:.2g})")
+    if relevance.get("answerability"):
+        ans = relevance["answerability"]
+        summary["relevance"]["flagged_gaps"] = ans["flagged"]
+        console.print(f"in-domain queries whose facts the knowledge base leaves out: {ans['flagged']}/{ans['n']} "
+                      f"flagged (AUROC vs answerable {ans['auroc_vs_in']:.3f}) — {relevance['note']}")
 
     # 6. report ------------------------------------------------------------------------------
     if report:
@@ -195,20 +200,18 @@ def _print_dataset(console: Console, records) -> None:
 
 
 def knowledge_boundary(kb_dir: Path, records, out: Path, *, alpha: float = DEMO_ALPHA, seed: int = 0,
-                       cache_dir: str = ".ragdx-cache") -> dict[str, Any]:
+                       cache_dir: str = "user") -> dict[str, Any]:
     """Calibrate a tester on the knowledge base with a share of the dataset's in-knowledge
     queries (one per semantic group at most, so calibration and held-out queries never share a
-    group), test held-out in-knowledge queries and ``OFFTOPIC_QUESTIONS``, and run the KS drift
-    test on an in-knowledge batch and on a mixed batch. Writes ``out/relevance.json`` (and the
-    tester) and returns what it wrote."""
-    import numpy as np
-    from sklearn.metrics import roc_curve
-
+    group), test held-out in-knowledge queries, ``OFFTOPIC_QUESTIONS`` and the dataset's queries
+    whose facts the knowledge base leaves out (in-domain, but unanswerable from it), and run the
+    KS drift test on an in-knowledge batch and on a mixed batch. Writes ``out/relevance.json``
+    (and the tester) and returns what it wrote."""
     from ragdx.demo.offtopic import OFFTOPIC_QUESTIONS
     from ragdx.rag.retrievers import shared_embedder
-    from ragdx.relevance import RelevanceTester, detection_metrics
+    from ragdx.relevance import RelevanceTester
+    from ragdx.relevance.boundary import boundary_results
     from ragdx.relevance.calibration import read_corpus
-    from ragdx.relevance.statistics import STATISTICS
     from ragdx.store import write_json
 
     texts = read_corpus(kb_dir / "documents.jsonl", field_name="text")
@@ -223,45 +226,19 @@ def knowledge_boundary(kb_dir: Path, records, out: Path, *, alpha: float = DEMO_
     cal = [q for g in group_ids[:cut] for q in by_group[g]][:DEMO_MAX_CALIBRATION]
     held = [q for g in group_ids[cut:] for q in by_group[g]]
     held = random.Random(seed + 1).sample(held, min(len(held), DEMO_MAX_HELD_OUT))
-    offtopic = list(OFFTOPIC_QUESTIONS)
+    # the answerability check: questions about covered entities whose facts were left out on purpose
+    gaps = [r.query for r in records if r.kb_supported is False and r.answer_kind != "none"]
+    gaps = random.Random(seed + 2).sample(gaps, min(len(gaps), DEMO_MAX_HELD_OUT))
 
     tester = RelevanceTester(k=10, alpha=alpha, embedder=shared_embedder(None, cache_dir)).fit(texts, cal)
     tester.save(out / "tester", overwrite=True)
-    col = STATISTICS.index(tester.statistic)
-    s_in, s_out = tester.statistics(held), tester.statistics(offtopic)
-    p_in = tester.p_values_from_statistics(s_in)[:, col]
-    p_out = tester.p_values_from_statistics(s_out)[:, col]
-    det = detection_metrics(s_in[:, col], s_out[:, col])
-    y = np.concatenate([np.zeros(len(held)), np.ones(len(offtopic))])
-    fpr, tpr, _ = roc_curve(y, np.concatenate([s_in[:, col], s_out[:, col]]))
-    # drift: an in-knowledge batch (no drift expected) and a batch where half the queries are off-topic
-    rng = np.random.default_rng(seed)
-    half = min(len(held), len(offtopic))
-    in_batch = rng.choice(len(held), size=half, replace=False)
-    mixed_in = rng.choice(len(held), size=half, replace=False)
-    mixed = np.concatenate([s_in[mixed_in], s_out[:half]])
-    drift_in = tester.drift_statistics(s_in[in_batch]).to_dict()
-    drift_mixed = tester.drift_statistics(mixed).to_dict()
-    drift_mixed["off_topic_share"] = 0.5
-    drift_in["off_topic_share"] = 0.0
-    cal_stat = tester.calibration_statistics_[:, col]
-    result = {
-        "statistic": tester.statistic, "alpha": alpha, "k": tester.k, "corpus_chunks": len(texts),
-        "n_calibration": len(cal), "n_in": len(held), "n_out": len(offtopic),
-        "calibration_source": "demo dataset: knowledge-base-supported queries, groups split calibration / held-out",
-        "out_source": "ragdx.demo.offtopic.OFFTOPIC_QUESTIONS",
-        "p_in": [float(x) for x in p_in], "p_out": [float(x) for x in p_out],
-        "stat_in": [float(x) for x in s_in[:, col]], "stat_out": [float(x) for x in s_out[:, col]],
-        "stat_calibration": [float(x) for x in cal_stat],
-        "flagged_in": int((p_in <= alpha).sum()), "flagged_out": int((p_out <= alpha).sum()),
-        "auroc": det.auroc, "auprc": det.auprc, "tpr_at_5fpr": det.tpr_at_5fpr, "der": det.der,
-        "roc": {"fpr": [float(x) for x in fpr], "tpr": [float(x) for x in tpr]},
-        "drift": {"in_knowledge": drift_in, "mixed": drift_mixed,
-                  "stat_in_batch": [float(x) for x in s_in[in_batch, col]],
-                  "stat_mixed_batch": [float(x) for x in mixed[:, col]]},
-        "examples": {"in": [{"query": q, "p_value": float(p)} for q, p in zip(held[:5], p_in[:5], strict=True)],
-                     "out": [{"query": q, "p_value": float(p)} for q, p in zip(offtopic[:5], p_out[:5], strict=True)]},
-    }
+    result = boundary_results(
+        tester, held, {"off-topic": list(OFFTOPIC_QUESTIONS)}, gaps=gaps or None, alpha=alpha, seed=seed,
+        sources={"calibration": "demo dataset: knowledge-base-supported queries, groups split calibration / held-out",
+                 "in_knowledge": "demo dataset: held-out knowledge-base-supported queries",
+                 "out_of_knowledge": "ragdx.demo.offtopic.OFFTOPIC_QUESTIONS",
+                 "gaps": f"demo dataset: queries about facts left out of the knowledge base ({', '.join(DEMO_OMIT)}, "
+                         f"table {', '.join(DEMO_OMIT_TABLES)})"})
     out.mkdir(parents=True, exist_ok=True)
     write_json(out / "relevance.json", result)
     return result

@@ -40,7 +40,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
-from ragdx.errors import RagdxError
+from ragdx.errors import LLMError, RagdxError
 from ragdx.evaluate.records import JudgeItem, Judgement
 
 __all__ = [
@@ -80,6 +80,8 @@ class Verdict:
     reason: str = ""
     score: float | None = None
     cached: bool = False
+    #: the judge's LLM call failed after its retries: no verdict (``correct`` None), never cached
+    error: str | None = None
 
 
 # ----------------------------------------------------------------------------- normalisation
@@ -331,7 +333,7 @@ class Judge:
                 if hit is not None:
                     return hit
             verdict = await self.ajudge(item)
-            if cache is not None and verdict.correct is not None:
+            if cache is not None and verdict.correct is not None and verdict.error is None:
                 cache.put(item, self, verdict)
             return verdict
 
@@ -440,7 +442,12 @@ class LLMJudge(Judge):
             return Verdict(False, self.name, "no response")
         content = self.prompt.format(query=item.query, true_answer=self._true_answer(item),
                                      given_response=item.response)
-        completion = await self.llm.complete([{"role": "user", "content": content}], temperature=0)
+        try:
+            completion = await self.llm.complete([{"role": "user", "content": content}], temperature=0)
+        except LLMError as exc:
+            # one item's exhausted retries must not abort the evaluation of all the others: the
+            # item is recorded as failed, with its error, and judged again next time
+            return Verdict(None, self.name, "the judge's LLM call failed", error=exc.message)
         verdict = parse_judgement(completion.text)
         if verdict is None:
             return Verdict(None, self.name, f"unparseable: {completion.text.strip()[:80]}")
@@ -506,6 +513,8 @@ class CascadeJudge(Judge):
             v = self.f1.judge(item)
             return self._count(Verdict(v.correct, "cascade:f1", v.reason, v.score))
         v = await self.llm_judge.ajudge(item)
+        if v.error is not None:  # no verdict at all: F1 standing in would be a silent change of judge
+            return self._count(Verdict(None, "cascade:llm", v.reason, error=v.error))
         if v.correct is None:  # the LLM said something else: F1 decides, and says so
             f = self.f1.judge(item)
             return self._count(Verdict(f.correct, "cascade:f1", f"{v.reason}; {f.reason}", f.score))

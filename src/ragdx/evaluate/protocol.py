@@ -40,6 +40,8 @@ def group_tags(judgements: Iterable[Judgement], *, by_style: bool = False) -> di
     """Tag of every semantic group (key ``group_id``, or ``(group_id, style)`` with ``by_style``)."""
     seen: dict[Any, list[bool]] = defaultdict(list)
     for j in judgements:
+        if getattr(j, "error", None):
+            continue  # the judge failed: no verdict to tag with
         seen[_key(j, by_style)].append(bool(j.correct))
     return {k: GAP if not any(v) else ROBUST if all(v) else NON_ROBUST for k, v in seen.items()}
 
@@ -50,7 +52,8 @@ def group_stats(judgements: Sequence[Judgement], *, group_ids: Sequence[str] | N
 
     ``group_ids`` fixes the order (groups absent here get zero counts); ``gap`` overrides the
     gap rule (default: no correct answer among these judgements)."""
-    ids = list(dict.fromkeys(j.group_id for j in judgements)) if group_ids is None else list(group_ids)
+    ids = (list(dict.fromkeys(j.group_id for j in judgements if not getattr(j, "error", None)))
+           if group_ids is None else list(group_ids))
     index = {g: i for i, g in enumerate(ids)}
     n = np.zeros(len(ids))
     correct = np.zeros(len(ids))
@@ -58,8 +61,16 @@ def group_stats(judgements: Sequence[Judgement], *, group_ids: Sequence[str] | N
     ret_correct = np.zeros(len(ids))
     lm_n = np.zeros(len(ids))
     lm_correct = np.zeros(len(ids))
+    kb_known = np.zeros(len(ids))
+    kb_supported = np.zeros(len(ids))
     for j in judgements:
+        if getattr(j, "error", None):
+            continue  # a failed judgement is counted where it is reported, never as a wrong answer
         i = index[j.group_id]
+        if j.kb_supported is not None:
+            # a group's facts are one set: every query of it has the same kb_supported
+            kb_known[i] = 1.0
+            kb_supported[i] = float(bool(j.kb_supported))
         n[i] += 1
         correct[i] += bool(j.correct)
         if j.retrieval_correct is not None:
@@ -69,7 +80,8 @@ def group_stats(judgements: Sequence[Judgement], *, group_ids: Sequence[str] | N
                 lm_n[i] += 1
                 lm_correct[i] += bool(j.correct)
     gaps = None if gap is None else np.array([gap(g) for g in ids], dtype=bool)
-    return GroupStats(np.array(ids, dtype=object), n, correct, ret_known, ret_correct, lm_n, lm_correct, gaps)
+    return GroupStats(np.array(ids, dtype=object), n, correct, ret_known, ret_correct, lm_n, lm_correct, gaps,
+                      kb_known, kb_supported)
 
 
 def by_style(judgements: Iterable[Judgement]) -> dict[str, list[Judgement]]:
@@ -168,14 +180,16 @@ def blame(judgements: Sequence[Judgement], *, within_style: bool = False) -> lis
        ``lm_failure`` (``gold_documents``);
     4. otherwise the paper's context comparison (``context_comparison``)."""
     tags = group_tags(judgements, by_style=within_style)
-    cc = context_comparison(judgements, within_style=within_style)
+    cc = context_comparison([j for j in judgements if not getattr(j, "error", None)], within_style=within_style)
     out = []
     for j in judgements:
-        if j.correct:
+        if getattr(j, "error", None):
+            verdict, basis = "unjudged", "judge_failed"
+        elif j.correct:
             verdict, basis = "correct", "judge"
         elif j.kb_supported is False:
             verdict, basis = "kb_gap", "knowledge_base"
-        elif j.kb_supported is None and tags[_key(j, within_style)] == GAP:
+        elif j.kb_supported is None and tags.get(_key(j, within_style)) == GAP:
             verdict, basis = "kb_gap", "gap_group"
         elif j.retrieval_correct is not None:
             verdict = "lm_failure" if j.retrieval_correct else "retrieval_failure"
@@ -192,7 +206,8 @@ def blame(judgements: Sequence[Judgement], *, within_style: bool = False) -> lis
 def blame_counts(verdicts: Sequence[dict[str, str]]) -> dict[str, Any]:
     counts = Counter(v["verdict"] for v in verdicts)
     by = Counter(f"{v['verdict']}:{v['basis']}" for v in verdicts)
-    return {"total": len(verdicts), **{k: counts.get(k, 0) for k in VERDICTS}, "by_basis": dict(sorted(by.items()))}
+    return {"total": len(verdicts), **{k: counts.get(k, 0) for k in VERDICTS}, "unjudged": counts.get("unjudged", 0),
+            "by_basis": dict(sorted(by.items()))}
 
 
 # ----------------------------------------------------------------------------- the paper's Table 3

@@ -33,6 +33,11 @@ class Judgement:
     query: str = ""
     answer: str = ""
     response: str | None = None
+    #: one list per fact the answer needs: the documents stating it (see ``QARecord.evidence_sets``)
+    evidence_sets: list[list[str]] = field(default_factory=list)
+    #: the judge could not decide (its retries exhausted): the query is counted, excluded from
+    #: the metrics and judged again on the next evaluation (failures are never cached)
+    error: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

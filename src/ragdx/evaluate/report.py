@@ -13,18 +13,34 @@ from ragdx.evaluate.compare import compare, compare_markdown
 from ragdx.evaluate.judges import Judge, agreement, agreement_markdown
 from ragdx.evaluate.protocol import blame, blame_counts, by_style, metrics
 from ragdx.evaluate.records import Judgement, write_judgements
-from ragdx.evaluate.reference import PAPER_AURP, is_reference_dir, read_reference, table3_markdown
-from ragdx.evaluate.runs import judge_plain, judge_run, rejudge
+from ragdx.evaluate.reference import (
+    PAPER_AURP,
+    PAPER_SPIDER_CLOSED,
+    PAPER_SPIDER_OPEN,
+    RULE_WORDS,
+    is_reference_dir,
+    read_reference,
+    table3_markdown,
+)
+from ragdx.evaluate.runs import InputCheck, judge_plain, judge_run, rejudge
 
-METRIC_LABELS = {
-    "accuracy": "Accuracy",
-    "refined_accuracy": "Refined accuracy R",
-    "gap_share": "λ (share of gap examples)",
-    "acc_retrieval_db": "Acc_retrieval_db",
-    "retrieval_accuracy": "Retrieval on its own (context comparison)",
-    "retrieval_refined": "Retrieval-only R (gap groups removed)",
-    "lm_accuracy_given_retrieval": "LM accuracy where retrieval was right",
-}
+from ragdx.evaluate.results import GAP_RULE_JOINT, METRIC_LABELS, BlameCounts, EvaluationResult, StyleMetrics
+
+#: the paper's Table 3 per benchmark; a reference directory is matched to one (or none) by
+#: ``benchmark_of`` — never by its styles alone
+PAPER_TABLE3 = {"aurp": PAPER_AURP, "spider-closed": PAPER_SPIDER_CLOSED, "spider-open": PAPER_SPIDER_OPEN}
+
+
+def benchmark_of(path: str | Path, declared: str | None = None) -> str | None:
+    """Which of the paper's benchmarks a GRAMMAR reference directory is: ``declared`` when given
+    (``aurp``, ``spider-open``, ``spider-closed``, ``none``), else ``aurp`` when the directory holds
+    the Aurp database (``aurp_tables.json``), else None (no paper column is shown)."""
+    if declared is not None:
+        if declared not in (*PAPER_TABLE3, "none"):
+            raise RagdxError(f"unknown benchmark {declared!r} (aurp, spider-open, spider-closed or none)",
+                             field="benchmark")
+        return None if declared == "none" else declared
+    return "aurp" if (Path(path) / "aurp_tables.json").exists() else None
 
 
 def _kind(path: Path) -> str:
@@ -40,7 +56,7 @@ def _kind(path: Path) -> str:
 
 def load_judgements(path: str | Path, *, judge: str | Judge = "cascade", llm: Any = None, sets: str = "all",
                     k: int | None = None, cache: Any = None, dataset: Any = None,
-                    reference_set: str = "unbalanced", retrieval: str = "all") -> list[Judgement]:
+                    reference_set: str = "unbalanced", retrieval: str = "evidence") -> list[Judgement]:
     """Judged queries of a run directory, a plain JSONL or a GRAMMAR reference directory
     (``reference_set``: ``unbalanced`` or ``balanced`` files, all styles)."""
     path = Path(path)
@@ -50,37 +66,48 @@ def load_judgements(path: str | Path, *, judge: str | Judge = "cascade", llm: An
                          retrieval=retrieval)
     if kind == "jsonl":
         return judge_plain(path, judge=judge, llm=llm, sets=sets, k=k, cache=cache, retrieval=retrieval)
+    from ragdx.evaluate.runs import Judged
+
     ref = read_reference(path)
-    out = []
+    out = Judged(check=InputCheck(source=str(path), retrieval_rule="stored retrieval_judgement"))
     for style in ref.styles:
         sets_ = ref.sets[style]
         out.extend(sets_.get(reference_set) or sets_.get("unbalanced") or sets_["balanced"])
+    out.check.total = out.check.answered = out.check.judged = len(out)
     return out
 
 
-def _style_metrics(judgements: Sequence[Judgement], n_boot: int, seed: int) -> dict[str, Any]:
+def _style_metrics(judgements: Sequence[Judgement], n_boot: int, seed: int) -> dict[str, StyleMetrics]:
+    """Metrics per style and over all styles, with one gap rule for every column
+    (``GAP_RULE_JOINT``): a group is a gap group when no query of any style answered it."""
     out = {}
     styles = by_style(judgements)
     for style, js in sorted(styles.items()):
-        out[style] = metrics(js, n_boot=n_boot, seed=seed)
+        out[style] = StyleMetrics.from_dict(metrics(js, gap_over=judgements, n_boot=n_boot, seed=seed))
     if len(styles) > 1:
-        # gap groups over all styles of the group (the knowledge base's view)
-        out["all styles"] = metrics(judgements, n_boot=n_boot, seed=seed)
+        out["all styles"] = StyleMetrics.from_dict(metrics(judgements, gap_over=judgements, n_boot=n_boot, seed=seed))
     return out
 
 
 def evaluate_judgements(judgements: Sequence[Judgement], *, n_boot: int = 1000, seed: int = 0,
-                        compare_pair: tuple[str, str] | None = None) -> dict[str, Any]:
-    """Metrics per style, module blame and (given two styles) the hypothesis test."""
+                        compare_pair: tuple[str, str] | None = None) -> EvaluationResult:
+    """Metrics per style, module blame and (given two styles) the hypothesis test. Judgements
+    whose judge failed (``error``) are counted and excluded from every metric."""
+    check = getattr(judgements, "check", None)
     verdicts = blame(judgements)
-    result: dict[str, Any] = {
-        "queries": len(judgements),
-        "judges": sorted({j.judge for j in judgements}),
-        "by_style": _style_metrics(judgements, n_boot, seed),
-        "blame": {"all": blame_counts(verdicts)},
-    }
-    for style, js in sorted(by_style(judgements).items()):
-        result["blame"][style] = blame_counts(blame(js))
+    failed = sum(1 for j in judgements if j.error)
+    blame_by = {"all": BlameCounts.from_dict(blame_counts(verdicts))}
+    for style in sorted(by_style(judgements)):
+        blame_by[style] = BlameCounts.from_dict(blame_counts([v for v in verdicts if v["style"] == style]))
+    warnings = list(check.warnings) if check is not None else []
+    if failed and not any("judgements failed" in w for w in warnings):
+        warnings.append(f"{failed} judgements failed (excluded from the metrics; evaluate again to re-judge them)")
+    result = EvaluationResult(
+        queries=len(judgements) - failed, judges=sorted({j.judge for j in judgements if not j.error}),
+        by_style=_style_metrics(judgements, n_boot, seed), blame=blame_by,
+        inputs=check.to_dict() if check is not None else {}, warnings=warnings,
+        retrieval_rule=RULE_WORDS.get(check.retrieval_rule, check.retrieval_rule) if check is not None else "",
+        judgements=list(judgements), verdicts=verdicts)
     styles = sorted(by_style(judgements))
     if compare_pair is None and {"short", "long"} <= set(styles):
         compare_pair = ("short", "long")
@@ -88,27 +115,29 @@ def evaluate_judgements(judgements: Sequence[Judgement], *, n_boot: int = 1000, 
         compare_pair = (styles[0], styles[1])
     if compare_pair is not None:
         groups = by_style(judgements)
-        result["comparison"] = compare(groups[compare_pair[0]], groups[compare_pair[1]], names=compare_pair,
-                                       n_boot=n_boot, seed=seed)
-    result["_verdicts"] = verdicts
+        result.comparison = compare(groups[compare_pair[0]], groups[compare_pair[1]], names=compare_pair,
+                                    n_boot=n_boot, seed=seed)
     return result
 
 
-def evaluate_reference(root: str | Path, *, n_boot: int = 1000, seed: int = 0) -> dict[str, Any]:
-    """The GRAMMAR reference's stored results: Table 3 (both styles), metrics, blame and the
-    short-vs-long test (on the balanced files, where every group weighs the same)."""
+def evaluate_reference(root: str | Path, *, n_boot: int = 1000, seed: int = 0,
+                       benchmark: str | None = None) -> EvaluationResult:
+    """The GRAMMAR reference's stored results: Table 3 (both styles, gap groups found per style as
+    the paper does), metrics, blame and the short-vs-long test (on the balanced files, where every
+    group weighs the same)."""
     ref = read_reference(root)
     cells = ref.table3()
     unbalanced = [j for s in ref.styles for j in (ref.sets[s].get("unbalanced") or [])]
     balanced = [j for s in ref.styles for j in (ref.sets[s].get("balanced") or [])]
     result = evaluate_judgements(balanced or unbalanced, n_boot=n_boot, seed=seed)
-    result["source"] = {"kind": "grammar-reference", "path": str(root),
-                        "metrics_on": "balanced files" if balanced else "unbalanced files"}
+    result.retrieval_rule = "the reference's stored retrieval_judgement (all gold documents retrieved)"
+    result.source = {"kind": "grammar-reference", "path": str(root),
+                     "metrics_on": "balanced files" if balanced else "unbalanced files",
+                     "benchmark": benchmark_of(root, benchmark)}
     if unbalanced and balanced:
-        result["by_style_unbalanced"] = _style_metrics(unbalanced, n_boot, seed)
-    result["table3"] = cells
-    result["_judgements"] = balanced or unbalanced
-    result["_extra_judgements"] = unbalanced if balanced else []
+        result.by_style_unbalanced = _style_metrics(unbalanced, n_boot, seed)
+    result.table3 = cells
+    result.extra_judgements = unbalanced if balanced else []
     return result
 
 
@@ -119,94 +148,124 @@ def _fmt(entry: dict[str, float]) -> str:
     return "–" if math.isnan(v) else f"{v:.3f}"
 
 
-def metrics_markdown(by: dict[str, Any]) -> str:
+def metrics_markdown(by: dict[str, StyleMetrics]) -> str:
     names = list(by)
     lines = ["| | " + " | ".join(names) + " |", "|---|" + "---:|" * len(names)]
-    labels = {"queries": "queries", "groups": "semantic groups", "gap": "gap groups", "robust": "robust groups",
-              "non_robust": "non-robust groups"}
+    labels = {"queries": "queries", "groups": "semantic groups", "gap": "gap groups (answer-based)",
+              "robust": "robust groups", "non_robust": "non-robust groups"}
     for key, label in labels.items():
-        lines.append(f"| {label} | " + " | ".join(str(by[n][key]) for n in names) + " |")
+        lines.append(f"| {label} | " + " | ".join(str(getattr(by[n], key)) for n in names) + " |")
     for key, label in METRIC_LABELS.items():
-        lines.append(f"| {label} | " + " | ".join(_fmt(by[n]["metrics"][key]) for n in names) + " |")
+        if not any(key in by[n].metrics and by[n].metrics[key].known for n in names):
+            continue
+        lines.append(f"| {label} | " + " | ".join(str(by[n].metrics[key]) if key in by[n].metrics else "–"
+                                                 for n in names) + " |")
     return "\n".join(lines)
 
 
-def summary_markdown(result: dict[str, Any], title: str) -> str:
+def summary_markdown(result: EvaluationResult, title: str) -> str:
     parts = [f"# Evaluation: {title}", ""]
-    src = result.get("source", {})
-    parts.append(f"Source: {src.get('kind', '?')} `{src.get('path', '')}`; judged by {', '.join(result['judges'])}; "
-                 f"{result['queries']} queries. Intervals: 95 %, bootstrap over semantic groups.")
-    if "table3" in result:
-        parts += ["", "## GRAMMAR Table 3 (accuracy on selected examples)", "",
-                  table3_markdown(result["table3"], PAPER_AURP if set(result["table3"]) == {"short", "long"} else None)]
+    src = result.source
+    inputs = result.inputs
+    n_of = (f"{inputs.get('judged', result.queries)} of {inputs.get('total', result.queries)} queries judged"
+            if inputs else f"{result.queries} queries")
+    parts.append(f"Source: {src.get('kind', '?')} `{src.get('path', '')}`; judged by {', '.join(result.judges)}; "
+                 f"{n_of}. Intervals: 95 %, bootstrap over semantic groups.")
+    for w in result.warnings:
+        parts.append(f"\n> **Warning:** {w}")
+    if result.table3 is not None:
+        bench = src.get("benchmark")
+        paper = PAPER_TABLE3.get(bench) if bench else None
+        parts += ["", "## GRAMMAR Table 3 (accuracy on selected examples; gap groups found per style, as the paper)",
+                  "", table3_markdown(result.table3, paper)]
+        if paper is None:
+            parts.append("\nNo paper column: this reference is not one of the paper's benchmarks "
+                         "(declare it with --benchmark to compare).")
     parts += ["", f"## Metrics per style{' (' + src['metrics_on'] + ')' if 'metrics_on' in src else ''}", "",
-              metrics_markdown(result["by_style"])]
-    parts += ["", "## Module blame (per query)", "", "| | " + " | ".join(result["blame"]) + " |",
-              "|---|" + "---:|" * len(result["blame"])]
-    for key in ("correct", "kb_gap", "retrieval_failure", "lm_failure", "total"):
-        parts.append(f"| {key} | " + " | ".join(str(b[key]) for b in result["blame"].values()) + " |")
-    if "comparison" in result:
-        parts += ["", "## Hypothesis test", "", compare_markdown(result["comparison"])]
-    if "text_metrics" in result:
+              metrics_markdown(result.by_style), "", f"Gap rule: {result.gap_rule}."]
+    if result.retrieval_rule:
+        parts.append(f"Retrieval rule: {result.retrieval_rule}.")
+    parts += ["", "## Module blame (per query)", "", "| | " + " | ".join(result.blame) + " |",
+              "|---|" + "---:|" * len(result.blame)]
+    for key in ("correct", "kb_gap", "retrieval_failure", "lm_failure", "unjudged", "total"):
+        parts.append(f"| {key} | " + " | ".join(str(getattr(b, key)) for b in result.blame.values()) + " |")
+    if result.comparison is not None:
+        parts += ["", "## Hypothesis test", "", compare_markdown(result.comparison)]
+    if result.text_metrics:
         parts += ["", "## Text metrics", ""]
-        for k, v in result["text_metrics"].items():
+        for k, v in result.text_metrics.items():
             parts.append(f"- {k}: {v}")
     return "\n".join(parts) + "\n"
 
 
-def _public(result: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in result.items() if not k.startswith("_")}
+def _content_hash(path: Path) -> str | None:
+    """What the evaluation was made from: the run's results file (or the source file)."""
+    from ragdx.store import sha256_file
+
+    target = path / "results.jsonl" if path.is_dir() else path
+    return sha256_file(target) if target.is_file() else None
 
 
-def write_report(result: dict[str, Any], out: str | Path, title: str) -> Path:
-    from ragdx.store import atomic_write_text, write_json
+def write_report(result: EvaluationResult, out: str | Path, title: str, *, source: Path | None = None) -> Path:
+    """One staged directory, swapped in whole: a crash never leaves a mix of old and new files,
+    and its manifest names the content hash of what was evaluated (``report`` checks it)."""
+    from ragdx.store import atomic_write_text, staged_directory, write_json, write_jsonl
 
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    write_json(out / "metrics.json", _public(result))
-    atomic_write_text(out / "summary.md", summary_markdown(result, title))
-    judged = list(result.get("_judgements", [])) + list(result.get("_extra_judgements", []))
-    if judged:
-        write_judgements(out / "judgements.jsonl", judged)
-    if "_verdicts" in result:
-        from ragdx.store import write_jsonl
-
-        write_jsonl(out / "blame.jsonl", result["_verdicts"])
+    with staged_directory(out, overwrite=True) as stage:
+        write_json(stage / "metrics.json", result.to_dict())
+        atomic_write_text(stage / "summary.md", summary_markdown(result, title))
+        judged = list(result.judgements) + list(result.extra_judgements)
+        if judged:
+            write_judgements(stage / "judgements.jsonl", judged)
+        write_jsonl(stage / "blame.jsonl", result.verdicts)
+        write_json(stage / "manifest.json", {"kind": "evaluation", "source": str(source) if source else None,
+                                             "source_sha256": _content_hash(source) if source else None,
+                                             "queries": result.queries, "inputs": result.inputs})
     return out
 
 
 def evaluate(path: str | Path, *, out: str | Path | None = None, judge: str | Judge = "cascade", llm: Any = None,
              sets: str = "all", k: int | None = None, cache: Any = None, n_boot: int = 1000, seed: int = 0,
              dataset: Any = None, compare_pair: tuple[str, str] | None = None,
-             retrieval: str = "all", lab: bool = True, bertscore: bool = False) -> dict[str, Any]:
+             retrieval: str = "evidence", lab: bool = True, bertscore: bool = False,
+             benchmark: str | None = None, require_complete: bool = False) -> EvaluationResult:
     """``ragdx evaluate PATH``: judge (run directory / JSONL) or read (GRAMMAR reference), compute
     the protocol's metrics, blame and the style test, and write ``metrics.json``, ``summary.md``,
-    ``judgements.jsonl`` and ``blame.jsonl`` to ``out`` (default ``PATH/evaluation`` for a run
-    directory; required for anything else). ``lab`` adds hit rate@k, MRR, ROUGE-L and the
-    ground-truth RAG confusion matrix; ``bertscore`` adds BERTScore on the packaged MiniLM."""
+    ``judgements.jsonl``, ``blame.jsonl`` and a manifest to ``out`` (default ``PATH/evaluation``
+    for a run directory; required for anything else), as one staged directory. ``lab`` adds hit
+    rate@k, MRR, ROUGE-L and the RAG confusion matrix, all by the same retrieval rule;
+    ``bertscore`` adds BERTScore on the packaged MiniLM. ``require_complete`` refuses a run that
+    did not answer every query (a killed or ``--limit`` run); otherwise such a run is evaluated
+    and marked "n of N" everywhere."""
     path = Path(path)
     kind = _kind(path)
     if kind == "reference":
-        result = evaluate_reference(path, n_boot=n_boot, seed=seed)
+        result = evaluate_reference(path, n_boot=n_boot, seed=seed, benchmark=benchmark)
     else:
         judged = load_judgements(path, judge=judge, llm=llm, sets=sets, k=k, cache=cache, dataset=dataset,
                                  retrieval=retrieval)
+        check = getattr(judged, "check", None)
+        if require_complete and check is not None and check.answered < check.total:
+            raise RagdxError(f"incomplete run: {check.answered} of {check.total} queries answered "
+                             f"(status {check.status or 'unknown'}); finish it with `ragdx run` or drop "
+                             "--require-complete", source=str(path))
         result = evaluate_judgements(judged, n_boot=n_boot, seed=seed, compare_pair=compare_pair)
-        result["source"] = {"kind": kind, "path": str(path), "k": k, "retrieval_rule": retrieval}
-        result["_judgements"] = judged
+        result.source = {"kind": kind, "path": str(path), "k": k, "retrieval_rule": retrieval}
         if lab:
             from ragdx.evaluate.text_metrics import lab_metrics
 
-            result["text_metrics"] = lab_metrics(judged, k=k or 5, bertscore=bertscore)
+            result.text_metrics = lab_metrics([j for j in judged if not j.error], k=k or 5, bertscore=bertscore)
     if out is None:
         if kind != "run":
             raise RagdxError("give an output directory (--out) for anything but a run directory", source=str(path))
         out = path / "evaluation"
-    result["output"] = str(write_report(result, out, path.name))
+    result.output = str(write_report(result, out, path.name, source=path))
     return result
 
 
-def evaluate_many(paths: Sequence[str | Path], *, out: str | Path | None = None, **kwargs: Any) -> list[dict]:
+def evaluate_many(paths: Sequence[str | Path], *, out: str | Path | None = None,
+                  **kwargs: Any) -> list[EvaluationResult]:
     """``ragdx evaluate RUN_DIR...``: each path on its own (into ``out/<name>`` when ``out`` is given)."""
     results = []
     for p in paths:
@@ -217,14 +276,24 @@ def evaluate_many(paths: Sequence[str | Path], *, out: str | Path | None = None,
 
 def compare_paths(a: str | Path, b: str | Path, *, out: str | Path | None = None, judge: str | Judge = "cascade",
                   llm: Any = None, sets: str = "all", k: int | None = None, cache: Any = None, n_boot: int = 1000,
-                  seed: int = 0, gap: str = "joint", style: str | None = None, retrieval: str = "all",
-                  dataset: Any = None) -> dict[str, Any]:
+                  seed: int = 0, gap: str = "joint", style: str | None = None, retrieval: str = "evidence",
+                  dataset: Any = None, strict: bool = False) -> dict[str, Any]:
     """``ragdx compare A B``: two runs (or results) on one dataset; ``style`` restricts both to one
-    style. Writes ``comparison.json`` and ``comparison.md`` to ``out`` when given."""
+    style. Different query sets are compared on their intersection and marked; ``strict`` refuses
+    them instead. Writes ``comparison.json`` and ``comparison.md`` to ``out`` when given."""
+    from ragdx.evaluate.runs import Judged
+
     ja = load_judgements(a, judge=judge, llm=llm, sets=sets, k=k, cache=cache, retrieval=retrieval, dataset=dataset)
     jb = load_judgements(b, judge=judge, llm=llm, sets=sets, k=k, cache=cache, retrieval=retrieval, dataset=dataset)
     if style is not None:
-        ja, jb = [j for j in ja if j.style == style], [j for j in jb if j.style == style]
+        ja = Judged([j for j in ja if j.style == style], getattr(ja, "check", None))
+        jb = Judged([j for j in jb if j.style == style], getattr(jb, "check", None))
+    if strict:
+        ids_a, ids_b = {j.id for j in ja if not j.error}, {j.id for j in jb if not j.error}
+        if ids_a != ids_b:
+            raise RagdxError(f"the runs answered different queries ({len(ids_a)} and {len(ids_b)}, {len(ids_a & ids_b)} "
+                             "in common); finish both runs or compare without --strict (on the intersection)",
+                             source=f"{a} {b}")
     result = compare(ja, jb, names=(Path(a).name, Path(b).name), gap=gap, n_boot=n_boot, seed=seed)
     if out is not None:
         from ragdx.store import atomic_write_text, write_json

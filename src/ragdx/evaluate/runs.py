@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -59,56 +60,235 @@ def judge_items(items: Sequence[JudgeItem], judge: Judge, cache: VerdictCache | 
     return out
 
 
+@dataclass
+class InputCheck:
+    """What ``evaluate``, ``compare`` and ``report`` say about their input before any number:
+    how many of the run's queries were answered and judged ("n of N"), whether the dataset still
+    matches the run, and whether the retrieved ids can be matched to the knowledge base's
+    documents at all (a system returning chunk or node ids has unreliable retrieval metrics)."""
+
+    source: str = ""
+    #: queries the run was asked (its inputs), and those with a result
+    total: int = 0
+    answered: int = 0
+    #: queries judged (answered and in the dataset), and those whose judge failed
+    judged: int = 0
+    judge_failed: int = 0
+    system_failed: int = 0
+    #: the run manifest's status (complete, partial, interrupted, ...)
+    status: str = ""
+    dataset_changed: bool = False
+    #: share of retrieved ids that are document ids of the knowledge base (None: nothing to match)
+    id_match_share: float | None = None
+    #: retrieved chunk ids mapped back to their document
+    chunk_ids_mapped: int = 0
+    retrieval_reliable: bool = True
+    retrieval_rule: str = "evidence"
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        return self.total > 0 and self.judged == self.total and not self.dataset_changed
+
+    def coverage(self) -> str:
+        return f"{self.judged} of {self.total} queries judged"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**asdict(self), "complete": self.complete}
+
+    @classmethod
+    def from_dict(cls, obj: dict[str, Any]) -> InputCheck:
+        names = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in obj.items() if k in names})
+
+
+class Judged(list):
+    """The judgements of one source (a list) with its :class:`InputCheck` attached as ``check``."""
+
+    check: InputCheck
+
+    def __init__(self, items: Iterable[Judgement] = (), check: InputCheck | None = None):
+        super().__init__(items)
+        self.check = check or InputCheck(total=len(self), answered=len(self), judged=len(self))
+
+
+_CHUNK_SEPARATORS = ("#", "::", "|", "@", "_chunk_", "-chunk-", "_chunk", ":chunk", "/")
+_UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
+
+
+def _corpus_ids(dataset_dir: Path | None, records: Sequence[Any]) -> tuple[set[str] | None, bool]:
+    """Document ids of the knowledge base the dataset was made against: the corpus the dataset's
+    manifest names when it can be read, else every document a record names (a lower bound)."""
+    if dataset_dir is not None:
+        try:
+            manifest = json.loads((dataset_dir / "manifest.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            manifest = {}
+        for key in ("corpus", "knowledge_base"):
+            where = manifest.get(key)
+            if isinstance(where, dict):
+                where = where.get("path")
+            if not where:
+                continue
+            for candidate in (Path(where), dataset_dir / where, dataset_dir.parent / where):
+                if candidate.exists():
+                    try:
+                        from ragdx.rag.corpus import load_corpus
+
+                        return set(load_corpus(candidate).ids), True
+                    except RagdxError:
+                        break
+    named = {d for r in records for d in (list(getattr(r, "gold_document_ids", []) or [])
+                                           + list(getattr(r, "entity_document_ids", []) or []))}
+    return (named or None), False
+
+
+def map_retrieved_ids(retrieved: Sequence[str], known: set[str]) -> tuple[list[str], int, int]:
+    """Retrieved ids as document ids: an unknown id that is a known document id followed by a
+    chunk separator (``doc#3``, ``doc::chunk-2``) maps to that document (once, in rank order).
+    Returns the ids, how many were mapped and how many stayed unknown."""
+    out: list[str] = []
+    mapped = unknown = 0
+    for rid in retrieved:
+        doc = rid
+        if rid not in known:
+            doc = None
+            for sep in _CHUNK_SEPARATORS:
+                head = rid.rsplit(sep, 1)[0] if sep in rid else None
+                if head and head in known:
+                    doc = head
+                    break
+            if doc is None:
+                unknown += 1
+                doc = rid
+            else:
+                mapped += 1
+        if doc not in out:
+            out.append(doc)
+    return out, mapped, unknown
+
+
+def judge_outputs(records: Sequence[Any], outputs: Sequence[Any], *, judge: str | Judge = "cascade",
+                  llm: Any = None, sets: str = "all", k: int | None = None,
+                  cache: VerdictCache | str | Path | None = None, retrieval: str = "evidence",
+                  known_ids: set[str] | None = None, known_exact: bool = True,
+                  check: InputCheck | None = None) -> Judged:
+    """Judge system outputs (``SystemOutput``-like: id, answer, retrieved_ids, error) against
+    dataset records, in memory. ``retrieval`` names the one rule retrieval is judged by (see
+    ``reference.RULE_WORDS``). Where the knowledge base lacks the facts (``kb_supported`` False)
+    there is nothing right to retrieve, so retrieval is not judged (None): that is the knowledge
+    base's failure. A failed query (``error``) is judged as no response: Incorrect. With
+    ``known_ids`` (the knowledge base's document ids), chunk ids map to their documents and the
+    share of unmatched ids is checked (``known_exact`` False: ``known_ids`` is only the documents
+    the records name, so only ids that match almost nothing are flagged)."""
+    check = check or InputCheck(total=len(outputs), answered=len(outputs))
+    check.retrieval_rule = retrieval
+    by_id = {r.id: r for r in records}
+    pairs = [(by_id[o.id], o) for o in outputs if o.id in by_id]
+    if not pairs:
+        raise RagdxError("no answered record is in the dataset", source=check.source or None)
+    retrieved_lists = []
+    n_ids = n_unknown = 0
+    for _, o in pairs:
+        ids = list(o.retrieved_ids)
+        if known_ids:
+            ids, mapped, unknown = map_retrieved_ids(ids, known_ids)
+            check.chunk_ids_mapped += mapped
+            n_unknown += unknown
+        n_ids += len(ids)
+        retrieved_lists.append(ids)
+    if known_ids and n_ids:
+        check.id_match_share = 1 - n_unknown / n_ids
+        uuids = sum(1 for ids in retrieved_lists for i in ids if _UUID.match(i) and i not in known_ids)
+        if check.id_match_share < (0.9 if known_exact else 0.2):
+            check.retrieval_reliable = False
+            hint = (" — they look like chunk/node ids (UUIDs): return the document id (LlamaIndex: "
+                    "node.ref_doc_id, not node.node_id)" if uuids > n_unknown / 2 else "")
+            check.warnings.append(
+                f"{n_unknown} of {n_ids} retrieved ids ({n_unknown / n_ids:.0%}) match no document of the "
+                f"knowledge base{hint}; retrieval metrics and blame are unreliable")
+        if check.chunk_ids_mapped:
+            check.warnings.append(f"{check.chunk_ids_mapped} retrieved chunk ids were mapped to their documents")
+    items = [JudgeItem(r.query, r.answer_rows, None if o.error else o.answer, r.answer_kind) for r, o in pairs]
+    verdicts = judge_items(items, _resolve_judge(judge, llm, sets), cache)
+    out = Judged(check=check)
+    for (r, o), ids, it, v in zip(pairs, retrieved_lists, items, verdicts, strict=True):
+        evidence = [list(e) for e in (getattr(r, "evidence_sets", None) or [])]
+        out.append(Judgement(
+            id=r.id, group_id=r.group_id, style=r.style, correct=bool(v.correct), judge=v.judge,
+            reason=(f"system error: {o.error}" if o.error else v.reason),
+            retrieval_correct=(None if r.kb_supported is False or not check.retrieval_reliable
+                               else retrieval_verdict(r.gold_document_ids, ids, k, retrieval, evidence)),
+            retrieved_ids=ids, gold_ids=list(r.gold_document_ids), kb_supported=r.kb_supported,
+            query=r.query, answer=r.answer_text, response=it.response, evidence_sets=evidence,
+            error=getattr(v, "error", None)))
+    check.judged = sum(1 for j in out if not j.error)
+    check.judge_failed = sum(1 for j in out if j.error)
+    check.system_failed = sum(1 for _, o in pairs if o.error)
+    return out
+
+
 def judge_run(run_dir: str | Path, *, judge: str | Judge = "cascade", llm: Any = None, sets: str = "all",
               dataset: str | Path | Iterable[Any] | None = None, k: int | None = None,
-              cache: VerdictCache | str | Path | None = None, retrieval: str = "all") -> list[Judgement]:
-    """Judge every answered record of a run directory against its dataset.
-
-    ``dataset`` defaults to the one the run's manifest names; records may also be given as
-    ``QARecord`` objects. ``k`` limits the retrieved documents that count for the retrieval
-    verdict; ``retrieval`` is ``all`` (every gold document retrieved, the reference's rule) or
-    ``any`` (hit@k). Where the knowledge base lacks the facts (``kb_supported`` False) there is
-    nothing right to retrieve, so retrieval is not judged (None): that is the knowledge base's
-    failure. A failed query (``error``) is judged as no response: Incorrect."""
+              cache: VerdictCache | str | Path | None = None, retrieval: str = "evidence") -> Judged:
+    """Judge every answered record of a run directory against its dataset (see
+    :func:`judge_outputs`); the result's ``check`` says how many of the run's queries that is, and
+    whether the dataset changed since the run (a query the run asked that the dataset no longer
+    has, or now words differently, refuses the evaluation: its gold answer is not the one the
+    system was asked for)."""
     from ragdx.gen.dataset import read_records
-    from ragdx.rag.runner import read_run
+    from ragdx.rag.runner import _read_inputs, read_run
 
     run_dir = Path(run_dir)
+    dataset_dir = None
     if dataset is None:
         dataset = _dataset_path(run_dir)
         if dataset is None:
             raise RagdxError("the run's manifest names no dataset file (pass the dataset explicitly)",
                              source=str(run_dir))
-    records = read_records(dataset) if isinstance(dataset, str | Path) else list(dataset)
+    if isinstance(dataset, str | Path):
+        dataset_dir = Path(dataset) if Path(dataset).is_dir() else Path(dataset).parent
+        records = read_records(dataset)
+    else:
+        records = list(dataset)
+    inputs = _read_inputs(run_dir)
     by_id = {r.id: r for r in records}
+    gone = [i.id for i in inputs if i.id not in by_id or by_id[i.id].query != i.query]
+    if gone:
+        raise RagdxError(f"the dataset changed since the run: {len(gone)} of the run's {len(inputs)} queries are "
+                         f"no longer in it or are worded differently (e.g. {gone[0]}); run again on this dataset",
+                         source=str(run_dir))
+    try:
+        manifest = json.loads((run_dir / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        manifest = {}
     outputs = read_run(run_dir)
-    pairs = [(by_id[o.id], o) for o in outputs if o.id in by_id]
-    if not pairs:
-        raise RagdxError("no answered record of this run is in the dataset", source=str(run_dir))
-    items = [JudgeItem(r.query, r.answer_rows, None if o.error else o.answer, r.answer_kind) for r, o in pairs]
-    verdicts = judge_items(items, _resolve_judge(judge, llm, sets), cache)
-    out = []
-    for (r, o), it, v in zip(pairs, items, verdicts, strict=True):
-        out.append(Judgement(
-            id=r.id, group_id=r.group_id, style=r.style, correct=bool(v.correct), judge=v.judge,
-            reason=(f"system error: {o.error}" if o.error else v.reason),
-            retrieval_correct=(None if r.kb_supported is False
-                               else retrieval_verdict(r.gold_document_ids, o.retrieved_ids, k, retrieval)),
-            retrieved_ids=list(o.retrieved_ids), gold_ids=list(r.gold_document_ids), kb_supported=r.kb_supported,
-            query=r.query, answer=r.answer_text, response=it.response))
-    return out
+    known, exact = _corpus_ids(dataset_dir, records)
+    check = InputCheck(source=str(run_dir), total=len(inputs), answered=len(outputs),
+                       status=str(manifest.get("status") or ""))
+    if not outputs:
+        raise RagdxError(f"no answered record in this run (0 of {len(inputs)} queries)", source=str(run_dir))
+    judged = judge_outputs(records, outputs, judge=judge, llm=llm, sets=sets, k=k, cache=cache,
+                           retrieval=retrieval, known_ids=known, known_exact=exact, check=check)
+    if check.answered < check.total:
+        check.warnings.insert(0, f"incomplete run: {check.answered} of {check.total} queries answered "
+                                 f"(status {check.status or 'unknown'}); metrics cover those only")
+    if check.judge_failed:
+        check.warnings.append(f"{check.judge_failed} judgements failed (recorded with their error, excluded from "
+                              "the metrics; evaluate again to re-judge them)")
+    return judged
 
 
 def judge_plain(path: str | Path, *, judge: str | Judge = "cascade", llm: Any = None, sets: str = "all",
                 k: int | None = None, cache: VerdictCache | str | Path | None = None,
-                trust_stored: bool = True, retrieval: str = "all") -> list[Judgement]:
+                trust_stored: bool = True, retrieval: str = "evidence") -> Judged:
     """Judge a plain JSONL of query / answer / response / retrieved ids (see ``reference``).
     A stored ``correct`` is kept when ``trust_stored``."""
     rows = read_plain_jsonl(path)
     need = [i for i, r in enumerate(rows) if not (trust_stored and r.correct is not None)]
     verdicts = judge_items([rows[i].item for i in need], _resolve_judge(judge, llm, sets), cache)
     got = dict(zip(need, verdicts, strict=True))
-    out = []
+    out = Judged(check=InputCheck(source=str(path), total=len(rows), answered=len(rows), retrieval_rule=retrieval))
     for i, r in enumerate(rows):
         v = got.get(i)
         out.append(Judgement(
@@ -119,7 +299,9 @@ def judge_plain(path: str | Path, *, judge: str | Judge = "cascade", llm: Any = 
                                else retrieval_verdict(r.gold_ids, r.retrieved_ids, k, retrieval)),
             retrieved_ids=r.retrieved_ids,
             gold_ids=r.gold_ids, kb_supported=r.kb_supported, query=r.item.query, answer=r.item.answer_text,
-            response=r.item.response))
+            response=r.item.response, error=None if v is None else getattr(v, "error", None)))
+    out.check.judged = sum(1 for j in out if not j.error)
+    out.check.judge_failed = len(out) - out.check.judged
     return out
 
 
@@ -130,5 +312,5 @@ def rejudge(judgements: Sequence[Judgement], judge: str | Judge, *, llm: Any = N
 
     items = [JudgeItem.from_text(j.query, j.answer, j.response) for j in judgements]
     verdicts = judge_items(items, _resolve_judge(judge, llm, sets), cache)
-    return [replace(j, correct=bool(v.correct), judge=v.judge, reason=v.reason)
+    return [replace(j, correct=bool(v.correct), judge=v.judge, reason=v.reason, error=getattr(v, "error", None))
             for j, v in zip(judgements, verdicts, strict=True)]

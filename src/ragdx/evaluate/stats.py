@@ -19,19 +19,21 @@ import numpy as np
 
 #: columns of the statistics matrix
 COLUMNS = ("groups", "gap", "n", "correct", "n_nongap", "ret_known", "ret_correct", "ret_known_nongap",
-           "ret_correct_nongap", "lm_n_nongap", "lm_correct_nongap")
+           "ret_correct_nongap", "lm_n", "lm_correct", "kb_known", "kb_supported")
 _C = {name: i for i, name in enumerate(COLUMNS)}
 
 #: the metrics, in report order
-METRIC_NAMES = ("accuracy", "refined_accuracy", "gap_share", "acc_retrieval_db", "retrieval_accuracy",
-                "retrieval_refined", "lm_accuracy_given_retrieval")
+METRIC_NAMES = ("accuracy", "refined_accuracy", "gap_share", "acc_retrieval_db", "kb_coverage",
+                "retrieval_accuracy", "retrieval_refined", "lm_accuracy_given_retrieval")
 
 
 @dataclass
 class GroupStats:
     """Per-group counts. ``n``: queries; ``correct``: correct answers; ``ret_known`` / ``ret_correct``:
     queries whose retrieval could be judged / was right; ``lm_n`` / ``lm_correct``: queries with
-    right retrieval / of those answered correctly. ``gap``: the group is a gap group."""
+    right retrieval / of those answered correctly. ``gap``: the group is a gap group (answer-based:
+    no query answered). ``kb_known`` / ``kb_supported``: 1 where the knowledge base's content is known
+    for the group / it states the group's facts (the true coverage, not inferred from answers)."""
 
     group_ids: np.ndarray
     n: np.ndarray
@@ -41,10 +43,16 @@ class GroupStats:
     lm_n: np.ndarray
     lm_correct: np.ndarray
     gap: np.ndarray | None = None
+    kb_known: np.ndarray | None = None
+    kb_supported: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         if self.gap is None:
             self.gap = (self.correct == 0) & (self.n > 0)
+        if self.kb_known is None:
+            self.kb_known = np.zeros(len(self.group_ids))
+        if self.kb_supported is None:
+            self.kb_supported = np.zeros(len(self.group_ids))
 
     def __len__(self) -> int:
         return len(self.group_ids)
@@ -54,13 +62,17 @@ class GroupStats:
         present = (self.n > 0).astype(np.float64)
         gap = self.gap.astype(np.float64) * present
         keep = 1.0 - gap
+        # the LM's accuracy where retrieval was right is the plain conditional rate: a group tagged
+        # "gap" from its answers whose evidence was retrieved is exactly an LM failure, so removing
+        # gap groups there would hide the failures the metric exists to count
         cols = [present, gap, self.n, self.correct, self.n * keep, self.ret_known, self.ret_correct,
-                self.ret_known * keep, self.ret_correct * keep, self.lm_n * keep, self.lm_correct * keep]
+                self.ret_known * keep, self.ret_correct * keep, self.lm_n, self.lm_correct,
+                self.kb_known * present, self.kb_supported * present]
         return np.column_stack([np.asarray(c, dtype=np.float64) for c in cols])
 
     def with_gap(self, gap: np.ndarray) -> GroupStats:
         return GroupStats(self.group_ids, self.n, self.correct, self.ret_known, self.ret_correct, self.lm_n,
-                          self.lm_correct, np.asarray(gap, dtype=bool))
+                          self.lm_correct, np.asarray(gap, dtype=bool), self.kb_known, self.kb_supported)
 
     def tags(self) -> dict[str, int]:
         present = self.n > 0
@@ -83,9 +95,11 @@ def metrics_from_sums(sums: np.ndarray) -> dict[str, np.ndarray]:
         "refined_accuracy": _ratio(s["correct"], s["n_nongap"]),
         "gap_share": _ratio(s["n"] - s["n_nongap"], s["n"]),
         "acc_retrieval_db": 1.0 - _ratio(s["gap"], s["groups"]),
+        # the true share of groups whose facts the knowledge base states, where that is known
+        "kb_coverage": _ratio(s["kb_supported"], s["kb_known"]),
         "retrieval_accuracy": _ratio(s["ret_correct"], s["ret_known"]),
         "retrieval_refined": _ratio(s["ret_correct_nongap"], s["ret_known_nongap"]),
-        "lm_accuracy_given_retrieval": _ratio(s["lm_correct_nongap"], s["lm_n_nongap"]),
+        "lm_accuracy_given_retrieval": _ratio(s["lm_correct"], s["lm_n"]),
     }
 
 

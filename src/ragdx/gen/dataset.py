@@ -52,10 +52,26 @@ class QARecord:
     entities: list[str] = field(default_factory=list)
     #: ``Table.Column@key``: the facts the answer rests on
     facts: list[str] = field(default_factory=list)
-    #: documents stating those facts, when a knowledge base was given
+    #: the evidence: documents stating the answer's facts (the union of ``evidence_sets``), when a
+    #: knowledge base or corpus was given
     gold_document_ids: list[str] = field(default_factory=list)
     #: every fact is stated somewhere in the knowledge base (None: no knowledge base given)
     kb_supported: bool | None = None
+    #: one list per fact the answer needs (each hop of a join): the documents that state it. The
+    #: retrieval has the evidence when it holds at least one document of every list — the one rule
+    #: retrieval is judged by (``evidence``); empty when unknown
+    evidence_sets: list[list[str]] = field(default_factory=list)
+    #: the documents of every entity the SQL touches (a second, looser set of "relevant" documents)
+    entity_document_ids: list[str] = field(default_factory=list)
+    #: what ``kb_supported`` and the evidence rest on: ``fact_index`` (a knowledge base ragdx rendered),
+    #: ``linked`` (evidence found in the user's corpus), ``unlinked`` (searched, not found), ``""`` unknown
+    kb_basis: str = ""
+    #: where linked evidence was found (``ragdx.kb.link``): one dict per passage with ``fact``,
+    #: ``doc_id``, ``start``/``end`` (character offsets in the document), ``text`` and ``weight``
+    evidence_spans: list[dict[str, Any]] = field(default_factory=list)
+    #: how sure the linking is (the weakest hop's best match, 0 when a hop was not found); None
+    #: when not linked
+    evidence_confidence: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -83,17 +99,30 @@ def json_value(value: Any) -> Any:
 
 
 def value_text(value: Any) -> str:
+    """A value as a person reads it: booleans as yes / no, date-times with a space, NULL as
+    "not recorded" (never the text 'None')."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, datetime):
+        return value.isoformat(sep=" ")
     value = json_value(value)
     if value is None:
-        return "None"
+        return "not recorded"
     if isinstance(value, float) and value.is_integer():
         return str(int(value)) if abs(value) < 1e15 else repr(value)
     return str(value)
 
 
-def answer_text(rows: Sequence[Sequence[Any]]) -> str:
-    """Rows as a person would read them: values joined by ', ', rows by '; '."""
-    return "; ".join(", ".join(value_text(v) for v in row) for row in rows)
+_FIRST_NAMES = ("firstname", "first_name", "givenname", "given_name", "forename")
+
+
+def answer_text(rows: Sequence[Sequence[Any]], columns: Sequence[str] | None = None) -> str:
+    """Rows as a person would read them: values joined by ', ', rows by '; '; a first name
+    followed by a last name is one name ("Andrew Fuller")."""
+    sep = ", "
+    if columns and len(columns) == 2 and columns[0].lower() in _FIRST_NAMES:
+        sep = " "
+    return "; ".join(sep.join(value_text(v) for v in row) for row in rows)
 
 
 def group_id(sql_template_id: str, params: Sequence[Any]) -> str:
@@ -104,6 +133,19 @@ def group_id(sql_template_id: str, params: Sequence[Any]) -> str:
 def fill(text: str, params: Mapping[str, Any]) -> str:
     """Substitute placeholders in one pass, so a value that looks like a placeholder stays text."""
     return PLACEHOLDER.sub(lambda m: value_text(params[f"{m.group(1)}.{m.group(2)}"]), text)
+
+
+_DOC_IDS: dict[int, tuple[Mapping[str, list[str]], frozenset[str]]] = {}
+
+
+def _document_ids(kb_facts: Mapping[str, list[str]]) -> frozenset[str]:
+    """Every document id of a fact index (computed once per index, not once per group)."""
+    hit = _DOC_IDS.get(id(kb_facts))
+    if hit is None or hit[0] is not kb_facts:
+        hit = (kb_facts, frozenset(d for ds in kb_facts.values() for d in ds))
+        _DOC_IDS.clear()
+        _DOC_IDS[id(kb_facts)] = hit
+    return hit[1]
 
 
 def build_records(parsed: ParsedTemplate, groups: Iterable[QAGroup],
@@ -121,13 +163,20 @@ def build_records(parsed: ParsedTemplate, groups: Iterable[QAGroup],
         gid = group_id(sql_id, group.params)
         sql = parsed.concrete_sql(group.params, display)
         rows = [[json_value(v) for v in row] for row in group.rows]
-        text_answer = answer_text(group.rows)
+        text_answer = answer_text(group.rows, columns)
         gold: list[str] = []
         supported: bool | None = None
+        evidence: list[list[str]] = []
+        entity_docs: list[str] = []
+        basis = ""
         if kb_facts is not None:
-            docs = [kb_facts.get(f, []) for f in group.facts]
-            gold = sorted({d for ds in docs for d in ds})
-            supported = bool(group.facts) and all(docs)
+            evidence = [sorted(kb_facts.get(f, [])) for f in group.facts]
+            gold = sorted({d for ds in evidence for d in ds})
+            supported = bool(group.facts) and all(evidence)
+            # a rendered document's id is its entity's "Table:key"
+            known = _document_ids(kb_facts)
+            entity_docs = [e for e in group.entities if e in known]
+            basis = "fact_index"
         for style, t, tid in styled:
             yield QARecord(
                 id=f"{gid}-{tid}", group_id=gid, sql_template_id=sql_id, text_template_id=tid,
@@ -135,6 +184,7 @@ def build_records(parsed: ParsedTemplate, groups: Iterable[QAGroup],
                 query=fill(t.text, params), answer_columns=columns, answer_rows=rows,
                 answer_text=text_answer, answer_kind=group.kind, entities=list(group.entities),
                 facts=list(group.facts), gold_document_ids=gold, kb_supported=supported,
+                evidence_sets=[list(e) for e in evidence], entity_document_ids=list(entity_docs), kb_basis=basis,
             )
 
 
@@ -217,7 +267,7 @@ def _parquet_table(records: Sequence[QARecord]):
         for name in cols:
             value = getattr(r, name)
             # mixed-type values (an answer cell can be text or a number) travel as JSON text
-            if name in ("params", "answer_rows"):
+            if name in ("params", "answer_rows", "evidence_spans"):
                 value = json.dumps(value, ensure_ascii=False)
             cols[name].append(value)
     return pa.table(cols)
@@ -264,6 +314,8 @@ def read_records(path: str | Path) -> list[QARecord]:
         for row in rows:
             row["params"] = json.loads(row["params"])
             row["answer_rows"] = json.loads(row["answer_rows"])
+            if "evidence_spans" in row:
+                row["evidence_spans"] = json.loads(row["evidence_spans"])
         numbered = enumerate(rows, 1)
     else:
         numbered = iter_jsonl(path)

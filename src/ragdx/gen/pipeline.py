@@ -44,20 +44,31 @@ class SqlStageResult:
     accepted: list[ParsedTemplate]
     rejected: list[Rejection]
     skipped_schemas: list[str] = field(default_factory=list)
+    #: target schemas whose LLM call failed after its retries ("schema: error"); asked again next run
+    failed: list[str] = field(default_factory=list)
 
 
 def sql_stage(engine: Engine, schema: Schema, out: Path, *, method: str = "schema", llm=None,
               targets: Sequence[Sequence[str]] = (), requirements: Sequence[str] = (),
-              imports: Sequence[Path] = ()) -> SqlStageResult:
+              imports: Sequence[Path] = (), derive: bool | None = None) -> SqlStageResult:
     """Generate templates for target schemas the file lacks, validate them (parse + execute on
     a sample) and append only the valid ones. ``imports`` are template files to merge in (the
-    GRAMMAR reference's JSON among them), validated like everything else."""
+    GRAMMAR reference's JSON among them), validated like everything else.
+
+    With ``imports`` the imported set is kept exactly: templates are derived (``method``) only
+    when ``derive`` is True. Deriving beside an import used to add a dozen schema templates to a
+    paper's ten and report the derived duplicates as "rejected", which read as the paper's own."""
     existing = read_templates(out) if out.exists() else []
     have = {t.schema.lower() for t in existing}
     candidates: list[SqlTemplate] = []
+    failed: list[str] = []
     for path in imports:
         candidates += read_templates(path)
-    if method == "schema":
+    if derive is None:
+        derive = not imports
+    if not derive:
+        pass
+    elif method == "schema":
         candidates += schema_templates(schema)
     elif method == "llm":
         if llm is None:
@@ -67,10 +78,21 @@ def sql_stage(engine: Engine, schema: Schema, out: Path, *, method: str = "schem
         tables = [list(t) for t in targets] or [[name] for name in schema.tables]
         todo = [t for t in tables if ",".join(schema.table(x).name for x in t).lower() not in have]
 
+        async def ask(target):
+            from ragdx.errors import LLMError
+
+            try:
+                return await llm_templates(llm, schema, target, requirements)
+            except LLMError as exc:
+                # one target's failed call must not lose the others' templates: recorded, and
+                # since its schema is not added to the file, the next run asks again
+                failed.append(f"{','.join(target)}: {exc.message}")
+                return []
+
         async def ask_all():
             import asyncio
 
-            return await asyncio.gather(*(llm_templates(llm, schema, t, requirements) for t in todo))
+            return await asyncio.gather(*(ask(t) for t in todo))
 
         for batch in run_sync(ask_all()):
             candidates += batch
@@ -82,7 +104,7 @@ def sql_stage(engine: Engine, schema: Schema, out: Path, *, method: str = "schem
     added = merge_into_file(out, [p.template for p in accepted]) if accepted else []
     if not out.exists():
         merge_into_file(out, [])
-    return SqlStageResult(added, accepted, rejected, skipped)
+    return SqlStageResult(added, accepted, rejected, skipped, failed)
 
 
 def load_parsed(path: Path, schema: Schema, engine: Engine | None = None

@@ -18,6 +18,7 @@ import gc
 import itertools
 import math
 import random
+import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -58,11 +59,17 @@ class AnswerCounts:
     multi_dropped: int = 0
     unanswerable_kept: int = 0
     unanswerable_dropped: int = 0
+    #: answers that were all NULL ("no recorded value"): dropped, or kept as unanswerable
+    null_dropped: int = 0
+    null_unanswerable: int = 0
+    #: combinations the cap on groups per template did not draw
+    left_out_by_cap: int = 0
     method: str = "set"
 
     def add(self, other: AnswerCounts) -> None:
         for name in ("combinations", "single", "null_answers", "multi_kept", "multi_dropped",
-                     "unanswerable_kept", "unanswerable_dropped"):
+                     "unanswerable_kept", "unanswerable_dropped", "null_dropped", "null_unanswerable",
+                     "left_out_by_cap"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
     def as_dict(self) -> dict[str, int | str]:
@@ -184,22 +191,60 @@ def key_text(value: Any) -> str:
     return str(value)
 
 
+class CollationMismatch(Exception):
+    """The database's ``=`` is coarser than exact equality on this template's values (a case-,
+    accent- or pad-insensitive collation): grouping rows by exact value would disagree with the
+    database, so the template is answered per combination instead."""
+
+
+def _loose(value: Any) -> Any:
+    """What a case-, accent- and trailing-space-insensitive collation keeps of a text value."""
+    if not isinstance(value, str):
+        return value
+    decomposed = unicodedata.normalize("NFKD", value.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).rstrip(" ")
+
+
 def _scan_set_based(engine: Engine, parsed: ParsedTemplate, schema: Schema,
-                    combos: Iterable[tuple[Any, ...]] | None) -> tuple[dict[tuple, list], _GroupBuilder]:
-    """The keyed rows of every combination in one scan, grouped by placeholder values."""
+                    combos: Iterable[tuple[Any, ...]] | None,
+                    domains: Sequence[Sequence[Any]] | None = None) -> tuple[dict[tuple, list], _GroupBuilder]:
+    """The keyed rows of every combination in one scan, grouped by placeholder values.
+
+    With ``domains`` (the ``SELECT DISTINCT`` values of each placeholder), a compared value
+    outside its domain that the database must have merged with a domain value raises
+    :class:`CollationMismatch`: ``SELECT DISTINCT`` and ``=`` follow the column's collation,
+    Python's grouping does not. Where the compared column is the domain column itself, any
+    value outside the domain can only be such a merge; elsewhere it is one when it matches a
+    domain value loosely (a value the other table simply does not hold is no mismatch).
+    """
     sql, n_ph, layout = parsed.set_based_query(schema)
     n_keys = sum(len(pk) for _, _, pk in layout)
     wanted = None if combos is None else set(combos)
+    checks = None
+    if domains is not None:
+        checks = []
+        for ph, domain in zip(parsed.placeholders, domains, strict=True):
+            exact = set(domain)
+            same = parsed.compared[ph] == parsed.domains[ph]
+            checks.append((exact, None if same else {_loose(v) for v in domain}))
     grouped: dict[tuple, list] = {}
+    seen: set[tuple] = set()
     with engine.connect() as conn:
         result = conn.execution_options(stream_results=True).exec_driver_sql(sql, {})
         for chunk in result.partitions(20_000):
             for row in chunk:
                 params = tuple(row[:n_ph])
-                if wanted is not None and params not in wanted:
-                    continue
-                keyed = (tuple(row[n_ph:n_ph + n_keys]), tuple(row[n_ph + n_keys:]))
                 bucket = grouped.get(params)
+                if bucket is None:
+                    # checked once per distinct combination, not once per row
+                    if checks is not None and params not in seen:
+                        seen.add(params)
+                        for value, (exact, loose) in zip(params, checks, strict=True):
+                            if value not in exact and (loose is None or _loose(value) in loose):
+                                raise CollationMismatch(parsed.id)
+                    if wanted is not None and params not in wanted:
+                        continue
+                keyed = (tuple(row[n_ph:n_ph + n_keys]), tuple(row[n_ph + n_keys:]))
                 if bucket is None:
                     grouped[params] = [keyed]
                 else:
@@ -241,6 +286,9 @@ class AnswerOptions:
     multi_answer: MultiPolicy = "drop"
     unanswerable: MultiPolicy = "drop"
     method: Literal["set", "per-combination"] = "set"
+    #: all-NULL answers: ``keep`` as they are (replaying published datasets), ``drop`` (the
+    #: CLI's default) or ``unanswerable`` (see ragdx.gen.values)
+    null_answers: Literal["drop", "unanswerable", "keep"] = "keep"
 
 
 @dataclass(slots=True)
@@ -254,10 +302,13 @@ def answer_template(engine: Engine, parsed: ParsedTemplate, schema: Schema,
                     options: AnswerOptions) -> TemplateAnswers:
     """Fill ``parsed`` with the database's values and answer every combination, applying the
     multiplicity policies; groups come back in the order of their placeholder values."""
+    from ragdx.gen.values import draw_combinations, normalise_rows, settle_nulls
+
     domains = placeholder_domains(engine, parsed)
-    combos = choose_combinations(domains, options.max_groups_per_template, options.seed, parsed.id)
+    combos, available = draw_combinations(engine, parsed, schema, domains, options)
     use_set = options.method == "set" and parsed.set_based
-    counts = AnswerCounts(combinations=len(combos), method="set" if use_set else "per-combination")
+    counts = AnswerCounts(combinations=len(combos), method="set" if use_set else "per-combination",
+                          left_out_by_cap=available - len(combos))
     groups: list[QAGroup] = []
     # Only acyclic tuples and lists are made here, up to millions of them: the cyclic garbage
     # collector would rescan them all again and again (a third of the time on 1M rows).
@@ -267,8 +318,13 @@ def answer_template(engine: Engine, parsed: ParsedTemplate, schema: Schema,
         if use_set:
             same_column = all(parsed.compared[ph] == parsed.domains[ph] for ph in parsed.placeholders)
             capped = len(combos) < math.prod(len(d) for d in domains)
-            grouped, build = _scan_set_based(engine, parsed, schema,
-                                             combos if capped or not same_column else None)
+            try:
+                grouped, build = _scan_set_based(engine, parsed, schema,
+                                                 combos if capped or not same_column else None, domains)
+            except CollationMismatch:
+                use_set = False
+                counts.method = "per-combination"
+        if use_set:
 
             def group_of(combo):
                 keyed = grouped.get(combo)
@@ -298,6 +354,10 @@ def answer_template(engine: Engine, parsed: ParsedTemplate, schema: Schema,
     finally:
         if gc_was_on:
             gc.enable()
+    # one rendering of dates, numbers and booleans on every engine, then NULL answers settled
+    for group, rows in zip(groups, normalise_rows(parsed, schema, [g.rows for g in groups]), strict=True):
+        group.rows = rows
+    groups = settle_nulls(groups, counts, options.null_answers)
     return TemplateAnswers(parsed, groups, counts)
 
 

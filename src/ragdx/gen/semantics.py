@@ -40,6 +40,7 @@ class Join:
 class TemplateSemantics:
     """targets: projected columns in SELECT order.
     entity: the table the first condition filters on (what the question is about).
+    target_kinds / condition_kinds: column kinds from the schema, parallel to targets / conditions.
     conditions: the placeholder equalities, in order of appearance.
     joins: equi-join edges, in order of appearance (empty for a single-table look-up).
     """
@@ -48,6 +49,11 @@ class TemplateSemantics:
     entity: str
     conditions: tuple[Condition, ...]
     joins: tuple[Join, ...] = ()
+    #: the kind of each target column (``text``, ``integer``, ``number``, ``date``, ``boolean``;
+    #: ``""`` for an expression): question words follow it ("when" for a date); empty: unknown
+    target_kinds: tuple[str, ...] = ()
+    #: condition placeholder -> kind of its column (a number key reads "order 10248")
+    condition_kinds: tuple[str, ...] = ()
 
     @property
     def placeholders(self) -> tuple[str, ...]:

@@ -230,6 +230,36 @@ _UNSUPPORTED_FOR_SET = (exp.AggFunc, exp.Window, exp.Subquery, exp.Union, exp.Li
                         exp.Having, exp.Offset)
 
 
+# Functions a template may call. A template is executed on the user's database, on every
+# combination, by people who may not read it: a function with side effects (pg_terminate_backend,
+# pg_advisory_lock, LOAD_FILE, lo_import), one that waits or burns CPU on purpose (SLEEP,
+# BENCHMARK, pg_sleep) or one whose answer changes between runs (RANDOM) has no place in it.
+# Functions sqlglot knows are pure except those below; a function it does not know must be on
+# the allow-list (the engines' common pure scalar functions).
+_DENIED_FUNCS = (exp.Rand, exp.GenerateSeries, exp.Repeat)
+_ALLOWED_ANONYMOUS = frozenset("""
+    abs char char_length character_length concat concat_ws date_format date_part datediff datetime
+    day dayname dayofmonth dayofweek dayofyear format glob hex hour iif ifnull initcap instr
+    julianday last_day lcase left length like locate lower lpad ltrim minute month monthname
+    nullif octet_length position printf quote replace reverse right round rpad rtrim second
+    sign split_part strftime strpos substr substring time to_char to_date to_number trim typeof
+    ucase unicode unixepoch upper week weekday year yearweek btrim extract greatest least
+    """.split())
+
+
+def _function_problem(node: exp.Func) -> str | None:
+    if isinstance(node, exp.Anonymous):
+        name = str(node.name)
+        if name.lower() not in _ALLOWED_ANONYMOUS:
+            return (f"function {name}() is not allowed in a template (only functions without side "
+                    "effects or unbounded cost are)")
+        return None
+    if isinstance(node, _DENIED_FUNCS):
+        return (f"function {node.sql_name()}() is not allowed in a template (its result changes between "
+                "runs or its cost is unbounded)")
+    return None
+
+
 def parse_template(template: SqlTemplate, schema: Schema) -> ParsedTemplate:
     """Validate ``template`` against ``schema`` (App. D.1 and the Table 7 criteria).
 
@@ -263,6 +293,12 @@ def parse_template(template: SqlTemplate, schema: Schema) -> ParsedTemplate:
     for node in tree.walk():
         if isinstance(node, exp.Command | exp.Insert | exp.Update | exp.Delete | exp.Create | exp.Drop | exp.Into):
             raise fail("only a plain SELECT is allowed")
+        if isinstance(node, exp.With) and node.args.get("recursive"):
+            raise fail("WITH RECURSIVE is not allowed in a template (unbounded)")
+        if isinstance(node, exp.Func):
+            problem = _function_problem(node)
+            if problem:
+                raise fail(problem)
 
     # --- resolve every table and column against the schema; qualify every column with the
     # table's real name, or with its alias where the query gives one
@@ -369,11 +405,24 @@ def parse_template(template: SqlTemplate, schema: Schema) -> ParsedTemplate:
                 and fact not in fact_columns:
             fact_columns.append(fact)
     set_based = not any(tree.find(t) for t in _UNSUPPORTED_FOR_SET)
+    def kind_of(qualifier: str, column: str) -> str:
+        real = real_of.get(qualifier, qualifier)
+        if schema.has_table(real) and schema.table(real).has_column(column):
+            return schema.table(real).column(column).kind
+        return ""
+
+    target_kinds = []
+    for proj in tree.expressions:
+        inner = proj.this if isinstance(proj, exp.Alias) else proj
+        for col in inner.find_all(exp.Column):
+            target_kinds.append(kind_of(col.table, col.name) if inner is col else "")
     semantics = TemplateSemantics(
         targets=tuple(targets),
         entity=conditions[0].column.table,
         conditions=tuple(conditions),
         joins=tuple(joins),
+        target_kinds=tuple(target_kinds),
+        condition_kinds=tuple(kind_of(*compared_q[c.placeholder]) for c in conditions),
     )
     return ParsedTemplate(template, semantics, dialect, compared, compared_q, fact_columns, domains,
                           outputs, sources, set_based, tree)
@@ -460,113 +509,270 @@ _CAMEL_ID = re.compile(r"[a-z0-9](Id|ID|Uuid|UUID|Key|Pk|PK)$")
 _BOOKKEEPING = re.compile(r"^(created|updated|modified|deleted|inserted)(_?at|_?on|_?date)?$|^row_?version$",
                           re.I)
 _NAME_LIKE = re.compile(r"(^|_)(name|title|label|code)$|[a-z](Name|Title|Label|Code)$", re.I)
+#: a name column below this share of distinct values is not a key, above it the rare clashes
+#: ("IT" twice among Northwind's customers) are answer sets, measured and dropped like any other
+_NEAR_UNIQUE = 0.95
+#: an association table has at most this many columns of its own besides its foreign keys
+_ASSOCIATION_OWN_COLUMNS = 3
 
 
 def is_surrogate(table: TableInfo, column: str) -> bool:
     """A column that means nothing to a person (App. B.1 / D.1): ids, keys, hashes, bookkeeping
-    timestamps, and an integer primary key whatever its name."""
+    timestamps, and an integer primary key whatever its name. A key declared in ``ragdx.yaml``
+    (an order number) is meaningful by declaration."""
     col = table.column(column)
+    if table.declared_key and col.name in table.declared_key:
+        return False
     if _SURROGATE.search(col.name) or _CAMEL_ID.search(col.name) or _BOOKKEEPING.match(col.name):
         return True
     return col.primary_key and len(table.primary_key) == 1 and col.kind in ("integer", "number") \
         and not _NAME_LIKE.search(col.name)
 
 
+def is_binary(table: TableInfo, column: str) -> bool:
+    """Images, files, blobs: never an answer, never written into a document."""
+    return table.column(column).kind == "binary"
+
+
+def _words(identifier: str) -> tuple[str, ...]:
+    from ragdx.gen.verbalise import readable_name
+
+    return tuple(readable_name(identifier).lower().split())
+
+
+def _entity_words(table: TableInfo) -> set[tuple[str, ...]]:
+    from ragdx.gen.verbalise import readable_entity
+
+    return {_words(table.name), tuple(readable_entity(table.name).lower().split())}
+
+
+_COMPANY = frozenset({"company", "organisation", "organization", "business", "trade", "brand", "full",
+                      "display"})
+
+
+def name_rank(table: TableInfo, column: str) -> int | None:
+    """How well a text column names a row for a person: 0 the table's own name (``Name``,
+    ``ProductName``, ``RegionDescription``), 1 a company or full name, 2 another ``…Name``,
+    3 a contact person's name (an attribute of a company, not its name); None: not a name."""
+    words = _words(column)
+    if not words:
+        return None
+    if words in (("name",), ("title",), ("label",)):
+        return 0
+    if len(words) >= 2 and words[-1] in ("name", "title", "label", "description") \
+            and words[:-1] in _entity_words(table):
+        return 0
+    if words[-1] != "name":
+        return None
+    if words[0] in _COMPANY:
+        return 1
+    return 3 if words[0] == "contact" else 2
+
+
+def _near_unique(table: TableInfo, column: str) -> bool:
+    col = table.column(column)
+    if col.distinct is None or not table.rows:
+        return table.primary_key == [col.name]
+    present = table.rows - (col.nulls or 0)
+    return col.nulls == 0 and present > 0 and col.distinct >= _NEAR_UNIQUE * present
+
+
 def lookup_keys(table: TableInfo) -> list[str]:
-    """Columns a person would name an entity by: unique in the data, never NULL, textual and not
-    surrogate, name-like ones first."""
-    keys = [
-        c.name for c in table.columns
-        if c.kind == "text" and not is_surrogate(table, c.name) and table.is_unique(c.name)
-        and table.foreign_key_of(c.name) is None
-    ]
-    return sorted(keys, key=lambda name: (not _NAME_LIKE.search(name), table.columns.index(table.column(name))))
+    """The columns a person names a row of ``table`` by (one key, possibly composite), or [].
+
+    In order: a key declared in ``ragdx.yaml``; the table's own name column when (nearly)
+    unique; a person's first and last name together; a company or other name column; any other
+    unique, human-meaningful text column; and last, for a table with no name at all (orders,
+    invoices), its integer primary key, read as a number ("order 10248"). Foreign keys,
+    surrogates and binary columns never name a row."""
+    if table.declared_key:
+        return list(table.declared_key)
+    if not table.rows:
+        return []
+
+    def usable(c) -> bool:
+        return c.kind == "text" and not is_surrogate(table, c.name) and table.foreign_key_of(c.name) is None
+
+    ranked = []
+    for i, c in enumerate(table.columns):
+        rank = name_rank(table, c.name) if usable(c) else None
+        if rank is not None and _near_unique(table, c.name):
+            ranked.append((rank, not table.is_unique(c.name), i, c.name))
+    ranked.sort()
+    if ranked and ranked[0][0] == 0:
+        return [ranked[0][3]]
+    from ragdx.db.schema import name_pair
+
+    pair = name_pair(table)
+    if pair and all(usable(table.column(c)) for c in pair):
+        measured = table.tuple_distinct.get(",".join(pair))
+        if measured is not None and measured >= _NEAR_UNIQUE * table.rows:
+            return pair
+    if ranked:
+        return [ranked[0][3]]
+    unique = [c.name for c in table.columns if usable(c) and table.is_unique(c.name)]
+    unique.sort(key=lambda name: (not _NAME_LIKE.search(name), table.columns.index(table.column(name))))
+    if unique:
+        return unique[:1]
+    own_name = any(name_rank(table, c.name) == 0 for c in table.columns if c.kind == "text")
+    pk = table.primary_key
+    if len(pk) == 1 and not own_name and table.column(pk[0]).kind == "integer" \
+            and table.foreign_key_of(pk[0]) is None:
+        return [pk[0]]
+    return []
+
+
+def is_number_key(table: TableInfo, columns: Sequence[str]) -> bool:
+    """The key is a number people use (an order number), not a name."""
+    return len(columns) == 1 and table.column(columns[0]).kind in ("integer", "number")
+
+
+def _answerable(table: TableInfo, column: str) -> bool:
+    return not is_surrogate(table, column) and not is_binary(table, column)
 
 
 def _attributes(table: TableInfo, exclude: set[str]) -> list[str]:
+    """Columns worth asking for: not the key, not an id, not binary, not a foreign key (those
+    are asked through the join, by the related entity's name)."""
     return [c.name for c in table.columns
-            if c.name not in exclude and not is_surrogate(table, c.name)]
+            if c.name not in exclude and _answerable(table, c.name) and table.foreign_key_of(c.name) is None]
 
 
-def _is_association(table: TableInfo) -> bool:
+def is_association(table: TableInfo) -> bool:
+    """A link between entities, recognised from the schema alone (never from the order in
+    which the engine lists foreign keys): two or more foreign keys that form the primary key
+    (or, without a primary key, make up the row), and few columns of its own. A table with its
+    own key (an order, a track) is an entity whatever number of foreign keys it has."""
+    if table.declared_key:
+        return False
     fk_cols = {fk.columns[0] for fk in table.foreign_keys if len(fk.columns) == 1}
-    return len(fk_cols) >= 2 and not lookup_keys(table)
+    if len(fk_cols) < 2:
+        return False
+    own = [c.name for c in table.columns if c.name not in fk_cols and _answerable(table, c.name)]
+    if len(own) > _ASSOCIATION_OWN_COLUMNS:
+        return False
+    pk = set(table.primary_key)
+    if pk:
+        return pk <= fk_cols and len(pk) >= 2
+    return not any(name_rank(table, c) == 0 for c in own)
+
+
+def _association_ends(schema: Schema, assoc: TableInfo) -> list[tuple[str, TableInfo, str, list[str]]]:
+    """(fk column, referenced table, referenced column, its look-up key) per end, by column name."""
+    ends = []
+    for fk in sorted(assoc.foreign_keys, key=lambda f: f.columns):
+        if len(fk.columns) == 1 and schema.has_table(fk.ref_table):
+            ref = schema.table(fk.ref_table)
+            keys = lookup_keys(ref)
+            if keys and not is_association(ref):
+                ends.append((fk.columns[0], ref, fk.ref_columns[0], keys))
+    return ends
+
+
+_RELATION_SYNONYMS = {
+    # what the row at the end of a foreign key is, when the column names a verb or a role
+    "reports to": "manager", "supervisor or manager": "supervisor", "ship via": "shipper",
+    "shipped via": "shipper", "managed by": "manager", "parent": "parent", "boss": "manager",
+    "mentor": "mentor", "referred by": "referrer", "created by": "creator", "owned by": "owner",
+}
+
+
+def relation_noun(fk_column: str, ref_table: str) -> str:
+    """The noun for the row a foreign key points at: ``ReportsTo`` -> "manager", ``ShipVia``
+    -> "shipper", ``SupplierID`` -> "supplier" (the referenced entity's own noun)."""
+    from ragdx.gen.verbalise import readable_entity
+
+    words = [w for w in _words(fk_column) if w not in ("id", "fk", "key", "no", "number")]
+    phrase = " ".join(words)
+    if phrase in _RELATION_SYNONYMS:
+        return _RELATION_SYNONYMS[phrase]
+    entity = readable_entity(ref_table).lower()
+    if not words or phrase == entity or entity.endswith(phrase) or phrase.endswith(entity):
+        return entity
+    return phrase
+
+
+def _alias(noun: str) -> str:
+    return "".join(w[:1].upper() + w[1:] for w in noun.split()) or "Other"
+
+
+def _where(qualifier: str, keys: Sequence[str], table: str, *, qualified: bool = True) -> str:
+    return " AND ".join(
+        (f"{_q(qualifier)}.{_q(k)}" if qualified else _q(k)) + f" = '[{table}.{k}]'" for k in keys)
 
 
 def schema_templates(schema: Schema) -> list[SqlTemplate]:
     """Deterministic templates derived from the schema and the profiled data.
 
-    Per table with a look-up key (unique, human-meaningful): every other meaningful attribute
-    (``SELECT Industry FROM Client WHERE Name = '[Client.Name]'``); across each foreign key, the
-    referenced entity's name and attributes (the client of a project, the manager's department).
-    Per association table: its own attributes by both ends (two placeholders), and each end's
-    names by the other end. Surrogate ids are never projected nor used as placeholders.
+    Per entity table with a look-up key (a name, a first + last name, a declared key or an order
+    number): every other meaningful attribute (``SELECT Industry FROM Client WHERE Name =
+    '[Client.Name]'``); across each foreign key, the referenced entity's name and attributes
+    (the supplier of a product, the city of its supplier; a self-reference is named by its
+    relation, "manager"). Per association table: its own attributes by both ends, and each
+    end's names by the other end, for every pair of ends. Surrogate ids and binary columns are
+    never projected nor used as placeholders; empty tables give nothing to ask.
     """
+    q = _q
     out: list[SqlTemplate] = []
     for table in schema.tables.values():
-        keys = lookup_keys(table)
-        if keys and not _is_association(table):
-            key = keys[0]
-            q = _q
-            fk_targets: dict[str, tuple[TableInfo, str, str]] = {}
-            for fk in table.foreign_keys:
-                if len(fk.columns) == 1 and schema.has_table(fk.ref_table):
-                    fk_targets[fk.columns[0]] = (schema.table(fk.ref_table), fk.columns[0], fk.ref_columns[0])
-            for attr in _attributes(table, {key}):
-                if attr in fk_targets and is_surrogate(*fk_targets[attr][:1], fk_targets[attr][2]):
-                    continue  # an id pointing elsewhere: the join templates below say it in words
-                out.append(SqlTemplate(
-                    f"SELECT {q(attr)} FROM {q(table.name)} WHERE {q(key)} = '[{table.name}.{key}]'",
-                    table.name, "schema"))
-            for fk_col, (ref, _, ref_col) in fk_targets.items():
-                if is_surrogate(table, fk_col) and not lookup_keys(ref):
-                    continue
-                ref_alias = ref.name if ref.name != table.name else f"{ref.name}2"
-                join = (f"FROM {q(table.name)} JOIN {q(ref.name)}"
-                        + (f" AS {q(ref_alias)}" if ref_alias != ref.name else "")
-                        + f" ON {q(table.name)}.{q(fk_col)} = {q(ref_alias)}.{q(ref_col)}")
-                ref_keys = lookup_keys(ref)
-                projected = []
-                if ref_keys and (is_surrogate(table, fk_col) or ref_keys[0] != ref_col):
-                    projected.append(ref_keys[0])
-                projected += [a for a in _attributes(ref, {ref_col, *ref_keys[:1]})
-                              if ref.foreign_key_of(a) is None or not is_surrogate(ref, a)]
-                for attr in projected:
-                    out.append(SqlTemplate(
-                        f"SELECT {q(ref_alias)}.{q(attr)} {join} "
-                        f"WHERE {q(table.name)}.{q(key)} = '[{table.name}.{key}]'",
-                        table.name, "schema"))
-        elif _is_association(table):
+        if table.rows == 0:
+            continue
+        if is_association(table):
             out += _association_templates(schema, table)
+            continue
+        keys = lookup_keys(table)
+        if not keys:
+            continue
+        where_plain = _where(table.name, keys, table.name, qualified=False)
+        for attr in _attributes(table, set(keys)):
+            out.append(SqlTemplate(f"SELECT {q(attr)} FROM {q(table.name)} WHERE {where_plain}",
+                                   table.name, "schema"))
+        where = _where(table.name, keys, table.name)
+        for fk in table.foreign_keys:
+            if len(fk.columns) != 1 or not schema.has_table(fk.ref_table):
+                continue
+            fk_col, ref, ref_col = fk.columns[0], schema.table(fk.ref_table), fk.ref_columns[0]
+            ref_keys = lookup_keys(ref)
+            if not ref_keys or is_association(ref) or fk_col in keys:
+                continue
+            self_join = ref.name == table.name
+            alias = _alias(relation_noun(fk_col, ref.name)) if self_join else ref.name
+            if self_join and alias.lower() == table.name.lower():
+                alias = f"Related{alias}"
+            join = (f"FROM {q(table.name)} JOIN {q(ref.name)}"
+                    + (f" AS {q(alias)}" if alias != ref.name else "")
+                    + f" ON {q(table.name)}.{q(fk_col)} = {q(alias)}.{q(ref_col)}")
+            # the related row is answered by its name (never by the id in the foreign key);
+            # a self-reference asks only that (the manager's birth date is the manager's own fact)
+            projections = [list(ref_keys)]
+            if not self_join:
+                projections += [[a] for a in _attributes(ref, set(ref_keys) | {ref_col})]
+            for cols in projections:
+                select = ", ".join(f"{q(alias)}.{q(c)}" for c in cols)
+                out.append(SqlTemplate(f"SELECT {select} {join} WHERE {where}", table.name, "schema"))
     return out
 
 
 def _association_templates(schema: Schema, assoc: TableInfo) -> list[SqlTemplate]:
     q = _q
-    ends = []
-    for fk in assoc.foreign_keys:
-        if len(fk.columns) == 1 and schema.has_table(fk.ref_table):
-            ref = schema.table(fk.ref_table)
-            keys = lookup_keys(ref)
-            if keys:
-                ends.append((fk.columns[0], ref, fk.ref_columns[0], keys[0]))
-    if len(ends) < 2:
-        return []
-    (c1, r1, rc1, k1), (c2, r2, rc2, k2) = ends[:2]
-    key = f"{r1.name},{r2.name}"
-    join = (f"FROM {q(assoc.name)} JOIN {q(r1.name)} ON {q(assoc.name)}.{q(c1)} = {q(r1.name)}.{q(rc1)} "
-            f"JOIN {q(r2.name)} ON {q(assoc.name)}.{q(c2)} = {q(r2.name)}.{q(rc2)}")
     out = []
-    fk_cols = {e[0] for e in ends}
-    for attr in _attributes(assoc, fk_cols):
+    fk_cols = {fk.columns[0] for fk in assoc.foreign_keys if len(fk.columns) == 1}
+    for (c1, r1, rc1, k1), (c2, r2, rc2, k2) in itertools.combinations(_association_ends(schema, assoc), 2):
+        if r1.name == r2.name:
+            continue  # a self-link's two ends would need the same placeholders twice
+        key = f"{r1.name},{r2.name}"
+        join = (f"FROM {q(assoc.name)} JOIN {q(r1.name)} ON {q(assoc.name)}.{q(c1)} = {q(r1.name)}.{q(rc1)} "
+                f"JOIN {q(r2.name)} ON {q(assoc.name)}.{q(c2)} = {q(r2.name)}.{q(rc2)}")
+        w1, w2 = _where(r1.name, k1, r1.name), _where(r2.name, k2, r2.name)
+        for attr in _attributes(assoc, fk_cols):
+            out.append(SqlTemplate(f"SELECT {q(assoc.name)}.{q(attr)} {join} WHERE {w1} AND {w2}",
+                                   key, "schema"))
+        # many-to-many: the names at one end for an entity at the other (answer sets are
+        # measured later)
         out.append(SqlTemplate(
-            f"SELECT {q(assoc.name)}.{q(attr)} {join} WHERE {q(r1.name)}.{q(k1)} = '[{r1.name}.{k1}]' "
-            f"AND {q(r2.name)}.{q(k2)} = '[{r2.name}.{k2}]'", key, "schema"))
-    # many-to-many: the names at one end for an entity at the other (answer sets are measured later)
-    out.append(SqlTemplate(
-        f"SELECT {q(r2.name)}.{q(k2)} {join} WHERE {q(r1.name)}.{q(k1)} = '[{r1.name}.{k1}]'", key, "schema"))
-    out.append(SqlTemplate(
-        f"SELECT {q(r1.name)}.{q(k1)} {join} WHERE {q(r2.name)}.{q(k2)} = '[{r2.name}.{k2}]'", key, "schema"))
+            f"SELECT {', '.join(f'{q(r2.name)}.{q(k)}' for k in k2)} {join} WHERE {w1}", key, "schema"))
+        out.append(SqlTemplate(
+            f"SELECT {', '.join(f'{q(r1.name)}.{q(k)}' for k in k1)} {join} WHERE {w2}", key, "schema"))
     return out
 
 

@@ -275,6 +275,58 @@ def _plural_phrase(noun: str) -> str:
     return " ".join(words)
 
 
+# --------------------------------------------------------------------------- synonyms
+
+# A small table of what column names abbreviate or say awkwardly; applied to whole phrases.
+COLUMN_SYNONYMS = {
+    "contact name": "contact person", "home page": "website", "homepage": "website",
+    "phone": "phone number", "fax": "fax number", "extension": "phone extension",
+    "birth date": "date of birth", "dob": "date of birth", "zip": "ZIP code", "zip code": "ZIP code",
+    "qty": "quantity", "desc": "description", "addr": "address", "tel": "telephone number",
+    "email": "email address", "e mail": "email address", "mail": "email address",
+    "photo path": "photo file", "discontinued": "discontinued status", "reports to": "manager",
+}
+# What the row at the end of a foreign key is, when the column names a verb or a role.
+RELATION_SYNONYMS = {
+    "reports to": "manager", "supervisor or manager": "supervisor or manager", "ship via": "shipper",
+    "shipped via": "shipper", "managed by": "manager", "boss": "manager", "referred by": "referrer",
+    "created by": "creator", "owned by": "owner", "assigned to": "assignee", "sold by": "seller",
+}
+_COMPANY_WORDS = frozenset({"company", "organisation", "organization", "business", "trade", "brand",
+                            "full", "display"})
+
+
+def column_phrase(column: str) -> str:
+    """A column name as the noun a person would use: split, then the synonym table
+    (``HomePage`` -> "website", ``ShipCity`` -> "shipping city")."""
+    phrase = readable_name(column)
+    low = phrase.lower()
+    if low in COLUMN_SYNONYMS:
+        return COLUMN_SYNONYMS[low]
+    words = phrase.split()
+    if len(words) > 1 and words[0].lower() == "ship":
+        rest = " ".join(words[1:])
+        return "shipping " + COLUMN_SYNONYMS.get(rest.lower(), rest)
+    return phrase
+
+
+def relation_noun(fk_column: str, ref_table: str) -> str:
+    """The noun for the row a foreign key points at: ``ReportsTo`` -> "manager", ``ShipVia``
+    -> "shipper", ``SupplierID`` -> "supplier" (the referenced entity's own noun)."""
+    words = [w for w in readable_name(fk_column).lower().split() if w not in ("id", "fk", "key", "no", "number")]
+    phrase = " ".join(words)
+    if phrase in RELATION_SYNONYMS:
+        return RELATION_SYNONYMS[phrase]
+    entity = readable_entity(ref_table).lower()
+    if not words or phrase == entity or entity.endswith(phrase) or phrase.endswith(entity):
+        return entity
+    return phrase
+
+
+_FIRST_NAME = (["first", "name"], ["given", "name"], ["forename"])
+_LAST_NAME = (["last", "name"], ["surname"], ["family", "name"])
+
+
 # --------------------------------------------------------------------------- column roles
 
 
@@ -292,9 +344,26 @@ def _is_name_like(column: str, table: str) -> bool:
     words = _low_words(column)
     if words in (["name"], ["title"], ["full", "name"], ["label"]):
         return True
-    if len(words) >= 2 and words[-1] in ("name", "title"):
+    if len(words) == 2 and words[-1] == "name" and words[0] in _COMPANY_WORDS:
+        return True
+    if len(words) >= 2 and words[-1] in ("name", "title", "description"):
         return words[:-1] in _table_words(table)
     return False
+
+
+def _is_number_key(column: str, table: str, kind: str = "") -> bool:
+    """An own id or number people use to name a row (order 10248)."""
+    words = _low_words(column)
+    if not words or words[-1] not in ("id", "no", "number", "nr", "num"):
+        return False
+    if kind and kind not in ("integer", "number"):
+        return False
+    return not words[:-1] or words[:-1] in _table_words(table)
+
+
+def _name_pair(conditions_or_columns: list[str]) -> bool:
+    words = [_low_words(c) for c in conditions_or_columns]
+    return len(words) == 2 and words[0] in _FIRST_NAME and words[1] in _LAST_NAME
 
 
 def _is_own_key(column: str, table: str) -> bool:
@@ -312,7 +381,14 @@ def _identifies_row(target: ColumnRef) -> bool:
     a Staff.Title is "Dr", not the person."""
     if _low_words(target.column)[-1:] in (["title"], ["label"]):
         return False
-    return _is_own_key(target.column, target.table)
+    return _is_own_key(target.column, target.table) or _is_name_like(target.column, target.table)
+
+
+def _targets_identify_row(targets: list[ColumnRef]) -> bool:
+    """One identifying column, or a first + last name pair of one row."""
+    if len(targets) == 1:
+        return _identifies_row(targets[0])
+    return len({t.table for t in targets}) == 1 and _name_pair([t.column for t in targets])
 
 
 def _starts_with_table(column: str, table: str) -> bool:
@@ -328,6 +404,13 @@ def _fk_side(join: Join) -> tuple[ColumnRef, ColumnRef]:
     if right_key and not left_key:
         return left, right
     if left_key and not right_key:
+        return right, left
+    # a self-join (Employees.ReportsTo = Manager.EmployeeID): the id column is the referenced one
+    left_id = _low_words(left.column)[-1:] in (["id"], ["key"], ["pk"])
+    right_id = _low_words(right.column)[-1:] in (["id"], ["key"], ["pk"])
+    if right_id and not left_id:
+        return left, right
+    if left_id and not right_id:
         return right, left
     left_points = _starts_with_table(left.column, right.table)
     right_points = _starts_with_table(right.column, left.table)
@@ -347,7 +430,10 @@ def _relation_label(fk: ColumnRef, target_table: str) -> str:
         words.pop()
     while words and words[0].lower() in ("id", "fk"):
         words.pop(0)
-    return " ".join(words) if words else entity
+    phrase = " ".join(words)
+    if phrase.lower() in RELATION_SYNONYMS:
+        return RELATION_SYNONYMS[phrase.lower()]
+    return phrase if words else entity
 
 
 def _attribute_label(column: str, table: str) -> str:
@@ -356,8 +442,8 @@ def _attribute_label(column: str, table: str) -> str:
     low = [w.lower() for w in words]
     for tw in _table_words(table):
         if tw and low[: len(tw)] == tw and len(low) > len(tw):
-            return " ".join(words[len(tw) :])
-    return " ".join(words)
+            return column_phrase("".join(w.capitalize() for w in words[len(tw):]))
+    return column_phrase(column)
 
 
 def _looks_plural(phrase: str) -> bool:
@@ -413,8 +499,18 @@ def _quoted(placeholder: str) -> str:
 
 
 def _anchor_phrases(
-    table: str, kind: str, conditions: list[Condition]
+    table: str, kind: str, conditions: list[Condition], kinds: dict[str, str] | None = None
 ) -> tuple[str, str, str | None]:
+    kinds = kinds or {}
+    columns = [c.column.column for c in conditions]
+    if _name_pair(columns):
+        # a person named by first and last name: one quoted name, "employee 'Nancy Davolio'"
+        name = f"'[{conditions[0].placeholder}] [{conditions[1].placeholder}]'"
+        return f"the {kind} {name}", f"{kind} {name}", name
+    if len(conditions) == 1 and _is_number_key(columns[0], table, kinds.get(conditions[0].placeholder, "")):
+        # a number people use to name a row: "order 10248", never "order with ID '10248'"
+        core = f"{kind} [{conditions[0].placeholder}]"
+        return f"{kind} [{conditions[0].placeholder}]", core, None
     named = [c for c in conditions if _is_name_like(c.column.column, table)]
     primary = named[0] if named else None
     rest = [c for c in conditions if c is not primary]
@@ -437,7 +533,7 @@ def _target_word(column: str) -> str:
     # "What is the is compulsory ..." is not English; a flag reads as a status.
     if len(words) > 1 and words[0] in ("is", "has", "can"):
         return " ".join(words[1:]) + " status"
-    return " ".join(words)
+    return column_phrase(column)
 
 
 def _target_words(targets: list[ColumnRef]) -> list[str]:
@@ -514,6 +610,7 @@ def _merge_many_to_many(steps: list[_Step]) -> list[_Step]:
 def _single_anchor_meaning(
     sem: TemplateSemantics, table: str, conditions: list[Condition]
 ) -> _Meaning:
+    kinds = dict(zip(sem.placeholders, sem.condition_kinds, strict=False))
     graph = _adjacency(sem.joins)
     kind = readable_entity(table)
     target_tables: list[str] = []
@@ -523,7 +620,7 @@ def _single_anchor_meaning(
     targets = list(sem.targets)
     words = _target_words(targets)
 
-    if len(target_tables) > 1:
+    if len(target_tables) > 1 and not _targets_identify_row(targets):
         # Columns from several tables: name each by its relation to the anchor.
         parts = []
         for t, word in zip(targets, words, strict=True):
@@ -535,7 +632,7 @@ def _single_anchor_meaning(
             parts.append(
                 owner if _is_name_like(t.column, t.table) else f"{owner} {word}"
             )
-        full, short, bare = _anchor_phrases(table, kind, conditions)
+        full, short, bare = _anchor_phrases(table, kind, conditions, kinds)
         return _Meaning(
             _join_list(parts), ", ".join(parts), True, "of", (), full, short, bare
         )
@@ -548,11 +645,11 @@ def _single_anchor_meaning(
         _Link(s.noun, "linked to" if s.kind == "m2m" else "of", s.kind != "forward")
         for s in steps
     ]
-    full, short, bare = _anchor_phrases(table, kind, conditions)
+    full, short, bare = _anchor_phrases(table, kind, conditions, kinds)
 
     # Asking for the identifying column of a related row is asking for the row itself:
     # "the client of the project", not "the name of the client of the project".
-    if links and len(targets) == 1 and _identifies_row(targets[0]):
+    if links and _targets_identify_row(targets):
         last = links[-1]
         chain = tuple(reversed(links[:-1]))
         return _Meaning(
@@ -568,8 +665,9 @@ def _single_anchor_meaning(
 def _multi_anchor_meaning(
     sem: TemplateSemantics, groups: dict[str, tuple[str, list[Condition]]]
 ) -> _Meaning:
+    kinds = dict(zip(sem.placeholders, sem.condition_kinds, strict=False))
     anchors = [
-        _anchor_phrases(t, readable_entity(t), conds) for t, conds in groups.values()
+        _anchor_phrases(t, readable_entity(t), conds, kinds) for t, conds in groups.values()
     ]
     targets = list(sem.targets)
     words = _target_words(targets)
@@ -591,7 +689,7 @@ def _multi_anchor_meaning(
         return _Meaning(head, short_head, plural, "of", (), full, short, None)
 
     full = _join_list([a[0] for a in anchors])
-    if len(targets) == 1 and _is_name_like(targets[0].column, targets[0].table):
+    if _targets_identify_row(targets):
         noun = _plural_phrase(readable_entity(targets[0].table))
         return _Meaning(noun, noun, True, "linked to", (), full, short_anchor, None)
     if len(target_tables) > 1:
@@ -635,7 +733,48 @@ def _meaning(sem: TemplateSemantics) -> _Meaning:
 _SHORT_LINK = {"of": "of", "linked to": "linked to", "recorded for": "for"}
 
 
-def _pieces(m: _Meaning) -> dict[str, str]:
+_PARTICIPLES = {"birth": "born", "hire": "hired", "order": "placed", "ship": "shipped",
+                "shipped": "shipped", "release": "released", "start": "started", "end": "ended",
+                "publication": "published", "publish": "published", "delivery": "delivered",
+                "payment": "paid", "invoice": "invoiced", "registration": "registered",
+                "founding": "founded", "death": "deceased"}
+_PERSON_NOUNS = frozenset({"manager", "supervisor", "employee", "contact person", "owner", "creator",
+                           "assignee", "seller", "author", "referrer", "supervisor or manager",
+                           "staff member", "person", "customer contact", "representative"})
+_PLACE_HEADS = frozenset({"city", "country", "region", "state", "province"})
+
+
+def _wh_question(sem: TemplateSemantics, m: _Meaning, owner: str, np: str, be: str) -> str | None:
+    """A question led by the word the column's type and role call for (who / when / where /
+    how many), or None where "what" is the natural word."""
+    head = m.head
+    person = head in _PERSON_NOUNS or (
+        len(sem.targets) == 2 and _name_pair([t.column for t in sem.targets]))
+    if person and m.head_link == "of":
+        return f"Who {be} {np}?"
+    kinds = sem.target_kinds
+    if len(sem.targets) != 1 or len(kinds) != 1 or m.head_link != "of":
+        return None
+    words = head.split()
+    if kinds[0] == "date":
+        if head == "date of birth":
+            return f"When was {owner} born?"
+        first = words[0].lower()
+        if len(words) == 2 and words[1] == "date" and first in _PARTICIPLES:
+            return f"When was {owner} {_PARTICIPLES[first]}?"
+        if len(words) == 3 and words[0] == "shipping" and words[2] == "date":
+            return None
+        return f"On what date {be} {np}?"
+    if kinds[0] == "integer" and words[0] in ("units", "number") and m.plural:
+        return f"How many {head} does {owner} have?"
+    if head in _PLACE_HEADS:
+        return f"In which {head} is {owner} based?"
+    if len(words) == 2 and words[0] == "shipping" and words[1] in _PLACE_HEADS:
+        return f"To which {words[1]} was {owner} shipped?"
+    return None
+
+
+def _pieces(m: _Meaning, sem: TemplateSemantics | None = None) -> dict[str, str]:
     def owner_of(anchor: str) -> str:
         return "".join(f"the {c.noun} {c.link} " for c in m.chain) + anchor
 
@@ -675,7 +814,14 @@ def _pieces(m: _Meaning) -> dict[str, str]:
         "s_anchor": m.anchor_short,
         "s_bare": short_bare,
         "s_poss": s_poss,
-    }
+    } | _questions(m, sem, owner_of(m.anchor), np(m.anchor), "are" if m.plural else "is")
+
+
+def _questions(m: _Meaning, sem: TemplateSemantics | None, owner: str, np: str, be: str) -> dict[str, str]:
+    wh = _wh_question(sem, m, owner, np, be) if sem is not None else None
+    question = wh or f"What {be} {np}?"
+    return {"wh": wh or "", "question": question,
+            "question_lower": question[:1].lower() + question[1:] if not question.startswith("I ") else question}
 
 
 # Frames are ordered so that the first few of each style already differ in structure, since
@@ -692,6 +838,21 @@ _FRAMES: dict[str, tuple[str, ...]] = {
         "{s_anchor} – {s_poss}",
     ),
     "long": (
+        # Three shapes of sentence first (question first, context first, a conditional
+        # instruction); they still wrap the same core phrase: the offline long style varies
+        # structure around it, it does not paraphrase it (an LLM style does that).
+        (
+            "{question} I am asking because I have to put this detail into a summary for a "
+            "colleague, and I would rather rely on the records you have than on my own memory of them."
+        ),
+        (
+            "Before I send out the summary that my team is waiting for, I need to check one detail "
+            "in our records, namely {np}, so could you tell me what {it} {be}?"
+        ),
+        (
+            "If the records mention {owner}, please look up the {head} that is stated there and "
+            "tell me what {it} {be}; if nothing is recorded, say so instead of guessing an answer."
+        ),
         (
             "I am trying to find out some specific information from our records, and I would like to "
             "know {np}. Could you look this up and tell me what {it} {be} according to the data that "
@@ -729,6 +890,7 @@ _FRAMES: dict[str, tuple[str, ...]] = {
         ),
     ),
     "interrogative": (
+        "{wh}",
         "What {be} {np}?",
         "What {head} {be} recorded for {owner}?",
         "What {be} {npb}?",
@@ -791,10 +953,12 @@ def verbalise(sem: TemplateSemantics, style: str, n: int) -> list[str]:
         )
     if n < 1:
         raise ValueError(f"n must be at least 1, got {n}")
-    values = _pieces(_meaning(sem))
+    values = _pieces(_meaning(sem), sem)
     texts: list[str] = []
     seen: set[str] = set()
     for frame in _FRAMES[style]:
+        if "{wh}" in frame and not values["wh"]:
+            continue  # no question word fits this column better than "what"
         text = frame.format(**values)
         # Phrasings that differ only in case, spacing or final punctuation count as one
         # downstream (text_templates.select_valid), so they must count as one here too.

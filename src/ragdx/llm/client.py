@@ -341,7 +341,8 @@ class OpenAICompatibleLLM(_ChatLLM):
     async def _answer(self, request: dict[str, Any]) -> Completion | LLMFailure:
         if self.cache is not None:
             hit = self.cache.get(request)
-            if hit is not None:
+            # an empty reply cached by an older ragdx is no answer: ask again
+            if hit is not None and str(hit.get("text") or "").strip():
                 self.usage.cache_hits += 1
                 return _completion_from_record(hit)
         result = await self._call(request)
@@ -463,8 +464,10 @@ def _parse_completion(body: str, model: str) -> Completion:
         data = json.loads(body)
         choice = data["choices"][0]
         text = choice["message"].get("content") or ""
+        if not isinstance(text, str):
+            raise TypeError("message content is not text")
         usage = data.get("usage") or {}
-        return Completion(
+        completion = Completion(
             text=text,
             model=data.get("model") or model,
             prompt_tokens=int(usage.get("prompt_tokens") or 0),
@@ -473,6 +476,11 @@ def _parse_completion(body: str, model: str) -> Completion:
         )
     except (ValueError, LookupError, TypeError, AttributeError) as exc:
         raise _MalformedResponse(f"unusable response body: {body[:200]!r}") from exc
+    if not text.strip():
+        # An empty or null reply is a failure, retried like any other and never cached: taken as
+        # an answer it became an "Incorrect" verdict or an empty system answer, cached for good.
+        raise _MalformedResponse(f"empty reply (no content; finish_reason {completion.finish_reason})")
+    return completion
 
 
 def _record_from_completion(completion: Completion) -> dict[str, Any]:

@@ -1,9 +1,10 @@
 """The documents a pipeline retrieves from, whatever file they came in.
 
-Three layouts are read: a knowledge base directory rendered by ``ragdx kb render``
-(``documents.jsonl`` with id/title/text/table/key), a JSON object ``{id: text}`` (the GRAMMAR
-reference's ``retrieval_database/documents.json``) and JSONL with one ``{"id", "text"}`` object a
-line (``title``/``table`` kept when present). Document order is the file's order: the keyword
+:func:`load_corpus` is the one reader every command that takes a corpus uses (``run``, ``gen
+--corpus``, ``kb link``/``kb audit``, ``relevance calibrate``). It reads a knowledge base directory
+rendered by ``ragdx kb render`` (``documents.jsonl`` with id/title/text/table/key), a JSON object
+``{id: text}`` (the GRAMMAR reference's ``retrieval_database/documents.json``), JSON or JSONL
+objects (id/text/title fields configurable), and a folder of .txt/.md/.html (and .pdf) files. Document order is the file's order: the keyword
 retriever breaks ties by it, so it must never depend on hashing or the file system.
 """
 
@@ -77,42 +78,175 @@ class Corpus:
         return cls([Document(str(i), str(t)) for i, t in items], source=source)
 
 
-def load_corpus(path: str | Path) -> Corpus:
-    """A corpus from a ragdx knowledge base directory, a JSON ``{id: text}`` file or JSONL."""
+#: file suffixes a corpus folder is read from; everything else in the folder is ignored
+TEXT_SUFFIXES = (".txt", ".md", ".markdown")
+HTML_SUFFIXES = (".html", ".htm")
+PDF_SUFFIXES = (".pdf",)
+
+
+def load_corpus(path: str | Path, *, id_field: str = "id", text_field: str = "text",
+                title_field: str = "title") -> Corpus:
+    """A corpus from any of the layouts ragdx reads: the one reader every command uses.
+
+    - a knowledge base directory from ``ragdx kb render`` (``documents.jsonl``);
+    - a folder of ``.txt`` / ``.md`` / ``.html`` files (and ``.pdf`` with the ``pdf`` extra), read
+      recursively in sorted order; a document's id is its path relative to the folder, without
+      the suffix;
+    - a JSON object ``{id: text}`` or a JSON list of objects;
+    - JSONL, one object a line, with ``id_field`` / ``text_field`` / ``title_field`` (a line
+      without an id gets its line number).
+
+    Bad input (an empty corpus, duplicate ids, an unreadable file, a PDF that cannot be parsed)
+    raises a RagdxError naming the file.
+    """
     p = Path(path)
     if p.is_dir():
-        p_docs = p / "documents.jsonl"
-        if not p_docs.exists():
-            raise RagdxError("not a knowledge base directory (no documents.jsonl)", source=str(p))
-        return Corpus(_read_jsonl(p_docs), source=str(p))
-    if not p.exists():
+        if (p / "documents.jsonl").exists():
+            corpus = Corpus(_read_jsonl(p / "documents.jsonl", id_field, text_field, title_field), source=str(p))
+        else:
+            corpus = Corpus(_read_folder(p), source=str(p))
+    elif not p.exists():
         raise RagdxError("corpus file not found", source=str(p))
-    if p.suffix.lower() == ".jsonl":
-        return Corpus(_read_jsonl(p), source=str(p))
-    try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise RagdxError(f"cannot read the corpus ({exc})", source=str(p)) from None
-    if isinstance(data, dict):
-        bad = next((k for k, v in data.items() if not isinstance(v, str)), None)
-        if bad is not None:
-            raise RagdxError("expected {id: text} with text values", source=str(p), field=str(bad))
-        return Corpus.from_texts(data, source=str(p))
-    if isinstance(data, list):
-        return Corpus([_document(obj, str(p), i + 1) for i, obj in enumerate(data)], source=str(p))
-    raise RagdxError("expected a JSON object {id: text} or a list of {id, text}", source=str(p))
+    elif p.suffix.lower() == ".jsonl":
+        corpus = Corpus(_read_jsonl(p, id_field, text_field, title_field), source=str(p))
+    elif p.suffix.lower() in TEXT_SUFFIXES + HTML_SUFFIXES + PDF_SUFFIXES:
+        corpus = Corpus([_read_file(p, p.stem)], source=str(p))
+    else:
+        try:
+            data = json.loads(p.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise RagdxError(f"cannot read the corpus ({exc})", source=str(p)) from None
+        if isinstance(data, dict):
+            bad = next((k for k, v in data.items() if not isinstance(v, str)), None)
+            if bad is not None:
+                raise RagdxError("expected {id: text} with text values", source=str(p), field=str(bad))
+            corpus = Corpus.from_texts(data, source=str(p))
+        elif isinstance(data, list):
+            corpus = Corpus([_document(obj, str(p), i + 1, id_field, text_field, title_field)
+                             for i, obj in enumerate(data)], source=str(p))
+        else:
+            raise RagdxError("expected a JSON object {id: text} or a list of {id, text}", source=str(p))
+    if not corpus.documents:
+        raise RagdxError("the corpus is empty (no documents)", source=str(p))
+    if not any(d.text.strip() for d in corpus.documents):
+        raise RagdxError("the corpus has no text (every document is empty)", source=str(p))
+    return corpus
 
 
-def _read_jsonl(path: Path) -> list[Document]:
+def _read_jsonl(path: Path, id_field: str = "id", text_field: str = "text",
+                title_field: str = "title") -> list[Document]:
     from ragdx.store import iter_jsonl
 
-    return [_document(obj, str(path), n) for n, obj in iter_jsonl(path)]
+    return [_document(obj, str(path), n, id_field, text_field, title_field) for n, obj in iter_jsonl(path)]
 
 
-def _document(obj: Any, source: str, line: int) -> Document:
-    if not isinstance(obj, dict) or "id" not in obj or not isinstance(obj.get("text"), str):
-        raise RagdxError("expected an object with 'id' and 'text'", source=source, field=f"line {line}")
-    return Document(str(obj["id"]), obj["text"], obj.get("title"), obj.get("table"))
+def _document(obj: Any, source: str, line: int, id_field: str = "id", text_field: str = "text",
+              title_field: str = "title") -> Document:
+    if not isinstance(obj, dict) or not isinstance(obj.get(text_field), str):
+        raise RagdxError(f"expected an object with a text field {text_field!r}", source=source,
+                         field=f"line {line}")
+    doc_id = obj.get(id_field, line)
+    if doc_id is None or isinstance(doc_id, dict | list):
+        raise RagdxError(f"the id field {id_field!r} must be a string or a number", source=source,
+                         field=f"line {line}")
+    title = obj.get(title_field)
+    return Document(str(doc_id), obj[text_field], title if isinstance(title, str) else None, obj.get("table"))
+
+
+def _read_folder(folder: Path) -> list[Document]:
+    suffixes = TEXT_SUFFIXES + HTML_SUFFIXES + PDF_SUFFIXES
+    files = sorted(f for f in folder.rglob("*") if f.is_file() and f.suffix.lower() in suffixes
+                   and not any(part.startswith(".") for part in f.relative_to(folder).parts))
+    docs = []
+    seen: dict[str, Path] = {}
+    for f in files:
+        doc_id = f.relative_to(folder).with_suffix("").as_posix()
+        if doc_id in seen:
+            # a.txt and a.md would both be document "a": the evidence would be ambiguous
+            raise RagdxError(f"document id {doc_id!r} appears twice (also {seen[doc_id].name})", source=str(f))
+        seen[doc_id] = f
+        docs.append(_read_file(f, doc_id))
+    return docs
+
+
+def _read_file(path: Path, doc_id: str) -> Document:
+    suffix = path.suffix.lower()
+    if suffix in PDF_SUFFIXES:
+        return Document(doc_id, _pdf_text(path))
+    try:
+        raw = path.read_bytes()
+        text = raw.decode("utf-8-sig")
+    except OSError as exc:
+        raise RagdxError(f"cannot read the file ({exc.strerror or exc})", source=str(path)) from None
+    except UnicodeDecodeError as exc:
+        raise RagdxError(f"not UTF-8 text (byte {exc.start})", source=str(path)) from None
+    if suffix in HTML_SUFFIXES:
+        title, text = _html_text(text)
+        return Document(doc_id, text, title)
+    return Document(doc_id, text)
+
+
+def _pdf_text(path: Path) -> str:
+    try:
+        from pypdf import PdfReader
+        from pypdf.errors import PdfReadError
+    except ImportError:
+        raise RagdxError("reading PDF needs pypdf (pip install 'ragdx[pdf]')", source=str(path)) from None
+    try:
+        reader = PdfReader(str(path))
+        pages = [page.extract_text() or "" for page in reader.pages]
+    except (PdfReadError, OSError, ValueError, KeyError, TypeError) as exc:
+        raise RagdxError(f"cannot parse the PDF ({type(exc).__name__}: {exc})", source=str(path)) from None
+    # pages are paragraphs for the passage splitter
+    return "\n\n".join(p.strip() for p in pages)
+
+
+def _html_text(markup: str) -> tuple[str | None, str]:
+    """The visible text of an HTML page, block elements as paragraphs, and its <title>."""
+    from html.parser import HTMLParser
+
+    blocks = {"p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "section", "article",
+              "header", "footer", "table", "ul", "ol", "blockquote", "pre", "td", "th"}
+
+    class _Text(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__(convert_charrefs=True)
+            self.parts: list[str] = []
+            self.title: list[str] = []
+            self.skip = 0
+            self.in_title = False
+
+        def handle_starttag(self, tag, attrs):
+            if tag in ("script", "style", "noscript"):
+                self.skip += 1
+            elif tag == "title":
+                self.in_title = True
+            elif tag in blocks:
+                self.parts.append("\n\n")
+
+        def handle_endtag(self, tag):
+            if tag in ("script", "style", "noscript"):
+                self.skip = max(0, self.skip - 1)
+            elif tag == "title":
+                self.in_title = False
+            elif tag in blocks:
+                self.parts.append("\n\n")
+
+        def handle_data(self, data):
+            if self.in_title:
+                self.title.append(data)
+            elif not self.skip:
+                self.parts.append(data)
+
+    parser = _Text()
+    parser.feed(markup)
+    parser.close()
+    import re
+
+    text = re.sub(r"[ \t]+", " ", "".join(parser.parts))
+    text = re.sub(r"\s*\n\s*\n\s*", "\n\n", text).strip()
+    title = " ".join("".join(parser.title).split()) or None
+    return title, text
 
 
 # ----------------------------------------------------------------------------- components

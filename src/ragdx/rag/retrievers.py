@@ -29,7 +29,8 @@ from ragdx.rag.chunking import Chunk
 from ragdx.rag.corpus import Component, build_component, register
 from ragdx.rag.types import RetrievedContext
 
-DEFAULT_CACHE_DIR = ".ragdx-cache"
+# the per-user cache every command shares (ragdx.embed.cache_root)
+DEFAULT_CACHE_DIR = "user"
 RRF_K = 60
 
 

@@ -255,8 +255,11 @@ def _counts(inputs: Sequence[SystemInput], latest: Mapping[str, Mapping[str, Any
 
 
 def _normalise(config: Any) -> Any:
-    """describe() as it will read back from JSON, so that a resumed run compares equal."""
-    return json.loads(json.dumps(config, sort_keys=True, ensure_ascii=False, default=str))
+    """describe() as it will read back from JSON, so that a resumed run compares equal, with
+    every credential (a URL's password or token, a secret-named key) masked: it goes to disk."""
+    from ragdx.redact import redact
+
+    return redact(json.loads(json.dumps(config, sort_keys=True, ensure_ascii=False, default=str)))
 
 
 def _versions() -> dict[str, str]:
@@ -693,21 +696,72 @@ grid_table = summary_table
 
 
 def system_from_options(system: str | Path | None = None, *, callable_: str | None = None,
-                        http: str | None = None, results: str | Path | None = None) -> System:
+                        http: str | None = None, results: str | Path | None = None, name: str | None = None,
+                        setup: str | None = None, corpus: str | Path | None = None,
+                        dataset: str | Path | None = None, answer_path: str | None = None,
+                        contexts_path: str | None = None) -> System:
     """The system named by exactly one of the CLI's options: a spec file (``--system``), a
-    ``module:function`` (``--callable``), a URL (``--http``, default body and mapping) or a
-    JSONL file (``--results``, default field names)."""
+    ``module:function`` or framework object (``--callable``), a URL (``--http``, default body;
+    ``answer_path`` / ``contexts_path`` map the response) or a JSONL file (``--results``, default
+    field names). ``setup`` (``pkg:factory``) is called once before the first query; alone, the
+    object it returns is the system. ``name`` names the run's system. A pipeline without a corpus
+    gets ``corpus``, by default the knowledge base the dataset was generated with."""
     from ragdx.rag.systems import CallableSystem, HTTPSystem, ResultsFileSystem, load_system
 
-    given = [name for name, value in (("--system", system), ("--callable", callable_), ("--http", http),
+    given = [flag for flag, value in (("--system", system), ("--callable", callable_ or setup), ("--http", http),
                                       ("--results", results)) if value]
     if len(given) != 1:
-        raise RagdxError("name exactly one system: --system SPEC.yaml, --callable MOD:FN, --http URL or "
-                         f"--results FILE (got {', '.join(given) or 'none'})", field="system")
+        raise RagdxError("name exactly one system: --system SPEC.yaml, --callable MOD:OBJ (or --setup MOD:FACTORY), "
+                         f"--http URL or --results FILE (got {', '.join(given) or 'none'})", field="system")
+    if (answer_path or contexts_path) and not http:
+        raise RagdxError("--answer-path and --contexts-path map an --http response", field="--answer-path")
+    if corpus and not system:
+        raise RagdxError("--corpus is for a built-in pipeline (--system)", field="--corpus")
     if system:
-        return load_system(Path(system))
-    if callable_:
-        return CallableSystem(callable_)
+        built = _pipeline_with_corpus(Path(system), name, corpus, dataset)
+        if built is not None:
+            return built
+        loaded = load_system(Path(system))
+        if name:
+            loaded.name = name
+        return loaded
+    if callable_ or setup:
+        return CallableSystem(callable_, name=name, setup=setup)
     if http:
-        return HTTPSystem(http)
-    return ResultsFileSystem(Path(results))  # type: ignore[arg-type]
+        return HTTPSystem(http, name=name, answer_path=answer_path or "answer",
+                          contexts_path=contexts_path or "contexts")
+    return ResultsFileSystem(Path(results), name=name)  # type: ignore[arg-type]
+
+
+def _pipeline_with_corpus(path: Path, name: str | None, corpus: str | Path | None,
+                          dataset: str | Path | None) -> System | None:
+    """A pipeline YAML (no ``kind``, or ``kind: pipeline``) with the corpus filled in when it
+    names none; None for other spec files, which load as they are."""
+    from ragdx.rag.systems import _read_yaml, load_system
+
+    data = _read_yaml(path)
+    if not isinstance(data, Mapping) or data.get("kind", "pipeline") != "pipeline":
+        return None
+    if corpus is None and data.get("corpus") is None and dataset is not None:
+        from ragdx.rag.adapters.documents import dataset_knowledge_base
+
+        corpus = dataset_knowledge_base(dataset)
+    if corpus is None and name is None:
+        return None
+    spec: dict[str, Any] = {"kind": "pipeline", "path": path.name}
+    if corpus is not None:
+        spec["corpus"] = str(Path(corpus).resolve())
+    if name is not None:
+        spec["name"] = name
+    return load_system(spec, base_dir=path.parent, source=str(path))
+
+
+def failure_reasons(run_dir: str | Path, top: int = 5) -> list[tuple[str, int]]:
+    """The commonest errors of a run's failed records, most frequent first. Digits are folded
+    (``HTTP 503 … after 3.2s`` and ``… after 4.1s`` are one reason) so counts mean something."""
+    from collections import Counter
+
+    latest = _scan_results(Path(run_dir) / RESULTS).latest
+    reasons = Counter(re.sub(r"\d+(?:\.\d+)?", "N", str(o["error"]))[:160]
+                      for o in latest.values() if o.get("error") is not None)
+    return reasons.most_common(top)

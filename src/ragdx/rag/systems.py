@@ -42,6 +42,7 @@ import os
 import random
 import re
 import sys
+import threading
 import time
 import weakref
 from collections.abc import Callable, Mapping
@@ -269,8 +270,12 @@ def _import_target(target: str) -> Callable[..., Any]:
         fn = getattr(fn, part, None)
         if fn is None:
             raise RagdxError(f"{module_name} has no {attr!r}", source=target, field="target")
-    if not callable(fn):
-        raise RagdxError(f"{attr} is not callable", source=target, field="target")
+    # A LangChain runnable, LlamaIndex query engine or Haystack pipeline need not be callable.
+    from ragdx.rag.adapters import framework_of
+
+    if not callable(fn) and framework_of(fn) is None:
+        raise RagdxError(f"{attr} is not callable (nor a LangChain, LlamaIndex or Haystack object)",
+                         source=target, field="target")
     return fn
 
 
@@ -286,34 +291,102 @@ class CallableSystem:
     sync function cannot be interrupted, so for it the timeout only stops waiting.
     """
 
-    def __init__(self, target: str | Callable[..., Any], *, name: str | None = None,
+    def __init__(self, target: str | Callable[..., Any] | Any | None, *, name: str | None = None,
                  arg: Literal["query", "input"] = "query", options: Mapping[str, Any] | None = None,
                  retries: int = 0, backoff: float = 0.5, max_backoff: float = 10.0,
-                 timeout: float | None = None):
+                 timeout: float | None = None, setup: str | Callable[[], Any] | None = None):
         if arg not in ("query", "input"):
             raise RagdxError(f"arg must be 'query' or 'input', not {arg!r}", field="arg")
         if retries < 0:
             raise RagdxError("retries must not be negative", field="retries")
-        if isinstance(target, str):
-            self.target = target
-            self.fn = _import_target(target)
-        else:
-            self.fn = target
-            self.target = f"{getattr(target, '__module__', '?')}:{getattr(target, '__qualname__', repr(target))}"
-        self.name = name or self.target.rpartition(":")[2]
+        if target is None and setup is None:
+            raise RagdxError("name a target, or a setup factory that returns one", field="target")
+        self.setup_target: str | None = None
+        self._setup: Callable[[], Any] | None = None
+        if isinstance(setup, str):
+            self.setup_target, self._setup = setup, _import_target(setup)
+        elif setup is not None:
+            self._setup = setup
+            self.setup_target = f"{getattr(setup, '__module__', '?')}:{getattr(setup, '__qualname__', '?')}"
+        self.framework: str | None = None
         self.arg = arg
         self.options = dict(options or {})
         self.retries = retries
         self.timeout = timeout
         self._backoff = _Backoff(backoff, max_backoff)
+        self._fields = _ContextFields()
+        self._built = target is not None and self._setup is None
+        self._build_lock = threading.Lock()
+        if isinstance(target, str):
+            self.target = target
+            self._bind(_import_target(target))
+        elif target is not None:
+            label = getattr(target, "__qualname__", type(target).__name__)
+            self.target = f"{getattr(target, '__module__', '?')}:{label}"
+            self._bind(target)
+        else:
+            # Factory mode: the setup hook builds the system once, before the first query.
+            self.target = self.setup_target or "?"
+            self.fn = None
+        self.name = name or self.target.rpartition(":")[2]
+
+    def _bind(self, fn: Any) -> None:
+        from ragdx.rag.adapters import adapt
+
+        try:
+            adapted = adapt(fn)
+        except (TypeError, ImportError) as exc:
+            raise RagdxError(f"cannot adapt {type(fn).__name__}: {exc}", source=self.target, field="target") from None
+        if adapted is not None:
+            if self.options:
+                raise RagdxError("options are passed to plain functions only, not to a framework object",
+                                 source=self.target, field="options")
+            # Framework adapters take the query text; SystemInput would mean nothing to them.
+            self.framework = f"{adapted.framework}:{adapted.kind}"
+            self.arg = "query"
+            self.fn = adapted.fn
+            self._is_async = adapted.is_async
+            return
+        if not callable(fn):
+            raise RagdxError(f"{type(fn).__name__} is not callable", source=self.target, field="target")
+        self.fn = fn
         # An object whose __call__ is async counts as async too.
         self._is_async = inspect.iscoroutinefunction(self.fn) or inspect.iscoroutinefunction(
             type(self.fn).__call__)
-        self._fields = _ContextFields()
+
+    def build(self) -> None:
+        """Call the setup hook once (the runner does, in a worker thread, before any query runs
+        concurrently), so a lazily built index is built once, not once per worker. A hook that
+        returns a function or framework object supplies the system when no target was named."""
+        with self._build_lock:
+            if not self._built:
+                self._build_once()
+
+    def _build_once(self) -> None:
+        try:
+            made = self._setup() if self._setup is not None else None
+            if inspect.isawaitable(made):
+                made = asyncio.run(made)  # build() runs in a worker thread, outside the runner's loop
+        except RagdxError:
+            raise
+        except Exception as exc:  # one line naming the hook, not a traceback from the user's code
+            raise RagdxError(f"setup failed: {_error_text(exc)}", source=self.setup_target, field="setup") from None
+        if self.fn is None:
+            if made is None:
+                raise RagdxError("the setup factory returned None; it must return a function or a framework "
+                                 "object when no --callable is named", source=self.setup_target, field="setup")
+            self._bind(made)
+        self._built = True
 
     def describe(self) -> dict[str, Any]:
-        return {"kind": "callable", "name": self.name, "target": self.target, "arg": self.arg,
-                "options": self.options, "retries": self.retries, "timeout": self.timeout}
+        out = {"kind": "callable", "name": self.name, "target": self.target, "arg": self.arg,
+               "options": self.options, "retries": self.retries, "timeout": self.timeout}
+        # Only when used, so the configuration of existing runs (and their resume) is unchanged.
+        if self.setup_target:
+            out["setup"] = self.setup_target
+        if self.framework:
+            out["framework"] = self.framework
+        return out
 
     async def _call(self, item: SystemInput) -> Any:
         argument = item.query if self.arg == "query" else item
@@ -333,6 +406,8 @@ class CallableSystem:
             raise
 
     async def answer(self, item: SystemInput) -> SystemOutput:
+        if not self._built:
+            await asyncio.to_thread(self.build)  # used without the runner, which builds first
         started = time.perf_counter()
         attempt = 0
         while True:
@@ -395,13 +470,16 @@ class HTTPSystem:
                  prompt_tokens_path: str | None = None, completion_tokens_path: str | None = None,
                  timeout: float = 30.0, retries: int = 3, backoff: float = 0.5, max_backoff: float = 10.0,
                  max_concurrency: int | None = None):
+        from ragdx.redact import redact_url
+
         parts = urlsplit(url)
         if parts.scheme not in ("http", "https") or not parts.netloc:
-            raise RagdxError("not an http(s) URL", source=url, field="url")
+            raise RagdxError("not an http(s) URL", source=redact_url(url), field="url")
         if retries < 0:
             raise RagdxError("retries must not be negative", field="retries")
         self.url = url
-        self.name = name or parts.netloc
+        # the host, never the userinfo: the name is shown and written everywhere
+        self.name = name or parts.netloc.rpartition("@")[2]
         self.method = method.upper()
         self.body = {"query": "{query}"} if body is None else body
         self.headers = dict(headers or {})
@@ -590,7 +668,9 @@ class _Spec(BaseModel):
 
 class _CallableSpec(_Spec):
     kind: Literal["callable"]
-    target: str
+    target: str | None = None
+    #: ``pkg:factory`` called once before the first query; returns the system when no target
+    setup: str | None = None
     arg: Literal["query", "input"] = "query"
     options: dict[str, Any] = Field(default_factory=dict)
     retries: int = Field(0, ge=0)
@@ -702,7 +782,7 @@ def load_system(spec: Mapping[str, Any] | str | Path, *, base_dir: str | Path | 
     if kind == "callable":
         c = _validate(_CallableSpec, spec, where)
         return CallableSystem(c.target, name=c.name, arg=c.arg, options=c.options, retries=c.retries,
-                              backoff=c.backoff, max_backoff=c.max_backoff, timeout=c.timeout)
+                              backoff=c.backoff, max_backoff=c.max_backoff, timeout=c.timeout, setup=c.setup)
     if kind == "http":
         h = _validate(_HTTPSpec, spec, where)
         return HTTPSystem(h.url, name=h.name, method=h.method, body=h.body, headers=h.headers,

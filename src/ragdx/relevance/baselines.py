@@ -7,10 +7,13 @@
   Mahalanobis uses a Ledoit–Wolf shrunk covariance rather than PyOD's MCD: with ~500 queries in
   384 dimensions the sample (and MCD) covariance is nearly singular, and inverting it measures
   noise in the smallest eigen-directions rather than distance.
-* Length-only: ``length`` is the query length in characters; ``length-dev`` the two-sided
-  distance of log length from the calibration median (out-of-knowledge sets are both longer,
-  MedQA, and shorter, TruthfulQA, than PubMedQA). A detector that does no better than these only
-  tells datasets apart.
+* Length-only, in both directions, because which one flags out-of-knowledge queries depends on
+  the data: ``length`` (longer = more out-of-knowledge) and ``length-short`` (shorter = more
+  out-of-knowledge; where the in-knowledge questions are the long ones, as MedQA-style questions
+  on a textbook, ``length`` alone shows an AUROC near 0 although length is a near-perfect
+  detector), and ``length-dev``, the two-sided distance of log length from the calibration
+  median, the one orientation that needs no out-of-knowledge data. A detector that does no better
+  than these only tells datasets apart.
 * The LM relevance score with the paper's prompt (its Table 12), when an LLM is configured.
 """
 
@@ -26,9 +29,10 @@ import numpy as np
 from ragdx.errors import RagdxError
 
 EMBEDDING_BASELINES: tuple[str, ...] = ("maha", "svm", "lof", "kde", "copod")
-LENGTH_BASELINES: tuple[str, ...] = ("length", "length-dev")
+LENGTH_BASELINES: tuple[str, ...] = ("length", "length-short", "length-dev")
 DISPLAY_NAMES = {"maha": "Maha", "svm": "SVM", "lof": "LOF", "kde": "KDE", "copod": "COPOD",
-                 "length": "Length", "length-dev": "Length-dev", "lm": "LM score"}
+                 "length": "Length (longer = OoK)", "length-short": "Length (shorter = OoK)",
+                 "length-dev": "Length-dev", "lm": "LM score"}
 
 
 class Mahalanobis:
@@ -78,7 +82,7 @@ def embedding_baseline_scores(calibration: np.ndarray, queries: np.ndarray,
 def length_scores(calibration_texts: Sequence[str], texts: Sequence[str]) -> dict[str, np.ndarray]:
     lengths = np.array([len(t) for t in texts], dtype=np.float64)
     centre = np.median(np.log1p([len(t) for t in calibration_texts]))
-    return {"length": lengths, "length-dev": np.abs(np.log1p(lengths) - centre)}
+    return {"length": lengths, "length-short": -lengths, "length-dev": np.abs(np.log1p(lengths) - centre)}
 
 
 # The paper's Table 12 prompt (modified from llama-index's ContextRelevancyEvaluator), verbatim

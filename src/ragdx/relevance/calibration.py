@@ -118,5 +118,8 @@ def synthesize_queries(llm, chunks: Sequence[str], *, examples: Sequence[str], r
 
 
 def read_corpus(path: str | os.PathLike, *, field_name: str = "content") -> list[str]:
-    """Chunk texts of a JSONL corpus."""
-    return read_questions(Path(path), field_name=field_name)
+    """Chunk texts of a corpus in any layout ``ragdx run`` reads (JSONL with ``field_name`` as the
+    text field, JSON ``{id: text}``, a knowledge base or a folder of documents): one reader for all."""
+    from ragdx.rag.corpus import load_corpus
+
+    return [d.text for d in load_corpus(Path(path), text_field=field_name) if d.text.strip()]

@@ -13,9 +13,16 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from ragdx.embed import USER_CACHE
 from ragdx.errors import RagdxError
 from ragdx.relevance.calibration import dataset_queries, read_corpus, read_questions, synthesize_queries
 from ragdx.relevance.tester import RelevanceTester
+
+
+def refuse_existing(out: str | os.PathLike | None, overwrite: bool) -> None:
+    """Checked first, so a refused output costs nothing (no reading, no embedding)."""
+    if out is not None and Path(out).exists() and not overwrite:
+        raise RagdxError("already exists (pass --overwrite to replace it)", source=str(out))
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,18 +44,22 @@ def calibrate(corpus: str | os.PathLike, out: str | os.PathLike, *, queries: str
               examples: str | os.PathLike | None = None, llm_config: dict[str, Any] | None = None,
               corpus_field: str = "content", query_field: str = "question", k: int = 10,
               temperature: float = 0.05, statistic: str = "energy", alpha: float = 0.05,
-              retriever: str = "dense", search: str = "auto", cache_dir: str | os.PathLike | None = ".ragdx-cache",
-              overwrite: bool = False, seed: int = 0) -> CalibrateSummary:
+              retriever: str = "dense", search: str = "auto", cache_dir: str | os.PathLike | None = USER_CACHE,
+              overwrite: bool = False, seed: int = 0, embedder: Any = None, progress: Any = None) -> CalibrateSummary:
     """Fit a tester on a JSONL corpus and one calibration source, and save it to ``out``.
 
     Exactly one source: ``queries`` (JSONL of real in-knowledge questions), ``dataset`` (a ragdx
     dataset directory: its knowledge-base-supported queries), or ``synthesize`` > 0 (that many
     chunks, drawn at random, get one LLM-written question each, with the paper's prompt; the
-    ``examples`` JSONL gives the style, 3 questions are shown)."""
+    ``examples`` JSONL gives the style, 3 questions are shown). ``embedder`` (default: the
+    packaged MiniLM) embeds for the dense retriever; ``progress(what)`` gives a
+    ``progress(done, total)`` callback per embedding pass. An existing ``out`` is refused before
+    anything is read or embedded."""
     import numpy as np
 
     from ragdx.embed import Embedder
 
+    refuse_existing(out, overwrite)
     sources = [queries is not None, dataset is not None, synthesize > 0]
     if sum(sources) != 1:
         raise RagdxError("give exactly one calibration source: --queries, --dataset or --synthesize N",
@@ -72,9 +83,11 @@ def calibrate(corpus: str | os.PathLike, out: str | os.PathLike, *, queries: str
             first = res.failures[0][1] if res.failures else "no answer"
             raise RagdxError(f"no synthetic question could be made ({first})", field="synthesize")
         cal, source, failures = res.questions, f"{len(res.questions)} synthetic questions", len(res.failures)
-    embedder = Embedder(cache_dir=cache_dir) if retriever == "dense" else None
+    if retriever == "dense" and embedder is None:
+        embedder = Embedder(cache_dir=cache_dir)
     tester = RelevanceTester(k=k, temperature=temperature, statistic=statistic, alpha=alpha, retriever=retriever,
-                             embedder=embedder, search=search).fit(texts, cal)
+                             embedder=embedder if retriever == "dense" else None,
+                             search=search).fit(texts, cal, progress=progress)
     tester.save(out, overwrite=overwrite)
     return CalibrateSummary(tester_dir=str(out), source=source, n_calibration=tester.n_calibration_,
                             corpus_chunks=tester.index_.size, embedding_model=tester.embedding_model_,
@@ -95,37 +108,79 @@ class ScreenSummary:
 
 
 def screen_queries(tester_dir: str | os.PathLike, *, queries_file: str | os.PathLike | None = None,
-                 queries: list[str] | None = None, query_field: str = "question", alpha: float | None = None,
-                 out: str | os.PathLike | None = None, drift: bool = False) -> ScreenSummary:
+                   queries: list[str] | None = None, query_field: str = "question", alpha: float | None = None,
+                   out: str | os.PathLike | None = None, drift: bool = False, overwrite: bool = False,
+                   progress: Any = None, results: list | None = None) -> ScreenSummary:
     """Test queries (from a JSONL file or given) against a saved tester; with ``out``, write one
-    JSON line per query (statistics, p-values, decision); with ``drift``, also the KS test of
-    the whole batch."""
-    from ragdx.store import write_jsonl
-
+    row per query (query, statistic, value, p-value, decision, and all seven statistics and
+    p-values): CSV when ``out`` ends in ``.csv``, JSON lines otherwise; with ``drift``, also the
+    KS test of the whole batch. ``results``, when given a list, receives the per-query tests."""
     if (queries_file is None) == (queries is None):
         raise RagdxError("give queries either as a file or as arguments", field="queries")
+    refuse_existing(out, overwrite)
     items = read_questions(queries_file, field_name=query_field) if queries_file is not None else list(queries or [])
     if not items:
         raise RagdxError("no queries to test", field="queries")
     tester = RelevanceTester.load(tester_dir)
-    stats = tester.statistics(items)
-    results = tester.test_statistics(stats, items, alpha)
+    stats = tester.statistics(items, progress=progress)
+    tests = tester.test_statistics(stats, items, alpha)
     if out is not None:
-        write_jsonl(out, [r.to_dict() for r in results])
+        write_tests(out, tests)
+    if results is not None:
+        results.extend(tests)
     drift_result = tester.drift_statistics(stats, alpha).to_dict() if drift and len(items) >= 2 else None
-    return ScreenSummary(n_queries=len(results), n_out_of_knowledge=sum(r.out_of_knowledge for r in results),
-                       alpha=results[0].alpha, statistic=tester.statistic, output=None if out is None else str(out),
-                       drift=drift_result)
+    return ScreenSummary(n_queries=len(tests), n_out_of_knowledge=sum(r.out_of_knowledge for r in tests),
+                         alpha=tests[0].alpha, statistic=tester.statistic, output=None if out is None else str(out),
+                         drift=drift_result)
+
+
+def tests_as_rows(tests) -> list[dict[str, Any]]:
+    from ragdx.relevance.statistics import STATISTICS
+
+    rows = []
+    for t in tests:
+        row = {"index": t.index, "query": t.query, "statistic": t.statistic, "value": t.value,
+               "p_value": t.p_value, "alpha": t.alpha,
+               "decision": "out-of-knowledge" if t.out_of_knowledge else "in-knowledge",
+               "out_of_knowledge": t.out_of_knowledge}
+        row.update({f"value_{s}": t.statistics[s] for s in STATISTICS})
+        row.update({f"p_{s}": t.p_values[s] for s in STATISTICS})
+        rows.append(row)
+    return rows
+
+
+def write_tests(out: str | os.PathLike, tests) -> None:
+    """CSV (by suffix) or JSON lines, written atomically."""
+    from ragdx.store import atomic_write_text, write_jsonl
+
+    path = Path(out)
+    if path.suffix.lower() == ".csv":
+        import csv
+        import io
+
+        rows = tests_as_rows(tests)
+        buf = io.StringIO()
+        writer = csv.DictWriter(buf, fieldnames=list(rows[0]), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+        atomic_write_text(path, buf.getvalue())
+    else:
+        write_jsonl(path, [{**t.to_dict(), "decision": "out-of-knowledge" if t.out_of_knowledge else "in-knowledge"}
+                           for t in tests])
 
 
 def monitor_log(tester_dir: str | os.PathLike, log: str | os.PathLike, *, query_field: str = "question",
                 timestamp_field: str | None = None, window: int = 100, step: int | None = None,
-                alpha: float = 0.05, min_consecutive: int = 1, out: str | os.PathLike | None = None):
-    """Sliding-window KS drift over a JSONL query log in arrival order; returns the DriftReport
-    (``.summary()`` is one line) and, with ``out``, writes it as JSON."""
+                alpha: float = 0.05, min_consecutive: int = 1, statistic: str | None = None,
+                correction: str = "holm", out: str | os.PathLike | None = None, overwrite: bool = False,
+                progress: Any = None):
+    """Sliding-window KS drift over a JSONL query log in arrival order, with family-wise control
+    across the windows (Holm; ``correction="none"`` tests each window alone); returns the
+    DriftReport (``.summary()`` is one line) and, with ``out``, writes it as JSON."""
     from ragdx.relevance.drift import DriftMonitor
     from ragdx.store import iter_jsonl, write_json
 
+    refuse_existing(out, overwrite)
     texts, stamps = [], []
     for number, obj in iter_jsonl(log):
         q = obj.get(query_field)
@@ -139,8 +194,74 @@ def monitor_log(tester_dir: str | os.PathLike, log: str | os.PathLike, *, query_
     if len(texts) < window:
         raise RagdxError(f"the log has {len(texts)} queries, fewer than one window of {window}", source=str(log))
     tester = RelevanceTester.load(tester_dir)
-    report = DriftMonitor(tester, window=window, step=step, alpha=alpha,
-                          min_consecutive=min_consecutive).run(texts, timestamps=stamps or None)
+    report = DriftMonitor(tester, window=window, step=step, alpha=alpha, min_consecutive=min_consecutive,
+                          statistic=statistic, correction=correction).run(texts, timestamps=stamps or None,
+                                                                          progress=progress)
     if out is not None:
         write_json(Path(out), report.to_dict())
     return report
+
+
+def parse_named_files(items: list[str] | None, option: str) -> dict[str, Path]:
+    """``NAME=FILE`` pairs (a bare FILE is named after its stem)."""
+    out: dict[str, Path] = {}
+    for item in items or []:
+        name, sep, file = item.partition("=")
+        if not sep:
+            name, file = Path(item).stem, item
+        if not name or not file:
+            raise RagdxError(f"expected NAME=FILE, got {item!r}", field=option)
+        if name in out:
+            raise RagdxError(f"the name {name!r} is given twice", field=option)
+        out[name] = Path(file)
+    return out
+
+
+def boundary_report(tester_dir: str | os.PathLike, out: str | os.PathLike, *, in_knowledge: str | os.PathLike,
+                    out_of_knowledge: dict[str, Path], gaps: str | os.PathLike | None = None,
+                    query_field: str = "question", alpha: float | None = None, limit: int | None = None,
+                    seed: int = 0, overwrite: bool = False, progress: Any = None) -> dict[str, Any]:
+    """``ragdx relevance report``: the knowledge-boundary section of ``ragdx report`` for any
+    tester, written to ``out`` (a ``relevance.json``). ``gaps``: a JSONL of in-domain queries whose
+    facts the knowledge base leaves out, or a ragdx dataset directory (its gap records).
+    ``limit`` caps each query set (a seeded sample) to keep embedding short."""
+    import random
+
+    from ragdx.relevance.boundary import boundary_results
+    from ragdx.store import write_json
+
+    refuse_existing(out, overwrite)
+    if not out_of_knowledge:
+        raise RagdxError("give at least one --out-of-knowledge NAME=FILE", field="--out-of-knowledge")
+
+    def sample(items: list[str]) -> list[str]:
+        if limit is None or len(items) <= limit:
+            return items
+        return random.Random(seed).sample(items, limit)
+
+    ik = sample(read_questions(in_knowledge, field_name=query_field))
+    ook = {name: sample(read_questions(f, field_name=query_field)) for name, f in out_of_knowledge.items()}
+    gap_queries = None
+    if gaps is not None:
+        gap_queries = sample(dataset_gap_queries(gaps) if Path(gaps).is_dir()
+                             else read_questions(gaps, field_name=query_field))
+    tester = RelevanceTester.load(tester_dir)
+    result = boundary_results(tester, ik, ook, gaps=gap_queries, alpha=alpha, seed=seed, progress=progress,
+                              sources={"in_knowledge": str(in_knowledge),
+                                       "out_of_knowledge": ", ".join(f"{n}={f}" for n, f in out_of_knowledge.items()),
+                                       "gaps": str(gaps) if gaps else "",
+                                       "calibration": f"the tester's {tester.n_calibration_} calibration queries"})
+    write_json(Path(out), result)
+    return result
+
+
+def dataset_gap_queries(directory: str | os.PathLike) -> list[str]:
+    """Queries of a ragdx dataset whose facts the knowledge base leaves out (``kb_supported`` false)."""
+    from ragdx.gen.dataset import read_records
+
+    records = read_records(directory)
+    out = [r.query for r in records if r.kb_supported is False and r.answer_kind != "none"]
+    if not out:
+        raise RagdxError("no query of the dataset is about a fact the knowledge base leaves out",
+                         source=str(directory), field="kb_supported")
+    return out

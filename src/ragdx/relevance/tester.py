@@ -154,20 +154,26 @@ class RelevanceTester:
             self.embedder = Embedder()
         return self.embedder
 
-    def _embed(self, texts: Queries, *, what: str) -> np.ndarray:
+    def _embed(self, texts: Queries, *, what: str, progress: Any = None) -> np.ndarray:
         if isinstance(texts, np.ndarray) and texts.dtype.kind == "f":
             return texts
         items = list(texts)
         for i, t in enumerate(items):
             if not isinstance(t, str):
                 raise RagdxError(f"item {i} is a {type(t).__name__}, not a string", field=what)
-        return self._embedder().embed(items)
+        embedder = self._embedder()
+        if progress is None:
+            return embedder.embed(items)
+        return embedder.embed(items, progress=progress(what))
 
-    def fit(self, corpus: Queries, calibration: Queries, *, embedding_model: str | None = None) -> Self:
+    def fit(self, corpus: Queries, calibration: Queries, *, embedding_model: str | None = None,
+            progress: Any = None) -> Self:
         """``corpus``: chunk embeddings (N, d) or chunk texts; ``calibration``: in-knowledge queries
         (embeddings or texts). ``embedding_model`` names the model that made precomputed embeddings
         (recorded, and checked before texts are embedded later). Needs at least 1/alpha - 1
-        calibration queries, otherwise no query could ever be rejected at level alpha."""
+        calibration queries, otherwise no query could ever be rejected at level alpha.
+        ``progress(what)`` returns a ``progress(done, total)`` callback for embedding ``what``
+        ("corpus", "calibration"): the CLI's progress bars."""
         self._validate_params()
         if self.retriever == "bm25":
             if isinstance(corpus, np.ndarray) and corpus.dtype.kind == "f":
@@ -176,10 +182,10 @@ class RelevanceTester:
             cal_input: Any = list(calibration)
             self.embedding_model_ = "bm25"
         else:
-            emb = self._embed(corpus, what="corpus")
+            emb = self._embed(corpus, what="corpus", progress=progress)
             ivf = self.search == "ivf" or (self.search == "auto" and len(emb) >= self.IVF_THRESHOLD)
             index = IVFIndex(emb) if ivf else DenseIndex(emb)
-            cal_input = self._embed(calibration, what="calibration")
+            cal_input = self._embed(calibration, what="calibration", progress=progress)
             self.embedding_model_ = embedding_model or self._model_name()
         n = len(cal_input)
         if n < 2:
@@ -223,7 +229,7 @@ class RelevanceTester:
 
     # ---- scoring --------------------------------------------------------------------------------
 
-    def top_k(self, queries: Queries) -> np.ndarray:
+    def top_k(self, queries: Queries, *, progress: Any = None) -> np.ndarray:
         """(m, k) nearest similarities of each query, decreasing."""
         self._check_fitted()
         if self.retriever == "bm25":
@@ -234,16 +240,16 @@ class RelevanceTester:
             if fitted_with != "precomputed" and name is not None and name != fitted_with:
                 raise RagdxError(f"the tester was fitted on {fitted_with} embeddings but the embedder is {name}",
                                  field="embedder")
-        return self.index_.top_k(self._embed(queries, what="queries"), self.k)
+        return self.index_.top_k(self._embed(queries, what="queries", progress=progress), self.k)
 
     def statistics_from_topk(self, topk: np.ndarray) -> np.ndarray:
         self._check_fitted()
         return compute_statistics(topk, k=self.k, temperature=float(self.temperature),
                                   reference_sorted=self._reference_sorted)
 
-    def statistics(self, queries: Queries) -> np.ndarray:
+    def statistics(self, queries: Queries, *, progress: Any = None) -> np.ndarray:
         """(m, 7) oriented statistics, columns in the order of ``STATISTICS``."""
-        return self.statistics_from_topk(self.top_k(queries))
+        return self.statistics_from_topk(self.top_k(queries, progress=progress))
 
     def score_samples(self, queries: Queries) -> np.ndarray:
         """The chosen statistic per query; larger = less like the in-knowledge queries."""
@@ -383,10 +389,12 @@ class RelevanceTester:
         if unknown:
             raise RagdxError(f"unknown keys {sorted(unknown)}", source=str(manifest_path), field="config")
         if embedder is None and manifest.get("embedder"):
-            from ragdx.embed import Embedder
+            from ragdx.embed import embedder_from_dict
 
-            embedder = Embedder(**{k: v for k, v in manifest["embedder"].items()
-                                   if k in ("model_path", "cache_dir", "batch_size", "device")})
+            try:
+                embedder = embedder_from_dict(dict(manifest["embedder"]))
+            except RagdxError as exc:
+                raise RagdxError(exc.message, source=str(manifest_path), field="embedder") from None
         tester = cls(embedder=embedder, **config)
         try:
             tester._validate_params()

@@ -334,8 +334,11 @@ def _boundary(data: dict[str, Any]) -> str:
     if not r:
         return ""
     alpha = r["alpha"]
-    hist = svg.histograms([("in-knowledge (held out)", r["p_in"], "#3367d6"),
-                           ("off-topic", r["p_out"], "#d9480f")],
+    ans = r.get("answerability")
+    hist_series = [("in-knowledge (held out)", r["p_in"], "#3367d6"), ("off-topic", r["p_out"], "#d9480f")]
+    if ans:
+        hist_series.append(("facts left out (in-domain)", ans["p"], "#2b8a3e"))
+    hist = svg.histograms(hist_series,
                           title="p-values of in- and out-of-knowledge queries", xlabel="p-value",
                           alpha_line=alpha, width=560)
     roc = svg.lines([(f"{r['statistic']} (AUROC {r['auroc']:.3f})", r["roc"]["fpr"], r["roc"]["tpr"], "#3367d6")],
@@ -365,7 +368,14 @@ def _boundary(data: dict[str, Any]) -> str:
              f"<td class=num>{r['tpr_at_5fpr']:.3f}</td></tr><tr><th>flagged off-topic (p ≤ α)</th>"
              f"<td class=num>{r['flagged_out']} / {r['n_out']}</td><th>flagged in-knowledge (type I)</th>"
              f"<td class=num>{r['flagged_in']} / {r['n_in']}</td><th>detection error rate</th>"
-             f"<td class=num>{r['der']:.3f}</td></tr></table>")
+             f"<td class=num>{r['der']:.3f}</td></tr>"
+             + (f"<tr><th>facts left out, in-domain (p ≤ α)</th><td class=num>{ans['flagged']} / {ans['n']}</td>"
+                f"<th>AUROC vs answerable</th><td class=num>{ans['auroc_vs_in']:.3f}</td><td></td><td></td></tr>"
+                if ans else "") + "</table>")
+    from ragdx.relevance.boundary import boundary_sentences
+
+    # what the test measures, in the words the README uses: topic distance, not answerability
+    table += "".join(f"<p class=sentence>{_e(line)}</p>" for line in boundary_sentences(r))
     return (f'<section id="boundary"><h2>Knowledge boundary</h2><p class="lead">Is a query inside what the corpus '
             f"can answer? A p-value per query from the {_e(r['statistic'])} statistic of its {r['k']} nearest "
             f"chunks ({r['corpus_chunks']} in the corpus), calibrated on {_e(r.get('calibration_source', ''))}; "

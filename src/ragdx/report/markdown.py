@@ -46,6 +46,13 @@ def render_markdown(data: dict[str, Any], *, max_failures: int = 5) -> str:
                 f"{r['flagged_in']}/{r['n_in']} held-out in-knowledge queries.",
                 f"- Drift on a mixed batch ({d['off_topic_share']:.0%} off-topic): "
                 f"{'drifted' if d['drifted'] else 'no drift'} (KS {d['ks_statistic']:.3f}, p = {d['p_value']:.2g})."]
+        if r.get("answerability"):
+            a = r["answerability"]
+            out.append(f"- In-domain queries whose facts the knowledge base leaves out: flagged {a['flagged']}/"
+                       f"{a['n']} (AUROC against answerable queries {a['auroc_vs_in']:.3f}).")
+        from ragdx.relevance.boundary import ANSWERABILITY_NOTE
+
+        out.append(f"- Note: {ANSWERABILITY_NOTE}.")
     failures = data["failures"]
     if failures:
         out += ["", f"<details><summary>{len(failures)} failures (first {min(max_failures, len(failures))})"

@@ -1,0 +1,211 @@
+"""Typed evaluation results: what ``evaluate`` returns and what the CLI, the report and the
+comparisons read (``result.by_style["short"].accuracy.value``), instead of nested dicts keyed by
+strings that three packages had to agree on.
+
+On disk an evaluation is ``metrics.json`` (:meth:`EvaluationResult.to_dict`, the same layout as
+before) and :meth:`EvaluationResult.from_dict` reads it back. Mapping-style access
+(``result["by_style"]``) still works on the dict form for scripts written against it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ragdx.evaluate.stats import METRIC_NAMES
+
+#: how every metric is named wherever it is shown (one definition per metric)
+METRIC_LABELS = {
+    "accuracy": "Accuracy",
+    "refined_accuracy": "Refined accuracy R (answer-based gap groups removed)",
+    "gap_share": "λ (share of queries in answer-based gap groups)",
+    "acc_retrieval_db": "Acc_retrieval_db (answer-based: 1 − gap groups / groups)",
+    "kb_coverage": "Knowledge-base coverage (known: groups whose facts the knowledge base states)",
+    "retrieval_accuracy": "Retrieval on its own (evidence rule)",
+    "retrieval_refined": "Retrieval-only R (evidence rule, answer-based gap groups removed)",
+    "lm_accuracy_given_retrieval": "LM accuracy where the evidence was retrieved",
+}
+
+#: how gap groups are found for the per-style table (said beside the numbers)
+GAP_RULE_JOINT = ("gap groups are the semantic groups no query of any style answered correctly (answer-based, "
+                  "found once over all styles, so every column removes the same groups and 'all styles' lies "
+                  "between the styles)")
+
+
+@dataclass(frozen=True, slots=True)
+class Metric:
+    value: float
+    ci_low: float = math.nan
+    ci_high: float = math.nan
+
+    def __float__(self) -> float:
+        return float(self.value)
+
+    @property
+    def known(self) -> bool:
+        return not math.isnan(self.value)
+
+    def to_dict(self) -> dict[str, float]:
+        out = {"value": self.value}
+        if not (math.isnan(self.ci_low) and math.isnan(self.ci_high)):
+            out.update(ci_low=self.ci_low, ci_high=self.ci_high)
+        return out
+
+    @classmethod
+    def from_dict(cls, obj: Mapping[str, Any]) -> Metric:
+        return cls(float(obj.get("value", math.nan)), float(obj.get("ci_low", math.nan)),
+                   float(obj.get("ci_high", math.nan)))
+
+    def __str__(self) -> str:
+        if not self.known:
+            return "–"
+        if math.isnan(self.ci_low):
+            return f"{self.value:.3f}"
+        return f"{self.value:.3f} [{self.ci_low:.3f}, {self.ci_high:.3f}]"
+
+
+@dataclass(slots=True)
+class StyleMetrics:
+    """The protocol's counts and metrics over one style (or all styles) of a run."""
+
+    queries: int
+    groups: int
+    gap: int
+    robust: int
+    non_robust: int
+    gap_queries: int
+    metrics: dict[str, Metric]
+
+    def __getattr__(self, name: str) -> Metric:
+        # slots classes still reach __getattr__ for unknown names: metrics by attribute
+        metrics = object.__getattribute__(self, "metrics")
+        if name in metrics:
+            return metrics[name]
+        raise AttributeError(name)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"queries": self.queries, "groups": self.groups, "gap": self.gap, "robust": self.robust,
+                "non_robust": self.non_robust, "gap_queries": self.gap_queries,
+                "metrics": {k: m.to_dict() for k, m in self.metrics.items()}}
+
+    @classmethod
+    def from_dict(cls, obj: Mapping[str, Any]) -> StyleMetrics:
+        return cls(int(obj.get("queries", 0)), int(obj.get("groups", 0)), int(obj.get("gap", 0)),
+                   int(obj.get("robust", 0)), int(obj.get("non_robust", 0)), int(obj.get("gap_queries", 0)),
+                   {k: Metric.from_dict(v) for k, v in (obj.get("metrics") or {}).items()})
+
+
+@dataclass(slots=True)
+class BlameCounts:
+    total: int = 0
+    correct: int = 0
+    kb_gap: int = 0
+    retrieval_failure: int = 0
+    lm_failure: int = 0
+    unjudged: int = 0
+    by_basis: dict[str, int] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"total": self.total, "correct": self.correct, "kb_gap": self.kb_gap,
+                "retrieval_failure": self.retrieval_failure, "lm_failure": self.lm_failure,
+                "unjudged": self.unjudged, "by_basis": dict(self.by_basis)}
+
+    @classmethod
+    def from_dict(cls, obj: Mapping[str, Any]) -> BlameCounts:
+        return cls(**{k: obj.get(k, 0) for k in ("total", "correct", "kb_gap", "retrieval_failure", "lm_failure",
+                                                   "unjudged")}, by_basis=dict(obj.get("by_basis") or {}))
+
+
+@dataclass
+class EvaluationResult:
+    """One evaluated run (or results file, or GRAMMAR reference)."""
+
+    queries: int
+    judges: list[str]
+    by_style: dict[str, StyleMetrics]
+    blame: dict[str, BlameCounts]
+    #: "n of N", dataset match, retrieved-id match (``runs.InputCheck`` as a dict)
+    inputs: dict[str, Any] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    source: dict[str, Any] = field(default_factory=dict)
+    gap_rule: str = GAP_RULE_JOINT
+    retrieval_rule: str = ""
+    comparison: dict[str, Any] | None = None
+    table3: dict[str, Any] | None = None
+    text_metrics: dict[str, Any] | None = None
+    by_style_unbalanced: dict[str, StyleMetrics] | None = None
+    #: anything else a stage added (open-domain tags, G-Eval criteria, ...): kept as plain data
+    extra: dict[str, Any] = field(default_factory=dict)
+    output: str | None = None
+    # not written to metrics.json: the judged queries and their verdicts
+    judgements: list[Any] = field(default_factory=list, repr=False)
+    verdicts: list[dict[str, str]] = field(default_factory=list, repr=False)
+    extra_judgements: list[Any] = field(default_factory=list, repr=False)
+
+    @property
+    def overall_key(self) -> str | None:
+        return "all styles" if "all styles" in self.by_style else next(iter(self.by_style), None)
+
+    @property
+    def overall(self) -> StyleMetrics | None:
+        key = self.overall_key
+        return None if key is None else self.by_style[key]
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "queries": self.queries, "judges": list(self.judges),
+            "by_style": {k: v.to_dict() for k, v in self.by_style.items()},
+            "blame": {k: v.to_dict() for k, v in self.blame.items()},
+            "inputs": self.inputs, "warnings": list(self.warnings), "source": self.source,
+            "gap_rule": self.gap_rule, "retrieval_rule": self.retrieval_rule,
+        }
+        for name in ("comparison", "table3", "text_metrics"):
+            if getattr(self, name) is not None:
+                out[name] = getattr(self, name)
+        if self.by_style_unbalanced is not None:
+            out["by_style_unbalanced"] = {k: v.to_dict() for k, v in self.by_style_unbalanced.items()}
+        out.update(self.extra)
+        if self.output is not None:
+            out["output"] = self.output
+        return out
+
+    @classmethod
+    def from_dict(cls, obj: Mapping[str, Any]) -> EvaluationResult:
+        known = {"queries", "judges", "by_style", "blame", "inputs", "warnings", "source", "gap_rule",
+                 "retrieval_rule", "comparison", "table3", "text_metrics", "by_style_unbalanced", "output"}
+        unb = obj.get("by_style_unbalanced")
+        return cls(
+            queries=int(obj.get("queries", 0)), judges=list(obj.get("judges", [])),
+            by_style={k: StyleMetrics.from_dict(v) for k, v in (obj.get("by_style") or {}).items()},
+            blame={k: BlameCounts.from_dict(v) for k, v in (obj.get("blame") or {}).items()},
+            inputs=dict(obj.get("inputs") or {}), warnings=list(obj.get("warnings") or []),
+            source=dict(obj.get("source") or {}), gap_rule=str(obj.get("gap_rule") or GAP_RULE_JOINT),
+            retrieval_rule=str(obj.get("retrieval_rule") or ""), comparison=obj.get("comparison"),
+            table3=obj.get("table3"), text_metrics=obj.get("text_metrics"),
+            by_style_unbalanced=None if unb is None else {k: StyleMetrics.from_dict(v) for k, v in unb.items()},
+            extra={k: v for k, v in obj.items() if k not in known}, output=obj.get("output"))
+
+    # Mapping-style reads of the dict form, for scripts written against metrics.json
+    def __getitem__(self, key: str) -> Any:
+        if key == "_judgements":
+            return self.judgements
+        if key == "_verdicts":
+            return self.verdicts
+        return self.to_dict()[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, str) and key in self.to_dict()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.to_dict())
+
+
+__all__ = ["METRIC_LABELS", "METRIC_NAMES", "BlameCounts", "EvaluationResult", "Metric", "StyleMetrics"]

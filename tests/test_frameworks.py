@@ -1,0 +1,174 @@
+"""LangChain, LlamaIndex and Haystack systems plugged in with ``ragdx run --callable pkg:obj`` and
+no glue: ids, contexts, answers and judgements equal those of a run mapped by hand; the setup
+hook, ``--name``, ``--corpus`` and the failure summary of the runner; the knowledge base as each
+framework's documents."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+
+import pytest
+from typer.testing import CliRunner
+
+from ragdx.cli import app
+from ragdx.errors import RagdxError
+from ragdx.evaluate import load_judgements
+from ragdx.rag.runner import failure_reasons, read_run
+from tests.support.small_demo import build_small_demo
+
+pytest.importorskip("langchain_core", reason="langchain-core not installed (pip install 'ragdx[langchain]')")
+pytest.importorskip("llama_index.core", reason="llama-index-core not installed (pip install 'ragdx[llamaindex]')")
+pytest.importorskip("haystack", reason="haystack-ai not installed (pip install 'ragdx[haystack]')")
+
+pytestmark = pytest.mark.slow
+MODULE = "tests.support.framework_systems"
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    root = tmp_path_factory.mktemp("frameworks")
+    dataset = build_small_demo(root)
+    old = os.environ.get("RAGDX_FW_KB")
+    os.environ["RAGDX_FW_KB"] = str(root / "kb")
+    import tests.support.framework_systems as systems
+
+    systems = importlib.reload(systems)  # built over this knowledge base
+    yield root, dataset, systems
+    if old is None:
+        os.environ.pop("RAGDX_FW_KB", None)
+    else:
+        os.environ["RAGDX_FW_KB"] = old
+
+
+def ragdx(*args: str) -> tuple[int, str]:
+    """The CLI in process; a RagdxError counts as main() would report it (exit 2, one line)."""
+    result = CliRunner().invoke(app, list(args))
+    if isinstance(result.exception, RagdxError):
+        return result.exception.exit_code, str(result.exception)
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.output
+
+
+def comparable(run_dir):
+    return [(o.id, o.answer, [(c.id, c.text, c.score) for c in o.contexts], o.error) for o in read_run(run_dir)]
+
+
+def judgements(run_dir):
+    return [(j.id, j.correct, j.retrieval_correct, j.retrieved_ids) for j in load_judgements(run_dir, judge="exact")]
+
+
+@pytest.mark.parametrize(("obj", "by_hand", "framework"), [
+    ("lc_chain", "lc_by_hand", "langchain:RunnableSequence"),
+    ("lc_pair", "lc_by_hand", "langchain:retriever+chain"),
+    ("li_engine", "li_by_hand", "llamaindex:Engine"),
+    ("hs_pipeline", "hs_by_hand", "haystack:Pipeline"),
+])
+def test_framework_object_equals_a_hand_mapped_run(demo, obj, by_hand, framework):
+    root, dataset, systems = demo
+    adapted, manual = root / "runs" / obj, root / "runs" / f"{obj}-by-hand"
+    code, out = ragdx("run", "-d", str(dataset), "-o", str(adapted), "--callable", f"{MODULE}:{obj}",
+                      "--no-progress", "-j", "4")
+    assert code == 0, out
+    code, out = ragdx("run", "-d", str(dataset), "-o", str(manual), "--callable", f"{MODULE}:{by_hand}",
+                      "--no-progress")
+    assert code == 0, out
+    got, want = comparable(adapted), comparable(manual)
+    assert len(got) == len(want) > 100
+    assert got == want
+    assert judgements(adapted) == judgements(manual)
+    # ids are the knowledge base's document ids: never a chunk UUID or a content hash
+    kb_ids = {json.loads(line)["id"] for line in (root / "kb" / "documents.jsonl").read_text().splitlines()}
+    retrieved = {c[0] for row in got for c in row[2]}
+    assert retrieved and retrieved <= kb_ids
+    assert any(j[2] for j in judgements(adapted))  # some retrievals are right, so R is not 0.000
+    config = json.loads((adapted / "manifest.json").read_text())["system"]["config"]
+    assert config["framework"] == framework
+
+
+def test_setup_hook_runs_once_before_concurrency_and_names_the_run(demo):
+    root, dataset, systems = demo
+    systems.SETUP_CALLS.clear()
+    run_dir = root / "runs" / "setup"
+    code, out = ragdx("run", "-d", str(dataset), "-o", str(run_dir), "--setup", f"{MODULE}:counting_factory",
+                      "--name", "li-from-factory", "-j", "8", "--no-progress", "--limit", "20")
+    assert code == 0, out
+    assert len(systems.SETUP_CALLS) == 1
+    manifest = json.loads((run_dir / "manifest.json").read_text())
+    assert manifest["system"]["name"] == "li-from-factory"
+    assert manifest["system"]["config"]["setup"] == f"{MODULE}:counting_factory"
+    assert manifest["counts"]["ok"] == 20
+    # the factory's engine answers as the module-level one does
+    by_hand = [systems.li_by_hand(o.query) for o in read_run(run_dir)]
+    assert [o.answer for o in read_run(run_dir)] == [h["answer"] for h in by_hand]
+    ids = [[c["id"] for c in h["contexts"]] for h in by_hand]
+    assert [[c.id for c in o.contexts] for o in read_run(run_dir)] == ids
+
+
+def test_pipeline_yaml_without_corpus_gets_the_datasets_knowledge_base(demo, tmp_path):
+    root, dataset, _ = demo
+    spec = tmp_path / "er.yaml"
+    spec.write_text("name: er\nretriever: {type: keyword}\ngenerator: {type: extractive}\ntop_k: 2\n")
+    code, out = ragdx("run", "-d", str(dataset), "-o", str(tmp_path / "er"), "--system", str(spec),
+                      "--limit", "5", "--no-progress")
+    assert code == 0, out
+    manifest = json.loads((tmp_path / "er" / "manifest.json").read_text())
+    assert manifest["counts"]["ok"] == 5
+    assert manifest["system"]["config"]["corpus_documents"] == 62
+    # --corpus names another one, and --name renames the run
+    code, out = ragdx("run", "-d", str(dataset), "-o", str(tmp_path / "er2"), "--system", str(spec),
+                      "--corpus", str(root / "kb" / "documents.jsonl"), "--name", "er-kb", "--limit", "2",
+                      "--no-progress")
+    assert code == 0, out
+    assert json.loads((tmp_path / "er2" / "manifest.json").read_text())["system"]["name"] == "er-kb"
+
+
+def test_failure_reasons_are_summarised_with_counts(demo, tmp_path):
+    _, dataset, _ = demo
+    code, out = ragdx("run", "-d", str(dataset), "-o", str(tmp_path / "bad"), "--callable",
+                      "tests.test_frameworks:sometimes_broken", "--limit", "12", "--no-progress")
+    assert code == 0, out
+    reasons = failure_reasons(tmp_path / "bad")
+    assert reasons[0] == ("ValueError: index N out of range", 8)
+    assert reasons[1] == ("KeyError: 'contexts'", 4)
+    assert "top reasons" in out and "8 × ValueError: index N out of range" in out
+
+
+_CALLS = {"n": 0}
+
+
+def sometimes_broken(query: str) -> str:
+    _CALLS["n"] += 1
+    if _CALLS["n"] % 3 == 0:
+        raise KeyError("contexts")
+    raise ValueError(f"index {_CALLS['n'] * 7} out of range")
+
+
+def test_unusable_objects_and_options_fail_in_one_line(demo, tmp_path):
+    _, dataset, _ = demo
+    code, message = ragdx("run", "-d", str(dataset), "-o", str(tmp_path / "x"), "--callable", "json:__name__")
+    assert code == 2 and "not callable" in message
+    code, message = ragdx("run", "-d", str(dataset), "-o", str(tmp_path / "x"), "--callable", f"{MODULE}:lc_chain",
+                          "--answer-path", "data.answer")
+    assert code == 2 and "--http" in message
+    assert not (tmp_path / "x").exists()
+
+
+def test_knowledge_base_as_framework_documents(demo):
+    from ragdx.rag.adapters.documents import haystack_documents, langchain_documents, llamaindex_documents
+
+    root, dataset, _ = demo
+    kb_ids = [json.loads(line)["id"] for line in (root / "kb" / "documents.jsonl").read_text().splitlines()]
+    lc = langchain_documents(dataset)  # a dataset directory: its knowledge base
+    li = llamaindex_documents(root / "kb")
+    hs = haystack_documents(root / "kb")
+    assert [d.metadata["ragdx_id"] for d in lc] == [d.id for d in lc] == kb_ids
+    assert [d.doc_id for d in li] == [d.metadata["ragdx_id"] for d in li] == kb_ids
+    assert [d.id for d in hs] == [d.meta["ragdx_id"] for d in hs] == kb_ids
+    assert lc[0].metadata["table"] and lc[0].page_content == li[0].text == hs[0].content
+    from llama_index.core.node_parser import SentenceSplitter
+
+    nodes = SentenceSplitter(chunk_size=40, chunk_overlap=0, tokenizer=str.split).get_nodes_from_documents(li[:3])
+    assert len(nodes) > 3 and {n.ref_doc_id for n in nodes} == set(kb_ids[:3])
