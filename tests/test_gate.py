@@ -90,6 +90,7 @@ def test_regression_needs_the_whole_interval_below_zero():
     assert "| `accuracy:no-regression` | **FAIL** |" in gate_markdown([gate])
 
 
+@pytest.mark.slow
 def test_compare_fails_on_a_degraded_system_and_passes_an_equal_one(runs, tmp_path, monkeypatch):
     root, dirs = runs
     summary = tmp_path / "summary.md"
@@ -109,6 +110,7 @@ def test_compare_fails_on_a_degraded_system_and_passes_an_equal_one(runs, tmp_pa
     assert "✅" in text and "❌" in text  # both gates appended to the step summary
 
 
+@pytest.mark.slow
 def test_evaluate_fail_under(runs, tmp_path):
     root, dirs = runs
     code, out = ragdx("evaluate", str(dirs["good"]), "--judge", "exact", "--boot", "200",
@@ -125,6 +127,7 @@ def test_evaluate_fail_under(runs, tmp_path):
     assert code == 2 and "METRIC=VALUE" in out
 
 
+@pytest.mark.slow
 def test_pytest_helpers(runs):
     root, dirs = runs
     assert assert_metrics(dirs["good"], accuracy=0.6).passed
@@ -138,7 +141,8 @@ def test_pytest_helpers(runs):
         assert_no_regression(dirs["good"], dirs["bad"], metrics=["accuracy"], judge="exact", n_boot=200)
 
 
-def test_the_fixture(runs, ragdx_gate):
+@pytest.mark.slow
+def test_the_fixture(runs, ragdx_gate):  # noqa: F811  (pytest injects the fixture)
     _, dirs = runs
     gate = ragdx_gate.metrics(dirs["good"], accuracy=0.5)
     assert gate.passed and gate.checks[0].ci_low is not None

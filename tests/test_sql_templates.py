@@ -442,8 +442,9 @@ def test_schema_templates_validate_on_self_referencing_surrogate_fk(tmp_path):
         templates = schema_templates(schema)
         accepted, rejected = validate_templates(templates, schema, engine)
         assert [(r.template.sql, r.reason) for r in rejected] == []
-        # a self-join names the second row by its alias in the meaning of the template
-        manager = [p for p in accepted if p.semantics.targets == (ColumnRef("Staff2", "Name"),)]
+        # a self-join names the second row by its relation (manager_id -> Manager), never
+        # "Staff2" (which read "staff 2s" in questions)
+        manager = [p for p in accepted if p.semantics.targets == (ColumnRef("Manager", "Name"),)]
         assert manager and run(engine, manager[0], "Bob") == [("Ann",)]
     finally:
         engine.dispose()

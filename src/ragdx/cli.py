@@ -603,6 +603,21 @@ def run_cmd(
                 console.print(f"  {count:>5} × {reason}", highlight=False, markup=False, soft_wrap=True)
 
 
+@app.command("export")
+def export_cmd(
+    dataset: Annotated[Path, typer.Argument(help="Dataset directory from `ragdx gen`.")],
+    run_dir: Annotated[Path | None, typer.Argument(help="A run over it: adds responses and retrieved contexts.")] = None,
+    to: Annotated[str, typer.Option("--to", help="ragas (SingleTurnSample JSONL), deepeval (test cases JSON), hf (Parquet for `datasets`) or jsonl (the plain QA format `evaluate` reads).")] = "jsonl",
+    out: Annotated[Path, typer.Option("--out", "-o", help="File to write.")] = Path("export.jsonl"),
+):
+    """The dataset (and a run's answers) as files ragas, DeepEval, Hugging Face `datasets` or any tool reads."""
+    from ragdx.export import FORMATS, export
+
+    _choice(to, FORMATS, "--to")
+    path, n = export(dataset, out, to=to, run=run_dir)
+    console.print(f"{n} records → {path} ({to})")
+
+
 # ----------------------------------------------------------------------------- evaluate
 
 JudgeOpt = Annotated[str, typer.Option("--judge", help="exact, contains, f1, llm or cascade (cheap judges first, the LLM only where they cannot decide).")]

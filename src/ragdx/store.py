@@ -118,46 +118,173 @@ def iter_jsonl(path: str | Path) -> Iterator[tuple[int, dict]]:
 
     path = Path(path)
     try:
-        fh = path.open(encoding="utf-8")
+        fh = path.open("rb")
     except OSError as exc:
         raise RagdxError(f"cannot read ({exc.strerror})", source=str(path)) from None
     with fh:
-        for number, line in enumerate(fh, 1):
+        number = 0
+        while True:
+            try:
+                raw = fh.readline()
+            except OSError as exc:  # a directory, a device that fails mid-read
+                raise RagdxError(f"cannot read ({exc.strerror})", source=str(path)) from None
+            if not raw:
+                break
+            number += 1
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise RagdxError(f"not valid UTF-8 (byte {exc.start + 1} of the line)", source=str(path),
+                                 field=f"line {number}") from None
             if not line.strip():
                 continue
             try:
-                obj = json.loads(line)
-            except ValueError as exc:
-                raise RagdxError(f"not valid JSON ({exc.msg})", source=str(path), field=f"line {number}") from None
+                obj = json.loads(line, object_pairs_hook=_unique_keys)
+            except _DuplicateKey as exc:
+                raise RagdxError(f"key '{exc.key}' appears twice", source=str(path), field=f"line {number}") from None
+            except (ValueError, RecursionError) as exc:
+                msg = getattr(exc, "msg", None) or "nested too deeply"
+                raise RagdxError(f"not valid JSON ({msg})", source=str(path), field=f"line {number}") from None
             if not isinstance(obj, dict):
                 raise RagdxError("expected a JSON object", source=str(path), field=f"line {number}")
             yield number, obj
 
 
-def read_structured(path: str | Path, *, error: type | None = None) -> Any:
-    """A JSON (``.json``) or YAML file's content; unreadable or malformed files raise ``error``
-    (a RagdxError subclass) naming the file and, for YAML, the line."""
-    import yaml
+class _DuplicateKey(ValueError):
+    def __init__(self, key: str):
+        super().__init__(key)
+        self.key = key
 
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict:
+    # a key given twice is a person's mistake: json keeps the last silently, YAML too
+    out: dict = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
+
+
+def read_text(path: str | Path, *, error: type | None = None) -> str:
+    """A user's text file as UTF-8; unreadable or undecodable files raise ``error`` (a RagdxError
+    subclass) in one line naming the file."""
     from ragdx.errors import RagdxError
 
     error = error or RagdxError
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except OSError as exc:
         raise error(f"cannot read ({exc.strerror})", source=str(path)) from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        raise error("not valid UTF-8", source=str(path), field=f"line {line}") from None
+
+
+#: A YAML document may not expand (aliases followed) to more nodes than this: a few hundred bytes
+#: of nested aliases (a "billion laughs") otherwise exhaust memory wherever the data is walked.
+MAX_YAML_NODES = 1_000_000
+
+
+def _yaml_loader():
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        """SafeLoader that refuses duplicate keys."""
+
+    def mapping(loader, node, deep=False):  # noqa: ANN001 - PyYAML's constructor protocol
+        seen = set()
+        for key_node, _ in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                continue  # '<<: *base' then a key of its own overrides the base: not a duplicate
+            key = loader.construct_object(key_node, deep=True)
+            try:
+                dup = key in seen
+                seen.add(key)
+            except TypeError:  # an unhashable key: PyYAML's own error follows
+                continue
+            if dup:
+                raise yaml.constructor.ConstructorError(None, None, f"key '{key}' appears twice",
+                                                        key_node.start_mark)
+        return yaml.SafeLoader.construct_mapping(loader, node, deep)
+
+    Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
+                           lambda loader, node: mapping(loader, node, deep=True))
+    return Loader
+
+
+def _yaml_size(node, memo: dict, limit: int) -> int:
+    """Nodes of the document once every alias is expanded, counted on the shared graph."""
+    import yaml
+
+    key = id(node)
+    if key in memo:
+        return memo[key]
+    memo[key] = 1  # a recursive alias counts once (and PyYAML rejects it later anyway)
+    total = 1
+    if isinstance(node, yaml.SequenceNode):
+        for child in node.value:
+            total += _yaml_size(child, memo, limit)
+            if total > limit:
+                break
+    elif isinstance(node, yaml.MappingNode):
+        for k, v in node.value:
+            total += _yaml_size(k, memo, limit) + _yaml_size(v, memo, limit)
+            if total > limit:
+                break
+    memo[key] = total
+    return total
+
+
+def load_yaml(text: str, *, source: str, error: type | None = None) -> Any:
+    """``yaml.safe_load`` that refuses duplicate keys and alias bombs, with one-line errors."""
+    import yaml
+
+    from ragdx.errors import RagdxError
+
+    error = error or RagdxError
+    loader = None
+    try:
+        loader = _yaml_loader()(text)
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        if _yaml_size(node, {}, MAX_YAML_NODES) > MAX_YAML_NODES:
+            raise error(f"expands to more than {MAX_YAML_NODES:,} values through its aliases", source=source)
+        return loader.construct_document(node)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+        problem = getattr(exc, "problem", None) or getattr(exc, "reason", None) or str(exc)
+        raise error(f"not valid YAML ({' '.join(str(problem).split())})", source=source,
+                    field=f"line {mark.line + 1}" if mark else None) from None
+    except RecursionError:
+        raise error("not valid YAML (nested too deeply)", source=source) from None
+    finally:
+        if loader is not None:
+            loader.dispose()
+
+
+def read_structured(path: str | Path, *, error: type | None = None) -> Any:
+    """A JSON (``.json``) or YAML file's content; unreadable, undecodable or malformed files, and
+    keys given twice, raise ``error`` (a RagdxError subclass) naming the file and, where known,
+    the line."""
+    from ragdx.errors import RagdxError
+
+    error = error or RagdxError
+    path = Path(path)
+    text = read_text(path, error=error)
     if path.suffix == ".json":
         try:
-            return json.loads(text)
-        except ValueError as exc:
-            raise error(f"not valid JSON ({exc})", source=str(path)) from None
-    try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        raise error(f"not valid YAML ({getattr(exc, 'problem', exc)})", source=str(path),
-                    field=f"line {mark.line + 1}" if mark else None) from None
+            return json.loads(text, object_pairs_hook=_unique_keys)
+        except _DuplicateKey as exc:
+            raise error(f"key '{exc.key}' appears twice", source=str(path)) from None
+        except (ValueError, RecursionError) as exc:
+            raise error(f"not valid JSON ({exc if not isinstance(exc, RecursionError) else 'nested too deeply'})",
+                        source=str(path)) from None
+    return load_yaml(text, source=str(path), error=error)
 
 
 #: The file every staged directory carries: proof that ragdx wrote it, so ``--overwrite`` may replace it.

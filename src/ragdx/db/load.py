@@ -105,16 +105,37 @@ def load_tables(
         engine.dispose()
 
 
+def _read_json(path: Path) -> Any:
+    from ragdx.store import _DuplicateKey, _unique_keys, read_text
+
+    try:
+        return json.loads(read_text(path), object_pairs_hook=_unique_keys)
+    except _DuplicateKey as exc:
+        raise RagdxError(f"key '{exc.key}' appears twice", source=str(path)) from None
+    except (ValueError, RecursionError) as exc:
+        raise RagdxError(f"not valid JSON ({exc})", source=str(path)) from None
+
+
 def load_tables_json(url: str, path: str | Path, *, replace: bool = False) -> dict[str, int]:
     """Load a ``{"schema": ..., "rows": ...}`` file; returns the number of rows per table."""
     path = Path(path)
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-        schema, rows = doc["schema"], doc["rows"]
-    except (OSError, ValueError, KeyError) as exc:
-        raise RagdxError(f"not a tables file ({exc})", source=str(path)) from None
+    doc = _read_json(path)  # always JSON, whatever the file is called
+    if not isinstance(doc, dict) or not isinstance(doc.get("schema"), dict) or not isinstance(doc.get("rows"), dict):
+        raise RagdxError("not a tables file: expected an object with 'schema' and 'rows' objects", source=str(path))
+    schema, rows = doc["schema"], doc["rows"]
+    for name, tspec in schema.items():
+        if not isinstance(tspec, dict) or not isinstance(tspec.get("columns"), list) or not all(
+                isinstance(c, dict) and isinstance(c.get("name"), str) and isinstance(c.get("type"), str)
+                for c in tspec["columns"]):
+            raise RagdxError("expected 'columns': a list of {name, type}", source=str(path), field=f"schema.{name}")
+    for name, table_rows in rows.items():
+        if not isinstance(table_rows, list) or not all(isinstance(r, dict) for r in table_rows):
+            raise RagdxError("expected a list of row objects", source=str(path), field=f"rows.{name}")
     try:
         load_tables(url, schema, rows, replace=replace)
     except RagdxError as exc:
         raise RagdxError(exc.message, source=str(path), field=exc.field) from None
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        # a hand-written schema with a key missing or of the wrong shape
+        raise RagdxError(f"not a tables file ({type(exc).__name__}: {exc})", source=str(path)) from None
     return {name: len(r) for name, r in rows.items()}

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import random
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -80,6 +81,50 @@ def _step(console: Console, number: int, text: str, clock: float) -> None:
     console.print(f"[bold cyan][{number}/6][/] {text} [dim]({time.perf_counter() - clock:.0f} s)[/]")
 
 
+@dataclass
+class Testbed:
+    """The demo's database, knowledge base and dataset on disk (what every later stage reads)."""
+
+    out: Path
+    kb: Any
+    result: Any
+    parsed: Any
+    sql_result: Any
+    text_result: Any
+
+    @property
+    def records(self) -> list[Any]:
+        return self.result.records
+
+
+def build_testbed(out: Path, console: Console | None = None, *, max_groups: int = DEMO_MAX_GROUPS,
+                  per_group: int = DEMO_PER_GROUP, n: int = DEMO_N) -> Testbed:
+    """Stages 1 and 2 of the demo: the database, its knowledge base with facts left out on purpose,
+    templates and a balanced dataset in ``out`` (also used by the fault-injection benchmark)."""
+    console = console or Console(quiet=True)
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    db_path = build_demo_database(out / "demo.sqlite", overwrite=True)
+    url = f"sqlite:///{db_path}"
+    console.print(f"[bold]demo database[/] {db_path}: {demo_description()}")
+    engine = connect(url)
+    schema = inspect_schema(engine)
+    kb = render_kb(engine, schema, omit=DEMO_OMIT, omit_tables=DEMO_OMIT_TABLES)
+    kb.write(out / "kb", overwrite=True)
+    sql_file, text_file = out / "templates" / "sql.yaml", out / "templates" / "text.yaml"
+    sql_result = sql_stage(engine, schema, sql_file)
+    parsed, _ = load_parsed(sql_file, schema)
+    text_result = text_stage(parsed, text_file, DEMO_STYLES, n)
+    options = AnswerOptions(seed=0, max_groups_per_template=max_groups)
+    result = build_dataset(engine, schema, parsed, read_text_templates(text_file), DEMO_STYLES, n,
+                           options, kb_facts=kb.facts, per_group=per_group)
+    write(out / "dataset", schema, options, result,
+          {"database": url, "sql_templates": str(sql_file), "text_templates": str(text_file),
+           "knowledge_base": str(out / "kb")}, overwrite=True)
+    engine.dispose()
+    return Testbed(out, kb, result, parsed, sql_result, text_result)
+
+
 def run_demo(out: Path, console: Console | None = None, *, max_groups: int = DEMO_MAX_GROUPS,
              per_group: int = DEMO_PER_GROUP, n: int = DEMO_N, top_k: int = DEMO_TOP_K, n_boot: int = 1000,
              progress: bool = True, report: bool = True) -> dict[str, Any]:
@@ -89,30 +134,11 @@ def run_demo(out: Path, console: Console | None = None, *, max_groups: int = DEM
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
 
-    # 1. database and knowledge base ---------------------------------------------------------
-    _step(console, 1, "demo database and knowledge base", clock)
-    db_path = build_demo_database(out / "demo.sqlite", overwrite=True)
-    url = f"sqlite:///{db_path}"
-    console.print(f"[bold]demo database[/] {db_path}: {demo_description()}")
-    engine = connect(url)
-    schema = inspect_schema(engine)
-    kb = render_kb(engine, schema, omit=DEMO_OMIT, omit_tables=DEMO_OMIT_TABLES)
-    kb.write(out / "kb", overwrite=True)
-
-    # 2. templates and dataset ---------------------------------------------------------------
-    _step(console, 2, "SQL and text templates, balanced dataset", clock)
-    sql_file, text_file = out / "templates" / "sql.yaml", out / "templates" / "text.yaml"
-    sql_result = sql_stage(engine, schema, sql_file)
-    parsed, _ = load_parsed(sql_file, schema)
-    text_result = text_stage(parsed, text_file, DEMO_STYLES, n)
-    options = AnswerOptions(seed=0, max_groups_per_template=max_groups)
-    result = build_dataset(engine, schema, parsed, read_text_templates(text_file), DEMO_STYLES, n,
-                           options, kb_facts=kb.facts, per_group=per_group)
+    # 1 and 2. database, knowledge base, templates and dataset ------------------------------------
+    _step(console, 1, "demo database, knowledge base, templates and a balanced dataset", clock)
+    bed = build_testbed(out, console, max_groups=max_groups, per_group=per_group, n=n)
+    kb, result, parsed, sql_result, text_result = bed.kb, bed.result, bed.parsed, bed.sql_result, bed.text_result
     dataset_dir = out / "dataset"
-    write(dataset_dir, schema, options, result,
-          {"database": url, "sql_templates": str(sql_file), "text_templates": str(text_file),
-           "knowledge_base": str(out / "kb")}, overwrite=True)
-    engine.dispose()
     _print_dataset(console, result.records)
     groups = {r.group_id for r in result.records}
     gap_groups = {r.group_id for r in result.records if r.kb_supported is False}

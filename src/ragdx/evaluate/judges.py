@@ -195,6 +195,9 @@ def _value_of(value: Any) -> date | float | None:
     if isinstance(value, date):
         return value
     text = str(value).strip()
+    midnight = _MIDNIGHT.match(text)
+    if midnight:
+        text = midnight.group(1)  # "2004-01-02 00:00:00" is the date 2004-01-02
     dates, spans = extract_dates(text)
     if len(dates) >= 1 and spans and spans[0][1] - spans[0][0] >= len(text) - 1:
         return sorted(dates)[0] if len(dates) == 1 else None
@@ -203,6 +206,36 @@ def _value_of(value: Any) -> date | float | None:
         nums = extract_numbers(m.group(0))
         return max(nums, key=abs) if nums else None
     return None
+
+
+_MIDNIGHT = re.compile(r"^(\d{4}-\d{1,2}-\d{1,2})[ T]00:00(?::00(?:\.0+)?)?(?:Z|[+-]00:?00)?$")
+# "Maybe Riotur or Embratel or Petrobras": the gold among other candidates is not an answer
+_ALTERNATIVES = re.compile(r"\s*(?:,\s*)?\b(?:or|and/or|either)\b\s*|\s*/\s*", re.IGNORECASE)
+_NO_RECORD = re.compile(
+    r"\b(?:no (?:record|recorded|data|information|value|entry)|not (?:recorded|known|available|listed|"
+    r"stated|specified|mentioned|found)|(?:is|are) unknown|there is no|none (?:is|are) recorded|"
+    r"does not (?:say|state|mention|have)|doesn't (?:say|state|mention|have)|n/a)\b", re.IGNORECASE)
+
+
+def hedged(gold: Any, response: str) -> bool:
+    """The response offers the gold value as one of several alternatives ("X or Y")."""
+    g = normalise(gold)
+    if not g or " or " in f" {g} " or "/" in str(gold):
+        return False
+    parts = [p for p in _ALTERNATIVES.split(str(response)) if p and p.strip(" .,;:!?")]
+    if len(parts) < 2:
+        return False
+    holding = [p for p in parts if re.search(r"(?:^| )" + re.escape(g) + r"(?: |$)", normalise(p))]
+    return len(holding) >= 1 and len(holding) < len(parts)
+
+
+def says_no_record(response: str | None) -> bool:
+    """The response says the records hold no value (the right answer to an unanswerable query)."""
+    return response is not None and bool(_NO_RECORD.search(str(response)))
+
+
+def _unanswerable(item: JudgeItem) -> bool:
+    return item.answer_kind == "none" or not any(item.answer_rows)
 
 
 def _same_number(a: float, b: float) -> bool:
@@ -231,6 +264,16 @@ def _canonical_tokens(text: str) -> list[str]:
 
     text = _NUMBER.sub(number, unicodedata.normalize("NFKC", text).casefold())
     return normalise(text).split()
+
+
+#: words that frame a value rather than tell it apart ("Faculty *of* ...", "*The* ...")
+_FRAME_WORDS = frozenset("of and in on at for to by with from de la le du des der die das von van y e et".split())
+
+
+def distinctive_missing(answer: Any, response: Any) -> list[str]:
+    """Tokens of the gold answer (function words aside) that the response does not contain."""
+    have = set(_canonical_tokens(str(response)))
+    return [t for t in dict.fromkeys(_canonical_tokens(str(answer))) if t not in _FRAME_WORDS and t not in have]
 
 
 def token_f1(answer: Any, response: Any) -> float:
@@ -349,6 +392,10 @@ class ExactMatchJudge(Judge):
         if _missing(item.response):
             return Verdict(False, self.name, "no response")
         response = str(item.response)
+        if _unanswerable(item):
+            ok = says_no_record(response)
+            return Verdict(ok, self.name, "says there is no record" if ok else "answers an unanswerable query",
+                           float(ok))
         rows = _rows(item)
         if len(rows) == 1 and len(rows[0]) == 1:
             ok = _value_equal(rows[0][0], response)
@@ -373,8 +420,14 @@ class ContainmentJudge(Judge):
         if _missing(item.response):
             return Verdict(False, self.name, "no response")
         response = str(item.response)
+        if _unanswerable(item):
+            ok = says_no_record(response)
+            return Verdict(ok, self.name, "says there is no record" if ok else "answers an unanswerable query",
+                           float(ok))
         values = extract_values(response)
         rows = _rows(item)
+        if len(rows) == 1 and len(rows[0]) == 1 and hedged(rows[0][0], response):
+            return Verdict(False, self.name, "a hedged list of candidates", 0.0)
         per_row = [all(_value_contained(v, response, values) for v in row) for row in rows]
         ok = _combine(per_row, self.sets)
         score = sum(per_row) / len(per_row)
@@ -475,6 +528,12 @@ class CascadeJudge(Judge):
     def _cheap(self, item: JudgeItem) -> Verdict | None:
         if _missing(item.response):
             return Verdict(False, "cascade:empty", "no response")
+        if _unanswerable(item):
+            ok = says_no_record(str(item.response))
+            return Verdict(ok, "cascade:no-record", "says there is no record" if ok else "answers an unanswerable query")
+        rows0 = _rows(item)
+        if len(rows0) == 1 and len(rows0[0]) == 1 and hedged(rows0[0][0], str(item.response)):
+            return Verdict(False, "cascade:hedged", "a hedged list of candidates")
         for judge in (self.exact, self.contains):
             v = judge.judge(item)
             if v.correct:
@@ -502,21 +561,32 @@ class CascadeJudge(Judge):
             from ragdx.llm import run_sync
 
             return run_sync(self.ajudge(item))
+        return self._count(self._offline(item))
+
+    def _offline(self, item: JudgeItem) -> Verdict:
+        """Without an LLM: token F1 at its threshold *and* every distinctive token of the gold answer
+        in the response. F1 alone accepted a sibling value sharing its frame ("Faculty of Engineering"
+        for "Faculty of Humanities", F1 0.67; one URL for another, 0.75) — measured by the
+        fault-injection benchmark as wrong answers blamed on nobody."""
         v = self.f1.judge(item)
-        return self._count(Verdict(v.correct, "cascade:f1", v.reason, v.score))
+        if v.correct:
+            missing = distinctive_missing(item.answer_text, str(item.response))
+            if missing:
+                return Verdict(False, "cascade:f1", f"{v.reason}, but the response lacks {', '.join(missing[:3])}",
+                               v.score)
+        return Verdict(v.correct, "cascade:f1", v.reason, v.score)
 
     async def ajudge(self, item: JudgeItem) -> Verdict:
         cheap = self._cheap(item)
         if cheap is not None:
             return self._count(cheap)
         if self.llm_judge is None:
-            v = self.f1.judge(item)
-            return self._count(Verdict(v.correct, "cascade:f1", v.reason, v.score))
+            return self._count(self._offline(item))
         v = await self.llm_judge.ajudge(item)
         if v.error is not None:  # no verdict at all: F1 standing in would be a silent change of judge
             return self._count(Verdict(None, "cascade:llm", v.reason, error=v.error))
-        if v.correct is None:  # the LLM said something else: F1 decides, and says so
-            f = self.f1.judge(item)
+        if v.correct is None:  # the LLM said something else: the offline rule decides, and says so
+            f = self._offline(item)
             return self._count(Verdict(f.correct, "cascade:f1", f"{v.reason}; {f.reason}", f.score))
         return self._count(Verdict(v.correct, "cascade:llm", v.reason))
 

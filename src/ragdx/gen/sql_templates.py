@@ -230,33 +230,29 @@ _UNSUPPORTED_FOR_SET = (exp.AggFunc, exp.Window, exp.Subquery, exp.Union, exp.Li
                         exp.Having, exp.Offset)
 
 
-# Functions a template may call. A template is executed on the user's database, on every
+# Functions a template may not call. A template is executed on the user's database, on every
 # combination, by people who may not read it: a function with side effects (pg_terminate_backend,
-# pg_advisory_lock, LOAD_FILE, lo_import), one that waits or burns CPU on purpose (SLEEP,
-# BENCHMARK, pg_sleep) or one whose answer changes between runs (RANDOM) has no place in it.
-# Functions sqlglot knows are pure except those below; a function it does not know must be on
-# the allow-list (the engines' common pure scalar functions).
+# pg_advisory_lock, LOAD_FILE, lo_import, nextval), one that reads the server's files or state,
+# one that waits or burns CPU on purpose (SLEEP, BENCHMARK, pg_sleep) or without bound
+# (REPEAT, generate_series, randomblob), or one whose answer changes between runs (RANDOM, UUID)
+# has no place in it. One list serves every dialect: a name means the same thing wherever it
+# exists, and elsewhere the database rejects it anyway. A function nobody knows is left to the
+# database, whose own error names it.
 _DENIED_FUNCS = (exp.Rand, exp.GenerateSeries, exp.Repeat)
-_ALLOWED_ANONYMOUS = frozenset("""
-    abs char char_length character_length concat concat_ws date_format date_part datediff datetime
-    day dayname dayofmonth dayofweek dayofyear format glob hex hour iif ifnull initcap instr
-    julianday last_day lcase left length like locate lower lpad ltrim minute month monthname
-    nullif octet_length position printf quote replace reverse right round rpad rtrim second
-    sign split_part strftime strpos substr substring time to_char to_date to_number trim typeof
-    ucase unicode unixepoch upper week weekday year yearweek btrim extract greatest least
-    """.split())
+_DENIED_NAMES = re.compile(
+    r"(pg_\w*|lo_\w*|dblink\w*|load_file|sleep|benchmark|get_lock|release_lock|release_all_locks|is_free_lock|"
+    r"is_used_lock|master_pos_wait|master_gtid_wait|source_pos_wait|nextval|setval|lastval|currval|set_config|"
+    r"current_setting|txid_\w*|randomblob|zeroblob|load_extension|readfile|writefile|edit|fts3_tokenizer|"
+    r"random|rand|uuid\w*|gen_random_\w*|sys_exec|sys_eval|xp_\w*|\w+_to_xml\w*|generate_series|repeat|space|"
+    r"replicate|inet_\w*|version|connection_id|found_rows|row_count|last_insert_id|current_user|session_user|"
+    r"system_user|user|database|schema|nextval|copy|query_xml|extractvalue|updatexml|sys_\w*)", re.I)
 
 
 def _function_problem(node: exp.Func) -> str | None:
-    if isinstance(node, exp.Anonymous):
-        name = str(node.name)
-        if name.lower() not in _ALLOWED_ANONYMOUS:
-            return (f"function {name}() is not allowed in a template (only functions without side "
-                    "effects or unbounded cost are)")
-        return None
-    if isinstance(node, _DENIED_FUNCS):
-        return (f"function {node.sql_name()}() is not allowed in a template (its result changes between "
-                "runs or its cost is unbounded)")
+    name = str(node.name) if isinstance(node, exp.Anonymous) else node.sql_name()
+    if isinstance(node, _DENIED_FUNCS) or (isinstance(node, exp.Anonymous) and _DENIED_NAMES.fullmatch(name)):
+        return (f"function {name}() is not allowed in a template (side effects, server state, unbounded "
+                "cost or an answer that changes between runs)")
     return None
 
 
@@ -401,7 +397,9 @@ def parse_template(template: SqlTemplate, schema: Schema) -> ParsedTemplate:
                                *(w.find_all(exp.Column) for w in [tree.args.get("where")] if w),
                                *(j.find_all(exp.Column) for j in tree.args.get("joins") or [])):
         fact = (col.table, real_of.get(col.table, col.table), col.name)
-        if fact[1] in schema.tables and col.name not in entity_key(schema.table(fact[1])) \
+        # an association row's key is the link itself: a fact the knowledge base must state
+        if fact[1] in schema.tables and (col.name not in entity_key(schema.table(fact[1]))
+                                         or is_association(schema.table(fact[1]))) \
                 and fact not in fact_columns:
             fact_columns.append(fact)
     set_based = not any(tree.find(t) for t in _UNSUPPORTED_FOR_SET)
@@ -724,7 +722,16 @@ def schema_templates(schema: Schema) -> list[SqlTemplate]:
         if not keys:
             continue
         where_plain = _where(table.name, keys, table.name, qualified=False)
-        for attr in _attributes(table, set(keys)):
+        # a foreign key that stores the related row's name (Project.Client -> Client.Name) is
+        # answered as it is; one that stores an id is asked through the join below
+        named_fks = [fk.columns[0] for fk in table.foreign_keys
+                     if len(fk.columns) == 1 and schema.has_table(fk.ref_table)
+                     and lookup_keys(schema.table(fk.ref_table)) == [schema.table(fk.ref_table).column(
+                         fk.ref_columns[0]).name] and fk.columns[0] not in keys
+                     and _answerable(table, fk.columns[0])]
+        attributes = [c.name for c in table.columns
+                      if c.name in named_fks or c.name in _attributes(table, set(keys))]
+        for attr in attributes:
             out.append(SqlTemplate(f"SELECT {q(attr)} FROM {q(table.name)} WHERE {where_plain}",
                                    table.name, "schema"))
         where = _where(table.name, keys, table.name)
@@ -744,7 +751,7 @@ def schema_templates(schema: Schema) -> list[SqlTemplate]:
                     + f" ON {q(table.name)}.{q(fk_col)} = {q(alias)}.{q(ref_col)}")
             # the related row is answered by its name (never by the id in the foreign key);
             # a self-reference asks only that (the manager's birth date is the manager's own fact)
-            projections = [list(ref_keys)]
+            projections = [] if fk_col in named_fks else [list(ref_keys)]
             if not self_join:
                 projections += [[a] for a in _attributes(ref, set(ref_keys) | {ref_col})]
             for cols in projections:

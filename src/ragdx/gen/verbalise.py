@@ -850,7 +850,7 @@ _FRAMES: dict[str, tuple[str, ...]] = {
             "in our records, namely {np}, so could you tell me what {it} {be}?"
         ),
         (
-            "If the records mention {owner}, please look up the {head} that is stated there and "
+            "If the records mention {owner}, please look up the {head} that {be} stated there and "
             "tell me what {it} {be}; if nothing is recorded, say so instead of guessing an answer."
         ),
         (

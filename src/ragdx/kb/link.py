@@ -40,10 +40,11 @@ passages to check), so linking scales with the number of facts, not facts × pas
 
 from __future__ import annotations
 
+import copy
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from ragdx.errors import RagdxError
@@ -52,6 +53,8 @@ from ragdx.rag.corpus import Corpus
 
 #: weight of a match through the document's subject (rule 2) relative to one in a sentence (rule 1)
 TOPIC_WEIGHT = 0.9
+#: weight of a match through the subject named in the paragraph's opening sentence
+LEAD_WEIGHT = 0.8
 #: weight of two entities of one table named in a sentence, for a relation between them
 PEER_WEIGHT = 0.45
 #: a fact counts as stated when its best match weighs at least this
@@ -149,27 +152,30 @@ class PassageIndex:
                 return norm
         return ""
 
-    def find(self, needle: str) -> dict[int, set[int]]:
-        """Passages containing the padded token string ``needle``, with the sentences it is in."""
+    def find(self, needle: str) -> set[int]:
+        """Passages containing the padded token string ``needle`` (cached)."""
         hit = self._phrase_cache.get(needle)
         if hit is not None:
             return hit
         toks = needle.split()
-        out: dict[int, set[int]] = {}
-        if toks:
-            lists = [self.postings.get(t) for t in toks]
-            if all(lists):
-                candidates = min(lists, key=len)
-                for pid in candidates:
-                    norm = self.passages[pid].norm
-                    pos = norm.find(needle)
-                    while pos >= 0:
-                        out.setdefault(pid, set()).add(norm.count(SEP, 0, pos))
-                        pos = norm.find(needle, pos + 1)
+        out: set[int] = set()
+        lists = [self.postings.get(t) for t in toks]
+        if toks and all(lists):
+            lists.sort(key=len)
+            candidates = lists[0]
+            if len(candidates) > 256 and len(lists) > 1:
+                # two common words ("project manager"): intersect before reading passages
+                candidates = set(candidates).intersection(lists[1])
+            passages = self.passages
+            out = {pid for pid in candidates if needle in passages[pid].norm}
         if len(self._phrase_cache) > 200_000:
             self._phrase_cache.clear()
         self._phrase_cache[needle] = out
         return out
+
+    def doc_passages(self, doc: int) -> range:
+        end = self.first_passage[doc + 1] if doc + 1 < len(self.first_passage) else len(self.passages)
+        return range(self.first_passage[doc], end)
 
     def about(self, names: Sequence[Variant]) -> set[int]:
         """Documents about an entity: its name is the document's id or title, or is in the
@@ -254,12 +260,26 @@ class Linker:
         best: dict[int, float] = {}  # passage → best weight
         about = [self.about(e, names) for e, names in hop.subjects]
         subject_phrases = [[v[0] for v, _ in names if len(v) == 1] for _, names in hop.subjects]
+        # candidates come from the subject's side (passages naming it, or in documents about it):
+        # a common value ("USA", "2023") alone would make every record read thousands of passages
+        restrict: set[int] | None = None
+        for phrases, docs_about in zip(subject_phrases, about, strict=True):
+            where: set[int] = set()
+            for p in phrases:
+                where |= idx.find(p)
+            for d in docs_about:
+                where.update(idx.doc_passages(d))
+            restrict = where if restrict is None else restrict & where
+        if restrict is not None and not restrict:
+            return HopResult([], [], 0.0)
         for all_of, w in hop.value:
-            hits = [idx.find(p) for p in all_of]
-            if not all(hits):
-                continue
-            pids = set(hits[0]).intersection(*hits[1:]) if len(hits) > 1 else set(hits[0])
-            for pid in pids:
+            pids = restrict
+            for p in all_of:
+                found = idx.find(p)
+                pids = set(found) if pids is None else (pids & found if len(pids) > len(found) else found & pids)
+                if not pids:
+                    break
+            for pid in pids or ():
                 weight = self._weigh(hop, pid, all_of, subject_phrases, about)
                 if weight and weight * w > best.get(pid, 0.0):
                     best[pid] = weight * w
@@ -305,8 +325,21 @@ class Linker:
             if passage.doc in docs_about:
                 weight = min(weight, TOPIC_WEIGHT)
                 continue
+            if not hop.peers and _lead_sentence(norm) in named:
+                # the paragraph's opening sentence names the subject: what follows is about it
+                # ("Skyline Developers is a Dubai firm. It was founded in 1999.")
+                weight = min(weight, LEAD_WEIGHT)
+                continue
             return 0.0
         return weight
+
+
+def _lead_sentence(norm: str) -> int:
+    """Index of a passage's first sentence with some substance (a heading is not one)."""
+    for i, sentence in enumerate(norm.split(SEP)):
+        if len(sentence.split()) >= 5:
+            return i
+    return 0
 
 
 def _occurrences(norm: str, needle: str) -> list[tuple[int, int]]:
@@ -321,6 +354,15 @@ def _occurrences(norm: str, needle: str) -> list[tuple[int, int]]:
 # ----------------------------------------------------------------------------- facts from the database
 
 
+@dataclass(slots=True)
+class _TableMeta:
+    info: Any
+    key: list[str]
+    names: list[str]
+    association: bool
+    surrogate: set[str]
+
+
 class FactResolver:
     """Turns ``Table.Column@key`` facts into hops, reading the rows of each table once."""
 
@@ -330,6 +372,21 @@ class FactResolver:
         self.aliases = {k: list(v) for k, v in (aliases or {}).items()}
         self._rows: dict[str, dict[str, dict[str, Any]]] = {}
         self._names: dict[str, list[Variant]] = {}
+        self._meta: dict[str, _TableMeta] = {}
+
+    def meta(self, table: str) -> _TableMeta:
+        """What linking needs to know of a table, worked out once (the schema helpers profile data)."""
+        hit = self._meta.get(table)
+        if hit is None:
+            from ragdx.gen.sql_templates import entity_key, is_surrogate, lookup_keys
+
+            info = self.schema.table(table)
+            keys = entity_key(info)
+            names = lookup_keys(info)
+            hit = _TableMeta(info, keys, names[:2], _is_association(info),
+                             {c.name for c in info.columns if is_surrogate(info, c.name)})
+            self._meta[table] = hit
+        return hit
 
     def rows(self, table: str) -> dict[str, dict[str, Any]]:
         hit = self._rows.get(table)
@@ -337,10 +394,9 @@ class FactResolver:
             import sqlalchemy as sa
 
             from ragdx.gen.qa import key_text
-            from ragdx.gen.sql_templates import entity_key
 
-            info = self.schema.table(table)
-            cols = entity_key(info)
+            meta = self.meta(table)
+            info, cols = meta.info, meta.key
             t = sa.table(info.name, *(sa.column(c.name) for c in info.columns))
             hit = {}
             with self.engine.connect() as conn:
@@ -359,45 +415,38 @@ class FactResolver:
         hit = self._names.get(entity)
         if hit is not None:
             return hit
-        from ragdx.gen.sql_templates import lookup_keys
-
-        info = self.schema.table(table)
+        meta = self.meta(table)
         row = self.rows(table).get(key)
         out: list[Variant] = []
         if row is not None:
-            for col in lookup_keys(info)[:2]:
+            for col in meta.names:
                 if row.get(col) is not None:
                     out += text_variants(str(row[col]))
         for alias in self.aliases.get(entity, []):
             out += text_variants(alias)
-        if not out and row is not None and not _is_association(info):
+        if not out and row is not None and not meta.association:
             # no human name: the key is what documents rendered from rows call it
-            from ragdx.gen.sql_templates import entity_key, is_surrogate
-
-            if not all(is_surrogate(info, c) for c in entity_key(info)) or not lookup_keys(info):
-                out += text_variants(key.replace("|", " "))
+            out += text_variants(key.replace("|", " "))
         self._names[entity] = out
         return out
 
     def hop(self, fact: str) -> Hop | None:
         """The hop of one fact; None when the fact's row is not in the database any more."""
-        from ragdx.gen.sql_templates import entity_key, is_surrogate, lookup_keys
-
         column_part, _, key = fact.partition("@")
         table, _, column = column_part.partition(".")
         if not self.schema.has_table(table):
             return None
-        info = self.schema.table(table)
+        meta = self.meta(table)
+        info = meta.info
         row = self.rows(info.name).get(key)
         if row is None or column not in row:
             return None
         value = row[column]
         own = (f"{info.name}:{key}", self.names(info.name, key))
         fk = info.foreign_key_of(column)
-        name_cols = set(lookup_keys(info)[:2])
-        if column in name_cols or (column in entity_key(info) and fk is None):
+        if column in meta.names or (column in meta.key and fk is None):
             return Hop(fact, [own] if own[1] else [], [], identity=True)
-        if _is_association(info) or not own[1]:
+        if meta.association or not own[1]:
             # an association row (employment of a person by a company) is about the entities it links
             subjects = []
             for other in info.foreign_keys:
@@ -414,19 +463,19 @@ class FactResolver:
             ref = self._referenced(fk.ref_table, fk.ref_columns[0], value)
             if ref is not None and ref[1]:
                 return Hop(fact, subjects, ref[1], peers=schema_table(self.schema, fk.ref_table) == info.name)
-            if is_surrogate(info, column):
+            if column in meta.surrogate:
                 return Hop(fact, subjects, [])
         return Hop(fact, subjects, value_variants(value))
 
     def _referenced(self, table: str, column: str, value: Any) -> tuple[str, list[Variant]] | None:
         from ragdx.gen.qa import key_text
-        from ragdx.gen.sql_templates import entity_key
 
         if value is None or not self.schema.has_table(table):
             return None
-        info = self.schema.table(table)
+        meta = self.meta(table)
+        info = meta.info
         rows = self.rows(info.name)
-        keys = entity_key(info)
+        keys = meta.key
         if keys == [column]:
             key = key_text(value)
             if key in rows:
@@ -489,7 +538,11 @@ def link_records(records: Iterable, resolver: FactResolver, linker: Linker, *,
             fields_ = by_group[key] = _link_one(record, resolver, linker, stats)
         stats.records += 1
         setattr(stats, fields_["kb_basis"], getattr(stats, fields_["kb_basis"]) + 1)
-        out.append(replace(record, **{k: (list(v) if isinstance(v, list) else v) for k, v in fields_.items()}))
+        # a shallow copy and seven attributes: dataclasses.replace re-runs __init__ and costs 4x more
+        new = copy.copy(record)
+        for k, v in fields_.items():
+            setattr(new, k, list(v) if isinstance(v, list) else v)
+        out.append(new)
         if progress:
             progress(1)
     return out
@@ -512,7 +565,18 @@ def _link_one(record, resolver: FactResolver, linker: Linker, stats: LinkStats) 
     hops = [resolver.hop(f) for f in record.facts]
     answer_hops = [h for h in hops if h is not None and not h.identity]
     identity_hops = [h for h in hops if h is not None and h.identity]
-    if not answer_hops:
+    if not answer_hops and len(identity_hops) >= 2 and all(h.subjects for h in identity_hops):
+        # only names: the answer is a relation between entities ("who works at BP": the company
+        # and the person through an association row), stated where the entity the query names
+        # and each answer entity are named together (one hop per answer row of an answer set)
+        given = {phrase(str(v)) for v in record.params.values()}
+        named = [h for h in identity_hops if any(v[0] in given for _, ns in h.subjects for v, _ in ns if len(v) == 1)]
+        conditions = named if 0 < len(named) < len(identity_hops) else identity_hops[:1]
+        answers = [h for h in identity_hops if h not in conditions]
+        subjects = [sub for h in conditions for sub in h.subjects]
+        answer_hops = [Hop("+".join([*(c.fact for c in conditions), h.fact]), subjects,
+                           [v for _, names in h.subjects for v in names]) for h in answers]
+    elif not answer_hops:
         answer_hops, identity_hops = identity_hops, []
     sets: list[list[str]] = []
     spans: list[dict[str, Any]] = []

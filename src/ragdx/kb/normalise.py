@@ -82,11 +82,19 @@ def _date_token(kind: str, g: tuple[str, ...]) -> str | None:
     return f"zdate{y:04d}{m:02d}{d:02d}" if _valid(y, m, d) else None
 
 
+_ANY_MONTH = re.compile(r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec")
+_ANY_SEASON = re.compile(r"spring|summer|autumn|fall|winter|quarter|q[1-4]")
+_DIGIT = re.compile(r"\d")
+
+
 def _replace_dates(text: str) -> str:
+    months = _ANY_MONTH.search(text) is not None
+    seasons = _ANY_SEASON.search(text) is not None
     for pattern, kind in _DATE_PATTERNS:
-        if kind in ("mdy", "dmy", "my") and not any(m in text for m in ("jan", "feb", "mar", "apr", "may", "jun",
-                                                                         "jul", "aug", "sep", "oct", "nov", "dec")):
+        if kind in ("mdy", "dmy", "my") and not months:
             continue  # most passages name no month: skip the costlier patterns
+        if kind in ("season", "quarter", "oquarter") and not seasons:
+            continue
         def sub(m: re.Match, kind=kind) -> str:
             token = _date_token(kind, m.groups())
             return f" {token} " if token else m.group(0)
@@ -107,6 +115,8 @@ SEP = "§"
 
 def fold(text: str) -> str:
     """Case and accents folded: "Zoë Ångström" → "zoe angstrom"."""
+    if text.isascii():
+        return text.lower()
     text = unicodedata.normalize("NFKD", text.casefold())
     return "".join(c for c in text if not unicodedata.combining(c))
 
@@ -118,15 +128,23 @@ def _number(token: str) -> str:
     return token
 
 
-def tokens(text: str) -> list[str]:
-    """The normalised tokens of a piece of text (one sentence or one value)."""
+def _prepare(text: str) -> str:
+    """Folded text with numbers and dates in their canonical form (still with its punctuation)."""
     text = fold(text).replace("&", " and ")
-    if any(c.isdigit() for c in text):
+    if _DIGIT.search(text):
+        # every date form has a digit ("spring of 2023" too): text without one is left alone
         text = _THOUSANDS.sub(lambda m: m.group(0).replace(",", ""), text)
         text = _replace_dates(text)
-    elif any(s in text for s in ("spring", "summer", "autumn", "fall", "winter", "quarter")):
-        pass  # "spring of 2023" has a digit: nothing to do without one
-    return [_number(t) for t in _TOKEN.findall(text)]
+    return text
+
+
+def _tokens(prepared: str) -> list[str]:
+    return [_number(t) if "." in t else t for t in _TOKEN.findall(prepared)]
+
+
+def tokens(text: str) -> list[str]:
+    """The normalised tokens of a piece of text (one sentence or one value)."""
+    return _tokens(_prepare(text))
 
 
 def sentences(text: str) -> list[tuple[int, int]]:
@@ -152,7 +170,8 @@ def sentences(text: str) -> list[tuple[int, int]]:
 def normalised_passage(text: str) -> str:
     """A passage as `` tok tok § tok tok `` (padded with spaces): sentences joined by :data:`SEP`,
     so a phrase is found with one substring search and never across two sentences."""
-    parts = [" ".join(tokens(text[a:b])) for a, b in sentences(text)]
+    text = _prepare(text)
+    parts = [" ".join(_tokens(text[a:b])) for a, b in sentences(text)]
     return " " + f" {SEP} ".join(p for p in parts if p) + " "
 
 

@@ -21,8 +21,19 @@ from ragdx.db.schema import Schema, TableInfo
 from ragdx.errors import RagdxError
 from ragdx.gen.dataset import value_text
 from ragdx.gen.qa import key_text, value_sort_key
-from ragdx.gen.sql_templates import entity_key, is_surrogate, lookup_keys
-from ragdx.gen.verbalise import readable_entity, readable_name
+from ragdx.gen.sql_templates import (
+    entity_key,
+    is_association,
+    is_binary,
+    is_number_key,
+    is_surrogate,
+    lookup_keys,
+)
+from ragdx.gen.verbalise import column_phrase, readable_entity, readable_name, relation_noun
+
+#: a parent lists at most this many children of one kind; the rest are counted (a customer's
+#: 30th order is stated in the order's own document), so no document grows without bound
+MAX_LISTED = 20
 
 
 @dataclass(slots=True)
@@ -68,12 +79,27 @@ def read_facts(directory: str | Path) -> dict[str, list[str]]:
 def read_documents(directory: str | Path) -> list[Document]:
     from ragdx.store import iter_jsonl
 
-    return [Document(**obj) for _, obj in iter_jsonl(Path(directory) / "documents.jsonl")]
+    path = Path(directory) / "documents.jsonl"
+    out = []
+    for number, obj in iter_jsonl(path):
+        try:
+            out.append(Document(**obj))
+        except TypeError as exc:  # a field missing or unknown: one line, not a traceback
+            raise RagdxError(f"not a document ({exc})", source=str(path), field=f"line {number}") from None
+    return out
 
 
 def _is_association(table: TableInfo) -> bool:
-    fk_cols = {fk.columns[0] for fk in table.foreign_keys if len(fk.columns) == 1}
-    return len(fk_cols) >= 2 and not lookup_keys(table)
+    return is_association(table)
+
+
+def _shown(value: Any) -> str:
+    # documents state a date-time at midnight as the date, like the answers do
+    from datetime import datetime, time
+
+    if isinstance(value, datetime) and value.time() == time(0):
+        value = value.date()
+    return value_text(value)
 
 
 def render_kb(engine: Engine, schema: Schema, *, omit: Iterable[str] = (),
@@ -106,7 +132,11 @@ def render_kb(engine: Engine, schema: Schema, *, omit: Iterable[str] = (),
 
     def label_of(table: TableInfo, row: dict) -> str:
         keys = lookup_keys(table)
-        return value_text(row[keys[0]]) if keys else key_of(table, row)
+        if not keys:
+            return key_of(table, row)
+        if is_number_key(table, keys):
+            return f"{readable_entity(table.name)} {_shown(row[keys[0]])}"
+        return " ".join(_shown(row[k]) for k in keys)
 
     # rows of every table by each column value, to name the entity a foreign key points at
     index: dict[tuple[str, str], dict[Any, dict]] = {}
@@ -138,15 +168,19 @@ def render_kb(engine: Engine, schema: Schema, *, omit: Iterable[str] = (),
             docs[doc_id] = Document(doc_id, label, "", table.name, key)
             article = "an" if noun[:1].lower() in "aeiou" else "a"
             lines[doc_id].append(f"{label} is {article} {noun} in our records.")
-            for name_col in lookup_keys(table)[:1]:
+            name_cols = lookup_keys(table)
+            for name_col in name_cols:
                 # the entity's name is the document's title: the document states it
                 facts[f"{table.name}.{name_col}@{key}"].append(doc_id)
             for col in table.columns:
                 if is_surrogate(table, col.name) and table.foreign_key_of(col.name) is None:
                     continue
-                if (table.name, col.name) in omitted_cols or col.name in lookup_keys(table)[:1]:
+                if is_binary(table, col.name):
+                    continue  # an image or a file is not a fact a text can state
+                if (table.name, col.name) in omitted_cols or col.name in name_cols:
                     continue
-                what = readable_name(col.name)
+                fk_of = table.foreign_key_of(col.name)
+                what = relation_noun(col.name, fk_of.ref_table) if fk_of else column_phrase(col.name)
                 fact = f"{table.name}.{col.name}@{key}"
                 value = row[col.name]
                 if value is None:
@@ -156,13 +190,13 @@ def render_kb(engine: Engine, schema: Schema, *, omit: Iterable[str] = (),
                 if fk is not None and schema.has_table(fk.ref_table):
                     target = referenced(fk.ref_table, fk.ref_columns[0], value)
                     if fk.ref_table in dropped or target is None:
-                        shown = value_text(value) if not is_surrogate(table, col.name) else None
+                        shown = _shown(value) if not is_surrogate(table, col.name) else None
                     else:
                         shown = label_of(schema.table(fk.ref_table), target)
                     if shown is not None:
                         state(doc_id, fact, f"The {what} of {label} is {shown}.")
                     continue
-                state(doc_id, fact, f"The {what} of {label} is {value_text(value)}.")
+                state(doc_id, fact, f"The {what} of {label} is {_shown(value)}.")
 
     # the other side of each relation: a parent lists its children, an entity its associations
     for child in schema.tables.values():
@@ -175,6 +209,7 @@ def render_kb(engine: Engine, schema: Schema, *, omit: Iterable[str] = (),
             parent = schema.table(fk.ref_table) if schema.has_table(fk.ref_table) else None
             if parent is None or parent.name in dropped:
                 continue
+            listed: dict[str, int] = defaultdict(int)
             for row in rows[child.name]:
                 target = referenced(parent.name, fk.ref_columns[0], row[fk.columns[0]])
                 if target is None:
@@ -184,10 +219,24 @@ def render_kb(engine: Engine, schema: Schema, *, omit: Iterable[str] = (),
                     continue
                 key = key_of(child, row)
                 if not assoc:
+                    listed[parent_doc] += 1
+                    if listed[parent_doc] > MAX_LISTED:
+                        continue  # stated in the child's own document; counted below
+                    child_label = label_of(child, row)
+                    if not child_label.startswith(readable_entity(child.name)):
+                        child_label = f"the {readable_entity(child.name)} {child_label}"
                     state(parent_doc, f"{child.name}.{fk.columns[0]}@{key}",
-                          f"{label_of(parent, target)} is the {readable_name(fk.columns[0])} of the "
-                          f"{readable_entity(child.name)} {label_of(child, row)}.")
+                          f"{label_of(parent, target)} is the {relation_noun(fk.columns[0], parent.name)} "
+                          f"of {child_label}.")
                     continue
+                listed[parent_doc] += 1
+                if listed[parent_doc] > 2 * MAX_LISTED:
+                    continue  # stated (and indexed) in the document of the other end
+                # the link itself is a fact: "employee X is linked to territory Y" rests on it,
+                # and an association table left out of the knowledge base is a gap
+                link_fact = f"{child.name}.{fk.columns[0]}@{key}"
+                if parent_doc not in facts[link_fact]:
+                    facts[link_fact].append(parent_doc)
                 others = [o for o in child.foreign_keys if o is not fk and len(o.columns) == 1]
                 for other in others:
                     far_table = schema.table(other.ref_table)
@@ -197,22 +246,39 @@ def render_kb(engine: Engine, schema: Schema, *, omit: Iterable[str] = (),
                     details = []
                     for col in child.columns:
                         if col.name in (fk.columns[0], other.columns[0]) or is_surrogate(child, col.name) \
-                                or (child.name, col.name) in omitted_cols:
+                                or is_binary(child, col.name) or (child.name, col.name) in omitted_cols:
                             continue
                         fact = f"{child.name}.{col.name}@{key}"
-                        details.append(f"{readable_name(col.name)} {value_text(row[col.name])}")
+                        details.append(f"{column_phrase(col.name)} {_shown(row[col.name])}")
                         if parent_doc not in facts[fact]:
                             facts[fact].append(parent_doc)
                     extra = f" ({'; '.join(details)})" if details else ""
+                    other_fact = f"{child.name}.{other.columns[0]}@{key}"
+                    if parent_doc not in facts[other_fact]:
+                        facts[other_fact].append(parent_doc)
+                    far_label = label_of(far_table, far)
+                    far_noun = readable_entity(far_table.name)
+                    far_text = far_label if far_label.startswith(far_noun) else f"the {far_noun} {far_label}"
                     lines[parent_doc].append(
-                        f"{label_of(parent, target)} is linked to the {readable_entity(far_table.name)} "
-                        f"{label_of(far_table, far)} through {readable_name(child.name)}{extra}.")
+                        f"{label_of(parent, target)} is linked to {far_text} "
+                        f"through {readable_name(child.name)}{extra}.")
+            for parent_doc, n in listed.items():
+                if not assoc and n > MAX_LISTED:
+                    lines[parent_doc].append(
+                        f"{n - MAX_LISTED} more {_plural(readable_entity(child.name))} name "
+                        f"{docs[parent_doc].title} as their {relation_noun(fk.columns[0], parent.name)}.")
     documents = []
     for doc_id, doc in docs.items():
         doc.text = f"{doc.title}\n\n" + " ".join(lines[doc_id])
         documents.append(doc)
     omitted = sorted(f"{t}.{c}" for t, c in omitted_cols) + sorted(dropped)
     return KnowledgeBase(documents, {k: sorted(v) for k, v in sorted(facts.items())}, omitted)
+
+
+def _plural(noun: str) -> str:
+    from ragdx.gen.verbalise import _plural_phrase
+
+    return _plural_phrase(noun)
 
 
 def _norm(value: Any) -> Any:

@@ -192,11 +192,19 @@ def _pdf_text(path: Path) -> str:
         from pypdf.errors import PdfReadError
     except ImportError:
         raise RagdxError("reading PDF needs pypdf (pip install 'ragdx[pdf]')", source=str(path)) from None
+    import logging
+
+    # pypdf logs its repairs ("EOF marker not found") on stderr: the error line below says it once
+    log = logging.getLogger("pypdf")
+    level = log.level
+    log.setLevel(logging.CRITICAL)
     try:
         reader = PdfReader(str(path))
         pages = [page.extract_text() or "" for page in reader.pages]
-    except (PdfReadError, OSError, ValueError, KeyError, TypeError) as exc:
+    except (PdfReadError, OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         raise RagdxError(f"cannot parse the PDF ({type(exc).__name__}: {exc})", source=str(path)) from None
+    finally:
+        log.setLevel(level)
     # pages are paragraphs for the passage splitter
     return "\n\n".join(p.strip() for p in pages)
 

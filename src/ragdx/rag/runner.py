@@ -69,7 +69,7 @@ RESULTS = "results.jsonl"
 MANIFEST = "manifest.json"
 INPUTS = "inputs.jsonl"
 LOCK = ".lock"
-_OWN_FILES = (RESULTS, MANIFEST, INPUTS)
+_OWN_FILES = (RESULTS, MANIFEST, INPUTS, "contexts.jsonl")
 
 
 @dataclass(slots=True)
@@ -191,7 +191,13 @@ def _scan_results(path: Path) -> _Scan:
             raise RagdxError("not valid JSON (edited by hand?)", source=str(path), field=f"line {number}") from None
         if not isinstance(obj, dict) or not isinstance(obj.get("id"), str):
             raise RagdxError("not a result record", source=str(path), field=f"line {number}")
-        scan.add(obj)
+        try:
+            # a hand-edited record with a field missing or of the wrong type stops here, in one
+            # line, rather than as a traceback wherever the field is first used
+            _output(obj)
+            scan.add(obj)
+        except (TypeError, ValueError, AttributeError) as exc:
+            raise RagdxError(f"not a result record ({exc})", source=str(path), field=f"line {number}") from None
     return scan
 
 
@@ -199,7 +205,11 @@ _OUTPUT_FIELDS = set(SystemOutput.__dataclass_fields__)
 
 
 def _output(obj: Mapping[str, Any]) -> SystemOutput:
-    return SystemOutput.from_dict({k: v for k, v in obj.items() if k in _OUTPUT_FIELDS})
+    data = {k: v for k, v in obj.items() if k in _OUTPUT_FIELDS}
+    if any(isinstance(c, Mapping) and "sha" in c for c in data.get("contexts") or []):
+        # a context stored once (context_store): text comes from contexts.jsonl via inflate()
+        data["contexts"] = [{"text": "", **{k: v for k, v in c.items() if k != "sha"}} for c in data["contexts"]]
+    return SystemOutput.from_dict(data)
 
 
 def _read_inputs(run_dir: Path) -> list[SystemInput]:
@@ -208,16 +218,24 @@ def _read_inputs(run_dir: Path) -> list[SystemInput]:
     path = run_dir / INPUTS
     if not path.exists():
         raise RagdxError(f"not a run directory (no {INPUTS})", source=str(run_dir))
-    return [SystemInput(id=obj["id"], query=obj["query"]) for _, obj in iter_jsonl(path)]
+    inputs = []
+    for number, obj in iter_jsonl(path):
+        if not isinstance(obj.get("id"), str) or not isinstance(obj.get("query"), str):
+            raise RagdxError("expected 'id' and 'query' (text)", source=str(path), field=f"line {number}")
+        inputs.append(SystemInput(id=obj["id"], query=obj["query"]))
+    return inputs
 
 
 def read_run(run_dir: str | Path) -> list[SystemOutput]:
     """The latest result of every record that has one, in dataset order (pending ones are
     left out). Reads only; a torn final line is ignored, not repaired."""
+    from ragdx.rag.context_store import inflate, load_texts
+
     run_dir = Path(run_dir)
     inputs = _read_inputs(run_dir)
     latest = _scan_results(run_dir / RESULTS).latest
-    return [_output(latest[i.id]) for i in inputs if i.id in latest]
+    texts = load_texts(run_dir)  # contexts stored once per distinct text
+    return [_output(inflate(latest[i.id], texts, str(run_dir))) for i in inputs if i.id in latest]
 
 
 # ----------------------------------------------------------------------------- manifest
@@ -404,7 +422,7 @@ async def _answer(system: System, item: SystemInput) -> SystemOutput:
 
 async def arun(system: System, dataset: str | Path | Iterable[Any], run_dir: str | Path, *, concurrency: int = 4,
                rerun_failed: bool = False, executor: Executor | None = None, progress: bool = True,
-               overwrite: bool = False, limit: int | None = None) -> RunSummary:
+               overwrite: bool = False, limit: int | None = None, contexts: str = "once") -> RunSummary:
     """:func:`run` for callers already inside an event loop. Cancellation (Ctrl-C under
     ``asyncio.run``) stops scheduling, cancels what is in flight, writes the manifest and
     re-raises."""
@@ -426,7 +444,7 @@ async def arun(system: System, dataset: str | Path | Iterable[Any], run_dir: str
     with _exclusive(run_dir):
         return await _run_locked(system, inputs, dataset_info, config, run_dir, clock, concurrency=concurrency,
                                  rerun_failed=rerun_failed, executor=executor, progress=progress,
-                                 overwrite=overwrite, limit=limit)
+                                 overwrite=overwrite, limit=limit, contexts=contexts)
 
 
 @contextlib.contextmanager
@@ -455,8 +473,12 @@ def _exclusive(run_dir: Path) -> Iterator[None]:
 
 async def _run_locked(system: System, inputs: list[SystemInput], dataset_info: dict[str, Any], config: Any,
                       run_dir: Path, clock: float, *, concurrency: int, rerun_failed: bool,
-                      executor: Executor | None, progress: bool, overwrite: bool, limit: int | None) -> RunSummary:
+                      executor: Executor | None, progress: bool, overwrite: bool, limit: int | None,
+                      contexts: str = "once") -> RunSummary:
+    from ragdx.rag.context_store import ContextStore
+
     manifest = _open_run(run_dir, system, config, dataset_info, inputs, overwrite)
+    store = ContextStore(run_dir, contexts)
 
     results_path = run_dir / RESULTS
     scan = _scan_results(results_path)
@@ -477,7 +499,7 @@ async def _run_locked(system: System, inputs: list[SystemInput], dataset_info: d
     skipped = len(inputs) - len(todo)
     invocation = {"started": _now(), "ended": None, "concurrency": concurrency, "rerun_failed": rerun_failed,
                   "scheduled": len(todo), "attempted": 0, "repaired_torn_line": scan.torn_bytes > 0,
-                  "status": "running"}
+                  "status": "running", "contexts": contexts}
     manifest["invocations"].append(invocation)
     manifest["status"] = "running"
     manifest["ended"] = None
@@ -495,7 +517,8 @@ async def _run_locked(system: System, inputs: list[SystemInput], dataset_info: d
             results = executor.map(lambda item: _answer(system, item), todo, concurrency)
             try:
                 async for out in results:
-                    line = json.dumps(out.to_dict(), ensure_ascii=False, separators=(",", ":"),
+                    # contexts.jsonl gets any new text (synced) before the line that refers to it
+                    line = json.dumps(store.compact(out.to_dict()), ensure_ascii=False, separators=(",", ":"),
                                       default=_json_scalar) + "\n"
                     # One write per line, synced before the next, so a crash loses at most the
                     # line being written, and that one is recognisably torn.
@@ -514,6 +537,7 @@ async def _run_locked(system: System, inputs: list[SystemInput], dataset_info: d
                 await results.aclose()
     finally:
         fh.close()
+        store.close()
         aclose = getattr(system, "aclose", None)
         if aclose is not None:
             try:
@@ -551,7 +575,7 @@ def _summary_from_dir(run_dir: Path, system_name: str, elapsed: float) -> RunSum
 
 def run(system: System, dataset: str | Path | Iterable[Any], run_dir: str | Path, *, concurrency: int = 4,
         rerun_failed: bool = False, executor: Executor | None = None, progress: bool = True,
-        overwrite: bool = False, limit: int | None = None) -> RunSummary:
+        overwrite: bool = False, limit: int | None = None, contexts: str = "once") -> RunSummary:
     """Run ``system`` over ``dataset`` (a dataset directory, a records file, or records with
     ``id`` and ``query``) into ``run_dir``, resuming what is there.
 
@@ -559,10 +583,13 @@ def run(system: System, dataset: str | Path | Iterable[Any], run_dir: str | Path
     ``overwrite`` discards an existing run in ``run_dir`` (only ragdx's own files in it);
     ``limit`` sends at most that many records this time. On Ctrl-C the directory is left
     consistent and :class:`RunInterrupted` (a KeyboardInterrupt) is raised with the summary.
+    ``contexts``: ``once`` stores each distinct retrieved text once (``contexts.jsonl``),
+    ``full`` inline in every result line, ``hash`` only ids and hashes
+    (:mod:`ragdx.rag.context_store`).
     """
     clock = time.perf_counter()
     coro = arun(system, dataset, run_dir, concurrency=concurrency, rerun_failed=rerun_failed,
-                executor=executor, progress=progress, overwrite=overwrite, limit=limit)
+                executor=executor, progress=progress, overwrite=overwrite, limit=limit, contexts=contexts)
     try:
         asyncio.get_running_loop()
     except RuntimeError:

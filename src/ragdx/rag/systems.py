@@ -616,11 +616,15 @@ class ResultsFileSystem:
         self._fields = _ContextFields(context_id=context_id, context_text=context_text, context_score=context_score)
         key_field = id_field if match == "id" else query_field
         self._rows: dict[str, dict[str, Any]] = {}
+        # ragdx's own results.jsonl keeps context texts once, in contexts.jsonl beside it
+        from ragdx.rag.context_store import inflate, load_texts
+
+        texts = load_texts(self.path.parent) if self.path.name == "results.jsonl" else {}
         for number, row in iter_jsonl(self.path):
             key = get_path(row, key_field, None)
             if key is None:
                 raise RagdxError(f"no {key_field!r}", source=str(self.path), field=f"line {number}")
-            self._rows[str(key)] = row
+            self._rows[str(key)] = inflate(row, texts, str(self.path)) if texts else row
         self.sha256 = sha256_file(self.path)
 
     def __len__(self) -> int:
@@ -735,17 +739,10 @@ def _pipeline_module() -> Any:
 
 
 def _read_yaml(path: Path) -> Any:
-    import yaml
+    # one reader for every user file: undecodable bytes, duplicate keys and alias bombs included
+    from ragdx.store import read_structured
 
-    try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise RagdxError(f"cannot read ({exc.strerror or exc})", source=str(path)) from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}" if mark is not None else None
-        problem = getattr(exc, "problem", None) or "not valid YAML"
-        raise RagdxError(str(problem), source=str(path), field=where) from None
+    return read_structured(path if path.suffix != ".json" else path)
 
 
 def _resolve(path: str, base_dir: Path | None) -> Path:
@@ -785,6 +782,8 @@ def load_system(spec: Mapping[str, Any] | str | Path, *, base_dir: str | Path | 
                               backoff=c.backoff, max_backoff=c.max_backoff, timeout=c.timeout, setup=c.setup)
     if kind == "http":
         h = _validate(_HTTPSpec, spec, where)
+        if urlsplit(h.url).scheme not in ("http", "https") or not urlsplit(h.url).netloc:
+            raise RagdxError("not an http(s) URL", source=where, field="url")  # the spec file, not the URL
         return HTTPSystem(h.url, name=h.name, method=h.method, body=h.body, headers=h.headers,
                           bearer_env=h.bearer_env, answer_path=h.answer_path, contexts_path=h.contexts_path,
                           context_id=h.context_id, context_text=h.context_text, context_score=h.context_score,

@@ -443,6 +443,9 @@ def _drift(tester, stats_ik, stats_ook, alpha, trials, sizes, shares) -> dict[st
     j = STATISTICS.index(tester.statistic)
     ref = tester.calibration_statistics_[:, j]
     rng = np.random.default_rng(7)
+    # a batch cannot be larger than the queries it is drawn from (small user corpora)
+    most = min([len(stats_ik), ref.size, *(len(v) for v in stats_ook.values())])
+    sizes = [s for s in sizes if s <= most] or [most]
     table: dict[str, dict[str, dict[str, float]]] = {}
     for name, stats in stats_ook.items():
         table[name] = {}
