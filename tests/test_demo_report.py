@@ -93,7 +93,7 @@ def test_report_command_html_and_markdown(demo, tmp_path):
     r = ragdx("report", *runs, "--format", "md", "-o", str(tmp_path / "r.md"), "--boot", "200")
     assert r.returncode == 0, r.stderr
     md = (tmp_path / "r.md").read_text(encoding="utf-8")
-    assert "| metric | keyword | bm25-dense |" in md and "bm25-dense than on keyword" in md
+    assert "| metric | keyword | bm25-dense |" in md and "bm25-dense than in keyword" in md
     assert len(md) < 20_000  # fits a pull-request description
     bad = ragdx("report", str(tmp_path / "nowhere"), "-o", str(tmp_path / "x.html"))
     assert bad.returncode == 2 and "not a run directory" in bad.stderr
@@ -145,3 +145,37 @@ def test_report_renders_in_headless_chromium(demo, tmp_path):
     assert r.returncode == 0, r.stderr[-2000:]
     assert _console_messages(r.stderr) == []
     assert shot.exists() and shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 20_000
+
+
+def test_one_definition_per_metric_across_the_report(demo):
+    """Per-template rows sum to the totals with accuracy <= 1; the card, the per-style table and the
+    comparison read the same numbers; identical readers are not told apart."""
+    from ragdx.report import build_report
+
+    out, _, _ = demo
+    runs = [out / "runs" / "keyword", out / "runs" / "bm25-dense"]
+    data = build_report(runs, n_boot=200)
+    for s in data["systems"]:
+        rows = s["per_template"]
+        assert sum(r["queries"] for r in rows) == s["inputs"]["total"] == s["queries"]
+        for r in rows:
+            assert 0.0 <= r["accuracy"] <= 1.0
+            assert sum(r["verdicts"].values()) == r["queries"]
+        assert sum(r["correct"] for r in rows) == round(s["overall"].accuracy.value * s["queries"])
+        # every style column uses the joint gap rule, so "all styles" lies between the styles
+        styles = [st for st in s["by_style"] if st != "all styles"]
+        for key in ("accuracy", "refined_accuracy", "retrieval_accuracy"):
+            values = [s["by_style"][st].metrics[key].value for st in styles]
+            overall = s["by_style"]["all styles"].metrics[key].value
+            assert min(values) - 1e-9 <= overall <= max(values) + 1e-9, key
+        assert "no query of any style" in s["gap_rule"]
+    (c,) = data["comparisons"]
+    keyword = data["systems"][0]["overall"]
+    assert c["differences"]["accuracy"]["a"] == pytest.approx(keyword.accuracy.value)
+    # both demo systems use the very same extractive reader: on queries with identical contexts
+    # the language models cannot differ
+    lm = c["modules"]["language model"]
+    if lm["footing"].startswith("the same queries with identical"):
+        assert lm["difference"] == 0.0
+    assert "language model" not in [m for m in ("retrieval", "language model")
+                                    if m in c["sentence"].split(".")[0]]

@@ -172,3 +172,26 @@ def test_knowledge_base_as_framework_documents(demo):
 
     nodes = SentenceSplitter(chunk_size=40, chunk_overlap=0, tokenizer=str.split).get_nodes_from_documents(li[:3])
     assert len(nodes) > 3 and {n.ref_doc_id for n in nodes} == set(kb_ids[:3])
+
+
+def test_openinference_spans_give_the_contexts_of_an_app_that_returns_only_text(demo):
+    pytest.importorskip("openinference.instrumentation.langchain",
+                        reason="openinference-instrumentation-langchain not installed")
+    pytest.importorskip("opentelemetry.sdk", reason="opentelemetry-sdk not installed")
+    root, dataset, systems = demo
+    traced, manual = root / "runs" / "otel", root / "runs" / "lc-by-hand-otel"
+    code, out = ragdx("run", "-d", str(dataset), "-o", str(traced), "--callable",
+                      "tests.support.otel_system:answer", "--otel", "-j", "4", "--no-progress")
+    assert code == 0, out
+    code, out = ragdx("run", "-d", str(dataset), "-o", str(manual), "--callable", f"{MODULE}:lc_by_hand",
+                      "--no-progress")
+    assert code == 0, out
+    got, want = comparable(traced), comparable(manual)
+    assert len(got) == len(want) > 100 and all(row[2] for row in got)  # every query has its contexts
+    assert got == want
+    assert judgements(traced) == judgements(manual)
+    assert json.loads((traced / "manifest.json").read_text())["system"]["config"]["otel"] is True
+    # without --otel the same app gives answers and no contexts: the spans are what supplied them
+    code, out = ragdx("run", "-d", str(dataset), "-o", str(root / "runs" / "no-otel"), "--callable",
+                      "tests.support.otel_system:answer", "--limit", "3", "--no-progress")
+    assert code == 0 and all(not o.contexts for o in read_run(root / "runs" / "no-otel"))

@@ -41,6 +41,19 @@ SEEDS: dict[str, bytes] = {
 }
 
 
+def _parquet_seed() -> bytes:
+    import tempfile
+
+    from ragdx.gen.dataset import QARecord, write_dataset
+
+    with tempfile.TemporaryDirectory() as tmp:
+        write_dataset(Path(tmp) / "ds", [QARecord(**_DATASET_ROW)], {})
+        return (Path(tmp) / "ds" / "records.parquet").read_bytes()
+
+
+SEEDS["parquet"] = _parquet_seed()
+
+
 def _read(kind: str, path: Path, tmp: Path):
     """Run the reader of ``kind`` on ``path`` (placing it where that reader looks)."""
     if kind == "config":
@@ -55,7 +68,7 @@ def _read(kind: str, path: Path, tmp: Path):
         from ragdx.gen.text_templates import read_text_templates
 
         return read_text_templates(path)
-    if kind == "records":
+    if kind in ("records", "parquet"):
         from ragdx.gen.dataset import read_records
 
         return read_records(path)
@@ -104,7 +117,7 @@ def _read(kind: str, path: Path, tmp: Path):
     raise AssertionError(kind)
 
 
-_SUFFIX = {"config": ".yaml", "sql_yaml": ".yaml", "sql_json": ".json", "text_yaml": ".yaml", "records": ".jsonl",
+_SUFFIX = {"parquet": ".parquet", "config": ".yaml", "sql_yaml": ".yaml", "sql_json": ".json", "text_yaml": ".yaml", "records": ".jsonl",
            "corpus": ".jsonl", "plain": ".jsonl", "results": ".jsonl", "inputs": ".jsonl", "system": ".yaml",
            "grid": ".yaml", "tables": ".json", "questions": ".jsonl", "facts": ".json", "documents": ".jsonl"}
 
@@ -151,6 +164,7 @@ def test_every_reader_fails_in_one_line_naming_the_file(kind, tmp_path_factory):
     fuzz()
 
 
+@pytest.mark.slow
 def test_invalid_utf8_and_alias_bombs_through_the_command_line(tmp_path):
     bomb = "a: &a [x,x,x,x,x,x,x,x,x]\n" + "".join(
         f"{n}: &{n} [{', '.join(['*' + p] * 9)}]\n" for p, n in zip("abcdefgh", "bcdefghi", strict=True))

@@ -406,3 +406,154 @@ def test_server_engines_have_a_statement_timeout(request, kind):
     with pytest.raises(DatabaseError, match="statement timeout"), engine.connect() as conn:
         conn.exec_driver_sql(sleep).fetchall()
     engine.dispose()
+
+
+# ----------------------------------------------------------------------------- 14. odd names, silent input
+
+
+def test_schema_method_templates_for_odd_table_names_pass_their_own_validation(tmp_path):
+    from ragdx.gen.sql_templates import schema_templates, validate_templates
+
+    path = tmp_path / "odd.sqlite"
+    with sqlite3.connect(path) as conn:
+        for table in ("Order", "Élève", "my table", "it's", "Select"):
+            q = '"' + table.replace('"', '""') + '"'
+            conn.execute(f'CREATE TABLE {q} (id INTEGER PRIMARY KEY, "Name" TEXT UNIQUE, "Größe" TEXT, '
+                         f'"the city" TEXT)')
+            conn.executemany(f"INSERT INTO {q} VALUES (?, ?, ?, ?)", [(1, "a", "x", "p"), (2, "b", "y", "q")])
+    engine = connect(f"sqlite:///{path}")
+    schema = inspect_schema(engine)
+    templates = schema_templates(schema)
+    accepted, rejected = validate_templates(templates, schema, engine)
+    assert not rejected, [(r.template.sql, r.reason) for r in rejected]
+    covered = {p.domains[p.placeholders[0]][0] for p in accepted}
+    assert {"Order", "Élève", "Select"} <= covered
+    engine.dispose()
+
+
+# ----------------------------------------------------------------------------- 11. one line, never a traceback
+
+
+def test_a_mariadb_column_with_a_backtick_is_read_and_answered(mysql_databases):
+    from ragdx.gen.sql_templates import schema_templates, validate_templates
+
+    url = mysql_databases.new()
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:
+        conn.exec_driver_sql("CREATE TABLE `Per``son` (id INT PRIMARY KEY, Name VARCHAR(20) UNIQUE, "
+                             "`Ci``ty [x]` VARCHAR(20))")
+        conn.exec_driver_sql("INSERT INTO `Per``son` VALUES (1, 'a', 'p'), (2, 'b', 'q')")
+    engine.dispose()
+    engine = connect(url)
+    schema = inspect_schema(engine)
+    (table,) = schema.tables.values()
+    assert [c.name for c in table.columns] == ["id", "Name", "Ci`ty [x]"] and table.rows == 2
+    r = ragdx("schema", url)
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+    accepted, rejected = validate_templates(schema_templates(schema), schema, engine)
+    assert not rejected
+    engine.dispose()
+
+
+@pytest.mark.slow
+def test_an_unwritable_output_is_one_line_naming_it(tmp_path, demo_url):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    run_dir = _small_run(tmp_path)
+    for args in (["kb", "render", "--db", demo_url, "-o", str(blocker / "kb")],
+                 ["evaluate", str(run_dir), "--judge", "exact", "--boot", "100", "-o", str(blocker / "ev")],
+                 ["report", str(run_dir), "--judge", "exact", "--boot", "100", "-o", str(blocker / "r.html")],
+                 ["run", "-d", str(tmp_path / "ds"), "--callable", "builtins:str", "-o", str(blocker / "run")]):
+        r = ragdx(*args)
+        assert r.returncode == 2, (args, r.stderr)
+        assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1, (args, r.stderr)
+        assert "a-file" in r.stderr, (args, r.stderr)
+
+
+# ----------------------------------------------------------------------------- 10. Rich markup in data
+
+
+@pytest.mark.slow
+def test_markup_in_paths_and_names_is_shown_as_written(tmp_path):
+    r = ragdx("stats", str(tmp_path / "x" / "[/]y"))
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert "[/]y" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    r = ragdx("stats", str(tmp_path / "[bold]records.jsonl"))
+    assert r.returncode == 2 and "[bold]records.jsonl" in r.stderr, r.stderr
+    path = tmp_path / "odd.sqlite"
+    with sqlite3.connect(path) as conn:
+        conn.execute('CREATE TABLE "[bold]T[/]" (id INTEGER PRIMARY KEY, "[/]c" TEXT, "[red]d" TEXT)')
+        conn.execute("INSERT INTO \"[bold]T[/]\" VALUES (1, 'x', 'y')")
+    r = ragdx("schema", f"sqlite:///{path}")
+    assert r.returncode == 0, r.stderr
+    assert "[bold]T[/]" in r.stdout and "[/]c" in r.stdout and "[red]d" in r.stdout
+    r = ragdx("kb", "render", "--db", f"sqlite:///{path}", "-o", str(tmp_path / "[bold]kb"))
+    assert r.returncode == 0, r.stderr
+    assert "[bold]kb" in r.stdout
+
+
+# ----------------------------------------------------------------------------- 13. crash windows of a run, 5. manifest after a kill
+
+
+def test_a_kill_between_inputs_and_manifest_needs_no_overwrite(tmp_path):
+    from ragdx.rag.runner import run
+    from ragdx.rag.systems import CallableSystem
+    from tests.test_runner import make_dataset
+
+    dataset = make_dataset(tmp_path / "ds", 5)
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    # what a kill right after writing inputs.jsonl leaves: inputs, no manifest, no results
+    (run_dir / "inputs.jsonl").write_text('{"id": "r0000", "query": "q"}\n')
+    summary = run(CallableSystem(lambda q: {"answer": "a"}), dataset, run_dir, progress=False)
+    assert summary.ok == 5
+    assert len((run_dir / "inputs.jsonl").read_text().splitlines()) == 5
+
+
+def test_after_a_sigkill_the_manifest_tells_the_truth(tmp_path):
+    import signal
+
+    from ragdx.rag.runner import read_manifest
+    from tests.test_runner import child, make_dataset, wait_for_lines
+
+    dataset = make_dataset(tmp_path / "ds", 400)
+    run_dir = tmp_path / "run"
+    proc = child(dataset, run_dir)
+    wait_for_lines(run_dir / "results.jsonl", 150, proc)
+    import time
+
+    time.sleep(1.2)  # past one refresh of the manifest
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=10)
+    on_disk = json.loads((run_dir / "manifest.json").read_text())
+    assert on_disk["status"] == "running"  # SIGKILL leaves no time to say otherwise...
+    assert on_disk["counts"]["ok"] >= 100  # ...but the counts were kept current while it ran
+    lines = (run_dir / "results.jsonl").read_bytes().count(b"\n")
+    manifest = read_manifest(run_dir)  # and a reader is told what happened
+    assert manifest["status"] == "interrupted"
+    assert manifest["counts"]["ok"] == lines and manifest["counts"]["pending"] == 400 - lines
+
+
+def test_input_that_used_to_pass_silently_is_refused_in_one_line(tmp_path):
+    from ragdx.config import load_config
+    from ragdx.gen.dataset import read_records
+    from ragdx.gen.sql_templates import read_templates
+
+    (tmp_path / "ragdx.yaml").write_text("database: sqlite:///a.db\ndatabase: sqlite:///b.db\n")
+    with pytest.raises(RagdxError, match="'database' appears twice"):
+        load_config(tmp_path / "ragdx.yaml")
+    (tmp_path / "t.json").write_text('{"(\'client\',)": ["SELECT 1"], "(\'client\',)": ["SELECT 2"]}')
+    with pytest.raises(RagdxError, match="appears twice"):
+        read_templates(tmp_path / "t.json")
+    row = {"id": "q1", "group_id": "g1", "sql_template_id": "t", "text_template_id": "x", "style": "short",
+           "schema": "S", "table": "T", "params": {}, "sql": "", "query": "q?", "answer_columns": ["a"],
+           "answer_rows": [["b"]], "answer_text": "b", "answer_kind": "single", "kb_supported": "yes"}
+    (tmp_path / "records.jsonl").write_text(json.dumps(row) + "\n")
+    with pytest.raises(RagdxError, match="kb_supported") as info:
+        read_records(tmp_path / "records.jsonl")
+    assert "line 1" in str(info.value)
+    (tmp_path / "records.jsonl").write_text(json.dumps({**row, "kb_supported": True}) + "\n")
+    assert read_records(tmp_path / "records.jsonl")[0].kb_supported is True
+    (tmp_path / "records.jsonl").write_text("\n")
+    with pytest.raises(RagdxError, match="empty"):
+        read_records(tmp_path / "records.jsonl")

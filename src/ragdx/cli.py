@@ -92,17 +92,18 @@ def _progress() -> Progress:
 
 @app.command()
 def schema(url: Annotated[str, typer.Argument(help="Database URL.")],
-           as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False):
+           as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
+           config: ConfigOpt = None):
     """Tables, columns, types, keys, and per column the distinct count and uniqueness measured
     from the data."""
     from ragdx.gen.sql_templates import is_surrogate, lookup_keys
 
-    engine, sch = _open(url)
+    engine, sch = _open(url, _config(config))
     if as_json:
         print(json.dumps(sch.to_dict(), indent=2, default=str))
         return
     for t in sch.tables.values():
-        table = Table(title=f"{t.name} ({t.rows} rows)", title_justify="left")
+        table = Table(title=f"{escape(t.name)} ({t.rows} rows)", title_justify="left")
         for head in ("column", "type", "key", "distinct", "nulls", "unique", "note"):
             table.add_column(head)
         keys = lookup_keys(t)
@@ -111,8 +112,9 @@ def schema(url: Annotated[str, typer.Argument(help="Database URL.")],
             key = "PK" if c.primary_key else ""
             if fk:
                 key = (key + " " if key else "") + f"FK → {fk.ref_table}.{fk.ref_columns[0]}"
-            note = "look-up key" if keys[:1] == [c.name] else ("surrogate" if is_surrogate(t, c.name) else "")
-            table.add_row(c.name, c.type, key, str(c.distinct), str(c.nulls),
+            note = "look-up key" if c.name in keys else (
+                "binary" if c.kind == "binary" else "surrogate" if is_surrogate(t, c.name) else "")
+            table.add_row(escape(c.name), escape(c.type), escape(key), str(c.distinct), str(c.nulls),
                           "yes" if t.is_unique(c.name) else "no", note)
         console.print(table)
     engine.dispose()
@@ -158,9 +160,9 @@ def templates_sql(
                        requirements=_pick(requirement, sec.requirements), imports=import_ or [],
                        derive=also_derive or not import_)
     for r in result.rejected:
-        err.print(f"[yellow]rejected[/] [{r.template.schema}] {r.template.sql}\n    {r.reason}")
+        err.print(f"[yellow]rejected[/] {escape(f'[{r.template.schema}] {r.template.sql}')}\n    {escape(r.reason)}")
     if result.skipped_schemas:
-        console.print(f"kept as they are (already in {out}): {', '.join(result.skipped_schemas)}")
+        console.print(escape(f"kept as they are (already in {out}): {', '.join(result.skipped_schemas)}"))
     for f in result.failed:
         err.print(f"[red]failed[/] {escape(f)}")
     console.print(f"{len(result.accepted)} valid templates, {len(result.rejected)} rejected, "
@@ -212,10 +214,10 @@ def templates_text(
         result = text_stage(parsed, out, styles, n, method=method, llm=llm, custom_styles=cfg.styles,
                             imports=import_ or [], progress=lambda: bar.advance(task))
     for r in result.rejected:
-        err.print(f"[yellow]rejected[/] [{r.style}] '{r.text}': {r.reason}")
+        err.print(f"[yellow]rejected[/] {escape(f'[{r.style}] {r.text!r}: {r.reason}')}")
     for e in result.errors:
-        err.print(f"[red]failed[/] {e}")
-    console.print(f"added {result.added_pairs} (SQL template, style) pairs → {out}")
+        err.print(f"[red]failed[/] {escape(str(e))}")
+    console.print(f"added {result.added_pairs} (SQL template, style) pairs → {escape(str(out))}")
     if llm is not None:
         console.print(f"LLM usage: {llm.usage.as_dict()}")
     if result.errors:
@@ -304,9 +306,9 @@ def gen(
                                options, kb_facts=facts, per_group=_pick(per_group, g.per_group),
                                unbalanced=_pick(unbalanced, g.unbalanced), progress=lambda: bar.advance(task))
     for p in result.text_problems:
-        err.print(f"[yellow]text template problem[/] {p}")
+        err.print(f"[yellow]text template problem[/] {escape(str(p))}")
     for m in result.missing_text:
-        err.print(f"[yellow]no text templates[/] for {m}: run `ragdx templates text`")
+        err.print(f"[yellow]no text templates[/] for {escape(str(m))}: run `ragdx templates text`")
     if not result.records:
         raise RagdxError("no records: check the text templates and styles", source=str(text_path))
     extra = {}
@@ -326,7 +328,7 @@ def gen(
         _print_stats(result.records)
         _print_lint(result, parsed, sch)
     console.print(f"{len(result.records)} records in {len({r.group_id for r in result.records})} "
-                  f"semantic groups → {out}")
+                  f"semantic groups → {escape(str(out))}")
 
 
 CorpusOpt = Annotated[Path | None, typer.Option("--corpus", help="Your own documents (JSONL, JSON {id: text}, or a folder of .txt/.md/.html/.pdf): link each record's evidence in them.")]
@@ -342,7 +344,7 @@ def _read_corpus(path: Path, id_field: str = "id", text_field: str = "text"):
 
 def _print_link_stats(linked) -> None:
     s = linked.stats
-    table = Table(title=f"evidence linked in {linked.corpus.source} ({len(linked.corpus)} documents, "
+    table = Table(title=f"evidence linked in {escape(str(linked.corpus.source))} ({len(linked.corpus)} documents, "
                         f"{linked.passages} passages)", title_justify="left")
     for k in ("records", "linked", "unlinked", "not linkable", "unanswerable", "facts stated"):
         table.add_column(k, justify="right")
@@ -402,7 +404,7 @@ def _print_lint(result, parsed, sch) -> None:
     console.print(f"template lint: {summary.constant} constant, {summary.null_heavy} NULL-heavy, "
                   f"{summary.binary} binary-candidate templates")
     for item in summary.templates:
-        err.print(f"[yellow]lint[/] {item.sql}\n    " + "; ".join(item.warnings))
+        err.print(f"[yellow]lint[/] {escape(item.sql)}\n    " + escape("; ".join(item.warnings)))
 
 
 def _print_stats(records) -> None:
@@ -415,7 +417,7 @@ def _print_stats(records) -> None:
     for k in ("table", "style", "M", "N", "Q", "groups", "queries", "answer sets", "unanswerable", "kb gaps"):
         table.add_column(k, justify="left" if k in ("table", "style") else "right")
     for r in rows:
-        table.add_row(r["table"], r["style"], str(r["M_sql_templates"]), str(r["N_text_templates"]),
+        table.add_row(escape(str(r["table"])), escape(str(r["style"])), str(r["M_sql_templates"]), str(r["N_text_templates"]),
                       str(r["Q_values_per_template"]), str(r["semantic_groups"]), str(r["queries"]),
                       str(r["answer_sets"]), str(r["unanswerable"]), str(r["kb_gaps"]) if has_kb else "–")
     table.add_row("all", "", str(len({r.sql_template_id for r in records})), "", "",
@@ -456,7 +458,7 @@ def kb_render(
     kb = render_kb(engine, sch, omit=_pick(omit, cfg.kb.omit), omit_tables=_pick(omit_table, cfg.kb.omit_tables))
     kb.write(out, overwrite=overwrite)
     console.print(f"{len(kb.documents)} documents stating {len(kb.facts)} facts"
-                  f"{'; left out: ' + ', '.join(kb.omitted) if kb.omitted else ''} → {out}")
+                  f"{escape('; left out: ' + ', '.join(kb.omitted)) if kb.omitted else ''} → {escape(str(out))}")
 
 
 @kb_app.command("link")
@@ -491,7 +493,7 @@ def kb_link(
     write_dataset(target, linked.records, {**keep, **linked.manifest(), "knowledge_base": None},
                   overwrite=True if out is None else overwrite)
     _print_link_stats(linked)
-    console.print(f"{len(linked.records)} records linked → {target}")
+    console.print(f"{len(linked.records)} records linked → {escape(str(target))}")
 
 
 @kb_app.command("audit")
@@ -528,8 +530,8 @@ def kb_audit(
     result = audit_corpus(engine, sch, docs, templates=templates, records=records, aliases=cfg.aliases,
                           max_rows=max_rows)
     write_audit(result, out, overwrite=overwrite)
-    console.print(audit_markdown(result))
-    console.print(f"audit → {out}/audit.json, {out}/audit.md")
+    console.print(audit_markdown(result), markup=False, highlight=False)
+    console.print(escape(f"audit → {out}/audit.json, {out}/audit.md"))
 
 
 # ----------------------------------------------------------------------------- db
@@ -548,7 +550,7 @@ def db_load(
     from ragdx.db.load import load_tables_json
 
     counts = load_tables_json(url, tables, replace=replace)
-    console.print(", ".join(f"{t}: {n} rows" for t, n in counts.items()) + f" → {_safe_url(url)}")
+    console.print(escape(", ".join(f"{t}: {n} rows" for t, n in counts.items()) + f" → {_safe_url(url)}"))
 
 
 # ----------------------------------------------------------------------------- run
@@ -560,12 +562,14 @@ def run_cmd(
     out: Annotated[Path, typer.Option("--out", "-o", help="Run directory (with --grid: one subdirectory per system).")],
     system: Annotated[Path | None, typer.Option("--system", "-s", help="System spec YAML (pipeline, callable, http or results).")] = None,
     callable_: Annotated[str | None, typer.Option("--callable", help="module:obj answering a query: a function (sync or async), a LangChain runnable, a LlamaIndex query engine or a Haystack pipeline.")] = None,
+    otel: Annotated[bool, typer.Option("--otel", help="With --callable: take retrieved documents from the app's OpenTelemetry/OpenInference retriever spans.")] = False,
     setup: Annotated[str | None, typer.Option("--setup", help="module:factory called once before the first query (build an index); alone, what it returns is the system.")] = None,
     name: Annotated[str | None, typer.Option("--name", help="Name of the system in the run (default: the function, host or file).")] = None,
     corpus: Annotated[Path | None, typer.Option("--corpus", help="Corpus of a --system pipeline that names none (default: the dataset's knowledge base).")] = None,
     http: Annotated[str | None, typer.Option("--http", help="An HTTP endpoint taking {\"query\": ...}.")] = None,
     answer_path: Annotated[str | None, typer.Option("--answer-path", help="With --http: dotted path of the answer in the response (default: answer).")] = None,
     contexts_path: Annotated[str | None, typer.Option("--contexts-path", help="With --http: dotted path of the retrieved contexts (default: contexts).")] = None,
+    contexts: Annotated[str, typer.Option("--contexts", help="How retrieved texts are kept: once (each distinct text once, in contexts.jsonl), full (inline in every result line) or hash (ids and hashes only).")] = "once",
     results: Annotated[Path | None, typer.Option("--results", help="A JSONL file of answers someone already produced.")] = None,
     grid: Annotated[Path | None, typer.Option("--grid", help="A lab YAML of named systems: one run each.")] = None,
     only: Annotated[list[str] | None, typer.Option("--only", help="With --grid: only these systems (repeatable).")] = None,
@@ -574,13 +578,24 @@ def run_cmd(
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Start the run directory afresh.")] = False,
     limit: Annotated[int | None, typer.Option("--limit", min=1, help="Only the first N records.")] = None,
     no_progress: Annotated[bool, typer.Option("--no-progress", help="No progress bar.")] = False,
+    closed_book: Annotated[bool, typer.Option("--closed-book", help="The model of the 'llm:' section without retrieval (GRAMMAR §5.2): tags open-domain queries for `evaluate --closed-book`.")] = False,
+    config: ConfigOpt = None,
 ):
     """Run a system (or a grid of systems) over a dataset; resumable, failures recorded."""
     from ragdx.rag.runner import RunInterrupted, failure_reasons, run, run_grid, summary_table, system_from_options
 
     try:
-        if grid is not None:
-            if any((system, callable_, http, results, setup, name, corpus, answer_path, contexts_path)):
+        if closed_book:
+            from ragdx.evaluate.open_domain import ClosedBookSystem
+
+            if any((system, callable_, http, results, setup, grid, corpus)):
+                raise RagdxError("--closed-book is its own system (the llm: model, no retrieval); drop the others",
+                                 field="--closed-book")
+            summaries = [run(ClosedBookSystem(_config(config).llm, name=name or "closed-book"), dataset, out,
+                             concurrency=concurrency, rerun_failed=rerun_failed, progress=not no_progress,
+                             overwrite=overwrite, limit=limit)]
+        elif grid is not None:
+            if any((system, callable_, http, results, setup, name, corpus, answer_path, contexts_path, otel)):
                 raise RagdxError("--grid names its own systems; drop --system/--callable/--http/--results",
                                  field="--grid")
             summaries = run_grid(grid, dataset, out, concurrency=concurrency, rerun_failed=rerun_failed,
@@ -588,9 +603,9 @@ def run_cmd(
         else:
             target = system_from_options(system, callable_=callable_, http=http, results=results, name=name,
                                          setup=setup, corpus=corpus, dataset=dataset, answer_path=answer_path,
-                                         contexts_path=contexts_path)
+                                         contexts_path=contexts_path, otel=otel)
             summaries = [run(target, dataset, out, concurrency=concurrency, rerun_failed=rerun_failed,
-                             progress=not no_progress, overwrite=overwrite, limit=limit)]
+                             progress=not no_progress, overwrite=overwrite, limit=limit, contexts=contexts)]
     except RunInterrupted as exc:
         console.print(summary_table([exc.summary]))
         sys.exit(130)
@@ -598,7 +613,7 @@ def run_cmd(
     # "failed 5" says nothing; the commonest reasons usually say what to fix.
     for summary in summaries:
         if summary.failed:
-            console.print(f"[bold red]{summary.failed} failed[/] in {summary.run_dir}; top reasons:")
+            console.print(f"[bold red]{summary.failed} failed[/] in {escape(str(summary.run_dir))}; top reasons:")
             for reason, count in failure_reasons(summary.run_dir):
                 console.print(f"  {count:>5} × {reason}", highlight=False, markup=False, soft_wrap=True)
 
@@ -615,7 +630,7 @@ def export_cmd(
 
     _choice(to, FORMATS, "--to")
     path, n = export(dataset, out, to=to, run=run_dir)
-    console.print(f"{n} records → {path} ({to})")
+    console.print(escape(f"{n} records → {path} ({to})"))
 
 
 # ----------------------------------------------------------------------------- evaluate
@@ -650,6 +665,8 @@ def evaluate(
     fail_under: Annotated[list[str] | None, typer.Option("--fail-under", help="CI gate [STYLE:]METRIC=VALUE (repeatable): exit 1 when the 95 % interval's lower bound is below VALUE; without STYLE, all styles.")] = None,
     junit: Annotated[Path | None, typer.Option("--junit", help="Write the gate's checks as JUnit XML here.")] = None,
     step_summary: Annotated[Path | None, typer.Option("--step-summary", help="Append the gate's Markdown table here (default: $GITHUB_STEP_SUMMARY when set).")] = None,
+    closed_book: Annotated[Path | None, typer.Option("--closed-book", help="A closed-book run (`ragdx run --closed-book`) on the same dataset: tags open-domain groups, reports Acc_retrieval_db with and without them (GRAMMAR Table 4).")] = None,
+    exclude_open_domain: Annotated[bool, typer.Option("--exclude-open-domain", help="With --closed-book: leave the open-domain groups out of every metric.")] = False,
     config: ConfigOpt = None,
 ):
     """Judge answers, tag semantic groups (gap / robust / non-robust), blame modules, test styles."""
@@ -660,10 +677,18 @@ def evaluate(
         from ragdx.evaluate.gate import parse_threshold
 
         thresholds = [parse_threshold(t) for t in fail_under]
+    if exclude_open_domain and closed_book is None:
+        raise RagdxError("--exclude-open-domain needs --closed-book RUN", field="--exclude-open-domain")
     results = evaluate_many(paths, out=out, judge=judge, llm=_judge_llm(cfg, judge), sets=sets, k=k,
                             retrieval=retrieval, n_boot=boot, seed=seed, bertscore=bertscore, benchmark=benchmark,
-                            require_complete=require_complete)
+                            require_complete=require_complete,
+                            **({"closed_book": closed_book, "exclude_open_domain": exclude_open_domain}
+                               if closed_book is not None else {}))
     for result in results:
+        if result.extra.get("open_domain"):
+            from ragdx.evaluate.open_domain import open_domain_markdown
+
+            console.print(open_domain_markdown(result.extra["open_domain"]), markup=False, highlight=False)
         inputs = result.inputs
         n_of = (f"{inputs.get('judged')} of {inputs.get('total')} queries judged" if inputs.get("total")
                 else f"{result.queries} queries")
@@ -736,7 +761,7 @@ def judge_agreement_cmd(
     cfg = _config(config)
     needs = judge_a == "llm" or judge_b == "llm"
     result = judge_agreement(path, judge_a, judge_b, llm=_llm(cfg, False, needs), sets=sets)
-    console.print(result["markdown"])
+    console.print(result["markdown"], markup=False, highlight=False)
 
 
 # ----------------------------------------------------------------------------- relevance, cache
@@ -802,7 +827,7 @@ def report(
     _choice(fmt, ("html", "md"), "--format")
     path = write_report(run_dirs, out, fmt=fmt, relevance=relevance, judge=judge, n_boot=boot, seed=seed,
                         title=title)
-    console.print(f"report → {path}")
+    console.print(f"report → {escape(str(path))}")
 
 
 def main() -> None:

@@ -44,8 +44,8 @@ class GenConfig(_Section):
     out: Path = Path("dataset")
     styles: list[str] | None = None
     #: a first run on a real database stays small: at most this many semantic groups per SQL
-    #: template (a seeded sample; what is left out is printed); 0 = no cap
-    max_groups_per_template: int = Field(DEFAULT_GROUP_CAP, ge=0)
+    #: template (a seeded sample; what is left out is printed); 0 or null = no cap
+    max_groups_per_template: int | None = Field(DEFAULT_GROUP_CAP, ge=0)
     seed: int = 0
     multi_answer: Literal["drop", "keep"] = "drop"
     unanswerable: Literal["drop", "keep"] = "drop"

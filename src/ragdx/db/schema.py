@@ -148,7 +148,7 @@ def _lookup(mapping: dict, name: str):
 
 
 _KINDS = (
-    # binary first: VARBINARY would otherwise read as text through nothing, BLOB as "other"
+    # binary first, so that no blob or byte string falls through to another kind
     ("binary", ("BLOB", "BYTEA", "BINARY", "IMAGE", "RAW", "GEOMETRY")),
     ("boolean", ("BOOL", "TINYINT(1)", "BIT")),
     ("date", ("DATE", "TIME")),
@@ -172,26 +172,35 @@ def inspect_schema(engine: Engine, *, profile: bool = True) -> Schema:
         insp = sa.inspect(engine)
         names = insp.get_table_names()
     except Exception as exc:
-        raise DatabaseError(f"cannot read the schema: {exc}", source=str(engine.url)) from None
+        from ragdx.db.engine import _first_line, _safe
+
+        raise DatabaseError(f"cannot read the schema: {_first_line(exc)}", source=_safe(engine.url)) from None
+    # SQLAlchemy's MySQL reflection reads SHOW CREATE TABLE and leaves a backtick in a column
+    # name doubled ("Na``me"): every query on that column then names a column that does not exist
+    unquote = (lambda n: n.replace("``", "`")) if engine.dialect.name == "mysql" else (lambda n: n)
     tables: dict[str, TableInfo] = {}
     for name in sorted(names):
-        pk = list(insp.get_pk_constraint(name).get("constrained_columns") or [])
+        pk = [unquote(c) for c in insp.get_pk_constraint(name).get("constrained_columns") or []]
         columns = [
             ColumnInfo(
-                name=c["name"],
+                name=unquote(c["name"]),
                 type=str(c["type"]),
                 nullable=bool(c.get("nullable", True)),
-                primary_key=c["name"] in pk,
+                primary_key=unquote(c["name"]) in pk,
             )
             for c in insp.get_columns(name)
         ]
         fks = [
             ForeignKey(
-                tuple(fk["constrained_columns"]), fk["referred_table"], tuple(fk["referred_columns"])
+                tuple(map(unquote, fk["constrained_columns"])), fk["referred_table"],
+                tuple(map(unquote, fk["referred_columns"]))
             )
             for fk in insp.get_foreign_keys(name)
             if fk.get("referred_table")
         ]
+        # engines list foreign keys in different orders: sorted, so that nothing derived from
+        # them (templates, documents) depends on the engine
+        fks.sort(key=lambda fk: (fk.columns, fk.ref_table, fk.ref_columns))
         tables[name] = TableInfo(name=name, columns=columns, primary_key=pk, foreign_keys=fks)
     schema = Schema(dialect=engine.dialect.name, tables=tables)
     if profile:

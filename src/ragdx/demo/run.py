@@ -77,8 +77,22 @@ def _systems(kb_dir: Path, top_k: int):
     return [keyword, ensemble]
 
 
-def _step(console: Console, number: int, text: str, clock: float) -> None:
-    console.print(f"[bold cyan][{number}/6][/] {text} [dim]({time.perf_counter() - clock:.0f} s)[/]")
+class _Clock:
+    """Stage timings as durations: each step says how long the one before it took."""
+
+    def __init__(self) -> None:
+        self.start = self.last = time.perf_counter()
+
+    def lap(self) -> tuple[float, float]:
+        now = time.perf_counter()
+        lap, self.last = now - self.last, now
+        return lap, now - self.start
+
+
+def _step(console: Console, number: int, text: str, clock: _Clock) -> None:
+    lap, total = clock.lap()
+    took = f"previous stage {lap:.1f} s, " if number > 1 else ""
+    console.print(f"[bold cyan][{number}/6][/] {text} [dim]({took}{total:.1f} s in all)[/]")
 
 
 @dataclass
@@ -130,7 +144,7 @@ def run_demo(out: Path, console: Console | None = None, *, max_groups: int = DEM
              progress: bool = True, report: bool = True) -> dict[str, Any]:
     """Run the demo into ``out``; returns a summary (counts, headline metrics, paths)."""
     console = console or Console()
-    clock = time.perf_counter()
+    clock = _Clock()
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
 
@@ -171,12 +185,14 @@ def run_demo(out: Path, console: Console | None = None, *, max_groups: int = DEM
         evaluations[run_dir.name] = evaluate(run_dir, out=run_dir / "evaluation", judge="cascade", n_boot=n_boot)
     comparison = compare_paths(run_dirs[0], run_dirs[1], out=out / "comparison", judge="cascade", n_boot=n_boot)
     for name, ev in evaluations.items():
-        m = ev["by_style"].get("all styles", next(iter(ev["by_style"].values())))["metrics"]
-        summary[name] = {k: m[k]["value"] for k in ("accuracy", "refined_accuracy", "gap_share", "acc_retrieval_db")}
-        console.print(f"[bold]{name}[/]: accuracy {m['accuracy']['value']:.3f}, "
-                      f"R {m['refined_accuracy']['value']:.3f}, "
-                      f"λ {m['gap_share']['value']:.3f}, Acc_retrieval_db {m['acc_retrieval_db']['value']:.3f}")
-    console.print(f"[bold]{run_dirs[1].name} vs {run_dirs[0].name}[/]: {comparison['sentence']}")
+        m = ev.overall
+        summary[name] = {k: float(getattr(m, k)) for k in ("accuracy", "refined_accuracy", "gap_share",
+                                                             "acc_retrieval_db", "kb_coverage")}
+        console.print(f"[bold]{name}[/]: accuracy {m.accuracy.value:.3f}, R {m.refined_accuracy.value:.3f}, "
+                      f"λ {m.gap_share.value:.3f} and Acc_retrieval_db {m.acc_retrieval_db.value:.3f} (answer-based), "
+                      f"true knowledge-base coverage {m.kb_coverage.value:.3f}")
+    console.print(f"[bold]{run_dirs[1].name} vs {run_dirs[0].name}[/]: ", end="")
+    console.print(comparison["sentence"], markup=False, highlight=False)
 
     # 5. knowledge boundary ------------------------------------------------------------------
     _step(console, 5, "knowledge-boundary tester: calibration, held-out and off-topic queries, drift", clock)
@@ -207,7 +223,7 @@ def run_demo(out: Path, console: Console | None = None, *, max_groups: int = DEM
             atomic_write_text(out / name, text)
             (out / name).chmod(0o644)
         summary["report"] = str(out / "report.html")
-    elapsed = time.perf_counter() - clock
+    elapsed = time.perf_counter() - clock.start
     summary["elapsed_s"] = round(elapsed, 1)
     console.print(f"[bold green]done[/] in {elapsed:.0f} s → {out}/ (dataset/, kb/, templates/, runs/, relevance/)")
     if report:

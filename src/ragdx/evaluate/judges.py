@@ -530,7 +530,8 @@ class CascadeJudge(Judge):
             return Verdict(False, "cascade:empty", "no response")
         if _unanswerable(item):
             ok = says_no_record(str(item.response))
-            return Verdict(ok, "cascade:no-record", "says there is no record" if ok else "answers an unanswerable query")
+            return Verdict(ok, "cascade:no-record",
+                           "says there is no record" if ok else "answers an unanswerable query")
         rows0 = _rows(item)
         if len(rows0) == 1 and len(rows0[0]) == 1 and hedged(rows0[0][0], str(item.response)):
             return Verdict(False, "cascade:hedged", "a hedged list of candidates")

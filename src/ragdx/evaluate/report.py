@@ -229,7 +229,8 @@ def evaluate(path: str | Path, *, out: str | Path | None = None, judge: str | Ju
              sets: str = "all", k: int | None = None, cache: Any = None, n_boot: int = 1000, seed: int = 0,
              dataset: Any = None, compare_pair: tuple[str, str] | None = None,
              retrieval: str = "evidence", lab: bool = True, bertscore: bool = False,
-             benchmark: str | None = None, require_complete: bool = False) -> EvaluationResult:
+             benchmark: str | None = None, require_complete: bool = False,
+             closed_book: str | Path | None = None, exclude_open_domain: bool = False) -> EvaluationResult:
     """``ragdx evaluate PATH``: judge (run directory / JSONL) or read (GRAMMAR reference), compute
     the protocol's metrics, blame and the style test, and write ``metrics.json``, ``summary.md``,
     ``judgements.jsonl``, ``blame.jsonl`` and a manifest to ``out`` (default ``PATH/evaluation``
@@ -250,12 +251,21 @@ def evaluate(path: str | Path, *, out: str | Path | None = None, judge: str | Ju
             raise RagdxError(f"incomplete run: {check.answered} of {check.total} queries answered "
                              f"(status {check.status or 'unknown'}); finish it with `ragdx run` or drop "
                              "--require-complete", source=str(path))
+        open_domain = None
+        if closed_book is not None:  # GRAMMAR §5.2: groups the model answers without retrieval
+            from ragdx.evaluate.open_domain import tag_open_domain
+
+            judged, open_domain = tag_open_domain(judged, load_judgements(
+                closed_book, judge=judge, llm=llm, sets=sets, cache=cache, dataset=dataset), exclude=exclude_open_domain)
         result = evaluate_judgements(judged, n_boot=n_boot, seed=seed, compare_pair=compare_pair)
+        if open_domain is not None:
+            result.extra["open_domain"] = open_domain.to_dict()
         result.source = {"kind": kind, "path": str(path), "k": k, "retrieval_rule": retrieval}
         if lab:
             from ragdx.evaluate.text_metrics import lab_metrics
 
-            result.text_metrics = lab_metrics([j for j in judged if not j.error], k=k or 5, bertscore=bertscore)
+            result.text_metrics = lab_metrics([j for j in judged if not j.error], k=k or 5, bertscore=bertscore,
+                                              rule=retrieval)
     if out is None:
         if kind != "run":
             raise RagdxError("give an output directory (--out) for anything but a run directory", source=str(path))

@@ -190,19 +190,43 @@ def confusion_markdown(table: dict[str, dict[str, int]]) -> str:
 
 
 def lab_metrics(judgements: Sequence[Any], *, k: int = 5, bertscore: bool = False,
-                scorer: BERTScorer | None = None) -> dict[str, Any]:
-    """Hit rate@k, MRR, mean ROUGE-L (and BERTScore F1) and the ground-truth confusion matrix of
-    judged queries (``Judgement`` records: gold/retrieved ids, answer, response, correct)."""
-    gold = [j.gold_ids for j in judgements]
-    retrieved = [j.retrieved_ids for j in judgements]
+                scorer: BERTScorer | None = None, rule: str = "evidence") -> dict[str, Any]:
+    """Hit rate@1 and @k, MRR, mean ROUGE-L (and BERTScore F1) and the ground-truth confusion
+    matrix of judged queries, all retrieval numbers by the one rule the evaluation names
+    (``reference.RULE_WORDS``): a hit@k is "the top k hold the evidence", the MRR uses the rank at
+    which they first do, and the confusion matrix's "relevant document retrieved" is the query's
+    retrieval verdict (what the system gave its language model). Queries whose facts the knowledge
+    base lacks have nothing relevant to retrieve; they count as "no relevant document"."""
+    from ragdx.evaluate.reference import RULE_WORDS, evidence_rank, retrieval_verdict
+
+    judged = [j for j in judgements if j.retrieval_correct is not None]
     refs = [j.answer for j in judgements]
     preds = [j.response or "" for j in judgements]
-    out: dict[str, Any] = {f"hit_rate@{k}": hit_rate(gold, retrieved, k), "mrr": mrr(gold, retrieved),
-                           "rouge_l": float(np.mean(rouge_l(refs, preds))) if refs else float("nan")}
+
+    def hit(j: Any, top: int) -> bool:
+        return bool(retrieval_verdict(j.gold_ids, j.retrieved_ids, top, rule, getattr(j, "evidence_sets", ())))
+
+    def rank(j: Any) -> int | None:
+        sets = getattr(j, "evidence_sets", None)
+        if rule == "evidence" and sets and any(sets):
+            return evidence_rank(sets, list(j.retrieved_ids))
+        for r in range(1, len(j.retrieved_ids) + 1):
+            if hit(j, r):
+                return r
+        return None
+
+    nan = float("nan")
+    ranks = [rank(j) for j in judged]
+    out: dict[str, Any] = {
+        "retrieval_rule": RULE_WORDS.get(rule, rule),
+        "hit_rate@1": sum(hit(j, 1) for j in judged) / len(judged) if judged else nan,
+        f"hit_rate@{k}": sum(hit(j, k) for j in judged) / len(judged) if judged else nan,
+        "mrr": sum(1 / r for r in ranks if r) / len(judged) if judged else nan,
+        "rouge_l": float(np.mean(rouge_l(refs, preds))) if refs else nan}
     if bertscore:
         s = (scorer or BERTScorer()).score(refs, preds)
-        out["bertscore_f1"] = float(np.mean(s["f1"])) if refs else float("nan")
+        out["bertscore_f1"] = float(np.mean(s["f1"])) if refs else nan
         out["bertscore_note"] = BERTSCORE_NOTE
-    match = [bool(set(g) & set(list(r)[:k])) for g, r in zip(gold, retrieved, strict=True)]
+    match = [bool(j.retrieval_correct) for j in judgements]
     out["confusion_ground_truth"] = rag_confusion(match, [j.correct for j in judgements])
     return out

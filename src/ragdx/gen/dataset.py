@@ -310,12 +310,22 @@ def read_records(path: str | Path) -> list[QARecord]:
     if path.suffix == ".parquet":
         import pyarrow.parquet as pq
 
-        rows = pq.read_table(path).to_pylist()
-        for row in rows:
-            row["params"] = json.loads(row["params"])
-            row["answer_rows"] = json.loads(row["answer_rows"])
-            if "evidence_spans" in row:
-                row["evidence_spans"] = json.loads(row["evidence_spans"])
+        import pyarrow as pa
+
+        try:
+            rows = pq.read_table(path).to_pylist()
+        except (pa.ArrowException, OSError, ValueError) as exc:
+            # a truncated or corrupt file: one line naming it, not pyarrow's traceback
+            raise RagdxError(f"not a readable Parquet file ({' '.join(str(exc).split())[:200]})",
+                             source=str(path)) from None
+        for number, row in enumerate(rows, 1):
+            try:
+                row["params"] = json.loads(row["params"])
+                row["answer_rows"] = json.loads(row["answer_rows"])
+                if "evidence_spans" in row:
+                    row["evidence_spans"] = json.loads(row["evidence_spans"])
+            except (KeyError, TypeError, ValueError) as exc:
+                raise RagdxError(f"not a dataset record ({exc})", source=str(path), field=f"row {number}") from None
         numbered = enumerate(rows, 1)
     else:
         numbered = iter_jsonl(path)
@@ -323,8 +333,19 @@ def read_records(path: str | Path) -> list[QARecord]:
         unknown = set(obj) - _FIELDS
         if unknown:
             raise RagdxError(f"unknown field(s) {sorted(unknown)}", source=str(path), field=f"line {number}")
+        for name in _BOOL_FIELDS:
+            # pydantic's lax mode reads "yes", "no", 1 and 0 as booleans: a hand-edited
+            # `kb_supported: "yes"` would pass as a fact about the knowledge base
+            if obj.get(name) is not None and not isinstance(obj[name], bool):
+                raise RagdxError(f"expected true, false or null, got {obj[name]!r}", source=str(path),
+                                 field=f"line {number}: {name}")
         out.append(validated(adapter, obj, source=str(path), prefix=f"line {number}: "))
+    if not out:
+        raise RagdxError("no records: the dataset is empty", source=str(path))
     return out
+
+
+_BOOL_FIELDS = tuple(f.name for f in fields(QARecord) if "bool" in str(f.type))
 
 
 def read_manifest(directory: str | Path) -> dict[str, Any]:

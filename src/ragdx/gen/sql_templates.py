@@ -9,7 +9,6 @@ file serves SQLite, PostgreSQL (which folds unquoted names) and MariaDB alike.
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import itertools
 import re
@@ -29,7 +28,16 @@ from ragdx.db.schema import Schema, TableInfo
 from ragdx.errors import TemplateError
 from ragdx.gen.semantics import ColumnRef, Condition, Join, TemplateSemantics
 
-PLACEHOLDER = re.compile(r"\[([A-Za-z_][\w$]*)\.([A-Za-z_][\w$]*)\]")
+#: a table or column name a placeholder can carry: letters of any script, digits, '_', '$' and
+#: single spaces between words ("Élève", "the city"); quotes, dots and brackets cannot be written
+_NAME = r"[^\W\d][\w$]*(?: [\w$]+)*"
+PLACEHOLDER = re.compile(rf"\[({_NAME})\.({_NAME})\]")
+
+
+def _expressible(*names: str) -> bool:
+    """Whether every name can sit in a placeholder (the schema method skips those that cannot,
+    rather than writing templates its own parser rejects)."""
+    return all(re.fullmatch(_NAME, n) for n in names)
 _QUOTED_PLACEHOLDER = re.compile(r"'\[[^\]'\n]+\]'")
 _SENTINEL = "__ragdx_p{}__"
 _SENTINEL_RE = re.compile(r"__ragdx_p\d+__")
@@ -275,7 +283,10 @@ def parse_template(template: SqlTemplate, schema: Schema) -> ParsedTemplate:
     if "[" in bare and PLACEHOLDER.search(bare):
         raise fail("a placeholder must be quoted like '[Table.Column]'")
     try:
-        statements = [s for s in sqlglot.parse(sql, read=_GLOT_DIALECT[dialect]) if s is not None]
+        # ragdx's own templates quote identifiers the standard way ("Order Details"), which
+        # MySQL's reader would take for a string: they are read as the dialect-neutral SQL they are
+        read = "sqlite" if template.method == "schema" else _GLOT_DIALECT[dialect]
+        statements = [s for s in sqlglot.parse(sql, read=read) if s is not None]
     except SqlglotError as exc:
         raise fail(f"not valid SQL ({str(exc).splitlines()[0]})") from None
     if len(statements) != 1:
@@ -719,7 +730,7 @@ def schema_templates(schema: Schema) -> list[SqlTemplate]:
             out += _association_templates(schema, table)
             continue
         keys = lookup_keys(table)
-        if not keys:
+        if not keys or not _expressible(table.name, *keys):
             continue
         where_plain = _where(table.name, keys, table.name, qualified=False)
         # a foreign key that stores the related row's name (Project.Client -> Client.Name) is
@@ -767,6 +778,8 @@ def _association_templates(schema: Schema, assoc: TableInfo) -> list[SqlTemplate
     for (c1, r1, rc1, k1), (c2, r2, rc2, k2) in itertools.combinations(_association_ends(schema, assoc), 2):
         if r1.name == r2.name:
             continue  # a self-link's two ends would need the same placeholders twice
+        if not _expressible(r1.name, r2.name, *k1, *k2):
+            continue
         key = f"{r1.name},{r2.name}"
         join = (f"FROM {q(assoc.name)} JOIN {q(r1.name)} ON {q(assoc.name)}.{q(c1)} = {q(r1.name)}.{q(rc1)} "
                 f"JOIN {q(r2.name)} ON {q(assoc.name)}.{q(c2)} = {q(r2.name)}.{q(rc2)}")
@@ -908,11 +921,14 @@ def _read_reference_json(path: Path, doc: Any) -> list[SqlTemplate]:
         raise TemplateError("expected an object keyed by target schema", source=str(path))
     out = []
     for key, sqls in doc.items():
-        try:
-            tables = ast.literal_eval(key)
-        except (ValueError, SyntaxError):
+        # the reference writes a Python tuple of table names as the key: read the quoted names,
+        # never evaluate the text (a hand-edited key is data, not code)
+        if key.strip().startswith("("):
+            tables = tuple(a or b for a, b in re.findall(r"'([^']+)'|\"([^\"]+)\"", key))
+            if not tables:
+                raise TemplateError("expected a tuple of table names like ('client',)", source=str(path), field=key)
+        else:
             tables = (key,)
-        tables = (tables,) if isinstance(tables, str) else tuple(tables)
         if not isinstance(sqls, list) or not all(isinstance(s, str) for s in sqls):
             raise TemplateError("expected a list of SQL strings", source=str(path), field=key)
         out += [SqlTemplate(s.strip(), ",".join(tables), "reference", origin=(str(path), f"{key}[{i}]"))

@@ -820,7 +820,8 @@ def _pieces(m: _Meaning, sem: TemplateSemantics | None = None) -> dict[str, str]
 def _questions(m: _Meaning, sem: TemplateSemantics | None, owner: str, np: str, be: str) -> dict[str, str]:
     wh = _wh_question(sem, m, owner, np, be) if sem is not None else None
     question = wh or f"What {be} {np}?"
-    return {"wh": wh or "", "question": question,
+    person = m.head in _PERSON_NOUNS and m.head_link == "of"
+    return {"wh": wh or "", "question": question, "what": "who" if person else "what",
             "question_lower": question[:1].lower() + question[1:] if not question.startswith("I ") else question}
 
 
@@ -847,15 +848,15 @@ _FRAMES: dict[str, tuple[str, ...]] = {
         ),
         (
             "Before I send out the summary that my team is waiting for, I need to check one detail "
-            "in our records, namely {np}, so could you tell me what {it} {be}?"
+            "in our records, namely {np}, so could you tell me {what} {it} {be}?"
         ),
         (
             "If the records mention {owner}, please look up the {head} that {be} stated there and "
-            "tell me what {it} {be}; if nothing is recorded, say so instead of guessing an answer."
+            "tell me {what} {it} {be}; if nothing is recorded, say so instead of guessing an answer."
         ),
         (
             "I am trying to find out some specific information from our records, and I would like to "
-            "know {np}. Could you look this up and tell me what {it} {be} according to the data that "
+            "know {np}. Could you look this up and tell me {what} {it} {be} according to the data that "
             "is currently available?"
         ),
         (
@@ -885,7 +886,7 @@ _FRAMES: dict[str, tuple[str, ...]] = {
         ),
         (
             "I am preparing a summary about {owner} for an upcoming meeting, and one of the things "
-            "that I still have to include is the {head}, so could you tell me what {it} {be} based on "
+            "that I still have to include is the {head}, so could you tell me {what} {it} {be} based on "
             "the records that you have access to?"
         ),
     ),

@@ -70,6 +70,8 @@ MANIFEST = "manifest.json"
 INPUTS = "inputs.jsonl"
 LOCK = ".lock"
 _OWN_FILES = (RESULTS, MANIFEST, INPUTS, "contexts.jsonl")
+#: seconds between rewrites of the manifest's counts while a run goes on
+MANIFEST_REFRESH_S = 1.0
 
 
 @dataclass(slots=True)
@@ -226,6 +228,46 @@ def _read_inputs(run_dir: Path) -> list[SystemInput]:
     return inputs
 
 
+def _lock_is_free(run_dir: Path) -> bool:
+    """Whether no runner holds ``run_dir/.lock`` (the kernel releases it when a runner dies)."""
+    try:
+        import fcntl
+    except ImportError:
+        return True
+    try:
+        fh = (run_dir / LOCK).open("a")
+    except OSError:
+        return True
+    with fh:
+        try:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+        return True
+
+
+def read_manifest(run_dir: str | Path) -> dict[str, Any]:
+    """The run manifest as it stands: a run whose manifest says ``running`` (or ``created``) but
+    whose lock nobody holds was killed; it reads as ``interrupted``, with its counts taken from
+    ``results.jsonl`` rather than from the last refresh before the kill."""
+    run_dir = Path(run_dir)
+    path = run_dir / MANIFEST
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise RagdxError(f"cannot read the run manifest ({exc})", source=str(path)) from None
+    if not isinstance(manifest, dict):
+        raise RagdxError("not a run manifest", source=str(path))
+    if manifest.get("status") in ("running", "created") and _lock_is_free(run_dir):
+        inputs = _read_inputs(run_dir)
+        scan = _scan_results(run_dir / RESULTS)
+        manifest["status"] = "interrupted"
+        manifest["counts"] = {**_counts(inputs, scan.latest), "result_lines": scan.lines}
+        manifest["tokens"] = {"prompt": scan.prompt_tokens, "completion": scan.completion_tokens}
+    return manifest
+
+
 def read_run(run_dir: str | Path) -> list[SystemOutput]:
     """The latest result of every record that has one, in dataset order (pending ones are
     left out). Reads only; a torn final line is ignored, not repaired."""
@@ -318,7 +360,12 @@ def _open_run(run_dir: Path, system: System, config: Any, dataset: dict[str, Any
         # The dataset may have been regenerated or moved with the same queries: keep it current.
         manifest["dataset"] = dataset
         return manifest
-    if run_dir.exists() and any((run_dir / name).exists() for name in (RESULTS, INPUTS)):
+    if (run_dir / INPUTS).exists() and not (run_dir / RESULTS).exists() or \
+            (run_dir / RESULTS).exists() and (run_dir / RESULTS).stat().st_size == 0:
+        # a kill between writing inputs.jsonl and manifest.json: our own start, nothing answered
+        # yet; starting again loses nothing, so it needs no --overwrite
+        pass
+    elif run_dir.exists() and any((run_dir / name).exists() for name in (RESULTS, INPUTS)):
         raise RagdxError(f"has {RESULTS} or {INPUTS} but no {MANIFEST}; pass --overwrite to start over",
                          source=str(run_dir))
     run_dir.mkdir(parents=True, exist_ok=True)
@@ -380,7 +427,9 @@ def _progress(total: int, done: int, name: str):
     bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                    TextColumn("[red]{task.fields[failed]} failed"), RateColumn(), TimeElapsedColumn(),
                    TextColumn("eta"), TimeRemainingColumn(), console=Console(stderr=True))
-    task = bar.add_task(name, total=total, completed=done, failed=0)
+    from rich.markup import escape
+
+    task = bar.add_task(escape(name), total=total, completed=done, failed=0)
     return bar, task
 
 
@@ -512,6 +561,7 @@ async def _run_locked(system: System, inputs: list[SystemInput], dataset_info: d
     done_before = sum(1 for i in inputs if not wanted(i))
     bar, task = _progress(done_before + len(todo), done_before, system.name) if progress else (_NoProgress(), None)
     fh = results_path.open("ab")
+    refreshed = time.monotonic()
     try:
         with bar:
             results = executor.map(lambda item: _answer(system, item), todo, concurrency)
@@ -529,6 +579,10 @@ async def _run_locked(system: System, inputs: list[SystemInput], dataset_info: d
                     attempted += 1
                     failed_now += out.error is not None
                     bar.update(task, advance=1, failed=failed_now)
+                    if time.monotonic() - refreshed >= MANIFEST_REFRESH_S:
+                        # a SIGKILL leaves no time to write the manifest: keep its counts current
+                        _write_manifest(run_dir, manifest, inputs, scan)
+                        refreshed = time.monotonic()
                 status = "complete"
             except (asyncio.CancelledError, KeyboardInterrupt):
                 status = "interrupted"
@@ -703,6 +757,7 @@ def run_grid(grid: str | Path | Mapping[str, Any], dataset: str | Path | Iterabl
 def summary_table(summaries: Sequence[RunSummary], title: str | None = None):
     """A Rich table: one row per run with counts, failures, latency and tokens."""
     from rich.table import Table
+    from rich.text import Text
 
     table = Table(title=title)
     table.add_column("system", no_wrap=True, min_width=8)
@@ -713,7 +768,8 @@ def summary_table(summaries: Sequence[RunSummary], title: str | None = None):
         return "–" if value is None else f"{value:.3f}"
 
     for s in summaries:
-        table.add_row(s.system, str(s.total), str(s.ok), f"[red]{s.failed}[/]" if s.failed else "0",
+        # a system's name is data ("[bold]" in a directory name must not style the table)
+        table.add_row(Text(str(s.system)), str(s.total), str(s.ok), f"[red]{s.failed}[/]" if s.failed else "0",
                       str(s.pending), str(s.attempted), seconds(s.latency_s.get("mean")),
                       seconds(s.latency_s.get("p90")), str(s.prompt_tokens + s.completion_tokens))
     return table
@@ -726,7 +782,7 @@ def system_from_options(system: str | Path | None = None, *, callable_: str | No
                         http: str | None = None, results: str | Path | None = None, name: str | None = None,
                         setup: str | None = None, corpus: str | Path | None = None,
                         dataset: str | Path | None = None, answer_path: str | None = None,
-                        contexts_path: str | None = None) -> System:
+                        contexts_path: str | None = None, otel: bool = False) -> System:
     """The system named by exactly one of the CLI's options: a spec file (``--system``), a
     ``module:function`` or framework object (``--callable``), a URL (``--http``, default body;
     ``answer_path`` / ``contexts_path`` map the response) or a JSONL file (``--results``, default
@@ -742,6 +798,8 @@ def system_from_options(system: str | Path | None = None, *, callable_: str | No
                          f"--http URL or --results FILE (got {', '.join(given) or 'none'})", field="system")
     if (answer_path or contexts_path) and not http:
         raise RagdxError("--answer-path and --contexts-path map an --http response", field="--answer-path")
+    if otel and not (callable_ or setup):
+        raise RagdxError("--otel reads the spans of a --callable system", field="--otel")
     if corpus and not system:
         raise RagdxError("--corpus is for a built-in pipeline (--system)", field="--corpus")
     if system:
@@ -753,7 +811,7 @@ def system_from_options(system: str | Path | None = None, *, callable_: str | No
             loaded.name = name
         return loaded
     if callable_ or setup:
-        return CallableSystem(callable_, name=name, setup=setup)
+        return CallableSystem(callable_, name=name, setup=setup, otel=otel)
     if http:
         return HTTPSystem(http, name=name, answer_path=answer_path or "answer",
                           contexts_path=contexts_path or "contexts")

@@ -294,7 +294,8 @@ class CallableSystem:
     def __init__(self, target: str | Callable[..., Any] | Any | None, *, name: str | None = None,
                  arg: Literal["query", "input"] = "query", options: Mapping[str, Any] | None = None,
                  retries: int = 0, backoff: float = 0.5, max_backoff: float = 10.0,
-                 timeout: float | None = None, setup: str | Callable[[], Any] | None = None):
+                 timeout: float | None = None, setup: str | Callable[[], Any] | None = None,
+                 otel: bool = False):
         if arg not in ("query", "input"):
             raise RagdxError(f"arg must be 'query' or 'input', not {arg!r}", field="arg")
         if retries < 0:
@@ -309,6 +310,12 @@ class CallableSystem:
             self._setup = setup
             self.setup_target = f"{getattr(setup, '__module__', '?')}:{getattr(setup, '__qualname__', '?')}"
         self.framework: str | None = None
+        #: read contexts from the app's OpenTelemetry retriever spans (ragdx.rag.adapters.otel)
+        self.otel = otel
+        if otel:
+            from ragdx.rag.adapters.otel import collector
+
+            collector()  # before the first query: instrumentors bind to the provider now set
         self.arg = arg
         self.options = dict(options or {})
         self.retries = retries
@@ -386,6 +393,8 @@ class CallableSystem:
             out["setup"] = self.setup_target
         if self.framework:
             out["framework"] = self.framework
+        if self.otel:
+            out["otel"] = True
         return out
 
     async def _call(self, item: SystemInput) -> Any:
@@ -405,6 +414,12 @@ class CallableSystem:
                 raise _CallTimedOut(f"timed out after {self.timeout:g}s") from None
             raise
 
+    async def _awaited(self, item: SystemInput) -> Any:
+        result = await self._call(item)
+        if inspect.isawaitable(result):  # a sync function that returned a coroutine
+            result = await result
+        return result
+
     async def answer(self, item: SystemInput) -> SystemOutput:
         if not self._built:
             await asyncio.to_thread(self.build)  # used without the runner, which builds first
@@ -413,10 +428,15 @@ class CallableSystem:
         while True:
             attempt += 1
             try:
-                result = await self._call(item)
-                if inspect.isawaitable(result):  # a sync function that returned a coroutine
-                    result = await result
+                if self.otel:
+                    from ragdx.rag.adapters.otel import traced
+
+                    result, spans = await traced(lambda: self._awaited(item))
+                else:
+                    result, spans = await self._awaited(item), []
                 out = _as_output(item, result, self._fields)
+                if spans and not out.contexts:  # what the app's retriever spans reported
+                    out.contexts = _contexts(spans, self._fields)
                 out.latency_s = time.perf_counter() - started
                 out.attempts = attempt
                 return out
@@ -675,6 +695,8 @@ class _CallableSpec(_Spec):
     target: str | None = None
     #: ``pkg:factory`` called once before the first query; returns the system when no target
     setup: str | None = None
+    #: contexts from the app's OpenTelemetry / OpenInference retriever spans
+    otel: bool = False
     arg: Literal["query", "input"] = "query"
     options: dict[str, Any] = Field(default_factory=dict)
     retries: int = Field(0, ge=0)
@@ -779,7 +801,8 @@ def load_system(spec: Mapping[str, Any] | str | Path, *, base_dir: str | Path | 
     if kind == "callable":
         c = _validate(_CallableSpec, spec, where)
         return CallableSystem(c.target, name=c.name, arg=c.arg, options=c.options, retries=c.retries,
-                              backoff=c.backoff, max_backoff=c.max_backoff, timeout=c.timeout, setup=c.setup)
+                              backoff=c.backoff, max_backoff=c.max_backoff, timeout=c.timeout, setup=c.setup,
+                              otel=c.otel)
     if kind == "http":
         h = _validate(_HTTPSpec, spec, where)
         if urlsplit(h.url).scheme not in ("http", "https") or not urlsplit(h.url).netloc:

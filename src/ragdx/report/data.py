@@ -22,20 +22,30 @@ VERDICTS = ("correct", "kb_gap", "retrieval_failure", "lm_failure")
 VERDICT_LABELS = {"correct": "correct", "kb_gap": "knowledge-base gap", "retrieval_failure": "retrieval failure",
                   "lm_failure": "LM failure"}
 HEADLINE = (("accuracy", "Accuracy"), ("refined_accuracy", "Refined accuracy R"),
-            ("gap_share", "λ (share of queries in gap groups)"), ("acc_retrieval_db", "Acc_retrieval_db"))
+            ("gap_share", "λ (answer-based gap groups)"), ("acc_retrieval_db", "Acc_retrieval_db (answer-based)"),
+            ("kb_coverage", "Knowledge-base coverage (known)"))
 
 
 def _evaluation_fresh(run_dir: Path) -> bool:
+    """The evaluation was made from the run's current results: its manifest names their content
+    hash (never judged by file times, which a copy or a crash can leave misleading)."""
+    from ragdx.store import sha256_file
+
     ev = run_dir / "evaluation"
-    needed = [ev / "metrics.json", ev / "judgements.jsonl", ev / "blame.jsonl"]
+    needed = [ev / "metrics.json", ev / "judgements.jsonl", ev / "blame.jsonl", ev / "manifest.json"]
     if not all(p.exists() for p in needed):
         return False
+    try:
+        manifest = json.loads((ev / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
     results = run_dir / "results.jsonl"
-    return not results.exists() or min(p.stat().st_mtime for p in needed) >= results.stat().st_mtime
+    return results.exists() and manifest.get("source_sha256") == sha256_file(results)
 
 
 def _load_run(run_dir: Path, *, judge: str, n_boot: int, seed: int) -> dict[str, Any]:
     from ragdx.evaluate import evaluate, read_judgements
+    from ragdx.evaluate.results import EvaluationResult
     from ragdx.store import iter_jsonl
 
     if not (run_dir / "manifest.json").exists():
@@ -43,8 +53,12 @@ def _load_run(run_dir: Path, *, judge: str, n_boot: int, seed: int) -> dict[str,
     if not _evaluation_fresh(run_dir):
         evaluate(run_dir, out=run_dir / "evaluation", judge=judge, n_boot=n_boot, seed=seed)
     ev = run_dir / "evaluation"
-    metrics = json.loads((ev / "metrics.json").read_text(encoding="utf-8"))
-    judgements = read_judgements(ev / "judgements.jsonl")
+    metrics = EvaluationResult.from_dict(json.loads((ev / "metrics.json").read_text(encoding="utf-8")))
+    from ragdx.evaluate.runs import InputCheck, Judged
+
+    # the run's "n of N" travels with its judgements into every comparison
+    judgements = Judged(read_judgements(ev / "judgements.jsonl"),
+                        InputCheck.from_dict(metrics.inputs) if metrics.inputs else None)
     blame = {obj["id"]: obj for _, obj in iter_jsonl(ev / "blame.jsonl")}
     manifest = json.loads((run_dir / "manifest.json").read_text(encoding="utf-8"))
     system = manifest.get("system") or {}
@@ -67,24 +81,30 @@ def _rate(k: int, n: int) -> float:
 
 
 def _per_template(judgements, blame, records_by_id) -> list[dict[str, Any]]:
+    """One row per SQL template: queries, correct answers (the judge's count), retrieval by the
+    evaluation's rule, and the per-query verdicts under their own keys (``verdicts``), so no count
+    is added twice; the verdicts of a row sum to its queries."""
     rows: dict[str, dict[str, Any]] = {}
     for j in judgements:
         r = records_by_id.get(j.id)
         key = r.sql_template_id if r is not None else "?"
         row = rows.setdefault(key, {"template": key, "table": r.table if r else "", "sql": r.sql if r else "",
-                                    "example": j.query, "queries": 0, "correct": 0, "ret_known": 0,
-                                    "ret_correct": 0, **{v: 0 for v in VERDICTS}})
+                                    "example": j.query, "queries": 0, "judged": 0, "correct": 0, "ret_known": 0,
+                                    "ret_correct": 0, "verdicts": {v: 0 for v in (*VERDICTS, "unjudged")}})
         row["queries"] += 1
+        if j.error:
+            row["verdicts"]["unjudged"] += 1
+            continue
+        row["judged"] += 1
         row["correct"] += bool(j.correct)
         if j.retrieval_correct is not None:
             row["ret_known"] += 1
             row["ret_correct"] += bool(j.retrieval_correct)
         verdict = (blame.get(j.id) or {}).get("verdict")
-        if verdict in VERDICTS:
-            row[verdict] += 1
+        row["verdicts"][verdict if verdict in row["verdicts"] else "unjudged"] += 1
     out = []
     for row in rows.values():
-        row["accuracy"] = _rate(row["correct"], row["queries"])
+        row["accuracy"] = _rate(row["correct"], row["judged"])
         row["retrieval"] = _rate(row["ret_correct"], row["ret_known"])
         out.append(row)
     return sorted(out, key=lambda x: (x["table"], x["accuracy"] if not math.isnan(x["accuracy"]) else 0, x["template"]))
@@ -133,19 +153,19 @@ def build_report(run_dirs: Sequence[str | Path], *, relevance: str | Path | None
     systems = []
     for run in runs:
         m = run["metrics"]
-        by_style = m.get("by_style", {})
-        overall_key = "all styles" if "all styles" in by_style else next(iter(by_style), None)
-        blame_all = (m.get("blame") or {}).get("all") or Counter(b["verdict"] for b in run["blame"].values())
+        blame_all = m.blame.get("all")
+        counts = blame_all.to_dict() if blame_all is not None else Counter(b["verdict"] for b in run["blame"].values())
         systems.append({
             "name": run["name"], "description": run["description"], "path": run["path"],
-            "queries": m.get("queries"), "judges": m.get("judges", []),
-            "overall_key": overall_key, "overall": by_style.get(overall_key, {}), "by_style": by_style,
-            "blame": {k: v for k, v in (m.get("blame") or {}).items()},
-            "blame_all": {v: int(blame_all.get(v, 0)) for v in VERDICTS},
-            "confusion": (m.get("text_metrics") or {}).get("confusion_ground_truth"),
-            "text_metrics": {k: v for k, v in (m.get("text_metrics") or {}).items()
+            "queries": m.queries, "judges": m.judges, "inputs": m.inputs, "warnings": m.warnings,
+            "gap_rule": m.gap_rule, "retrieval_rule": m.retrieval_rule,
+            "overall_key": m.overall_key, "overall": m.overall, "by_style": m.by_style,
+            "blame": {k: v.to_dict() for k, v in m.blame.items()},
+            "blame_all": {v: int(counts.get(v, 0)) for v in (*VERDICTS, "unjudged")},
+            "confusion": (m.text_metrics or {}).get("confusion_ground_truth"),
+            "text_metrics": {k: v for k, v in (m.text_metrics or {}).items()
                              if not isinstance(v, dict) and not k.endswith("_note")},
-            "style_test": m.get("comparison"),
+            "style_test": m.comparison,
             "per_template": _per_template(run["judgements"], run["blame"], records_by_id),
             "counts": (run["manifest"].get("counts") or {}),
         })

@@ -15,11 +15,10 @@ VERDICT_COLOURS = {"correct": "#2e7d32", "kb_gap": "#7b5ea7", "retrieval_failure
 TAG_COLOURS = {"robust": "#2e7d32", "non_robust": "#f2b233", "gap": "#8a8f98"}
 TAG_LABELS = {"robust": "robust", "non_robust": "non-robust", "gap": "gap"}
 SYSTEM_COLOURS = ("#3367d6", "#d9480f", "#2b8a3e", "#862e9c", "#0b7285", "#5c940d")
-DIFF_METRICS = (("accuracy", "accuracy"), ("refined_accuracy", "refined accuracy R"),
-                ("retrieval_refined", "retrieval-only R"),
-                ("lm_accuracy_given_retrieval", "LM accuracy where retrieval was right"))
-EXTRA_METRICS = (("retrieval_accuracy", "Retrieval on its own"), ("retrieval_refined", "Retrieval-only R"),
-                 ("lm_accuracy_given_retrieval", "LM accuracy where retrieval was right"))
+DIFF_METRICS = (("accuracy", "accuracy"), ("refined_accuracy", "refined accuracy R (joint gap groups)"))
+EXTRA_METRICS = (("retrieval_accuracy", "Retrieval on its own (evidence rule)"),
+                 ("retrieval_refined", "Retrieval-only R (evidence rule, answer-based gap groups removed)"),
+                 ("lm_accuracy_given_retrieval", "LM accuracy where the evidence was retrieved"))
 
 CSS = """
 :root { --fg:#1d2330; --muted:#5b6475; --line:#dfe3ea; --bg:#ffffff; --soft:#f5f7fa; --accent:#3367d6; }
@@ -47,6 +46,7 @@ th, td { border-bottom:1px solid var(--line); padding:5px 8px; text-align:left; 
 th { background:var(--soft); font-weight:600; }
 td.num, th.num { text-align:right; font-variant-numeric:tabular-nums; white-space:nowrap; }
 .ci { color:var(--muted); font-size:12px; }
+.warn { color:#8a4b00; background:#fff4e0; padding:4px 8px; border-radius:4px; font-size:13px; }
 .sentence { background:#eef3ff; border-left:4px solid var(--accent); padding:8px 12px; border-radius:4px;
   margin:8px 0; }
 .badge { display:inline-block; padding:1px 8px; border-radius:10px; color:#fff; font-size:12px; white-space:nowrap; }
@@ -125,6 +125,14 @@ def _num(v: Any, digits: int = 3) -> str:
     return f"{v:.{digits}f}" if isinstance(v, float) else _e(v)
 
 
+def _metric(style: Any, key: str) -> dict[str, float] | None:
+    """A typed ``StyleMetrics``' metric as the plain entry the helpers below format."""
+    if style is None:
+        return None
+    m = style.metrics.get(key)
+    return None if m is None else {"value": m.value, "ci_low": m.ci_low, "ci_high": m.ci_high}
+
+
 def _ci(entry: dict[str, float] | None, digits: int = 3) -> str:
     if not entry:
         return "–"
@@ -164,27 +172,37 @@ def _nav(data: dict[str, Any]) -> str:
 def _overview(data: dict[str, Any]) -> str:
     cards = []
     for s in data["systems"]:
-        m = (s["overall"] or {}).get("metrics", {})
+        o = s["overall"]
         kpis = "".join(
-            f'<div class="kpi"><b>{_num((m.get(key) or {}).get("value"))}</b><span>{_e(label)}'
-            f'{"" if not m.get(key) or "ci_low" not in m[key] else " " + _ci_text(m[key])}</span></div>'
+            f'<div class="kpi"><b>{_num((_metric(o, key) or {}).get("value"))}</b><span>{_e(label)}'
+            f'{"" if not _metric(o, key) else " " + _ci_text(_metric(o, key))}</span></div>'
             for key, label in HEADLINE)
         desc = f'<p class="muted">{_e(s["description"])}</p>' if s.get("description") else ""
-        cards.append(f'<div class="card"><h3>{_e(s["name"])}</h3>{desc}<div class="kpis">{kpis}</div></div>')
+        inputs = s.get("inputs") or {}
+        n_of = (f'<p class="muted">{inputs.get("judged")} of {inputs.get("total")} queries judged'
+                f'{" — incomplete" if not inputs.get("complete", True) else ""}</p>' if inputs.get("total") else "")
+        warns = "".join(f'<p class="warn">⚠ {_e(w)}</p>' for w in s.get("warnings") or [])
+        cards.append(f'<div class="card"><h3>{_e(s["name"])}</h3>{desc}{n_of}{warns}<div class="kpis">{kpis}</div>'
+                     "</div>")
     rows = []
     for key, label in HEADLINE:
         for s in data["systems"]:
-            e = ((s["overall"] or {}).get("metrics") or {}).get(key) or {}
+            e = _metric(s["overall"], key) or {}
+            if math.isnan(e.get("value", math.nan)):
+                continue
             rows.append((f"{label.split(' (')[0]} · {s['name']}", e.get("value", math.nan),
                          e.get("ci_low", math.nan), e.get("ci_high", math.nan)))
     colours = [SYSTEM_COLOURS[i % len(SYSTEM_COLOURS)] for _ in HEADLINE for i in range(len(data["systems"]))]
     chart = svg.interval_dots(rows, title="Headline metrics per system with 95 % intervals", colours=colours,
                               width=860, label_width=300)
     return (f'<section id="overview"><h2>Overview</h2><div class="cards">{"".join(cards)}</div>'
-            f"<h3>Accuracy, R, λ and Acc_retrieval_db with 95 % intervals</h3>{chart}"
-            '<p class="muted">Accuracy = R × (1 − λ). R counts only groups that at least one phrasing answered; '
-            "λ is the share of queries in gap groups (no phrasing answered); Acc_retrieval_db = 1 − gap groups / "
-            "groups.</p></section>")
+            f"<h3>Accuracy, R, λ, Acc_retrieval_db and knowledge-base coverage with 95 % intervals</h3>{chart}"
+            '<p class="muted">Accuracy = R × (1 − λ). <b>Answer-based</b> (GRAMMAR §4.3): a gap group is a semantic '
+            "group that no phrasing of any style answered; R counts the other groups' queries; λ is the share of "
+            "queries in gap groups; Acc_retrieval_db = 1 − gap groups / groups. These infer knowledge-base gaps from "
+            "answers, so retrieval and LM failures that sink a whole group count as gaps too. <b>Knowledge-base "
+            "coverage</b> is the truth where ragdx knows the knowledge base's content (a knowledge base it rendered, "
+            "or evidence linked in your corpus): the share of groups whose facts it states.</p></section>")
 
 
 def _ci_text(e: dict[str, float]) -> str:
@@ -195,15 +213,19 @@ def _ci_text(e: dict[str, float]) -> str:
 
 def _dataset(data: dict[str, Any]) -> str:
     ds = data["dataset"]
-    head = ("<tr><th>table</th><th>style</th><th class=num>M SQL templates</th><th class=num>N text templates</th>"
-            "<th class=num>Q values</th><th class=num>groups</th><th class=num>queries</th>"
-            "<th class=num>answer sets</th><th class=num>knowledge-base gaps</th></tr>")
+    head = ("<tr><th>table</th><th>style</th><th class=num>M SQL templates</th>"
+            "<th class=num>N text templates per SQL template</th><th class=num>Q groups per SQL template</th>"
+            "<th class=num>groups (M × Q)</th><th class=num>queries per group</th>"
+            "<th class=num>queries (groups × per group)</th>"
+            "<th class=num>answer sets</th><th class=num>knowledge-base gaps (queries)</th></tr>")
     body = "".join(
         f"<tr><td>{_e(r['table'])}</td><td>{_e(r['style'])}</td><td class=num>{r['M_sql_templates']}</td>"
         f"<td class=num>{r['N_text_templates']}</td><td class=num>{r['Q_values_per_template']}</td>"
-        f"<td class=num>{r['semantic_groups']}</td><td class=num>{r['queries']}</td>"
+        f"<td class=num>{r['semantic_groups']}</td>"
+        f"<td class=num>{_num(r['queries'] / r['semantic_groups'] if r['semantic_groups'] else math.nan, 2)}</td>"
+        f"<td class=num>{r['queries']}</td>"
         f"<td class=num>{r['answer_sets']}</td><td class=num>{r['kb_gaps']}</td></tr>" for r in ds["stats"])
-    total = (f"<tr><th>all</th><th></th><th></th><th></th><th></th><th class=num>{ds['groups']}</th>"
+    total = (f"<tr><th>all</th><th></th><th></th><th></th><th></th><th class=num>{ds['groups']}</th><th></th>"
              f"<th class=num>{ds['records']}</th><th></th><th class=num>{ds['kb_gap_queries']}</th></tr>")
     opts = ds.get("options") or {}
     note = ", ".join(f"{k} = {v}" for k, v in opts.items() if v not in (None, ""))
@@ -213,8 +235,11 @@ def _dataset(data: dict[str, Any]) -> str:
         {"supported": "#3367d6", "kb_gap": VERDICT_COLOURS["kb_gap"]}, title="Queries per table and style",
         legend_labels={"supported": "knowledge base states the answer", "kb_gap": "left out of the knowledge base"},
         percent=False, width=860, label_width=170)
-    return (f'<section id="dataset"><h2>Dataset</h2><p class="lead">M SQL templates × N text templates × '
-            f"Q values per template, per table and style (GRAMMAR Table 2). Source: <code>{_e(ds['path'])}</code>"
+    return (f'<section id="dataset"><h2>Dataset</h2><p class="lead">Per table and style (GRAMMAR Table 2): M SQL '
+            "templates, N text templates per SQL template and Q semantic groups (value combinations) per SQL "
+            "template, both means; groups = M × Q; each group is asked in the sampled number of phrasings, so "
+            "queries = groups × queries per group (M × N × Q is the pool before sampling). The all-styles row "
+            f"counts each group once. Source: <code>{_e(ds['path'])}</code>"
             f"{'; ' + _e(note) if note else ''}.</p><table>{head}{body}{total}</table>{bars}</section>")
 
 
@@ -222,14 +247,17 @@ def _metrics_table(s: dict[str, Any]) -> str:
     styles = list(s["by_style"])
     head = "<tr><th>metric</th>" + "".join(f"<th class=num>{_e(st)}</th>" for st in styles) + "</tr>"
     rows = []
-    for key, label in (("queries", "queries"), ("groups", "semantic groups"), ("gap", "gap groups"),
+    for key, label in (("queries", "queries"), ("groups", "semantic groups"), ("gap", "gap groups (answer-based)"),
                        ("robust", "robust groups"), ("non_robust", "non-robust groups")):
-        rows.append(f"<tr><td>{label}</td>" + "".join(f"<td class=num>{_e(s['by_style'][st].get(key))}</td>"
+        rows.append(f"<tr><td>{label}</td>" + "".join(f"<td class=num>{_e(getattr(s['by_style'][st], key))}</td>"
                                                        for st in styles) + "</tr>")
     for key, label in (*HEADLINE, *EXTRA_METRICS):
         rows.append(f"<tr><td>{_e(label)}</td>" + "".join(
-            f"<td class=num>{_ci(s['by_style'][st]['metrics'].get(key))}</td>" for st in styles) + "</tr>")
-    return f"<table>{head}{''.join(rows)}</table>"
+            f"<td class=num>{_ci(_metric(s['by_style'][st], key))}</td>" for st in styles) + "</tr>")
+    notes = f'<p class="muted">Gap rule: {_e(s.get("gap_rule", ""))}.'
+    if s.get("retrieval_rule"):
+        notes += f" Retrieval rule: {_e(s['retrieval_rule'])}; the confusion matrix and hit rates use it too."
+    return f"<table>{head}{''.join(rows)}</table>{notes}</p>"
 
 
 def _confusion(c: dict[str, int] | None) -> str:
@@ -247,8 +275,9 @@ def _template_table(s: dict[str, Any]) -> str:
     body = "".join(
         f"<tr><td>{_e(r['table'])}</td><td><code>{_e(r['sql'])}</code></td><td class=num>{r['queries']}</td>"
         f"<td class=num>{_num(r['accuracy'], 2)}</td><td class=num>{_num(r['retrieval'], 2)}</td>"
-        + "".join(f"<td class=num>{r[v]}</td>" for v in VERDICTS) + "</tr>" for r in s["per_template"])
-    return f"<table>{head}{body}</table>"
+        + "".join(f"<td class=num>{r['verdicts'][v]}</td>" for v in VERDICTS) + "</tr>" for r in s["per_template"])
+    return (f"<table>{head}{body}</table><p class=muted>The verdicts of a row sum to its queries (less any whose "
+            "judge failed); accuracy = correct answers / judged queries.</p>")
 
 
 def _systems(data: dict[str, Any]) -> str:
@@ -256,7 +285,7 @@ def _systems(data: dict[str, Any]) -> str:
     tag_rows, verdict_rows = [], []
     for s in systems:
         for st, v in s["by_style"].items():
-            tag_rows.append((f"{s['name']} · {st}", [(k, v.get(k, 0)) for k in TAG_COLOURS]))
+            tag_rows.append((f"{s['name']} · {st}", [(k, getattr(v, k, 0)) for k in TAG_COLOURS]))
         verdict_rows.append((s["name"], [(k, s["blame_all"].get(k, 0)) for k in VERDICTS]))
         for st, b in s["blame"].items():
             if st != "all":
@@ -269,7 +298,7 @@ def _systems(data: dict[str, Any]) -> str:
         "<th class=num>total</th></tr>"
     vbody = "".join(f"<tr><td>{_e(s['name'])}</td>" + "".join(
         f"<td class=num>{s['blame_all'].get(v, 0)}</td>" for v in VERDICTS)
-        + f"<td class=num>{sum(s['blame_all'].values())}</td></tr>" for s in systems)
+        + f"<td class=num>{sum(s['blame_all'][v] for v in VERDICTS)}</td></tr>" for s in systems)
     parts = [f'<section id="systems"><h2>Systems</h2><h3>Group tags</h3>'
              '<p class="muted">A semantic group (one fact asked in several phrasings) is <b>robust</b> when every '
              "phrasing was answered, <b>gap</b> when none was, <b>non-robust</b> otherwise.</p>"
@@ -292,20 +321,30 @@ def _systems(data: dict[str, Any]) -> str:
 
 def _comparison_block(c: dict[str, Any], heading: str) -> str:
     d = c["differences"]
-    rows = [(label, d[key]["difference"], d[key]["ci_low"], d[key]["ci_high"]) for key, label in DIFF_METRICS
-            if key in d and not math.isnan(d[key]["difference"])]
+    entries = [(label, d[key]) for key, label in DIFF_METRICS if key in d]
+    entries += [(f"{module}: {e['words']}", e) for module, e in c.get("modules", {}).items()]
+    rows = [(label, e["difference"], e["ci_low"], e["ci_high"]) for label, e in entries
+            if not math.isnan(e["difference"])]
     bound = max([0.1] + [abs(x) for r in rows for x in r[1:] if math.isfinite(x)])
     bound = math.ceil(bound * 10) / 10
     chart = svg.interval_dots(rows, title=f"{heading}: differences ({c['b']} − {c['a']}) with 95 % intervals",
                               lo=-bound, hi=bound, zero=0.0, signed=True, width=760, label_width=280)
     head = (f"<tr><th>metric</th><th class=num>{_e(c['a'])}</th><th class=num>{_e(c['b'])}</th>"
-            "<th class=num>difference</th><th class=num>95 % CI</th><th class=num>bootstrap p</th></tr>")
-    body = "".join(
-        f"<tr><td>{_e(label)}</td><td class=num>{_num(d[key]['a'])}</td><td class=num>{_num(d[key]['b'])}</td>"
-        f"<td class=num>{d[key]['difference']:+.3f}</td><td class=num>[{d[key]['ci_low']:+.3f}, "
-        f"{d[key]['ci_high']:+.3f}]</td><td class=num>{_num(d[key]['bootstrap_p'])}</td></tr>"
-        for key, label in (*DIFF_METRICS, ("retrieval_accuracy", "retrieval on its own"),
-                           ("gap_share", "λ")) if key in d and not math.isnan(d[key]["difference"]))
+            "<th class=num>difference</th><th class=num>95 % CI</th><th class=num>bootstrap p</th>"
+            "<th>compared on</th></tr>")
+    on = (f"{c['queries']['shared']} shared queries" if c.get("mode") == "paired queries" else "the same groups")
+
+    def row(label: str, e: dict[str, Any], footing: str) -> str:
+        if math.isnan(e["difference"]):
+            return f"<tr><td>{_e(label)}</td><td colspan=5>not compared</td><td>{_e(e.get('note', ''))}</td></tr>"
+        return (f"<tr><td>{_e(label)}</td><td class=num>{_num(e['a'])}</td><td class=num>{_num(e['b'])}</td>"
+                f"<td class=num>{e['difference']:+.3f}</td><td class=num>[{e['ci_low']:+.3f}, {e['ci_high']:+.3f}]"
+                f"</td><td class=num>{_num(e['bootstrap_p'])}</td><td>{_e(footing)}</td></tr>")
+
+    body = "".join(row(label, d[key], on) for key, label in (*DIFF_METRICS, ("gap_share", "λ (joint)"))
+                   if key in d)
+    body += "".join(row(f"{m}: {e['words']}", e, f"{e['footing']} ({e['pairs']})")
+                    for m, e in c.get("modules", {}).items())
     tests = "".join(f"<li>{_e(what)}: {_e(t['test'])}, p = {t['p_value']:.3g} ({t['pairs']} pairs)</li>"
                     for what, t in c["tests"].items())
     return (f"<h3>{_e(heading)}</h3><p class=sentence>{_e(c['sentence'])}</p>{chart}"
@@ -316,7 +355,10 @@ def _comparison_block(c: dict[str, Any], heading: str) -> str:
 def _comparisons(data: dict[str, Any]) -> str:
     parts = ['<section id="comparisons"><h2>Comparisons</h2><p class="muted">Each difference has a 95 % interval '
              "from a bootstrap that resamples semantic groups on both sides together; an interval that excludes 0 "
-             "is significant. Gap groups are removed jointly.</p>"]
+             "is significant. Gap groups are removed jointly (groups neither side answered), so R here can differ "
+             "from each system's card, which removes that system's own gap groups. A module is judged on a common "
+             "footing: the retrieval on the same queries, the language model on queries whose retrieved documents "
+             "were identical on both sides (see each row's 'compared on').</p>"]
     for c in data["comparisons"]:
         parts.append(_comparison_block(c, f"System: {c['b']} against {c['a']}"))
     for s in data["systems"]:

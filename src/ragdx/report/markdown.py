@@ -17,6 +17,11 @@ def _v(e: dict[str, float] | None) -> str:
     return f"{e['value']:.3f} [{lo:.3f}, {hi:.3f}]"
 
 
+def _entry(style, key: str) -> dict[str, float] | None:
+    m = None if style is None else style.metrics.get(key)
+    return None if m is None else {"value": m.value, "ci_low": m.ci_low, "ci_high": m.ci_high}
+
+
 def render_markdown(data: dict[str, Any], *, max_failures: int = 5) -> str:
     ds = data["dataset"]
     systems = data["systems"]
@@ -24,14 +29,20 @@ def render_markdown(data: dict[str, Any], *, max_failures: int = 5) -> str:
            f"{ds['records']} queries in {ds['groups']} semantic groups ({', '.join(ds['styles'])}); "
            f"95 % intervals from {data['n_boot']} bootstrap resamples of semantic groups.", ""]
     out += ["| metric | " + " | ".join(s["name"] for s in systems) + " |", "|---|" + "---:|" * len(systems)]
+    out.append("| queries judged | " + " | ".join(
+        f"{(s.get('inputs') or {}).get('judged', s['queries'])} of {(s.get('inputs') or {}).get('total', s['queries'])}"
+        for s in systems) + " |")
     for key, label in HEADLINE:
-        out.append(f"| {label} | " + " | ".join(_v(((s['overall'] or {}).get('metrics') or {}).get(key))
-                                                for s in systems) + " |")
-    for key, label in (("robust", "robust groups"), ("non_robust", "non-robust groups"), ("gap", "gap groups")):
-        out.append(f"| {label} | " + " | ".join(str((s["overall"] or {}).get(key, "–")) for s in systems) + " |")
+        out.append(f"| {label} | " + " | ".join(_v(_entry(s["overall"], key)) for s in systems) + " |")
+    for key, label in (("robust", "robust groups"), ("non_robust", "non-robust groups"),
+                       ("gap", "gap groups (answer-based)")):
+        out.append(f"| {label} | " + " | ".join(str(getattr(s["overall"], key, "–")) for s in systems) + " |")
     for v in VERDICTS:
         out.append(f"| {VERDICT_LABELS[v]} (queries) | " + " | ".join(str(s["blame_all"].get(v, 0)) for s in systems)
                    + " |")
+    warnings = [f"{s['name']}: {w}" for s in systems for w in s.get("warnings") or []]
+    if warnings:
+        out += [""] + [f"> **Warning:** {w}" for w in warnings]
     tests = [c["sentence"] for c in data["comparisons"]]
     tests += [f"({s['name']}, {s['style_test']['b']} vs {s['style_test']['a']}) {s['style_test']['sentence']}"
               for s in systems if s.get("style_test")]

@@ -1,0 +1,178 @@
+"""ragdx's Python API: dataset → run → evaluation → report in a few lines, in a script or a notebook.
+
+    import ragdx
+
+    dataset = ragdx.generate_dataset("sqlite:///shop.db", "out/dataset", kb="out/kb")
+    ragdx.run(my_rag_function, dataset, "out/runs/mine")      # a function, LangChain, LlamaIndex, Haystack...
+    result = ragdx.evaluate("out/runs/mine", judge="exact")
+    print(result.overall.accuracy)                             # 0.712 [0.671, 0.750]
+    ragdx.report(["out/runs/mine"], "out/report.html")
+
+Every function here is a thin layer over the stage modules (which stay the place to look for
+every option): it accepts what a user has at hand (a function or framework object where a
+system is expected, paths as strings) and returns typed results. :func:`run` works inside a
+running event loop (a Jupyter notebook): it then runs in a worker thread with its own loop.
+Nothing heavy is imported until a function is called.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ragdx.errors import RagdxError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ragdx.evaluate.results import EvaluationResult
+    from ragdx.rag.runner import RunSummary
+    from ragdx.rag.types import System
+
+__all__ = ["generate_dataset", "as_system", "run", "arun", "evaluate", "compare", "report", "export"]
+
+
+def generate_dataset(db: str, out: str | Path, *, kb: str | Path | None = None, omit: Sequence[str] = (),
+                     omit_tables: Sequence[str] = (), styles: Sequence[str] = ("short", "long"), n: int = 3,
+                     per_group: int | None = None, max_groups: int | None = None, seed: int = 0,
+                     overwrite: bool = False) -> Path:
+    """The GRAMMAR stages on a database, offline: SQL templates (``out/templates/sql.yaml``),
+    text templates in ``styles`` (``n`` per template and style), and the dataset in ``out``.
+    With ``kb``, the knowledge base is rendered there first (leaving out ``omit`` columns and
+    ``omit_tables``) unless it exists already, and every record gets its gold document ids.
+    Templates files are merged on re-runs, never overwritten. Returns the dataset directory."""
+    from ragdx.db import connect, inspect_schema
+    from ragdx.gen.pipeline import build_dataset, load_parsed, sql_stage, text_stage, write
+    from ragdx.gen.qa import AnswerOptions
+    from ragdx.gen.text_templates import read_text_templates
+    from ragdx.kb.render import read_facts, render_kb
+
+    out = Path(out)
+    if out.exists() and any(out.iterdir()) and not overwrite:
+        raise RagdxError("exists; pass overwrite=True to replace it", source=str(out))
+    engine = connect(db)
+    try:
+        schema = inspect_schema(engine)
+        facts = None
+        if kb is not None:
+            kb = Path(kb)
+            if not (kb / "documents.jsonl").exists():
+                render_kb(engine, schema, omit=tuple(omit), omit_tables=tuple(omit_tables)).write(kb, overwrite=True)
+            facts = read_facts(kb)
+        templates = out.parent / f"{out.name}-templates"
+        sql_file, text_file = templates / "sql.yaml", templates / "text.yaml"
+        sql_stage(engine, schema, sql_file)
+        parsed, _ = load_parsed(sql_file, schema)
+        if not parsed:
+            raise RagdxError("no valid SQL template for this database", source=str(sql_file))
+        text_stage(parsed, text_file, tuple(styles), n)
+        options = AnswerOptions(seed=seed, max_groups_per_template=max_groups)
+        result = build_dataset(engine, schema, parsed, read_text_templates(text_file), tuple(styles), n, options,
+                               kb_facts=facts, per_group=per_group)
+        if not result.records:
+            raise RagdxError("no records: the templates found nothing to ask", source=db)
+        write(out, schema, options, result, {"database": db, "sql_templates": str(sql_file),
+                                             "text_templates": str(text_file),
+                                             "knowledge_base": None if kb is None else str(kb)}, overwrite=True)
+    finally:
+        engine.dispose()
+    return out
+
+
+def as_system(system: Any, *, name: str | None = None) -> System:
+    """Anything that can answer queries, as a :class:`~ragdx.rag.types.System`: a System already;
+    a function (sync or async), a LangChain runnable, a LlamaIndex query engine or a Haystack
+    pipeline; ``"pkg.mod:obj"``; an ``http(s)://`` URL; a spec or pipeline YAML; a results JSONL."""
+    from ragdx.rag.systems import CallableSystem, HTTPSystem, ResultsFileSystem, load_system
+    from ragdx.rag.types import System
+
+    if isinstance(system, System):
+        return system
+    if isinstance(system, str) and system.startswith(("http://", "https://")):
+        return HTTPSystem(system, name=name)
+    if isinstance(system, str | Path) and Path(system).suffix in (".yaml", ".yml") and Path(system).exists():
+        loaded = load_system(Path(system))
+        if name:
+            loaded.name = name
+        return loaded
+    if isinstance(system, str | Path) and Path(system).suffix == ".jsonl" and Path(system).exists():
+        return ResultsFileSystem(Path(system), name=name)
+    if isinstance(system, str) and ":" in system:
+        return CallableSystem(system, name=name)
+    return CallableSystem(system, name=name)
+
+
+def _in_thread(coro: Any) -> Any:
+    """Run a coroutine to completion in a worker thread with its own event loop (for callers
+    already inside one, such as a notebook, where ``asyncio.run`` refuses)."""
+    box: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            box["value"] = asyncio.run(coro)
+        except BaseException as exc:  # handed to the caller's thread as it is
+            box["error"] = exc
+
+    worker = threading.Thread(target=target, name="ragdx-run")
+    worker.start()
+    worker.join()
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
+def run(system: Any, dataset: str | Path | Iterable[Any], out: str | Path, *, name: str | None = None,
+        concurrency: int = 4, progress: bool = True, **kwargs: Any) -> RunSummary:
+    """Run ``system`` (see :func:`as_system`) over ``dataset`` into the run directory ``out``,
+    resuming what is there; ``kwargs`` go to :func:`ragdx.rag.runner.run` (``rerun_failed``,
+    ``overwrite``, ``limit``, ``contexts``). Works inside a running event loop too."""
+    from ragdx.rag import runner
+
+    target = as_system(system, name=name)
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return runner.run(target, dataset, out, concurrency=concurrency, progress=progress, **kwargs)
+    return _in_thread(runner.arun(target, dataset, out, concurrency=concurrency, progress=progress, **kwargs))
+
+
+async def arun(system: Any, dataset: str | Path | Iterable[Any], out: str | Path, *, name: str | None = None,
+               concurrency: int = 4, progress: bool = True, **kwargs: Any) -> RunSummary:
+    """:func:`run`, awaited in the caller's own event loop."""
+    from ragdx.rag import runner
+
+    return await runner.arun(as_system(system, name=name), dataset, out, concurrency=concurrency,
+                             progress=progress, **kwargs)
+
+
+def evaluate(path: str | Path, *, judge: str = "cascade", n_boot: int = 1000, **kwargs: Any) -> EvaluationResult:
+    """Judge a run directory (or a plain QA JSONL, or a GRAMMAR reference directory): metrics with
+    95 % intervals, group tags, module blame, the style test. ``result.overall.accuracy``."""
+    from ragdx.evaluate import evaluate as _evaluate
+
+    return _evaluate(path, judge=judge, n_boot=n_boot, **kwargs)
+
+
+def compare(a: str | Path, b: str | Path, *, judge: str = "cascade", n_boot: int = 1000, **kwargs: Any) -> Any:
+    """Run B against run A on one dataset: which module differs, with intervals and paired tests."""
+    from ragdx.evaluate import compare_paths
+
+    return compare_paths(a, b, judge=judge, n_boot=n_boot, **kwargs)
+
+
+def report(runs: str | Path | Sequence[str | Path], out: str | Path = "report.html", *, fmt: str | None = None,
+           **kwargs: Any) -> Path:
+    """The HTML report (``fmt="md"``, or an ``.md`` file name, for the Markdown summary) of runs on one dataset."""
+    from ragdx.report import write_report
+
+    run_dirs = [runs] if isinstance(runs, str | Path) else list(runs)
+    fmt = fmt or ("md" if str(out).endswith(".md") else "html")
+    return write_report([Path(r) for r in run_dirs], out, fmt=fmt, **kwargs)
+
+
+def export(dataset: str | Path, out: str | Path, *, to: str = "jsonl", run: str | Path | None = None) -> Path:
+    """The dataset (and a run) for ragas, DeepEval, Hugging Face ``datasets`` or the plain QA JSONL."""
+    from ragdx.export import export as _export
+
+    return _export(dataset, out, to=to, run=run)[0]
