@@ -40,7 +40,8 @@ def build(tmp: Path, n_sites: int, seed: int = 0):
     vocab = words(700, rng)
     names: set[str] = set()
     while len(names) < n_sites:
-        names.add(f"{rng.choice(vocab)} {rng.choice(vocab)} {rng.choice(['Works', 'Hall', 'Depot', 'Mill', 'Yard'])}")
+        kind = rng.choice(["Works", "Hall", "Depot", "Mill", "Yard"])
+        names.add(f"{rng.choice(vocab)} {rng.choice(vocab)} {kind}")
     names_l = sorted(names)
     rng.shuffle(names_l)
     rows = []
@@ -49,7 +50,8 @@ def build(tmp: Path, n_sites: int, seed: int = 0):
         rows.append((i + 1, name, rng.choice(CITIES), opened.isoformat(), rng.randrange(100, 90_000)))
     db = tmp / "sites.sqlite"
     con = sqlite3.connect(db)
-    con.execute("CREATE TABLE Site (id INTEGER PRIMARY KEY, Name TEXT NOT NULL UNIQUE, City TEXT, Opened TEXT, Capacity INTEGER)")
+    con.execute("CREATE TABLE Site (id INTEGER PRIMARY KEY, Name TEXT NOT NULL UNIQUE, City TEXT, "
+                "Opened TEXT, Capacity INTEGER)")
     con.executemany("INSERT INTO Site VALUES (?, ?, ?, ?, ?)", rows)
     con.commit()
     con.close()

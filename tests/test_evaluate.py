@@ -251,9 +251,9 @@ def test_context_comparison_and_blame_verdicts():
     assert cc == {"4": "lm", "5": "retrieval"}  # gap-group answers are not compared
     verdicts = {v["id"]: (v["verdict"], v["basis"]) for v in blame(js)}
     assert verdicts["1"] == ("correct", "judge")
-    assert verdicts["4"] == ("lm_failure", "gold_documents")
-    assert verdicts["5"] == ("retrieval_failure", "gold_documents")
-    assert verdicts["6"] == ("kb_gap", "gap_group")
+    assert verdicts["4"] == ("lm_failure", "evidence")
+    assert verdicts["5"] == ("retrieval_failure", "evidence")
+    assert verdicts["6"] == ("kb_gap", "answer_based_gap_group")
     # without gold documents the paper's context comparison decides
     bare = [J(j.id, j.group_id, j.correct, docs=j.retrieved_ids) for j in js]
     verdicts = {v["id"]: (v["verdict"], v["basis"]) for v in blame(bare)}

@@ -557,3 +557,63 @@ def test_input_that_used_to_pass_silently_is_refused_in_one_line(tmp_path):
     (tmp_path / "records.jsonl").write_text("\n")
     with pytest.raises(RagdxError, match="empty"):
         read_records(tmp_path / "records.jsonl")
+
+
+# ----------------------------------------------------------------------------- 12. the screening service
+
+
+@pytest.fixture(scope="module")
+def fitted_tester():
+    from ragdx.relevance import RelevanceTester
+    from tests.test_relevance import Slice
+
+    data = Slice()
+    return RelevanceTester().fit(data.corpus, data.calibration), data
+
+
+def test_the_service_answers_hostile_bodies_with_4xx_never_internal_text(fitted_tester):
+    from starlette.testclient import TestClient
+
+    from ragdx.relevance.serve import create_app
+
+    tester, data = fitted_tester
+    client = TestClient(create_app(tester, token="tok"), raise_server_exceptions=False)
+    auth = {"Authorization": "Bearer tok", "content-type": "application/json"}
+    good = data.in_knowledge[:2].tolist()
+    for body in ['{"queries": ["\\ud800 lone"]}', '{"embeddings": [[0.1, 0.2], [0.1]]}',
+                 json.dumps({"embeddings": good, "alpha": 5e-324}), '{"embeddings": [[1e999, 0]]}',
+                 '{"queries": ["a"], "embeddings": [[1.0]]}', '{"queries": []}']:
+        r = client.post("/v1/relevance", content=body.encode(), headers=auth)
+        assert 400 <= r.status_code < 500, (body, r.status_code, r.text)
+        assert "Error" not in r.json()["error"], r.text  # no exception class names
+    assert client.post("/v1/relevance", json={"embeddings": good, "alpha": 0.1}, headers=auth).status_code == 200
+    # health without the token says only that the service is up
+    assert client.get("/healthz").json() == {"status": "ok"}
+    assert "corpus_chunks" in client.get("/healthz", headers=auth).json()
+    # no page that loads a UI from a CDN; the OpenAPI document names every status it returns
+    assert client.get("/docs").status_code == 404 and client.get("/redoc").status_code == 404
+    doc = client.get("/openapi.json").json()
+    for path in ("/v1/relevance", "/v1/drift"):
+        assert {"200", "400", "401", "411", "413", "422", "503"} <= set(doc["paths"][path]["post"]["responses"])
+    assert "oneOf" in json.dumps(doc["components"]["schemas"]["Batch"])
+
+
+def test_the_service_sheds_load_past_its_queue_bound(fitted_tester):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from starlette.testclient import TestClient
+
+    from ragdx.relevance.serve import create_app
+
+    tester, data = fitted_tester
+    auth = {"Authorization": "Bearer tok"}
+    body = {"embeddings": data.in_knowledge[:64].tolist()}
+    closed = TestClient(create_app(tester, token="tok", max_pending=0), raise_server_exceptions=False)
+    r = closed.post("/v1/relevance", json=body, headers=auth)
+    assert r.status_code == 503 and r.headers["Retry-After"] == "1"
+    assert closed.get("/healthz").status_code == 200  # health checks are never shed
+    client = TestClient(create_app(tester, token="tok", max_pending=2), raise_server_exceptions=False)
+    with ThreadPoolExecutor(16) as pool:
+        statuses = list(pool.map(lambda _: client.post("/v1/relevance", json=body, headers=auth).status_code,
+                                 range(48)))
+    assert set(statuses) <= {200, 503} and 200 in statuses, statuses

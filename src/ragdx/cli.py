@@ -662,6 +662,7 @@ def evaluate(
     bertscore: Annotated[bool, typer.Option("--bertscore", help="Add BERTScore (on the packaged MiniLM, not the paper's backbone).")] = False,
     benchmark: Annotated[str | None, typer.Option("--benchmark", help="For a GRAMMAR reference directory: which paper benchmark it is (aurp, spider-open, spider-closed, none) for the paper's Table 3 column; default: aurp only when aurp_tables.json is there.")] = None,
     require_complete: Annotated[bool, typer.Option("--require-complete", help="Refuse (exit 2) a run that did not answer every query.")] = False,
+    geval: Annotated[bool | None, typer.Option("--geval/--no-geval", help="The lab's four G-Eval criteria by the LLM of ragdx.yaml (default: on when an llm: section exists; 4 calls per query).")] = None,
     fail_under: Annotated[list[str] | None, typer.Option("--fail-under", help="CI gate [STYLE:]METRIC=VALUE (repeatable): exit 1 when the 95 % interval's lower bound is below VALUE; without STYLE, all styles.")] = None,
     junit: Annotated[Path | None, typer.Option("--junit", help="Write the gate's checks as JUnit XML here.")] = None,
     step_summary: Annotated[Path | None, typer.Option("--step-summary", help="Append the gate's Markdown table here (default: $GITHUB_STEP_SUMMARY when set).")] = None,
@@ -681,7 +682,7 @@ def evaluate(
         raise RagdxError("--exclude-open-domain needs --closed-book RUN", field="--exclude-open-domain")
     results = evaluate_many(paths, out=out, judge=judge, llm=_judge_llm(cfg, judge), sets=sets, k=k,
                             retrieval=retrieval, n_boot=boot, seed=seed, bertscore=bertscore, benchmark=benchmark,
-                            require_complete=require_complete,
+                            require_complete=require_complete, geval=geval,
                             **({"closed_book": closed_book, "exclude_open_domain": exclude_open_domain}
                                if closed_book is not None else {}))
     for result in results:
@@ -753,15 +754,36 @@ def judge_agreement_cmd(
     judge_a: Annotated[str, typer.Option("--a", help="First judge (stored = the verdicts already there).")] = "stored",
     judge_b: Annotated[str, typer.Option("--b", help="Second judge.")] = "cascade",
     sets: SetsOpt = "all",
+    human: Annotated[Path | None, typer.Option("--human", help="A rating sheet filled by people (from `ragdx annotate`): each judge of the evaluated run against them.")] = None,
     config: ConfigOpt = None,
 ):
-    """How often two judges agree, with a confusion table."""
+    """How often two judges agree, with a confusion table; or, with --human, each judge against people."""
+    if human is not None:
+        from ragdx.evaluate.annotate import human_agreement, human_agreement_markdown
+
+        console.print(human_agreement_markdown(human_agreement(path, human)), markup=False, highlight=False)
+        return
     from ragdx.evaluate import judge_agreement
 
     cfg = _config(config)
     needs = judge_a == "llm" or judge_b == "llm"
     result = judge_agreement(path, judge_a, judge_b, llm=_llm(cfg, False, needs), sets=sets)
     console.print(result["markdown"], markup=False, highlight=False)
+
+
+@app.command()
+def annotate(
+    run_dir: Annotated[Path, typer.Argument(help="An evaluated run directory.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Directory for ratings.csv and ratings.html (must not exist, or be one ragdx wrote).")],
+    n: Annotated[int, typer.Option("-n", min=1, help="Queries to sample.")] = 50,
+    seed: Annotated[int, typer.Option("--seed")] = 0,
+):
+    """A blind rating sheet (CSV and an offline HTML page) for people to mark correctness and the four criteria."""
+    from ragdx.evaluate.annotate import write_sheet
+
+    result = write_sheet(run_dir, out, n=n, seed=seed)
+    console.print(f"{result['rows']} queries to rate: {escape(result['csv'])} (or open {escape(result['html'])}); "
+                  "then `ragdx judge-agreement RUN --human ratings.csv`", highlight=False)
 
 
 # ----------------------------------------------------------------------------- relevance, cache

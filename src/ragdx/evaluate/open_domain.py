@@ -63,7 +63,8 @@ def open_domain_groups(closed_book: Sequence[Any]) -> set[str]:
     return _correct_groups(closed_book)[1]
 
 
-def acc_retrieval_db(judgements: Sequence[Any], exclude: set[str] | frozenset[str] = frozenset()) -> tuple[float | None, int, int]:
+def acc_retrieval_db(judgements: Sequence[Any],
+                     exclude: set[str] | frozenset[str] = frozenset()) -> tuple[float | None, int, int]:
     """GRAMMAR's Eq. 1, 1 − gap groups / groups, over the groups not in ``exclude``: (value, gap
     groups, groups). A gap group is one no query of which was answered correctly."""
     seen, right = _correct_groups(judgements)
@@ -72,7 +73,8 @@ def acc_retrieval_db(judgements: Sequence[Any], exclude: set[str] | frozenset[st
     return (1 - len(gaps) / len(groups) if groups else None), len(gaps), len(groups)
 
 
-def tag_open_domain(rag: Sequence[Any], closed_book: Sequence[Any], *, exclude: bool = False) -> tuple[list[Any], OpenDomain]:
+def tag_open_domain(rag: Sequence[Any], closed_book: Sequence[Any], *,
+                    exclude: bool = False) -> tuple[list[Any], OpenDomain]:
     """Tag the RAG run's groups with the closed-book run's answers; with ``exclude`` the returned
     judgements leave the open-domain groups out (everything downstream is then closed-domain)."""
     cb_seen, _ = _correct_groups(closed_book)

@@ -175,9 +175,11 @@ def blame(judgements: Sequence[Judgement], *, within_style: bool = False) -> lis
 
     1. a correct answer is ``correct``;
     2. the knowledge base does not state the facts (``kb_supported`` False) -> ``kb_gap``
-       (basis ``knowledge_base``); unknown and the group is a gap group -> ``kb_gap`` (``gap_group``);
-    3. gold documents known: not all retrieved -> ``retrieval_failure``, all retrieved ->
-       ``lm_failure`` (``gold_documents``);
+       (basis ``knowledge_base``); unknown and the group is a gap group -> ``kb_gap`` inferred from the
+       answers only (``answer_based_gap_group``: GRAMMAR's tag, which also catches groups that retrieval
+       or the LM failed throughout — link your corpus to know);
+    3. evidence known: not retrieved by the evaluation's rule -> ``retrieval_failure``, retrieved ->
+       ``lm_failure`` (``evidence``);
     4. otherwise the paper's context comparison (``context_comparison``)."""
     tags = group_tags(judgements, by_style=within_style)
     cc = context_comparison([j for j in judgements if not getattr(j, "error", None)], within_style=within_style)
@@ -190,10 +192,10 @@ def blame(judgements: Sequence[Judgement], *, within_style: bool = False) -> lis
         elif j.kb_supported is False:
             verdict, basis = "kb_gap", "knowledge_base"
         elif j.kb_supported is None and tags.get(_key(j, within_style)) == GAP:
-            verdict, basis = "kb_gap", "gap_group"
+            verdict, basis = "kb_gap", "answer_based_gap_group"
         elif j.retrieval_correct is not None:
             verdict = "lm_failure" if j.retrieval_correct else "retrieval_failure"
-            basis = "gold_documents"
+            basis = "evidence"
         elif j.id in cc:
             verdict = "lm_failure" if cc[j.id] == "lm" else "retrieval_failure"
             basis = "context_comparison"

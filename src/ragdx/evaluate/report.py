@@ -191,6 +191,17 @@ def summary_markdown(result: EvaluationResult, title: str) -> str:
         parts.append(f"| {key} | " + " | ".join(str(getattr(b, key)) for b in result.blame.values()) + " |")
     if result.comparison is not None:
         parts += ["", "## Hypothesis test", "", compare_markdown(result.comparison)]
+    g = result.extra.get("geval")
+    if g:
+        parts += ["", f"## LLM criteria (G-Eval, 1-5; acceptable = score ≥ {g['threshold']})", "",
+                  "| criterion | mean | scored | failed | TP | FN | FP | TN |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
+        for c, v in g["criteria"].items():
+            m = g["confusion"][c]
+            mean = "–" if math.isnan(v["mean"]) else f"{v['mean']:.2f}"
+            parts.append(f"| {c} | {mean} | {v['scored']} | {v['failed']} | {m['TP']} | {m['FN']} | {m['FP']} | "
+                         f"{m['TN']} |")
+        m = g["confusion"]["ground truth"]
+        parts.append(f"| ground truth (judge) | | | | {m['TP']} | {m['FN']} | {m['FP']} | {m['TN']} |")
     if result.text_metrics:
         parts += ["", "## Text metrics", ""]
         for k, v in result.text_metrics.items():
@@ -219,6 +230,8 @@ def write_report(result: EvaluationResult, out: str | Path, title: str, *, sourc
         if judged:
             write_judgements(stage / "judgements.jsonl", judged)
         write_jsonl(stage / "blame.jsonl", result.verdicts)
+        if result.geval_scores:
+            write_jsonl(stage / "geval.jsonl", ({"id": i, **v} for i, v in result.geval_scores.items()))
         write_json(stage / "manifest.json", {"kind": "evaluation", "source": str(source) if source else None,
                                              "source_sha256": _content_hash(source) if source else None,
                                              "queries": result.queries, "inputs": result.inputs})
@@ -238,7 +251,8 @@ def evaluate(path: str | Path, *, out: str | Path | None = None, judge: str | Ju
     rate@k, MRR, ROUGE-L and the RAG confusion matrix, all by the same retrieval rule;
     ``bertscore`` adds BERTScore on the packaged MiniLM. ``require_complete`` refuses a run that
     did not answer every query (a killed or ``--limit`` run); otherwise such a run is evaluated
-    and marked "n of N" everywhere."""
+    and marked "n of N" everywhere. With an LLM, the lab's four G-Eval criteria (1-5) and their
+    per-criterion RAG confusion matrices are added (``geval=False`` leaves them out)."""
     path = Path(path)
     kind = _kind(path)
     if kind == "reference":
@@ -266,12 +280,26 @@ def evaluate(path: str | Path, *, out: str | Path | None = None, judge: str | Ju
 
             result.text_metrics = lab_metrics([j for j in judged if not j.error], k=k or 5, bertscore=bertscore,
                                               rule=retrieval)
+        if kind == "run" and llm is not None and (geval is None or geval):
+            result.extra["geval"] = _geval(llm, path, [j for j in judged if not j.error])
+            result.geval_scores = result.extra["geval"].pop("scores")
+        elif geval:
+            raise RagdxError("G-Eval needs an LLM (an llm: section in ragdx.yaml) and a run directory "
+                             "(its retrieved contexts)", source=str(path))
     if out is None:
         if kind != "run":
             raise RagdxError("give an output directory (--out) for anything but a run directory", source=str(path))
         out = path / "evaluation"
     result.output = str(write_report(result, out, path.name, source=path))
     return result
+
+
+def _geval(llm: Any, run_dir: Path, judged: Sequence[Judgement]) -> dict[str, Any]:
+    from ragdx.evaluate.text_metrics import geval_metrics
+    from ragdx.rag.runner import read_run
+
+    contexts = {o.id: "\n\n".join(c.text for c in o.contexts if c.text) for o in read_run(run_dir)}
+    return geval_metrics(llm, judged, contexts)
 
 
 def evaluate_many(paths: Sequence[str | Path], *, out: str | Path | None = None,

@@ -143,6 +143,8 @@ class EvaluationResult:
     judgements: list[Any] = field(default_factory=list, repr=False)
     verdicts: list[dict[str, str]] = field(default_factory=list, repr=False)
     extra_judgements: list[Any] = field(default_factory=list, repr=False)
+    #: G-Eval scores per query id (written to geval.jsonl, not metrics.json)
+    geval_scores: dict[str, dict[str, int | None]] = field(default_factory=dict, repr=False)
 
     @property
     def overall_key(self) -> str | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -138,8 +138,11 @@ async def ageval(llm: Any, query: str, context: str, response: str | None,
     async def one(c: str) -> int | None:
         if not response:
             return 1
-        out = await llm.complete([{"role": "user", "content": GEVAL_PROMPT.format(
-            criterion=GEVAL_CRITERIA[c], query=query, context=context, response=response)}], temperature=0)
+        try:
+            out = await llm.complete([{"role": "user", "content": GEVAL_PROMPT.format(
+                criterion=GEVAL_CRITERIA[c], query=query, context=context, response=response)}], temperature=0)
+        except Exception:  # retries exhausted: no score (counted as failed by geval_metrics), never a made-up one
+            return None
         return _score(out.text)
 
     scores = await asyncio.gather(*(one(c) for c in criteria))
@@ -155,6 +158,28 @@ def geval(llm: Any, items: Sequence[tuple[str, str, str | None]], criteria: Sequ
         return await asyncio.gather(*(ageval(llm, q, c, r, criteria) for q, c, r in items))
 
     return list(run_sync(all_items()))
+
+
+def geval_metrics(llm: Any, judgements: Sequence[Any], contexts: Mapping[str, str], *,
+                  criteria: Sequence[str] = tuple(GEVAL_CRITERIA), threshold: int = 4) -> dict[str, Any]:
+    """The lab's LLM criteria over judged queries (academic-RAG paper §4.4): the mean 1-5 score per
+    criterion, how many items were scored and how many failed (an unparsable reply or a call whose
+    retries ran out: excluded and counted, never a silent NaN), and one RAG confusion matrix per
+    criterion (acceptable = score >= ``threshold``; retrieved = the query's retrieval verdict) beside
+    the ground-truth one."""
+    items = [(j.query, contexts.get(j.id, ""), j.response) for j in judgements]
+    scores = geval(llm, items, criteria)
+    match = [bool(j.retrieval_correct) for j in judgements]
+    out: dict[str, Any] = {"threshold": threshold, "criteria": {}, "confusion": {}}
+    for c in criteria:
+        values = [s.get(c) for s in scores]
+        kept = [(m, v) for m, v in zip(match, values, strict=True) if v is not None]
+        out["criteria"][c] = {"mean": float(np.mean([v for _, v in kept])) if kept else float("nan"),
+                              "scored": len(kept), "failed": len(values) - len(kept)}
+        out["confusion"][c] = rag_confusion([m for m, _ in kept], [v >= threshold for _, v in kept])
+    out["confusion"]["ground truth"] = rag_confusion(match, [bool(j.correct) for j in judgements])
+    out["scores"] = {j.id: s for j, s in zip(judgements, scores, strict=True)}
+    return out
 
 
 # ----------------------------------------------------------------------------- RAG confusion matrix

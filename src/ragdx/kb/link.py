@@ -92,7 +92,7 @@ def split_passages(text: str, max_words: int = MAX_PASSAGE_WORDS) -> list[tuple[
         if len(text[a:b].split()) <= max_words:
             out.append((a, b))
             continue
-        start, words = None, 0
+        start, words, last = None, 0, a
         for sa, sb in sentences(text[a:b]):
             n = len(text[a + sa:a + sb].split())
             if start is not None and words + n > max_words:

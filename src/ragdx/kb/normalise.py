@@ -33,8 +33,8 @@ _YEAR = r"(\d{4})"
 # the order matters: the longest, most specific forms first
 _DATE_PATTERNS: list[tuple[re.Pattern, str]] = [
     # 2023-01-15, 2023-01-15T10:30:00, 2023/01/15 (every engine's ISO rendering, time dropped)
-    (re.compile(r"\b(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[t ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:z|[+-]\d{2}:?\d{2})?)?\b"),
-     "ymd"),
+    (re.compile(r"\b(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})"
+                r"(?:[t ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:z|[+-]\d{2}:?\d{2})?)?\b"), "ymd"),
     # January 15, 2023 / Jan. 15th 2023
     (re.compile(rf"\b{_MON}\s+{_DAY},?\s+(?:of\s+)?{_YEAR}\b"), "mdy"),
     # 15 January 2023 / the 1st of April, 2023

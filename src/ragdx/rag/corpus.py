@@ -4,8 +4,9 @@
 --corpus``, ``kb link``/``kb audit``, ``relevance calibrate``). It reads a knowledge base directory
 rendered by ``ragdx kb render`` (``documents.jsonl`` with id/title/text/table/key), a JSON object
 ``{id: text}`` (the GRAMMAR reference's ``retrieval_database/documents.json``), JSON or JSONL
-objects (id/text/title fields configurable), and a folder of .txt/.md/.html (and .pdf) files. Document order is the file's order: the keyword
-retriever breaks ties by it, so it must never depend on hashing or the file system.
+objects (id/text/title fields configurable), and a folder of .txt/.md/.html (and .pdf) files.
+Document order is the file's order: the keyword retriever breaks ties by it, so it must never
+depend on hashing or the file system.
 """
 
 from __future__ import annotations

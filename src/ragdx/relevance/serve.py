@@ -3,13 +3,15 @@
     POST /v1/relevance  {"queries": [...]} or {"embeddings": [[...], ...]}, optional "alpha"
                         -> per query: statistics, p-values, the chosen p-value, the decision
     POST /v1/drift      same body -> the two-sample KS test of the batch against calibration
-    GET  /healthz       -> {"status": "ok", ...} (no token needed, for load balancers)
-    GET  /openapi.json, /docs
+    GET  /healthz       -> {"status": "ok"} (no token needed, for load balancers); with the token,
+                        also the tester's configuration
+    GET  /openapi.json  (no /docs: its UI would load scripts from a CDN)
 
 Every /v1 request needs ``Authorization: Bearer <token>``; the token is read from an environment
 variable at start-up (the server refuses to start without one). Bodies over ``max_body_bytes``
-and batches over ``max_batch`` are refused before any work is done. Errors are JSON:
-``{"error": "<reason>"}`` with a 4xx/5xx status.
+and batches over ``max_batch`` are refused before any work is done; past ``max_pending``
+requests in flight the server sheds load with 503 and ``Retry-After`` rather than queueing without
+bound. Errors are JSON: ``{"error": "<reason>"}`` with a 4xx/5xx status, never internal text.
 
 Clients that already embedded the query for retrieval can send ``embeddings`` and skip a second
 embedding; only the test itself then runs here.
@@ -33,13 +35,22 @@ from ragdx.relevance.tester import RelevanceTester
 DEFAULT_TOKEN_ENV = "RAGDX_SERVE_TOKEN"
 
 
-class Batch(BaseModel):
-    """A batch of queries: texts (embedded by the server) or embeddings, and an optional level."""
+#: the smallest level accepted: below it no conformal p-value (at least 1 / (n + 1)) can reject,
+#: and levels like 5e-324 overflowed the threshold arithmetic into a 500
+MIN_ALPHA = 1e-9
 
-    model_config = ConfigDict(extra="forbid")
-    queries: list[str] | None = Field(None, description="query texts (embedded by the server)")
-    embeddings: list[list[float]] | None = Field(None, description="query embeddings, instead of texts")
-    alpha: float | None = Field(None, gt=0, lt=1, description="level; default: the tester's alpha")
+
+class Batch(BaseModel):
+    """A batch of queries: texts (embedded by the server) or embeddings, and an optional level.
+    Exactly one of ``queries`` and ``embeddings`` is given."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={
+        "oneOf": [{"required": ["queries"], "not": {"required": ["embeddings"]}},
+                  {"required": ["embeddings"], "not": {"required": ["queries"]}}]})
+    queries: list[str] | None = Field(None, min_length=1, description="query texts (embedded by the server)")
+    embeddings: list[list[float]] | None = Field(None, min_length=1,
+                                                 description="query embeddings of one dimension, instead of texts")
+    alpha: float | None = Field(None, ge=MIN_ALPHA, lt=1, description="level; default: the tester's alpha")
 
     @model_validator(mode="after")
     def one_input(self) -> Batch:
@@ -47,6 +58,15 @@ class Batch(BaseModel):
             raise ValueError("give exactly one of 'queries' and 'embeddings'")
         if not (self.queries or self.embeddings):
             raise ValueError("the batch is empty")
+        for i, q in enumerate(self.queries or ()):
+            try:
+                q.encode("utf-8")
+            except UnicodeEncodeError:
+                raise ValueError(f"queries[{i}] is not valid Unicode (a lone surrogate)") from None
+        if self.embeddings and len({len(e) for e in self.embeddings}) != 1:
+            raise ValueError("embeddings must all have the same dimension")
+        if self.embeddings and not all(np.isfinite(v) for e in self.embeddings for v in e):
+            raise ValueError("embeddings must be finite numbers")
         return self
 
 
@@ -105,6 +125,10 @@ class _MicroBatcher:
             start += len(items)
 
 
+class _Error(BaseModel):
+    error: str
+
+
 class _Refused(Exception):
     def __init__(self, status: int, reason: str):
         self.status = status
@@ -113,11 +137,12 @@ class _Refused(Exception):
 
 def create_app(tester: RelevanceTester | str | os.PathLike, *, token: str | None = None,
                token_env: str = DEFAULT_TOKEN_ENV, max_batch: int = 256, max_body_bytes: int = 1_000_000,
-               max_query_chars: int = 10_000):
+               max_query_chars: int = 10_000, max_pending: int = 64, retry_after_s: int = 1):
     """A FastAPI app around a fitted tester (or the directory of a saved one).
 
-    ``token`` None reads it from ``token_env``; an empty token is an error, never "no auth"."""
-    from fastapi import FastAPI, Request
+    ``token`` None reads it from ``token_env``; an empty token is an error, never "no auth".
+    More than ``max_pending`` /v1 requests in flight are answered 503 with ``Retry-After``."""
+    from fastapi import FastAPI, Header, Request
     from fastapi.exceptions import RequestValidationError
     from fastapi.responses import JSONResponse
     from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -152,9 +177,12 @@ def create_app(tester: RelevanceTester | str | os.PathLike, *, token: str | None
             raise RagdxError(f"embeddings must all have dimension {dim}", field="embeddings")
         return arr
 
+    # no /docs or /redoc: their pages load scripts and styles from a CDN
     app = FastAPI(title="ragdx knowledge-boundary screening",
                   description="Goodness-of-fit tests of queries against the in-knowledge distribution "
-                              "(query-knowledge relevance).", version="1")
+                              "(query-knowledge relevance).", version="1", docs_url=None, redoc_url=None)
+    pending = {"n": 0}
+    pending_lock = threading.Lock()
 
     def error(status: int, reason: str) -> JSONResponse:
         return JSONResponse({"error": reason}, status_code=status)
@@ -172,6 +200,19 @@ def create_app(tester: RelevanceTester | str | os.PathLike, *, token: str | None
                 return error(411, "a Content-Length header is required")
             if length is not None and (not length.isdigit() or int(length) > max_body_bytes):
                 return error(413, f"request body over the limit of {max_body_bytes} bytes")
+            with pending_lock:
+                shed = pending["n"] >= max_pending
+                if not shed:
+                    pending["n"] += 1
+            if shed:
+                # a bounded queue: past it, waiting clients would only see their latency grow
+                return JSONResponse({"error": "busy: too many requests in flight, retry later"}, status_code=503,
+                                    headers={"Retry-After": str(retry_after_s)})
+            try:
+                return await call_next(request)
+            finally:
+                with pending_lock:
+                    pending["n"] -= 1
         return await call_next(request)
 
     @app.exception_handler(RequestValidationError)
@@ -195,22 +236,38 @@ def create_app(tester: RelevanceTester | str | os.PathLike, *, token: str | None
 
     @app.exception_handler(Exception)
     async def crash(request: Request, exc: Exception):
-        return error(500, f"internal error: {type(exc).__name__}: {exc}")
+        # the type and text of an internal error say how the server is built: never sent
+        return error(500, "internal error")
 
     @app.get("/healthz")
-    def healthz() -> dict[str, Any]:
+    def healthz(authorization: str | None = Header(None, include_in_schema=False)) -> dict[str, Any]:
+        header = authorization or ""
+        given = header[7:] if header.lower().startswith("bearer ") else ""
+        if not given or not hmac.compare_digest(given.encode(), secret.encode()):
+            return {"status": "ok"}  # what a load balancer needs; the model and corpus size need the token
         return {"status": "ok", "statistic": tester.statistic, "alpha": tester.alpha, "k": tester.k,
                 "n_calibration": tester.n_calibration_, "embedding_model": tester.embedding_model_,
                 "corpus_chunks": tester.index_.size}
 
-    @app.post("/v1/relevance")
+    responses = {
+        400: {"description": "unusable input (for example, embeddings of the wrong dimension)", "model": _Error},
+        401: {"description": "missing or wrong bearer token", "model": _Error},
+        411: {"description": "no Content-Length header", "model": _Error},
+        413: {"description": "request body over the size limit", "model": _Error},
+        422: {"description": "the body does not fit the schema, or a batch or query over its limit",
+              "model": _Error},
+        503: {"description": "too many requests in flight; retry after the Retry-After header's seconds",
+              "model": _Error},
+    }
+
+    @app.post("/v1/relevance", responses=responses)
     def relevance(batch: Batch) -> dict[str, Any]:
         items = inputs(batch)
         results = tester.test_statistics(batcher.statistics(items), batch.queries, batch.alpha)
         return {"statistic": tester.statistic, "alpha": batch.alpha or tester.alpha,
                 "results": [r.to_dict() for r in results]}
 
-    @app.post("/v1/drift")
+    @app.post("/v1/drift", responses=responses)
     def drift(batch: Batch) -> dict[str, Any]:
         result = tester.drift_statistics(batcher.statistics(inputs(batch)), batch.alpha)
         return result.to_dict()
@@ -219,9 +276,11 @@ def create_app(tester: RelevanceTester | str | os.PathLike, *, token: str | None
 
 
 def serve(tester_dir: str | os.PathLike, *, host: str = "127.0.0.1", port: int = 8080,
-          token_env: str = DEFAULT_TOKEN_ENV, max_batch: int = 256, max_body_bytes: int = 1_000_000) -> None:
+          token_env: str = DEFAULT_TOKEN_ENV, max_batch: int = 256, max_body_bytes: int = 1_000_000,
+          max_pending: int = 64) -> None:
     """Load the saved tester and serve it with uvicorn until interrupted."""
     import uvicorn
 
-    app = create_app(tester_dir, token_env=token_env, max_batch=max_batch, max_body_bytes=max_body_bytes)
+    app = create_app(tester_dir, token_env=token_env, max_batch=max_batch, max_body_bytes=max_body_bytes,
+                     max_pending=max_pending)
     uvicorn.run(app, host=host, port=port, log_level="warning")
