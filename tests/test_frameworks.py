@@ -195,3 +195,84 @@ def test_openinference_spans_give_the_contexts_of_an_app_that_returns_only_text(
     code, out = ragdx("run", "-d", str(dataset), "-o", str(root / "runs" / "no-otel"), "--callable",
                       "tests.support.otel_system:answer", "--limit", "3", "--no-progress")
     assert code == 0 and all(not o.contexts for o in read_run(root / "runs" / "no-otel"))
+
+
+def test_an_exported_trace_file_is_a_results_source(demo, tmp_path):
+    pytest.importorskip("openinference.instrumentation.langchain",
+                        reason="openinference-instrumentation-langchain not installed")
+    pytest.importorskip("opentelemetry.sdk", reason="opentelemetry-sdk not installed")
+    from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExporter, SpanExportResult
+
+    from ragdx.gen.dataset import read_records
+    from ragdx.rag.adapters.otel import collector
+    from tests.support import otel_system
+
+    root, dataset, _ = demo
+    path = tmp_path / "traces.jsonl"
+
+    class FileExporter(SpanExporter):  # what an app's exporter writes: one span as JSON a line
+        def export(self, spans):
+            with path.open("a", encoding="utf-8") as fh:
+                for span in spans:
+                    fh.write(span.to_json(indent=None) + "\n")
+            return SpanExportResult.SUCCESS
+
+    from opentelemetry import trace
+
+    collector()  # the SDK provider (ragdx's, or the app's)
+    processor = SimpleSpanProcessor(FileExporter())
+    trace.get_tracer_provider().add_span_processor(processor)
+    records = read_records(dataset)[:25]
+    try:
+        for r in records:  # the app serving traffic, traced, with ragdx nowhere
+            otel_system.answer(r.query)
+    finally:
+        processor.shutdown()
+    code, out = ragdx("run", "-d", str(dataset), "-o", str(tmp_path / "from-traces"), "--traces", str(path),
+                      "--no-progress")
+    assert code == 0, out
+    outputs = {o.id: o for o in read_run(tmp_path / "from-traces")}
+    manual = {o.id: o for o in read_run(root / "runs" / "lc_chain-by-hand")} if (
+        root / "runs" / "lc_chain-by-hand").exists() else None
+    answered = [o for o in outputs.values() if o.error is None]
+    assert len(answered) == len({r.query for r in records})  # every traced query, found by its text
+    assert sum(o.error == "not in the trace file" for o in outputs.values()) == len(outputs) - len(answered)
+    for r in records:
+        o = outputs[r.id]
+        want = __import__("tests.support.framework_systems", fromlist=["lc_by_hand"]).lc_by_hand(r.query)
+        assert o.answer == want["answer"]
+        assert [(c.id, c.text) for c in o.contexts] == [(c["id"], c["text"]) for c in want["contexts"]]
+    if manual is not None:
+        assert all(outputs[r.id].answer == manual[r.id].answer for r in records)
+
+
+def test_otlp_json_trace_file(tmp_path):
+    from ragdx.rag.adapters.otel import TraceFileSystem
+    from ragdx.rag.types import SystemInput
+
+    def attr(key, value):
+        return {"key": key, "value": {"doubleValue": value} if isinstance(value, float) else {"stringValue": value}}
+
+    spans = [
+        {"traceId": "t1", "spanId": "a", "name": "chain", "startTimeUnixNano": "1",
+         "attributes": [attr("input.value", '{"input": "capital of France?"}'), attr("output.value", "Paris")]},
+        {"traceId": "t1", "spanId": "b", "parentSpanId": "a", "name": "retriever", "startTimeUnixNano": "2",
+         "attributes": [attr("openinference.span.kind", "RETRIEVER"),
+                        attr("retrieval.documents.0.document.id", "d-fr"),
+                        attr("retrieval.documents.0.document.content", "Paris is the capital of France."),
+                        attr("retrieval.documents.0.document.score", 0.9),
+                        attr("retrieval.documents.1.document.content", "France is in Europe."),
+                        attr("retrieval.documents.1.document.metadata", '{"ragdx_id": "d-eu"}')]},
+    ]
+    path = tmp_path / "otlp.json"
+    path.write_text(json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": spans}]}]}))
+    system = TraceFileSystem(path)
+    import asyncio
+
+    out = asyncio.run(system.answer(SystemInput(id="q1", query="capital of France?")))
+    assert out.answer == "Paris" and [(c.id, c.score) for c in out.contexts] == [("d-fr", 0.9), ("d-eu", None)]
+    missing = asyncio.run(system.answer(SystemInput(id="q2", query="capital of Spain?")))
+    assert missing.error == "not in the trace file"
+    (tmp_path / "bad.json").write_text("{not json")
+    with pytest.raises(RagdxError, match="not JSON"):
+        TraceFileSystem(tmp_path / "bad.json")

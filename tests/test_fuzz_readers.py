@@ -24,7 +24,8 @@ _DATASET_ROW = {"id": "q1", "group_id": "g1", "sql_template_id": "t", "text_temp
 # a valid file of each kind, which the strategies then corrupt
 SEEDS: dict[str, bytes] = {
     "config": b"database: sqlite:///x.db\ngen:\n  seed: 3\n",
-    "sql_yaml": b"version: 1\nschemas:\n  Client:\n    - sql: SELECT Industry FROM Client WHERE Name = '[Client.Name]'\n",
+    "sql_yaml": b"version: 1\nschemas:\n  Client:\n"
+                b"    - sql: SELECT Industry FROM Client WHERE Name = '[Client.Name]'\n",
     "sql_json": b'{"(\'client\',)": ["SELECT Industry FROM Client WHERE Name = \'[Client.Name]\'"]}',
     "text_yaml": b"version: 1\ntemplates:\n  s1:\n    short:\n      - What is the industry of [Client.Name]?\n",
     "records": (json.dumps(_DATASET_ROW) + "\n").encode(),
@@ -117,7 +118,8 @@ def _read(kind: str, path: Path, tmp: Path):
     raise AssertionError(kind)
 
 
-_SUFFIX = {"parquet": ".parquet", "config": ".yaml", "sql_yaml": ".yaml", "sql_json": ".json", "text_yaml": ".yaml", "records": ".jsonl",
+_SUFFIX = {"parquet": ".parquet", "config": ".yaml", "sql_yaml": ".yaml", "sql_json": ".json", "text_yaml": ".yaml",
+           "records": ".jsonl",
            "corpus": ".jsonl", "plain": ".jsonl", "results": ".jsonl", "inputs": ".jsonl", "system": ".yaml",
            "grid": ".yaml", "tables": ".json", "questions": ".jsonl", "facts": ".json", "documents": ".jsonl"}
 

@@ -492,7 +492,7 @@ def test_markup_in_paths_and_names_is_shown_as_written(tmp_path):
     assert "[bold]kb" in r.stdout
 
 
-# ----------------------------------------------------------------------------- 13. crash windows of a run, 5. manifest after a kill
+# ----------------------------------------------------------------------------- 13. a run's crash windows
 
 
 def test_a_kill_between_inputs_and_manifest_needs_no_overwrite(tmp_path):
@@ -617,3 +617,35 @@ def test_the_service_sheds_load_past_its_queue_bound(fitted_tester):
         statuses = list(pool.map(lambda _: client.post("/v1/relevance", json=body, headers=auth).status_code,
                                  range(48)))
     assert set(statuses) <= {200, 503} and 200 in statuses, statuses
+
+
+def test_a_systems_empty_answer_is_counted_and_shown(tmp_path):
+    from rich.console import Console
+
+    from ragdx.rag.runner import summary_table
+
+    run_dir = _small_run(tmp_path, n=6, answer=lambda q: "" if q.endswith(("1?", "4?")) else None if
+                         q.endswith("5?") else "Paris")
+    manifest = json.loads((run_dir / "manifest.json").read_text())
+    # "" is an answer, recorded and counted as empty; None is no answer at all: a failure
+    assert (manifest["counts"]["ok"], manifest["counts"]["failed"], manifest["counts"]["empty"]) == (5, 1, 2)
+    from ragdx.rag.runner import run
+    from ragdx.rag.systems import CallableSystem
+
+    summary = run(CallableSystem(lambda q: "x", name="toy"), tmp_path / "ds", run_dir, progress=False)
+    console = Console(record=True, width=200)
+    console.print(summary_table([summary]))
+    assert "5 (2 empty)" in console.export_text()
+
+
+def test_redaction_masks_userinfo_and_secret_parameters_only():
+    from ragdx.redact import redact, redact_text, redact_url
+
+    assert redact_url("http://alice:pw@h:8/ask?x=1") == "http://alice:***@h:8/ask?x=1"
+    assert redact_url("postgresql://u@h/db?password=p&sslmode=require") == \
+        "postgresql://u@h/db?password=***&sslmode=require"
+    assert redact_url("https://h/v1?api_key=K&max_tokens=5") == "https://h/v1?api_key=***&max_tokens=5"
+    assert redact_url("sqlite:///a%20b.db") == "sqlite:///a%20b.db"
+    assert redact_text("cannot reach http://bob:pw@h/x?token=t&a=1") == "cannot reach http://bob:***@h/x?token=***&a=1"
+    assert redact({"api_key_env": "MY_KEY", "password": "x", "max_tokens": 5, "u": ["http://a:b@h"]}) == \
+        {"api_key_env": "MY_KEY", "password": "***", "max_tokens": 5, "u": ["http://a:***@h"]}

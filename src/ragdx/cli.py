@@ -571,6 +571,7 @@ def run_cmd(
     contexts_path: Annotated[str | None, typer.Option("--contexts-path", help="With --http: dotted path of the retrieved contexts (default: contexts).")] = None,
     contexts: Annotated[str, typer.Option("--contexts", help="How retrieved texts are kept: once (each distinct text once, in contexts.jsonl), full (inline in every result line) or hash (ids and hashes only).")] = "once",
     results: Annotated[Path | None, typer.Option("--results", help="A JSONL file of answers someone already produced.")] = None,
+    traces: Annotated[Path | None, typer.Option("--traces", help="An exported trace file (OTLP/JSON or SDK span JSON): one trace per query, contexts from its retriever spans.")] = None,
     grid: Annotated[Path | None, typer.Option("--grid", help="A lab YAML of named systems: one run each.")] = None,
     only: Annotated[list[str] | None, typer.Option("--only", help="With --grid: only these systems (repeatable).")] = None,
     concurrency: Annotated[int, typer.Option("--concurrency", "-j", min=1, help="Queries in flight at once.")] = 4,
@@ -579,11 +580,20 @@ def run_cmd(
     limit: Annotated[int | None, typer.Option("--limit", min=1, help="Only the first N records.")] = None,
     no_progress: Annotated[bool, typer.Option("--no-progress", help="No progress bar.")] = False,
     closed_book: Annotated[bool, typer.Option("--closed-book", help="The model of the 'llm:' section without retrieval (GRAMMAR §5.2): tags open-domain queries for `evaluate --closed-book`.")] = False,
+    executor: Annotated[str, typer.Option("--executor", help="local (this process) or ray (Ray actors that each build the system once; pip install 'ragdx[ray]').")] = "local",
+    address: Annotated[str | None, typer.Option("--address", help="With --executor ray: the cluster (ray://host:10001, host:6379 or auto; default: RAY_ADDRESS, else a local instance).")] = None,
+    workers: Annotated[int, typer.Option("--workers", min=1, help="With --executor ray: actors, each with its own copy of the system.")] = 2,
     config: ConfigOpt = None,
 ):
     """Run a system (or a grid of systems) over a dataset; resumable, failures recorded."""
     from ragdx.rag.runner import RunInterrupted, failure_reasons, run, run_grid, summary_table, system_from_options
 
+    _choice(executor, ("local", "ray"), "--executor")
+    if executor == "local" and (address is not None or workers != 2):
+        raise RagdxError("--address and --workers are for --executor ray", field="--executor")
+    if executor == "ray" and (closed_book or grid is not None):
+        raise RagdxError("--executor ray runs one --system/--callable/--http/--results system (not --grid or "
+                         "--closed-book yet)", field="--executor")
     try:
         if closed_book:
             from ragdx.evaluate.open_domain import ClosedBookSystem
@@ -595,15 +605,22 @@ def run_cmd(
                              concurrency=concurrency, rerun_failed=rerun_failed, progress=not no_progress,
                              overwrite=overwrite, limit=limit)]
         elif grid is not None:
-            if any((system, callable_, http, results, setup, name, corpus, answer_path, contexts_path, otel)):
+            if any((system, callable_, http, results, traces, setup, name, corpus, answer_path, contexts_path, otel)):
                 raise RagdxError("--grid names its own systems; drop --system/--callable/--http/--results",
                                  field="--grid")
             summaries = run_grid(grid, dataset, out, concurrency=concurrency, rerun_failed=rerun_failed,
                                  progress=not no_progress, overwrite=overwrite, limit=limit, only=only)
         else:
-            target = system_from_options(system, callable_=callable_, http=http, results=results, name=name,
-                                         setup=setup, corpus=corpus, dataset=dataset, answer_path=answer_path,
-                                         contexts_path=contexts_path, otel=otel)
+            options = dict(callable_=callable_, http=http, results=results, name=name, setup=setup, corpus=corpus,
+                           dataset=dataset, answer_path=answer_path, contexts_path=contexts_path, otel=otel,
+                           traces=traces)
+            if executor == "ray":
+                from ragdx.rag.executor_ray import ray_system_from_options
+
+                target, concurrency = ray_system_from_options(system, options, workers=workers, address=address,
+                                                              concurrency=concurrency)
+            else:
+                target = system_from_options(system, **options)
             summaries = [run(target, dataset, out, concurrency=concurrency, rerun_failed=rerun_failed,
                              progress=not no_progress, overwrite=overwrite, limit=limit, contexts=contexts)]
     except RunInterrupted as exc:

@@ -19,8 +19,10 @@ MASK = "***"
 _NAMES = r"pass(?:word|wd)?|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|signature|credentials?"
 _SECRET_NAME = re.compile(rf"(?:{_NAMES})$|^(?:key|sig|auth)$", re.I)
 # scheme://user:password@ anywhere in a longer text (an error message quoting a URL)
-_USERINFO_IN_TEXT = re.compile(r"(?P<scheme>\b[a-zA-Z][a-zA-Z0-9+.-]*://)(?P<user>[^\s/@:]*)(:(?P<pw>[^\s/@]*))?@")
-_QUERY_SECRET_IN_TEXT = re.compile(rf"(?P<name>[?&;](?:[\w.-]*?(?:{_NAMES})|key|sig|auth))=(?P<value>[^&#\s'\"]*)", re.I)
+_USERINFO_IN_TEXT = re.compile(
+    r"(?P<scheme>\b[a-zA-Z][a-zA-Z0-9+.-]*://)(?P<user>[^\s/@:]*)(:(?P<pw>[^\s/@]*))?@")
+_QUERY_SECRET_IN_TEXT = re.compile(
+    rf"(?P<name>[?&;](?:[\w.-]*?(?:{_NAMES})|key|sig|auth))=(?P<value>[^&#\s'\"]*)", re.I)
 
 
 def _secret_name(name: str) -> bool:

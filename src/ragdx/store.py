@@ -18,7 +18,6 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-
 _UMASK: int | None = None
 
 

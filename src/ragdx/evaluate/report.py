@@ -243,7 +243,8 @@ def evaluate(path: str | Path, *, out: str | Path | None = None, judge: str | Ju
              dataset: Any = None, compare_pair: tuple[str, str] | None = None,
              retrieval: str = "evidence", lab: bool = True, bertscore: bool = False,
              benchmark: str | None = None, require_complete: bool = False,
-             closed_book: str | Path | None = None, exclude_open_domain: bool = False) -> EvaluationResult:
+             closed_book: str | Path | None = None, exclude_open_domain: bool = False,
+             geval: bool | None = None) -> EvaluationResult:
     """``ragdx evaluate PATH``: judge (run directory / JSONL) or read (GRAMMAR reference), compute
     the protocol's metrics, blame and the style test, and write ``metrics.json``, ``summary.md``,
     ``judgements.jsonl``, ``blame.jsonl`` and a manifest to ``out`` (default ``PATH/evaluation``

@@ -308,9 +308,8 @@ def read_records(path: str | Path) -> list[QARecord]:
     adapter = TypeAdapter(QARecord)
     out = []
     if path.suffix == ".parquet":
-        import pyarrow.parquet as pq
-
         import pyarrow as pa
+        import pyarrow.parquet as pq
 
         try:
             rows = pq.read_table(path).to_pylist()

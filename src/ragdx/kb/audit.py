@@ -70,8 +70,8 @@ def audit_corpus(engine, schema, corpus: Corpus, *, templates: Sequence | None =
     from ragdx.gen.sql_templates import entity_key, is_surrogate
 
     index = PassageIndex(corpus)
-    linker = Linker(index)
     resolver = FactResolver(engine, schema, aliases)
+    linker = Linker(index, table_names=resolver.table_names)
     needers: dict[tuple[str, str], set[str]] = defaultdict(set)
     fact_needers: dict[str, set[str]] = defaultdict(set)
     wanted: dict[str, list[str]] | None = None

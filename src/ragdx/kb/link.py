@@ -229,9 +229,13 @@ class HopResult:
 class Linker:
     """Links hops to the passages of one corpus; results are cached per fact."""
 
-    def __init__(self, index: PassageIndex, *, min_weight: float = MIN_WEIGHT):
+    def __init__(self, index: PassageIndex, *, min_weight: float = MIN_WEIGHT,
+                 table_names: Callable[[str], frozenset[str]] | None = None):
         self.index = index
         self.min_weight = min_weight
+        #: every name of a table's entities (normalised phrases), to tell that a paragraph of a
+        #: document about one entity is about another ("... \n\nKuzo Hall is a site in Utrecht.")
+        self.table_names = table_names
         self._about: dict[str, set[int]] = {}
         self._cache: dict[str, HopResult] = {}
 
@@ -315,14 +319,14 @@ class Linker:
             return 0.0
         flat_values = [sp for spans in value_spans for sp in spans]
         weight = 1.0
-        for names, docs_about in zip(subject_phrases, about, strict=True):
+        for (entity, _), names, docs_about in zip(hop.subjects, subject_phrases, about, strict=True):
             named = {norm.count(SEP, 0, a) for p in names for a, b in _occurrences(norm, p)
                      if not any(x <= a and b <= y and (y - x) > (b - a) for x, y in flat_values)}
             if named & value_sents and not (hop.peers and passage.doc in docs_about):
                 if hop.peers:
                     weight = min(weight, PEER_WEIGHT)
                 continue
-            if passage.doc in docs_about:
+            if passage.doc in docs_about and (named or not self._leads_with_another(norm, entity, names)):
                 weight = min(weight, TOPIC_WEIGHT)
                 continue
             if not hop.peers and _lead_sentence(norm) in named:
@@ -332,6 +336,23 @@ class Linker:
                 continue
             return 0.0
         return weight
+
+
+    def _leads_with_another(self, norm: str, entity: str, names: Sequence[str]) -> bool:
+        """Does the passage open by naming another entity of the subject's table?"""
+        if self.table_names is None:
+            return False
+        known = self.table_names(entity.partition(":")[0])
+        if not known:
+            return False
+        toks = norm.split(SEP)[_lead_sentence(norm)].split()
+        own = {n.strip() for n in names}
+        for size in range(1, 9):
+            for i in range(len(toks) - size + 1):
+                gram = " ".join(toks[i:i + size])
+                if gram in known and gram not in own:
+                    return True
+        return False
 
 
 def _lead_sentence(norm: str) -> int:
@@ -373,6 +394,7 @@ class FactResolver:
         self._rows: dict[str, dict[str, dict[str, Any]]] = {}
         self._names: dict[str, list[Variant]] = {}
         self._meta: dict[str, _TableMeta] = {}
+        self._all_names: dict[str, frozenset[str]] = {}
 
     def meta(self, table: str) -> _TableMeta:
         """What linking needs to know of a table, worked out once (the schema helpers profile data)."""
@@ -406,6 +428,22 @@ class FactResolver:
                     hit[key] = row
             self._rows[info.name] = hit
             self._rows[table] = hit
+        return hit
+
+    def table_names(self, table: str) -> frozenset[str]:
+        """The plain names (normalised, unpadded) of every entity of ``table``, computed once."""
+        cache = self._all_names
+        hit = cache.get(table)
+        if hit is None:
+            meta = self.meta(table)
+            out = set()
+            for key, row in self.rows(table).items():
+                for col in meta.names:
+                    if row.get(col) is not None:
+                        out.add(phrase(str(row[col])).strip())
+                for alias in self.aliases.get(f"{meta.info.name}:{key}", []):
+                    out.add(phrase(alias).strip())
+            hit = cache[table] = frozenset(out - {""})
         return hit
 
     def names(self, table: str, key: str) -> list[Variant]:
@@ -529,6 +567,8 @@ def link_records(records: Iterable, resolver: FactResolver, linker: Linker, *,
                  progress: Callable[[int], None] | None = None, stats: LinkStats | None = None) -> list:
     """Copies of ``records`` with their evidence linked (see the module docstring)."""
     stats = stats if stats is not None else LinkStats()
+    if linker.table_names is None:
+        linker.table_names = resolver.table_names
     by_group: dict[tuple, dict[str, Any]] = {}
     out = []
     for record in records:
@@ -640,6 +680,7 @@ def link_dataset(engine, schema, records: Sequence, corpus: Corpus, *,
         index = PassageIndex(corpus, progress=lambda n: bar.advance(task, n))
         task = bar.add_task("linking evidence", total=len(records))
         stats = LinkStats()
-        out = link_records(records, FactResolver(engine, schema, aliases), Linker(index),
-                           progress=lambda n: bar.advance(task, n), stats=stats)
+        resolver = FactResolver(engine, schema, aliases)
+        out = link_records(records, resolver, Linker(index), progress=lambda n: bar.advance(task, n),
+                           stats=stats)
     return LinkResult(out, stats, corpus, len(index.passages))

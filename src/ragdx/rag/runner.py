@@ -94,6 +94,8 @@ class RunSummary:
     latency_s: dict[str, float | None] = field(default_factory=dict)
     elapsed_s: float = 0.0
     interrupted: bool = False
+    #: of ``ok``: records whose answer is empty or null (the system said nothing; kept, and shown)
+    empty: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -302,16 +304,18 @@ def _latency_stats(latest: Iterable[Mapping[str, Any]]) -> dict[str, float | Non
 
 
 def _counts(inputs: Sequence[SystemInput], latest: Mapping[str, Mapping[str, Any]]) -> dict[str, int]:
-    ok = failed = 0
+    ok = failed = empty = 0
     for i in inputs:
         obj = latest.get(i.id)
         if obj is None:
             continue
         if obj.get("error") is None:
             ok += 1
+            answer = obj.get("answer")
+            empty += answer is None or not str(answer).strip()
         else:
             failed += 1
-    return {"total": len(inputs), "ok": ok, "failed": failed, "pending": len(inputs) - ok - failed}
+    return {"total": len(inputs), "ok": ok, "failed": failed, "pending": len(inputs) - ok - failed, "empty": empty}
 
 
 def _normalise(config: Any) -> Any:
@@ -769,7 +773,8 @@ def summary_table(summaries: Sequence[RunSummary], title: str | None = None):
 
     for s in summaries:
         # a system's name is data ("[bold]" in a directory name must not style the table)
-        table.add_row(Text(str(s.system)), str(s.total), str(s.ok), f"[red]{s.failed}[/]" if s.failed else "0",
+        ok = f"{s.ok} ({s.empty} empty)" if s.empty else str(s.ok)
+        table.add_row(Text(str(s.system)), str(s.total), ok, f"[red]{s.failed}[/]" if s.failed else "0",
                       str(s.pending), str(s.attempted), seconds(s.latency_s.get("mean")),
                       seconds(s.latency_s.get("p90")), str(s.prompt_tokens + s.completion_tokens))
     return table
@@ -782,7 +787,8 @@ def system_from_options(system: str | Path | None = None, *, callable_: str | No
                         http: str | None = None, results: str | Path | None = None, name: str | None = None,
                         setup: str | None = None, corpus: str | Path | None = None,
                         dataset: str | Path | None = None, answer_path: str | None = None,
-                        contexts_path: str | None = None, otel: bool = False) -> System:
+                        contexts_path: str | None = None, otel: bool = False,
+                        traces: str | Path | None = None) -> System:
     """The system named by exactly one of the CLI's options: a spec file (``--system``), a
     ``module:function`` or framework object (``--callable``), a URL (``--http``, default body;
     ``answer_path`` / ``contexts_path`` map the response) or a JSONL file (``--results``, default
@@ -792,10 +798,11 @@ def system_from_options(system: str | Path | None = None, *, callable_: str | No
     from ragdx.rag.systems import CallableSystem, HTTPSystem, ResultsFileSystem, load_system
 
     given = [flag for flag, value in (("--system", system), ("--callable", callable_ or setup), ("--http", http),
-                                      ("--results", results)) if value]
+                                      ("--results", results), ("--traces", traces)) if value]
     if len(given) != 1:
         raise RagdxError("name exactly one system: --system SPEC.yaml, --callable MOD:OBJ (or --setup MOD:FACTORY), "
-                         f"--http URL or --results FILE (got {', '.join(given) or 'none'})", field="system")
+                         f"--http URL, --results FILE or --traces FILE (got {', '.join(given) or 'none'})",
+                         field="system")
     if (answer_path or contexts_path) and not http:
         raise RagdxError("--answer-path and --contexts-path map an --http response", field="--answer-path")
     if otel and not (callable_ or setup):
@@ -812,6 +819,10 @@ def system_from_options(system: str | Path | None = None, *, callable_: str | No
         return loaded
     if callable_ or setup:
         return CallableSystem(callable_, name=name, setup=setup, otel=otel)
+    if traces:
+        from ragdx.rag.adapters.otel import TraceFileSystem
+
+        return TraceFileSystem(Path(traces), name=name)
     if http:
         return HTTPSystem(http, name=name, answer_path=answer_path or "answer",
                           contexts_path=contexts_path or "contexts")

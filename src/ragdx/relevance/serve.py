@@ -150,11 +150,11 @@ def create_app(tester: RelevanceTester | str | os.PathLike, *, token: str | None
     if not isinstance(tester, RelevanceTester):
         tester = RelevanceTester.load(tester)
         if getattr(tester.embedder, "cache_dir", None):
-            from ragdx.embed import Embedder
+            from ragdx.embed import embedder_from_dict
 
             # a service must not keep every user query on disk: the cache would grow without bound
-            # and hold what users asked
-            tester.embedder = Embedder(**{**tester.embedder.to_dict(), "cache_dir": None})
+            # and hold what users asked (embedder_from_dict also rebuilds an endpoint embedder)
+            tester.embedder = embedder_from_dict({**tester.embedder.to_dict(), "cache_dir": None})
     tester._check_fitted()
     secret = token if token is not None else os.environ.get(token_env, "")
     if not secret:

@@ -18,11 +18,12 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from ragdx.errors import RagdxError
 
-__all__ = ["SpanCollector", "collector", "contexts_from_spans", "traced"]
+__all__ = ["SpanCollector", "TraceFileSystem", "collector", "contexts_from_spans", "read_trace_file", "traced"]
 
 
 def _document_id(meta: Any, own: Any) -> str | None:
@@ -144,3 +145,138 @@ async def traced(call: Callable[[], Awaitable[Any]]) -> tuple[Any, list[dict[str
             spans.take(trace_id)
             raise
     return result, contexts_from_spans(spans.take(trace_id))
+
+
+# ----------------------------------------------------------------------------- exported traces
+
+
+def _otlp_value(value: Any) -> Any:
+    """An OTLP/JSON ``AnyValue`` as a plain value."""
+    if not isinstance(value, Mapping):
+        return value
+    for key in ("stringValue", "boolValue", "doubleValue"):
+        if key in value:
+            return value[key]
+    if "intValue" in value:
+        return int(value["intValue"])
+    if "arrayValue" in value:
+        return [_otlp_value(v) for v in value["arrayValue"].get("values", [])]
+    return None
+
+
+def _spans_of(obj: Any) -> list[dict[str, Any]]:
+    """Spans of one JSON object: OTLP/JSON (``resourceSpans``) or the SDK's ``Span.to_json()``."""
+    out = []
+    if isinstance(obj, Mapping) and "resourceSpans" in obj:
+        for rs in obj.get("resourceSpans") or []:
+            for ss in rs.get("scopeSpans") or rs.get("instrumentationLibrarySpans") or []:
+                for s in ss.get("spans") or []:
+                    out.append({"trace_id": s.get("traceId"), "span_id": s.get("spanId"),
+                                "parent_id": s.get("parentSpanId") or None, "name": s.get("name"),
+                                "start_time": int(s.get("startTimeUnixNano") or 0),
+                                "attributes": {a["key"]: _otlp_value(a.get("value"))
+                                               for a in s.get("attributes") or []}})
+    elif isinstance(obj, Mapping) and "context" in obj:
+        ctx = obj.get("context") or {}
+        out.append({"trace_id": ctx.get("trace_id"), "span_id": ctx.get("span_id"),
+                    "parent_id": obj.get("parent_id") or None, "name": obj.get("name"),
+                    "start_time": obj.get("start_time") or "", "attributes": dict(obj.get("attributes") or {})})
+    return out
+
+
+def read_trace_file(path: str | Path) -> list[dict[str, Any]]:
+    """Every span of an exported trace file: OTLP/JSON objects or SDK ``to_json()`` spans, one
+    per line or concatenated (as ``ConsoleSpanExporter`` writes them)."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RagdxError(f"cannot read ({exc.strerror or exc})", source=str(path)) from None
+    decoder = json.JSONDecoder()
+    spans: list[dict[str, Any]] = []
+    pos = 0
+    while True:
+        while pos < len(text) and text[pos].isspace():
+            pos += 1
+        if pos >= len(text):
+            break
+        try:
+            obj, pos = decoder.raw_decode(text, pos)
+        except ValueError:
+            line = text.count("\n", 0, pos) + 1
+            raise RagdxError("not JSON (expected OTLP/JSON or SDK span objects)", source=str(path),
+                             field=f"line {line}") from None
+        spans.extend(_spans_of(obj))
+    if not spans:
+        raise RagdxError("no spans found (expected OTLP/JSON 'resourceSpans' or SDK span objects)", source=str(path))
+    return spans
+
+
+def _text_of(value: Any, keys: Sequence[str]) -> str | None:
+    """``input.value`` / ``output.value``: a string, or JSON whose first known key holds it."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        try:
+            parsed = json.loads(value)
+        except ValueError:
+            return value
+        value = parsed
+    if isinstance(value, Mapping):
+        for key in keys:
+            if isinstance(value.get(key), str):
+                return value[key]
+        return None
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+class TraceFileSystem:
+    """An exported trace file as a results source: one trace per query. The query is the root
+    span's ``input.value``, the answer its ``output.value``, the contexts those of the trace's
+    retriever spans. Queries are matched by their text; a query with no trace is answered with
+    an error ("not in the trace file"), never dropped."""
+
+    def __init__(self, path: str | Path, *, name: str | None = None):
+        from ragdx.store import sha256_file
+
+        self.path = Path(path)
+        self.name = name or self.path.stem
+        by_trace: dict[str, list[dict[str, Any]]] = {}
+        for span in read_trace_file(self.path):
+            by_trace.setdefault(str(span["trace_id"]), []).append(span)
+        self._answers: dict[str, tuple[str | None, list[dict[str, Any]]]] = {}
+        for spans in by_trace.values():
+            ids = {s["span_id"] for s in spans}
+            roots = [s for s in spans if not s["parent_id"] or s["parent_id"] not in ids]
+            root = min(roots or spans, key=lambda s: s["start_time"])
+            attrs = root["attributes"]
+            query = _text_of(attrs.get("input.value"), ("input", "question", "query"))
+            if query is None:
+                continue
+            answer = _text_of(attrs.get("output.value"), ("answer", "output", "result", "response"))
+            views = [_SpanView(s) for s in spans]
+            self._answers[query] = (answer, contexts_from_spans(views))
+        if not self._answers:
+            raise RagdxError("no trace has a root span with input.value (the query)", source=str(self.path))
+        self.sha256 = sha256_file(self.path)
+
+    def describe(self) -> dict[str, Any]:
+        return {"kind": "traces", "name": self.name, "path": str(self.path), "sha256": self.sha256}
+
+    async def answer(self, item: Any) -> Any:
+        from ragdx.rag.types import RetrievedContext, SystemOutput
+
+        found = self._answers.get(item.query)
+        if found is None:
+            return SystemOutput(id=item.id, query=item.query, answer=None, error="not in the trace file")
+        answer, contexts = found
+        return SystemOutput(id=item.id, query=item.query, answer=answer,
+                            contexts=[RetrievedContext(**c) for c in contexts])
+
+
+class _SpanView:
+    """What contexts_from_spans reads of a span, for spans read from a file."""
+
+    def __init__(self, span: Mapping[str, Any]):
+        self.attributes = span["attributes"]
+        self.start_time = span["start_time"]
