@@ -358,3 +358,30 @@ def test_compare_two_runs_pairs_queries_with_mcnemar():
     assert "language model" in res["sentence"].split(".")[0]
     with pytest.raises(RagdxError):
         compare(a, [], n_boot=10)
+
+
+def test_language_models_are_not_blamed_without_identical_inputs():
+    """Two systems whose retrievers return different distractors: where fewer than MIN_FOOTING queries
+    got identical contexts, a difference in accuracy with the evidence retrieved is shown but not
+    attributed to the language model (the same reader reads different contexts)."""
+    from ragdx.evaluate.compare import MIN_FOOTING, compare, differing_modules
+    from ragdx.evaluate.records import Judgement
+
+    def side(tag: str, wrong_every: int) -> list[Judgement]:
+        return [Judgement(id=f"q{i}", group_id=f"g{i // 2}", style="short", correct=(i % wrong_every != 0),
+                          retrieval_correct=True, retrieved_ids=["gold", f"{tag}-{i}"], gold_ids=["gold"],
+                          kb_supported=True) for i in range(400)]
+
+    res = compare(side("a", 50), side("b", 3), n_boot=300)
+    lm = res["modules"]["language model"]
+    assert lm["pairs"] == 400 and lm["confounded"] and lm["difference"] < -0.2
+    assert lm["ci_high"] < 0  # the difference is real ...
+    assert differing_modules(res) == []  # ... but nobody may call it the language model's
+    assert "confounded with the contexts" in res["sentence"]
+    assert res["sentence"].startswith("No module behaves significantly differently")
+    # the same readers on identical contexts: compared and attributed
+    same = [Judgement(**{**j.to_dict(), "retrieved_ids": ["gold"]}) for j in side("a", 50)]
+    worse = [Judgement(**{**j.to_dict(), "retrieved_ids": ["gold"]}) for j in side("b", 3)]
+    res = compare(same, worse, n_boot=300)
+    assert res["modules"]["language model"]["pairs"] >= MIN_FOOTING
+    assert differing_modules(res) == ["language model"]

@@ -571,6 +571,8 @@ def run_cmd(
     contexts_path: Annotated[str | None, typer.Option("--contexts-path", help="With --http: dotted path of the retrieved contexts (default: contexts).")] = None,
     contexts: Annotated[str, typer.Option("--contexts", help="How retrieved texts are kept: once (each distinct text once, in contexts.jsonl), full (inline in every result line) or hash (ids and hashes only).")] = "once",
     results: Annotated[Path | None, typer.Option("--results", help="A JSONL file of answers someone already produced.")] = None,
+    openai: Annotated[str | None, typer.Option("--openai", help="A RAG server speaking the OpenAI chat API at this base URL (…/v1); needs --model.")] = None,
+    model: Annotated[str | None, typer.Option("--model", help="With --openai: the model name sent.")] = None,
     traces: Annotated[Path | None, typer.Option("--traces", help="An exported trace file (OTLP/JSON or SDK span JSON): one trace per query, contexts from its retriever spans.")] = None,
     grid: Annotated[Path | None, typer.Option("--grid", help="A lab YAML of named systems: one run each.")] = None,
     only: Annotated[list[str] | None, typer.Option("--only", help="With --grid: only these systems (repeatable).")] = None,
@@ -605,7 +607,8 @@ def run_cmd(
                              concurrency=concurrency, rerun_failed=rerun_failed, progress=not no_progress,
                              overwrite=overwrite, limit=limit)]
         elif grid is not None:
-            if any((system, callable_, http, results, traces, setup, name, corpus, answer_path, contexts_path, otel)):
+            if any((system, callable_, http, results, traces, openai, setup, name, corpus, answer_path, contexts_path,
+                    otel)):
                 raise RagdxError("--grid names its own systems; drop --system/--callable/--http/--results",
                                  field="--grid")
             summaries = run_grid(grid, dataset, out, concurrency=concurrency, rerun_failed=rerun_failed,
@@ -613,7 +616,7 @@ def run_cmd(
         else:
             options = dict(callable_=callable_, http=http, results=results, name=name, setup=setup, corpus=corpus,
                            dataset=dataset, answer_path=answer_path, contexts_path=contexts_path, otel=otel,
-                           traces=traces)
+                           traces=traces, openai=openai, model=model)
             if executor == "ray":
                 from ragdx.rag.executor_ray import ray_system_from_options
 
@@ -819,11 +822,12 @@ def serve(
     port: Annotated[int, typer.Option("--port")] = 8080,
     token_env: Annotated[str, typer.Option("--token-env", help="Environment variable holding the bearer token.")] = "RAGDX_SERVE_TOKEN",
     max_batch: Annotated[int, typer.Option("--max-batch")] = 256,
+    max_pending: Annotated[int, typer.Option("--max-pending", min=0, help="Requests in flight before 503 + Retry-After.")] = 64,
 ):
     """Serve the tester over HTTP: POST /v1/relevance, POST /v1/drift, GET /healthz."""
     from ragdx.relevance.serve import serve as run_server
 
-    run_server(tester, host=host, port=port, token_env=token_env, max_batch=max_batch)
+    run_server(tester, host=host, port=port, token_env=token_env, max_batch=max_batch, max_pending=max_pending)
 
 
 # ----------------------------------------------------------------------------- demo

@@ -109,6 +109,9 @@ def _paired_modules(a: dict[str, Judgement], b: dict[str, Judgement], shared: li
         out["language model"] = _entry(d, metric="accuracy_on_common_footing", words="accuracy on a common footing",
                                        footing=footing, pairs=len(ids), note=note,
                                        test=mcnemar([x.correct for x in la], [x.correct for x in lb]))
+        # without identical inputs a reader difference cannot be told from a context difference:
+        # shown, never attributed to the language model
+        out["language model"]["confounded"] = bool(note)
     else:
         out["language model"] = _nan_entry("accuracy_on_common_footing", "accuracy on a common footing", footing,
                                            "no query on which both systems had the evidence: the language models "
@@ -221,8 +224,9 @@ def significant(entry: dict[str, float]) -> bool:
 
 
 def differing_modules(result: dict[str, Any]) -> list[str]:
-    """The modules whose comparison is significant (what the sentence names)."""
-    return [m for m in MODULES if m in result["modules"] and significant(result["modules"][m])]
+    """The modules whose comparison is significant on a common footing (what the sentence names)."""
+    return [m for m in MODULES if m in result["modules"] and significant(result["modules"][m])
+            and not result["modules"][m].get("confounded")]
 
 
 def sentence(result: dict[str, Any]) -> str:
@@ -238,7 +242,7 @@ def sentence(result: dict[str, Any]) -> str:
         if math.isnan(e["difference"]):
             parts.append(f"{module}: not compared ({e['note']})")
             continue
-        sig = significant(e)
+        sig = significant(e) and not e.get("confounded")
         if result["mode"] == "paired queries":
             verdict = f"the {module} of {b} does {'worse' if e['difference'] < 0 else 'better'}"
         else:  # two styles of one system: GRAMMAR's robustness question
@@ -246,7 +250,9 @@ def sentence(result: dict[str, Any]) -> str:
         parts.append(
             f"{module}: {e['words']} {e['a']:.3f} for {a} vs {e['b']:.3f} for {b} on {e['footing']} "
             f"({e['pairs']}), difference {e['difference']:+.3f} ({level} % CI {e['ci_low']:+.3f} to "
-            f"{e['ci_high']:+.3f}; " + (f"significant, {verdict})" if sig else "not significant)")
+            f"{e['ci_high']:+.3f}; " + (f"significant, {verdict})" if sig else
+                                        "significant but confounded with the contexts, so not attributed to the "
+                                        "language model)" if significant(e) else "not significant)")
             + (f" — {e['note']}" if e["note"] else ""))
     where = "on" if result["mode"] != "paired queries" else "in"
     if differing:

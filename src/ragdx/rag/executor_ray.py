@@ -137,7 +137,8 @@ class RaySystem:
             else:
                 cpus = max(self.workers * math.ceil(self.num_cpus), os.cpu_count() or 1)
                 ray.init(address="local", num_cpus=cpus, **kwargs)
-                self._started_ray = True
+            # ours to end at aclose: a local instance stops, a cluster is only disconnected from
+            self._started_ray = True
         except Exception as exc:  # an unreachable address, a version mismatch with the cluster
             raise RagdxError(f"cannot connect to Ray: {_one_line(exc)}", source=self.address or "local",
                              field="--address") from None

@@ -788,7 +788,8 @@ def system_from_options(system: str | Path | None = None, *, callable_: str | No
                         setup: str | None = None, corpus: str | Path | None = None,
                         dataset: str | Path | None = None, answer_path: str | None = None,
                         contexts_path: str | None = None, otel: bool = False,
-                        traces: str | Path | None = None) -> System:
+                        traces: str | Path | None = None, openai: str | None = None,
+                        model: str | None = None) -> System:
     """The system named by exactly one of the CLI's options: a spec file (``--system``), a
     ``module:function`` or framework object (``--callable``), a URL (``--http``, default body;
     ``answer_path`` / ``contexts_path`` map the response) or a JSONL file (``--results``, default
@@ -798,13 +799,17 @@ def system_from_options(system: str | Path | None = None, *, callable_: str | No
     from ragdx.rag.systems import CallableSystem, HTTPSystem, ResultsFileSystem, load_system
 
     given = [flag for flag, value in (("--system", system), ("--callable", callable_ or setup), ("--http", http),
-                                      ("--results", results), ("--traces", traces)) if value]
+                                      ("--results", results), ("--traces", traces), ("--openai", openai)) if value]
     if len(given) != 1:
         raise RagdxError("name exactly one system: --system SPEC.yaml, --callable MOD:OBJ (or --setup MOD:FACTORY), "
-                         f"--http URL, --results FILE or --traces FILE (got {', '.join(given) or 'none'})",
-                         field="system")
-    if (answer_path or contexts_path) and not http:
-        raise RagdxError("--answer-path and --contexts-path map an --http response", field="--answer-path")
+                         "--http URL, --openai BASE_URL, --results FILE or --traces FILE "
+                         f"(got {', '.join(given) or 'none'})", field="system")
+    if answer_path and not http:
+        raise RagdxError("--answer-path maps an --http response", field="--answer-path")
+    if contexts_path and not (http or openai):
+        raise RagdxError("--contexts-path maps an --http or --openai response", field="--contexts-path")
+    if openai and not model:
+        raise RagdxError("--openai needs --model", field="--model")
     if otel and not (callable_ or setup):
         raise RagdxError("--otel reads the spans of a --callable system", field="--otel")
     if corpus and not system:
@@ -819,6 +824,10 @@ def system_from_options(system: str | Path | None = None, *, callable_: str | No
         return loaded
     if callable_ or setup:
         return CallableSystem(callable_, name=name, setup=setup, otel=otel)
+    if openai:
+        from ragdx.rag.systems import openai_chat_system
+
+        return openai_chat_system(openai, model, name=name, contexts_path=contexts_path)  # type: ignore[arg-type]
     if traces:
         from ragdx.rag.adapters.otel import TraceFileSystem
 

@@ -62,6 +62,7 @@ __all__ = [
     "HTTPSystem",
     "ResultsFileSystem",
     "load_system",
+    "openai_chat_system",
     "get_path",
     "fill_template",
     "merge",
@@ -743,7 +744,39 @@ class _ResultsSpec(_Spec):
     completion_tokens_field: str | None = "completion_tokens"
 
 
-KINDS = ("pipeline", "callable", "http", "results")
+class _OpenAISpec(_Spec):
+    kind: Literal["openai"]
+    base_url: str
+    model: str
+    system_prompt: str | None = None
+    contexts_path: str | None = None
+    bearer_env: str | None = None
+    timeout: float = Field(60.0, gt=0)
+    retries: int = Field(3, ge=0)
+    max_concurrency: int | None = Field(None, ge=1)
+
+
+def openai_chat_system(base_url: str, model: str, *, name: str | None = None, system_prompt: str | None = None,
+                       contexts_path: str | None = None, bearer_env: str | None = None, timeout: float = 60.0,
+                       retries: int = 3, max_concurrency: int | None = None) -> HTTPSystem:
+    """A RAG server speaking the OpenAI chat API (``POST {base_url}/chat/completions``) as a
+    system: the query is the user message, the answer ``choices[0].message.content``, tokens
+    from ``usage``. Retrieved documents, when the server returns them, are read from
+    ``contexts_path`` (e.g. ``citations`` or ``choices.0.message.context.documents``)."""
+    url = base_url.rstrip("/")
+    if not url.endswith("/chat/completions"):
+        url += "/chat/completions"
+    messages: list[dict[str, str]] = []
+    if system_prompt:
+        messages.append({"role": "system", "content": system_prompt})
+    messages.append({"role": "user", "content": "{query}"})
+    return HTTPSystem(url, name=name or model, body={"model": model, "messages": messages},
+                      answer_path="choices.0.message.content", contexts_path=contexts_path,
+                      prompt_tokens_path="usage.prompt_tokens", completion_tokens_path="usage.completion_tokens",
+                      bearer_env=bearer_env, timeout=timeout, retries=retries, max_concurrency=max_concurrency)
+
+
+KINDS = ("pipeline", "callable", "http", "results", "openai")
 
 
 def _validate(model: type[BaseModel], spec: Mapping[str, Any], source: str) -> Any:
@@ -803,6 +836,11 @@ def load_system(spec: Mapping[str, Any] | str | Path, *, base_dir: str | Path | 
         return CallableSystem(c.target, name=c.name, arg=c.arg, options=c.options, retries=c.retries,
                               backoff=c.backoff, max_backoff=c.max_backoff, timeout=c.timeout, setup=c.setup,
                               otel=c.otel)
+    if kind == "openai":
+        o = _validate(_OpenAISpec, spec, where)
+        return openai_chat_system(o.base_url, o.model, name=o.name, system_prompt=o.system_prompt,
+                                  contexts_path=o.contexts_path, bearer_env=o.bearer_env, timeout=o.timeout,
+                                  retries=o.retries, max_concurrency=o.max_concurrency)
     if kind == "http":
         h = _validate(_HTTPSpec, spec, where)
         if urlsplit(h.url).scheme not in ("http", "https") or not urlsplit(h.url).netloc:
