@@ -35,7 +35,7 @@ def my_rag(query: str) -> dict:
 dataset = ragdx.generate_dataset(db, out / "dataset", kb=out / "kb", omit=["Staff.Office"], max_groups=2,
                                  per_group=1, overwrite=True)
 ragdx.run(my_rag, dataset, out / "runs" / "mine", progress=False)
-result = ragdx.evaluate(out / "runs" / "mine", judge="exact", n_boot=200)
+result = ragdx.evaluate(out / "runs" / "mine", judge="contains", n_boot=200)
 print("accuracy", result.overall.accuracy, "| refined accuracy R", result.overall.refined_accuracy)
 print("blame", result.blame["all"].to_dict() if "all" in result.blame else result.blame)
 print("report →", ragdx.report(out / "runs" / "mine", out / "report.md", n_boot=200))

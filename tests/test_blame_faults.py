@@ -40,7 +40,7 @@ def judge():
 @pytest.mark.parametrize("plan, verdict", [
     (FaultPlan(retrieval=0.2, retrieval_seed=7), "retrieval_failure"),
     (FaultPlan(retrieval=0.4, retrieval_style="long", retrieval_seed=8), "retrieval_failure"),
-    (FaultPlan(kb=0.05, kb_seed=9), "kb_gap"),
+    (FaultPlan(kb=0.1, kb_seed=9), "kb_gap"),
     (FaultPlan(lm=0.2, lm_kind="wrong", lm_seed=10), "lm_failure"),
 ])
 def test_injected_faults_are_blamed_on_their_module(bed, judge, plan, verdict):
@@ -54,7 +54,7 @@ def test_injected_faults_are_blamed_on_their_module(bed, judge, plan, verdict):
 def test_knowledge_base_faults_need_the_corpus_the_system_searches(bed, judge):
     """Deleted documents are knowledge-base gaps only because ragdx re-derives the evidence for the
     corpus the system searches; judged against the untouched dataset they look like retrieval failures."""
-    sim = simulate(bed, FaultPlan(kb=0.05, kb_seed=9))
+    sim = simulate(bed, FaultPlan(kb=0.1, kb_seed=9))
     stale = judge_outputs(bed.records, sim.outputs, judge=judge)
     from ragdx.evaluate.protocol import blame
 
@@ -83,7 +83,7 @@ def test_identical_retrievers_give_no_retrieval_difference(bed, judge):
 
 
 def test_a_run_against_its_own_copy_shows_nothing(bed, judge):
-    a, _ = diagnose(simulate(bed, FaultPlan(retrieval=0.1, lm=0.1, kb=0.02, retrieval_seed=3, lm_seed=3)), judge)
+    a, _ = diagnose(simulate(bed, FaultPlan(retrieval=0.1, lm=0.1, kb=0.1, retrieval_seed=3, lm_seed=3)), judge)
     res = compare(a, list(a), n_boot=300)
     assert differing_modules(res) == []
     assert all(e["difference"] == 0.0 for e in res["differences"].values() if e["difference"] == e["difference"])

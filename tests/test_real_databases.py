@@ -336,6 +336,9 @@ def test_judges_accept_renderings_and_reject_hedges():
     hedge = JudgeItem.from_text("q", "Riotur", "Maybe Riotur or Embratel or Petrobras")
     assert contains.judge(hedge).correct is False and cascade.judge(hedge).correct is False
     assert contains.judge(JudgeItem.from_text("q", "Riotur", "It is Riotur.")).correct
+    # a sentence that says "or" is no list of candidates
+    assert contains.judge(JudgeItem.from_text(
+        "q", "Pavlova, Ltd.", "The supplier is Pavlova, Ltd., based in Melbourne or nearby.")).correct
     none = JudgeItem("q", [], "There is no recorded fax number for them.", "none")
     assert contains.judge(none).correct and cascade.judge(none).correct
     assert not contains.judge(JudgeItem("q", [], "555-1234", "none")).correct

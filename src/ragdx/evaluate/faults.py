@@ -55,7 +55,7 @@ class FaultPlan:
     lm: float = 0.0
     #: ``wrong`` (another value), ``hedged`` (a list of candidates, the right one among them) or ``mixed``
     lm_kind: str = "mixed"
-    #: share of semantic groups whose first evidence document is deleted from the corpus
+    #: share of the evidence documents deleted from the corpus the system searches (at least one)
     kb: float = 0.0
     retrieval_seed: int = 0
     lm_seed: int = 0
@@ -91,6 +91,9 @@ class Testbed:
     truth_evidence: dict[str, list[list[str]]]
     relink: Callable[[Sequence[Any], set[str]], list[Any]] | None = None
     name: str = ""
+    #: how the strong reader tells that a text states a value (default: folded substring); a corpus
+    #: written by people may word dates and numbers differently ("May 1, 2023")
+    states_value: Callable[[str, str], bool] | None = None
     _folded: dict[str, str] = field(default_factory=dict, repr=False)
     _stating: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
 
@@ -100,12 +103,21 @@ class Testbed:
             hit = self._folded[doc_id] = _fold(self.corpus.get(doc_id, ""))
         return hit
 
+    def states(self, doc_ids: Sequence[str], values: Sequence[str]) -> bool:
+        """The documents' text, together, states every value."""
+        if not values:
+            return False
+        if self.states_value is not None:
+            text = "\n\n".join(self.corpus.get(d, "") for d in doc_ids)
+            return all(self.states_value(text, v) for v in values)
+        text = " ".join(self.folded(d) for d in doc_ids)
+        return all(_fold(v) in text for v in values)
+
     def stating(self, record: Any, values: Sequence[str]) -> frozenset[str]:
         """The documents whose text states every answer value of ``record`` (computed once)."""
         hit = self._stating.get(record.id)
         if hit is None:
-            folded = [_fold(v) for v in values]
-            hit = frozenset(d for d in self.corpus if folded and all(v in self.folded(d) for v in folded))
+            hit = frozenset(d for d in self.corpus if self.states([d], values))
             self._stating[record.id] = hit
         return hit
 
@@ -142,11 +154,6 @@ def _answer_values(record: Any) -> list[str]:
     return [value_text(v) for row in record.answer_rows for v in row if v is not None]
 
 
-def _states(bed: Testbed, doc_ids: Sequence[str], values: Sequence[str]) -> bool:
-    text = " ".join(bed.folded(d) for d in doc_ids)
-    return bool(values) and all(_fold(v) in text for v in values)
-
-
 def _other_answers(records: Sequence[Any]) -> dict[str, list[str]]:
     by_template: dict[str, list[str]] = {}
     for r in records:
@@ -159,23 +166,20 @@ def _other_answers(records: Sequence[Any]) -> dict[str, list[str]]:
 
 def simulate(bed: Testbed, plan: FaultPlan) -> Simulated:
     """Run the strong system with ``plan``'s faults over ``bed``; the truth per query."""
-    # knowledge-base faults: delete the first evidence document of a share of the groups
+    # knowledge-base faults: delete a share of the documents that state some record's facts (at
+    # least one when the share is positive): every query needing one of them loses that evidence
     deleted: set[str] = set()
     if plan.kb > 0:
-        seen: set[str] = set()
-        for r in bed.records:
-            if r.group_id in seen:
-                continue
-            seen.add(r.group_id)
-            sets = [s for s in bed.truth_evidence.get(r.id, []) if s]
-            if sets and _u(plan.kb_seed, "kb", r.group_id) < plan.kb:
-                deleted.update(sets[0])
+        evidence_docs = sorted({d for sets in bed.truth_evidence.values() for s in sets for d in s})
+        ranked = sorted(evidence_docs, key=lambda d: _u(plan.kb_seed, "kb", d))
+        deleted = set(ranked[:max(1, round(plan.kb * len(ranked)))])
     available = [d for d in bed.corpus if d not in deleted]
     others = _other_answers(bed.records)
     outputs, truth = [], {}
     for r in bed.records:
         true_sets = [[d for d in s if d not in deleted] for s in bed.truth_evidence.get(r.id, [])]
-        kb_gap = r.kb_supported is False or not true_sets or any(not s for s in true_sets)
+        # the truth only: an omitted fact has an empty evidence list, a deleted document empties one
+        kb_gap = not true_sets or any(not s for s in true_sets)
         values = _answer_values(r)
         evidence = list(dict.fromkeys(s[0] for s in true_sets if s))
         retrieval_fault = (plan.retrieval > 0 and (plan.retrieval_style is None or r.style == plan.retrieval_style)
@@ -192,7 +196,7 @@ def simulate(bed: Testbed, plan: FaultPlan) -> Simulated:
                 distractors.append(d)
         retrieved = distractors if retrieval_fault else evidence + distractors
         if values:
-            stated = r.answer_kind != "none" and _states(bed, retrieved, values)
+            stated = r.answer_kind != "none" and bed.states(retrieved, values)
         else:  # a NULL answer: the evidence states that nothing is recorded
             stated = r.answer_kind != "none" and bool(true_sets) and all(set(s) & set(retrieved) for s in true_sets)
         lm_fault = plan.lm > 0 and _u(plan.lm_seed, "lm", r.id) < plan.lm

@@ -225,6 +225,10 @@ def hedged(gold: Any, response: str) -> bool:
     parts = [p for p in _ALTERNATIVES.split(str(response)) if p and p.strip(" .,;:!?")]
     if len(parts) < 2:
         return False
+    # candidates are short; "based in Melbourne or nearby" is a sentence that happens to say "or"
+    limit = max(4, len(g.split()) + 3)
+    if any(len(p.split()) > limit for p in parts):
+        return False
     holding = [p for p in parts if re.search(r"(?:^| )" + re.escape(g) + r"(?: |$)", normalise(p))]
     return len(holding) >= 1 and len(holding) < len(parts)
 

@@ -238,6 +238,8 @@ class Linker:
         self.table_names = table_names
         self._about: dict[str, set[int]] = {}
         self._cache: dict[str, HopResult] = {}
+        self._lead_names: dict[tuple[int, str], frozenset[str]] = {}
+        self._longest: dict[str, int] = {}
 
     def about(self, entity: str, names: Sequence[Variant]) -> set[int]:
         hit = self._about.get(entity)
@@ -326,7 +328,7 @@ class Linker:
                 if hop.peers:
                     weight = min(weight, PEER_WEIGHT)
                 continue
-            if passage.doc in docs_about and (named or not self._leads_with_another(norm, entity, names)):
+            if passage.doc in docs_about and (named or not self._leads_with_another(pid, entity, names)):
                 weight = min(weight, TOPIC_WEIGHT)
                 continue
             if not hop.peers and _lead_sentence(norm) in named:
@@ -338,21 +340,24 @@ class Linker:
         return weight
 
 
-    def _leads_with_another(self, norm: str, entity: str, names: Sequence[str]) -> bool:
-        """Does the passage open by naming another entity of the subject's table?"""
+    def _leads_with_another(self, pid: int, entity: str, names: Sequence[str]) -> bool:
+        """Does passage ``pid`` open by naming another entity of the subject's table?"""
         if self.table_names is None:
             return False
-        known = self.table_names(entity.partition(":")[0])
-        if not known:
-            return False
-        toks = norm.split(SEP)[_lead_sentence(norm)].split()
-        own = {n.strip() for n in names}
-        for size in range(1, 9):
-            for i in range(len(toks) - size + 1):
-                gram = " ".join(toks[i:i + size])
-                if gram in known and gram not in own:
-                    return True
-        return False
+        table = entity.partition(":")[0]
+        key = (pid, table)
+        found = self._lead_names.get(key)
+        if found is None:
+            known = self.table_names(table)
+            longest = self._longest.get(table)
+            if longest is None:
+                longest = self._longest[table] = max((n.count(" ") + 1 for n in known), default=0)
+            norm = self.index.passages[pid].norm
+            toks = norm.split(SEP)[_lead_sentence(norm)].split()
+            found = frozenset(g for size in range(1, min(longest, 8) + 1) for i in range(len(toks) - size + 1)
+                              if (g := " ".join(toks[i:i + size])) in known)
+            self._lead_names[key] = found
+        return bool(found - {n.strip() for n in names})
 
 
 def _lead_sentence(norm: str) -> int:
