@@ -163,3 +163,27 @@ def test_summary_shows_paper_values_only_for_their_benchmark(tmp_path):
     assert "paper short" in text and "| 0.67 | 0.87 |" in text  # Spider-Open's own column, not Aurp's
     metrics = json.loads((tmp_path / "c" / "metrics.json").read_text(encoding="utf-8"))
     assert metrics["source"]["benchmark"] == "spider-open"
+
+
+def test_blame_on_a_corpus_ragdx_did_not_write(tmp_path, judge):
+    """Aurp's own 9 reports: evidence linked by ragdx, truth from the reference's gold documents;
+    every verdict >= 0.90 precision and recall under a mixture of faults."""
+    import sys
+
+    from tests.conftest import AURP, REPO, need
+
+    need(AURP)
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    try:
+        from blame_accuracy import aurp_testbed
+    finally:
+        sys.path.remove(str(REPO / "benchmarks"))
+    bed = aurp_testbed(AURP, tmp_path / "aurp")
+    assert len(bed.corpus) == 9 and len(bed.records) > 800
+    sim = simulate(bed, FaultPlan(retrieval=0.15, lm=0.15, lm_kind="wrong", kb=0.1, retrieval_seed=5, lm_seed=6,
+                                  kb_seed=7))
+    _, verdicts = diagnose(sim, judge)
+    score = score_verdicts(sim.truth, verdicts)
+    for verdict in ("correct", "kb_gap", "retrieval_failure", "lm_failure"):
+        assert score.support(verdict) >= 10, (verdict, score.confusion)
+        assert score.precision(verdict) >= 0.90 and score.recall(verdict) >= 0.90, (verdict, score.confusion)

@@ -1,6 +1,7 @@
 """Knowledge-boundary tests (query-knowledge relevance, Li et al.): a p-value per query, a drift
 test per batch, the benchmark against outlier baselines, and an HTTP screening service."""
 
+from ragdx.relevance.boundary import ANSWERABILITY_NOTE, boundary_results
 from ragdx.relevance.calibration import (
     SynthesisResult,
     dataset_queries,
@@ -14,6 +15,7 @@ from ragdx.relevance.statistics import STATISTICS
 from ragdx.relevance.tester import QueryTest, RelevanceTester
 
 __all__ = [
+    "ANSWERABILITY_NOTE",
     "STATISTICS",
     "DetectionMetrics",
     "DriftMonitor",
@@ -23,6 +25,7 @@ __all__ = [
     "RelevanceTester",
     "SynthesisResult",
     "WindowResult",
+    "boundary_results",
     "dataset_queries",
     "detection_metrics",
     "ks_drift",
