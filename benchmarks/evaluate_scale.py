@@ -6,13 +6,24 @@ one run and for the short-vs-long difference. Queries are held as numpy columns 
 statistics are the same ``GroupStats`` the library computes from ``Judgement`` records.
 
     OMP_WAIT_POLICY=passive .venv/bin/python benchmarks/evaluate_scale.py [--queries N] [--groups G]
+
+``--end-to-end N --from-demo DEMO_OUT --work DIR`` times what a user runs instead: ``evaluate``
+on a run directory of N queries (reading the dataset and the run, judging every answer with
+the offline cascade, statistics with the bootstrap, lab metrics with ROUGE-L, writing the
+evaluation). The run is the demo's ``keyword`` run and dataset repeated with fresh ids and
+groups until N queries, written once into DIR (kept between invocations, so the same run can
+be timed with two versions of the code: ``PYTHONPATH=old/src`` for the other); the metrics are
+written to DIR/metrics-<label>.json for comparison.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import shutil
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -39,12 +50,81 @@ def synthetic(n: int, groups: int, seed: int = 0):
     return group, style_long, correct, retrieval
 
 
+def build_run(n: int, demo: Path, work: Path) -> Path:
+    """DIR/run: the demo's keyword run over its dataset, repeated to ``n`` queries (once)."""
+    from ragdx.rag.runner import read_run, run
+    from ragdx.rag.systems import ResultsFileSystem
+
+    run_dir = work / "run"
+    if (run_dir / "manifest.json").exists():
+        return run_dir
+    work.mkdir(parents=True, exist_ok=True)
+    records = [json.loads(x) for x in (demo / "dataset" / "records.jsonl").read_text(encoding="utf-8").splitlines()
+               if x.strip()]
+    outputs = {o.id: o for o in read_run(demo / "runs" / "keyword")}
+    (work / "dataset").mkdir(exist_ok=True)
+    with (work / "dataset" / "records.jsonl").open("w", encoding="utf-8") as rec, \
+            (work / "answers.jsonl").open("w", encoding="utf-8") as ans:
+        for k in range(n):
+            r = dict(records[k % len(records)])
+            copy = k // len(records)
+            out = outputs[r["id"]]
+            r["id"], r["group_id"] = f"{r['id']}~{copy}", f"{r['group_id']}~{copy}"
+            rec.write(json.dumps(r, ensure_ascii=False) + "\n")
+            ans.write(json.dumps({"id": r["id"], "answer": out.answer, "latency_s": out.latency_s,
+                                  "contexts": [{"id": c.id, "text": c.text, "score": c.score} for c in out.contexts]},
+                                 ensure_ascii=False) + "\n")
+    for name in ("manifest.json",):  # the dataset's manifest (its knowledge base) comes along
+        if (demo / "dataset" / name).exists():
+            shutil.copy(demo / "dataset" / name, work / "dataset" / name)
+    run(ResultsFileSystem(work / "answers.jsonl", name="keyword"), work / "dataset", run_dir, concurrency=64,
+        progress=True)
+    return run_dir
+
+
+def end_to_end(args: argparse.Namespace) -> None:
+    from ragdx.evaluate.report import evaluate
+
+    t = time.perf_counter()
+    run_dir = build_run(args.end_to_end, args.from_demo, args.work)
+    built = time.perf_counter() - t
+    out = args.work / f"evaluation-{args.label}"
+    shutil.rmtree(out, ignore_errors=True)
+    t = time.perf_counter()
+    result = evaluate(run_dir, out=out, judge="cascade", n_boot=args.boot)
+    total = time.perf_counter() - t
+    metrics = json.loads((out / "metrics.json").read_text(encoding="utf-8"))
+    # what must not change between versions of the code: every number but timings and paths
+    for key in ("output", "source", "created", "generated", "elapsed_s", "versions"):
+        metrics.pop(key, None)
+    (args.work / f"metrics-{args.label}.json").write_text(json.dumps(metrics, sort_keys=True, indent=1),
+                                                          encoding="utf-8")
+    size = sum(f.stat().st_size for f in out.rglob("*") if f.is_file())
+    print(f"# evaluate end to end, {args.end_to_end:,} queries ({args.label}); {os.cpu_count()} CPUs visible")
+    print()
+    print("| step | seconds |")
+    print("|---|---:|")
+    print(f"| building the run directory (not timed below) | {built:.1f} |")
+    print(f"| **evaluate: read, cascade judge, statistics + {args.boot}-resample bootstrap, lab metrics, write** "
+          f"| **{total:.1f}** |")
+    print()
+    print(f"output {size / 1e6:.1f} MB; accuracy {getattr(result, 'accuracy', None)}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--queries", type=int, default=1_000_000)
     ap.add_argument("--groups", type=int, default=100_000)
     ap.add_argument("--boot", type=int, default=1000)
+    ap.add_argument("--end-to-end", type=int, default=None, metavar="N",
+                    help="time `evaluate` on a run directory of N queries instead")
+    ap.add_argument("--from-demo", type=Path, default=Path("demo-out"), help="demo output the run is made from")
+    ap.add_argument("--work", type=Path, default=Path("/tmp/ragdx-evaluate-scale"), help="where the run is kept")
+    ap.add_argument("--label", default="current", help="names this measurement's metrics file")
     args = ap.parse_args()
+    if args.end_to_end:
+        end_to_end(args)
+        return
     rows = []
 
     def step(name, fn):

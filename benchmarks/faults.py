@@ -88,11 +88,16 @@ def directory_digest(directory: Path, names: list[str]) -> dict[str, str]:
             for n in names}
 
 
+def say(what: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {what}", file=sys.stderr, flush=True)
+
+
 def kill_and_restart(name: str, args: list[str], restart: list[str], target: Path, cwd: Path, duration: float,
                      rng: random.Random, compare) -> dict:
     """One kill point: start, SIGKILL after a random delay, inspect, restart, compare."""
     proc = ragdx(*args, cwd=cwd)
     delay = rng.uniform(0.3, max(0.4, duration * 1.1))
+    say(f"{name}: kill after {delay:.1f} s (an uninterrupted run takes {duration:.1f} s)")
     try:
         proc.wait(timeout=delay)
         landed = False  # finished before the kill
@@ -127,7 +132,7 @@ def part1(root: Path, kills: int, rng: random.Random) -> list[dict]:
     commands = {
         "kb render": (["kb", "render", "--db", url, "--omit", "Staff.Office"], ["documents.jsonl", "facts.json"]),
         "gen": (["gen", "--db", url, "--sql", "sql.yaml", "--text", "text.yaml", "--kb", "ref-kb", "--n", "2",
-                 "--max-groups-per-template", "40", "--multi-answer", "keep"], ["records.jsonl"]),
+                 "--max-groups-per-template", "8", "--multi-answer", "keep"], ["records.jsonl"]),
     }
     for name, (base, files) in commands.items():
         ref = root / f"ref-{name.split()[0]}"
@@ -269,7 +274,8 @@ def part2(root: Path, seed: int) -> list[dict]:
         server.reply = replies
         cfg = root / "ragdx-llm.yaml"
         cfg.write_text(f"llm:\n  base_url: {server.base_url}\n  model: test-model\n  max_retries: 2\n"
-                       f"  timeout: 1\n  cache_dir: null\n")
+                       f"  timeout: 1\n  max_concurrency: 16\n  cache_dir: null\n")
+        say("evaluate --judge llm against the faulty endpoint")
         # evaluate --judge llm on the uninterrupted run of part 1
         proc = ragdx("evaluate", "ref-run", "--judge", "llm", "--boot", "200", "-o", "llm-eval", "-c", str(cfg),
                      cwd=root)
@@ -291,7 +297,9 @@ def part2(root: Path, seed: int) -> list[dict]:
             "name": "llm-faults", "corpus": str(root / "ref-kb" / "documents.jsonl"), "top_k": 2,
             "chunker": {"type": "whole_document"}, "retriever": {"type": "bm25"},
             "generator": {"type": "llm", "params": {"llm": {"base_url": server.base_url, "model": "test-model",
-                                                            "max_retries": 2, "timeout": 1, "cache_dir": None}}}}))
+                                                            "max_retries": 2, "timeout": 1, "max_concurrency": 16,
+                                                            "cache_dir": None}}}}))
+        say("an llm: pipeline against the faulty endpoint")
         proc = ragdx("run", "-d", "ref-gen", "--system", "llm-pipeline.yaml", "-o", "llm-run", "--no-progress",
                      "-j", "8", "--limit", "300", cwd=root)
         out, err = proc.communicate(timeout=900)

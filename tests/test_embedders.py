@@ -100,6 +100,7 @@ def test_other_model_or_dimensions_never_share_cache_entries(server, tmp_path):
     assert len({a.model_id, b.model_id, c.model_id}) == 3
 
 
+@pytest.mark.slow
 def test_local_sentence_transformers_directory(tmp_path):
     packaged = Embedder(cache_dir=None)
     local = Embedder(packaged_model_path(), cache_dir=tmp_path)

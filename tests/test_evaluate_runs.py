@@ -87,10 +87,15 @@ def test_demo_short_vs_long_with_the_keyword_retriever(tmp_path, demo_dataset):
     records = sample_stratified(read_records(demo_dataset / "dataset"), 1, seed=0)
     run(keyword_pipeline(str(demo_dataset / "kb"), top_k=3), records, tmp_path / "run", progress=False)
     result = evaluate(tmp_path / "run", dataset=records, judge="contains", n_boot=300)
-    assert _check_sentence(result["comparison"])  # long demo queries do hurt the keyword retriever
+    # The sentence states the interval and calls it significant exactly when it excludes 0. (With the
+    # offline long style that varies wording rather than padding, the keyword retriever is no longer
+    # significantly hurt by long demo queries, so the verdict itself is data, not asserted here.)
+    _check_sentence(result["comparison"])
     d = result["comparison"]["modules"]["retrieval"]
     # the demo's knowledge base is known: retrieval is judged by the evidence rule on covered queries
-    assert d["metric"] == "retrieval_accuracy"
+    assert d["metric"] == "retrieval_accuracy" and d["pairs"] > 50
+    short, long_ = (result.by_style[s].retrieval_accuracy.value for s in ("short", "long"))
+    assert d["a"] == pytest.approx(short) and d["b"] == pytest.approx(long_)  # the table's numbers, not others
     assert d["difference"] < 0 and d["ci_high"] < 0
 
 

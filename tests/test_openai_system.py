@@ -46,3 +46,21 @@ def test_openai_spec_and_bad_options(tmp_path):
     result = CliRunner().invoke(app, ["run", "-d", str(dataset), "-o", str(tmp_path / "x"), "--openai",
                                       "http://127.0.0.1:9/v1"])
     assert isinstance(result.exception, RagdxError) and "--model" in str(result.exception)
+
+
+def test_http_answer_and_contexts_paths_from_the_command_line(tmp_path):
+    from tests.support.rag_http_server import RAGServer
+
+    def nested(query: str, record_id: str) -> dict:
+        return {"data": {"text": f"A: {query}", "hits": [{"id": f"doc-{len(query)}", "text": "passage"}]}}
+
+    dataset = make_dataset(tmp_path / "ds", 5)
+    with RAGServer(query_path="query", id_path="query", answer=nested) as server:
+        result = CliRunner().invoke(app, ["run", "-d", str(dataset), "-o", str(tmp_path / "run"), "--http", server.url,
+                                          "--answer-path", "data.text", "--contexts-path", "data.hits",
+                                          "--name", "vendor", "--no-progress"])
+    assert result.exit_code == 0, result.output
+    outputs = read_run(tmp_path / "run")
+    assert [o.answer for o in outputs] == [f"A: {o.query}" for o in outputs]
+    assert [o.retrieved_ids for o in outputs] == [[f"doc-{len(o.query)}"] for o in outputs]
+    assert json.loads((tmp_path / "run" / "manifest.json").read_text())["system"]["name"] == "vendor"

@@ -119,6 +119,7 @@ def test_holm_is_step_down():
     assert holm_reject([], 0.05).tolist() == []
 
 
+@pytest.mark.slow
 def test_monitor_family_wise_error_over_in_knowledge_logs_and_power():
     """>= 50 logs with no out-of-knowledge query: the share raising any alarm stays within alpha
     (+2 SE) with Holm, while testing each window alone alarms far more often; logs whose second

@@ -161,6 +161,8 @@ def templates_sql(
                        derive=also_derive or not import_)
     for r in result.rejected:
         err.print(f"[yellow]rejected[/] {escape(f'[{r.template.schema}] {r.template.sql}')}\n    {escape(r.reason)}")
+    if result.already_imported:
+        console.print(f"{len(result.already_imported)} derived templates repeat imported ones (kept once)")
     if result.skipped_schemas:
         console.print(escape(f"kept as they are (already in {out}): {', '.join(result.skipped_schemas)}"))
     for f in result.failed:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import hashlib
 import math
 import re
@@ -122,7 +123,14 @@ def _strip_accents(text: str) -> str:
 
 def normalise(text: Any) -> str:
     """Case, Unicode compatibility forms and accents, punctuation, articles and whitespace."""
-    text = _strip_accents(unicodedata.normalize("NFKC", str(text))).casefold()
+    return _normalise(str(text))
+
+
+# A cascade judge normalises the same response once per sub-judge and a run repeats the same
+# gold texts: memoised per process (a third of `evaluate`'s time on a large run went here).
+@functools.lru_cache(maxsize=1 << 16)
+def _normalise(text: str) -> str:
+    text = _strip_accents(unicodedata.normalize("NFKC", text)).casefold()
     text = "".join(" " if unicodedata.category(c)[0] in "PSZC" else c for c in text)
     text = _ARTICLES.sub(" ", text)
     return _SPACES.sub(" ", text).strip()
@@ -248,7 +256,11 @@ def _same_number(a: float, b: float) -> bool:
 
 def _canonical_tokens(text: str) -> list[str]:
     """Normalised tokens with each date replaced by its ISO form and numbers made canonical."""
-    text = str(text)
+    return list(_canonical_tuple(str(text)))  # a fresh list: callers may change theirs
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _canonical_tuple(text: str) -> tuple[str, ...]:
     dates, spans = extract_dates(text)
     pieces, last = [], 0
     for s, e in sorted(spans):
@@ -267,7 +279,7 @@ def _canonical_tokens(text: str) -> list[str]:
         return " n" + f"{value:g}".replace(".", "p").replace("-", "m").replace("+", "") + " "
 
     text = _NUMBER.sub(number, unicodedata.normalize("NFKC", text).casefold())
-    return normalise(text).split()
+    return tuple(normalise(text).split())
 
 
 #: words that frame a value rather than tell it apart ("Faculty *of* ...", "*The* ...")

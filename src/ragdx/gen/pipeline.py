@@ -46,6 +46,8 @@ class SqlStageResult:
     skipped_schemas: list[str] = field(default_factory=list)
     #: target schemas whose LLM call failed after its retries ("schema: error"); asked again next run
     failed: list[str] = field(default_factory=list)
+    #: derived templates (``--also-derive``) that repeat an imported one: not errors, not kept twice
+    already_imported: list[SqlTemplate] = field(default_factory=list)
 
 
 def sql_stage(engine: Engine, schema: Schema, out: Path, *, method: str = "schema", llm=None,
@@ -101,10 +103,15 @@ def sql_stage(engine: Engine, schema: Schema, out: Path, *, method: str = "schem
     skipped = sorted({t.schema for t in candidates if t.schema.lower() in have})
     fresh = [t for t in candidates if t.schema.lower() not in have]
     accepted, rejected = validate_templates(fresh, schema, engine)
+    # imports come first, so a derived template equal to an imported one is the duplicate: it was
+    # reported as "rejected", which read as if the paper's own template had been refused
+    imported_ids = {t.id for path in imports for t in read_templates(path)} if imports else set()
+    repeats = [r.template for r in rejected if r.template.id in imported_ids and r.reason.startswith("duplicate")]
+    rejected = [r for r in rejected if not (r.template.id in imported_ids and r.reason.startswith("duplicate"))]
     added = merge_into_file(out, [p.template for p in accepted]) if accepted else []
     if not out.exists():
         merge_into_file(out, [])
-    return SqlStageResult(added, accepted, rejected, skipped, failed)
+    return SqlStageResult(added, accepted, rejected, skipped, failed, repeats)
 
 
 def load_parsed(path: Path, schema: Schema, engine: Engine | None = None

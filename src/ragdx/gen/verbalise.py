@@ -843,16 +843,19 @@ _FRAMES: dict[str, tuple[str, ...]] = {
         # instruction); they still wrap the same core phrase: the offline long style varies
         # structure around it, it does not paraphrase it (an LLM style does that).
         (
-            "{question} I am asking because I have to put this detail into a summary for a "
-            "colleague, and I would rather rely on the records you have than on my own memory of them."
+            "{question} I am asking because my manager wants this detail in the weekly summary "
+            "for our colleagues, and I would rather rely on the records you have than on my own "
+            "memory of them, which is not always reliable."
         ),
         (
-            "Before I send out the summary that my team is waiting for, I need to check one detail "
-            "in our records, namely {np}, so could you tell me {what} {it} {be}?"
+            "Before I send out the quarterly summary that my whole team has been waiting for since "
+            "Monday, I need to check one detail in our records, namely {np}, so could you tell me "
+            "{what} {it} {be}?"
         ),
         (
-            "If the records mention {owner}, please look up the {head} that {be} stated there and "
-            "tell me {what} {it} {be}; if nothing is recorded, say so instead of guessing an answer."
+            "If the records that you have access to mention {owner}, please look up the {head} that "
+            "{be} stated there and tell me {what} {it} {be}; if nothing at all is recorded, just say "
+            "so instead of guessing an answer for me."
         ),
         (
             "I am trying to find out some specific information from our records, and I would like to "

@@ -105,7 +105,10 @@ def load_corpus(path: str | Path, *, id_field: str = "id", text_field: str = "te
         if (p / "documents.jsonl").exists():
             corpus = Corpus(_read_jsonl(p / "documents.jsonl", id_field, text_field, title_field), source=str(p))
         else:
-            corpus = Corpus(_read_folder(p), source=str(p))
+            docs = _read_folder(p)
+            if not docs:
+                raise RagdxError("no documents.jsonl and no .txt/.md/.html/.pdf file in the folder", source=str(p))
+            corpus = Corpus(docs, source=str(p))
     elif not p.exists():
         raise RagdxError("corpus file not found", source=str(p))
     elif p.suffix.lower() == ".jsonl":

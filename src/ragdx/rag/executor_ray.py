@@ -159,9 +159,10 @@ class RaySystem:
         try:
             ready, waiting = ray.wait(refs, num_returns=len(refs), timeout=self.build_timeout_s)
             if waiting:
+                cpus = ray.cluster_resources().get("CPU", 0)
                 raise RagdxError(f"only {len(ready)} of {self.workers} Ray workers started within "
-                                 f"{self.build_timeout_s:g}s (the cluster has {ray.cluster_resources().get('CPU', 0):g} "
-                                 f"CPUs; each worker asks for {self.num_cpus:g})", field="--workers")
+                                 f"{self.build_timeout_s:g}s (the cluster has {cpus:g} CPUs; each worker asks "
+                                 f"for {self.num_cpus:g})", field="--workers")
             ray.get(ready)
         except RagdxError:
             self._kill()

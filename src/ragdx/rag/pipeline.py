@@ -100,6 +100,13 @@ class Pipeline:
             self.filter.fit(self._corpus)
         self._built = True
 
+    def prepare(self, queries: Sequence[str]) -> None:
+        """Let components batch per-query work over the queries about to be asked (the runner
+        calls this once per invocation; answers are the same without it)."""
+        prepare = getattr(self.generator, "prepare", None)
+        if callable(prepare):
+            prepare(queries)
+
     def set_alternatives(self, mapping: Mapping[str, Sequence[str]]) -> None:
         """Give offline reformulations to every dataset reformulator in the retriever tree."""
         found = False

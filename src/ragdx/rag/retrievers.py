@@ -188,12 +188,14 @@ class KeywordRetriever(Retriever):
         self._postings = {t: np.asarray(v, dtype=np.int64) for t, v in postings.items()}
 
     def scores(self, query):
-        s = np.zeros(len(self.units), dtype=np.float64)
-        for tok in keyword_tokens(query):
-            hits = self._postings.get(tok)
-            if hits is not None:
-                s[hits] += 1.0
-        return s
+        # One pass over the query's postings: a unit's score is how many of the query's
+        # distinct tokens list it (each posting lists a unit at most once), so counting the
+        # concatenated postings gives the same numbers as adding token by token, without a
+        # full-length temporary per token (common tokens like "?" list nearly every unit).
+        hits = [h for h in map(self._postings.get, keyword_tokens(query)) if h is not None]
+        if not hits:
+            return np.zeros(len(self.units), dtype=np.float64)
+        return np.bincount(np.concatenate(hits), minlength=len(self.units)).astype(np.float64)
 
 
 # ----------------------------------------------------------------------------- TF-IDF

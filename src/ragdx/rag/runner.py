@@ -557,6 +557,11 @@ async def _run_locked(system: System, inputs: list[SystemInput], dataset_info: d
     manifest["status"] = "running"
     manifest["ended"] = None
     _write_manifest(run_dir, manifest, inputs, scan)
+    prepare = getattr(system, "prepare", None)
+    if callable(prepare) and todo:
+        # per-query work a system can do for all queries at once (the extractive reader embeds
+        # them in batches): done once, here, rather than one model call per query
+        await asyncio.to_thread(prepare, [i.query for i in todo])
 
     attempted = 0
     failed_now = 0

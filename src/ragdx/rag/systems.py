@@ -1,6 +1,6 @@
 """Adapters that turn any RAG system into a :class:`~ragdx.rag.types.System`.
 
-A system under test is one of four kinds, all built from one spec (a dict, or a YAML file)
+A system under test is one of five kinds, all built from one spec (a dict, or a YAML file)
 with :func:`load_system`:
 
 ``pipeline``
@@ -16,12 +16,19 @@ with :func:`load_system`:
     arguments. It returns the answer as a string, a :class:`SystemOutput`, or a dict
     ``{answer, contexts: [{id, text, score}], prompt_tokens, completion_tokens}`` (contexts
     may also be plain strings; their id is then their rank, ``"0"``, ``"1"``, ...). A sync
-    function runs in a worker thread so it does not stall the other queries.
+    function runs in a worker thread so it does not stall the other queries. The target may
+    also be a LangChain runnable, a LlamaIndex query engine or a Haystack pipeline
+    (:mod:`ragdx.rag.adapters`); ``setup: pkg:factory`` is called once before the first query
+    (and, without a target, returns the system); ``otel: true`` reads the contexts from the
+    app's OpenTelemetry retriever spans.
 ``http``
     an endpoint that takes one query per request: ``{kind: http, url: ..., body: {"q":
     "{query}"}, answer_path: data.answer, contexts_path: data.hits}``. ``"{query}"`` and
     ``"{id}"`` are substituted inside the string values of the body structure, never by
     formatting JSON text, so a query with quotes or braces cannot break the request.
+``openai``
+    a RAG server speaking the OpenAI chat API: ``{kind: openai, base_url: http://host/v1, model:
+    m}`` (the query is the user message; ``contexts_path`` where it returns its documents).
 ``results``
     a JSONL file of answers someone already produced: ``{kind: results, path: out.jsonl}``,
     with field names (or dotted paths) to map. A query absent from the file is answered with
