@@ -88,10 +88,10 @@ def end_to_end(args: argparse.Namespace) -> None:
     t = time.perf_counter()
     run_dir = build_run(args.end_to_end, args.from_demo, args.work)
     built = time.perf_counter() - t
-    out = args.work / f"evaluation-{args.label}"
+    out = run_dir / "evaluation"  # where `ragdx report` looks for it
     shutil.rmtree(out, ignore_errors=True)
     t = time.perf_counter()
-    result = evaluate(run_dir, out=out, judge="cascade", n_boot=args.boot)
+    evaluate(run_dir, judge="cascade", n_boot=args.boot)
     total = time.perf_counter() - t
     metrics = json.loads((out / "metrics.json").read_text(encoding="utf-8"))
     # what must not change between versions of the code: every number but timings and paths
@@ -107,8 +107,47 @@ def end_to_end(args: argparse.Namespace) -> None:
     print(f"| building the run directory (not timed below) | {built:.1f} |")
     print(f"| **evaluate: read, cascade judge, statistics + {args.boot}-resample bootstrap, lab metrics, write** "
           f"| **{total:.1f}** |")
+    if args.report:
+        from ragdx.report import write_report
+        from ragdx.report.html import failures_file
+
+        report = args.work / f"report-{args.label}.html"
+        t = time.perf_counter()
+        write_report([run_dir], report)
+        took = time.perf_counter() - t
+        side = failures_file(report)
+        side_mb = side.stat().st_size / 1e6 if side.exists() else 0.0
+        print(f"| `ragdx report` (evaluation reused) | {took:.1f} |")
+        load, blank = chromium_load(report), chromium_load(None)
+        if load is not None:
+            print(f"| headless Chromium, report loaded and laid out (`--dump-dom`), minus a blank page's "
+                  f"{blank:.1f} s | {load - blank:.1f} |")
+        print()
+        print(f"report {report.stat().st_size / 1e6:.2f} MB (+ {side_mb:.1f} MB of {side.name} beside it)")
     print()
-    print(f"output {size / 1e6:.1f} MB; accuracy {getattr(result, 'accuracy', None)}")
+    print(f"evaluation output {size / 1e6:.1f} MB")
+
+
+def chromium_load(page: Path | None) -> float | None:
+    """Seconds for headless Chromium to load ``page`` and print its DOM (None: about:blank);
+    the median of 3. None when Chromium is not installed (`make browser`)."""
+    import subprocess
+    import tempfile
+
+    binary = shutil.which("chromium") or shutil.which("chromium-browser")
+    if binary is None:
+        return None
+    times = []
+    for _ in range(3):
+        with tempfile.TemporaryDirectory() as profile:
+            t = time.perf_counter()
+            subprocess.run([binary, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                            "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                            f"--user-data-dir={profile}", "--dump-dom",
+                            page.resolve().as_uri() if page else "about:blank"],
+                           capture_output=True, timeout=300, check=True)
+            times.append(time.perf_counter() - t)
+    return sorted(times)[1]
 
 
 def main() -> None:
@@ -121,6 +160,8 @@ def main() -> None:
     ap.add_argument("--from-demo", type=Path, default=Path("demo-out"), help="demo output the run is made from")
     ap.add_argument("--work", type=Path, default=Path("/tmp/ragdx-evaluate-scale"), help="where the run is kept")
     ap.add_argument("--label", default="current", help="names this measurement's metrics file")
+    ap.add_argument("--report", action="store_true", help="with --end-to-end: also time `ragdx report` and "
+                    "headless Chromium loading it, and give its size")
     args = ap.parse_args()
     if args.end_to_end:
         end_to_end(args)

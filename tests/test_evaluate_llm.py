@@ -4,6 +4,7 @@ table, G-Eval; plus the lab's text metrics (hit rate, MRR, ROUGE-L, BERTScore, c
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -139,3 +140,91 @@ def test_bertscore_on_the_packaged_minilm():
     assert s["f1"][0] == pytest.approx(1.0, abs=1e-4)
     assert s["f1"][1] < 0.8
     assert "not the paper's" in s["note"] and s["note"] == BERTSCORE_NOTE
+
+
+def _toy_run(tmp_path):
+    """A small run on disk: three capitals, one wrong answer with the right context."""
+    from ragdx.gen.dataset import QARecord, write_dataset
+    from ragdx.rag.runner import run
+    from ragdx.rag.systems import CallableSystem
+
+    facts = [("France", "Paris"), ("Italy", "Rome"), ("Spain", "Madrid")]
+    records = [QARecord(id=f"g{g}-{s}", group_id=f"g{g}", sql_template_id="s", text_template_id=s, style=s,
+                        schema="Country", table="Country", params={}, sql="", query=q, answer_columns=["Capital"],
+                        answer_rows=[[city]], answer_text=city, answer_kind="single",
+                        gold_document_ids=[f"d-{city}"], kb_supported=True, evidence_sets=[[f"d-{city}"]])
+               for g, (country, city) in enumerate(facts)
+               for s, q in (("short", f"capital of {country}"), ("long", f"What is the capital city of {country}?"))]
+    write_dataset(tmp_path / "ds", records, {"knowledge_base": None})
+
+    def system(query):
+        country, city = next((c, t) for c, t in facts if c in query)
+        answer = "Lyon" if country == "France" and query.startswith("What") else city
+        return {"answer": answer, "contexts": [{"id": f"d-{city}", "text": f"{city} is the capital of {country}."}]}
+
+    run(CallableSystem(system, name="toy"), tmp_path / "ds", tmp_path / "run", progress=False)
+    return tmp_path / "run"
+
+
+def test_geval_criteria_in_evaluate_outputs(server, tmp_path):
+    """With an LLM, evaluate puts the four G-Eval criteria and a confusion matrix per criterion into
+    metrics.json, summary.md and geval.jsonl; a failed call is counted, not made up."""
+    from ragdx.evaluate import evaluate
+
+    run_dir = _toy_run(tmp_path)
+    llm = OpenAICompatibleLLM("test-model", base_url=server.base_url, max_retries=0)
+    result = evaluate(run_dir, judge="exact", llm=llm, n_boot=50)
+    g = result.extra["geval"]
+    assert set(g["criteria"]) == {"relevance", "coherence", "fluency", "faithfulness"}
+    # the scripted model gives 5 to answers naming Paris, 2 to the rest
+    assert all(c["scored"] == 6 and c["failed"] == 0 for c in g["criteria"].values())
+    assert g["criteria"]["relevance"]["mean"] == pytest.approx((5 + 2 * 5) / 6)
+    assert g["confusion"]["relevance"] == {"TP": 1, "FN": 5, "FP": 0, "TN": 0}
+    assert g["confusion"]["ground truth"] == {"TP": 5, "FN": 1, "FP": 0, "TN": 0}
+    metrics = json.loads((run_dir / "evaluation" / "metrics.json").read_text(encoding="utf-8"))
+    assert metrics["geval"]["criteria"]["faithfulness"]["scored"] == 6
+    assert "## LLM criteria (G-Eval" in (run_dir / "evaluation" / "summary.md").read_text(encoding="utf-8")
+    scores = [json.loads(x) for x in (run_dir / "evaluation" / "geval.jsonl").read_text().splitlines()]
+    assert len(scores) == 6 and {s["relevance"] for s in scores} == {2, 5}
+    # every call fails: nothing is scored, everything is counted as failed
+    server.reply = lambda body: (_ for _ in ()).throw(RuntimeError("down"))
+    result = evaluate(run_dir, judge="exact", llm=llm, n_boot=50, cache=None)
+    assert all(c["scored"] == 0 and c["failed"] == 6 for c in result.extra["geval"]["criteria"].values())
+
+
+def test_annotate_sheet_and_agreement_with_people(tmp_path):
+    import csv
+
+    from ragdx.errors import RagdxError
+    from ragdx.evaluate import evaluate
+    from ragdx.evaluate.annotate import human_agreement, write_sheet
+
+    run_dir = _toy_run(tmp_path)
+    evaluate(run_dir, judge="exact", n_boot=50)
+    info = write_sheet(run_dir, tmp_path / "sheet", n=4, seed=1)
+    assert info["rows"] == 4
+    html = (tmp_path / "sheet" / "ratings.html").read_text(encoding="utf-8")
+    assert "Save as CSV" in html and "http" not in html.split("<body>")[1].split("<script>")[0]
+    with open(tmp_path / "sheet" / "ratings.csv", encoding="utf-8", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert "human_correct" in rows[0] and "verdict" not in " ".join(rows[0])  # blind: no ragdx verdict
+    # people: right answers are right, except that they also reject one the judge accepted
+    for i, row in enumerate(rows):
+        right = row["response"] == row["true_answer"]
+        row["human_correct"] = "yes" if right and i != 0 else "no"
+        row["relevance"] = "4" if right else "1"
+    with open(tmp_path / "rated.csv", "w", encoding="utf-8", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    result = human_agreement(run_dir, tmp_path / "rated.csv")
+    (a,) = result["correctness"].values()
+    assert a["n"] == 4 and a["agree"] == (3 if rows[0]["response"] == rows[0]["true_answer"] else 4)
+    assert result["criteria"]["relevance"]["n"] == 4 and "llm_mean" not in result["criteria"]["relevance"]
+    rows[1]["human_correct"] = "perhaps"
+    with open(tmp_path / "bad.csv", "w", encoding="utf-8", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    with pytest.raises(RagdxError, match="human_correct must be yes or no"):
+        human_agreement(run_dir, tmp_path / "bad.csv")

@@ -220,6 +220,7 @@ def test_linking_rules_key_alone_alias_null_unanswerable(shop):
         "crm-1": "Luís Gonçalves lives in Sao Jose dos Campos. He has been a customer since 2 January 2004.",
         "crm-2": "Leonie Köhler wrote to us last week about an invoice.",
         "crm-3": "Tremblay, Francois\n\nThe customer has no fax. Stuttgart is far from here.",
+        "crm-4": "Notes from the call.\n\nLeonie K. moved to Stuttgart last spring.",
     })
     index = PassageIndex(corpus)
     records = [_record("Customer.City@Gonçalves", "Customer:Gonçalves"),
@@ -243,9 +244,11 @@ def test_linking_rules_key_alone_alias_null_unanswerable(shop):
     assert plain[4].kb_supported is False
     assert plain[5].kb_supported is None and plain[5].kb_basis == "unanswerable"
     assert records[0].gold_document_ids == []  # the input records are not modified
+    # the corpus calls her "Leonie K.": declared as an alias (ragdx.yaml `aliases:`), crm-4 is evidence
     aliased = link_records(records, FactResolver(engine, schema, {"Customer:Köhler": ["Leonie K."]}),
                            Linker(index))
-    assert aliased[2].entity_document_ids == ["crm-2"]
+    assert aliased[2].kb_supported is True and aliased[2].gold_document_ids == ["crm-4"]
+    assert aliased[2].entity_document_ids == ["crm-2", "crm-4"]
 
 
 def test_dataset_round_trip_keeps_spans(tmp_path, shop):

@@ -94,3 +94,33 @@ def test_memoised_normalisation_hands_out_fresh_lists():
     assert _canonical_tokens("January 15, 2023: 1,433.50 Zoë") == ["d20230115", "n1433p5", "zoe"]
     assert normalise(12) == normalise("12") == "12"
     assert normalise("The  O'Connell!") == "o connell"
+
+
+def _failure(k: int) -> dict:
+    return {"system": "kw", "id": f"r{k}", "style": "short", "table": "T", "query": f"query <{k}>",
+            "answer": f"a{k}", "response": None if k % 3 else f"r{k}", "retrieved": [f"d{k}", "d0"],
+            "gold": [f"d{k}"], "kb_supported": k % 5 != 0, "verdict": "lm_failure", "basis": "b", "reason": None}
+
+
+def test_failure_table_is_paged_with_every_row_beside_the_report(tmp_path):
+    import json
+
+    from ragdx.report.html import FAILURES_INLINE, _failures, failures_file, write_failures
+
+    report = tmp_path / "report.html"
+    small = {"failures": [_failure(k) for k in range(3)]}
+    stale = failures_file(report)
+    stale.write_text("{}\n")
+    assert write_failures(small, report) is None and not stale.exists()
+    assert _failures(small).count("<tr data-system") == 3
+
+    n = FAILURES_INLINE + 250
+    big = {"failures": [_failure(k) for k in range(n)]}
+    path = write_failures(big, report)
+    assert path == tmp_path / "report.failures.jsonl" and big["failures_file"] == path.name
+    html = _failures(big)
+    assert html.count("<tr data-system") == FAILURES_INLINE
+    assert f'href="{path.name}"' in html and f"all {n}" in html
+    assert "query &lt;0&gt;" in html and f"query &lt;{n - 1}&gt;" not in html
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    assert rows == big["failures"]

@@ -270,8 +270,8 @@ def evaluate(path: str | Path, *, out: str | Path | None = None, judge: str | Ju
         if closed_book is not None:  # GRAMMAR §5.2: groups the model answers without retrieval
             from ragdx.evaluate.open_domain import tag_open_domain
 
-            judged, open_domain = tag_open_domain(judged, load_judgements(
-                closed_book, judge=judge, llm=llm, sets=sets, cache=cache, dataset=dataset), exclude=exclude_open_domain)
+            closed = load_judgements(closed_book, judge=judge, llm=llm, sets=sets, cache=cache, dataset=dataset)
+            judged, open_domain = tag_open_domain(judged, closed, exclude=exclude_open_domain)
         result = evaluate_judgements(judged, n_boot=n_boot, seed=seed, compare_pair=compare_pair)
         if open_domain is not None:
             result.extra["open_domain"] = open_domain.to_dict()

@@ -25,6 +25,10 @@ def write_report(run_dirs, out: str | Path, *, fmt: str = "html", **kwargs: Any)
     if fmt not in ("html", "md"):
         raise RagdxError(f"unknown format {fmt!r} (html or md)", field="--format")
     data = build_report(run_dirs, **kwargs)
+    if fmt == "html":
+        from ragdx.report.html import write_failures
+
+        write_failures(data, out)  # a long failure table is paged: the rest goes beside the report
     atomic_write_text(out, render_html(data) if fmt == "html" else render_markdown(data))
     Path(out).chmod(0o644)  # a report is for sharing (the atomic write creates files 0600)
     return Path(out)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from html import escape
+from pathlib import Path
 from typing import Any
 
 from ragdx.report import svg
@@ -427,11 +428,40 @@ def _boundary(data: dict[str, Any]) -> str:
             f"<p class=sentence>{_e(verdict(drift['in_knowledge'], 'in-knowledge batch'))}</p>{ecdf}</section>")
 
 
+#: failure rows drawn in the report; the rest are in the JSONL beside it (a 100k-query run has
+#: tens of thousands of failures: drawn in full they made a 28 MB page that took 24 s to show)
+FAILURES_INLINE = 500
+
+
+def failures_file(report: str | Path) -> Path:
+    """Where every failure of the report at ``report`` goes, one JSON object a line."""
+    report = Path(report)
+    return report.with_name(f"{report.stem}.failures.jsonl")
+
+
+def write_failures(data: dict[str, Any], report: str | Path) -> Path | None:
+    """Write every failure (all of them, so one file can be searched with grep or jq) beside the
+    report when the table is paged, and tell ``render_html`` to link to it. Called before the
+    report is written, so its link never points at nothing; None when every row fits inline."""
+    path = failures_file(report)
+    if len(data["failures"]) <= FAILURES_INLINE:
+        path.unlink(missing_ok=True)  # an earlier, larger report's list would now be wrong
+        return None
+    from ragdx.store import write_jsonl
+
+    write_jsonl(path, data["failures"])
+    path.chmod(0o644)  # shared with the report
+    data["failures_file"] = path.name
+    return path
+
+
 def _failures(data: dict[str, Any]) -> str:
-    failures = data["failures"]
-    systems = sorted({f["system"] for f in failures})
-    styles = sorted({f["style"] for f in failures})
-    verdicts = [v for v in VERDICTS if any(f["verdict"] == v for f in failures)]
+    every = data["failures"]
+    systems = sorted({f["system"] for f in every})
+    styles = sorted({f["style"] for f in every})
+    verdicts = [v for v in VERDICTS if any(f["verdict"] == v for f in every)]
+    linked = data.get("failures_file")
+    failures = every[:FAILURES_INLINE] if linked else every
     rows = []
     for f in failures:
         gold = set(f["gold"])
@@ -459,9 +489,14 @@ def _failures(data: dict[str, Any]) -> str:
                 f"{options('failure-verdict', 'verdict', verdicts, VERDICT_LABELS)}"
                 f"{options('failure-style', 'style', styles)}"
                 f'<span id="failure-count" class="muted">{len(failures)} failures</span></div>')
+    paged = ""
+    if len(failures) < len(every):
+        paged = (f' The first {len(failures)} of {len(every)} are below (the search looks through these); '
+                 f'<a href="{_e(linked)}">{_e(linked)}</a>, beside this file, has all {len(every)}, one JSON '
+                 "object a line (<code>grep</code>, <code>jq</code>, or any JSONL reader).")
     return (f'<section id="failures-section"><h2>Every failure</h2><p class="muted">Wrong answers of every system, '
             "with the documents it retrieved (★ the gold document that states the answer) and the verdict of module "
-            f"blame. {len(failures)} rows.</p>{controls}<table id=failures><thead><tr><th>system</th><th>query</th>"
+            f"blame. {len(every)} rows.{paged}</p>{controls}<table id=failures><thead><tr><th>system</th><th>query</th>"
             "<th>true answer</th><th>response</th><th>retrieved documents</th><th>verdict</th></tr></thead>"
             f"<tbody>{''.join(rows)}</tbody></table></section>")
 
