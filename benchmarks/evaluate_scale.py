@@ -82,8 +82,23 @@ def build_run(n: int, demo: Path, work: Path) -> Path:
     return run_dir
 
 
+def without_memoisation() -> None:
+    """The previous hot paths, for a baseline in the same process and code: rouge-score's own
+    scorer (stemming every token anew) and normalisation without its caches."""
+    from rouge_score import rouge_scorer
+
+    from ragdx.evaluate import judges, text_metrics
+
+    text_metrics._rouge_l_scorer = lambda: rouge_scorer.RougeScorer(["rougeL"], use_stemmer=True)
+    judges._normalise = judges._normalise.__wrapped__
+    judges._canonical_tuple = judges._canonical_tuple.__wrapped__
+
+
 def end_to_end(args: argparse.Namespace) -> None:
     from ragdx.evaluate.report import evaluate
+
+    if args.baseline:
+        without_memoisation()
 
     t = time.perf_counter()
     run_dir = build_run(args.end_to_end, args.from_demo, args.work)
@@ -100,7 +115,8 @@ def end_to_end(args: argparse.Namespace) -> None:
     (args.work / f"metrics-{args.label}.json").write_text(json.dumps(metrics, sort_keys=True, indent=1),
                                                           encoding="utf-8")
     size = sum(f.stat().st_size for f in out.rglob("*") if f.is_file())
-    print(f"# evaluate end to end, {args.end_to_end:,} queries ({args.label}); {os.cpu_count()} CPUs visible")
+    print(f"# evaluate end to end, {args.end_to_end:,} queries ({args.label}{', baseline' if args.baseline else ''}); "
+          f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}")
     print()
     print("| step | seconds |")
     print("|---|---:|")
@@ -160,6 +176,8 @@ def main() -> None:
     ap.add_argument("--from-demo", type=Path, default=Path("demo-out"), help="demo output the run is made from")
     ap.add_argument("--work", type=Path, default=Path("/tmp/ragdx-evaluate-scale"), help="where the run is kept")
     ap.add_argument("--label", default="current", help="names this measurement's metrics file")
+    ap.add_argument("--baseline", action="store_true", help="with --end-to-end: without the caches (stemming, "
+                    "normalisation), to compare")
     ap.add_argument("--report", action="store_true", help="with --end-to-end: also time `ragdx report` and "
                     "headless Chromium loading it, and give its size")
     args = ap.parse_args()

@@ -322,8 +322,8 @@ def part2(root: Path, seed: int) -> list[dict]:
 
 def table(kill_rows: list[dict], llm_rows: list[dict]) -> str:
     out = ["## SIGKILL at random points, then the same command again", "",
-           "| command | kill points | landed mid-run | lost | duplicated | differing | leftovers | silently wrong |"
-           " restart failed |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+           "| command | kill points | killed before it ended | lost | duplicated | differing | leftovers |"
+           " silently wrong | restart failed |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for name in dict.fromkeys(r["scenario"] for r in kill_rows):
         rs = [r for r in kill_rows if r["scenario"] == name]
         total = {k: sum(int(r.get(k, 0) or 0) for r in rs)

@@ -39,7 +39,7 @@ def free_port() -> int:
 async def run_clients(base: str, token: str, questions: list, clients: int, seconds: float, mode: str) -> dict:
     import httpx
 
-    stats: dict = {"ok": 0, "errors": [], "latency": [], "drift": 0, "relevance": 0}
+    stats: dict = {"ok": 0, "errors": [], "latency": [], "drift": 0, "relevance": 0, "shed": 0}
     deadline = time.perf_counter() + seconds
     limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
     async with httpx.AsyncClient(base_url=base, timeout=60.0, limits=limits,
@@ -60,6 +60,12 @@ async def run_clients(base: str, token: str, questions: list, clients: int, seco
                     stats["errors"].append(f"{type(exc).__name__}: {exc}")
                     continue
                 stats["latency"].append(time.perf_counter() - t)
+                if r.status_code == 503 and "retry-after" in r.headers:
+                    # deliberate load shedding past the server's queue bound: not an error; a
+                    # well-behaved client waits as told
+                    stats["shed"] += 1
+                    await asyncio.sleep(float(r.headers["retry-after"]))
+                    continue
                 if r.status_code != 200:
                     stats["errors"].append(f"{r.status_code}: {r.text[:200]}")
                     continue
@@ -93,6 +99,7 @@ def main() -> int:
     ap.add_argument("--seconds", type=float, default=30.0)
     ap.add_argument("--mode", choices=("queries", "embeddings"), default="queries",
                     help="send texts (the server embeds them) or precomputed embeddings")
+    ap.add_argument("--max-pending", type=int, default=64, help="the server's queue bound (503 past it)")
     args = ap.parse_args()
     data = Path(args.data)
 
@@ -112,7 +119,8 @@ def main() -> int:
         path = tester.save(Path(tmp) / "tester")
         env = {**os.environ, "RAGDX_SERVE_TOKEN": token, "PYTHONPATH": str(REPO / "src")}
         server = subprocess.Popen(
-            [sys.executable, "-c", f"from ragdx.relevance.serve import serve; serve({str(path)!r}, port={port})"],
+            [sys.executable, "-c", f"from ragdx.relevance.serve import serve; serve({str(path)!r}, port={port}, "
+             f"max_pending={args.max_pending})"],
             env=env)
         try:
             import httpx
@@ -142,9 +150,10 @@ def main() -> int:
             else "clients send precomputed embeddings")
     print(f"Service load test: {args.clients} concurrent clients, {args.seconds:.0f} s, loopback, "
           f"{os.cpu_count()} CPU cores; {what}.\n")
-    print("| requests ok | relevance | drift | errors | requests/s | p50 (ms) | p99 (ms) | no token | wrong token |")
-    print("|---|---|---|---|---|---|---|---|---|")
-    print(f"| {stats['ok']} | {stats['relevance']} | {stats['drift']} | {len(stats['errors'])} | "
+    print("| requests ok | relevance | drift | shed (503) | errors | requests/s | p50 (ms) | p99 (ms) | no token |"
+          " wrong token |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    print(f"| {stats['ok']} | {stats['relevance']} | {stats['drift']} | {stats['shed']} | {len(stats['errors'])} | "
           f"{stats['ok'] / wall:.1f} | {np.median(lat):.0f} | {np.quantile(lat, 0.99):.0f} | "
           f"{stats['refused'][0][0]} | {stats['refused'][1][0]} |")
     for err in stats["errors"][:10]:

@@ -77,6 +77,7 @@ def demo_url(tmp_path_factory):
     return f"sqlite:///{build_demo_database(tmp_path_factory.mktemp('demo') / 'demo.sqlite')}"
 
 
+@pytest.mark.slow
 def test_overwrite_refuses_a_directory_ragdx_did_not_write(tmp_path, demo_url):
     mine = tmp_path / "thesis"
     (mine / ".git").mkdir(parents=True)
@@ -229,6 +230,7 @@ def _small_run(tmp_path, n=20, answer=lambda q: "Paris, I think"):
     return tmp_path / "run"
 
 
+@pytest.mark.slow
 def test_evaluate_with_an_llm_judge_survives_failed_calls_and_records_them(tmp_path):
     from tests.support.openai_server import Fault, OpenAIServer
 
@@ -262,6 +264,7 @@ def test_evaluate_with_an_llm_judge_survives_failed_calls_and_records_them(tmp_p
         assert not [j for j in rows if j["error"]]
 
 
+@pytest.mark.slow
 def test_templates_sql_by_llm_records_a_failed_schema_and_keeps_the_others(tmp_path, demo_url):
     from tests.support.openai_server import Fault, OpenAIServer
 
@@ -436,6 +439,7 @@ def test_schema_method_templates_for_odd_table_names_pass_their_own_validation(t
 # ----------------------------------------------------------------------------- 11. one line, never a traceback
 
 
+@pytest.mark.slow
 def test_a_mariadb_column_with_a_backtick_is_read_and_answered(mysql_databases):
     from ragdx.gen.sql_templates import schema_templates, validate_templates
 

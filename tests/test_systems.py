@@ -265,7 +265,7 @@ def test_load_system_builds_every_kind_from_a_spec(tmp_path):
 
 
 def test_bad_specs_are_one_line_errors(tmp_path, monkeypatch):
-    with pytest.raises(RagdxError, match="kind must be one of pipeline, callable, http, results, not 'sql'"):
+    with pytest.raises(RagdxError, match="kind must be one of pipeline, callable, http, results, openai, not 'sql'"):
         load_system({"kind": "sql"})
     with pytest.raises(RagdxError, match=r"system: retires: Extra inputs are not permitted"):
         load_system({"kind": "http", "url": "http://127.0.0.1:1/", "retires": 3})

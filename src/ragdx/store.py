@@ -289,9 +289,10 @@ def read_structured(path: str | Path, *, error: type | None = None) -> Any:
 #: The file every staged directory carries: proof that ragdx wrote it, so ``--overwrite`` may replace it.
 OWNER_MARK = ".ragdx-output"
 # Directories written before the mark existed: a manifest, and nothing but these files.
-_LEGACY_MANIFESTS = {"manifest.json", "relevance-tester.json"}
+# metrics.json: an evaluation directory written before evaluations carried the owner mark
+_LEGACY_MANIFESTS = {"manifest.json", "relevance-tester.json", "metrics.json"}
 _LEGACY_FILES = _LEGACY_MANIFESTS | {"records.jsonl", "records.parquet", "documents.jsonl", "facts.json",
-                                     "corpus_texts.json"}
+                                     "corpus_texts.json", "summary.md", "judgements.jsonl", "blame.jsonl"}
 
 
 def written_by_ragdx(directory: str | Path) -> bool:

@@ -10,12 +10,25 @@ rendering, a few synonyms):
    Project Manager, ..."), weight 1; or
 2. its document is *about* the subject (the document's id or title is the subject's name, or its
    first real sentence names it) and the passage states the value ("Initiated on January 15,
-   2023, the project ..." in the Quantum Data Center Expansion report), weight 0.9.
+   2023, the project ..." in the Quantum Data Center Expansion report), weight 0.9, unless the
+   passage opens by naming another entity of the subject's table (a second site's paragraph in
+   a document about the first); or
+3. the passage's opening sentence names the subject and a later one states the value ("Skyline
+   Developers is a Dubai firm. It was founded in 1999."), weight 0.8.
+
+The value must be stated outside the subject's name (a course called "... the 5% Threshold" does
+not state 5 credits) and the weight is multiplied by the value's own (a date matched only by its
+month 0.8, by its season 0.6); a fact counts as stated from weight 0.5. Two entities of one table
+named in one sentence (a director and a manager) do not say which relation holds between them:
+such a match weighs 0.45 and does not count on its own.
 
 Naming the subject without the value is not evidence of the fact (the key value alone says
 nothing about the answer), and a value without its subject is not either. A fact that only
 identifies an entity (its name column, a surrogate key used by a join) is stated by the
-documents about the entity and never makes a record unsupported on its own.
+documents about the entity and never makes a record unsupported on its own; when a record's
+facts are only such names (who works at BP, through an association table), the answer is the
+relation between the named entities: the entity the query names and each answer entity must be
+stated together.
 
 Per record: ``evidence_sets`` (one list of documents per answer fact; retrieval "has the evidence"
 when it holds one document of every list), ``gold_document_ids`` (their union), ``evidence_spans``,
@@ -25,17 +38,18 @@ stated; False: searched and some fact not stated; None: cannot tell) and ``kb_ba
 - ``linked`` / ``unlinked``: the two outcomes of a search;
 - ``not_linkable``: a fact cannot be looked for (its row is gone from the database, or its value
   is a bare surrogate id no document would print), so support cannot be told;
+- ``unanswerable``: the record has no answer row (answer_kind ``none``): there is no fact to
+  state (``kb_supported`` None).
 
 A NULL value is searched for as a statement of absence ("X has no recorded office", "X has no
 office"); a corpus that does not say so does not state the answer (``unlinked``).
-- ``unanswerable``: the record has no answer row (answer_kind ``none``): there is no fact to
-  state; its entity documents are still given.
 
 Answer sets (``multi``): every row's facts are facts the answer needs, so a complete answer set is
 supported only when each member is stated.
 
-Candidates come from an inverted index over passage tokens (the rarest token of a phrase picks the
-passages to check), so linking scales with the number of facts, not facts × passages.
+Candidates come from an inverted index over passage tokens and from the subject's side (the
+passages naming it or in documents about it), so linking scales with the number of facts, not
+facts × passages.
 """
 
 from __future__ import annotations
