@@ -169,6 +169,11 @@ def test_one_definition_per_metric_across_the_report(demo):
             overall = s["by_style"]["all styles"].metrics[key].value
             assert min(values) - 1e-9 <= overall <= max(values) + 1e-9, key
         assert "no query of any style" in s["gap_rule"]
+    # the knowledge base's true coverage per template: the demo leaves facts out on purpose
+    cov = data["dataset"]["kb_coverage"]
+    assert cov and all(0.0 <= r["coverage"] <= 1.0 and r["basis"] == "fact_index" for r in cov)
+    assert any(r["coverage"] < 1.0 and r["missing_example"] for r in cov)
+    assert any(r["coverage"] == 1.0 for r in cov)
     (c,) = data["comparisons"]
     keyword = data["systems"][0]["overall"]
     assert c["differences"]["accuracy"]["a"] == pytest.approx(keyword.accuracy.value)

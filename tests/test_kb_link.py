@@ -251,6 +251,21 @@ def test_linking_rules_key_alone_alias_null_unanswerable(shop):
     assert aliased[2].entity_document_ids == ["crm-2", "crm-4"]
 
 
+def test_short_capitalised_values_keep_their_capitals(tmp_path):
+    db = tmp_path / "staff.sqlite"
+    with sqlite3.connect(db) as con:
+        con.execute("CREATE TABLE Staff (Name TEXT PRIMARY KEY, Dept TEXT)")
+        con.executemany("INSERT INTO Staff VALUES (?, ?)", [("Ada Byron", "IT"), ("Alan Turing", "IT")])
+    engine = connect(f"sqlite:///{db}")
+    schema = inspect_schema(engine)
+    corpus = Corpus.from_texts({"a": "Ada Byron says it is a fine day.", "b": "Alan Turing runs the IT desk."})
+    linked = link_records([_record("Staff.Dept@Ada Byron", "Staff:Ada Byron"),
+                           _record("Staff.Dept@Alan Turing", "Staff:Alan Turing")],
+                          FactResolver(engine, schema), Linker(PassageIndex(corpus)))
+    assert linked[0].kb_supported is False  # "it" is not "IT"
+    assert linked[1].kb_supported is True and linked[1].gold_document_ids == ["b"]
+
+
 def test_dataset_round_trip_keeps_spans(tmp_path, shop):
     engine, schema = shop
     corpus = Corpus.from_texts({"d": "Gonçalves lives in São José dos Campos."})

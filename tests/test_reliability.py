@@ -655,3 +655,25 @@ def test_redaction_masks_userinfo_and_secret_parameters_only():
     assert redact_text("cannot reach http://bob:pw@h/x?token=t&a=1") == "cannot reach http://bob:***@h/x?token=***&a=1"
     assert redact({"api_key_env": "MY_KEY", "password": "x", "max_tokens": 5, "u": ["http://a:b@h"]}) == \
         {"api_key_env": "MY_KEY", "password": "***", "max_tokens": 5, "u": ["http://a:***@h"]}
+
+
+def test_outputs_written_before_the_owner_mark_can_still_be_replaced(tmp_path):
+    from ragdx.store import staged_directory
+
+    for name, files in {"ds": ["manifest.json", "records.jsonl", "records.parquet"],
+                        "evaluation": ["metrics.json", "summary.md", "judgements.jsonl", "blame.jsonl"],
+                        "tester": ["relevance-tester.json", "calibration_topk.npy"]}.items():
+        old = tmp_path / name
+        old.mkdir()
+        for f in files:
+            (old / f).write_text("{}")
+        with staged_directory(old, overwrite=True) as stage:
+            (stage / "new.json").write_text("{}")
+        assert (old / "new.json").exists() and not (old / files[0]).exists()
+    mixed = tmp_path / "mixed"
+    mixed.mkdir()
+    (mixed / "manifest.json").write_text("{}")
+    (mixed / "notes.txt").write_text("mine")
+    with pytest.raises(RagdxError, match="not written by ragdx"), staged_directory(mixed, overwrite=True):
+        pass
+    assert (mixed / "notes.txt").read_text() == "mine"

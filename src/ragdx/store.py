@@ -292,7 +292,8 @@ OWNER_MARK = ".ragdx-output"
 # metrics.json: an evaluation directory written before evaluations carried the owner mark
 _LEGACY_MANIFESTS = {"manifest.json", "relevance-tester.json", "metrics.json"}
 _LEGACY_FILES = _LEGACY_MANIFESTS | {"records.jsonl", "records.parquet", "documents.jsonl", "facts.json",
-                                     "corpus_texts.json", "summary.md", "judgements.jsonl", "blame.jsonl"}
+                                     "corpus_texts.json", "summary.md", "judgements.jsonl", "blame.jsonl",
+                                     "geval.jsonl"}
 
 
 def written_by_ragdx(directory: str | Path) -> bool:

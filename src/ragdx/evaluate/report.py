@@ -191,6 +191,21 @@ def summary_markdown(result: EvaluationResult, title: str) -> str:
         parts.append(f"| {key} | " + " | ".join(str(getattr(b, key)) for b in result.blame.values()) + " |")
     if result.comparison is not None:
         parts += ["", "## Hypothesis test", "", compare_markdown(result.comparison)]
+    od = result.extra.get("open_domain")
+    if od:
+        def _v(x: Any) -> str:
+            return "–" if x is None else f"{x:.3f}"
+
+        parts += ["", "## Open-domain queries (GRAMMAR §5.2, Table 4)", "",
+                  f"A closed-book run (the model without retrieval) answered {len(od['open_domain'])} of {od['groups']} "
+                  "semantic groups: those are answerable from parametric knowledge"
+                  + (" and are excluded from every metric above." if od.get("excluded") else "."), "",
+                  "| | all groups | closed-domain groups only |", "|---|---:|---:|",
+                  f"| Acc_retrieval_db (answer-based) | {_v(od['acc_retrieval_db_all'])} | "
+                  f"{_v(od['acc_retrieval_db_closed_domain'])} |",
+                  f"| gap groups | {od['gap_groups_all']} | {od['gap_groups_closed_domain']} |"]
+        if od.get("untagged"):
+            parts.append(f"\n{od['untagged']} groups had no closed-book judgement and are not tagged either way.")
     g = result.extra.get("geval")
     if g:
         parts += ["", f"## LLM criteria (G-Eval, 1-5; acceptable = score ≥ {g['threshold']})", "",

@@ -231,6 +231,9 @@ class Hop:
     #: such names in one sentence ("Director Leonardo Da Vinci and Manager Alan Turing") do not say
     #: which relation holds between them, so a sentence match alone is too weak to count
     peers: bool = False
+    #: a short all-capitals value ("IT", "HR", "UK") that folding would confuse with a common word
+    #: ("it"): it must appear in the passage's original text with its capitals
+    exact: str | None = None
 
 
 @dataclass(slots=True)
@@ -244,7 +247,7 @@ class Linker:
     """Links hops to the passages of one corpus; results are cached per fact."""
 
     def __init__(self, index: PassageIndex, *, min_weight: float = MIN_WEIGHT,
-                 table_names: Callable[[str], frozenset[str]] | None = None):
+                 table_names: Callable[[str], Mapping[str, str]] | None = None):
         self.index = index
         self.min_weight = min_weight
         #: every name of a table's entities (normalised phrases), to tell that a paragraph of a
@@ -323,6 +326,11 @@ class Linker:
         Threshold" does not state that it has 5 credits), and the subject named outside the value
         ("Alan Turing" inside "Alan Turing Institute" names nobody)."""
         passage = self.index.passages[pid]
+        if hop.exact is not None and value == (f" {hop.exact.lower()} ",):
+            # the acronym itself, not a synonym ("United States" for "USA"), must keep its capitals
+            text = self.index.corpus.documents[passage.doc].text[passage.start:passage.end]
+            if not re.search(rf"(?<!\w){re.escape(hop.exact)}(?!\w)", text):
+                return 0.0
         norm = passage.norm
         all_names = [p for names in subject_phrases for p in names]
         name_spans = [sp for p in all_names for sp in _occurrences(norm, p)]
@@ -368,8 +376,16 @@ class Linker:
                 longest = self._longest[table] = max((n.count(" ") + 1 for n in known), default=0)
             norm = self.index.passages[pid].norm
             toks = norm.split(SEP)[_lead_sentence(norm)].split()
-            found = frozenset(g for size in range(1, min(longest, 8) + 1) for i in range(len(toks) - size + 1)
-                              if (g := " ".join(toks[i:i + size])) in known)
+            grams = {g for size in range(1, min(longest, 8) + 1) for i in range(len(toks) - size + 1)
+                     if (g := " ".join(toks[i:i + size])) in known}
+            if any(" " not in g for g in grams):
+                # a one-word name that is also a word ("Total" the company, "total assets") names
+                # the entity only when written as the database writes it, capitals included
+                passage = self.index.passages[pid]
+                text = self.index.corpus.documents[passage.doc].text[passage.start:passage.end]
+                grams = {g for g in grams if " " in g or known[g].islower()
+                         or re.search(rf"(?<!\w){re.escape(known[g])}(?!\w)", text)}
+            found = frozenset(grams)
             self._lead_names[key] = found
         return bool(found - {n.strip() for n in names})
 
@@ -413,7 +429,7 @@ class FactResolver:
         self._rows: dict[str, dict[str, dict[str, Any]]] = {}
         self._names: dict[str, list[Variant]] = {}
         self._meta: dict[str, _TableMeta] = {}
-        self._all_names: dict[str, frozenset[str]] = {}
+        self._all_names: dict[str, dict[str, str]] = {}
 
     def meta(self, table: str) -> _TableMeta:
         """What linking needs to know of a table, worked out once (the schema helpers profile data)."""
@@ -449,20 +465,21 @@ class FactResolver:
             self._rows[table] = hit
         return hit
 
-    def table_names(self, table: str) -> frozenset[str]:
-        """The plain names (normalised, unpadded) of every entity of ``table``, computed once."""
+    def table_names(self, table: str) -> Mapping[str, str]:
+        """The names of every entity of ``table``: normalised phrase (unpadded) → the name as the
+        database writes it, computed once."""
         cache = self._all_names
         hit = cache.get(table)
         if hit is None:
             meta = self.meta(table)
-            out = set()
+            out: dict[str, str] = {}
             for key, row in self.rows(table).items():
-                for col in meta.names:
-                    if row.get(col) is not None:
-                        out.add(phrase(str(row[col])).strip())
-                for alias in self.aliases.get(f"{meta.info.name}:{key}", []):
-                    out.add(phrase(alias).strip())
-            hit = cache[table] = frozenset(out - {""})
+                written = [str(row[c]) for c in meta.names if row.get(c) is not None]
+                for name in written + self.aliases.get(f"{meta.info.name}:{key}", []):
+                    norm = phrase(name).strip()
+                    if norm:
+                        out.setdefault(norm, name.strip())
+            hit = cache[table] = out
         return hit
 
     def names(self, table: str, key: str) -> list[Variant]:
@@ -522,7 +539,8 @@ class FactResolver:
                 return Hop(fact, subjects, ref[1], peers=schema_table(self.schema, fk.ref_table) == info.name)
             if column in meta.surrogate:
                 return Hop(fact, subjects, [])
-        return Hop(fact, subjects, value_variants(value))
+        exact = value.strip() if isinstance(value, str) and _ACRONYM.fullmatch(value.strip()) else None
+        return Hop(fact, subjects, value_variants(value), exact=exact)
 
     def _referenced(self, table: str, column: str, value: Any) -> tuple[str, list[Variant]] | None:
         from ragdx.gen.qa import key_text
@@ -542,6 +560,9 @@ class FactResolver:
             if key_text(row.get(column)) == want:
                 return f"{info.name}:{key}", self.names(info.name, key)
         return None
+
+
+_ACRONYM = re.compile(r"[A-Z]{2,4}")
 
 
 def null_variants(column: str) -> list[Variant]:

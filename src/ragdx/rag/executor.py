@@ -5,6 +5,11 @@ on how many are in flight, and consumes the results as they complete. Everything
 (what is finished, what is written, what the manifest says) stays in the runner, so a
 distributed executor (a process pool, a cluster queue) can be added later by implementing
 ``map`` alone, without touching the systems or the runner.
+
+Ray (``ragdx run --executor ray``, :mod:`ragdx.rag.executor_ray`) goes the other way round: it
+moves the *system* onto actors that each build it once, and the driver awaits one Ray object
+reference per query under this local executor, so the runner remains the run directory's only
+writer and nothing here changes.
 """
 
 from __future__ import annotations

@@ -110,6 +110,29 @@ def _per_template(judgements, blame, records_by_id) -> list[dict[str, Any]]:
     return sorted(out, key=lambda x: (x["table"], x["accuracy"] if not math.isnan(x["accuracy"]) else 0, x["template"]))
 
 
+def kb_coverage_table(records) -> list[dict[str, Any]]:
+    """Where the knowledge base's content is known (a rendered knowledge base's fact index, or
+    evidence linked in the user's corpus): per table and SQL template, the semantic groups whose
+    facts it states — Acc_retrieval_db without any system's or judge's noise."""
+    rows: dict[tuple[str, str], dict[str, Any]] = {}
+    for r in records:
+        if r.kb_supported is None:
+            continue
+        row = rows.setdefault((r.table, r.sql_template_id), {
+            "table": r.table, "template": r.sql_template_id, "sql": r.sql, "groups": set(), "stated": set(),
+            "basis": r.kb_basis or "", "missing_example": None})
+        row["groups"].add(r.group_id)
+        if r.kb_supported:
+            row["stated"].add(r.group_id)
+        elif row["missing_example"] is None:
+            row["missing_example"] = r.query
+    out = []
+    for row in rows.values():
+        n, k = len(row.pop("groups")), len(row.pop("stated"))
+        out.append({**row, "groups": n, "stated_groups": k, "coverage": k / n if n else math.nan})
+    return sorted(out, key=lambda x: (x["coverage"], x["table"], x["template"]))
+
+
 def _failures(run: dict[str, Any], records_by_id) -> list[dict[str, Any]]:
     out = []
     for j in run["judgements"]:
@@ -204,6 +227,7 @@ def build_report(run_dirs: Sequence[str | Path], *, relevance: str | Path | None
                     "groups": len({r.group_id for r in records}),
                     "kb_gap_queries": sum(r.kb_supported is False for r in records),
                     "styles": sorted({r.style for r in records}), "stats": stats(records) if records else [],
+                    "kb_coverage": kb_coverage_table(records),
                     "options": manifest.get("options", {})},
         "systems": systems, "comparisons": comparisons, "failures": failures,
         "relevance": rel, "relevance_path": str(rel_path) if rel_path else None, "n_boot": n_boot,

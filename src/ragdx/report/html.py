@@ -236,12 +236,26 @@ def _dataset(data: dict[str, Any]) -> str:
         {"supported": "#3367d6", "kb_gap": VERDICT_COLOURS["kb_gap"]}, title="Queries per table and style",
         legend_labels={"supported": "knowledge base states the answer", "kb_gap": "left out of the knowledge base"},
         percent=False, width=860, label_width=170)
+    cov = ds.get("kb_coverage") or []
+    coverage = ""
+    if cov:
+        crow = "".join(
+            f"<tr><td>{_e(r['table'])}</td><td><code>{_e(r['sql'])}</code></td><td class=num>{r['stated_groups']}"
+            f" / {r['groups']}</td><td class=num>{_num(r['coverage'], 2)}</td><td>{_e(r['basis'])}</td>"
+            f"<td>{_e(r['missing_example'] or '')}</td></tr>" for r in cov)
+        coverage = ("<h3>Knowledge-base coverage (known, before any system runs)</h3><p class=muted>Semantic groups "
+                    "whose facts the knowledge base states, per SQL template: the truth that the answer-based "
+                    "Acc_retrieval_db estimates from answers (basis: fact_index = a knowledge base ragdx rendered, "
+                    "linked = evidence found in your corpus). `ragdx kb audit` gives the same per column.</p>"
+                    "<table><tr><th>table</th><th>SQL template</th><th class=num>stated groups</th>"
+                    "<th class=num>coverage</th><th>basis</th><th>a query it cannot answer</th></tr>"
+                    f"{crow}</table>")
     return (f'<section id="dataset"><h2>Dataset</h2><p class="lead">Per table and style (GRAMMAR Table 2): M SQL '
             "templates, N text templates per SQL template and Q semantic groups (value combinations) per SQL "
             "template, both means; groups = M × Q; each group is asked in the sampled number of phrasings, so "
             "queries = groups × queries per group (M × N × Q is the pool before sampling). The all-styles row "
             f"counts each group once. Source: <code>{_e(ds['path'])}</code>"
-            f"{'; ' + _e(note) if note else ''}.</p><table>{head}{body}{total}</table>{bars}</section>")
+            f"{'; ' + _e(note) if note else ''}.</p><table>{head}{body}{total}</table>{bars}{coverage}</section>")
 
 
 def _metrics_table(s: dict[str, Any]) -> str:
