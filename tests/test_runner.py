@@ -313,7 +313,7 @@ def test_manifest_counts_tokens_latency_and_dataset_hash(tmp_path):
     run_dir = tmp_path / "run"
     summary = run(CallableSystem(fn, arg="input", name="counting"), dataset, run_dir, progress=False)
     m = manifest(run_dir)
-    assert m["counts"] == {"total": 10, "ok": 9, "failed": 1, "pending": 0, "result_lines": 10}
+    assert m["counts"] == {"total": 10, "ok": 9, "failed": 1, "pending": 0, "empty": 0, "result_lines": 10}
     assert m["tokens"] == {"prompt": 18, "completion": 9}
     assert (summary.prompt_tokens, summary.completion_tokens) == (18, 9)
     assert m["dataset"]["sha256"] == hashlib.sha256((dataset / "records.jsonl").read_bytes()).hexdigest()

@@ -138,8 +138,9 @@ def _style_modules(sa_js: Sequence[Judgement], sb_js: Sequence[Judgement], group
     common = (sa.lm_n > 0) & (sb.lm_n > 0)
     keep = [g for g, c in zip(groups, common, strict=True) if c]
     if keep:
-        ka = [j for j in sa_js if j.group_id in set(keep)]
-        kb = [j for j in sb_js if j.group_id in set(keep)]
+        kept = set(keep)  # once: a set per record made this quadratic (minutes at 100k queries)
+        ka = [j for j in sa_js if j.group_id in kept]
+        kb = [j for j in sb_js if j.group_id in kept]
         ga, gb = group_stats(ka, group_ids=keep), group_stats(kb, group_ids=keep)
         d = bootstrap_difference(ga, gb, n_boot=n_boot, seed=seed, level=level)["lm_accuracy_given_retrieval"]
         out["language model"] = _entry(

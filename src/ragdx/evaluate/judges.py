@@ -247,7 +247,11 @@ def says_no_record(response: str | None) -> bool:
 
 
 def _unanswerable(item: JudgeItem) -> bool:
-    return item.answer_kind == "none" or not any(item.answer_rows)
+    """No recorded value: an unanswerable query, or an answer whose every value is NULL ([[None]]),
+    which the knowledge base states as "X has no recorded Y" — a response saying so is right.
+    (``any(answer_rows)`` was true for [[None]]: the fault-injection benchmark caught 3 % of right
+    answers judged wrong.)"""
+    return item.answer_kind == "none" or all(v is None for row in item.answer_rows for v in row)
 
 
 def _same_number(a: float, b: float) -> bool:

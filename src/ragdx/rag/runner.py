@@ -7,7 +7,8 @@ A run directory holds:
     the directory can be read without the dataset and a resume can tell it is the same one.
 ``results.jsonl``
     append-only: one line per completed attempt of a record (a :class:`SystemOutput` as
-    JSON), flushed and fsync'd before the next is written. The latest line of a record is its
+    JSON), written whole as it comes and fsync'd in groups (``GROUP_COMMIT_LINES`` lines or
+    ``GROUP_COMMIT_S`` seconds); a record counts as done only once synced. The latest line of a record is its
     result; a record with no line is pending. A process killed mid-write leaves at most one
     torn final line (it has no newline); it is ignored on reading and cut off before the
     next run appends.
@@ -72,6 +73,10 @@ LOCK = ".lock"
 _OWN_FILES = (RESULTS, MANIFEST, INPUTS, "contexts.jsonl")
 #: seconds between rewrites of the manifest's counts while a run goes on
 MANIFEST_REFRESH_S = 1.0
+#: results.jsonl is fsync'd once per this many lines, or sooner when this many seconds passed
+#: since the last sync (a slow system's every record is synced as it comes)
+GROUP_COMMIT_LINES = 64
+GROUP_COMMIT_S = 0.2
 
 
 @dataclass(slots=True)
@@ -571,6 +576,26 @@ async def _run_locked(system: System, inputs: list[SystemInput], dataset_info: d
     bar, task = _progress(done_before + len(todo), done_before, system.name) if progress else (_NoProgress(), None)
     fh = results_path.open("ab")
     refreshed = time.monotonic()
+    # Group commit: every line is handed to the OS whole as it comes (a killed process loses
+    # none of them, and at most the last is torn), and fsync'd in groups, of GROUP_COMMIT_LINES
+    # or after GROUP_COMMIT_S; a record counts as done (progress, manifest) only once synced.
+    # What a power loss takes is an unsynced tail, which a resume runs again.
+    unsynced: list[tuple[str, bool]] = []
+    synced_at = 0.0
+
+    def commit() -> None:
+        nonlocal attempted, failed_now, synced_at
+        if not unsynced:
+            return
+        os.fsync(fh.fileno())
+        for text, failed in unsynced:
+            scan.add(json.loads(text))
+            attempted += 1
+            failed_now += failed
+        bar.update(task, advance=len(unsynced), failed=failed_now)
+        unsynced.clear()
+        synced_at = time.monotonic()
+
     try:
         with bar:
             results = executor.map(lambda item: _answer(system, item), todo, concurrency)
@@ -579,15 +604,11 @@ async def _run_locked(system: System, inputs: list[SystemInput], dataset_info: d
                     # contexts.jsonl gets any new text (synced) before the line that refers to it
                     line = json.dumps(store.compact(out.to_dict()), ensure_ascii=False, separators=(",", ":"),
                                       default=_json_scalar) + "\n"
-                    # One write per line, synced before the next, so a crash loses at most the
-                    # line being written, and that one is recognisably torn.
                     fh.write(line.encode("utf-8"))
                     fh.flush()
-                    os.fsync(fh.fileno())
-                    scan.add(json.loads(line))
-                    attempted += 1
-                    failed_now += out.error is not None
-                    bar.update(task, advance=1, failed=failed_now)
+                    unsynced.append((line, out.error is not None))
+                    if len(unsynced) >= GROUP_COMMIT_LINES or time.monotonic() - synced_at >= GROUP_COMMIT_S:
+                        commit()
                     if time.monotonic() - refreshed >= MANIFEST_REFRESH_S:
                         # a SIGKILL leaves no time to write the manifest: keep its counts current
                         _write_manifest(run_dir, manifest, inputs, scan)
@@ -599,7 +620,10 @@ async def _run_locked(system: System, inputs: list[SystemInput], dataset_info: d
             finally:
                 await results.aclose()
     finally:
-        fh.close()
+        try:
+            commit()  # what was answered and written is synced and counted, however the run ends
+        finally:
+            fh.close()
         store.close()
         aclose = getattr(system, "aclose", None)
         if aclose is not None:
