@@ -1,7 +1,8 @@
 """Does ragdx blame the module that was broken? Fault injection with known truth.
 
     OMP_WAIT_POLICY=passive HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/blame_accuracy.py \
-        [--seeds 200] [--verdict-seeds 5] [--aurp ../shared/data/grammar-aurp] [--out benchmarks/results/blame_accuracy.md]
+        [--seeds 200] [--verdict-seeds 5] [--aurp ../shared/data/grammar-aurp] \
+        [--out benchmarks/results/blame_accuracy.md]
 
 A strong simulated system (``ragdx.evaluate.faults``) runs over a testbed; faults are injected per
 query at set rates and seeds; ragdx judges the answers with its offline judge and blames a module
@@ -232,7 +233,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--verdict-seeds", type=int, default=5, help="seeds per verdict scenario")
     ap.add_argument("--boot", type=int, default=500)
     ap.add_argument("--work", type=Path, default=None, help="where to build the testbeds (default: a temp dir)")
-    ap.add_argument("--aurp", type=Path, default=None, help="GRAMMAR's Aurp reference data (../shared/data/grammar-aurp)")
+    ap.add_argument("--aurp", type=Path, default=None,
+                    help="GRAMMAR's Aurp reference data (../shared/data/grammar-aurp)")
     ap.add_argument("--out", type=Path, default=None, help="also write the tables to this Markdown file")
     args = ap.parse_args(argv)
     work = args.work or Path(tempfile.mkdtemp(prefix="ragdx-blame-"))

@@ -146,8 +146,8 @@ def test_comparison_over_different_query_sets_is_marked_and_uses_the_intersectio
 
 
 def test_summary_shows_paper_values_only_for_their_benchmark(tmp_path):
-    from tests.conftest import AURP, need
     from ragdx.evaluate import evaluate
+    from tests.conftest import AURP, need
 
     need(AURP)
     other = tmp_path / "spider-like"

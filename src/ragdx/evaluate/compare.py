@@ -41,7 +41,8 @@ MODULES = ("retrieval", "language model")
 HEADLINE = ("accuracy", "refined_accuracy", "retrieval_accuracy", "gap_share")
 METRIC_WORDS = {"accuracy": "accuracy", "refined_accuracy": "refined accuracy R (gap groups removed jointly)",
                 "retrieval_accuracy": "retrieval on its own (evidence rule)",
-                "gap_share": "λ (answer-based gap groups, joint)", "acc_retrieval_db": "Acc_retrieval_db (answer-based)",
+                "gap_share": "λ (answer-based gap groups, joint)",
+                "acc_retrieval_db": "Acc_retrieval_db (answer-based)",
                 "kb_coverage": "knowledge-base coverage (known)"}
 
 
@@ -184,7 +185,8 @@ def compare(a: Sequence[Judgement], b: Sequence[Judgement], *, names: tuple[str,
         if c is not None and not c.complete:
             warnings.append(f"{name}: {c.coverage()} of its run" + (" (dataset changed)" if c.dataset_changed else ""))
         if c is not None and not c.retrieval_reliable:
-            warnings.append(f"{name}: retrieved ids do not match the knowledge base's documents; retrieval not compared")
+            warnings.append(f"{name}: retrieved ids do not match the knowledge base's documents; "
+                            "retrieval not compared")
     groups = list(dict.fromkeys([j.group_id for j in a] + [j.group_id for j in b]))
     common = set(j.group_id for j in a) & set(j.group_id for j in b)
     if not common:

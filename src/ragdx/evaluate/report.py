@@ -22,9 +22,8 @@ from ragdx.evaluate.reference import (
     read_reference,
     table3_markdown,
 )
+from ragdx.evaluate.results import METRIC_LABELS, BlameCounts, EvaluationResult, StyleMetrics
 from ragdx.evaluate.runs import InputCheck, judge_plain, judge_run, rejudge
-
-from ragdx.evaluate.results import GAP_RULE_JOINT, METRIC_LABELS, BlameCounts, EvaluationResult, StyleMetrics
 
 #: the paper's Table 3 per benchmark; a reference directory is matched to one (or none) by
 #: ``benchmark_of`` — never by its styles alone
@@ -197,7 +196,8 @@ def summary_markdown(result: EvaluationResult, title: str) -> str:
             return "–" if x is None else f"{x:.3f}"
 
         parts += ["", "## Open-domain queries (GRAMMAR §5.2, Table 4)", "",
-                  f"A closed-book run (the model without retrieval) answered {len(od['open_domain'])} of {od['groups']} "
+                  "A closed-book run (the model without retrieval) answered "
+                  f"{len(od['open_domain'])} of {od['groups']} "
                   "semantic groups: those are answerable from parametric knowledge"
                   + (" and are excluded from every metric above." if od.get("excluded") else "."), "",
                   "| | all groups | closed-domain groups only |", "|---|---:|---:|",
@@ -209,7 +209,8 @@ def summary_markdown(result: EvaluationResult, title: str) -> str:
     g = result.extra.get("geval")
     if g:
         parts += ["", f"## LLM criteria (G-Eval, 1-5; acceptable = score ≥ {g['threshold']})", "",
-                  "| criterion | mean | scored | failed | TP | FN | FP | TN |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
+                  "| criterion | mean | scored | failed | TP | FN | FP | TN |",
+                  "|---|---:|---:|---:|---:|---:|---:|---:|"]
         for c, v in g["criteria"].items():
             m = g["confusion"][c]
             mean = "–" if math.isnan(v["mean"]) else f"{v['mean']:.2f}"
@@ -345,7 +346,8 @@ def compare_paths(a: str | Path, b: str | Path, *, out: str | Path | None = None
     if strict:
         ids_a, ids_b = {j.id for j in ja if not j.error}, {j.id for j in jb if not j.error}
         if ids_a != ids_b:
-            raise RagdxError(f"the runs answered different queries ({len(ids_a)} and {len(ids_b)}, {len(ids_a & ids_b)} "
+            raise RagdxError(f"the runs answered different queries ({len(ids_a)} and {len(ids_b)}, "
+                             f"{len(ids_a & ids_b)} "
                              "in common); finish both runs or compare without --strict (on the intersection)",
                              source=f"{a} {b}")
     result = compare(ja, jb, names=(Path(a).name, Path(b).name), gap=gap, n_boot=n_boot, seed=seed)
