@@ -217,33 +217,71 @@ def _value_of(value: Any) -> date | float | None:
 
 
 _MIDNIGHT = re.compile(r"^(\d{4}-\d{1,2}-\d{1,2})[ T]00:00(?::00(?:\.0+)?)?(?:Z|[+-]00:?00)?$")
-# "Maybe Riotur or Embratel or Petrobras": the gold among other candidates is not an answer
-_ALTERNATIVES = re.compile(r"\s*(?:,\s*)?\b(?:or|and/or|either)\b\s*|\s*/\s*", re.IGNORECASE)
 _NO_RECORD = re.compile(
     r"\b(?:no (?:record|recorded|data|information|value|entry)|not (?:recorded|known|available|listed|"
     r"stated|specified|mentioned|found)|(?:is|are) unknown|there is no|none (?:is|are) recorded|"
     r"does not (?:say|state|mention|have)|doesn't (?:say|state|mention|have)|n/a)\b", re.IGNORECASE)
 
 
+_HEDGE_WORD = re.compile(r"\b(?:maybe|perhaps|possibly|probably|likely|may be|might be|could be|either|one of|"
+                         r"not sure)\b", re.IGNORECASE)
+_HEDGE_LEAD = re.compile(r"^\s*(?:(?:it|this|that|the answer|the value)\s+)?(?:(?:may|might|could)\s+be|is\s+"
+                         r"(?:either|probably|possibly|likely))\b|^\s*(?:maybe|perhaps|possibly|probably|likely|"
+                         r"either)\b", re.IGNORECASE)
+_LIST_SEP = re.compile(r"\s*(?:,|;|\band/or\b|\bor\b|/)\s*", re.IGNORECASE)
+_LIST_SEP_NO_SLASH = re.compile(r"\s*(?:,|;|\band/or\b|\bor\b)\s*", re.IGNORECASE)
+
+
 def hedged(gold: Any, response: str) -> bool:
-    """The response offers the gold value as one of several alternatives ("X or Y")."""
+    """The response offers the gold value as one of several candidates ("X or Y", "It may be X, Y
+    or Z"). The gold's own text is masked before splitting (a name may hold a comma: "Pavlova,
+    Ltd."); a list counts as hedged when it is marked as a guess (maybe, could be, either, ...) or is
+    nothing but short candidates, so "based in Melbourne or nearby" in a sentence is no hedge.
+    (Splitting on "or" alone missed "It may be X, Y or Z": the fault-injection benchmark found
+    LM faults judged correct.)"""
+    if isinstance(gold, float) and gold.is_integer():
+        gold = int(gold)  # written 2450000, not 2450000.0
     g = normalise(gold)
-    if not g or " or " in f" {g} " or "/" in str(gold):
+    if not g or " or " in f" {g} ":
         return False
-    parts = [p for p in _ALTERNATIVES.split(str(response)) if p and p.strip(" .,;:!?")]
+    text = str(response)
+    # "/" separates candidates ("Paris/Lyon") unless it is part of the gold or of a URL
+    slash = "/" not in str(gold) and "://" not in text
+    if not re.search(r"\b(?:or|and/or)\b" + ("|/" if slash else ""), text, re.IGNORECASE):
+        return False
+    marker = bool(_HEDGE_WORD.search(text))
+    raw = str(gold).strip()
+    at = text.casefold().find(raw.casefold()) if raw else -1
+    if at >= 0:
+        text = f"{text[:at]} \x00 {text[at + len(raw):]}"
+    sep = _LIST_SEP if slash else _LIST_SEP_NO_SLASH
+    parts = [p.strip(" .,;:!?") for p in sep.split(_HEDGE_LEAD.sub(" ", text))]
+    parts = [p for p in parts if p]
     if len(parts) < 2:
         return False
-    # candidates are short; "based in Melbourne or nearby" is a sentence that happens to say "or"
-    limit = max(4, len(g.split()) + 3)
-    if any(len(p.split()) > limit for p in parts):
+    size = len(g.split())
+    # candidates are short; a sentence that happens to say "or" has longer pieces
+    if any(len(p.split()) > max(4, size + 3) for p in parts):
         return False
-    holding = [p for p in parts if re.search(r"(?:^| )" + re.escape(g) + r"(?: |$)", normalise(p))]
-    return len(holding) >= 1 and len(holding) < len(parts)
+    if not marker and any(len(p.split()) > size + 1 for p in parts if "\x00" not in p):
+        return False
+    if not marker and any(len(p.split()) > 2 for p in parts if "\x00" in p):
+        return False
+
+    def holds(p: str) -> bool:
+        return "\x00" in p or bool(re.search(r"(?:^| )" + re.escape(g) + r"(?: |$)", normalise(p)))
+
+    holding = [p for p in parts if holds(p)]
+    return 1 <= len(holding) < len(parts)
 
 
 def says_no_record(response: str | None) -> bool:
-    """The response says the records hold no value (the right answer to an unanswerable query)."""
-    return response is not None and bool(_NO_RECORD.search(str(response)))
+    """The response says the records hold no value (the right answer to an unanswerable query),
+    and does not offer it as one candidate among values ("X, not recorded or Y")."""
+    if response is None:
+        return False
+    m = _NO_RECORD.search(str(response))
+    return bool(m) and not hedged(m.group(0), str(response))
 
 
 def _unanswerable(item: JudgeItem) -> bool:
