@@ -29,7 +29,6 @@ from __future__ import annotations
 import hashlib
 import random
 import re
-import unicodedata
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -38,6 +37,7 @@ from typing import Any
 from ragdx.evaluate.judges import Judge, Verdict, make_judge
 from ragdx.evaluate.protocol import VERDICTS, blame
 from ragdx.evaluate.records import JudgeItem
+from ragdx.kb.normalise import fold
 from ragdx.rag.types import RetrievedContext, SystemOutput
 
 REFUSAL = "I could not find this in the documents."
@@ -70,9 +70,8 @@ def _u(seed: int, kind: str, key: str) -> float:
 
 
 def _fold(text: str) -> str:
-    text = unicodedata.normalize("NFKD", str(text).casefold())
-    text = "".join(c for c in text if not unicodedata.combining(c))
-    return re.sub(r"\s+", " ", text).strip()
+    # the judges' case and accent folding, with whitespace runs collapsed for substring tests
+    return re.sub(r"\s+", " ", fold(str(text))).strip()
 
 
 @dataclass

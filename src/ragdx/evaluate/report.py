@@ -140,13 +140,6 @@ def evaluate_reference(root: str | Path, *, n_boot: int = 1000, seed: int = 0,
     return result
 
 
-def _fmt(entry: dict[str, float]) -> str:
-    v = entry["value"]
-    if "ci_low" in entry and not math.isnan(entry["ci_low"]):
-        return f"{v:.3f} [{entry['ci_low']:.3f}, {entry['ci_high']:.3f}]"
-    return "–" if math.isnan(v) else f"{v:.3f}"
-
-
 def metrics_markdown(by: dict[str, StyleMetrics]) -> str:
     names = list(by)
     lines = ["| | " + " | ".join(names) + " |", "|---|" + "---:|" * len(names)]
