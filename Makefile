@@ -28,9 +28,14 @@ demo: $(STAMP)
 # The report test renders demo-out's report in headless Chromium (Debian package 'chromium').
 # `make test` tries to install it; where it cannot (no apt-get, no root), that one test skips
 # and says why.
+# The suite runs on up to 4 pytest-xdist workers (one per core), whole test files per worker so
+# that module fixtures such as a built demo are made once. `make test XDIST=` runs it serially;
+# `pytest -m "not slow"` is the fast lane.
+XDIST ?= $(shell n=$$(nproc 2>/dev/null || echo 1); [ $$n -gt 4 ] && n=4; [ $$n -gt 1 ] && echo "-n $$n --dist loadfile")
+
 test: $(STAMP)
 	@$(MAKE) --no-print-directory browser || echo "warning: chromium could not be installed; the browser test will be skipped"
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q $(XDIST)
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 browser:

@@ -9,11 +9,14 @@ statistics are the same ``GroupStats`` the library computes from ``Judgement`` r
 
 ``--end-to-end N --from-demo DEMO_OUT --work DIR`` times what a user runs instead: ``evaluate``
 on a run directory of N queries (reading the dataset and the run, judging every answer with
-the offline cascade, statistics with the bootstrap, lab metrics with ROUGE-L, writing the
-evaluation). The run is the demo's ``keyword`` run and dataset repeated with fresh ids and
-groups until N queries, written once into DIR (kept between invocations, so the same run can
-be timed with two versions of the code: ``PYTHONPATH=old/src`` for the other); the metrics are
-written to DIR/metrics-<label>.json for comparison.
+the offline cascade, statistics with the bootstrap, lab metrics, writing the evaluation), in a
+fresh interpreter so that imports count (``--no-rouge`` leaves ROUGE-L and NLTK's import out).
+The run is the demo's ``keyword`` run and dataset repeated with fresh ids and groups until N
+queries, written once into DIR (kept between invocations, so the same run can be timed with two
+versions of the code: ``PYTHONPATH=old/src`` for the other); the metrics are written to
+DIR/metrics-<label>.json for comparison. Repeating the demo repeats its answers ~90 times at
+100k, which flatters every per-text cache: ``--distinct`` suffixes each copy's answers so that no
+answer repeats (give it its own DIR). ``--profile FILE`` keeps a cProfile of the evaluation.
 """
 
 from __future__ import annotations
@@ -26,12 +29,6 @@ import time
 from pathlib import Path
 
 import numpy as np
-
-from ragdx.evaluate.stats import (
-    bootstrap_difference,
-    bootstrap_metrics,
-    group_stats_from_arrays,
-)
 
 
 def synthetic(n: int, groups: int, seed: int = 0):
@@ -50,8 +47,21 @@ def synthetic(n: int, groups: int, seed: int = 0):
     return group, style_long, correct, retrieval
 
 
-def build_run(n: int, demo: Path, work: Path) -> Path:
-    """DIR/run: the demo's keyword run over its dataset, repeated to ``n`` queries (once)."""
+def _letters(k: int) -> str:
+    """A copy number written in letters ("a", "b", ..., "ba"): a suffix that tells copies apart
+    without adding a number the judges would read as a stated value."""
+    out = ""
+    while True:
+        out = "abcdefghijklmnopqrstuvwxyz"[k % 26] + out
+        k //= 26
+        if k == 0:
+            return out
+
+
+def build_run(n: int, demo: Path, work: Path, distinct: bool = False) -> Path:
+    """DIR/run: the demo's keyword run over its dataset, repeated to ``n`` queries (once). With
+    ``distinct`` every copy's answer gets its own suffix ("... (variant bc)"), so that no answer
+    text repeats and no per-text cache can flatter the timing."""
     from ragdx.rag.runner import read_run, run
     from ragdx.rag.systems import ResultsFileSystem
 
@@ -70,8 +80,11 @@ def build_run(n: int, demo: Path, work: Path) -> Path:
             copy = k // len(records)
             out = outputs[r["id"]]
             r["id"], r["group_id"] = f"{r['id']}~{copy}", f"{r['group_id']}~{copy}"
+            answer = out.answer
+            if distinct and answer:
+                answer = f"{answer} (variant {_letters(copy)})"
             rec.write(json.dumps(r, ensure_ascii=False) + "\n")
-            ans.write(json.dumps({"id": r["id"], "answer": out.answer, "latency_s": out.latency_s,
+            ans.write(json.dumps({"id": r["id"], "answer": answer, "latency_s": out.latency_s,
                                   "contexts": [{"id": c.id, "text": c.text, "score": c.score} for c in out.contexts]},
                                  ensure_ascii=False) + "\n")
     for name in ("manifest.json",):  # the dataset's manifest (its knowledge base) comes along
@@ -82,47 +95,77 @@ def build_run(n: int, demo: Path, work: Path) -> Path:
     return run_dir
 
 
-def without_memoisation() -> None:
-    """The previous hot paths, for a baseline in the same process and code: rouge-score's own
-    scorer (stemming every token anew) and normalisation without its caches."""
-    from rouge_score import rouge_scorer
+def child(args: argparse.Namespace) -> None:
+    """The timed part, in a fresh interpreter: importing ``evaluate`` (what a cold ``ragdx
+    evaluate`` pays) and evaluating; prints one JSON line. ``--profile FILE`` keeps a cProfile."""
+    t = time.perf_counter()
+    from ragdx.evaluate.report import evaluate
 
-    from ragdx.evaluate import judges, text_metrics
+    imported = time.perf_counter() - t
+    import ragdx
 
-    text_metrics._rouge_l_scorer = lambda: rouge_scorer.RougeScorer(["rougeL"], use_stemmer=True)
-    judges._normalise = judges._normalise.__wrapped__
-    judges._canonical_tuple = judges._canonical_tuple.__wrapped__
+    profiler = None
+    if args.profile:
+        import cProfile
+
+        profiler = cProfile.Profile()
+        profiler.enable()
+    t = time.perf_counter()
+    evaluate(args.child, judge="cascade", n_boot=args.boot, **({"rouge": False} if args.no_rouge else {}))
+    took = time.perf_counter() - t
+    if profiler is not None:
+        profiler.disable()
+        profiler.dump_stats(args.profile)
+    import sys
+
+    heavy = [m for m in ("nltk", "openai", "torch", "transformers", "rouge_score") if m in sys.modules]
+    print(json.dumps({"imports_s": imported, "evaluate_s": took, "ragdx": ragdx.__file__, "heavy_imports": heavy}))
 
 
 def end_to_end(args: argparse.Namespace) -> None:
-    from ragdx.evaluate.report import evaluate
-
-    if args.baseline:
-        without_memoisation()
+    import subprocess
+    import sys
 
     t = time.perf_counter()
-    run_dir = build_run(args.end_to_end, args.from_demo, args.work)
+    run_dir = build_run(args.end_to_end, args.from_demo, args.work, distinct=args.distinct)
     built = time.perf_counter() - t
     out = run_dir / "evaluation"  # where `ragdx report` looks for it
     shutil.rmtree(out, ignore_errors=True)
+    load = os.getloadavg()[0]
+    command = [sys.executable, __file__, "--child", str(run_dir), "--boot", str(args.boot)]
+    command += ["--profile", str(args.profile)] if args.profile else []
+    command += ["--no-rouge"] if args.no_rouge else []
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
-    evaluate(run_dir, judge="cascade", n_boot=args.boot)
-    total = time.perf_counter() - t
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    # CPU time moves less than wall time with what else the machine runs (2 cores, shared)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if done.returncode != 0:
+        raise SystemExit(f"evaluate failed:\n{done.stderr[-3000:]}")
+    timed = json.loads(done.stdout.strip().splitlines()[-1])
     metrics = json.loads((out / "metrics.json").read_text(encoding="utf-8"))
     # what must not change between versions of the code: every number but timings and paths
     for key in ("output", "source", "created", "generated", "elapsed_s", "versions"):
         metrics.pop(key, None)
     (args.work / f"metrics-{args.label}.json").write_text(json.dumps(metrics, sort_keys=True, indent=1),
                                                           encoding="utf-8")
-    size = sum(f.stat().st_size for f in out.rglob("*") if f.is_file())
-    print(f"# evaluate end to end, {args.end_to_end:,} queries ({args.label}{', baseline' if args.baseline else ''}); "
-          f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}")
+    print(f"# evaluate end to end, {args.end_to_end:,} queries{' (distinct answers)' if args.distinct else ''} "
+          f"({args.label}: {timed['ragdx']}); {os.cpu_count()} CPUs, load average {load:.1f} at the start")
     print()
     print("| step | seconds |")
     print("|---|---:|")
     print(f"| building the run directory (not timed below) | {built:.1f} |")
-    print(f"| **evaluate: read, cascade judge, statistics + {args.boot}-resample bootstrap, lab metrics, write** "
-          f"| **{total:.1f}** |")
+    print(f"| importing `ragdx.evaluate` in a fresh interpreter | {timed['imports_s']:.1f} |")
+    print(f"| evaluate: read, cascade judge, statistics + {args.boot}-resample bootstrap, lab metrics, write "
+          f"| {timed['evaluate_s']:.1f} |")
+    print(f"| **fresh process, start to exit** | **{wall:.1f}** |")
+    print(f"| CPU time of that process (user + system) | {cpu:.1f} |")
+    print()
+    print(f"heavy modules imported: {', '.join(timed['heavy_imports']) or 'none'}")
     if args.report:
         from ragdx.report import write_report
         from ragdx.report.html import failures_file
@@ -141,6 +184,7 @@ def end_to_end(args: argparse.Namespace) -> None:
         print()
         print(f"report {report.stat().st_size / 1e6:.2f} MB (+ {side_mb:.1f} MB of {side.name} beside it)")
     print()
+    size = sum(f.stat().st_size for f in out.rglob("*") if f.is_file())
     print(f"evaluation output {size / 1e6:.1f} MB")
 
 
@@ -176,14 +220,23 @@ def main() -> None:
     ap.add_argument("--from-demo", type=Path, default=Path("demo-out"), help="demo output the run is made from")
     ap.add_argument("--work", type=Path, default=Path("/tmp/ragdx-evaluate-scale"), help="where the run is kept")
     ap.add_argument("--label", default="current", help="names this measurement's metrics file")
-    ap.add_argument("--baseline", action="store_true", help="with --end-to-end: without the caches (stemming, "
-                    "normalisation), to compare")
+    ap.add_argument("--distinct", action="store_true", help="with --end-to-end: every copy's answer made distinct "
+                    "(suffixed), so that per-text caches cannot flatter the timing (use its own --work)")
+    ap.add_argument("--no-rouge", action="store_true", help="with --end-to-end: leave ROUGE-L out "
+                    "(`evaluate --no-rouge`)")
+    ap.add_argument("--profile", type=Path, default=None, help="with --end-to-end: write a cProfile of evaluate here")
+    ap.add_argument("--child", type=Path, default=None, help=argparse.SUPPRESS)
     ap.add_argument("--report", action="store_true", help="with --end-to-end: also time `ragdx report` and "
                     "headless Chromium loading it, and give its size")
     args = ap.parse_args()
+    if args.child:
+        child(args)
+        return
     if args.end_to_end:
         end_to_end(args)
         return
+    from ragdx.evaluate.stats import bootstrap_difference, bootstrap_metrics, group_stats_from_arrays
+
     rows = []
 
     def step(name, fn):

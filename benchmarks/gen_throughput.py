@@ -1,8 +1,16 @@
-"""Throughput of QA generation (GRAMMAR Algorithm 1) on a synthetic 1M-row SQLite database.
+"""Throughput of QA generation (GRAMMAR Algorithm 1) on a synthetic 1M-row database, on SQLite
+and on every server named with ``--url`` (PostgreSQL, MariaDB/MySQL), in one run.
 
     .venv/bin/python benchmarks/gen_throughput.py [--rows 1000000] [--db PATH]
+        [--url postgresql://USER@HOST:5432/DB] [--url mysql://USER@HOST:3306/DB] [--no-sqlite]
         [--per-combination-sample 2000] [--repeat 3] [--extra-repeat 1] [--breakdown]
-        [--seed 0] [--no-gc] [--strict]
+        [--seed 0] [--no-gc] [--strict] [--markdown PATH]
+
+A server URL takes the forms ragdx's configuration accepts; credentials come from the URL or the
+driver's environment (``PGPASSWORD``, ...) and are never printed (the URL is shown masked). The
+script creates its own database next to the URL's (``ragdx_bench_gen_<rows>_s<seed>_v<format>``;
+the URL's user needs CREATE DATABASE), copies the SQLite benchmark database into it once and
+reuses it on later runs; the measurements themselves run through ragdx's read-only engine.
 
 A *record* is one answered combination of placeholder values (one QA group). For each template
 the script times:
@@ -48,6 +56,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import sqlalchemy
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
@@ -158,6 +167,120 @@ def build_database(path: Path, rows: int, seed: int) -> None:
     os.replace(tmp, path)
 
 
+# ----------------------------------------------------------------------------- servers
+
+
+def server_database_name(rows: int, seed: int) -> str:
+    """The benchmark's own database on a server, next to the URL's database (never that one)."""
+    return f"ragdx_bench_gen_{rows}_s{seed}_v{DB_FORMAT}"
+
+
+def _admin_engine(url):
+    import sqlalchemy as sa
+
+    from ragdx.db.engine import normalise_url
+
+    return sa.create_engine(normalise_url(url), isolation_level="AUTOCOMMIT")
+
+
+def server_ready(url, name: str, rows: int) -> bool:
+    """The server holds the benchmark's database ``name`` with every row loaded (the load ends
+    by writing a marker table, so a load cut short is rebuilt, not measured)."""
+    import sqlalchemy as sa
+
+    from ragdx.db.engine import normalise_url
+
+    admin = _admin_engine(url)
+    try:
+        with admin.connect() as conn:
+            if normalise_url(url).get_backend_name() == "postgresql":
+                exists = conn.execute(sa.text("SELECT 1 FROM pg_database WHERE datname = :d"), {"d": name}).first()
+            else:
+                exists = conn.execute(sa.text("SELECT 1 FROM information_schema.schemata "
+                                              "WHERE schema_name = :d"), {"d": name}).first()
+    finally:
+        admin.dispose()
+    if not exists:
+        return False
+    engine = _admin_engine(normalise_url(url).set(database=name))
+    try:
+        with engine.connect() as conn:
+            return conn.execute(sa.text("SELECT rows_loaded FROM bench_marker")).scalar() == rows
+    except sa.exc.SQLAlchemyError:
+        return False
+    finally:
+        engine.dispose()
+
+
+def load_server(url, name: str, sqlite_path: Path) -> None:
+    """(Re)create database ``name`` on the server of ``url`` and copy the SQLite benchmark
+    database into it: the same rows, so every engine answers the same question."""
+    import sqlalchemy as sa
+
+    from ragdx.db.engine import normalise_url
+
+    parsed = normalise_url(url)
+    pg = parsed.get_backend_name() == "postgresql"
+    admin = _admin_engine(parsed)
+    try:
+        with admin.connect() as conn:
+            if pg:
+                conn.execute(sa.text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = :d"),
+                             {"d": name})
+            conn.execute(sa.text(f"DROP DATABASE IF EXISTS {name}"))
+            # binary collation on MariaDB: Python's grouping is exact, as the benchmark's data is
+            conn.execute(sa.text(f"CREATE DATABASE {name}" + (" ENCODING 'UTF8' TEMPLATE template0" if pg else
+                                                              " CHARACTER SET utf8mb4 COLLATE utf8mb4_bin")))
+    finally:
+        admin.dispose()
+    md = sa.MetaData()
+    country = sa.Table("Country", md, sa.Column("id", sa.Integer, primary_key=True, autoincrement=False),
+                       sa.Column("Name", sa.String(64), nullable=False, unique=True),
+                       sa.Column("Region", sa.String(32), nullable=False))
+    customer = sa.Table("Customer", md, sa.Column("id", sa.Integer, primary_key=True, autoincrement=False),
+                        sa.Column("Name", sa.String(64), nullable=False),
+                        sa.Column("City", sa.String(64)),
+                        sa.Column("Segment", sa.String(32), nullable=False),
+                        sa.Column("Country_ID", sa.Integer, sa.ForeignKey("Country.id")))
+    src = sqlite3.connect(f"file:{sqlite_path}?mode=ro", uri=True)
+    engine = sa.create_engine(parsed.set(database=name))
+    try:
+        with engine.begin() as conn:
+            md.create_all(conn)
+            raw = conn.connection.driver_connection
+            for table in (country, customer):
+                cols = [c.name for c in table.columns]
+                select = f"SELECT {', '.join(cols)} FROM {table.name} ORDER BY id"
+                cur = src.execute(select)
+                if pg:
+                    quoted = ", ".join(f'"{c}"' for c in cols)
+                    with raw.cursor() as pcur, pcur.copy(f'COPY "{table.name}" ({quoted}) FROM STDIN') as copy:
+                        while batch := cur.fetchmany(50_000):
+                            for row in batch:
+                                copy.write_row(row)
+                else:
+                    insert = (f"INSERT INTO `{table.name}` ({', '.join(f'`{c}`' for c in cols)}) "
+                              f"VALUES ({', '.join(['%s'] * len(cols))})")
+                    with raw.cursor() as mcur:
+                        while batch := cur.fetchmany(50_000):
+                            mcur.executemany(insert, batch)  # PyMySQL sends multi-row INSERTs
+            # the unique index after the rows, as on SQLite (one sort, not 1M B-tree inserts)
+            sa.Index("Customer_Name", customer.c.Name, unique=True).create(conn)
+            conn.execute(sa.text("CREATE TABLE bench_marker (rows_loaded INTEGER NOT NULL)"))
+            n = src.execute("SELECT (SELECT COUNT(*) FROM Country) + (SELECT COUNT(*) FROM Customer)").fetchone()[0]
+            conn.execute(sa.text("INSERT INTO bench_marker VALUES (:n)"), {"n": n})
+    finally:
+        src.close()
+        engine.dispose()
+    # fresh planner statistics, as a maintained production database has
+    stats = _admin_engine(parsed.set(database=name))
+    try:
+        with stats.connect() as conn:
+            conn.execute(sa.text('VACUUM ANALYZE' if pg else 'ANALYZE TABLE `Country`, `Customer`'))
+    finally:
+        stats.dispose()
+
+
 # ----------------------------------------------------------------------------- timing
 
 
@@ -202,9 +325,15 @@ def peak_rss_mib() -> float:
 
 
 def bench_template(spec: tuple[str, ...], engine, schema, args, table: Table, targets: list,
-                   failures: list, console: Console) -> None:
+                   failures: list, console: Console, engine_label: str = "SQLite",
+                   summary: list | None = None) -> None:
     """Time every path for one template, check it, and add its rows to ``table``."""
+    import sqlglot
+
     label, schema_key, sql, bare_sql, text = spec
+    # the floor in the engine's own quoting (PostgreSQL folds unquoted names to lower case)
+    write = {"postgresql": "postgres"}.get(schema.dialect, schema.dialect)
+    bare_sql = sqlglot.transpile(bare_sql, read="sqlite", write=write, identify=True)[0]
     repeat, extra, no_gc = args.repeat, args.extra_repeat, args.no_gc
     parsed = parse_template(SqlTemplate(sql, schema_key), schema)
     assert parsed.set_based, label
@@ -240,11 +369,11 @@ def bench_template(spec: tuple[str, ...], engine, schema, args, table: Table, ta
     dropped = sum(c not in per_groups for c in sample)
     c = answers.counts
     if bad:
-        failures.append(f"{label}: {len(bad)} of {len(sample)} sampled combinations differ, "
+        failures.append(f"{engine_label} {label}: {len(bad)} of {len(sample)} sampled combinations differ, "
                         f"e.g. {bad[0]!r}: set={by_params.get(bad[0])!r} per={per_groups.get(bad[0])!r}")
     if c.combinations != n_all or c.single + c.unanswerable_dropped + c.multi_dropped != n_all:
-        failures.append(f"{label}: counts do not add up: {c.as_dict()}")
-    console.print(f"{label}: {n_all:,} combinations; set-based kept {n_set:,} "
+        failures.append(f"{engine_label} {label}: counts do not add up: {c.as_dict()}")
+    console.print(f"{engine_label} {label}: {n_all:,} combinations; set-based kept {n_set:,} "
                   f"(single {c.single:,}, null answers {c.null_answers:,}, unanswerable dropped "
                   f"{c.unanswerable_dropped:,}, multi dropped {c.multi_dropped:,}); sample "
                   f"{len(sample):,} ({dropped} unanswerable): "
@@ -285,10 +414,13 @@ def bench_template(spec: tuple[str, ...], engine, schema, args, table: Table, ta
 
     speedup = rate_set / rate_per
     ratio = t_set / t_bare
-    targets.append((f"{label}: set-based ≥ 100× per-combination", speedup >= 100,
+    targets.append((f"{engine_label} {label}: set-based ≥ 100× per-combination", speedup >= 100,
                     f"{rate_set:,.0f} vs {rate_per:,.0f} records/s = {speedup:,.1f}×"))
-    targets.append((f"{label}: set-based within 3× of bare GROUP BY", ratio <= 3,
+    targets.append((f"{engine_label} {label}: set-based within 3× of bare GROUP BY", ratio <= 3,
                     f"{t_set:.3f} s vs {t_bare:.3f} s = {ratio:.2f}×"))
+    if summary is not None:
+        summary.append((engine_label, label, n_set, t_set, t_bare, ratio, t_set_rec, t_set_rec / t_bare,
+                        speedup))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -306,8 +438,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--no-gc", action="store_true", help="disable the GC inside timed sections")
     ap.add_argument("--strict", action="store_true", help="exit 2 when a target is NOT MET")
+    ap.add_argument("--url", action="append", default=[],
+                    help="a PostgreSQL or MariaDB/MySQL server to measure too (repeatable)")
+    ap.add_argument("--no-sqlite", action="store_true", help="measure the servers only")
+    ap.add_argument("--markdown", type=Path, default=None,
+                    help="also write the summary and every table to this Markdown file")
     args = ap.parse_args(argv)
-    console = Console(width=max(150, Console().width))
+    console = Console(width=max(150, Console().width), record=args.markdown is not None)
     load_start = _loadavg()
 
     path = args.db or Path(tempfile.gettempdir()) / "ragdx-bench" / f"gen_throughput_{args.rows}_s{args.seed}.sqlite"
@@ -325,24 +462,63 @@ def main(argv: list[str] | None = None) -> int:
                       f"{path.stat().st_size / 2**20:.0f} MiB) in {time.perf_counter() - t0:.1f} s "
                       "[dim](not measured)")
 
-    engine = connect(f"sqlite:///{path}", read_only=True)
-    t0 = time.perf_counter()
-    schema = inspect_schema(engine)
-    console.print(f"schema: inspected and profiled in {time.perf_counter() - t0:.1f} s [dim](not measured)")
+    from ragdx.db.engine import _safe, normalise_url
 
-    table = Table(title=f"QA generation throughput, SQLite, {args.rows:,} rows, best of {args.repeat} "
-                        f"(build_records and breakdown rows: best of {args.extra_repeat})"
-                        f", GC {'disabled in timed sections' if args.no_gc else 'enabled'}")
-    for col in ("path", "template", "records", "seconds", "records/s", "speed-up vs per-comb.",
-                "ratio vs bare GROUP BY"):
-        table.add_column(col, justify="left" if col in ("path", "template") else "right")
+    names = {"sqlite": "SQLite", "postgresql": "PostgreSQL", "mysql": "MariaDB"}
+    engines: list[tuple[str, Any]] = [] if args.no_sqlite else [("SQLite", f"sqlite:///{path}")]
+    name = server_database_name(args.rows, args.seed)
+    for url in args.url:
+        parsed = normalise_url(url)
+        backend = parsed.get_backend_name()
+        if backend not in ("postgresql", "mysql"):
+            console.print(f"[red]--url {escape(_safe(url))}: a PostgreSQL or MariaDB/MySQL server URL, please")
+            return 1
+        label = names[backend]
+        try:
+            if server_ready(parsed, name, args.rows):
+                console.print(f"{label}: reusing database {name} on {escape(_safe(url))}")
+            else:
+                t0 = time.perf_counter()
+                load_server(parsed, name, path)
+                console.print(f"{label}: loaded database {name} on {escape(_safe(url))} in "
+                              f"{time.perf_counter() - t0:.1f} s [dim](not measured)")
+        except sqlalchemy.exc.SQLAlchemyError as exc:
+            from ragdx.db.engine import _first_line
+
+            console.print(f"[red]{label} at {escape(_safe(url))}: {escape(_first_line(exc))}")
+            return 1
+        engines.append((label, parsed.set(database=name)))
+
     targets: list[tuple[str, bool, str]] = []
     failures: list[str] = []
+    summary: list[tuple] = []
+    for label, url in engines:
+        engine = connect(url, read_only=True)
+        t0 = time.perf_counter()
+        schema = inspect_schema(engine)
+        console.print(f"{label}: schema inspected and profiled in {time.perf_counter() - t0:.1f} s "
+                      "[dim](not measured)")
+        table = Table(title=f"QA generation throughput, {label}, {args.rows:,} rows, best of {args.repeat} "
+                            f"(build_records and breakdown rows: best of {args.extra_repeat})"
+                            f", GC {'disabled in timed sections' if args.no_gc else 'enabled'}")
+        for col in ("path", "template", "records", "seconds", "records/s", "speed-up vs per-comb.",
+                    "ratio vs bare GROUP BY"):
+            table.add_column(col, justify="left" if col in ("path", "template") else "right")
+        try:
+            for spec in TEMPLATES:
+                bench_template(spec, engine, schema, args, table, targets, failures, console, label, summary)
+        finally:
+            engine.dispose()
+        console.print(table)
 
-    for spec in TEMPLATES:
-        bench_template(spec, engine, schema, args, table, targets, failures, console)
-
-    console.print(table)
+    overview = Table(title="set-based answering vs the bare GROUP BY, every engine (target ≤ 3×)")
+    for col in ("engine", "template", "records", "set-based s", "bare GROUP BY s", "ratio", "≤ 3×",
+                "+ build_records s", "ratio with records"):
+        overview.add_column(col, justify="left" if col in ("engine", "template") else "right")
+    for eng, label, n, t_set, t_bare, ratio, t_rec, ratio_rec, _ in summary:
+        overview.add_row(eng, label, f"{n:,}", f"{t_set:.3f}", f"{t_bare:.3f}", f"{ratio:.2f}×",
+                         "MET" if ratio <= 3 else "NOT MET", f"{t_rec:.3f}", f"{ratio_rec:.2f}×")
+    console.print(overview)
     console.print("per-combination extrapolation: all combinations ÷ the sample's rate (query loop only). "
                   "speed-up = records/s ÷ per-combination records/s; ratio vs bare = seconds per record ÷ "
                   "bare GROUP BY's seconds per record.")
@@ -351,17 +527,41 @@ def main(argv: list[str] | None = None) -> int:
         console.print(f"  {name}: " + ("[green]MET" if met else "[red]NOT MET") + f" ({detail})")
     console.print(f"peak RSS: {peak_rss_mib():,.0f} MiB; load average at start {load_start}, at end "
                   f"{_loadavg()} on {os.cpu_count()} CPUs (other processes inflate every timing)")
+    code = 0
     if failures:
         for f in failures:
             console.print(f"[red]FAIL[/red] {escape(f)}")
         console.print("[red bold]correctness: FAIL")
-        return 1
-    console.print("[green bold]correctness: PASS[/] (set-based groups equal per-combination groups "
-                  "on every sampled combination: rows, entities, facts)")
-    if args.strict and not all(m for _, m, _ in targets):
-        return 2
-    return 0
+        code = 1
+    else:
+        console.print("[green bold]correctness: PASS[/] (set-based groups equal per-combination groups "
+                      "on every sampled combination: rows, entities, facts)")
+        if args.strict and not all(m for _, m, _ in targets):
+            code = 2
+    if args.markdown is not None:
+        write_markdown(args.markdown, console, summary, argv, load_start)
+    return code
 
+
+def write_markdown(path: Path, console: Console, summary: list, argv: list[str] | None, load_start: str) -> None:
+    """The summary as a Markdown table, then the console's whole output, with the command that
+    made it (server URLs masked)."""
+    from ragdx.db.engine import _safe
+
+    words = list(sys.argv[1:] if argv is None else argv)
+    shown = [_safe(w) if i and words[i - 1] == "--url" else w for i, w in enumerate(words)]
+    lines = ["# Generation throughput: set-based answering vs a bare GROUP BY", "",
+             "```", "OMP_WAIT_POLICY=passive .venv/bin/python benchmarks/gen_throughput.py " + " ".join(shown), "```",
+             "", f"Load average at start {load_start}, at end {_loadavg()} on {os.cpu_count()} CPUs "
+             "(a shared machine: absolute times are inflated, ratios are taken within one run).", "",
+             "| engine | template | records | set-based s | bare GROUP BY s | ratio | ≤ 3× | "
+             "+ build_records s | ratio with records | vs per-combination |",
+             "|---|---|---:|---:|---:|---:|---|---:|---:|---:|"]
+    for eng, label, n, t_set, t_bare, ratio, t_rec, ratio_rec, speedup in summary:
+        lines.append(f"| {eng} | {label} | {n:,} | {t_set:.3f} | {t_bare:.3f} | {ratio:.2f}× | "
+                     f"{'met' if ratio <= 3 else 'NOT met'} | {t_rec:.3f} | {ratio_rec:.2f}× | {speedup:,.1f}× |")
+    lines += ["", "Full output:", "", "```", console.export_text().rstrip(), "```", ""]
+    path.write_text("\n".join(lines), encoding="utf-8")
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -16,6 +16,12 @@ DATA = SHARED / "data"
 AURP = DATA / "grammar-aurp"
 SPIDER = DATA / "spider-company-employee"
 
+# Frameworks under test phone home unless told not to (Haystack posts to PostHog); the suite
+# runs offline and must not try.
+for _var, _value in (("HAYSTACK_TELEMETRY_ENABLED", "False"), ("ANONYMIZED_TELEMETRY", "False"),
+                     ("RAY_USAGE_STATS_ENABLED", "0"), ("DO_NOT_TRACK", "1")):
+    os.environ.setdefault(_var, _value)
+
 PG_ADMIN = os.environ.get("RAGDX_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 MY_ADMIN = os.environ.get("RAGDX_TEST_MYSQL", "mysql+pymysql://root@127.0.0.1:3306/test")
 

@@ -1,9 +1,9 @@
 """The Ray executor: records identical to the local executor's, resume, --rerun-failed, errors.
 
-A real Ray instance runs on this machine (``ray.init(address="local", num_cpus=2)``, one node:
-on this host a second node started with ``ray start`` registers under an address the head
-cannot reach back, see the module docs of ``ragdx.rag.executor_ray``). The systems at the top
-are importable as ``tests.test_ray:<name>`` by the Ray workers, which start in this directory.
+A real Ray instance runs on this machine (``ray.init(address="local", num_cpus=2)``, one node;
+the two-node cluster started with ``ray start`` is in ``tests/test_ray_cluster.py``). The
+systems at the top are importable as ``tests.test_ray:<name>`` by the Ray workers, which start
+in this directory. Also here: Ray Data embedding (``ragdx.embed_ray``) on that instance.
 """
 
 from __future__ import annotations
@@ -185,3 +185,100 @@ def test_bad_worker_count_is_refused():
     local = CallableSystem("tests.test_ray:flaky_answer")
     with pytest.raises(RagdxError, match="at least 1"):
         RaySystem(local, lambda: local, workers=0)
+
+
+# ----------------------------------------------------------------------------- Ray Data embedding
+
+
+def test_ray_embedding_is_configured_not_started(tmp_path):
+    """The config paths reach a RayEmbedder (nothing connects before the first miss) and refuse
+    what cannot work; a dense retriever's identity is unchanged unless it asks for Ray."""
+    from ragdx.embed import Embedder, EmbedderConfig, make_embedder
+    from ragdx.embed_ray import RayEmbedder
+    from ragdx.rag.retrievers import build_component  # importing it registers the retrievers
+
+    emb = make_embedder(EmbedderConfig(executor="ray", address="127.0.0.1:1", workers=3), cache_dir=tmp_path)
+    assert isinstance(emb, RayEmbedder) and (emb.address, emb.workers) == ("127.0.0.1:1", 3)
+    assert emb._ray is None  # connecting waits for a text the cache lacks
+    local = Embedder(cache_dir=tmp_path)
+    # same model identity, same cache keys, and what a saved tester records is the local embedder
+    assert emb.model_id == local.model_id and emb._key("x") == local._key("x") and emb.to_dict() == local.to_dict()
+    with pytest.raises(RagdxError, match="scales on its server"):
+        make_embedder({"kind": "openai", "base_url": "http://x/v1", "model": "m", "executor": "ray"})
+    with pytest.raises(RagdxError):
+        make_embedder({"executor": "spark"})
+
+    plain = build_component({"type": "dense", "params": {"cache_dir": None}})
+    assert "index_embedder" not in plain.to_dict()["params"]
+    on_ray = build_component({"type": "dense", "params": {"index_embedder": {"executor": "ray", "workers": 4}}})
+    assert on_ray.to_dict()["params"]["index_embedder"] == {"executor": "ray", "workers": 4}
+    assert build_component(on_ray.to_dict()).to_dict() == on_ray.to_dict()  # round-trips through YAML
+    with pytest.raises(RagdxError, match="model_path"):
+        build_component({"type": "dense", "params": {"index_embedder": {"model_path": "/x"}}})
+    with pytest.raises(RagdxError, match="workers"):
+        build_component({"type": "dense", "params": {"index_embedder": {"executor": "ray", "workers": 0}}})
+
+
+def test_calibrate_ray_options_are_checked(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from ragdx.cli import app
+
+    monkeypatch.chdir(tmp_path)  # no ragdx.yaml here: the default embedder
+
+    def calibrate(*args: str):
+        return CliRunner().invoke(app, ["relevance", "calibrate", "corpus.jsonl", "--queries", "q.jsonl", "-o", "t",
+                                        *args])
+
+    stray = calibrate("--address", "127.0.0.1:1")
+    assert isinstance(stray.exception, RagdxError) and "--executor ray" in str(stray.exception)
+    bad = calibrate("--executor", "spark")
+    assert isinstance(bad.exception, RagdxError) and "--executor" in str(bad.exception)
+    assert not (tmp_path / "t").exists()
+
+
+@pytest.mark.slow
+def test_ray_data_embedding_matches_local(ray_local, tmp_path):
+    """Ray Data actors give the local vectors, write the shared cache, and send only misses; a
+    dense retriever with ``index_embedder: {executor: ray}`` indexes the same matrix."""
+    import numpy as np
+
+    from ragdx.embed import Embedder
+    from ragdx.embed_ray import RayEmbedder
+    from ragdx.rag.chunking import Chunk
+    from ragdx.rag.retrievers import (
+        _DENSE_MEMO,
+        build_component,  # importing it registers the retrievers
+    )
+    from tests.test_embedders import topical_corpus
+
+    texts = topical_corpus(49)
+    reference = Embedder(cache_dir=None).embed(texts)
+    texts, extra = texts[:48], texts[48]
+    calls: list[tuple[int, int]] = []
+    emb = RayEmbedder(Embedder(cache_dir=tmp_path / "cache"), workers=2)
+    vectors = emb.embed(texts[:40], progress=lambda done, total: calls.append((done, total)))
+    assert vectors.dtype == np.float32 and vectors.shape == (40, 384)
+    assert np.allclose(vectors, reference[:40], atol=1e-5)
+    assert float((vectors * reference[:40]).sum(axis=1).min()) >= 0.99999
+    assert sum(emb.last_nodes.values()) == 40 and emb.last_device == "cpu"
+    assert calls[0] == (0, 40) and calls[-1] == (40, 40)
+    # the 40 are cached now: of 48 (with a duplicate), only the 8 new texts go to Ray
+    again = emb.embed([*texts, texts[0]])
+    assert sum(emb.last_nodes.values()) == 8
+    assert np.array_equal(again[:40], vectors) and np.allclose(again[40:48], reference[40:48], atol=1e-5)
+    assert np.array_equal(again[48], again[0])
+    # the local embedder reads what the Ray actors wrote
+    assert np.array_equal(Embedder(cache_dir=tmp_path / "cache").embed(texts), again[:48])
+
+    # a dense retriever indexing on Ray over the same cache: one new text, one actor
+    retriever = build_component({"type": "dense", "params": {
+        "cache_dir": str(tmp_path / "cache"), "index_embedder": {"executor": "ray", "workers": 1}}})
+    on_ray = retriever._index_embedder()
+    assert isinstance(on_ray, RayEmbedder) and on_ray.workers == 1 and on_ray.model_id == emb.model_id
+    _DENSE_MEMO.clear()  # an index built earlier in this process would be reused, not rebuilt
+    retriever.build([Chunk(id=f"c{i}", doc_id=f"d{i}", text=t) for i, t in enumerate([*texts, extra])])
+    assert np.allclose(retriever._matrix, reference, atol=1e-5)
+    assert Embedder(cache_dir=tmp_path / "cache")._vectors.lookup([emb._key(extra)])  # cached as well
+    assert retriever.embedder._model is None  # the driver never loaded the model: the actor embedded it
+    assert ray_local.is_initialized()  # the instance the retriever found is not its to stop

@@ -497,3 +497,55 @@ def test_numpy_scores_are_written_as_numbers(tmp_path):
 
     run(NumpyScores(), [SystemInput("a", "q")], tmp_path / "run", progress=False)
     assert result_lines(tmp_path / "run")[0]["contexts"][0]["score"] == 0.5
+
+
+def test_a_result_line_is_the_output_as_to_dict_serialises_it():
+    # the runner builds each line without dataclasses.asdict; the bytes must not change
+    import numpy as np
+
+    from ragdx.rag.runner import _LINE_ENCODER, _json_scalar, _record
+    from ragdx.rag.types import RetrievedContext
+
+    class Doc:  # not a RetrievedContext: goes the to_dict way
+        pass
+
+    outputs = [
+        SystemOutput("a", "q é", "ü", [RetrievedContext("d", "t\n", np.float32(0.25)), RetrievedContext("e", "", None)],
+                     latency_s=0.125, prompt_tokens=3, completion_tokens=np.int64(2), attempts=2),
+        SystemOutput("b", "q", None, [], latency_s=None, error="system raised X: y"),
+        SystemOutput("c", "q", "", [{"id": "d", "text": "t", "score": 1}]),  # type: ignore[list-item]
+    ]
+    for out in outputs:
+        expected = json.dumps(out.to_dict(), ensure_ascii=False, separators=(",", ":"), default=_json_scalar)
+        assert _LINE_ENCODER.encode(_record(out)) == expected
+    odd = SystemOutput("d", "q", "a", [Doc()])  # type: ignore[list-item]
+    with pytest.raises(TypeError):  # as to_dict's output would: the object is not JSON
+        _LINE_ENCODER.encode(_record(odd))
+
+
+def test_overlapped_group_commit_writes_what_waiting_for_each_fsync_writes(tmp_path, monkeypatch):
+    import ragdx.rag.runner as runner_module
+
+    dataset = make_dataset(tmp_path / "ds", 150)
+    lines = {}
+    for overlap in (False, True):
+        monkeypatch.setattr(runner_module, "GROUP_COMMIT_OVERLAP", overlap)
+        monkeypatch.setattr(runner_module, "GROUP_COMMIT_LINES", 7)
+        summary = run(CallableSystem(suffix_answer), dataset, tmp_path / f"run-{overlap}", progress=False,
+                      concurrency=1)
+        assert summary.ok == summary.attempted == 150 and summary.pending == 0
+        assert manifest(tmp_path / f"run-{overlap}")["counts"]["result_lines"] == 150
+        lines[overlap] = [{k: v for k, v in obj.items() if k != "latency_s"}
+                          for obj in result_lines(tmp_path / f"run-{overlap}")]
+    assert lines[True] == lines[False] and len(lines[True]) == 150
+
+
+def test_local_executor_yields_results_in_the_order_they_finish():
+    async def work(k: int) -> int:
+        await asyncio.sleep(0.02 * (4 - k))  # the last started finishes first
+        return k
+
+    async def main():
+        return [k async for k in LocalAsyncExecutor().map(work, range(5), 5)]
+
+    assert asyncio.run(main()) == [4, 3, 2, 1, 0]

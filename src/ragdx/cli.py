@@ -635,7 +635,8 @@ def run_cmd(
     # "failed 5" says nothing; the commonest reasons usually say what to fix.
     for summary in summaries:
         if summary.failed:
-            console.print(f"[bold red]{summary.failed} failed[/] in {escape(str(summary.run_dir))}; top reasons:")
+            console.print(f"[bold red]{summary.failed} failed[/] in {escape(str(summary.run_dir))}; top reasons:",
+                          soft_wrap=True)
             for reason, count in failure_reasons(summary.run_dir):
                 console.print(f"  {count:>5} × {reason}", highlight=False, markup=False, soft_wrap=True)
 
@@ -682,6 +683,7 @@ def evaluate(
     boot: BootOpt = 1000,
     seed: Annotated[int, typer.Option("--seed")] = 0,
     bertscore: Annotated[bool, typer.Option("--bertscore", help="Add BERTScore (on the packaged MiniLM, not the paper's backbone).")] = False,
+    rouge: Annotated[bool, typer.Option("--rouge/--no-rouge", help="ROUGE-L (rouge-score's, with Porter stemming); --no-rouge skips it and NLTK's import, and metrics.json says it was not computed.")] = True,
     benchmark: Annotated[str | None, typer.Option("--benchmark", help="For a GRAMMAR reference directory: which paper benchmark it is (aurp, spider-open, spider-closed, none) for the paper's Table 3 column; default: aurp only when aurp_tables.json is there.")] = None,
     require_complete: Annotated[bool, typer.Option("--require-complete", help="Refuse (exit 2) a run that did not answer every query.")] = False,
     geval: Annotated[bool | None, typer.Option("--geval/--no-geval", help="The lab's four G-Eval criteria by the LLM of ragdx.yaml (default: on when an llm: section exists; 4 calls per query).")] = None,
@@ -703,8 +705,8 @@ def evaluate(
     if exclude_open_domain and closed_book is None:
         raise RagdxError("--exclude-open-domain needs --closed-book RUN", field="--exclude-open-domain")
     results = evaluate_many(paths, out=out, judge=judge, llm=_judge_llm(cfg, judge), sets=sets, k=k,
-                            retrieval=retrieval, n_boot=boot, seed=seed, bertscore=bertscore, benchmark=benchmark,
-                            require_complete=require_complete, geval=geval,
+                            retrieval=retrieval, n_boot=boot, seed=seed, bertscore=bertscore, rouge=rouge,
+                            benchmark=benchmark, require_complete=require_complete, geval=geval,
                             **({"closed_book": closed_book, "exclude_open_domain": exclude_open_domain}
                                if closed_book is not None else {}))
     for result in results:

@@ -130,10 +130,25 @@ def normalise(text: Any) -> str:
 # gold texts: memoised per process (a third of `evaluate`'s time on a large run went here).
 @functools.lru_cache(maxsize=1 << 16)
 def _normalise(text: str) -> str:
-    text = _strip_accents(unicodedata.normalize("NFKC", text)).casefold()
-    text = "".join(" " if unicodedata.category(c)[0] in "PSZC" else c for c in text)
+    if not text.isascii():  # ASCII is unchanged by NFKC and has no accents to strip
+        text = _strip_accents(unicodedata.normalize("NFKC", text))
+    text = text.casefold().translate(_SPACE_OUT)
     text = _ARTICLES.sub(" ", text)
     return _SPACES.sub(" ", text).strip()
+
+
+class _SpaceOut(dict):
+    """``str.translate`` table: a character of Unicode category P, S, Z or C (punctuation,
+    symbols, separators, controls) becomes a space, anything else stays; filled in as characters
+    are met (a Python test per character was most of the time of judging a distinct answer)."""
+
+    def __missing__(self, code: int) -> int:
+        value = 32 if unicodedata.category(chr(code))[0] in "PSZC" else code
+        self[code] = value
+        return value
+
+
+_SPACE_OUT = _SpaceOut()
 
 
 def _valid_date(year: int, month: int, day: int) -> date | None:
@@ -187,9 +202,16 @@ def extract_numbers(text: str, skip: Sequence[tuple[int, int]] = ()) -> set[floa
 
 def extract_values(text: Any) -> tuple[set[date], set[float]]:
     """(dates, numbers) mentioned in ``text``; digits that belong to a date are not numbers."""
-    text = str(text)
+    dates, numbers = _values_of(str(text))
+    return set(dates), set(numbers)
+
+
+# The cascade reads the values of one response up to three times (exact, contains, the values
+# stage) and those of the same gold texts for every query: memoised per process, read-only.
+@functools.lru_cache(maxsize=1 << 16)
+def _values_of(text: str) -> tuple[frozenset[date], frozenset[float]]:
     dates, spans = extract_dates(text)
-    return dates, extract_numbers(text, spans)
+    return frozenset(dates), frozenset(extract_numbers(text, spans))
 
 
 def _value_of(value: Any) -> date | float | None:
@@ -202,7 +224,11 @@ def _value_of(value: Any) -> date | float | None:
         return value.date()
     if isinstance(value, date):
         return value
-    text = str(value).strip()
+    return _value_of_text(str(value).strip())
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _value_of_text(text: str) -> date | float | None:
     midnight = _MIDNIGHT.match(text)
     if midnight:
         text = midnight.group(1)  # "2004-01-02 00:00:00" is the date 2004-01-02
@@ -421,10 +447,47 @@ class Judge:
     async def ajudge(self, item: JudgeItem) -> Verdict:
         return self.judge(item)
 
+    def synchronous(self) -> bool:
+        """Whether :meth:`judge` decides without awaiting anything (no LLM): many items are then
+        judged in a plain loop. A judge that overrides ``ajudge`` awaits something and is not."""
+        return type(self).ajudge is Judge.ajudge
+
     def judge_many(self, items: Sequence[JudgeItem], cache: VerdictCache | None = None) -> list[Verdict]:
-        from ragdx.llm import run_sync
+        if self.synchronous():
+            # one asyncio task per item cost more than the judging itself on a large offline run
+            return self._judge_each(items, cache)
+        from ragdx.llm import run_sync  # the LLM client (openai) is imported only by judges that need it
 
         return run_sync(self.ajudge_many(items, cache))
+
+    def _judge_each(self, items: Sequence[JudgeItem], cache: VerdictCache | None) -> list[Verdict]:
+        """Judge items one after the other; for the built-in offline judges, whose verdict depends
+        on nothing but the answer rows, the answer kind and the response, each distinct
+        (answer, response) pair is judged once (a run repeats its gold answers and many of its
+        responses)."""
+        memo: dict[Any, Verdict] | None = {} if type(self) in _PURE_JUDGES else None
+        out = []
+        for item in items:
+            if cache is not None:
+                hit = cache.get(item, self)
+                if hit is not None:
+                    out.append(hit)
+                    continue
+            key = _item_key(item) if memo is not None else None
+            verdict = memo.get(key) if key is not None else None  # type: ignore[union-attr]
+            if verdict is None:
+                verdict = self.judge(item)
+                if key is not None:
+                    memo[key] = verdict  # type: ignore[index]
+            else:
+                self._judged_again(verdict)
+            if cache is not None and verdict.correct is not None and verdict.error is None:
+                cache.put(item, self, verdict)
+            out.append(verdict)
+        return out
+
+    def _judged_again(self, verdict: Verdict) -> None:
+        """Bookkeeping for an item whose verdict was reused from an identical one."""
 
     async def ajudge_many(self, items: Sequence[JudgeItem], cache: VerdictCache | None = None
                           ) -> list[Verdict]:
@@ -482,7 +545,7 @@ class ContainmentJudge(Judge):
             ok = says_no_record(response)
             return Verdict(ok, self.name, "says there is no record" if ok else "answers an unanswerable query",
                            float(ok))
-        values = extract_values(response)
+        values = _values_of(response)
         rows = _rows(item)
         if len(rows) == 1 and len(rows[0]) == 1 and hedged(rows[0][0], response):
             return Verdict(False, self.name, "a hedged list of candidates", 0.0)
@@ -600,7 +663,7 @@ class CascadeJudge(Judge):
         rows = _rows(item)
         if len(rows) == 1 and len(rows[0]) == 1:
             gold = _value_of(rows[0][0])
-            dates, numbers = extract_values(str(item.response))
+            dates, numbers = _values_of(str(item.response))
             if isinstance(gold, date) and dates and gold not in dates:
                 return Verdict(False, "cascade:values", "the response states other dates")
             if isinstance(gold, float) and numbers and not dates and not any(
@@ -611,6 +674,12 @@ class CascadeJudge(Judge):
     def _count(self, verdict: Verdict) -> Verdict:
         self.decided_by[verdict.judge] = self.decided_by.get(verdict.judge, 0) + 1
         return verdict
+
+    def synchronous(self) -> bool:
+        return self.llm_judge is None and type(self).ajudge is CascadeJudge.ajudge
+
+    def _judged_again(self, verdict: Verdict) -> None:
+        self._count(verdict)  # decided_by counts items, not distinct ones
 
     def judge(self, item: JudgeItem) -> Verdict:
         cheap = self._cheap(item)
@@ -651,6 +720,22 @@ class CascadeJudge(Judge):
 
 
 JUDGES = ("exact", "contains", "f1", "llm", "cascade")
+
+#: judges whose verdict is a function of (answer rows, answer kind, response) alone: a subclass may
+#: read the query or keep state, so only these exact classes share verdicts between equal items
+_PURE_JUDGES = (ExactMatchJudge, ContainmentJudge, TokenF1Judge, CascadeJudge)
+
+
+def _item_key(item: JudgeItem) -> tuple | None:
+    """What an offline verdict depends on, hashable; None when a value cannot be hashed. Each value
+    keeps its type: 1, 1.0, True and "1" are different gold answers."""
+    try:
+        rows = tuple(tuple((v.__class__, v) for v in row) for row in item.answer_rows)
+        key = (item.answer_kind, item.response, rows)
+        hash(key)
+    except TypeError:
+        return None
+    return key
 
 
 def make_judge(name: str, *, llm: Any = None, sets: str = "all", f1_threshold: float = 0.5) -> Judge:

@@ -218,9 +218,11 @@ def evidence_rank(evidence_sets: Sequence[Sequence[str]], retrieved: Sequence[st
     need = [set(s) for s in evidence_sets if s]
     if not need:
         return None
-    for rank in range(1, len(retrieved) + 1):
-        prefix = set(retrieved[:rank])
-        if all(s & prefix for s in need):
+    # each retrieved document crosses off the sets it is in: the rank at which none is left
+    left = list(range(len(need)))
+    for rank, doc in enumerate(retrieved, 1):
+        left = [i for i in left if doc not in need[i]]
+        if not left:
             return rank
     return None
 

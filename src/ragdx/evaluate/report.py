@@ -24,6 +24,7 @@ from ragdx.evaluate.reference import (
 )
 from ragdx.evaluate.results import METRIC_LABELS, BlameCounts, EvaluationResult, StyleMetrics
 from ragdx.evaluate.runs import InputCheck, judge_plain, judge_run, rejudge
+from ragdx.store import gc_paused
 
 #: the paper's Table 3 per benchmark; a reference directory is matched to one (or none) by
 #: ``benchmark_of`` — never by its styles alone
@@ -247,10 +248,11 @@ def write_report(result: EvaluationResult, out: str | Path, title: str, *, sourc
     return out
 
 
+@gc_paused()  # bulk work on small objects in no cycle: see ragdx.store.gc_paused
 def evaluate(path: str | Path, *, out: str | Path | None = None, judge: str | Judge = "cascade", llm: Any = None,
              sets: str = "all", k: int | None = None, cache: Any = None, n_boot: int = 1000, seed: int = 0,
              dataset: Any = None, compare_pair: tuple[str, str] | None = None,
-             retrieval: str = "evidence", lab: bool = True, bertscore: bool = False,
+             retrieval: str = "evidence", lab: bool = True, bertscore: bool = False, rouge: bool = True,
              benchmark: str | None = None, require_complete: bool = False,
              closed_book: str | Path | None = None, exclude_open_domain: bool = False,
              geval: bool | None = None) -> EvaluationResult:
@@ -258,11 +260,13 @@ def evaluate(path: str | Path, *, out: str | Path | None = None, judge: str | Ju
     the protocol's metrics, blame and the style test, and write ``metrics.json``, ``summary.md``,
     ``judgements.jsonl``, ``blame.jsonl`` and a manifest to ``out`` (default ``PATH/evaluation``
     for a run directory; required for anything else), as one staged directory. ``lab`` adds hit
-    rate@k, MRR, ROUGE-L and the RAG confusion matrix, all by the same retrieval rule;
-    ``bertscore`` adds BERTScore on the packaged MiniLM. ``require_complete`` refuses a run that
-    did not answer every query (a killed or ``--limit`` run); otherwise such a run is evaluated
-    and marked "n of N" everywhere. With an LLM, the lab's four G-Eval criteria (1-5) and their
-    per-criterion RAG confusion matrices are added (``geval=False`` leaves them out)."""
+    rate@k, MRR, ROUGE-L and the RAG confusion matrix, all by the same retrieval rule (ROUGE-L
+    costs about 1 s per 100k queries; ``rouge=False`` skips it and NLTK's import, and ``rouge_l``
+    reads "not computed (--no-rouge)"); ``bertscore`` adds BERTScore on the packaged MiniLM.
+    ``require_complete`` refuses a run that did not answer every query (a killed or ``--limit``
+    run); otherwise such a run is evaluated and marked "n of N" everywhere. With an LLM, the
+    lab's four G-Eval criteria (1-5) and their per-criterion RAG confusion matrices are added
+    (``geval=False`` leaves them out)."""
     path = Path(path)
     kind = _kind(path)
     if kind == "reference":
@@ -289,7 +293,7 @@ def evaluate(path: str | Path, *, out: str | Path | None = None, judge: str | Ju
             from ragdx.evaluate.text_metrics import lab_metrics
 
             result.text_metrics = lab_metrics([j for j in judged if not j.error], k=k or 5, bertscore=bertscore,
-                                              rule=retrieval)
+                                              rule=retrieval, rouge=rouge)
         if kind == "run" and llm is not None and (geval is None or geval):
             result.extra["geval"] = _geval(llm, path, [j for j in judged if not j.error])
             result.geval_scores = result.extra["geval"].pop("scores")

@@ -262,7 +262,7 @@ def judge_run(run_dir: str | Path, *, judge: str | Judge = "cascade", llm: Any =
         manifest = json.loads((run_dir / "manifest.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         manifest = {}
-    outputs = read_run(run_dir)
+    outputs = read_run(run_dir, inputs=inputs)
     known, exact = _corpus_ids(dataset_dir, records)
     check = InputCheck(source=str(run_dir), total=len(inputs), answered=len(outputs),
                        status=str(manifest.get("status") or ""))

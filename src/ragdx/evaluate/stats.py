@@ -120,15 +120,44 @@ def resample_weights(n_groups: int, n_boot: int, rng: np.random.Generator, chunk
         done += b
 
 
+#: at most this many resample counts (n_boot x groups) are kept for the next bootstrap (one byte each)
+_KEEP_COUNTS = 64_000_000
+_kept: dict[tuple[int, int, int], list[np.ndarray]] = {}
+
+
+def _resamples(n_groups: int, n_boot: int, seed: int):
+    """``resample_weights(n_groups, n_boot, default_rng(seed))``, chunk by chunk. One evaluation
+    bootstraps the same groups with the same seed up to six times (each style, all styles, the
+    style test): drawing the resamples was most of a bootstrap's time, so the last set drawn is
+    kept (as small integers, the same counts) and handed out again."""
+    key = (n_groups, n_boot, seed)
+    kept = _kept.get(key)
+    if kept is not None:
+        for counts in kept:
+            yield counts.astype(np.float64)
+        return
+    chunks = []
+    keep = n_groups * n_boot <= _KEEP_COUNTS
+    for weights in resample_weights(n_groups, n_boot, np.random.default_rng(seed)):
+        # a group drawn more than 255 times (only possible among few groups) is not kept in a byte
+        if keep and weights.size and weights.max() > 255:
+            keep = False
+        if keep:
+            chunks.append(weights.astype(np.uint8))
+        yield weights
+    if keep:
+        _kept.clear()
+        _kept[key] = chunks
+
+
 def bootstrap_sums(matrices: Sequence[np.ndarray], n_boot: int = 1000, seed: int = 0) -> list[np.ndarray]:
     """For each (groups x columns) matrix — all over the same groups — the (n_boot x columns)
     sums under the same group resamples."""
     n_groups = matrices[0].shape[0]
-    rng = np.random.default_rng(seed)
     out = [[] for _ in matrices]
     stacked = np.concatenate(matrices, axis=1) if len(matrices) > 1 else matrices[0]
     widths = np.cumsum([0] + [m.shape[1] for m in matrices])
-    for weights in resample_weights(n_groups, n_boot, rng):
+    for weights in _resamples(n_groups, n_boot, seed):
         sums = weights @ stacked
         for i in range(len(matrices)):
             out[i].append(sums[:, widths[i]:widths[i + 1]])

@@ -60,31 +60,68 @@ def mrr(gold: Sequence[Sequence[str]], retrieved: Sequence[Sequence[str]], k: in
 # ----------------------------------------------------------------------------- ROUGE-L
 
 
+#: what ``lab_metrics`` reports for ROUGE-L unless asked for it: its tokeniser needs NLTK's Porter
+#: stemmer, and importing NLTK (it pulls in scikit-learn) took longer than judging 100,000 answers
+ROUGE_NOT_COMPUTED = "not computed (--no-rouge)"
+
+
 def rouge_l(references: Sequence[str], predictions: Sequence[str]) -> list[float]:
-    """ROUGE-L F-measure per pair (``rouge-score``, with stemming)."""
-    scorer = _rouge_l_scorer()
-    return [scorer.score(ref or "", pred or "")["rougeL"].fmeasure for ref, pred in zip(references, predictions,
-                                                                                         strict=True)]
+    """ROUGE-L F-measure per pair, exactly ``rouge-score``'s (its tokeniser with Porter stemming,
+    F-measure of the longest common subsequence). Each distinct pair is scored once, tokens are
+    memoised per text and the LCS length is computed bit-parallel instead of by rouge-score's
+    pure-Python table; ``tests/test_scale.py`` holds the scores equal to rouge-score's own."""
+    tokens = _rouge_tokenizer()
+    memo: dict[tuple[str, str], float] = {}
+    out = []
+    for ref, pred in zip(references, predictions, strict=True):
+        key = (ref or "", pred or "")
+        score = memo.get(key)
+        if score is None:
+            score = memo[key] = _rouge_l_fmeasure(tokens(key[0]), tokens(key[1]))
+        out.append(score)
+    return out
+
+
+def _rouge_l_fmeasure(target: Sequence[str], prediction: Sequence[str]) -> float:
+    # rouge_scorer._score_lcs, with the same arithmetic
+    if not target or not prediction:
+        return 0
+    lcs = lcs_length(target, prediction)
+    precision, recall = lcs / len(prediction), lcs / len(target)
+    return 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
+
+
+def lcs_length(a: Sequence[str], b: Sequence[str]) -> int:
+    """Length of the longest common subsequence of two token sequences, bit-parallel (Hyyrö 2004):
+    one bit per position of the longer sequence, a few integer operations per token of the shorter."""
+    if len(a) > len(b):
+        a, b = b, a
+    masks: dict[str, int] = {}
+    for i, token in enumerate(b):
+        masks[token] = masks.get(token, 0) | (1 << i)
+    full = (1 << len(b)) - 1
+    v = full
+    for token in a:
+        u = v & masks.get(token, 0)
+        v = ((v + u) | (v - u)) & full
+    return len(b) - v.bit_count()
 
 
 @functools.cache
-def _rouge_l_scorer():
-    """rouge-score's scorer with its own tokenisation, memoised: it Porter-stems every token of
-    every text anew, which was over half of ``evaluate``'s time on a large run, although a
-    run's answers and gold texts repeat the same few thousand words (and often whole texts).
-    The tokens are exactly rouge-score's (its ``tokenize`` with its stemmer)."""
+def _rouge_tokenizer():
+    """rouge-score's ``tokenize`` with its Porter stemmer, memoised per word and per text: a
+    run's answers and gold texts repeat the same few thousand words (and often whole texts)."""
     from nltk.stem import porter
-    from rouge_score import rouge_scorer, tokenize, tokenizers
+    from rouge_score import tokenize
 
     class _Stemmer:
         stem = staticmethod(functools.lru_cache(maxsize=200_000)(porter.PorterStemmer().stem))
 
-    class _Tokenizer(tokenizers.Tokenizer):
-        @functools.lru_cache(maxsize=100_000)  # noqa: B019 - one instance for the process
-        def tokenize(self, text):
-            return tokenize.tokenize(text, _Stemmer)
+    @functools.lru_cache(maxsize=100_000)
+    def tokens(text: str) -> tuple[str, ...]:
+        return tuple(tokenize.tokenize(text, _Stemmer))
 
-    return rouge_scorer.RougeScorer(["rougeL"], use_stemmer=True, tokenizer=_Tokenizer())
+    return tokens
 
 
 # ----------------------------------------------------------------------------- BERTScore
@@ -234,8 +271,9 @@ def confusion_markdown(table: dict[str, dict[str, int]]) -> str:
 
 
 def lab_metrics(judgements: Sequence[Any], *, k: int = 5, bertscore: bool = False,
-                scorer: BERTScorer | None = None, rule: str = "evidence") -> dict[str, Any]:
-    """Hit rate@1 and @k, MRR, mean ROUGE-L (and BERTScore F1) and the ground-truth confusion
+                scorer: BERTScorer | None = None, rule: str = "evidence", rouge: bool = True) -> dict[str, Any]:
+    """Hit rate@1 and @k, MRR, mean ROUGE-L (unless ``rouge=False``: then ``rouge_l`` says it was not
+    computed) and BERTScore F1 (with ``bertscore``) and the ground-truth confusion
     matrix of judged queries, all retrieval numbers by the one rule the evaluation names
     (``reference.RULE_WORDS``): a hit@k is "the top k hold the evidence", the MRR uses the rank at
     which they first do, and the confusion matrix's "relevant document retrieved" is the query's
@@ -259,14 +297,21 @@ def lab_metrics(judgements: Sequence[Any], *, k: int = 5, bertscore: bool = Fals
                 return r
         return None
 
+    def by_evidence(j: Any) -> bool:
+        sets = getattr(j, "evidence_sets", None)
+        return bool(rule == "evidence" and sets and any(sets))
+
     nan = float("nan")
     ranks = [rank(j) for j in judged]
+    # by the evidence rule a hit@n is "the evidence is held by rank n": read off the rank, found once
+    hits1 = [r is not None and r <= 1 if by_evidence(j) else hit(j, 1) for j, r in zip(judged, ranks, strict=True)]
+    hitsk = [r is not None and r <= k if by_evidence(j) else hit(j, k) for j, r in zip(judged, ranks, strict=True)]
     out: dict[str, Any] = {
         "retrieval_rule": RULE_WORDS.get(rule, rule),
-        "hit_rate@1": sum(hit(j, 1) for j in judged) / len(judged) if judged else nan,
-        f"hit_rate@{k}": sum(hit(j, k) for j in judged) / len(judged) if judged else nan,
+        "hit_rate@1": sum(hits1) / len(judged) if judged else nan,
+        f"hit_rate@{k}": sum(hitsk) / len(judged) if judged else nan,
         "mrr": sum(1 / r for r in ranks if r) / len(judged) if judged else nan,
-        "rouge_l": float(np.mean(rouge_l(refs, preds))) if refs else nan}
+        "rouge_l": (float(np.mean(rouge_l(refs, preds))) if refs else nan) if rouge else ROUGE_NOT_COMPUTED}
     if bertscore:
         s = (scorer or BERTScorer()).score(refs, preds)
         out["bertscore_f1"] = float(np.mean(s["f1"])) if refs else nan

@@ -13,7 +13,7 @@ import hashlib
 import json
 import random
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from datetime import date, datetime, time
 from decimal import Decimal
@@ -24,6 +24,7 @@ from ragdx.errors import RagdxError, validated
 from ragdx.gen.qa import QAGroup
 from ragdx.gen.sql_templates import PLACEHOLDER, ParsedTemplate
 from ragdx.gen.text_templates import TextTemplate
+from ragdx.store import gc_paused
 
 FORMAT_VERSION = 1
 
@@ -80,6 +81,10 @@ class QARecord:
 _FIELDS = {f.name for f in fields(QARecord)}
 
 
+#: types :func:`json_value` returns as they are (checked by exact type: a subclass takes the long way)
+_JSON_SAME = frozenset({str, int, float, bool, type(None)})
+
+
 def json_value(value: Any) -> Any:
     """A database value as JSON: dates as ISO text, decimals as numbers when exact."""
     if value is None or isinstance(value, bool | int | str):
@@ -101,6 +106,8 @@ def json_value(value: Any) -> Any:
 def value_text(value: Any) -> str:
     """A value as a person reads it: booleans as yes / no, date-times with a space, NULL as
     "not recorded" (never the text 'None')."""
+    if type(value) is str:
+        return value  # the common case, decided first
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, datetime):
@@ -119,6 +126,8 @@ _FIRST_NAMES = ("firstname", "first_name", "givenname", "given_name", "forename"
 def answer_text(rows: Sequence[Sequence[Any]], columns: Sequence[str] | None = None) -> str:
     """Rows as a person would read them: values joined by ', ', rows by '; '; a first name
     followed by a last name is one name ("Andrew Fuller")."""
+    if len(rows) == 1 and len(rows[0]) == 1:
+        return value_text(rows[0][0])  # one value: no separator to choose
     sep = ", "
     if columns and len(columns) == 2 and columns[0].lower() in _FIRST_NAMES:
         sep = " "
@@ -130,9 +139,54 @@ def group_id(sql_template_id: str, params: Sequence[Any]) -> str:
     return "g" + hashlib.sha256(blob.encode()).hexdigest()[:12]
 
 
+#: the string encoder ``json.dumps(..., ensure_ascii=False)`` uses
+_json_string = json.encoder.encode_basestring
+
+
+def _group_ids(sql_template_id: str) -> Callable[[Sequence[Any]], str]:
+    """:func:`group_id` for one template, a million times: the JSON text ``json.dumps`` would
+    write (its default separators) assembled directly, the template's part once. Ids are
+    hashes of that text, so it must stay byte for byte what ``json.dumps`` writes (tested)."""
+    head = "[" + _json_string(sql_template_id) + ", ["
+    sha256, dumps = hashlib.sha256, json.dumps
+
+    def gid(params: Sequence[Any]) -> str:
+        parts = []
+        for p in params:
+            kind = type(p)
+            if kind is str:
+                parts.append(_json_string(p))
+            elif kind is int:
+                parts.append(int.__repr__(p))
+            else:
+                parts.append(dumps(json_value(p), ensure_ascii=False))
+        return "g" + sha256((head + ", ".join(parts) + "]]").encode()).hexdigest()[:12]
+
+    return gid
+
+
 def fill(text: str, params: Mapping[str, Any]) -> str:
     """Substitute placeholders in one pass, so a value that looks like a placeholder stays text."""
     return PLACEHOLDER.sub(lambda m: value_text(params[f"{m.group(1)}.{m.group(2)}"]), text)
+
+
+def _filler(text: str) -> Callable[[Mapping[str, Any]], str]:
+    """:func:`fill` for one text template, its placeholders found once: the text is split at
+    them and the values joined in (still one pass: a value is never searched again)."""
+    pieces = PLACEHOLDER.split(text)  # literal, table, column, literal, ..., literal
+    literals = pieces[0::3]
+    names = [f"{t}.{c}" for t, c in zip(pieces[1::3], pieces[2::3], strict=True)]
+    if not names:
+        return lambda params: text
+
+    def filled(params: Mapping[str, Any]) -> str:
+        out = [literals[0]]
+        for name, literal in zip(names, literals[1:], strict=True):
+            out.append(value_text(params[name]))
+            out.append(literal)
+        return "".join(out)
+
+    return filled
 
 
 _DOC_IDS: dict[int, tuple[Mapping[str, list[str]], frozenset[str]]] = {}
@@ -152,17 +206,22 @@ def build_records(parsed: ParsedTemplate, groups: Iterable[QAGroup],
                   texts: Mapping[str, Sequence[TextTemplate]], kb_facts: Mapping[str, list[str]] | None = None
                   ) -> Iterator[QARecord]:
     """Records for ``groups`` × the text templates of every style in ``texts``."""
-    display = parsed.display()
     columns = list(parsed.output_columns)
     table = parsed.semantics.entity
     sql_id, schema_key = parsed.id, parsed.template.schema
-    # ids are hashes: compute each once, not once per record
-    styled = [(style, t, t.id) for style, items in texts.items() for t in items]
+    placeholders = parsed.placeholders  # a property that builds a tuple: once, not per group
+    # what does not change from group to group is worked out once per template: ids (hashes),
+    # the placeholders' places in each text, the concrete SQL's pieces
+    styled = [(style, _filler(t.text), t.id) for style, items in texts.items() for t in items]
+    gid_of = _group_ids(sql_id)
+    concrete = parsed.concrete_sql_renderer()
+    same = _JSON_SAME
     for group in groups:
-        params = dict(zip(parsed.placeholders, (json_value(v) for v in group.params), strict=True))
-        gid = group_id(sql_id, group.params)
-        sql = parsed.concrete_sql(group.params, display)
-        rows = [[json_value(v) for v in row] for row in group.rows]
+        params = dict(zip(placeholders, (v if type(v) in same else json_value(v) for v in group.params),
+                          strict=True))
+        gid = gid_of(group.params)
+        sql = concrete(group.params)
+        rows = [[v if type(v) in same else json_value(v) for v in row] for row in group.rows]
         text_answer = answer_text(group.rows, columns)
         gold: list[str] = []
         supported: bool | None = None
@@ -177,11 +236,11 @@ def build_records(parsed: ParsedTemplate, groups: Iterable[QAGroup],
             known = _document_ids(kb_facts)
             entity_docs = [e for e in group.entities if e in known]
             basis = "fact_index"
-        for style, t, tid in styled:
+        for style, filled, tid in styled:
             yield QARecord(
                 id=f"{gid}-{tid}", group_id=gid, sql_template_id=sql_id, text_template_id=tid,
                 style=style, schema=schema_key, table=table, params=params, sql=sql,
-                query=fill(t.text, params), answer_columns=columns, answer_rows=rows,
+                query=filled(params), answer_columns=columns, answer_rows=rows,
                 answer_text=text_answer, answer_kind=group.kind, entities=list(group.entities),
                 facts=list(group.facts), gold_document_ids=gold, kb_supported=supported,
                 evidence_sets=[list(e) for e in evidence], entity_document_ids=list(entity_docs), kb_basis=basis,
@@ -293,6 +352,7 @@ def write_dataset(directory: str | Path, records: Sequence[QARecord], manifest: 
     return Path(directory)
 
 
+@gc_paused()  # bulk work on small objects in no cycle: see ragdx.store.gc_paused
 def read_records(path: str | Path) -> list[QARecord]:
     """Read ``records.jsonl`` or ``records.parquet`` (or a dataset directory); a record that does
     not fit the type raises naming the file, the line and the field."""

@@ -34,15 +34,70 @@ from ragdx.gen.sql_templates import ParsedTemplate
 MultiPolicy = Literal["drop", "keep"]
 
 
-@dataclass(slots=True)
 class QAGroup:
-    """One semantic group: a template, the values filling its placeholders, and the answer."""
+    """One semantic group: a template, the values filling its placeholders, and the answer.
 
-    template_id: str
-    params: tuple[Any, ...]
-    rows: list[tuple[Any, ...]]
-    entities: list[str]
-    facts: list[str]
+    ``entities`` and ``facts`` (text made from the answer rows' keys) of a one-row group are
+    made when first read, not when the group is: answering a million combinations then costs
+    about what fetching them does, and groups dropped by a policy never pay for their text.
+    Read or not, they are the same values (equality and ``repr`` read them)."""
+
+    __slots__ = ("template_id", "params", "rows", "_entities", "_facts", "_pending")
+
+    def __init__(self, template_id: str, params: tuple[Any, ...], rows: list[tuple[Any, ...]],
+                 entities: list[str] | None = None, facts: list[str] | None = None, *,
+                 pending: tuple[_GroupBuilder, tuple] | None = None):
+        self.template_id = template_id
+        self.params = params
+        self.rows = rows
+        # a pending group's lists are made when read: no two empty lists per group meanwhile
+        self._entities = entities if entities is not None or pending is not None else []
+        self._facts = facts if facts is not None or pending is not None else []
+        #: (builder, key values of the one row) until entities and facts are first read
+        self._pending = pending
+
+    def _resolve(self) -> None:
+        build, keys = self._pending
+        self._entities, self._facts = build.entities_facts(keys)
+        self._pending = None
+
+    @property
+    def entities(self) -> list[str]:
+        if self._pending is not None:
+            self._resolve()
+        return self._entities
+
+    @entities.setter
+    def entities(self, value: list[str]) -> None:
+        if self._pending is not None:
+            self._resolve()
+        self._entities = value
+
+    @property
+    def facts(self) -> list[str]:
+        if self._pending is not None:
+            self._resolve()
+        return self._facts
+
+    @facts.setter
+    def facts(self, value: list[str]) -> None:
+        if self._pending is not None:
+            self._resolve()
+        self._facts = value
+
+    def _fields(self) -> tuple:
+        return (self.template_id, self.params, self.rows, self.entities, self.facts)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, QAGroup):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    __hash__ = None  # mutable, as the dataclass it replaces
+
+    def __repr__(self) -> str:
+        return ("QAGroup(template_id={!r}, params={!r}, rows={!r}, entities={!r}, facts={!r})"
+                .format(*self._fields()))
 
     @property
     def kind(self) -> str:
@@ -101,7 +156,8 @@ def placeholder_domains(engine: Engine, parsed: ParsedTemplate) -> list[list[Any
             table, column = parsed.domains[ph]
             sql = f"SELECT DISTINCT {_qi(parsed.dialect, column)} FROM {_qi(parsed.dialect, table)} " \
                   f"WHERE {_qi(parsed.dialect, column)} IS NOT NULL"
-            values = [r[0] for r in conn.exec_driver_sql(sql)]
+            # fetched at once: iterating the result fetches row by row (psycopg: a call per row)
+            values = conn.exec_driver_sql(sql).scalars().all()
             if all(type(v) is str for v in values):
                 values.sort()  # the same order as value_sort_key, at native speed
             else:
@@ -155,7 +211,10 @@ class _GroupBuilder:
 
     def __call__(self, params: tuple, keyed_rows: list[tuple[tuple, tuple]]) -> QAGroup:
         if len(keyed_rows) == 1:
-            rows = [keyed_rows[0][1]]
+            keys, row = keyed_rows[0]
+            if not self.keyed:
+                return QAGroup(self.template_id, params, [row], [], [])
+            return QAGroup(self.template_id, params, [row], pending=(self, keys))
         else:
             rows = [r for _, r in keyed_rows]
             if self.dedupe:
@@ -179,6 +238,33 @@ class _GroupBuilder:
                 if key is not None:
                     facts.add(prefix + key)
         return QAGroup(self.template_id, params, rows, sorted(entities), sorted(facts))
+
+
+    def entities_facts(self, keys: tuple) -> tuple[list[str], list[str]]:
+        """Entities and facts of a one-row group (most groups: a key looked up): the same as
+        the general path, without its sets and per-row dictionaries."""
+        key_of: dict[str, str] = {}
+        entities: list[str] = []
+        for qualifier, begin, end, prefix in self.slices:
+            if end - begin == 1:
+                value = keys[begin]
+                if value is None:
+                    continue  # an outer-joined table with no row contributes no entity
+                kind = type(value)
+                key = value if kind is str else str(value) if kind is int else key_text(value)
+            else:
+                part = keys[begin:end]
+                if None in part:
+                    continue
+                key = "|".join(map(key_text, part))
+            key_of[qualifier] = key
+            entities.append(prefix + key)
+        facts = [prefix + key_of[qualifier] for qualifier, prefix in self.facts if qualifier in key_of]
+        if len(entities) > 1:
+            entities = sorted(set(entities))
+        if len(facts) > 1:
+            facts = sorted(set(facts))
+        return entities, facts
 
 
 def key_text(value: Any) -> str:
@@ -205,6 +291,11 @@ def _loose(value: Any) -> Any:
     return "".join(c for c in decomposed if not unicodedata.combining(c)).rstrip(" ")
 
 
+#: rows per fetch of a streamed scan: few round trips (each one a wait on a loaded server),
+#: a bounded batch in memory (about 100k rows of a few columns: tens of MB)
+FETCH_ROWS = 100_000
+
+
 def _scan_set_based(engine: Engine, parsed: ParsedTemplate, schema: Schema,
                     combos: Iterable[tuple[Any, ...]] | None,
                     domains: Sequence[Sequence[Any]] | None = None) -> tuple[dict[tuple, list], _GroupBuilder]:
@@ -229,26 +320,35 @@ def _scan_set_based(engine: Engine, parsed: ParsedTemplate, schema: Schema,
             checks.append((exact, None if same else {_loose(v) for v in domain}))
     grouped: dict[tuple, list] = {}
     seen: set[tuple] = set()
+    # without a wish list every combination found is kept: its values are checked after the
+    # scan, a set difference per placeholder, instead of a loop per distinct combination here
+    check_rows = checks if wanted is not None else None
     with engine.connect() as conn:
         result = conn.execution_options(stream_results=True).exec_driver_sql(sql, {})
-        for chunk in result.partitions(20_000):
+        for chunk in result.partitions(FETCH_ROWS):
             for row in chunk:
-                params = tuple(row[:n_ph])
+                params = row[:n_ph]  # slicing a Row gives a tuple
                 bucket = grouped.get(params)
                 if bucket is None:
                     # checked once per distinct combination, not once per row
-                    if checks is not None and params not in seen:
+                    if check_rows is not None and params not in seen:
                         seen.add(params)
                         for value, (exact, loose) in zip(params, checks, strict=True):
                             if value not in exact and (loose is None or _loose(value) in loose):
                                 raise CollationMismatch(parsed.id)
                     if wanted is not None and params not in wanted:
                         continue
-                keyed = (tuple(row[n_ph:n_ph + n_keys]), tuple(row[n_ph + n_keys:]))
+                keyed = (row[n_ph:n_ph + n_keys], row[n_ph + n_keys:])
                 if bucket is None:
                     grouped[params] = [keyed]
                 else:
                     bucket.append(keyed)
+    if checks is not None and wanted is None:
+        for i, (exact, loose) in enumerate(checks):
+            outside = {params[i] for params in grouped}
+            outside.difference_update(exact)
+            if outside and (loose is None or any(_loose(v) in loose for v in outside)):
+                raise CollationMismatch(parsed.id)
     return grouped, _GroupBuilder(parsed, layout)
 
 
@@ -302,7 +402,7 @@ def answer_template(engine: Engine, parsed: ParsedTemplate, schema: Schema,
                     options: AnswerOptions) -> TemplateAnswers:
     """Fill ``parsed`` with the database's values and answer every combination, applying the
     multiplicity policies; groups come back in the order of their placeholder values."""
-    from ragdx.gen.values import draw_combinations, normalise_rows, settle_nulls
+    from ragdx.gen.values import draw_combinations, needs_normalising, normalise_rows, settle_nulls
 
     domains = placeholder_domains(engine, parsed)
     combos, available = draw_combinations(engine, parsed, schema, domains, options)
@@ -324,39 +424,58 @@ def answer_template(engine: Engine, parsed: ParsedTemplate, schema: Schema,
             except CollationMismatch:
                 use_set = False
                 counts.method = "per-combination"
-        if use_set:
+        keep_none, keep_multi = options.unanswerable == "keep", options.multi_answer == "keep"
+        append = groups.append
 
-            def group_of(combo):
-                keyed = grouped.get(combo)
-                return None if keyed is None else build(combo, keyed)
-        else:
-            found = run_per_combination(engine, parsed, combos, schema)
-            group_of = found.get
-        for combo in combos:
-            group = group_of(combo)
+        def settle(combo: tuple, group: QAGroup | None) -> None:
+            """The multiplicity policies for one combination."""
             if group is None:
-                if options.unanswerable == "keep":
-                    groups.append(QAGroup(parsed.id, combo, [], [], []))
+                if keep_none:
+                    append(QAGroup(parsed.id, combo, [], [], []))
                     counts.unanswerable_kept += 1
                 else:
                     counts.unanswerable_dropped += 1
             elif len(group.rows) > 1:
-                if options.multi_answer == "keep":
-                    groups.append(group)
+                if keep_multi:
+                    append(group)
                     counts.multi_kept += 1
                 else:
                     counts.multi_dropped += 1
             else:
-                groups.append(group)
+                append(group)
                 counts.single += 1
                 row = group.rows[0]
                 counts.null_answers += row.count(None) == len(row)
+
+        if use_set:
+            get = grouped.get
+            tid, keyed_on = parsed.id, build.keyed
+            single = null_answers = 0
+            # the common case inlined, counted in locals (a million combinations on 1M rows):
+            # a one-row group is made here, its entities and facts when first read
+            for combo in combos:
+                keyed = get(combo)
+                if keyed is not None and len(keyed) == 1 and keyed_on:
+                    keys, row = keyed[0]
+                    append(QAGroup(tid, combo, [row], pending=(build, keys)))
+                    single += 1
+                    null_answers += row.count(None) == len(row)
+                else:
+                    settle(combo, None if keyed is None else build(combo, keyed))
+            counts.single += single
+            counts.null_answers += null_answers
+        else:
+            found = run_per_combination(engine, parsed, combos, schema).get
+            for combo in combos:
+                settle(combo, found(combo))
     finally:
         if gc_was_on:
             gc.enable()
-    # one rendering of dates, numbers and booleans on every engine, then NULL answers settled
-    for group, rows in zip(groups, normalise_rows(parsed, schema, [g.rows for g in groups]), strict=True):
-        group.rows = rows
+    # one rendering of dates, numbers and booleans on every engine (text needs none: no pass
+    # over a million groups for nothing), then NULL answers settled
+    if needs_normalising(parsed, schema):
+        for group, rows in zip(groups, normalise_rows(parsed, schema, [g.rows for g in groups]), strict=True):
+            group.rows = rows
     groups = settle_nulls(groups, counts, options.null_answers)
     return TemplateAnswers(parsed, groups, counts)
 

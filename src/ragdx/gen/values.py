@@ -91,11 +91,20 @@ def _midnight(value: Any) -> bool:
     return isinstance(value, datetime) and value.time() == time(0)
 
 
+def _normalised_kinds(kinds: Sequence[tuple[str, str] | None]) -> bool:
+    return any(k and k[0] in ("date", "boolean", "number", "integer") for k in kinds)
+
+
+def needs_normalising(parsed, schema: Schema) -> bool:
+    """Whether :func:`normalise_rows` changes anything for this template (False: text only)."""
+    return _normalised_kinds(output_kinds(parsed, schema))
+
+
 def normalise_rows(parsed, schema: Schema, row_lists: Sequence[list[tuple]]) -> list[list[tuple]]:
     """Canonical values in every row of every group of one template; a date-time column whose
     values are all at midnight becomes a date column."""
     kinds = output_kinds(parsed, schema)
-    if not any(k and k[0] in ("date", "boolean", "number", "integer") for k in kinds):
+    if not _normalised_kinds(kinds):
         return [list(rows) for rows in row_lists]  # text needs nothing: skip the per-value pass
     dialect = schema.dialect
     out = [[tuple(canonical(v, k[0], k[1], dialect) if k else v for v, k in zip(row, kinds, strict=False))
@@ -214,11 +223,13 @@ def draw_combinations(engine, parsed, schema: Schema, domains: Sequence[Sequence
 
 
 def _present_combinations(engine, parsed, schema: Schema) -> set[tuple]:
+    from ragdx.gen.qa import FETCH_ROWS
+
     sql, n_ph, _ = parsed.set_based_query(schema)
     found: set[tuple] = set()
     with engine.connect() as conn:
         result = conn.execution_options(stream_results=True).exec_driver_sql(sql, {})
-        for chunk in result.partitions(20_000):
+        for chunk in result.partitions(FETCH_ROWS):
             for row in chunk:
                 found.add(tuple(row[:n_ph]))
     return found

@@ -15,6 +15,7 @@ writer and nothing here changes.
 from __future__ import annotations
 
 import asyncio
+import collections
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from typing import Protocol, TypeVar, runtime_checkable
 
@@ -47,8 +48,22 @@ class LocalAsyncExecutor:
                   concurrency: int) -> AsyncIterator[R]:
         if concurrency < 1:
             raise ValueError("concurrency must be at least 1")
+        loop = asyncio.get_running_loop()
         source = iter(items)
         pending: set[asyncio.Future[R]] = set()
+        # Tasks report themselves done through a callback into this deque, in the order they
+        # finish, and the generator sleeps on one future only when nothing is there: unlike
+        # asyncio.wait(FIRST_COMPLETED), which hooks and unhooks every pending task on each
+        # call, this costs O(1) per result, and a fast system's many results are drained (and
+        # their slots refilled) in one wake-up.
+        finished: collections.deque[asyncio.Future[R]] = collections.deque()
+        wakeup: list[asyncio.Future[None]] = []
+
+        def on_done(task: asyncio.Future[R]) -> None:
+            pending.discard(task)
+            finished.append(task)
+            if wakeup and not wakeup[0].done():
+                wakeup[0].set_result(None)
 
         def schedule(n: int) -> None:
             for _ in range(n):
@@ -56,19 +71,28 @@ class LocalAsyncExecutor:
                     item = next(source)
                 except StopIteration:
                     return
-                pending.add(asyncio.ensure_future(fn(item)))
+                task = asyncio.ensure_future(fn(item))
+                task.add_done_callback(on_done)
+                pending.add(task)
 
         try:
             schedule(concurrency)
-            while pending:
-                done, _ = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
-                pending.difference_update(done)
+            while pending or finished:
+                if not finished:
+                    wakeup.append(loop.create_future())
+                    try:
+                        await wakeup[0]
+                    finally:
+                        wakeup.clear()
+                batch = list(finished)
+                finished.clear()
                 # Refill before yielding so the slots stay busy while the consumer writes.
-                schedule(len(done))
-                for task in done:
+                schedule(len(batch))
+                for task in batch:
                     yield task.result()
         finally:
             for task in pending:
+                task.remove_done_callback(on_done)
                 task.cancel()
             if pending:
                 await asyncio.gather(*pending, return_exceptions=True)

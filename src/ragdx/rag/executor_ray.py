@@ -41,6 +41,37 @@ def import_ray():
     return ray
 
 
+def connect_ray(address: str | None, cpus: int = 1) -> tuple[Any, bool]:
+    """Ray, initialised: ``(ray, started)``, ``started`` True when this call did it (the caller
+    then owns the instance and shuts it down). ``address`` None means ``$RAY_ADDRESS``, else a
+    local instance with ``max(cpus, os.cpu_count())`` CPUs. Shared by the executor and the Ray
+    Data embedder (:mod:`ragdx.embed_ray`)."""
+    ray = import_ray()
+    if ray.is_initialized():
+        return ray, False
+    address = address or os.environ.get("RAY_ADDRESS") or None
+    env = {k: os.environ[k] for k in _PASSED_ENV if k in os.environ}
+    # Workers import ragdx and the user's modules from where the driver stands.
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (os.getcwd(), env.get("PYTHONPATH")) if p)
+    kwargs: dict[str, Any] = {"runtime_env": {"env_vars": env}, "include_dashboard": False,
+                              "log_to_driver": False}
+    try:
+        if address:
+            ray.init(address=address, **kwargs)
+        else:
+            ray.init(address="local", num_cpus=max(cpus, os.cpu_count() or 1), **kwargs)
+    except Exception as exc:  # an unreachable address, a version mismatch, a refused token
+        hint = ""
+        if address and not os.environ.get("RAY_AUTH_MODE"):
+            # recent Ray (2.60): a cluster whose head found a token runs in token mode, and a driver
+            # without RAY_AUTH_MODE=token gets only "Failed to connect".
+            hint = (" (if the cluster uses token authentication, set RAY_AUTH_MODE=token and RAY_AUTH_TOKEN "
+                    "or RAY_AUTH_TOKEN_PATH)")
+        raise RagdxError(f"cannot connect to Ray: {_one_line(exc)}{hint}", source=address or "local",
+                         field="--address") from None
+    return ray, True
+
+
 class _Worker:
     """One actor: its own system, built once in ``__init__`` (Ray runs it when the actor starts)."""
 
@@ -123,25 +154,9 @@ class RaySystem:
         return self.local.describe()
 
     def _connect(self):
-        ray = import_ray()
-        if ray.is_initialized():
-            return ray
-        env = {k: os.environ[k] for k in _PASSED_ENV if k in os.environ}
-        # Workers import ragdx and the user's modules from where the driver stands.
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (os.getcwd(), env.get("PYTHONPATH")) if p)
-        kwargs: dict[str, Any] = {"runtime_env": {"env_vars": env}, "include_dashboard": False,
-                                  "log_to_driver": False}
-        try:
-            if self.address:
-                ray.init(address=self.address, **kwargs)
-            else:
-                cpus = max(self.workers * math.ceil(self.num_cpus), os.cpu_count() or 1)
-                ray.init(address="local", num_cpus=cpus, **kwargs)
-            # ours to end at aclose: a local instance stops, a cluster is only disconnected from
-            self._started_ray = True
-        except Exception as exc:  # an unreachable address, a version mismatch with the cluster
-            raise RagdxError(f"cannot connect to Ray: {_one_line(exc)}", source=self.address or "local",
-                             field="--address") from None
+        ray, started = connect_ray(self.address, self.workers * math.ceil(self.num_cpus))
+        # ours to end at aclose: a local instance stops, a cluster is only disconnected from
+        self._started_ray = self._started_ray or started
         return ray
 
     def build(self) -> None:

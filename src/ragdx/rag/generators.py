@@ -50,8 +50,16 @@ class ExtractiveReader(Generator):
         self.model_path = model_path
         self.cache_dir = cache_dir
         self.max_sentences = max_sentences
-        # query -> vector, filled by prepare(); not configuration (to_dict takes __init__'s names)
+        # Not configuration (to_dict takes __init__'s names): query -> vector, filled by
+        # prepare(); sentence -> vector and context text -> its sentences, filled as they are
+        # met, so a context retrieved again costs neither a split nor a cache look-up (a
+        # SHA-256 and a SQLite query per sentence). Both memos stop growing at MEMO_MAX.
         self._query_vectors: dict[str, np.ndarray] = {}
+        self._sentence_vectors: dict[str, np.ndarray] = {}
+        self._sentences: dict[str, list[str]] = {}
+
+    #: entries per memo (~1.5 KB a vector): a reader over a large corpus stays bounded
+    MEMO_MAX = 100_000
 
     def prepare(self, queries: Sequence[str]) -> None:
         """Embed the queries about to be asked, in batches, before the first one is.
@@ -66,20 +74,55 @@ class ExtractiveReader(Generator):
         vectors = shared_embedder(self.model_path, self.cache_dir).embed(todo)
         self._query_vectors.update(zip(todo, vectors, strict=True))
 
+    def prepare_passages(self, texts: Sequence[str]) -> None:
+        """Embed, in one pass, the sentences of passages likely to be retrieved (a pipeline
+        gives its whole corpus when the run will retrieve more contexts than it has units).
+
+        Met one query at a time, a corpus's sentences go to the model in dozens of small
+        calls as new contexts come up; in one pass they are batched by length. Answers are
+        the same either way (a sentence's vector does not depend on when it is embedded,
+        up to float rounding)."""
+        todo = list(dict.fromkeys(s for t in texts for s in self._split(t) if s not in self._sentence_vectors))
+        if todo:
+            self._remember(todo, shared_embedder(self.model_path, self.cache_dir).embed(todo))
+
+    def _split(self, text: str) -> list[str]:
+        out = self._sentences.get(text)
+        if out is None:
+            out = sentences(text)
+            if len(self._sentences) < self.MEMO_MAX:
+                self._sentences[text] = out
+        return out
+
+    def _remember(self, texts: Sequence[str], vectors: np.ndarray) -> None:
+        room = self.MEMO_MAX - len(self._sentence_vectors)
+        if room > 0:
+            self._sentence_vectors.update(zip(texts[:room], vectors[:room], strict=True))
+
+    def _vectors(self, cands: list[str]) -> np.ndarray:
+        missing = [s for s in cands if s not in self._sentence_vectors]
+        if not missing:
+            return np.vstack([self._sentence_vectors[s] for s in cands])
+        new = shared_embedder(self.model_path, self.cache_dir).embed(missing)
+        self._remember(missing, new)
+        fresh = dict(zip(missing, new, strict=True))
+        return np.vstack([fresh[s] if s in fresh else self._sentence_vectors[s] for s in cands])
+
     async def generate(self, query, contexts, ctx=None):
         cands: list[str] = []
+        seen: set[str] = set()
         for c in contexts:
-            for s in sentences(c.text):
-                if s not in cands:
+            for s in self._split(c.text):
+                if s not in seen:
+                    seen.add(s)
                     cands.append(s)
         cands = cands[: self.max_sentences]
         if not cands:
             return ""
-        emb = shared_embedder(self.model_path, self.cache_dir)
         q = self._query_vectors.get(query)
         if q is None:
-            q = emb.embed([query])[0]
-        sims = emb.embed(cands) @ q
+            q = shared_embedder(self.model_path, self.cache_dir).embed([query])[0]
+        sims = self._vectors(cands) @ q
         return cands[int(np.argmax(sims))]  # argmax keeps the first of equal maxima
 
 

@@ -102,10 +102,28 @@ class Pipeline:
 
     def prepare(self, queries: Sequence[str]) -> None:
         """Let components batch per-query work over the queries about to be asked (the runner
-        calls this once per invocation; answers are the same without it)."""
+        calls this once per invocation; answers are the same without it): the index is built,
+        the generator and then the retrievers embed the queries in batches (the second finds
+        the first's vectors in the cache), and when the run will retrieve more contexts than
+        the corpus has units, the generator embeds the corpus's sentences in one pass rather
+        than dozens of small calls as contexts come up."""
+        queries = list(queries)
+        if not queries:
+            return
         prepare = getattr(self.generator, "prepare", None)
         if callable(prepare):
             prepare(queries)
+        try:
+            self.build()
+            self.retriever.prepare(queries)
+        except Exception:
+            # Not lost: answer() builds and embeds again and records the failure on every
+            # query, as it would have without prepare.
+            return
+        passages = getattr(self.generator, "prepare_passages", None)
+        units = self.retriever.units
+        if callable(passages) and len(units) <= len(queries) * self.top_k:
+            passages([u.text for u in units])
 
     def set_alternatives(self, mapping: Mapping[str, Sequence[str]]) -> None:
         """Give offline reformulations to every dataset reformulator in the retriever tree."""

@@ -124,6 +124,16 @@ class Retriever(Component):
         if not self.units:
             raise RagdxError(f"the {self.type_name} retriever has not been built (call build(chunks) first)")
 
+    def prepare(self, queries: Sequence[str]) -> None:
+        """Batch per-query work over the queries about to be asked (a dense retriever embeds
+        them); rankings are the same without it. Composites pass the queries on."""
+        for child in self._children():
+            child.prepare(queries)
+
+    def _children(self) -> list[Retriever]:
+        one = getattr(self, "retriever", None)
+        return [one] if isinstance(one, Retriever) else list(getattr(self, "retrievers", None) or [])
+
     # -- ranking
     def scores(self, query: str) -> np.ndarray:
         raise NotImplementedError
@@ -265,16 +275,64 @@ class DenseRetriever(Retriever):
     """Exact inner-product search over unit-normalised MiniLM embeddings (= cosine similarity).
 
     Embeddings are cached on disk by content hash in ``cache_dir`` (None: no disk cache) and
-    kept in memory per corpus, so several pipelines over one corpus embed it once."""
+    kept in memory per corpus, so several pipelines over one corpus embed it once.
 
-    def __init__(self, model_path: str | None = None, cache_dir: str | None = DEFAULT_CACHE_DIR):
+    ``index_embedder: {executor: ray, address: ..., workers: N}`` embeds the corpus (what the
+    cache lacks) with Ray Data actors (:mod:`ragdx.embed_ray`); queries, one at a time, are
+    still embedded here. Absent from ``to_dict`` when unset, so existing pipelines keep their
+    identity."""
+
+    def __init__(self, model_path: str | None = None, cache_dir: str | None = DEFAULT_CACHE_DIR,
+                 index_embedder: dict | None = None):
         super().__init__()
         self.model_path = model_path
         self.cache_dir = cache_dir
+        self._query_vectors: dict[str, np.ndarray] = {}  # filled by prepare(); not configuration
+        if index_embedder is not None:
+            from ragdx.embed import EmbedderConfig
+            from ragdx.errors import validated
+
+            # the model and the cache are the retriever's own parameters: one source for each
+            allowed = {"executor", "address", "workers", "batch_size", "device"}
+            extra = sorted(set(index_embedder) - allowed)
+            if extra:
+                raise RagdxError(f"unknown key {extra[0]!r} (accepted: {', '.join(sorted(allowed))})",
+                                 field="index_embedder")
+            validated(EmbedderConfig, dict(index_embedder), source="index_embedder")
+        self.index_embedder = dict(index_embedder) if index_embedder is not None else None
+
+    def params(self) -> dict[str, Any]:
+        out = super().params()
+        if out.get("index_embedder") is None:
+            out.pop("index_embedder", None)
+        return out
+
+    def _index_embedder(self):
+        if not self.index_embedder or self.index_embedder.get("executor", "local") == "local":
+            return self.embedder
+        from ragdx.embed import Embedder, EmbedderConfig
+        from ragdx.embed_ray import RayEmbedder
+
+        cfg = EmbedderConfig(**self.index_embedder)
+        local = self.embedder
+        if cfg.batch_size != local.batch_size or cfg.device != local.device:
+            local = Embedder(self.model_path, cache_dir=self.cache_dir, batch_size=cfg.batch_size, device=cfg.device)
+        return RayEmbedder(local, address=cfg.address, workers=cfg.workers)
 
     @property
     def embedder(self):
         return shared_embedder(self.model_path, self.cache_dir)
+
+    #: query vectors kept from prepare() at most (~1.5 KB each)
+    QUERY_MEMO_MAX = 100_000
+
+    def prepare(self, queries):
+        """Embed the queries in batches (one model call per query costs ~13 ms of fixed
+        overhead on a CPU); ``scores`` takes their vectors from here. Not configuration."""
+        memo = self._query_vectors
+        todo = [q for q in dict.fromkeys(queries) if q not in memo][: max(0, self.QUERY_MEMO_MAX - len(memo))]
+        if todo:
+            memo.update(zip(todo, self.embedder.embed(todo), strict=True))
 
     def _build(self, units):
         h = hashlib.sha256()
@@ -283,7 +341,12 @@ class DenseRetriever(Retriever):
             h.update(b"\x1e")
         key = (self.model_path or "minilm", h.hexdigest())
         if key not in _DENSE_MEMO:
-            _DENSE_MEMO[key] = self.embedder.embed([u.text for u in units])
+            embedder = self._index_embedder()
+            try:
+                _DENSE_MEMO[key] = embedder.embed([u.text for u in units])
+            finally:
+                if embedder is not self.embedder:
+                    embedder.close()  # a Ray instance started for the index ends with it
         self._matrix = _DENSE_MEMO[key]
 
     def set_embeddings(self, units: Sequence[Chunk], matrix: np.ndarray) -> None:
@@ -294,7 +357,8 @@ class DenseRetriever(Retriever):
         self._matrix = np.ascontiguousarray(matrix, dtype=np.float32)
 
     def scores(self, query):
-        return self.scores_for_vector(self.embedder.embed([query])[0])
+        vector = self._query_vectors.get(query)
+        return self.scores_for_vector(self.embedder.embed([query])[0] if vector is None else vector)
 
     def scores_for_vector(self, vector: np.ndarray) -> np.ndarray:
         return self._matrix @ np.asarray(vector, dtype=np.float32)
@@ -570,6 +634,14 @@ class MultiQueryRetriever(_Composite):
     def build(self, chunks):
         self.retriever.build(chunks)
         self._set_units(self.retriever.units)
+
+    def prepare(self, queries):
+        # offline reformulations are known beforehand: they are asked too
+        variants = list(queries)
+        if isinstance(self.reformulator, DatasetReformulator) and self.n > 0:
+            for q in queries:
+                variants += [a for a in self.reformulator._alternatives.get(q, []) if a != q][: self.n]
+        self.retriever.prepare(variants)
 
     async def aranked(self, query, k, allowed=None, ctx=None):
         self._require_built()

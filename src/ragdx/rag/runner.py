@@ -33,6 +33,7 @@ never sent twice.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import hashlib
 import json
@@ -49,8 +50,8 @@ from typing import Any
 
 from ragdx.errors import RagdxError
 from ragdx.rag.executor import Executor, LocalAsyncExecutor
-from ragdx.rag.types import System, SystemInput, SystemOutput
-from ragdx.store import sha256_file
+from ragdx.rag.types import RetrievedContext, System, SystemInput, SystemOutput
+from ragdx.store import gc_paused, sha256_file
 
 __all__ = [
     "RunSummary",
@@ -77,6 +78,8 @@ MANIFEST_REFRESH_S = 1.0
 #: since the last sync (a slow system's every record is synced as it comes)
 GROUP_COMMIT_LINES = 64
 GROUP_COMMIT_S = 0.2
+#: fsync on a thread while the next lines are written (False: the runner waits for each fsync)
+GROUP_COMMIT_OVERLAP = True
 
 
 @dataclass(slots=True)
@@ -180,8 +183,13 @@ class _Scan:
         self.completion_tokens += int(obj.get("completion_tokens") or 0)
 
 
-def _scan_results(path: Path) -> _Scan:
-    """Every complete line of ``results.jsonl``; a final line without a newline is torn."""
+def _scan_results(path: Path, *, check: bool = True) -> _Scan:
+    """Every complete line of ``results.jsonl``; a final line without a newline is torn.
+    ``check``: each record is also built as a :class:`SystemOutput` here, so that a hand-edited
+    one fails naming its line (``read_run``, which builds them anyway, checks them itself)."""
+    from ragdx.store import _fast_loads
+
+    fast = _fast_loads()
     scan = _Scan()
     if not path.exists():
         return scan
@@ -193,7 +201,8 @@ def _scan_results(path: Path) -> _Scan:
         if not line.strip():
             continue
         try:
-            obj = json.loads(line)
+            # orjson where it reads the line as json does (see ragdx.store._fast_loads)
+            obj = (fast(line) if fast is not None else None) or json.loads(line)
         except ValueError:
             # Only the last line can be torn by a crash (lines are written whole, in order,
             # and a torn tail is cut before appending); damage elsewhere is not ours to guess.
@@ -203,7 +212,8 @@ def _scan_results(path: Path) -> _Scan:
         try:
             # a hand-edited record with a field missing or of the wrong type stops here, in one
             # line, rather than as a traceback wherever the field is first used
-            _output(obj)
+            if check:
+                _output(obj)
             scan.add(obj)
         except (TypeError, ValueError, AttributeError) as exc:
             raise RagdxError(f"not a result record ({exc})", source=str(path), field=f"line {number}") from None
@@ -275,16 +285,27 @@ def read_manifest(run_dir: str | Path) -> dict[str, Any]:
     return manifest
 
 
-def read_run(run_dir: str | Path) -> list[SystemOutput]:
+@gc_paused()  # bulk work on small objects in no cycle: see ragdx.store.gc_paused
+def read_run(run_dir: str | Path, *, inputs: list[SystemInput] | None = None) -> list[SystemOutput]:
     """The latest result of every record that has one, in dataset order (pending ones are
-    left out). Reads only; a torn final line is ignored, not repaired."""
+    left out). Reads only; a torn final line is ignored, not repaired. ``inputs``: the run's
+    ``inputs.jsonl`` when the caller has read it already."""
     from ragdx.rag.context_store import inflate, load_texts
 
     run_dir = Path(run_dir)
-    inputs = _read_inputs(run_dir)
-    latest = _scan_results(run_dir / RESULTS).latest
+    inputs = _read_inputs(run_dir) if inputs is None else inputs
+    latest = _scan_results(run_dir / RESULTS, check=False).latest
     texts = load_texts(run_dir)  # contexts stored once per distinct text
-    return [_output(inflate(latest[i.id], texts, str(run_dir))) for i in inputs if i.id in latest]
+    out = []
+    for i in inputs:
+        obj = latest.get(i.id)
+        if obj is None:
+            continue
+        try:
+            out.append(_output(inflate(obj, texts, str(run_dir))))
+        except (TypeError, ValueError, AttributeError) as exc:  # a hand-edited record
+            raise RagdxError(f"not a result record ({exc})", source=str(run_dir / RESULTS), field=i.id) from None
+    return out
 
 
 # ----------------------------------------------------------------------------- manifest
@@ -410,6 +431,25 @@ def _json_scalar(value: Any) -> Any:
     if callable(item):
         return item()
     raise TypeError(f"{type(value).__name__} is not JSON serialisable")
+
+
+# One encoder for every result line: json.dumps with options builds a new one per call.
+_LINE_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=_json_scalar)
+
+
+def _record(out: SystemOutput) -> dict[str, Any]:
+    """``out.to_dict()`` for the common case, without ``asdict``'s recursive deep copy (the
+    runner's largest per-record cost on a fast system): the same keys in the same order, so the
+    line written is byte for byte the same. Anything unusual (a context that is not a
+    RetrievedContext) goes through ``to_dict`` as before."""
+    contexts = []
+    for c in out.contexts:
+        if type(c) is not RetrievedContext:
+            return out.to_dict()
+        contexts.append({"id": c.id, "text": c.text, "score": c.score})
+    return {"id": out.id, "query": out.query, "answer": out.answer, "contexts": contexts,
+            "latency_s": out.latency_s, "prompt_tokens": out.prompt_tokens,
+            "completion_tokens": out.completion_tokens, "error": out.error, "attempts": out.attempts}
 
 
 # ----------------------------------------------------------------------------- progress
@@ -580,21 +620,49 @@ async def _run_locked(system: System, inputs: list[SystemInput], dataset_info: d
     # none of them, and at most the last is torn), and fsync'd in groups, of GROUP_COMMIT_LINES
     # or after GROUP_COMMIT_S; a record counts as done (progress, manifest) only once synced.
     # What a power loss takes is an unsynced tail, which a resume runs again.
-    unsynced: list[tuple[str, bool]] = []
+    # What commit() counts is what the line says, taken from the output rather than parsed back
+    # from the line: the fields that counts, tokens and latency read (each read through int(),
+    # float() or a None test, so a numpy scalar counts as the number its line holds).
+    # With GROUP_COMMIT_OVERLAP the fsync runs on a thread while the next lines are written (the
+    # disk's wait overlaps the runner's work); a group is counted only once the fsync that
+    # started after its last line was written has returned.
+    unsynced: list[dict[str, Any]] = []
+    syncing: list[tuple[concurrent.futures.Future[None], list[dict[str, Any]]]] = []
+    syncer = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="ragdx-fsync") \
+        if GROUP_COMMIT_OVERLAP else None
     synced_at = 0.0
 
-    def commit() -> None:
-        nonlocal attempted, failed_now, synced_at
+    def acknowledge(group: list[dict[str, Any]]) -> None:
+        nonlocal attempted, failed_now
+        for obj in group:
+            scan.add(obj)
+            attempted += 1
+            failed_now += obj["error"] is not None
+        bar.update(task, advance=len(group), failed=failed_now)
+
+    def commit(wait: bool = True) -> None:
+        """Sync every line written so far and count it; ``wait=False`` (while running, with the
+        overlap) counts the previous group if its fsync is done and starts the next in the
+        background, or does nothing while that fsync is still going (the lines wait for the
+        next call)."""
+        nonlocal synced_at
+        if syncing:
+            future, group = syncing[0]
+            if not wait and not future.done():
+                return
+            syncing.clear()
+            future.result()  # an fsync's OSError ends the run, as it did inline
+            acknowledge(group)
         if not unsynced:
             return
-        os.fsync(fh.fileno())
-        for text, failed in unsynced:
-            scan.add(json.loads(text))
-            attempted += 1
-            failed_now += failed
-        bar.update(task, advance=len(unsynced), failed=failed_now)
+        group = unsynced.copy()
         unsynced.clear()
         synced_at = time.monotonic()
+        if syncer is None or wait:
+            os.fsync(fh.fileno())
+            acknowledge(group)
+        else:
+            syncing.append((syncer.submit(os.fsync, fh.fileno()), group))
 
     try:
         with bar:
@@ -602,13 +670,14 @@ async def _run_locked(system: System, inputs: list[SystemInput], dataset_info: d
             try:
                 async for out in results:
                     # contexts.jsonl gets any new text (synced) before the line that refers to it
-                    line = json.dumps(store.compact(out.to_dict()), ensure_ascii=False, separators=(",", ":"),
-                                      default=_json_scalar) + "\n"
+                    line = _LINE_ENCODER.encode(store.compact(_record(out))) + "\n"
                     fh.write(line.encode("utf-8"))
                     fh.flush()
-                    unsynced.append((line, out.error is not None))
+                    unsynced.append({"id": out.id, "answer": out.answer, "error": out.error,
+                                     "latency_s": out.latency_s, "prompt_tokens": out.prompt_tokens,
+                                     "completion_tokens": out.completion_tokens})
                     if len(unsynced) >= GROUP_COMMIT_LINES or time.monotonic() - synced_at >= GROUP_COMMIT_S:
-                        commit()
+                        commit(wait=False)
                     if time.monotonic() - refreshed >= MANIFEST_REFRESH_S:
                         # a SIGKILL leaves no time to write the manifest: keep its counts current
                         _write_manifest(run_dir, manifest, inputs, scan)
@@ -623,6 +692,8 @@ async def _run_locked(system: System, inputs: list[SystemInput], dataset_info: d
         try:
             commit()  # what was answered and written is synced and counted, however the run ends
         finally:
+            if syncer is not None:
+                syncer.shutdown(wait=True)
             fh.close()
         store.close()
         aclose = getattr(system, "aclose", None)

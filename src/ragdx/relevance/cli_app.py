@@ -64,10 +64,16 @@ def _config(path: Path | None):
     return load_config(path)
 
 
-def _embedder(cfg):
+def _embedder(cfg, executor: str | None = None, address: str | None = None, workers: int | None = None):
+    """The embedder of ragdx.yaml; ``--executor/--address/--workers`` override its Ray settings."""
     from ragdx.embed import make_embedder
 
-    return make_embedder(cfg.embedder)
+    if executor not in (None, "local", "ray"):
+        raise RagdxError(f"expected local or ray, got {executor!r}", field="--executor")
+    if executor != "ray" and (address is not None or workers is not None) and cfg.embedder.executor != "ray":
+        raise RagdxError("--address and --workers are for --executor ray", field="--executor")
+    update = {k: v for k, v in (("executor", executor), ("address", address), ("workers", workers)) if v is not None}
+    return make_embedder(cfg.embedder.model_copy(update=update) if update else cfg.embedder)
 
 
 # ----------------------------------------------------------------------------- relevance
@@ -91,6 +97,9 @@ def relevance_calibrate(
     search: Annotated[str, typer.Option("--search", help="auto, exact or ivf.")] = "auto",
     overwrite: OverwriteOpt = False,
     seed: Annotated[int, typer.Option("--seed")] = 0,
+    executor: Annotated[str | None, typer.Option("--executor", help="local, or ray: embed what the cache lacks with Ray Data actors, one GPU each when the cluster has GPUs (default: ragdx.yaml's embedder.executor).")] = None,
+    address: Annotated[str | None, typer.Option("--address", help="With --executor ray: the cluster (ray://host:10001, host:6379 or auto; default: RAY_ADDRESS, else a local instance).")] = None,
+    workers: Annotated[int | None, typer.Option("--workers", min=1, help="With --executor ray: embedding actors (default 2).")] = None,
     no_progress: NoProgressOpt = False,
     config: ConfigOpt = None,
 ):
@@ -99,16 +108,25 @@ def relevance_calibrate(
 
     refuse_existing(out, overwrite)
     cfg = _config(config)
-    embedder = _embedder(cfg) if retriever == "dense" else None
-    with progress_bars(not no_progress) as bar:
-        summary = calibrate(corpus, out, queries=queries, dataset=dataset, synthesize=synthesize, examples=examples,
-                            llm_config=cfg.llm.model_dump() if cfg.llm else None, corpus_field=corpus_field,
-                            query_field=query_field, k=k, temperature=temperature, statistic=statistic,
-                            alpha=alpha, retriever=retriever, search=search, overwrite=overwrite, seed=seed,
-                            embedder=embedder, progress=bar)
+    embedder = _embedder(cfg, executor, address, workers) if retriever == "dense" else None
+    try:
+        with progress_bars(not no_progress) as bar:
+            summary = calibrate(corpus, out, queries=queries, dataset=dataset, synthesize=synthesize,
+                                examples=examples, llm_config=cfg.llm.model_dump() if cfg.llm else None,
+                                corpus_field=corpus_field, query_field=query_field, k=k, temperature=temperature,
+                                statistic=statistic, alpha=alpha, retriever=retriever, search=search,
+                                overwrite=overwrite, seed=seed, embedder=embedder, progress=bar)
+    finally:
+        close = getattr(embedder, "close", None)
+        if close is not None:
+            close()  # a Ray instance the embedder started ends with the command
     table = Table(title=f"tester → {summary.tester_dir}", title_justify="left", show_header=False)
     for key, value in summary.to_dict().items():
         table.add_row(key.replace("_", " "), str(value))
+    nodes = getattr(embedder, "embedded_on", None)
+    if nodes:
+        table.add_row("ray data", f"{sum(nodes.values())} texts embedded on {len(nodes)} node(s) "
+                                  f"({embedder.last_device})")
     console.print(table)
 
 

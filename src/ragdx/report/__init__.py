@@ -20,15 +20,17 @@ __all__ = ["build_report", "render_html", "render_markdown", "write_report"]
 def write_report(run_dirs, out: str | Path, *, fmt: str = "html", **kwargs: Any) -> Path:
     """Build the report for ``run_dirs`` and write it to ``out`` (``fmt``: html or md)."""
     from ragdx.errors import RagdxError
-    from ragdx.store import atomic_write_text
+    from ragdx.store import atomic_write_text, gc_paused
 
     if fmt not in ("html", "md"):
         raise RagdxError(f"unknown format {fmt!r} (html or md)", field="--format")
-    data = build_report(run_dirs, **kwargs)
-    if fmt == "html":
-        from ragdx.report.html import write_failures
+    with gc_paused():  # millions of small objects, none in a cycle: see ragdx.store.gc_paused
+        data = build_report(run_dirs, **kwargs)
+        if fmt == "html":
+            from ragdx.report.html import write_failures
 
-        write_failures(data, out)  # a long failure table is paged: the rest goes beside the report
-    atomic_write_text(out, render_html(data) if fmt == "html" else render_markdown(data))
+            write_failures(data, out)  # a long failure table is paged: the rest goes beside the report
+        text = render_html(data) if fmt == "html" else render_markdown(data)
+    atomic_write_text(out, text)
     Path(out).chmod(0o644)  # a report is for sharing (the atomic write creates files 0600)
     return Path(out)

@@ -321,7 +321,9 @@ def _systems(data: dict[str, Any]) -> str:
              f"<table>{vhead}{vbody}</table>{verdict_chart}"]
     for s in systems:
         tm = s.get("text_metrics") or {}
-        extra = ", ".join(f"{k} {_num(v)}" for k, v in tm.items() if isinstance(v, int | float))
+        # a metric left out says so ("rouge_l not computed (--no-rouge)") rather than vanishing
+        extra = ", ".join(f"{k} {_num(v) if isinstance(v, int | float) else v}" for k, v in tm.items()
+                          if isinstance(v, int | float | str) and k != "retrieval_rule")
         parts.append(f"<h3>{_e(s['name'])}</h3>")
         if s.get("description"):
             parts.append(f'<p class="muted">{_e(s["description"])}. Judged by {_e(", ".join(s["judges"]))}.</p>')

@@ -1,0 +1,122 @@
+"""A pipeline's ``prepare`` batches per-query model work (the demo's hot path, issue 14) and must
+not change an answer: the reader's corpus sentences in one pass, the dense retriever's queries
+in batches, and the embedder's optional length-aware batches."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import numpy as np
+import pytest
+
+from ragdx.rag.corpus import Corpus, Document
+from ragdx.rag.generators import ExtractiveReader, sentences
+from ragdx.rag.pipeline import Pipeline
+from ragdx.rag.retrievers import BM25Retriever, DenseRetriever, EnsembleRetriever, KeywordRetriever
+from ragdx.rag.types import SystemInput
+
+
+def _corpus(n_docs: int) -> Corpus:
+    rng = random.Random(5)
+    towns = ["Arlen", "Bexmoor", "Corvale", "Dunmere", "Eskby", "Fallow"]
+    docs = []
+    for i in range(n_docs):
+        town = towns[i % len(towns)]
+        facts = [f"{town} district {i} has {rng.randint(100, 9000)} people.",
+                 f"The mayor of {town} district {i} is {rng.choice(['Ann Lee', 'Bo Park', 'Zoë Król'])}.",
+                 f"Its school was founded in {rng.randint(1700, 1990)}.",
+                 f"The river {rng.choice(['Ouse', 'Tay', 'Esk'])} runs through it."]
+        docs.append(Document(f"d{i}", " ".join(rng.sample(facts, len(facts)))))
+    return Corpus(docs)
+
+
+def _queries() -> list[str]:
+    return [f"{q} {t} district {i}?" for q in ("Who is the mayor of", "How many people live in",
+                                               "Which river runs through")
+            for t, i in (("Arlen", 0), ("Bexmoor", 1), ("Corvale", 8), ("Dunmere", 3))]
+
+
+def _pipeline(corpus: Corpus) -> Pipeline:
+    # no disk cache: each pipeline computes its own vectors, in its own batches
+    return Pipeline("p", corpus, retriever=EnsembleRetriever([BM25Retriever(), DenseRetriever(cache_dir=None)]),
+                    generator=ExtractiveReader(cache_dir=None), top_k=3)
+
+
+def _answers(pipeline: Pipeline, queries: list[str]) -> list[tuple]:
+    async def go():
+        return [await pipeline.answer(SystemInput(id=str(i), query=q)) for i, q in enumerate(queries)]
+
+    return [(o.answer, [(c.id, c.score) for c in o.contexts], o.error) for o in asyncio.run(go())]
+
+
+@pytest.mark.slow
+def test_prepare_embeds_queries_and_corpus_sentences_beforehand_with_the_same_answers():
+    corpus, queries = _corpus(8), _queries()
+    plain = _answers(_pipeline(corpus), queries)
+    assert all(a and not err for a, _, err in plain)
+
+    prepared = _pipeline(corpus)
+    prepared.prepare(queries)
+    dense = prepared.retriever.retrievers[1]
+    reader = prepared.generator
+    assert set(dense._query_vectors) == set(reader._query_vectors) == set(queries)
+    # 8 units <= 12 queries x top 3: every corpus sentence was embedded in one pass
+    all_sentences = {s for unit in prepared.retriever.units for s in sentences(unit.text)}
+    assert set(reader._sentence_vectors) == all_sentences
+    assert _answers(prepared, queries) == plain
+
+    # a corpus larger than what the run retrieves is left to be embedded as contexts come up
+    big = _pipeline(_corpus(40))
+    big.prepare(queries[:2])
+    assert big.generator._sentence_vectors == {} and set(big.generator._query_vectors) == set(queries[:2])
+
+
+def test_prepare_without_a_model_changes_nothing_and_a_failed_build_is_left_to_the_answers():
+    corpus = _corpus(4)
+    keyword = Pipeline("k", corpus, retriever=KeywordRetriever(), generator=ExtractiveReader(cache_dir=None))
+    keyword.prepare([])  # nothing to ask: nothing built, nothing embedded
+    assert not keyword._built and keyword.generator._query_vectors == {}
+
+    broken = Pipeline("b", None, retriever=KeywordRetriever(), generator=_NoModelGenerator())
+    broken.prepare(["Who is the mayor of Arlen?"])  # the build fails (no corpus): not raised here ...
+    [out] = asyncio.run(_one(broken, "Who is the mayor of Arlen?"))
+    assert out.error and "no corpus" in out.error  # ... but recorded on the query, as without prepare
+
+
+class _NoModelGenerator(ExtractiveReader):
+    """The extractive reader without its query batch (so this test needs no model)."""
+
+    def prepare(self, queries):
+        pass
+
+
+async def _one(pipeline: Pipeline, query: str):
+    return [await pipeline.answer(SystemInput(id="0", query=query))]
+
+
+@pytest.mark.slow
+def test_length_aware_batches_keep_similar_texts_bit_identical():
+    from ragdx.embed import Embedder
+
+    rng = random.Random(2)
+    words = "the mayor of Arlen river school founded people district Zoë 1802 is was and".split()
+    short = [" ".join(rng.choices(words, k=rng.randint(3, 9))) for _ in range(40)]
+    long = [" ".join(rng.choices(words, k=rng.randint(150, 220))) for _ in range(12)]
+    texts = long + short
+    plain = Embedder(cache_dir=None)
+    model = plain._load()
+    reference = plain._encode(texts)  # max_batch_tokens None: sentence-transformers' own batches
+    assert plain._batches(model, texts) == [list(range(len(texts)))]
+
+    cut = Embedder(cache_dir=None)
+    cut.max_batch_tokens = 1024
+    groups = cut._batches(model, texts)
+    assert sorted(i for g in groups for i in g) == list(range(len(texts)))
+    assert len(groups) > 1 and all(len(g) <= cut.batch_size for g in groups)
+    assert not any({i for i in g} & set(range(12)) and {i for i in g} & set(range(12, 52)) for g in groups)
+    vectors = cut._encode(texts)
+    assert np.abs(vectors - reference).max() < 1e-5
+    np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    # texts of similar length, under the cap: the very batches sentence-transformers makes
+    assert np.array_equal(cut._encode(short), plain._encode(short))
