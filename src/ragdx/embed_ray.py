@@ -30,6 +30,8 @@ import numpy as np
 from ragdx.embed import Embedder, _CachedEmbedder
 from ragdx.errors import RagdxError
 
+#: seconds the embedding pool's actors may take to start (load the model) before giving up
+ACTOR_START_TIMEOUT_S = 600
 #: rows per ``map_batches`` batch: the local embedder's step, so a batch costs the same on either
 ROWS_PER_BATCH = 256
 
@@ -136,12 +138,21 @@ class RayEmbedder(_CachedEmbedder):
         self.last_device = device
         context = ray.data.DataContext.get_current()
         context.enable_progress_bars = False  # the caller's progress callback reports instead
+        # Every actor of the pool is started (its model loaded) before the first batch is handed
+        # out: otherwise the first actor up takes every batch of a small input while the others
+        # still load, and a pool the cluster can never place fails here, in one line, instead of
+        # waiting forever.
+        context.wait_for_min_actors_s = ACTOR_START_TIMEOUT_S
         # a batch per actor at least, so a small input still spreads over the pool
         rows = max(1, min(ROWS_PER_BATCH, math.ceil(len(texts) / workers)))
         ds = ray.data.from_items([{"i": i, "text": t} for i, t in enumerate(texts)],
                                  override_num_blocks=max(1, math.ceil(len(texts) / rows)))
         ds = ds.map_batches(_EmbedBatch, batch_size=rows, batch_format="numpy",
-                            compute=ray.data.ActorPoolStrategy(size=workers),
+                            # one batch in flight per actor: every batch is made on the driver's
+                            # node, and with more in flight Ray Data sent them all to that node's
+                            # actor (locality) while the others idled; a batch of texts is
+                            # kilobytes to move against seconds to embed
+                            compute=ray.data.ActorPoolStrategy(size=workers, max_tasks_in_flight_per_actor=1),
                             fn_constructor_kwargs={"model_path": self.local.model_path,
                                                    "batch_size": self.local.batch_size, "device": device},
                             num_cpus=self.num_cpus, num_gpus=per_actor_gpus)
