@@ -1,13 +1,12 @@
 """A pipeline's ``prepare`` batches per-query model work (the demo's hot path, issue 14) and must
 not change an answer: the reader's corpus sentences in one pass, the dense retriever's queries
-in batches, and the embedder's optional length-aware batches."""
+in batches."""
 
 from __future__ import annotations
 
 import asyncio
 import random
 
-import numpy as np
 import pytest
 
 from ragdx.rag.corpus import Corpus, Document
@@ -93,30 +92,3 @@ class _NoModelGenerator(ExtractiveReader):
 
 async def _one(pipeline: Pipeline, query: str):
     return [await pipeline.answer(SystemInput(id="0", query=query))]
-
-
-@pytest.mark.slow
-def test_length_aware_batches_keep_similar_texts_bit_identical():
-    from ragdx.embed import Embedder
-
-    rng = random.Random(2)
-    words = "the mayor of Arlen river school founded people district Zoë 1802 is was and".split()
-    short = [" ".join(rng.choices(words, k=rng.randint(3, 9))) for _ in range(40)]
-    long = [" ".join(rng.choices(words, k=rng.randint(150, 220))) for _ in range(12)]
-    texts = long + short
-    plain = Embedder(cache_dir=None)
-    model = plain._load()
-    reference = plain._encode(texts)  # max_batch_tokens None: sentence-transformers' own batches
-    assert plain._batches(model, texts) == [list(range(len(texts)))]
-
-    cut = Embedder(cache_dir=None)
-    cut.max_batch_tokens = 1024
-    groups = cut._batches(model, texts)
-    assert sorted(i for g in groups for i in g) == list(range(len(texts)))
-    assert len(groups) > 1 and all(len(g) <= cut.batch_size for g in groups)
-    assert not any({i for i in g} & set(range(12)) and {i for i in g} & set(range(12, 52)) for g in groups)
-    vectors = cut._encode(texts)
-    assert np.abs(vectors - reference).max() < 1e-5
-    np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
-    # texts of similar length, under the cap: the very batches sentence-transformers makes
-    assert np.array_equal(cut._encode(short), plain._encode(short))

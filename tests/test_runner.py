@@ -499,11 +499,13 @@ def test_numpy_scores_are_written_as_numbers(tmp_path):
     assert result_lines(tmp_path / "run")[0]["contexts"][0]["score"] == 0.5
 
 
-def test_a_result_line_is_the_output_as_to_dict_serialises_it():
-    # the runner builds each line without dataclasses.asdict; the bytes must not change
+def test_a_result_line_is_the_output_as_asdict_serialises_it():
+    # SystemOutput.to_dict builds each line's dict without dataclasses.asdict; the bytes must not change
+    from dataclasses import asdict
+
     import numpy as np
 
-    from ragdx.rag.runner import _LINE_ENCODER, _json_scalar, _record
+    from ragdx.rag.runner import _LINE_ENCODER, _json_scalar
     from ragdx.rag.types import RetrievedContext
 
     class Doc:  # not a RetrievedContext: goes the to_dict way
@@ -516,11 +518,11 @@ def test_a_result_line_is_the_output_as_to_dict_serialises_it():
         SystemOutput("c", "q", "", [{"id": "d", "text": "t", "score": 1}]),  # type: ignore[list-item]
     ]
     for out in outputs:
-        expected = json.dumps(out.to_dict(), ensure_ascii=False, separators=(",", ":"), default=_json_scalar)
-        assert _LINE_ENCODER.encode(_record(out)) == expected
+        expected = json.dumps(asdict(out), ensure_ascii=False, separators=(",", ":"), default=_json_scalar)
+        assert _LINE_ENCODER.encode(out.to_dict()) == expected
     odd = SystemOutput("d", "q", "a", [Doc()])  # type: ignore[list-item]
-    with pytest.raises(TypeError):  # as to_dict's output would: the object is not JSON
-        _LINE_ENCODER.encode(_record(odd))
+    with pytest.raises(TypeError):  # as asdict's output would: the object is not JSON
+        _LINE_ENCODER.encode(odd.to_dict())
 
 
 def test_overlapped_group_commit_writes_what_waiting_for_each_fsync_writes(tmp_path, monkeypatch):

@@ -277,54 +277,9 @@ class Embedder(_CachedEmbedder):
                     raise RagdxError(f"cannot load the embedding model ({exc})", source=path) from None
             return self._model
 
-    #: None: sentence-transformers' batches as they are. A number (4096 is a good one on a CPU):
-    #: batches are also cut by length (see ``_batches``), which embeds passages of mixed lengths
-    #: ~1.5x faster but changes their vectors by float rounding (~1e-7), hence results that
-    #: depend on them in their last digits; off until that is decided (issue 14)
-    max_batch_tokens: int | None = None
-
     def _encode(self, texts: list[str]) -> np.ndarray:
-        model = self._load()
-        out: np.ndarray | None = None
-        for group in self._batches(model, texts):
-            vectors = model.encode([texts[i] for i in group], batch_size=min(len(group), self.batch_size),
-                                   normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False)
-            if out is None:
-                out = np.empty((len(texts), vectors.shape[1]), dtype=vectors.dtype)
-            out[group] = vectors
-        return out if out is not None else np.zeros((0, self.dimension), dtype=np.float32)
-
-    def _batches(self, model, texts: list[str]) -> list[list[int]]:
-        """sentence-transformers' own batches (longest first by characters, ``batch_size`` at a
-        time), each cut before a text at most half as long as the batch's longest once the batch
-        pads to more than ``max_batch_tokens`` token positions.
-
-        A batch is padded to its longest text: 62 passages of 30 to 256 tokens in one batch of
-        64 cost 15,900 token positions for 8,100 real ones (twice the model time). Batches of
-        texts of similar length (queries, sentences) stay as sentence-transformers makes them,
-        so their vectors are the ones it gives, bit for bit; the vectors of a cut batch differ
-        from the uncut ones by float rounding only (~1e-7)."""
-        if self.max_batch_tokens is None or len(texts) <= 1:
-            return [list(range(len(texts)))]  # one call: sentence-transformers batches it
-        order = [int(i) for i in np.argsort([-len(t) for t in texts])]
-        tokenizer = getattr(model, "tokenizer", None)
-        max_len = getattr(model, "max_seq_length", None)
-        if tokenizer is None or not max_len:
-            return [order[i:i + self.batch_size] for i in range(0, len(order), self.batch_size)]
-        n_tokens = [len(ids) for ids in tokenizer(texts, truncation=True, max_length=max_len)["input_ids"]]
-        groups: list[list[int]] = []
-        for start in range(0, len(order), self.batch_size):
-            group: list[int] = []
-            longest = 0
-            for i in order[start:start + self.batch_size]:
-                # cut before a text padding would at least double, once the batch is a big one
-                if group and 2 * n_tokens[i] <= longest and (len(group) + 1) * longest > self.max_batch_tokens:
-                    groups.append(group)
-                    group, longest = [], 0
-                group.append(i)
-                longest = max(longest, n_tokens[i])
-            groups.append(group)
-        return groups
+        return self._load().encode(texts, batch_size=self.batch_size, normalize_embeddings=True,
+                                   convert_to_numpy=True, show_progress_bar=False)
 
 
 class OpenAIEmbedder(_CachedEmbedder):

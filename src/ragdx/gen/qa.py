@@ -67,23 +67,11 @@ class QAGroup:
             self._resolve()
         return self._entities
 
-    @entities.setter
-    def entities(self, value: list[str]) -> None:
-        if self._pending is not None:
-            self._resolve()
-        self._entities = value
-
     @property
     def facts(self) -> list[str]:
         if self._pending is not None:
             self._resolve()
         return self._facts
-
-    @facts.setter
-    def facts(self, value: list[str]) -> None:
-        if self._pending is not None:
-            self._resolve()
-        self._facts = value
 
     def _fields(self) -> tuple:
         return (self.template_id, self.params, self.rows, self.entities, self.facts)
@@ -238,7 +226,6 @@ class _GroupBuilder:
                 if key is not None:
                     facts.add(prefix + key)
         return QAGroup(self.template_id, params, rows, sorted(entities), sorted(facts))
-
 
     def entities_facts(self, keys: tuple) -> tuple[list[str], list[str]]:
         """Entities and facts of a one-row group (most groups: a key looked up): the same as

@@ -50,7 +50,7 @@ from typing import Any
 
 from ragdx.errors import RagdxError
 from ragdx.rag.executor import Executor, LocalAsyncExecutor
-from ragdx.rag.types import RetrievedContext, System, SystemInput, SystemOutput
+from ragdx.rag.types import System, SystemInput, SystemOutput
 from ragdx.store import gc_paused, sha256_file
 
 __all__ = [
@@ -437,21 +437,6 @@ def _json_scalar(value: Any) -> Any:
 _LINE_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=_json_scalar)
 
 
-def _record(out: SystemOutput) -> dict[str, Any]:
-    """``out.to_dict()`` for the common case, without ``asdict``'s recursive deep copy (the
-    runner's largest per-record cost on a fast system): the same keys in the same order, so the
-    line written is byte for byte the same. Anything unusual (a context that is not a
-    RetrievedContext) goes through ``to_dict`` as before."""
-    contexts = []
-    for c in out.contexts:
-        if type(c) is not RetrievedContext:
-            return out.to_dict()
-        contexts.append({"id": c.id, "text": c.text, "score": c.score})
-    return {"id": out.id, "query": out.query, "answer": out.answer, "contexts": contexts,
-            "latency_s": out.latency_s, "prompt_tokens": out.prompt_tokens,
-            "completion_tokens": out.completion_tokens, "error": out.error, "attempts": out.attempts}
-
-
 # ----------------------------------------------------------------------------- progress
 
 
@@ -670,7 +655,7 @@ async def _run_locked(system: System, inputs: list[SystemInput], dataset_info: d
             try:
                 async for out in results:
                     # contexts.jsonl gets any new text (synced) before the line that refers to it
-                    line = _LINE_ENCODER.encode(store.compact(_record(out))) + "\n"
+                    line = _LINE_ENCODER.encode(store.compact(out.to_dict())) + "\n"
                     fh.write(line.encode("utf-8"))
                     fh.flush()
                     unsynced.append({"id": out.id, "answer": out.answer, "error": out.error,
