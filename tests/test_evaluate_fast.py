@@ -246,3 +246,60 @@ def test_normalise_equals_its_definition():
         "".join(rng.choices(alphabet, k=rng.randint(0, 40))) for _ in range(3000)]
     for text in texts:
         assert _normalise.__wrapped__(text) == definition(text), repr(text)
+
+
+def test_write_jsonl_writes_json_bytes_exactly(tmp_path):
+    """The orjson writer gives json.dumps's bytes on everything json writes; the rows that
+    differ between the two (small floats, NaN, non-string keys, huge integers) fall back."""
+    from ragdx.store import write_jsonl
+
+    rows = [{"a": 1, "b": [1, 2.5, -0.0, 1e-7, 9.99e-05, 1e-05, 1e-4, 1e16, 1e-10, 5e-324]},
+            {"nan": float("nan"), "inf": [float("inf"), -float("inf")], "none": None},
+            {"s": 'a "quoted": colon\n\t\x00\x1f\x7f \u2028 é 日本語 😀', "e": "time-out 0.00001"},
+            {1: "int key", 2.5: "float key", None: "none key"},
+            {"big": 12345678901234567890123, "neg": -9223372036854775809, "ok": 2**63},
+            {"nested": [{"k": {"j": [None, True, False]}}], "empty": {}, "list": [], "t": (1, 2)}]
+    rows += [{"x": i / 7, "y": 10.0 ** -i, "z": str(i)} for i in range(40)]
+    path = tmp_path / "rows.jsonl"
+    assert write_jsonl(path, rows) == len(rows)
+    want = "".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n" for r in rows)
+    assert path.read_bytes() == want.encode("utf-8")
+
+    # rows without floats, vouched for: a null is a None
+    plain = [{"id": str(i), "error": None, "ids": ["a", "b"], "ok": i % 2 == 0} for i in range(100)]
+    write_jsonl(path, plain, float_free=True)
+    want = "".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n" for r in plain)
+    assert path.read_bytes() == want.encode("utf-8")
+
+
+def test_write_jsonl_refuses_what_json_refuses(tmp_path):
+    import dataclasses
+    import datetime
+
+    from ragdx.store import write_jsonl
+
+    @dataclasses.dataclass
+    class D:
+        a: int = 1
+
+    for bad in (datetime.date(2020, 1, 2), D(), {1, 2}):
+        with pytest.raises(TypeError):
+            write_jsonl(tmp_path / "x.jsonl", [{"v": bad}])
+        assert not (tmp_path / "x.jsonl").exists()
+
+
+def test_iter_jsonl_finds_a_duplicate_key_deep_in_a_large_block(tmp_path):
+    # the fast path checks a whole block at once: one line's duplicate among thousands of good
+    # lines must still be refused, naming its line
+    good = [json.dumps({"id": str(i), "v": [i, {"k": "a:b"}]}) for i in range(5000)]
+    good[3210] = '{"id": "x", "v": 1, "v": 2}'
+    path = tmp_path / "big.jsonl"
+    path.write_text("\n".join(good) + "\n", encoding="utf-8")
+    with pytest.raises(RagdxError, match="'v' appears twice") as info:
+        list(iter_jsonl(path))
+    assert "line 3211" in str(info.value)
+    good[3210] = '{"id": "x", "v": 1}'
+    path.write_text("\n".join(good) + "\n\n  \n", encoding="utf-8")
+    got = list(iter_jsonl(path))
+    assert [n for n, _ in got] == list(range(1, 5001))
+    assert [o for _, o in got] == [json.loads(line) for line in good]

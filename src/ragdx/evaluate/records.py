@@ -86,7 +86,12 @@ class JudgeItem:
 def write_judgements(path: str | Path, judgements: Iterable[Judgement]) -> int:
     from ragdx.store import write_jsonl
 
-    return write_jsonl(path, (j.to_dict() for j in judgements))
+    judgements = list(judgements)
+    # No field of a Judgement is a float by its type; a response is the system's answer, which a
+    # hand-written run may give as a number: only then can a null in the fast writer's output be
+    # a NaN rather than a None (see ragdx.store.write_jsonl)
+    float_free = not any(type(j.response) is float for j in judgements)
+    return write_jsonl(path, (j.to_dict() for j in judgements), float_free=float_free)
 
 
 def read_judgements(path: str | Path) -> list[Judgement]:

@@ -187,9 +187,8 @@ def _scan_results(path: Path, *, check: bool = True) -> _Scan:
     """Every complete line of ``results.jsonl``; a final line without a newline is torn.
     ``check``: each record is also built as a :class:`SystemOutput` here, so that a hand-edited
     one fails naming its line (``read_run``, which builds them anyway, checks them itself)."""
-    from ragdx.store import _fast_loads
+    from ragdx.store import parse_lines
 
-    fast = _fast_loads()
     scan = _Scan()
     if not path.exists():
         return scan
@@ -197,29 +196,42 @@ def _scan_results(path: Path, *, check: bool = True) -> _Scan:
     end = data.rfind(b"\n") + 1
     scan.valid_bytes = end
     scan.torn_bytes = len(data) - end
-    for number, line in enumerate(data[:end].split(b"\n")[:-1], 1):
-        if not line.strip():
-            continue
-        try:
-            # orjson where it reads the line as json does (see ragdx.store._fast_loads)
-            obj = (fast(line) if fast is not None else None) or json.loads(line)
-        except ValueError:
-            # Only the last line can be torn by a crash (lines are written whole, in order,
-            # and a torn tail is cut before appending); damage elsewhere is not ours to guess.
-            raise RagdxError("not valid JSON (edited by hand?)", source=str(path), field=f"line {number}") from None
-        if not isinstance(obj, dict) or not isinstance(obj.get("id"), str):
-            raise RagdxError("not a result record", source=str(path), field=f"line {number}")
-        try:
-            # a hand-edited record with a field missing or of the wrong type stops here, in one
-            # line, rather than as a traceback wherever the field is first used
-            if check:
-                _output(obj)
-            scan.add(obj)
-        except (TypeError, ValueError, AttributeError) as exc:
-            raise RagdxError(f"not a result record ({exc})", source=str(path), field=f"line {number}") from None
+    lines = data[:end].split(b"\n")[:-1]
+    for start in range(0, len(lines), _SCAN_BLOCK):
+        block = lines[start:start + _SCAN_BLOCK]
+        # orjson where it reads the block as json does (see ragdx.store.parse_lines); line by
+        # line otherwise, where a blank line is skipped and a bad one named
+        objs = parse_lines(block)
+        for number, line in enumerate(block, start + 1):
+            if objs is not None:
+                obj = objs[number - start - 1]
+            elif not line.strip():
+                continue
+            else:
+                try:
+                    one = parse_lines([line])
+                    obj = one[0] if one is not None else json.loads(line)
+                except ValueError:
+                    # Only the last line can be torn by a crash (lines are written whole, in
+                    # order, and a torn tail is cut before appending); damage elsewhere is not
+                    # ours to guess.
+                    raise RagdxError("not valid JSON (edited by hand?)", source=str(path),
+                                     field=f"line {number}") from None
+            if not isinstance(obj, dict) or not isinstance(obj.get("id"), str):
+                raise RagdxError("not a result record", source=str(path), field=f"line {number}")
+            try:
+                # a hand-edited record with a field missing or of the wrong type stops here, in
+                # one line, rather than as a traceback wherever the field is first used
+                if check:
+                    _output(obj)
+                scan.add(obj)
+            except (TypeError, ValueError, AttributeError) as exc:
+                raise RagdxError(f"not a result record ({exc})", source=str(path),
+                                 field=f"line {number}") from None
     return scan
 
 
+_SCAN_BLOCK = 20_000
 _OUTPUT_FIELDS = set(SystemOutput.__dataclass_fields__)
 
 
