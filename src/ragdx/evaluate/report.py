@@ -248,6 +248,10 @@ def write_report(result: EvaluationResult, out: str | Path, title: str, *, sourc
     return out
 
 
+#: judged queries from which ROUGE-L is computed in a forked child (``ragdx.forked``)
+_ROUGE_FORK_AT = 20_000
+
+
 @gc_paused()  # bulk work on small objects in no cycle: see ragdx.store.gc_paused
 def evaluate(path: str | Path, *, out: str | Path | None = None, judge: str | Judge = "cascade", llm: Any = None,
              sets: str = "all", k: int | None = None, cache: Any = None, n_boot: int = 1000, seed: int = 0,
@@ -285,15 +289,22 @@ def evaluate(path: str | Path, *, out: str | Path | None = None, judge: str | Ju
 
             closed = load_judgements(closed_book, judge=judge, llm=llm, sets=sets, cache=cache, dataset=dataset)
             judged, open_domain = tag_open_domain(judged, closed, exclude=exclude_open_domain)
-        result = evaluate_judgements(judged, n_boot=n_boot, seed=seed, compare_pair=compare_pair)
-        if open_domain is not None:
-            result.extra["open_domain"] = open_domain.to_dict()
-        result.source = {"kind": kind, "path": str(path), "k": k, "retrieval_rule": retrieval}
-        if lab:
-            from ragdx.evaluate.text_metrics import lab_metrics
+        from ragdx.evaluate.text_metrics import rouge_l_mean
+        from ragdx.forked import Beside
 
-            result.text_metrics = lab_metrics([j for j in judged if not j.error], k=k or 5, bertscore=bertscore,
-                                              rule=retrieval, rouge=rouge)
+        ok = [j for j in judged if not j.error]
+        # ROUGE-L (NLTK's import and a stemmed LCS per distinct pair) needs nothing but the
+        # judgements: on a large run a forked child computes it on a second core meanwhile
+        with Beside(rouge_l_mean, ok, fork=lab and rouge and len(ok) >= _ROUGE_FORK_AT) as rouge_l:
+            result = evaluate_judgements(judged, n_boot=n_boot, seed=seed, compare_pair=compare_pair)
+            if open_domain is not None:
+                result.extra["open_domain"] = open_domain.to_dict()
+            result.source = {"kind": kind, "path": str(path), "k": k, "retrieval_rule": retrieval}
+            if lab:
+                from ragdx.evaluate.text_metrics import lab_metrics
+
+                result.text_metrics = lab_metrics(ok, k=k or 5, bertscore=bertscore, rule=retrieval, rouge=rouge,
+                                                  rouge_value=rouge_l.result() if rouge_l.forked else None)
         if kind == "run" and llm is not None and (geval is None or geval):
             result.extra["geval"] = _geval(llm, path, [j for j in judged if not j.error])
             result.geval_scores = result.extra["geval"].pop("scores")
