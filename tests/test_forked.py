@@ -4,6 +4,7 @@ distinct answers in a child gives the serial verdicts and counts."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 
@@ -95,7 +96,7 @@ def test_judging_half_in_a_child_gives_the_serial_verdicts_and_counts(monkeypatc
     assert sum(forked.decided_by.values()) == len(items)
 
 
-def test_evaluate_with_rouge_l_from_a_child_equals_in_process(tmp_path, monkeypatch):
+def test_evaluate_with_children_equals_in_process(tmp_path, monkeypatch):
     from ragdx.evaluate import evaluate
     from ragdx.evaluate import report as report_module
     from ragdx.gen.dataset import QARecord, write_dataset
@@ -114,7 +115,7 @@ def test_evaluate_with_rouge_l_from_a_child_equals_in_process(tmp_path, monkeypa
     monkeypatch.setenv("RAGDX_FORK", "0")
     here = evaluate(tmp_path / "run", out=tmp_path / "here", n_boot=50)
     monkeypatch.setenv("RAGDX_FORK", "1")
-    monkeypatch.setattr(report_module, "_ROUGE_FORK_AT", 1)
+    monkeypatch.setattr(report_module, "_FORK_AT", 1)
     seen = []
 
     class Recorded(Beside):
@@ -125,8 +126,11 @@ def test_evaluate_with_rouge_l_from_a_child_equals_in_process(tmp_path, monkeypa
 
     monkeypatch.setattr("ragdx.forked.Beside", Recorded)
     child = evaluate(tmp_path / "run", out=tmp_path / "child", n_boot=50)
-    assert seen == [True]
+    assert seen == [True, True]  # the style test, ROUGE-L
     assert 0 < child.text_metrics["rouge_l"] < 1
     assert child.text_metrics == here.text_metrics
+    assert child.comparison is not None
+    # (json: NaN intervals of a toy run compare equal as text, not as floats)
+    assert json.dumps(child.comparison, sort_keys=True) == json.dumps(here.comparison, sort_keys=True)
     for name in ("judgements.jsonl", "blame.jsonl"):
         assert (tmp_path / "child" / name).read_bytes() == (tmp_path / "here" / name).read_bytes()

@@ -93,13 +93,14 @@ def by_style(judgements: Iterable[Judgement]) -> dict[str, list[Judgement]]:
 
 
 def metrics(judgements: Sequence[Judgement], *, gap_over: Sequence[Judgement] | None = None,
-            n_boot: int = 0, seed: int = 0) -> dict[str, Any]:
+            n_boot: int = 0, seed: int = 0, gap_tags: dict[Any, str] | None = None) -> dict[str, Any]:
     """The protocol's metrics over ``judgements``. Gap groups are found among ``judgements``
-    themselves (the paper's way: per style), or among ``gap_over`` (e.g. all styles) if given.
+    themselves (the paper's way: per style), or among ``gap_over`` (e.g. all styles) if given
+    (``gap_tags``: ``group_tags(gap_over)``, when the caller has it already).
     With ``n_boot`` > 0 every metric gets a 95 % interval from a bootstrap over groups."""
     gap_fn = None
     if gap_over is not None:
-        tags = group_tags(gap_over)
+        tags = group_tags(gap_over) if gap_tags is None else gap_tags
         gap_fn = lambda g: tags.get(g) == GAP  # noqa: E731
     stats = group_stats(judgements, gap=gap_fn)
     out: dict[str, Any] = {"queries": len(judgements), **stats.tags(),

@@ -11,7 +11,7 @@ from typing import Any
 from ragdx.errors import RagdxError
 from ragdx.evaluate.compare import compare, compare_markdown
 from ragdx.evaluate.judges import Judge, agreement, agreement_markdown
-from ragdx.evaluate.protocol import blame, blame_counts, by_style, metrics
+from ragdx.evaluate.protocol import blame, blame_counts, by_style, group_tags, metrics
 from ragdx.evaluate.records import Judgement, write_judgements
 from ragdx.evaluate.reference import (
     PAPER_AURP,
@@ -29,6 +29,11 @@ from ragdx.store import gc_paused
 #: the paper's Table 3 per benchmark; a reference directory is matched to one (or none) by
 #: ``benchmark_of`` — never by its styles alone
 PAPER_TABLE3 = {"aurp": PAPER_AURP, "spider-closed": PAPER_SPIDER_CLOSED, "spider-open": PAPER_SPIDER_OPEN}
+
+
+#: judged queries from which ROUGE-L and the style test are computed in forked children
+#: (``ragdx.forked``): below it a fork and the way back cost more than they save
+_FORK_AT = 20_000
 
 
 def benchmark_of(path: str | Path, declared: str | None = None) -> str | None:
@@ -82,10 +87,12 @@ def _style_metrics(judgements: Sequence[Judgement], n_boot: int, seed: int) -> d
     (``GAP_RULE_JOINT``): a group is a gap group when no query of any style answered it."""
     out = {}
     styles = by_style(judgements)
+    tags = group_tags(judgements)  # the one gap rule, found once
     for style, js in sorted(styles.items()):
-        out[style] = StyleMetrics.from_dict(metrics(js, gap_over=judgements, n_boot=n_boot, seed=seed))
+        out[style] = StyleMetrics.from_dict(metrics(js, gap_over=judgements, n_boot=n_boot, seed=seed, gap_tags=tags))
     if len(styles) > 1:
-        out["all styles"] = StyleMetrics.from_dict(metrics(judgements, gap_over=judgements, n_boot=n_boot, seed=seed))
+        out["all styles"] = StyleMetrics.from_dict(metrics(judgements, gap_over=judgements, n_boot=n_boot, seed=seed,
+                                                           gap_tags=tags))
     return out
 
 
@@ -93,6 +100,34 @@ def evaluate_judgements(judgements: Sequence[Judgement], *, n_boot: int = 1000, 
                         compare_pair: tuple[str, str] | None = None) -> EvaluationResult:
     """Metrics per style, module blame and (given two styles) the hypothesis test. Judgements
     whose judge failed (``error``) are counted and excluded from every metric."""
+    from ragdx.forked import Beside
+
+    styles = sorted(by_style(judgements))
+    if compare_pair is None and {"short", "long"} <= set(styles):
+        compare_pair = ("short", "long")
+    elif compare_pair is None and len(styles) == 2:
+        compare_pair = (styles[0], styles[1])
+    pair = None
+    if compare_pair is not None:
+        groups = by_style(judgements)
+        pair = (groups[compare_pair[0]], groups[compare_pair[1]])
+    # the style test bootstraps its own statistics from the judgements alone: on a large run a
+    # forked child computes it on a second core while this process does the rest
+    with Beside(_compare_pair, pair, compare_pair, n_boot, seed,
+                fork=pair is not None and len(judgements) >= _FORK_AT) as comparison:
+        result = _evaluated(judgements, n_boot, seed)
+        result.comparison = comparison.result()
+    return result
+
+
+def _compare_pair(pair: tuple[Sequence[Judgement], Sequence[Judgement]] | None, names: tuple[str, str] | None,
+                  n_boot: int, seed: int) -> dict[str, Any] | None:
+    if pair is None or names is None:
+        return None
+    return compare(pair[0], pair[1], names=names, n_boot=n_boot, seed=seed)
+
+
+def _evaluated(judgements: Sequence[Judgement], n_boot: int, seed: int) -> EvaluationResult:
     check = getattr(judgements, "check", None)
     verdicts = blame(judgements)
     failed = sum(1 for j in judgements if j.error)
@@ -108,15 +143,6 @@ def evaluate_judgements(judgements: Sequence[Judgement], *, n_boot: int = 1000, 
         inputs=check.to_dict() if check is not None else {}, warnings=warnings,
         retrieval_rule=RULE_WORDS.get(check.retrieval_rule, check.retrieval_rule) if check is not None else "",
         judgements=list(judgements), verdicts=verdicts)
-    styles = sorted(by_style(judgements))
-    if compare_pair is None and {"short", "long"} <= set(styles):
-        compare_pair = ("short", "long")
-    elif compare_pair is None and len(styles) == 2:
-        compare_pair = (styles[0], styles[1])
-    if compare_pair is not None:
-        groups = by_style(judgements)
-        result.comparison = compare(groups[compare_pair[0]], groups[compare_pair[1]], names=compare_pair,
-                                    n_boot=n_boot, seed=seed)
     return result
 
 
@@ -248,10 +274,6 @@ def write_report(result: EvaluationResult, out: str | Path, title: str, *, sourc
     return out
 
 
-#: judged queries from which ROUGE-L is computed in a forked child (``ragdx.forked``)
-_ROUGE_FORK_AT = 20_000
-
-
 @gc_paused()  # bulk work on small objects in no cycle: see ragdx.store.gc_paused
 def evaluate(path: str | Path, *, out: str | Path | None = None, judge: str | Judge = "cascade", llm: Any = None,
              sets: str = "all", k: int | None = None, cache: Any = None, n_boot: int = 1000, seed: int = 0,
@@ -295,7 +317,7 @@ def evaluate(path: str | Path, *, out: str | Path | None = None, judge: str | Ju
         ok = [j for j in judged if not j.error]
         # ROUGE-L (NLTK's import and a stemmed LCS per distinct pair) needs nothing but the
         # judgements: on a large run a forked child computes it on a second core meanwhile
-        with Beside(rouge_l_mean, ok, fork=lab and rouge and len(ok) >= _ROUGE_FORK_AT) as rouge_l:
+        with Beside(rouge_l_mean, ok, fork=lab and rouge and len(ok) >= _FORK_AT) as rouge_l:
             result = evaluate_judgements(judged, n_boot=n_boot, seed=seed, compare_pair=compare_pair)
             if open_domain is not None:
                 result.extra["open_domain"] = open_domain.to_dict()
