@@ -141,28 +141,23 @@ def _json_line(row: Any) -> bytes:
     return (json.dumps(row, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
 
 
-#: orjson options that make it refuse (TypeError) what json.dumps without ``default`` refuses,
-#: instead of serialising it its own way: dataclasses, datetimes, subclasses of str/int/dict/list
-_STRICT = 0
-
-
 def _line_writer(float_free: bool):
     """One row to one line, byte for byte what ``json.dumps(row, ensure_ascii=False,
     separators=(",", ":"))`` writes, with orjson (five times faster) where its bytes are
     provably the same. They differ only on floats: NaN and infinities (orjson writes null), and
     magnitudes below 1e-4 (json '1e-05', '1.5e-07'; orjson '0.00001', '1.5e-7'), which always
-    show as 'e-' or '0.0000' in orjson's output; orjson also refuses non-string keys, integers
-    past 64 bits and the types json refuses (options below). A line showing any of them is
-    written by json instead, so the output never depends on which library is installed."""
-    global _STRICT
+    show as 'e-' or '0.0000' in orjson's output; orjson also refuses non-string keys and
+    integers past 64 bits. A line showing any of them is written by json instead, so the output
+    never depends on which library is installed. Dataclasses, datetimes and subclasses of
+    str/int/dict/list are passed through to json too (which writes the subclasses and refuses
+    the rest, as before); only enums and UUIDs, which json refuses, orjson writes."""
     try:
         import orjson
     except ImportError:
         return _json_line
-    if not _STRICT:
-        _STRICT = (orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
-                   | orjson.OPT_PASSTHROUGH_SUBCLASS | orjson.OPT_APPEND_NEWLINE)
-    dumps, options = orjson.dumps, _STRICT
+    dumps = orjson.dumps
+    options = (orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
+               | orjson.OPT_PASSTHROUGH_SUBCLASS | orjson.OPT_APPEND_NEWLINE)
 
     def line(row: Any) -> bytes:
         try:
