@@ -24,6 +24,7 @@ from ragdx.evaluate.reference import (
 )
 from ragdx.evaluate.results import METRIC_LABELS, BlameCounts, EvaluationResult, StyleMetrics
 from ragdx.evaluate.runs import InputCheck, judge_plain, judge_run, rejudge
+from ragdx.evaluate.stats import draw_resamples
 from ragdx.store import gc_paused
 
 #: the paper's Table 3 per benchmark; a reference directory is matched to one (or none) by
@@ -111,10 +112,16 @@ def evaluate_judgements(judgements: Sequence[Judgement], *, n_boot: int = 1000, 
     if compare_pair is not None:
         groups = by_style(judgements)
         pair = (groups[compare_pair[0]], groups[compare_pair[1]])
+    fork = pair is not None and len(judgements) >= _FORK_AT
+    if fork and n_boot > 0:
+        # the test and the all-styles metrics resample the same groups when the two styles cover
+        # all of them: drawn once here, the forked child finds them drawn (a second of each side)
+        live = {j.group_id for j in judgements if not j.error}
+        if {j.group_id for side in pair for j in side if not j.error} == live:
+            draw_resamples(len(live), n_boot, seed)
     # the style test bootstraps its own statistics from the judgements alone: on a large run a
     # forked child computes it on a second core while this process does the rest
-    with Beside(_compare_pair, pair, compare_pair, n_boot, seed,
-                fork=pair is not None and len(judgements) >= _FORK_AT) as comparison:
+    with Beside(_compare_pair, pair, compare_pair, n_boot, seed, fork=fork) as comparison:
         result = _evaluated(judgements, n_boot, seed)
         result.comparison = comparison.result()
     return result
