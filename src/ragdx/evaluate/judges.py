@@ -108,6 +108,7 @@ _DATE_PATTERNS = [
     # d/m/y and m/d/y are ambiguous: both readings are candidates
     re.compile(r"\b(?P<a>\d{1,2})[/.](?P<b>\d{1,2})[/.](?P<year>\d{4})\b"),
 ]
+_FOUR_DIGITS = re.compile(r"\d{4}")
 _SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "billion": 1e9, "bn": 1e9,
            "b": 1e9, "trillion": 1e12, "tn": 1e12, "percent": 1.0, "%": 1.0}
 _NUMBER = re.compile(
@@ -160,9 +161,14 @@ def _valid_date(year: int, month: int, day: int) -> date | None:
 
 def extract_dates(text: str) -> tuple[set[date], list[tuple[int, int]]]:
     """Every date mentioned in ``text`` and the character spans they occupy."""
-    low = unicodedata.normalize("NFKC", str(text)).casefold()
+    text = str(text)
+    # NFKC leaves ASCII as it is; and every pattern has a year of four digits, so a text without
+    # four digits in a row (most answers) mentions no date: one search instead of five
+    low = (text if text.isascii() else unicodedata.normalize("NFKC", text)).casefold()
     found: set[date] = set()
     spans: list[tuple[int, int]] = []
+    if not _FOUR_DIGITS.search(low):
+        return found, spans
     for pattern in _DATE_PATTERNS:
         for m in pattern.finditer(low):
             if any(s <= m.start() < e for s, e in spans):
@@ -185,7 +191,8 @@ def extract_dates(text: str) -> tuple[set[date], list[tuple[int, int]]]:
 
 def extract_numbers(text: str, skip: Sequence[tuple[int, int]] = ()) -> set[float]:
     """Numbers mentioned in ``text``; "1.5 billion" gives both 1.5 and 1.5e9."""
-    low = unicodedata.normalize("NFKC", str(text)).casefold()
+    text = str(text)
+    low = (text if text.isascii() else unicodedata.normalize("NFKC", text)).casefold()  # NFKC keeps ASCII
     out: set[float] = set()
     for m in _NUMBER.finditer(low):
         if any(s <= m.start() < e for s, e in skip):
@@ -254,6 +261,8 @@ _HEDGE_WORD = re.compile(r"\b(?:maybe|perhaps|possibly|probably|likely|may be|mi
 _HEDGE_LEAD = re.compile(r"^\s*(?:(?:it|this|that|the answer|the value)\s+)?(?:(?:may|might|could)\s+be|is\s+"
                          r"(?:either|probably|possibly|likely))\b|^\s*(?:maybe|perhaps|possibly|probably|likely|"
                          r"either)\b", re.IGNORECASE)
+_OR = re.compile(r"\b(?:or|and/or)\b", re.IGNORECASE)
+_OR_SLASH = re.compile(r"\b(?:or|and/or)\b|/", re.IGNORECASE)
 _LIST_SEP = re.compile(r"\s*(?:,|;|\band/or\b|\bor\b|/)\s*", re.IGNORECASE)
 _LIST_SEP_NO_SLASH = re.compile(r"\s*(?:,|;|\band/or\b|\bor\b)\s*", re.IGNORECASE)
 
@@ -273,7 +282,7 @@ def hedged(gold: Any, response: str) -> bool:
     text = str(response)
     # "/" separates candidates ("Paris/Lyon") unless it is part of the gold or of a URL
     slash = "/" not in str(gold) and "://" not in text
-    if not re.search(r"\b(?:or|and/or)\b" + ("|/" if slash else ""), text, re.IGNORECASE):
+    if not (_OR_SLASH if slash else _OR).search(text):
         return False
     marker = bool(_HEDGE_WORD.search(text))
     raw = str(gold).strip()
@@ -295,7 +304,7 @@ def hedged(gold: Any, response: str) -> bool:
         return False
 
     def holds(p: str) -> bool:
-        return "\x00" in p or bool(re.search(r"(?:^| )" + re.escape(g) + r"(?: |$)", normalise(p)))
+        return "\x00" in p or _holds_words(g, normalise(p))
 
     holding = [p for p in parts if holds(p)]
     return 1 <= len(holding) < len(parts)
@@ -399,9 +408,16 @@ def _value_equal(gold: Any, response: str) -> bool:
     return _same_number(gv, rv) or any(_same_number(gv, n) for n in extract_numbers(response))
 
 
+def _holds_words(words: str, text: str) -> bool:
+    """``words`` occur in ``text`` as whole words (both normalised: words split by single spaces),
+    what ``re.search("(?:^| )" + re.escape(words) + "(?: |$)", text)`` tells, without compiling a
+    pattern per gold value."""
+    return f" {words} " in f" {text} "
+
+
 def _value_contained(gold: Any, response: str, values: tuple[set[date], set[float]]) -> bool:
     g = normalise(gold)
-    if g and re.search(r"(?:^| )" + re.escape(g) + r"(?: |$)", normalise(response)):
+    if g and _holds_words(g, normalise(response)):
         return True
     gv = _value_of(gold)
     if isinstance(gv, date):
@@ -535,6 +551,9 @@ class Judge:
         return list(await asyncio.gather(*(one(i) for i in items)))
 
 
+_SET_SEP = re.compile(r"\s*(?:;|,|\band\b|\n)\s*")
+
+
 @dataclass
 class ExactMatchJudge(Judge):
     sets: str = "all"
@@ -553,7 +572,7 @@ class ExactMatchJudge(Judge):
             ok = _value_equal(rows[0][0], response)
         else:
             # an answer set matches exactly when the response lists exactly its values
-            parts = [p for p in re.split(r"\s*(?:;|,|\band\b|\n)\s*", response) if p.strip()]
+            parts = [p for p in _SET_SEP.split(response) if p.strip()]
             want = [v for row in rows for v in row]
             matched = [any(_value_equal(v, p) for p in parts) for v in want]
             if self.sets == "any":
