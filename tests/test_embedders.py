@@ -115,6 +115,34 @@ def test_local_sentence_transformers_directory(tmp_path):
     assert isinstance(rebuilt, Embedder) and rebuilt.model_id == local.model_id
 
 
+@pytest.mark.slow
+def test_cpu_batches_bound_padding_and_keep_each_text_its_vector(monkeypatch):
+    import ragdx.embed as embed
+
+    # a small cap, so that the few long texts here have to be split from the short ones
+    monkeypatch.setattr(embed, "CPU_BATCH_TOKENS", 300)
+    emb = Embedder(cache_dir=None, batch_size=4)
+    model = emb._load()
+    long = " ".join(["tungsten carbide sintering in the furnace"] * 20)
+    texts = ["short one", long, *topical_questions(6, 1), long + " at 1400 degrees", "x", long[:200]]
+    lengths = emb._token_lengths(model, texts)
+    assert lengths == [len(model.tokenize([t])["input_ids"][0]) for t in texts]  # what the model sees
+    assert max(lengths) > 150 and min(lengths) < 10
+    batches = emb._cpu_batches(lengths)
+    flat = [i for b in batches for i in b]
+    assert sorted(flat) == list(range(len(texts)))  # every text once
+    assert [lengths[i] for i in flat] == sorted(lengths, reverse=True)  # longest first
+    for b in batches:
+        assert len(b) <= 4
+        assert len(b) == 1 or len(b) * max(lengths[i] for i in b) <= 300
+    assert len(batches) > -(-len(texts) // 4)  # the cap split batches that batch_size alone would not
+    # each text gets its own vector back, in the order given (by _encode, and by embed, which
+    # hands the texts over longest first), equal to embedding it alone up to float rounding
+    alone = np.vstack([model.encode([t], normalize_embeddings=True, convert_to_numpy=True) for t in texts])
+    assert np.abs(emb._encode(texts) - alone).max() < 1e-5
+    assert np.abs(emb.embed(texts) - alone).max() < 1e-5
+
+
 def test_ragdx_yaml_chooses_the_embedder(tmp_path, server):
     from ragdx.config import load_config
 
