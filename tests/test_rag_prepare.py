@@ -92,3 +92,31 @@ class _NoModelGenerator(ExtractiveReader):
 
 async def _one(pipeline: Pipeline, query: str):
     return [await pipeline.answer(SystemInput(id="0", query=query))]
+
+
+@pytest.mark.slow
+def test_embedding_ahead_keeps_at_most_its_cap_and_leaves_the_rest_in_the_disk_cache(tmp_path, monkeypatch):
+    from ragdx.rag import retrievers
+
+    queries = _queries()
+    monkeypatch.setattr(retrievers, "AHEAD_SLICE", 5)  # several slices, the cap inside the first
+    embedder = retrievers.shared_embedder(None, str(tmp_path / "cache"))
+    memo: dict = {}
+    retrievers.embed_ahead(embedder, queries + queries[:3], memo, cap=3)
+    assert list(memo) == queries[:3]  # the first ones, no more than the cap
+    # every query is on disk: a fresh embedder over the same cache finds all of them there
+    from ragdx.embed import Embedder
+
+    fresh = Embedder(cache_dir=str(tmp_path / "cache"))
+    keys = [fresh._key(q) for q in queries]
+    assert set(fresh._vectors.lookup(keys)) == set(keys)
+    for q in queries[:3]:
+        assert abs(float(memo[q] @ fresh.embed([q])[0]) - 1.0) < 1e-5
+
+    # without a disk cache nothing past the cap is embedded
+    memo2: dict = {}
+    calls = []
+    plain = retrievers.shared_embedder(None, None)
+    monkeypatch.setattr(plain, "embed", lambda texts, **kw: calls.append(len(texts)) or Embedder.embed(plain, texts))
+    retrievers.embed_ahead(plain, queries, memo2, cap=3)
+    assert list(memo2) == queries[:3] and calls == [5]

@@ -18,7 +18,7 @@ import numpy as np
 
 from ragdx.errors import RagdxError
 from ragdx.rag.corpus import Component, register
-from ragdx.rag.retrievers import DEFAULT_CACHE_DIR, QueryContext, shared_embedder
+from ragdx.rag.retrievers import DEFAULT_CACHE_DIR, QueryContext, embed_ahead, shared_embedder
 from ragdx.rag.types import RetrievedContext
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
@@ -67,12 +67,9 @@ class ExtractiveReader(Generator):
         One model call per query costs ~13 ms of fixed overhead on a CPU, most of a short
         query's time; a batch of 256 costs little more than one. ``generate`` then takes the
         query's vector from here (and the disk cache has it for the next run and for a dense
-        retriever sharing the model). About 1.5 KB a query."""
-        todo = [q for q in dict.fromkeys(queries) if q not in self._query_vectors]
-        if not todo:
-            return
-        vectors = shared_embedder(self.model_path, self.cache_dir).embed(todo)
-        self._query_vectors.update(zip(todo, vectors, strict=True))
+        retriever sharing the model). About 1.5 KB a query, for at most ``MEMO_MAX`` queries
+        (see :func:`ragdx.rag.retrievers.embed_ahead`)."""
+        embed_ahead(shared_embedder(self.model_path, self.cache_dir), queries, self._query_vectors, self.MEMO_MAX)
 
     def prepare_passages(self, texts: Sequence[str]) -> None:
         """Embed, in one pass, the sentences of passages likely to be retrieved (a pipeline
