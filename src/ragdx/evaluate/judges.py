@@ -480,61 +480,30 @@ class Judge:
         """Judge items one after the other; for the built-in offline judges, whose verdict depends
         on nothing but the answer rows, the answer kind and the response, each distinct
         (answer, response) pair is judged once (a run repeats its gold answers and many of its
-        responses), and on a large run half of the distinct pairs are judged by a forked child on
-        a second core (``ragdx.forked``)."""
-        pure = type(self) in _PURE_JUDGES and self.synchronous()
-        memo: dict[Any, Verdict] | None = {} if pure else None
-        keys = [_item_key(item) for item in items] if pure else [None] * len(items)
-        if memo is not None and cache is None and len(items) >= _FORK_AT:
-            memo = self._judge_distinct(items, keys)
+        responses)."""
+        memo: dict[Any, Verdict] | None = {} if type(self) in _PURE_JUDGES else None
         out = []
-        for item, key in zip(items, keys, strict=True):
+        for item in items:
             if cache is not None:
                 hit = cache.get(item, self)
                 if hit is not None:
                     out.append(hit)
                     continue
-            if memo is None:
+            key = _item_key(item) if memo is not None else None
+            verdict = memo.get(key) if key is not None else None  # type: ignore[union-attr]
+            if verdict is None:
                 verdict = self.judge(item)
+                if key is not None:
+                    memo[key] = verdict  # type: ignore[index]
             else:
-                verdict = memo.get(key) if key is not None else None
-                if verdict is None:
-                    verdict = self._decide(item)
-                    if key is not None:
-                        memo[key] = verdict
-                self._tally(verdict)
+                self._judged_again(verdict)
             if cache is not None and verdict.correct is not None and verdict.error is None:
                 cache.put(item, self, verdict)
             out.append(verdict)
         return out
 
-    def _judge_distinct(self, items: Sequence[JudgeItem], keys: Sequence[Any]) -> dict[Any, Verdict]:
-        """Verdicts of the distinct hashable items (``keys``: their ``_item_key``), the second half
-        of them decided in a forked child while this process decides the first (the same verdicts
-        either way: a pure judge's verdict depends on the item alone)."""
-        from ragdx.forked import Beside
-
-        first: dict[Any, JudgeItem] = {}
-        for item, key in zip(items, keys, strict=True):
-            if key is not None and key not in first:
-                first[key] = item
-        keys = list(first)
-        half = len(keys) // 2
-        with Beside(self._decide_all, [first[k] for k in keys[half:]]) as other:
-            mine = self._decide_all([first[k] for k in keys[:half]])
-            theirs = other.result()
-        return dict(zip(keys, mine + theirs, strict=True))
-
-    def _decide_all(self, items: Sequence[JudgeItem]) -> list[Verdict]:
-        return [self._decide(item) for item in items]
-
-    def _decide(self, item: JudgeItem) -> Verdict:
-        """The verdict on one item, without bookkeeping (see :meth:`_tally`)."""
-        return self.judge(item)
-
-    def _tally(self, verdict: Verdict) -> None:
-        """Bookkeeping for one item's verdict from :meth:`_decide` (once per item, not per
-        distinct item)."""
+    def _judged_again(self, verdict: Verdict) -> None:
+        """Bookkeeping for an item whose verdict was reused from an identical one."""
 
     async def ajudge_many(self, items: Sequence[JudgeItem], cache: VerdictCache | None = None
                           ) -> list[Verdict]:
@@ -728,23 +697,18 @@ class CascadeJudge(Judge):
     def synchronous(self) -> bool:
         return self.llm_judge is None and type(self).ajudge is CascadeJudge.ajudge
 
-    def _tally(self, verdict: Verdict) -> None:
+    def _judged_again(self, verdict: Verdict) -> None:
         self._count(verdict)  # decided_by counts items, not distinct ones
 
-    def _decide(self, item: JudgeItem) -> Verdict:
-        # the cascade without an LLM (``judge``, and ``_judge_each`` of a synchronous cascade)
-        cheap = self._cheap(item)
-        return cheap if cheap is not None else self._offline(item)
-
     def judge(self, item: JudgeItem) -> Verdict:
-        if self.llm_judge is None:
-            return self._count(self._decide(item))
         cheap = self._cheap(item)
         if cheap is not None:
             return self._count(cheap)
-        from ragdx.llm import run_sync
+        if self.llm_judge is not None:
+            from ragdx.llm import run_sync
 
-        return run_sync(self.ajudge(item))
+            return run_sync(self.ajudge(item))
+        return self._count(self._offline(item))
 
     def _offline(self, item: JudgeItem) -> Verdict:
         """Without an LLM: token F1 at its threshold *and* every distinctive token of the gold answer
@@ -779,10 +743,6 @@ JUDGES = ("exact", "contains", "f1", "llm", "cascade")
 #: judges whose verdict is a function of (answer rows, answer kind, response) alone: a subclass may
 #: read the query or keep state, so only these exact classes share verdicts between equal items
 _PURE_JUDGES = (ExactMatchJudge, ContainmentJudge, TokenF1Judge, CascadeJudge)
-
-#: items from which half of the distinct ones are judged in a forked child: below it, the fork
-#: and the verdicts' way back cost more than they save
-_FORK_AT = 20_000
 
 
 def _item_key(item: JudgeItem) -> tuple | None:

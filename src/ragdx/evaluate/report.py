@@ -24,17 +24,11 @@ from ragdx.evaluate.reference import (
 )
 from ragdx.evaluate.results import METRIC_LABELS, BlameCounts, EvaluationResult, StyleMetrics
 from ragdx.evaluate.runs import InputCheck, judge_plain, judge_run, rejudge
-from ragdx.evaluate.stats import draw_resamples
 from ragdx.store import gc_paused
 
 #: the paper's Table 3 per benchmark; a reference directory is matched to one (or none) by
 #: ``benchmark_of`` — never by its styles alone
 PAPER_TABLE3 = {"aurp": PAPER_AURP, "spider-closed": PAPER_SPIDER_CLOSED, "spider-open": PAPER_SPIDER_OPEN}
-
-
-#: judged queries from which ROUGE-L and the style test are computed in forked children
-#: (``ragdx.forked``): below it a fork and the way back cost more than they save
-_FORK_AT = 20_000
 
 
 def benchmark_of(path: str | Path, declared: str | None = None) -> str | None:
@@ -101,40 +95,6 @@ def evaluate_judgements(judgements: Sequence[Judgement], *, n_boot: int = 1000, 
                         compare_pair: tuple[str, str] | None = None) -> EvaluationResult:
     """Metrics per style, module blame and (given two styles) the hypothesis test. Judgements
     whose judge failed (``error``) are counted and excluded from every metric."""
-    from ragdx.forked import Beside
-
-    styles = sorted(by_style(judgements))
-    if compare_pair is None and {"short", "long"} <= set(styles):
-        compare_pair = ("short", "long")
-    elif compare_pair is None and len(styles) == 2:
-        compare_pair = (styles[0], styles[1])
-    pair = None
-    if compare_pair is not None:
-        groups = by_style(judgements)
-        pair = (groups[compare_pair[0]], groups[compare_pair[1]])
-    fork = pair is not None and len(judgements) >= _FORK_AT
-    if fork and n_boot > 0:
-        # the test and the all-styles metrics resample the same groups when the two styles cover
-        # all of them: drawn once here, the forked child finds them drawn (a second of each side)
-        live = {j.group_id for j in judgements if not j.error}
-        if {j.group_id for side in pair for j in side if not j.error} == live:
-            draw_resamples(len(live), n_boot, seed)
-    # the style test bootstraps its own statistics from the judgements alone: on a large run a
-    # forked child computes it on a second core while this process does the rest
-    with Beside(_compare_pair, pair, compare_pair, n_boot, seed, fork=fork) as comparison:
-        result = _evaluated(judgements, n_boot, seed)
-        result.comparison = comparison.result()
-    return result
-
-
-def _compare_pair(pair: tuple[Sequence[Judgement], Sequence[Judgement]] | None, names: tuple[str, str] | None,
-                  n_boot: int, seed: int) -> dict[str, Any] | None:
-    if pair is None or names is None:
-        return None
-    return compare(pair[0], pair[1], names=names, n_boot=n_boot, seed=seed)
-
-
-def _evaluated(judgements: Sequence[Judgement], n_boot: int, seed: int) -> EvaluationResult:
     check = getattr(judgements, "check", None)
     verdicts = blame(judgements)
     failed = sum(1 for j in judgements if j.error)
@@ -150,6 +110,15 @@ def _evaluated(judgements: Sequence[Judgement], n_boot: int, seed: int) -> Evalu
         inputs=check.to_dict() if check is not None else {}, warnings=warnings,
         retrieval_rule=RULE_WORDS.get(check.retrieval_rule, check.retrieval_rule) if check is not None else "",
         judgements=list(judgements), verdicts=verdicts)
+    styles = sorted(by_style(judgements))
+    if compare_pair is None and {"short", "long"} <= set(styles):
+        compare_pair = ("short", "long")
+    elif compare_pair is None and len(styles) == 2:
+        compare_pair = (styles[0], styles[1])
+    if compare_pair is not None:
+        groups = by_style(judgements)
+        result.comparison = compare(groups[compare_pair[0]], groups[compare_pair[1]], names=compare_pair,
+                                    n_boot=n_boot, seed=seed)
     return result
 
 
@@ -318,22 +287,15 @@ def evaluate(path: str | Path, *, out: str | Path | None = None, judge: str | Ju
 
             closed = load_judgements(closed_book, judge=judge, llm=llm, sets=sets, cache=cache, dataset=dataset)
             judged, open_domain = tag_open_domain(judged, closed, exclude=exclude_open_domain)
-        from ragdx.evaluate.text_metrics import rouge_l_mean
-        from ragdx.forked import Beside
+        result = evaluate_judgements(judged, n_boot=n_boot, seed=seed, compare_pair=compare_pair)
+        if open_domain is not None:
+            result.extra["open_domain"] = open_domain.to_dict()
+        result.source = {"kind": kind, "path": str(path), "k": k, "retrieval_rule": retrieval}
+        if lab:
+            from ragdx.evaluate.text_metrics import lab_metrics
 
-        ok = [j for j in judged if not j.error]
-        # ROUGE-L (NLTK's import and a stemmed LCS per distinct pair) needs nothing but the
-        # judgements: on a large run a forked child computes it on a second core meanwhile
-        with Beside(rouge_l_mean, ok, fork=lab and rouge and len(ok) >= _FORK_AT) as rouge_l:
-            result = evaluate_judgements(judged, n_boot=n_boot, seed=seed, compare_pair=compare_pair)
-            if open_domain is not None:
-                result.extra["open_domain"] = open_domain.to_dict()
-            result.source = {"kind": kind, "path": str(path), "k": k, "retrieval_rule": retrieval}
-            if lab:
-                from ragdx.evaluate.text_metrics import lab_metrics
-
-                result.text_metrics = lab_metrics(ok, k=k or 5, bertscore=bertscore, rule=retrieval, rouge=rouge,
-                                                  rouge_value=rouge_l.result() if rouge_l.forked else None)
+            result.text_metrics = lab_metrics([j for j in judged if not j.error], k=k or 5, bertscore=bertscore,
+                                              rule=retrieval, rouge=rouge)
         if kind == "run" and llm is not None and (geval is None or geval):
             result.extra["geval"] = _geval(llm, path, [j for j in judged if not j.error])
             result.geval_scores = result.extra["geval"].pop("scores")

@@ -150,13 +150,6 @@ def _resamples(n_groups: int, n_boot: int, seed: int):
         _kept[key] = chunks
 
 
-def draw_resamples(n_groups: int, n_boot: int, seed: int) -> None:
-    """Draw (and keep) the resamples a bootstrap of ``n_groups`` groups will use, ahead of it: a
-    process forked afterwards finds them kept too, instead of drawing them again."""
-    for _ in _resamples(n_groups, n_boot, seed):
-        pass
-
-
 def bootstrap_sums(matrices: Sequence[np.ndarray], n_boot: int = 1000, seed: int = 0) -> list[np.ndarray]:
     """For each (groups x columns) matrix — all over the same groups — the (n_boot x columns)
     sums under the same group resamples."""

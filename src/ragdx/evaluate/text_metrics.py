@@ -270,19 +270,10 @@ def confusion_markdown(table: dict[str, dict[str, int]]) -> str:
     return "\n".join(lines)
 
 
-def rouge_l_mean(judgements: Sequence[Any]) -> float:
-    """Mean ROUGE-L F-measure of the judged queries' responses against their gold answers."""
-    if not judgements:
-        return float("nan")
-    return float(np.mean(rouge_l([j.answer for j in judgements], [j.response or "" for j in judgements])))
-
-
 def lab_metrics(judgements: Sequence[Any], *, k: int = 5, bertscore: bool = False,
-                scorer: BERTScorer | None = None, rule: str = "evidence", rouge: bool = True,
-                rouge_value: float | None = None) -> dict[str, Any]:
+                scorer: BERTScorer | None = None, rule: str = "evidence", rouge: bool = True) -> dict[str, Any]:
     """Hit rate@1 and @k, MRR, mean ROUGE-L (unless ``rouge=False``: then ``rouge_l`` says it was not
-    computed; ``rouge_value``: :func:`rouge_l_mean` of these judgements, computed elsewhere) and
-    BERTScore F1 (with ``bertscore``) and the ground-truth confusion
+    computed) and BERTScore F1 (with ``bertscore``) and the ground-truth confusion
     matrix of judged queries, all retrieval numbers by the one rule the evaluation names
     (``reference.RULE_WORDS``): a hit@k is "the top k hold the evidence", the MRR uses the rank at
     which they first do, and the confusion matrix's "relevant document retrieved" is the query's
@@ -320,8 +311,7 @@ def lab_metrics(judgements: Sequence[Any], *, k: int = 5, bertscore: bool = Fals
         "hit_rate@1": sum(hits1) / len(judged) if judged else nan,
         f"hit_rate@{k}": sum(hitsk) / len(judged) if judged else nan,
         "mrr": sum(1 / r for r in ranks if r) / len(judged) if judged else nan,
-        "rouge_l": (rouge_l_mean(judgements) if rouge_value is None else rouge_value) if rouge
-        else ROUGE_NOT_COMPUTED}
+        "rouge_l": (float(np.mean(rouge_l(refs, preds))) if refs else nan) if rouge else ROUGE_NOT_COMPUTED}
     if bertscore:
         s = (scorer or BERTScorer()).score(refs, preds)
         out["bertscore_f1"] = float(np.mean(s["f1"])) if refs else nan
