@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 import time
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import sqlalchemy as sa
@@ -159,6 +160,31 @@ def _bound_statements(engine: Engine, backend: str, timeout: float, where: str) 
         if stopped:
             raise DatabaseError(f"a statement ran past the statement timeout of {timeout:g} s and was stopped "
                                 "(set RAGDX_STATEMENT_TIMEOUT to allow longer)", source=where) from None
+
+
+def driver_rows(result: sa.CursorResult, size: int | None = None) -> Iterator[Sequence[tuple]]:
+    """The rows of an executed statement as the driver's own tuples: all of them in one batch
+    (``size`` None) or ``size`` at a time (a streamed result: a few round trips, bounded memory).
+
+    The statement is executed by SQLAlchemy as any other, so the read-only session, the statement
+    timeout and its one-line error apply unchanged; only the per-row ``Row`` wrapper is skipped
+    (a million rows fetched to be regrouped in Python at once). Fetch errors go through
+    SQLAlchemy's own handling (the same path ``Result.fetchmany`` takes), so a timeout hit while
+    fetching still raises :class:`DatabaseError`."""
+    strategy = getattr(result, "cursor_strategy", None)
+    if strategy is None or not hasattr(strategy, "fetchmany"):  # pragma: no cover - another SQLAlchemy
+        # Row objects index and slice as tuples do: slower, the same values
+        if size is None:
+            yield result.fetchall()
+        else:
+            yield from result.partitions(size)
+        return
+    cursor = result.cursor
+    if size is None:
+        yield strategy.fetchall(result, cursor)
+        return
+    while batch := strategy.fetchmany(result, cursor, size):
+        yield batch
 
 
 def _sqlite_url(url: URL, read_only: bool) -> URL:

@@ -34,6 +34,7 @@ from ragdx.gen.text_templates import (
     merge_text_file,
     read_text_templates,
 )
+from ragdx.store import gc_paused
 
 Progress = Callable[[], None] | None
 
@@ -152,6 +153,7 @@ class GenResult:
     missing_text: list[str]
 
 
+@gc_paused()  # millions of records, groups and values, none in a cycle: see ragdx.store.gc_paused
 def build_dataset(engine: Engine, schema: Schema, parsed: Sequence[ParsedTemplate],
                   text_templates: Sequence, styles: Sequence[str] | None, n: int,
                   options: AnswerOptions, *, kb_facts: Mapping[str, list[str]] | None = None,

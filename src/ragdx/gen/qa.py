@@ -14,7 +14,6 @@ with no row is unanswerable, and each policy (drop or keep) is counted.
 
 from __future__ import annotations
 
-import gc
 import itertools
 import math
 import random
@@ -28,8 +27,10 @@ from typing import Any, Literal
 
 from sqlalchemy.engine import Engine
 
+from ragdx.db.engine import driver_rows
 from ragdx.db.schema import Schema
 from ragdx.gen.sql_templates import ParsedTemplate
+from ragdx.store import gc_paused
 
 MultiPolicy = Literal["drop", "keep"]
 
@@ -144,9 +145,10 @@ def placeholder_domains(engine: Engine, parsed: ParsedTemplate) -> list[list[Any
             table, column = parsed.domains[ph]
             sql = f"SELECT DISTINCT {_qi(parsed.dialect, column)} FROM {_qi(parsed.dialect, table)} " \
                   f"WHERE {_qi(parsed.dialect, column)} IS NOT NULL"
-            # fetched at once: iterating the result fetches row by row (psycopg: a call per row)
-            values = conn.exec_driver_sql(sql).scalars().all()
-            if all(type(v) is str for v in values):
+            # fetched at once, as the driver's tuples: iterating the result fetches row by row
+            # (psycopg: a call per row), and a Row per value costs more than the value
+            values = [v for batch in driver_rows(conn.exec_driver_sql(sql)) for (v,) in batch]
+            if set(map(type, values)) <= {str}:
                 values.sort()  # the same order as value_sort_key, at native speed
             else:
                 values.sort(key=value_sort_key)
@@ -188,6 +190,7 @@ class _GroupBuilder:
 
     def __init__(self, parsed: ParsedTemplate, layout: list[tuple[str, str, list[str]]]):
         self.template_id = parsed.id
+        self.layout = layout
         self.dedupe = parsed.distinct or not layout
         self.keyed = bool(layout)
         self.slices: list[tuple[str, int, int, str]] = []
@@ -283,67 +286,159 @@ def _loose(value: Any) -> Any:
 FETCH_ROWS = 100_000
 
 
+#: a slot of a combination with more than one row (its rows are in ``_Scan.more``)
+_MORE = object()
+
+
+@dataclass(slots=True)
+class _Scan:
+    """What one set-based scan found, by the place of each combination in ``combos``."""
+
+    combos: list[tuple[Any, ...]]
+    #: None (no row), the one row (a one-row :class:`QAGroup` when ``made_groups``, the driver
+    #: row otherwise) or ``_MORE``
+    slots: list[Any]
+    #: place → the driver rows of a combination with more than one
+    more: dict[int, list[tuple]]
+    n_ph: int
+    n_keys: int
+    build: _GroupBuilder
+    #: whether a one-row slot holds a group (else its driver row)
+    made_groups: bool
+    #: one-row groups whose answer is all NULL
+    null_singles: int = 0
+
+    def keyed(self, rows: Sequence[tuple]) -> list[tuple[tuple, tuple]]:
+        """Driver rows of one combination as (entity keys, answer row) pairs."""
+        start, end = self.n_ph, self.n_ph + self.n_keys
+        return [(tuple(r[start:end]), tuple(r[end:])) for r in rows]
+
+
 def _scan_set_based(engine: Engine, parsed: ParsedTemplate, schema: Schema,
-                    combos: Iterable[tuple[Any, ...]] | None,
-                    domains: Sequence[Sequence[Any]] | None = None) -> tuple[dict[tuple, list], _GroupBuilder]:
-    """The keyed rows of every combination in one scan, grouped by placeholder values.
+                    combos: list[tuple[Any, ...]] | None, domains: Sequence[Sequence[Any]] | None = None,
+                    check_hits: bool = True, make_groups: bool = False) -> _Scan:
+    """The rows of every combination in one scan, by place in ``combos``; rows of other
+    combinations are skipped. With ``combos`` None every combination found is kept, in the
+    order found.
+
+    Rows are matched to combinations through one index of ``combos`` and land in a list by
+    place: the combinations are then read in their own order without a lookup each (a million
+    random lookups in a million-entry dict cost more than the scan itself), no tuple is made per
+    row for a one-placeholder template (the value itself is the key), and with ``make_groups``
+    a one-row group is made while its row is fresh in memory, not later in the combinations'
+    order (a cache miss for every value of it).
 
     With ``domains`` (the ``SELECT DISTINCT`` values of each placeholder), a compared value
     outside its domain that the database must have merged with a domain value raises
     :class:`CollationMismatch`: ``SELECT DISTINCT`` and ``=`` follow the column's collation,
     Python's grouping does not. Where the compared column is the domain column itself, any
     value outside the domain can only be such a merge; elsewhere it is one when it matches a
-    domain value loosely (a value the other table simply does not hold is no mismatch).
+    domain value loosely (a value the other table simply does not hold is no mismatch). Each
+    distinct combination is checked once; ``check_hits`` False says ``combos`` is the product
+    of the domains, so that only combinations outside it need a check.
     """
     sql, n_ph, layout = parsed.set_based_query(schema)
+    build = _GroupBuilder(parsed, layout)
     n_keys = sum(len(pk) for _, _, pk in layout)
-    wanted = None if combos is None else set(combos)
-    checks = None
-    if domains is not None:
-        checks = []
-        for ph, domain in zip(parsed.placeholders, domains, strict=True):
-            exact = set(domain)
-            same = parsed.compared[ph] == parsed.domains[ph]
-            checks.append((exact, None if same else {_loose(v) for v in domain}))
-    grouped: dict[tuple, list] = {}
+    end = n_ph + n_keys
+    scalar = n_ph == 1
+    take_all = combos is None
+    if take_all:
+        combos = []
+    index: dict[Any, int] = dict(zip([c[0] for c in combos] if scalar else combos, range(len(combos)),
+                                     strict=True))
+    #: each combination then makes its own group, from rows it shares (never a group made twice)
+    duplicates = len(index) < len(combos)
+    slots: list[Any] = [None] * len(combos)
+    more: dict[int, list[tuple]] = {}
+    checks: list | None = None
     seen: set[tuple] = set()
-    # without a wish list every combination found is kept: its values are checked after the
-    # scan, a set difference per placeholder, instead of a loop per distinct combination here
-    check_rows = checks if wanted is not None else None
+
+    def check(params: tuple) -> None:
+        """Raise CollationMismatch when ``params`` shows the database merging values."""
+        nonlocal checks
+        if checks is None:  # built at the first combination that needs it, often never
+            checks = []
+            for ph, domain in zip(parsed.placeholders, domains, strict=True):
+                same = parsed.compared[ph] == parsed.domains[ph]
+                checks.append((set(domain), None if same else {_loose(v) for v in domain}))
+        for value, (exact, loose) in zip(params, checks, strict=True):
+            if value not in exact and (loose is None or _loose(value) in loose):
+                raise CollationMismatch(parsed.id)
+
+    verify = domains is not None
+    verify_hits = verify and check_hits
+    make_groups = make_groups and build.keyed and not duplicates
+    tid = parsed.id
+    null_singles = 0
+    new_group = QAGroup.__new__
+    # A group's params are its combination's values. Where every domain value is text, a row's
+    # own values equal to them are the same text, and taking them spares a read of the
+    # combination (a cache miss per row: the rows come in the table's order, not the values').
+    # Anything else keeps the combination's own values (1 and 1.0 are equal, not the same).
+    text_params = domains is not None and all(set(map(type, d)) <= {str} for d in domains)
+    get = index.get
     with engine.connect() as conn:
         result = conn.execution_options(stream_results=True).exec_driver_sql(sql, {})
-        for chunk in result.partitions(FETCH_ROWS):
-            for row in chunk:
-                params = row[:n_ph]  # slicing a Row gives a tuple
-                bucket = grouped.get(params)
-                if bucket is None:
-                    # checked once per distinct combination, not once per row
-                    if check_rows is not None and params not in seen:
-                        seen.add(params)
-                        for value, (exact, loose) in zip(params, checks, strict=True):
-                            if value not in exact and (loose is None or _loose(value) in loose):
-                                raise CollationMismatch(parsed.id)
-                    if wanted is not None and params not in wanted:
+        all_null = (None,) * (len(result.keys()) - end)  # an answer row stating nothing
+        for batch in driver_rows(result, FETCH_ROWS):
+            for row in batch:
+                i = get(row[0] if scalar else row[:n_ph])
+                if i is None:
+                    if verify:
+                        params = tuple(row[:n_ph])
+                        if params not in seen:  # once per distinct combination, not once per row
+                            seen.add(params)
+                            check(params)
+                    if not take_all:
                         continue
-                keyed = (row[n_ph:n_ph + n_keys], row[n_ph + n_keys:])
-                if bucket is None:
-                    grouped[params] = [keyed]
+                    i = index[row[0] if scalar else row[:n_ph]] = len(slots)
+                    combos.append(tuple(row[:n_ph]))
+                    slots.append(None)
+                held = slots[i]
+                if held is None:
+                    if verify_hits:
+                        check(tuple(row[:n_ph]))  # the first row of a combination: once each
+                    if make_groups:
+                        # QAGroup(tid, params, [answer], pending=(build, keys)) without the call
+                        # of __init__ (a third of the cost of making a million groups)
+                        answer = row[end:]
+                        group = new_group(QAGroup)
+                        group.template_id = tid
+                        group.params = row[:n_ph] if text_params else combos[i]
+                        group.rows = [answer]
+                        group._entities = group._facts = None
+                        group._pending = (build, row[n_ph:end])
+                        slots[i] = group
+                        null_singles += answer == all_null
+                    else:
+                        slots[i] = row
+                elif held is _MORE:
+                    more[i].append(row)
                 else:
-                    bucket.append(keyed)
-    if checks is not None and wanted is None:
-        for i, (exact, loose) in enumerate(checks):
-            outside = {params[i] for params in grouped}
-            outside.difference_update(exact)
-            if outside and (loose is None or any(_loose(v) in loose for v in outside)):
-                raise CollationMismatch(parsed.id)
-    return grouped, _GroupBuilder(parsed, layout)
+                    if make_groups:  # the one-row group made for its first row is undone
+                        answer = held.rows[0]
+                        null_singles -= answer == all_null
+                        held = tuple(combos[i]) + held._pending[1] + answer
+                    more[i] = [held, row]
+                    slots[i] = _MORE
+    if duplicates:
+        # combinations equal in Python (1 and 1.0) share one index entry: each reads its rows
+        places = [index[c[0] if scalar else c] for c in combos]
+        more = {j: more[i] for j, i in enumerate(places) if i in more}
+        slots = [slots[i] for i in places]
+    return _Scan(combos, slots, more, n_ph, n_keys, build, make_groups, null_singles)
 
 
 def run_set_based(engine: Engine, parsed: ParsedTemplate, schema: Schema,
                   combos: Iterable[tuple[Any, ...]] | None) -> dict[tuple, QAGroup]:
     """Answers for ``combos`` (all combinations found in the data when None) in one scan."""
-    grouped, build = _scan_set_based(engine, parsed, schema, combos)
-    return {p: build(p, rows) for p, rows in grouped.items()}
+    scan = _scan_set_based(engine, parsed, schema, None if combos is None else list(combos))
+    out: dict[tuple, QAGroup] = {}
+    for i, (combo, held) in enumerate(zip(scan.combos, scan.slots, strict=True)):
+        if held is not None:
+            out[combo] = scan.build(combo, scan.keyed(scan.more[i] if held is _MORE else (held,)))
+    return out
 
 
 def run_per_combination(engine: Engine, parsed: ParsedTemplate, combos: Iterable[tuple[Any, ...]],
@@ -389,6 +484,15 @@ def answer_template(engine: Engine, parsed: ParsedTemplate, schema: Schema,
                     options: AnswerOptions) -> TemplateAnswers:
     """Fill ``parsed`` with the database's values and answer every combination, applying the
     multiplicity policies; groups come back in the order of their placeholder values."""
+    # Only acyclic tuples, lists and strings are made here, millions of them from the domains
+    # on: the cyclic garbage collector would rescan them all again and again (a third of the
+    # time on 1M rows), and once more at its first pass after re-enabling (gc_paused spares it).
+    with gc_paused():
+        return _answer_template(engine, parsed, schema, options)
+
+
+def _answer_template(engine: Engine, parsed: ParsedTemplate, schema: Schema,
+                     options: AnswerOptions) -> TemplateAnswers:
     from ragdx.gen.values import draw_combinations, needs_normalising, normalise_rows, settle_nulls
 
     domains = placeholder_domains(engine, parsed)
@@ -397,67 +501,70 @@ def answer_template(engine: Engine, parsed: ParsedTemplate, schema: Schema,
     counts = AnswerCounts(combinations=len(combos), method="set" if use_set else "per-combination",
                           left_out_by_cap=available - len(combos))
     groups: list[QAGroup] = []
-    # Only acyclic tuples and lists are made here, up to millions of them: the cyclic garbage
-    # collector would rescan them all again and again (a third of the time on 1M rows).
-    gc_was_on = gc.isenabled()
-    gc.disable()
-    try:
-        if use_set:
-            same_column = all(parsed.compared[ph] == parsed.domains[ph] for ph in parsed.placeholders)
-            capped = len(combos) < math.prod(len(d) for d in domains)
-            try:
-                grouped, build = _scan_set_based(engine, parsed, schema,
-                                                 combos if capped or not same_column else None, domains)
-            except CollationMismatch:
-                use_set = False
-                counts.method = "per-combination"
-        keep_none, keep_multi = options.unanswerable == "keep", options.multi_answer == "keep"
-        append = groups.append
+    if use_set:
+        same_column = all(parsed.compared[ph] == parsed.domains[ph] for ph in parsed.placeholders)
+        capped = len(combos) < math.prod(len(d) for d in domains)
+        try:
+            # uncapped, on the domain columns themselves: the combinations are the product of
+            # the domains, and only a value outside it needs the collation check
+            scan = _scan_set_based(engine, parsed, schema, combos, domains,
+                                   check_hits=capped or not same_column, make_groups=True)
+        except CollationMismatch:
+            use_set = False
+            counts.method = "per-combination"
+    del domains
+    keep_none, keep_multi = options.unanswerable == "keep", options.multi_answer == "keep"
+    append = groups.append
 
-        def settle(combo: tuple, group: QAGroup | None) -> None:
-            """The multiplicity policies for one combination."""
-            if group is None:
-                if keep_none:
-                    append(QAGroup(parsed.id, combo, [], [], []))
-                    counts.unanswerable_kept += 1
-                else:
-                    counts.unanswerable_dropped += 1
-            elif len(group.rows) > 1:
-                if keep_multi:
-                    append(group)
-                    counts.multi_kept += 1
-                else:
-                    counts.multi_dropped += 1
+    def settle(combo: tuple, group: QAGroup | None) -> None:
+        """The multiplicity policies for one combination."""
+        if group is None:
+            if keep_none:
+                append(QAGroup(parsed.id, combo, [], [], []))
+                counts.unanswerable_kept += 1
             else:
+                counts.unanswerable_dropped += 1
+        elif len(group.rows) > 1:
+            if keep_multi:
                 append(group)
-                counts.single += 1
-                row = group.rows[0]
-                counts.null_answers += row.count(None) == len(row)
-
-        if use_set:
-            get = grouped.get
-            tid, keyed_on = parsed.id, build.keyed
-            single = null_answers = 0
-            # the common case inlined, counted in locals (a million combinations on 1M rows):
-            # a one-row group is made here, its entities and facts when first read
-            for combo in combos:
-                keyed = get(combo)
-                if keyed is not None and len(keyed) == 1 and keyed_on:
-                    keys, row = keyed[0]
-                    append(QAGroup(tid, combo, [row], pending=(build, keys)))
-                    single += 1
-                    null_answers += row.count(None) == len(row)
-                else:
-                    settle(combo, None if keyed is None else build(combo, keyed))
-            counts.single += single
-            counts.null_answers += null_answers
+                counts.multi_kept += 1
+            else:
+                counts.multi_dropped += 1
         else:
-            found = run_per_combination(engine, parsed, combos, schema).get
-            for combo in combos:
-                settle(combo, found(combo))
-    finally:
-        if gc_was_on:
-            gc.enable()
+            append(group)
+            counts.single += 1
+            row = group.rows[0]
+            counts.null_answers += row.count(None) == len(row)
+
+    if use_set:
+        slots, more, build, made = scan.slots, scan.more, scan.build, scan.made_groups
+        single = 0
+        if made and not more and not keep_none:
+            # the common case (a million combinations on 1M rows): every slot is a one-row group
+            # the scan made (its entities and facts are made when first read) or no row at all
+            groups.extend([g for g in slots if g is not None])
+            single = len(groups)
+            counts.unanswerable_dropped += len(slots) - single
+            slots = ()
+        # otherwise one combination at a time, a one-row group already made by the scan
+        for i, held in enumerate(slots):
+            if held is None:
+                settle(combos[i], None)
+            elif held is _MORE:
+                combo = combos[i]
+                settle(combo, build(combo, scan.keyed(more[i])))
+            elif made:
+                append(held)
+                single += 1
+            else:
+                combo = combos[i]
+                settle(combo, build(combo, scan.keyed((held,))))
+        counts.single += single
+        counts.null_answers += scan.null_singles
+    else:
+        found = run_per_combination(engine, parsed, combos, schema).get
+        for combo in combos:
+            settle(combo, found(combo))
     # one rendering of dates, numbers and booleans on every engine (text needs none: no pass
     # over a million groups for nothing), then NULL answers settled
     if needs_normalising(parsed, schema):
