@@ -222,3 +222,33 @@ def test_ragdx_cache_dir_overrides_the_per_user_directory(tmp_path, monkeypatch,
     OpenAIEmbedder("test-embed", base_url=server.base_url).embed(["one", "two"])
     assert cache_info()["embeddings"] == 2 and cache_info()["override"] == "RAGDX_CACHE_DIR"
     assert (tmp_path / "mine" / "embeddings.sqlite").is_file()
+
+
+@pytest.mark.slow
+def test_bfloat16_is_opt_in_close_to_float32_and_cached_apart(tmp_path):
+    from ragdx.embed import Embedder, embedder_from_dict, make_embedder
+
+    texts = ["The mayor of Arlen is Ann Lee.", "Which river runs through Bexmoor?",
+             "Corvale's school was founded in 1850 " * 20]
+    fp32 = Embedder(cache_dir=tmp_path)
+    bf16 = make_embedder({"dtype": "bfloat16"}, cache_dir=tmp_path)
+    assert (fp32.dtype, bf16.dtype) == ("float32", "bfloat16")
+    assert bf16.model_id == fp32.model_id + "#bfloat16"
+    assert {fp32._key(t) for t in texts}.isdisjoint({bf16._key(t) for t in texts})  # cached apart
+    a, b = fp32.embed(texts), bf16.embed(texts)
+    cos = (a * b).sum(axis=1)
+    assert cos.min() > 0.999 and not np.array_equal(a, b)  # close, and really computed in bfloat16
+    # a saved embedder comes back in its dtype; the float32 vectors in the same cache are untouched
+    again = embedder_from_dict(bf16.to_dict())
+    assert again.dtype == "bfloat16" and np.array_equal(again.embed(texts), b)
+    assert np.array_equal(Embedder(cache_dir=tmp_path).embed(texts), a)
+
+
+def test_an_unknown_dtype_is_refused_naming_the_field():
+    from ragdx.embed import Embedder, make_embedder
+
+    with pytest.raises(RagdxError, match="dtype") as info:
+        Embedder(cache_dir=None, dtype="float16")
+    assert info.value.field == "embedder.dtype"
+    with pytest.raises(RagdxError, match="dtype"):
+        make_embedder({"dtype": "int8"}, cache_dir=None)

@@ -29,6 +29,7 @@ import hashlib
 import os
 import sqlite3
 import threading
+import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Literal
@@ -44,6 +45,19 @@ DEFAULT_MODEL = "all-MiniLM-L6-v2"
 USER_CACHE = "user"
 CACHE_ENV = "RAGDX_CACHE_DIR"
 CACHE_FILE = "embeddings.sqlite"
+
+#: what a local model may run in (``Embedder.dtype``); float32 unless asked
+DTYPES = ("float32", "bfloat16")
+
+
+def cpu_has_bfloat16() -> bool | None:
+    """Whether this CPU computes bfloat16 natively (Linux's CPU flags); None where unknown."""
+    try:
+        flags = Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    return any(f in flags.split() for f in ("avx512_bf16", "amx_bf16"))
+
 
 #: padded token positions per forward pass of a local model on a CPU (:meth:`Embedder._cpu_batches`)
 CPU_BATCH_TOKENS = 2048
@@ -223,24 +237,31 @@ class _CachedEmbedder:
 
 
 class Embedder(_CachedEmbedder):
-    """``Embedder(model_path=None, cache_dir="user", batch_size=64, device="cpu")``: a
-    sentence-transformers model.
+    """``Embedder(model_path=None, cache_dir="user", batch_size=64, device="cpu", dtype="float32")``:
+    a sentence-transformers model.
 
     ``model_path`` defaults to the packaged MiniLM; any local sentence-transformers directory
     works. ``cache_dir``: ``"user"`` (the default) is the shared per-user cache, None keeps no
-    disk cache, a path is that directory.
+    disk cache, a path is that directory. ``dtype="bfloat16"`` (opt-in) runs the model in
+    bfloat16: 2.5x the float32 rate on a CPU with native bfloat16 (AVX-512 BF16 or AMX; measured
+    in ``benchmarks/results/embed_dtype.md``), vectors at cosine >= 0.9999 to float32's, cached
+    under their own key; on a CPU without it, it is slower than float32 (a warning says so).
     """
 
     kind = "sentence-transformers"
 
     def __init__(self, model_path: str | os.PathLike | None = None, *,
-                 cache_dir: str | os.PathLike | None = USER_CACHE, batch_size: int = 64, device: str = "cpu"):
+                 cache_dir: str | os.PathLike | None = USER_CACHE, batch_size: int = 64, device: str = "cpu",
+                 dtype: str = "float32"):
         self.model_path = str(Path(model_path).expanduser().resolve()) if model_path else None
         if self.model_path and not Path(self.model_path).is_dir():
             raise RagdxError("not a directory (a local sentence-transformers model is a directory)",
                              source=self.model_path, field="embedder.model_path")
+        if dtype not in DTYPES:
+            raise RagdxError(f"dtype must be one of {', '.join(DTYPES)}, not {dtype!r}", field="embedder.dtype")
         self.batch_size = batch_size
         self.device = device
+        self.dtype = dtype
         self._model = None
         self._model_id: str | None = None
         self._lock = threading.Lock()
@@ -248,16 +269,17 @@ class Embedder(_CachedEmbedder):
 
     @property
     def model_id(self) -> str:
-        if self.model_path is None:
-            # unchanged from earlier versions, so existing caches stay valid
-            return DEFAULT_MODEL
         if self._model_id is None:
-            self._model_id = f"{Path(self.model_path).name}@{model_fingerprint(self.model_path)}"
+            # the default model's id is unchanged from earlier versions, so existing caches stay
+            # valid; vectors of another dtype differ (by ~1e-4 for bfloat16) and are cached apart
+            base = (DEFAULT_MODEL if self.model_path is None
+                    else f"{Path(self.model_path).name}@{model_fingerprint(self.model_path)}")
+            self._model_id = base if self.dtype == "float32" else f"{base}#{self.dtype}"
         return self._model_id
 
     def to_dict(self) -> dict:
         return {"model_path": self.model_path, "cache_dir": self.cache_dir, "batch_size": self.batch_size,
-                "device": self.device}
+                "device": self.device, "dtype": self.dtype}
 
     @property
     def dimension(self) -> int:
@@ -274,8 +296,16 @@ class Embedder(_CachedEmbedder):
                 from sentence_transformers import SentenceTransformer
 
                 path = self.model_path or str(packaged_model_path())
+                options = {}
+                if self.dtype != "float32":
+                    import torch
+
+                    options["model_kwargs"] = {"torch_dtype": getattr(torch, self.dtype)}
+                    if str(self.device).startswith("cpu") and not cpu_has_bfloat16():
+                        warnings.warn("this CPU has no native bfloat16 (AVX-512 BF16 or AMX): "
+                                      "embedding in bfloat16 will be slower than float32", stacklevel=2)
                 try:
-                    self._model = SentenceTransformer(path, device=self.device)
+                    self._model = SentenceTransformer(path, device=self.device, **options)
                 except Exception as exc:
                     raise RagdxError(f"cannot load the embedding model ({exc})", source=path) from None
             return self._model
@@ -495,6 +525,8 @@ class EmbedderConfig(BaseModel):
     max_retries: int = Field(4, ge=0)
     timeout: float = Field(60.0, gt=0)
     device: str = "cpu"
+    #: ``bfloat16``: a local model run in bfloat16 (see :class:`Embedder`); opt-in
+    dtype: Literal["float32", "bfloat16"] = "float32"
     #: ``ray``: texts missing from the cache are embedded by Ray Data actors (:mod:`ragdx.embed_ray`)
     executor: Literal["local", "ray"] = "local"
     #: with ``executor: ray``: the cluster (``ray://host:10001``, ``host:6379``, ``auto``; default
@@ -523,7 +555,8 @@ def make_embedder(config: EmbedderConfig | dict | None = None, *, cache_dir: str
                               dimensions=config.dimensions, cache_dir=cache_dir, batch_size=config.batch_size,
                               max_concurrency=config.max_concurrency, max_retries=config.max_retries,
                               timeout=config.timeout)
-    local = Embedder(config.model_path, cache_dir=cache_dir, batch_size=config.batch_size, device=config.device)
+    local = Embedder(config.model_path, cache_dir=cache_dir, batch_size=config.batch_size, device=config.device,
+                     dtype=config.dtype)
     if config.executor == "ray":
         from ragdx.embed_ray import RayEmbedder
 
@@ -536,7 +569,7 @@ def embedder_from_dict(saved: dict) -> Embedder | OpenAIEmbedder:
     cache = saved.get("cache_dir", USER_CACHE)
     if saved.get("kind") == "openai":
         return make_embedder(saved, cache_dir=cache)
-    return Embedder(**{k: v for k, v in saved.items() if k in ("model_path", "batch_size", "device")},
+    return Embedder(**{k: v for k, v in saved.items() if k in ("model_path", "batch_size", "device", "dtype")},
                     cache_dir=cache)
 
 

@@ -39,10 +39,10 @@ ROWS_PER_BATCH = 256
 class _EmbedBatch:
     """The ``map_batches`` callable class: one model per actor, loaded in ``__init__``."""
 
-    def __init__(self, model_path: str | None, batch_size: int, device: str):
+    def __init__(self, model_path: str | None, batch_size: int, device: str, dtype: str = "float32"):
         import ray
 
-        self.embedder = Embedder(model_path, cache_dir=None, batch_size=batch_size, device=device)
+        self.embedder = Embedder(model_path, cache_dir=None, batch_size=batch_size, device=device, dtype=dtype)
         self.embedder._load()  # a model that cannot load fails the pool now, not mid-batch
         self.node = ray.get_runtime_context().get_node_id()
 
@@ -154,7 +154,8 @@ class RayEmbedder(_CachedEmbedder):
                             # kilobytes to move against seconds to embed
                             compute=ray.data.ActorPoolStrategy(size=workers, max_tasks_in_flight_per_actor=1),
                             fn_constructor_kwargs={"model_path": self.local.model_path,
-                                                   "batch_size": self.local.batch_size, "device": device},
+                                                   "batch_size": self.local.batch_size, "device": device,
+                                                   "dtype": getattr(self.local, "dtype", "float32")},
                             num_cpus=self.num_cpus, num_gpus=per_actor_gpus)
         try:
             for batch in ds.iter_batches(batch_size=None, batch_format="numpy"):
