@@ -338,9 +338,8 @@ class DenseRetriever(Retriever):
 
         cfg = EmbedderConfig(**self.index_embedder)
         local = self.embedder
-        if cfg.batch_size != local.batch_size or cfg.device != local.device or cfg.dtype != local.dtype:
-            local = Embedder(self.model_path, cache_dir=self.cache_dir, batch_size=cfg.batch_size, device=cfg.device,
-                             dtype=cfg.dtype)
+        if cfg.batch_size != local.batch_size or cfg.device != local.device:
+            local = Embedder(self.model_path, cache_dir=self.cache_dir, batch_size=cfg.batch_size, device=cfg.device)
         return RayEmbedder(local, address=cfg.address, workers=cfg.workers)
 
     @property
