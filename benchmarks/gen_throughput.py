@@ -71,7 +71,7 @@ from ragdx.gen.qa import (
     run_per_combination,
     run_set_based,
 )
-from ragdx.gen.sql_templates import SqlTemplate, parse_template
+from ragdx.gen.sql_templates import _GLOT_DIALECT, SqlTemplate, parse_template
 from ragdx.gen.text_templates import TextTemplate
 
 #: bump when the generated data changes, so an old file is rebuilt rather than reused
@@ -332,7 +332,7 @@ def bench_template(spec: tuple[str, ...], engine, schema, args, table: Table, ta
 
     label, schema_key, sql, bare_sql, text = spec
     # the floor in the engine's own quoting (PostgreSQL folds unquoted names to lower case)
-    write = {"postgresql": "postgres"}.get(schema.dialect, schema.dialect)
+    write = _GLOT_DIALECT[schema.dialect]
     bare_sql = sqlglot.transpile(bare_sql, read="sqlite", write=write, identify=True)[0]
     repeat, extra, no_gc = args.repeat, args.extra_repeat, args.no_gc
     parsed = parse_template(SqlTemplate(sql, schema_key), schema)

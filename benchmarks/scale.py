@@ -201,18 +201,12 @@ def main() -> None:
     args = ap.parse_args()
     args.command = " ".join([Path(sys.executable).name, *sys.argv])
 
-    import ray
+    from ragdx.rag.executor_ray import connect_ray
 
     console = Console(record=True, width=160)  # the tables are wider than a pipe's default 80
     start = time.perf_counter()
-    env = {k: os.environ[k] for k in ("HF_HUB_OFFLINE", "OMP_WAIT_POLICY") if k in os.environ}
-    env["PYTHONPATH"] = os.getcwd()
-    cpus = max(max(args.workers), max(args.embed_workers), os.cpu_count() or 1)
-    if args.address:  # an existing cluster: its nodes' CPUs and GPUs, not this machine's
-        ray.init(address=args.address, include_dashboard=False, log_to_driver=False, runtime_env={"env_vars": env})
-    else:
-        ray.init(address="local", num_cpus=cpus, include_dashboard=False, log_to_driver=False,
-                 runtime_env={"env_vars": env})
+    # an existing cluster (--address) brings its nodes' CPUs and GPUs, not this machine's
+    ray, _ = connect_ray(args.address, cpus=max(max(args.workers), max(args.embed_workers)))
     ray_init_s = time.perf_counter() - start
     sections, ok = {}, True
     try:

@@ -32,7 +32,7 @@ import threading
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
@@ -47,7 +47,11 @@ CACHE_ENV = "RAGDX_CACHE_DIR"
 CACHE_FILE = "embeddings.sqlite"
 
 #: what a local model may run in (``Embedder.dtype``); float32 unless asked
-DTYPES = ("float32", "bfloat16")
+Dtype = Literal["float32", "bfloat16"]
+DTYPES: tuple[str, ...] = get_args(Dtype)
+#: texts per call of ``_encode`` (at least ``batch_size``): the cache is written and the progress
+#: bar moves after each; a Ray Data batch is the same size (``ragdx.embed_ray.ROWS_PER_BATCH``)
+ENCODE_STEP = 256
 
 
 def cpu_has_bfloat16() -> bool | None:
@@ -221,7 +225,7 @@ class _CachedEmbedder:
         """Yields ``(positions in texts, vectors)`` until every text has its vector, in any order:
         here batches of a few hundred in order; :class:`ragdx.embed_ray.RayEmbedder` yields what
         its Ray Data actors finish."""
-        step = max(self.batch_size, 256)
+        step = max(self.batch_size, ENCODE_STEP)
         for start in range(0, len(texts), step):
             yield range(start, min(start + step, len(texts))), self._encode(texts[start:start + step])
 
@@ -301,7 +305,7 @@ class Embedder(_CachedEmbedder):
                     import torch
 
                     options["model_kwargs"] = {"torch_dtype": getattr(torch, self.dtype)}
-                    if str(self.device).startswith("cpu") and not cpu_has_bfloat16():
+                    if self._on_cpu() and not cpu_has_bfloat16():
                         warnings.warn("this CPU has no native bfloat16 (AVX-512 BF16 or AMX): "
                                       "embedding in bfloat16 will be slower than float32", stacklevel=2)
                 try:
@@ -339,7 +343,7 @@ class Embedder(_CachedEmbedder):
             yield from super()._encode_batches(texts)
             return
         order = np.argsort([-n for n in lengths], kind="stable").tolist()
-        step = max(self.batch_size, 256)
+        step = max(self.batch_size, ENCODE_STEP)
         for start in range(0, len(order), step):
             positions = order[start:start + step]
             yield positions, self._encode([texts[i] for i in positions], [lengths[i] for i in positions])
@@ -526,7 +530,7 @@ class EmbedderConfig(BaseModel):
     timeout: float = Field(60.0, gt=0)
     device: str = "cpu"
     #: ``bfloat16``: a local model run in bfloat16 (see :class:`Embedder`); opt-in
-    dtype: Literal["float32", "bfloat16"] = "float32"
+    dtype: Dtype = "float32"
     #: ``ray``: texts missing from the cache are embedded by Ray Data actors (:mod:`ragdx.embed_ray`)
     executor: Literal["local", "ray"] = "local"
     #: with ``executor: ray``: the cluster (``ray://host:10001``, ``host:6379``, ``auto``; default

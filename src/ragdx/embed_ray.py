@@ -27,13 +27,13 @@ from typing import Any
 
 import numpy as np
 
-from ragdx.embed import Embedder, _CachedEmbedder
+from ragdx.embed import ENCODE_STEP, Embedder, _CachedEmbedder
 from ragdx.errors import RagdxError
 
 #: seconds the embedding pool's actors may take to start (load the model) before giving up
 ACTOR_START_TIMEOUT_S = 600
 #: rows per ``map_batches`` batch: the local embedder's step, so a batch costs the same on either
-ROWS_PER_BATCH = 256
+ROWS_PER_BATCH = ENCODE_STEP
 
 
 class _EmbedBatch:
@@ -155,7 +155,7 @@ class RayEmbedder(_CachedEmbedder):
                             compute=ray.data.ActorPoolStrategy(size=workers, max_tasks_in_flight_per_actor=1),
                             fn_constructor_kwargs={"model_path": self.local.model_path,
                                                    "batch_size": self.local.batch_size, "device": device,
-                                                   "dtype": getattr(self.local, "dtype", "float32")},
+                                                   "dtype": self.local.dtype},
                             num_cpus=self.num_cpus, num_gpus=per_actor_gpus)
         try:
             for batch in ds.iter_batches(batch_size=None, batch_format="numpy"):
@@ -166,10 +166,6 @@ class RayEmbedder(_CachedEmbedder):
         except RagdxError:
             raise
         except Exception as exc:  # a worker that died, a model that would not load on a node
-            from ragdx.rag.executor_ray import _cause, _one_line
+            from ragdx.rag.executor_ray import ray_failure
 
-            cause = _cause(exc)
-            if isinstance(cause, RagdxError):
-                raise cause from None
-            raise RagdxError(f"Ray Data embedding failed: {_one_line(cause)}", source=self.address or "local",
-                             field="embedder") from None
+            raise ray_failure(exc, "Ray Data embedding failed", self.address or "local", "embedder") from None

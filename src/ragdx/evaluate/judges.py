@@ -159,12 +159,16 @@ def _valid_date(year: int, month: int, day: int) -> date | None:
         return None
 
 
+def _nfkc_casefold(text: Any) -> str:
+    text = str(text)
+    return (text if text.isascii() else unicodedata.normalize("NFKC", text)).casefold()  # NFKC keeps ASCII
+
+
 def extract_dates(text: str) -> tuple[set[date], list[tuple[int, int]]]:
     """Every date mentioned in ``text`` and the character spans they occupy."""
-    text = str(text)
-    # NFKC leaves ASCII as it is; and every pattern has a year of four digits, so a text without
-    # four digits in a row (most answers) mentions no date: one search instead of five
-    low = (text if text.isascii() else unicodedata.normalize("NFKC", text)).casefold()
+    # every pattern has a year of four digits, so a text without four digits in a row (most
+    # answers) mentions no date: one search instead of five
+    low = _nfkc_casefold(text)
     found: set[date] = set()
     spans: list[tuple[int, int]] = []
     if not _FOUR_DIGITS.search(low):
@@ -191,8 +195,7 @@ def extract_dates(text: str) -> tuple[set[date], list[tuple[int, int]]]:
 
 def extract_numbers(text: str, skip: Sequence[tuple[int, int]] = ()) -> set[float]:
     """Numbers mentioned in ``text``; "1.5 billion" gives both 1.5 and 1.5e9."""
-    text = str(text)
-    low = (text if text.isascii() else unicodedata.normalize("NFKC", text)).casefold()  # NFKC keeps ASCII
+    low = _nfkc_casefold(text)
     out: set[float] = set()
     for m in _NUMBER.finditer(low):
         if any(s <= m.start() < e for s, e in skip):

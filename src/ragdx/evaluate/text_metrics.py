@@ -60,8 +60,9 @@ def mrr(gold: Sequence[Sequence[str]], retrieved: Sequence[Sequence[str]], k: in
 # ----------------------------------------------------------------------------- ROUGE-L
 
 
-#: what ``lab_metrics`` reports for ROUGE-L unless asked for it: its tokeniser needs NLTK's Porter
-#: stemmer, and importing NLTK (it pulls in scikit-learn) took longer than judging 100,000 answers
+#: what ``lab_metrics`` reports for ROUGE-L when told to leave it out (``--no-rouge``): its
+#: tokeniser needs NLTK's Porter stemmer, and importing NLTK (it pulls in scikit-learn) is most of
+#: its cost
 ROUGE_NOT_COMPUTED = "not computed (--no-rouge)"
 
 
@@ -288,18 +289,17 @@ def lab_metrics(judgements: Sequence[Any], *, k: int = 5, bertscore: bool = Fals
     def hit(j: Any, top: int) -> bool:
         return bool(retrieval_verdict(j.gold_ids, j.retrieved_ids, top, rule, getattr(j, "evidence_sets", ())))
 
-    def rank(j: Any) -> int | None:
+    def by_evidence(j: Any) -> bool:
         sets = getattr(j, "evidence_sets", None)
-        if rule == "evidence" and sets and any(sets):
-            return evidence_rank(sets, list(j.retrieved_ids))
+        return bool(rule == "evidence" and sets and any(sets))
+
+    def rank(j: Any) -> int | None:
+        if by_evidence(j):
+            return evidence_rank(j.evidence_sets, list(j.retrieved_ids))
         for r in range(1, len(j.retrieved_ids) + 1):
             if hit(j, r):
                 return r
         return None
-
-    def by_evidence(j: Any) -> bool:
-        sets = getattr(j, "evidence_sets", None)
-        return bool(rule == "evidence" and sets and any(sets))
 
     nan = float("nan")
     ranks = [rank(j) for j in judged]

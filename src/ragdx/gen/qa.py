@@ -190,7 +190,6 @@ class _GroupBuilder:
 
     def __init__(self, parsed: ParsedTemplate, layout: list[tuple[str, str, list[str]]]):
         self.template_id = parsed.id
-        self.layout = layout
         self.dedupe = parsed.distinct or not layout
         self.keyed = bool(layout)
         self.slices: list[tuple[str, int, int, str]] = []

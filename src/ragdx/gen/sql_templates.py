@@ -110,11 +110,10 @@ class ParsedTemplate:
         """The template rendered for the engine with sentinels that :func:`concrete_sql` fills."""
         return self._render(self._ast)
 
-    def concrete_sql(self, values: Sequence[Any], display: str | None = None) -> str:
+    def concrete_sql(self, values: Sequence[Any]) -> str:
         """The concrete query for people to read, every value quoted for this dialect."""
-        text = display if display is not None else self.display()
         # one pass: a value that happens to contain a sentinel must stay a value
-        return _QUOTED_SENTINEL.sub(lambda m: sql_literal(values[int(m.group(1))], self.dialect), text)
+        return _QUOTED_SENTINEL.sub(lambda m: sql_literal(values[int(m.group(1))], self.dialect), self.display())
 
     def concrete_sql_renderer(self) -> Callable[[Sequence[Any]], str]:
         """:meth:`concrete_sql` for many value tuples: the display split at its sentinels once."""
@@ -122,17 +121,11 @@ class ParsedTemplate:
         literals = pieces[0::2]
         slots = [int(i) for i in pieces[1::2]]
         dialect = self.dialect
-        mysql = dialect == "mysql"
 
         def render(values: Sequence[Any]) -> str:
             out = [literals[0]]
             for slot, literal in zip(slots, literals[1:], strict=True):
-                value = values[slot]
-                if type(value) is str:  # sql_literal's text branch, inlined for the common case
-                    text = value.replace("\\", "\\\\") if mysql else value
-                    out.append("'" + text.replace("'", "''") + "'")
-                else:
-                    out.append(sql_literal(value, dialect))
+                out.append(sql_literal(values[slot], dialect))
                 out.append(literal)
             return "".join(out)
 
@@ -221,6 +214,8 @@ def _bind(display: str, dialect: str, n: int) -> tuple[str, list[str]]:
 def sql_literal(value: Any, dialect: str) -> str:
     """A SQL literal for ``value``; only for display and re-checking, never for executing
     user-facing queries with values (those are bound parameters)."""
+    if type(value) is str:  # the common case first: a million values per template are text
+        return _text_literal(value, dialect)
     if value is None:
         return "NULL"
     if isinstance(value, bool):
@@ -231,7 +226,10 @@ def sql_literal(value: Any, dialect: str) -> str:
         value = value.isoformat(sep=" ") if isinstance(value, datetime) else value.isoformat()
     if isinstance(value, bytes):
         return "X'" + value.hex() + "'"
-    text = str(value)
+    return _text_literal(str(value), dialect)
+
+
+def _text_literal(text: str, dialect: str) -> str:
     if dialect == "mysql":
         text = text.replace("\\", "\\\\")
     return "'" + text.replace("'", "''") + "'"

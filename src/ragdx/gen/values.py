@@ -223,13 +223,13 @@ def draw_combinations(engine, parsed, schema: Schema, domains: Sequence[Sequence
 
 
 def _present_combinations(engine, parsed, schema: Schema) -> set[tuple]:
+    from ragdx.db.engine import driver_rows
     from ragdx.gen.qa import FETCH_ROWS
 
     sql, n_ph, _ = parsed.set_based_query(schema)
     found: set[tuple] = set()
     with engine.connect() as conn:
         result = conn.execution_options(stream_results=True).exec_driver_sql(sql, {})
-        for chunk in result.partitions(FETCH_ROWS):
-            for row in chunk:
-                found.add(tuple(row[:n_ph]))
+        for batch in driver_rows(result, FETCH_ROWS):  # the driver's tuples, as the set-based scan reads them
+            found.update(row[:n_ph] for row in batch)
     return found

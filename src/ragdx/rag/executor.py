@@ -48,22 +48,20 @@ class LocalAsyncExecutor:
                   concurrency: int) -> AsyncIterator[R]:
         if concurrency < 1:
             raise ValueError("concurrency must be at least 1")
-        loop = asyncio.get_running_loop()
         source = iter(items)
         pending: set[asyncio.Future[R]] = set()
         # Tasks report themselves done through a callback into this deque, in the order they
-        # finish, and the generator sleeps on one future only when nothing is there: unlike
+        # finish, and the generator sleeps on one event only when nothing is there: unlike
         # asyncio.wait(FIRST_COMPLETED), which hooks and unhooks every pending task on each
         # call, this costs O(1) per result, and a fast system's many results are drained (and
         # their slots refilled) in one wake-up.
         finished: collections.deque[asyncio.Future[R]] = collections.deque()
-        wakeup: list[asyncio.Future[None]] = []
+        ready = asyncio.Event()
 
         def on_done(task: asyncio.Future[R]) -> None:
             pending.discard(task)
             finished.append(task)
-            if wakeup and not wakeup[0].done():
-                wakeup[0].set_result(None)
+            ready.set()
 
         def schedule(n: int) -> None:
             for _ in range(n):
@@ -79,11 +77,8 @@ class LocalAsyncExecutor:
             schedule(concurrency)
             while pending or finished:
                 if not finished:
-                    wakeup.append(loop.create_future())
-                    try:
-                        await wakeup[0]
-                    finally:
-                        wakeup.clear()
+                    await ready.wait()
+                ready.clear()
                 batch = list(finished)
                 finished.clear()
                 # Refill before yielding so the slots stay busy while the consumer writes.

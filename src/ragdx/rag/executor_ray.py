@@ -108,6 +108,15 @@ def _cause(exc: BaseException) -> BaseException:
     return exc
 
 
+def ray_failure(exc: BaseException, what: str, source: str | None, field: str | None = None) -> RagdxError:
+    """The error to raise for ``exc`` from Ray: the worker's own RagdxError as it was, anything
+    else as one line saying ``what`` failed."""
+    cause = _cause(exc)
+    if isinstance(cause, RagdxError):
+        return cause
+    return RagdxError(f"{what}: {_one_line(cause)}", source=source, field=field)
+
+
 def _one_line(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
     # Ray's messages lead with a traceback; the last line is the error itself
@@ -184,11 +193,7 @@ class RaySystem:
             raise
         except Exception as exc:
             self._kill()
-            cause = _cause(exc)
-            if isinstance(cause, RagdxError):
-                raise cause from None
-            raise RagdxError(f"a Ray worker could not build the system: {_one_line(cause)}",
-                             source=self.name) from None
+            raise ray_failure(exc, "a Ray worker could not build the system", self.name) from None
         self.build_s = time.perf_counter() - started
 
     async def answer(self, item: SystemInput) -> SystemOutput:

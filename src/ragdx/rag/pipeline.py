@@ -280,11 +280,7 @@ def _resolve(value: Any, source: str | None) -> str:
 
 def _walk(r: Any) -> Iterable[Any]:
     yield r
-    for name in ("retriever",):
-        child = getattr(r, name, None)
-        if child is not None:
-            yield from _walk(child)
-    for child in getattr(r, "retrievers", None) or []:
+    for child in r._children() if isinstance(r, Retriever) else ():
         yield from _walk(child)
 
 

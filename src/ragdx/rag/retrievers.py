@@ -544,12 +544,13 @@ class DatasetReformulator(Reformulator):
     def set_alternatives(self, mapping: Mapping[str, Sequence[str]]) -> None:
         self._alternatives.update({q: list(v) for q, v in mapping.items()})
 
-    async def reformulate(self, query, n, ctx=None):
-        if ctx is not None and ctx.alternatives is not None:
-            alts = ctx.alternatives
-        else:
-            alts = self._alternatives.get(query, [])
+    def alternatives(self, query: str, n: int, given: Sequence[str] | None = None) -> list[str]:
+        """Up to ``n`` other phrasings of ``query``: ``given`` (a query's own), else the dataset's."""
+        alts = self._alternatives.get(query, []) if given is None else given
         return [a for a in alts if a != query][:n]
+
+    async def reformulate(self, query, n, ctx=None):
+        return self.alternatives(query, n, ctx.alternatives if ctx is not None else None)
 
 
 def alternatives_from_groups(items: Iterable[tuple[str, str, str]]) -> dict[str, list[str]]:
@@ -660,7 +661,7 @@ class MultiQueryRetriever(_Composite):
         variants = list(queries)
         if isinstance(self.reformulator, DatasetReformulator) and self.n > 0:
             for q in queries:
-                variants += [a for a in self.reformulator._alternatives.get(q, []) if a != q][: self.n]
+                variants += self.reformulator.alternatives(q, self.n)
         self.retriever.prepare(variants)
 
     async def aranked(self, query, k, allowed=None, ctx=None):

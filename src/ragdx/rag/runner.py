@@ -624,7 +624,7 @@ async def _run_locked(system: System, inputs: list[SystemInput], dataset_info: d
     # disk's wait overlaps the runner's work); a group is counted only once the fsync that
     # started after its last line was written has returned.
     unsynced: list[dict[str, Any]] = []
-    syncing: list[tuple[concurrent.futures.Future[None], list[dict[str, Any]]]] = []
+    syncing: tuple[concurrent.futures.Future[None], list[dict[str, Any]]] | None = None  # the fsync under way
     syncer = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="ragdx-fsync") \
         if GROUP_COMMIT_OVERLAP else None
     synced_at = 0.0
@@ -642,12 +642,12 @@ async def _run_locked(system: System, inputs: list[SystemInput], dataset_info: d
         overlap) counts the previous group if its fsync is done and starts the next in the
         background, or does nothing while that fsync is still going (the lines wait for the
         next call)."""
-        nonlocal synced_at
-        if syncing:
-            future, group = syncing[0]
+        nonlocal synced_at, syncing
+        if syncing is not None:
+            future, group = syncing
             if not wait and not future.done():
                 return
-            syncing.clear()
+            syncing = None
             future.result()  # an fsync's OSError ends the run, as it did inline
             acknowledge(group)
         if not unsynced:
@@ -659,7 +659,7 @@ async def _run_locked(system: System, inputs: list[SystemInput], dataset_info: d
             os.fsync(fh.fileno())
             acknowledge(group)
         else:
-            syncing.append((syncer.submit(os.fsync, fh.fileno()), group))
+            syncing = (syncer.submit(os.fsync, fh.fileno()), group)
 
     try:
         with bar:

@@ -186,8 +186,9 @@ def build_report(run_dirs: Sequence[str | Path], *, relevance: str | Path | None
             "blame": {k: v.to_dict() for k, v in m.blame.items()},
             "blame_all": {v: int(counts.get(v, 0)) for v in (*VERDICTS, "unjudged")},
             "confusion": (m.text_metrics or {}).get("confusion_ground_truth"),
+            # the metrics alone: the retrieval rule is shown with the system (``retrieval_rule``)
             "text_metrics": {k: v for k, v in (m.text_metrics or {}).items()
-                             if not isinstance(v, dict) and not k.endswith("_note")},
+                             if not isinstance(v, dict) and not k.endswith("_note") and k != "retrieval_rule"},
             "style_test": m.comparison,
             "per_template": _per_template(run["judgements"], run["blame"], records_by_id),
             "counts": (run["manifest"].get("counts") or {}),

@@ -323,7 +323,7 @@ def _systems(data: dict[str, Any]) -> str:
         tm = s.get("text_metrics") or {}
         # a metric left out says so ("rouge_l not computed (--no-rouge)") rather than vanishing
         extra = ", ".join(f"{k} {_num(v) if isinstance(v, int | float) else v}" for k, v in tm.items()
-                          if isinstance(v, int | float | str) and k != "retrieval_rule")
+                          if isinstance(v, int | float | str))
         parts.append(f"<h3>{_e(s['name'])}</h3>")
         if s.get("description"):
             parts.append(f'<p class="muted">{_e(s["description"])}. Judged by {_e(", ".join(s["judges"]))}.</p>')
