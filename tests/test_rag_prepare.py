@@ -120,3 +120,17 @@ def test_embedding_ahead_keeps_at_most_its_cap_and_leaves_the_rest_in_the_disk_c
     monkeypatch.setattr(plain, "embed", lambda texts, **kw: calls.append(len(texts)) or Embedder.embed(plain, texts))
     retrievers.embed_ahead(plain, queries, memo2, cap=3)
     assert list(memo2) == queries[:3] and calls == [5]
+
+
+def test_a_local_index_embedders_settings_are_used():
+    import numpy as np
+
+    from ragdx.rag.corpus import build_component
+
+    tuned = build_component({"type": "dense", "params": {"cache_dir": None, "index_embedder": {"batch_size": 7}}})
+    index = tuned._index_embedder()
+    assert index is not tuned.embedder and index.batch_size == 7  # validated and now used
+    texts = ["The mayor of Arlen is Ann Lee.", "Which river runs through Bexmoor?"]
+    assert np.abs(index.embed(texts) - tuned.embedder.embed(texts)).max() < 1e-5  # the same model
+    plain = build_component({"type": "dense", "params": {"cache_dir": None, "index_embedder": {"executor": "local"}}})
+    assert plain._index_embedder() is plain.embedder  # nothing to change: the shared embedder

@@ -331,15 +331,19 @@ class DenseRetriever(Retriever):
         return out
 
     def _index_embedder(self):
-        if not self.index_embedder or self.index_embedder.get("executor", "local") == "local":
+        if not self.index_embedder:
             return self.embedder
         from ragdx.embed import Embedder, EmbedderConfig
-        from ragdx.embed_ray import RayEmbedder
 
         cfg = EmbedderConfig(**self.index_embedder)
         local = self.embedder
+        # batch_size and device hold on the local path too (they were validated, then ignored)
         if cfg.batch_size != local.batch_size or cfg.device != local.device:
             local = Embedder(self.model_path, cache_dir=self.cache_dir, batch_size=cfg.batch_size, device=cfg.device)
+        if cfg.executor == "local":
+            return local
+        from ragdx.embed_ray import RayEmbedder
+
         return RayEmbedder(local, address=cfg.address, workers=cfg.workers)
 
     @property
@@ -365,8 +369,9 @@ class DenseRetriever(Retriever):
             try:
                 _DENSE_MEMO[key] = embedder.embed([u.text for u in units])
             finally:
-                if embedder is not self.embedder:
-                    embedder.close()  # a Ray instance started for the index ends with it
+                close = getattr(embedder, "close", None)
+                if embedder is not self.embedder and close is not None:
+                    close()  # a Ray instance started for the index ends with it
         self._matrix = _DENSE_MEMO[key]
 
     def set_embeddings(self, units: Sequence[Chunk], matrix: np.ndarray) -> None:
