@@ -1,0 +1,865 @@
+"""Does ragdx blame the right module? Truth from whoever wrote the corpus, never from ragdx.
+
+    OMP_WAIT_POLICY=passive HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/blame_truth.py \
+        [--corpus ../shared/data/northwind/corpus --db ../shared/data/northwind/northwind.sqlite]... \
+        [--max-groups 6] [--templates 0] [--er-groups 2] [--work DIR] \
+        [--out benchmarks/results/blame_accuracy.md]
+
+``benchmarks/blame_accuracy.py`` grades ragdx against ragdx (its own fact index, its own evidence
+sets, a reader answering in the database's format); it reads 1.000 everywhere. Here the answer key
+is the corpus writer's record of every statement (``truth.json``: ``fact_key``, ``doc_id``,
+``surface``, ``exact``, ``form``, split facts) and the corpus's own scorer (``score_linking.py``:
+``Needs(db)(sql)`` gives, per answer row, the fact keys a query needs; ``stem(doc_id)`` gives
+ragdx's document id). The scorer is imported from the corpus folder at run time.
+
+1. The dataset is made as a user makes it: ``ragdx templates sql``, ``ragdx templates text --style
+   short --style long --n 3``, ``ragdx gen ... --corpus docs/`` (cached in ``--work``).
+2. Truth per record: a fact is *stated* in a set of documents when ``truth.json`` has an exact
+   statement of it in one of them (a split fact: when all of its documents are in the set). A
+   record is answerable from a corpus iff every needed fact of every answer row is stated there.
+3. Systems whose module truth is known by construction go through ``ragdx.run`` (a Python callable
+   returning the answer and the retrieved documents) and ``ragdx.evaluate``: an oracle retriever
+   (the writer's gold documents plus two unrelated ones) with a reader that answers in the
+   corpus's own surface form when every needed fact is stated in what it retrieved and otherwise
+   says it does not know; retriever faults (every document stating a needed fact dropped), LM
+   faults (another entity's value, a hedge, a partial answer), knowledge-base faults (documents
+   deleted from what the system searches, without telling ragdx), a mixture; a real BM25
+   retriever (ragdx's) with the truthful reader; and the built-in ``er`` pipeline.
+4. Printed per scenario: gold-document precision/recall and ``kb_supported`` accuracy (the
+   scorer's definitions, against the corpus the system searches), per-verdict precision and
+   recall (any verdict outside the four, e.g. an "unsure" one, counts as wrong for recall), the
+   share of such verdicts, the confusion table and the judge's acceptance of right and wrong
+   answers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import importlib.util
+import json
+import math
+import os
+import random
+import re
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+import unicodedata
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
+DEFAULT_CORPUS = SHARED / "data" / "northwind" / "corpus"
+DEFAULT_DB = SHARED / "data" / "northwind" / "northwind.sqlite"
+
+VERDICTS = ("correct", "kb_gap", "retrieval_failure", "lm_failure")
+UNSURE = "unsure"
+TARGETS = {"link_precision": 0.95, "link_recall": 0.90, "kb_supported_accuracy": 0.95, "verdict_pr": 0.90,
+           "unsure_share": 0.10, "judge_right": 0.98, "judge_wrong": 0.0}
+#: statement forms that do not write the asked value: a key instead of the name (``WELLI``), a
+#: surname for a whole name, a product's name whose being in a list states the value
+NOT_THE_VALUE = frozenset({"code", "surname-only", "listed-as-discontinued"})
+DONT_KNOW = "I don't know: the documents I was given do not say."
+
+
+# ----------------------------------------------------------------------------- the writer's truth
+
+def load_scorer(corpus: Path) -> Any:
+    """``score_linking.py`` of the corpus, imported from its folder (never copied)."""
+    path = corpus / "score_linking.py"
+    name = "score_linking_" + hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:8]
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"cannot import {path}")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@dataclass
+class Statement:
+    doc: str
+    surface: str
+    form: str
+    #: the documents that together state the fact (one document, or a split fact's documents)
+    docs: frozenset[str]
+
+
+class Truth:
+    """``truth.json`` as sets of documents: which documents state which fact, exactly."""
+
+    def __init__(self, truth_path: Path, stem: Any):
+        t = json.loads(truth_path.read_text(encoding="utf-8"))
+        self.stem = stem
+        self.statements: dict[str, list[Statement]] = defaultdict(list)
+        #: the scorer's gold: documents holding an exact statement of the fact
+        self.exact_docs: dict[str, set[str]] = defaultdict(set)
+        #: every document that mentions the fact at all (exact, approximate or a split part)
+        self.any_docs: dict[str, set[str]] = defaultdict(set)
+        groups = {s["split_id"]: frozenset(stem(d) for d in s["doc_ids"]) for s in t.get("split_facts", [])}
+        for s in t.get("split_facts", []):
+            self.any_docs[s["fact_key"]] |= groups[s["split_id"]]
+        for f in t["facts"]:
+            k, d = f["fact_key"], stem(f["doc_id"])
+            self.any_docs[k].add(d)
+            if not f["exact"]:
+                continue
+            self.exact_docs[k].add(d)
+            docs = groups.get(f.get("split_id"), frozenset((d,))) if f.get("split_id") else frozenset((d,))
+            self.statements[k].append(Statement(d, f["surface"], f.get("form", ""), docs))
+        for s in t.get("split_facts", []):  # a split fact listed without a statement of its own
+            k = s["fact_key"]
+            if not any(st.docs == groups[s["split_id"]] for st in self.statements[k]):
+                self.statements[k].append(Statement("", "", "split", groups[s["split_id"]]))
+        self.distractors = {stem(x) for x in t.get("distractor_doc_ids", [])}
+        #: documents that state some database fact exactly (what a knowledge-base fault deletes)
+        self.fact_docs = sorted({st_doc for sts in self.statements.values() for st in sts for st_doc in st.docs})
+
+    def stated_in(self, fact: str, docs: set[str] | frozenset[str]) -> bool:
+        return any(st.docs <= docs for st in self.statements.get(fact, ()))
+
+    def gold(self, facts: set[str], corpus: set[str]) -> set[str]:
+        """The scorer's gold documents, within the corpus the system searches."""
+        out: set[str] = set()
+        for k in facts:
+            out |= self.exact_docs.get(k, set())
+        return out & corpus
+
+    def stating_docs(self, facts: set[str]) -> set[str]:
+        """Every document whose statements (or split parts) a reader could use for these facts."""
+        out: set[str] = set()
+        for k in facts:
+            for st in self.statements.get(k, ()):
+                out |= st.docs
+        return out
+
+
+# ----------------------------------------------------------------------------- records and carriers
+
+def _tokens(text: str) -> set[str]:
+    t = unicodedata.normalize("NFKD", str(text)).encode("ascii", "ignore").decode().casefold()
+    return {w for w in re.findall(r"[a-z0-9]+", t) if len(w) > 1}
+
+
+def _value_str(v: Any) -> str:
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return str(v)
+
+
+@dataclass
+class Carrier:
+    """One selected column of one answer row and the fact that carries its value."""
+
+    fact: str | None
+    hop: bool
+    alias: str
+    table: str
+    column: str
+    value: Any
+
+
+@dataclass
+class Rec:
+    id: str
+    group_id: str
+    style: str
+    query: str
+    answer_text: str
+    sql: str
+    rows: list[list[str]]
+    need: set[str]
+    carriers: list[list[Carrier]]
+    linked_gold: set[str]
+    kb_supported: bool | None
+    raw: dict[str, Any] = field(repr=False, default_factory=dict)
+
+
+def carriers_of(scorer: Any, needs: Any, sql: str) -> list[list[Carrier]]:
+    """Per answer row (the scorer's query, same FROM and WHERE), the fact carrying each selected
+    column: the column's own fact, or, for the name of a joined entity, the hop into it."""
+    p = scorer.parse_sql(sql)
+    al = p["aliases"]
+    order = list(al)
+    sel = [f'"{a}"."{c}"' for a in order for c in needs.pks(al[a])]
+    sel += [f'"{a}"."{c}"' for (a, c) in p["cols"]]
+    q = f"SELECT {', '.join(sel)} FROM {p['from']}" + (f" WHERE {p['where']}" if p["where"] else "")
+    out = []
+    for r in needs.con.execute(q).fetchall():
+        vals, i = {}, 0
+        for a in order:
+            n = len(needs.pks(al[a]))
+            vals[a] = tuple(r[i:i + n])
+            i += n
+        row = []
+        for j, (a, c) in enumerate(p["cols"]):
+            t = al.get(a, a)
+            value = r[i + j]
+            joined = a not in p["where_aliases"]
+            if joined and (c in scorer.NAME_COLUMNS.get(t, set()) or [c] == needs.pks(t)):
+                fact = None
+                for (a1, c1, a2, c2) in p["edges"]:
+                    for (x, cx), (y, cy) in (((a1, c1), (a2, c2)), ((a2, c2), (a1, c1))):
+                        if y == a and needs.pks(al[y]) == [cy] and needs.pks(al[x]) != [cx]:
+                            tx = al[x]
+                            if len(needs.pks(tx)) > 1 and cx in needs.pks(tx):
+                                fact = needs.row_key(tx, vals[x])
+                            else:
+                                fact = f"{tx}.{cx}@" + "|".join(str(v) for v in vals[x])
+                row.append(Carrier(fact, True, a, t, c, value))
+            else:
+                row.append(Carrier(f"{t}.{c}@" + "|".join(str(v) for v in vals.get(a, ())), False, a, t, c, value))
+        out.append(row)
+    return out
+
+
+def load_records(dataset: Path, scorer: Any, needs: Any) -> list[Rec]:
+    recs = []
+    for line in (dataset / "records.jsonl").read_text(encoding="utf-8").splitlines():
+        r = json.loads(line)
+        rows = needs(r["sql"])
+        recs.append(Rec(r["id"], r["group_id"], r.get("style", ""), r["query"], r.get("answer_text", ""), r["sql"],
+                        rows, {k for row in rows for k in row}, carriers_of(scorer, needs, r["sql"]),
+                        {scorer.stem(x) for x in r.get("gold_document_ids") or []}, r.get("kb_supported"), r))
+    return recs
+
+
+# ----------------------------------------------------------------------------- the simulated systems
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    retriever: str = "oracle"  # oracle | bm25 | er
+    retrieval: float = 0.0
+    lm: float = 0.0
+    kb: float = 0.0
+    seed: int = 0
+
+
+SCENARIOS = [
+    Scenario("oracle, no fault"),
+    Scenario("retriever faults 20 %", retrieval=0.20, seed=1),
+    Scenario("LM faults 15 %", lm=0.15, seed=2),
+    Scenario("KB faults: 10 % of documents deleted", kb=0.10, seed=3),
+    Scenario("mixture: retriever 10 %, LM 10 %, KB 10 %", retrieval=0.10, lm=0.10, kb=0.10, seed=4),
+    Scenario("BM25 top-5 (natural misses), truthful reader", retriever="bm25", seed=5),
+    Scenario("built-in er pipeline", retriever="er", seed=6),
+]
+
+
+@dataclass
+class Outcome:
+    """What one simulated system did for one record, and the truth about it."""
+
+    answer: str
+    retrieved: list[str]
+    truth: str
+    #: the answer is right by construction (None: not known by construction, see ``er``)
+    right: bool
+    #: how the answer was written: the statement's form, "db-value", "dont-know", or the LM fault's kind
+    form: str
+    injected: str = ""
+
+
+class World:
+    """One corpus: its truth, its database, its documents, its records."""
+
+    def __init__(self, corpus: Path, db: Path, scorer: Any, truth: Truth, docs: dict[str, str], recs: list[Rec]):
+        self.corpus, self.db, self.scorer, self.truth, self.docs, self.recs = corpus, db, scorer, truth, docs, recs
+        self.con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+        self._alts: dict[tuple[str, tuple[str, ...]], list[tuple[Any, ...]]] = {}
+
+    # -- the reader
+    def surfaces(self, rec: Rec, retrieved: set[str], rng: random.Random) -> tuple[str, str] | None:
+        """The answer in the corpus's own words from what was retrieved, and the form used; None
+        when some needed fact is not stated there."""
+        if not rec.need or not all(self.truth.stated_in(k, retrieved) for k in rec.need):
+            return None
+        parts, forms, seen = [], [], set()
+        for row in rec.carriers:
+            # one part per distinct value tuple the row's carrier facts give
+            by_fact: dict[str | None, list[Carrier]] = {}
+            for c in row:
+                by_fact.setdefault(c.fact, []).append(c)
+            row_parts = []
+            for fact, cs in by_fact.items():
+                key = (fact is None, tuple(_value_str(c.value) for c in cs))
+                value = " ".join(_value_str(c.value) for c in cs)
+                if key in seen and len(rec.carriers) > 1:
+                    continue
+                seen.add(key)
+                options = [st for st in self.truth.statements.get(fact or "", ())
+                           if st.docs <= retrieved and st.surface and st.form not in NOT_THE_VALUE
+                           and (not cs[0].hop or _tokens(st.surface) & _tokens(value))]
+                if not options:
+                    return (rec.answer_text or value), "db-value"
+                st = rng.choice(sorted(options, key=lambda s: (s.doc, s.surface)))
+                row_parts.append(st.surface)
+                forms.append(st.form)
+            if row_parts:
+                parts.append(" ".join(row_parts))
+        if not parts:
+            return rec.answer_text, "db-value"
+        return ", ".join(dict.fromkeys(parts)), (forms[0] if len(set(forms)) == 1 else "mixed")
+
+    def other_value(self, rec: Rec, rng: random.Random) -> str | None:
+        """Another entity's value of the same selected columns, from the database."""
+        row = rec.carriers[0] if rec.carriers else []
+        by_alias: dict[str, list[Carrier]] = {}
+        for c in row:
+            by_alias.setdefault(c.alias, []).append(c)
+        parts = []
+        for cs in by_alias.values():
+            table, cols = cs[0].table, tuple(c.column for c in cs)
+            key = (table, cols)
+            if key not in self._alts:
+                q = (f'SELECT DISTINCT {", ".join(f"{chr(34)}{c}{chr(34)}" for c in cols)} FROM "{table}" WHERE '
+                     + " AND ".join(f'"{c}" IS NOT NULL' for c in cols))
+                self._alts[key] = sorted(self.con.execute(q).fetchall(), key=lambda t: tuple(map(str, t)))
+            mine = tuple(_value_str(c.value).casefold().strip() for c in cs)
+            others = [t for t in self._alts[key] if tuple(_value_str(v).casefold().strip() for v in t) != mine
+                      and not (_tokens(" ".join(map(_value_str, t))) == _tokens(" ".join(mine)))]
+            if not others:
+                return None
+            parts.append(" ".join(_value_str(v) for v in rng.choice(others)))
+        return " ".join(parts) if parts else None
+
+    def lm_fault(self, rec: Rec, right: str, rng: random.Random) -> tuple[str, str]:
+        kind = rng.choice(("wrong", "hedge", "partial"))
+        words = right.split()
+        if kind == "partial" and len(words) >= 3:
+            return " ".join(words[: math.ceil(len(words) / 3)]), "lm:partial"
+        wrong = self.other_value(rec, rng)
+        if kind == "hedge":
+            return (f"Possibly {wrong}, but I am not sure." if wrong else "I am not sure; it could be several things."), "lm:hedge"
+        if wrong:
+            return wrong, "lm:wrong"
+        return "I am not sure; it could be several things.", "lm:hedge"
+
+
+def _rng(*parts: Any) -> random.Random:
+    return random.Random(hashlib.sha256("\x1f".join(map(str, parts)).encode()).hexdigest())
+
+
+def deleted_docs(world: World, sc: Scenario) -> set[str]:
+    """A seeded share of the documents that state some fact (by the writer's truth)."""
+    if sc.kb <= 0:
+        return set()
+    pool = [d for d in world.truth.fact_docs if d in world.docs]
+    n = round(sc.kb * len(pool))
+    return set(_rng("kb", sc.seed).sample(pool, n))
+
+
+def simulate(world: World, sc: Scenario, bm25_k: int = 5) -> tuple[dict[str, Outcome], set[str]]:
+    """Per record: the answer, the retrieved documents and the truth of the oracle / BM25 systems."""
+    gone = deleted_docs(world, sc)
+    searched = set(world.docs) - gone
+    unrelated_pool = sorted(searched)
+    ranker = _bm25(world, searched) if sc.retriever == "bm25" else None
+    bm25_memo: dict[str, list[str]] = {}
+    out = {}
+    for rec in world.recs:
+        rng = _rng(sc.name, sc.seed, rec.id)
+        answerable = bool(rec.need) and all(world.truth.stated_in(k, searched) for k in rec.need)
+        injected = ""
+        if ranker is not None:
+            if rec.query not in bm25_memo:
+                bm25_memo[rec.query] = list(dict.fromkeys(c.id.split("#")[0] for c in ranker.retrieve(rec.query, bm25_k)))
+            retrieved = bm25_memo[rec.query]
+        else:
+            stating = world.truth.stating_docs(rec.need) & searched
+            extra = [d for d in rng.sample(unrelated_pool, min(len(unrelated_pool), 12)) if d not in stating][:2]
+            if answerable and sc.retrieval and rng.random() < sc.retrieval:
+                injected = "retrieval"
+                every = set()
+                for k in rec.need:
+                    every |= world.truth.any_docs.get(k, set())
+                stating = set()
+                extra = [d for d in rng.sample(unrelated_pool, min(len(unrelated_pool), 40)) if d not in every][:3]
+            retrieved = sorted(stating) + extra
+        got = set(retrieved)
+        written = world.surfaces(rec, got, rng)
+        if written is None:
+            answer, form, right = DONT_KNOW, "dont-know", False
+            truth = "kb_gap" if not answerable else "retrieval_failure"
+        else:
+            answer, form = written
+            right, truth = True, "correct"
+            if sc.lm and rng.random() < sc.lm:
+                answer, form = world.lm_fault(rec, answer, rng)
+                right, truth, injected = False, "lm_failure", injected or "lm"
+        out[rec.id] = Outcome(answer, retrieved, truth, right, form, injected)
+    return out, gone
+
+
+def _bm25(world: World, searched: set[str]) -> Any:
+    from ragdx.rag.chunking import Chunk
+    from ragdx.rag.retrievers import BM25Retriever
+
+    r = BM25Retriever()
+    r.build([Chunk(d, d, world.docs[d]) for d in sorted(searched)])
+    return r
+
+
+def er_truth(world: World, results: dict[str, dict[str, Any]]) -> dict[str, Outcome]:
+    """The er pipeline's truth per query. Its answer is not right by construction, so "right" is
+    decided from the writer's record alone: the response contains, as words, a surface the writer
+    used for the asked value (an exact statement, a form that writes the value) or the database's
+    answer; then kb_gap if the facts are stated nowhere, retrieval_failure if not in what it
+    retrieved, lm_failure otherwise."""
+    everything = set(world.docs)
+    out = {}
+    for rec in world.recs:
+        res = results.get(rec.id)
+        if res is None:
+            continue
+        answer = res.get("answer") or ""
+        retrieved = list(dict.fromkeys(str(c.get("id", "")).split("#")[0] for c in res.get("contexts") or []))
+        norm = " " + " ".join(re.findall(r"\w+", unicodedata.normalize("NFKC", answer).casefold())) + " "
+
+        def has(text: str) -> bool:
+            w = " ".join(re.findall(r"\w+", unicodedata.normalize("NFKC", str(text)).casefold()))
+            return bool(w) and f" {w} " in norm
+
+        right = bool(rec.carriers) and has(rec.answer_text)
+        if not right and rec.carriers:
+            ok = True
+            for row in rec.carriers:
+                for c in row:
+                    opts = [st.surface for st in world.truth.statements.get(c.fact or "", ())
+                            if st.surface and st.form not in NOT_THE_VALUE
+                            and (not c.hop or _tokens(st.surface) & _tokens(_value_str(c.value)))]
+                    if not (has(_value_str(c.value)) or any(has(s) for s in opts)):
+                        ok = False
+            right = ok
+        if right:
+            truth = "correct"
+        elif not (rec.need and all(world.truth.stated_in(k, everything) for k in rec.need)):
+            truth = "kb_gap"
+        elif not all(world.truth.stated_in(k, set(retrieved)) for k in rec.need):
+            truth = "retrieval_failure"
+        else:
+            truth = "lm_failure"
+        out[rec.id] = Outcome(answer, retrieved, truth, right, "er")
+    return out
+
+
+# ----------------------------------------------------------------------------- scoring
+
+@dataclass
+class Scores:
+    n: int = 0
+    confusion: Counter = field(default_factory=Counter)  # (truth, verdict) -> count
+
+    def add(self, truth: str, verdict: str) -> None:
+        self.n += 1
+        self.confusion[(truth, verdict if verdict in VERDICTS else UNSURE)] += 1
+
+    def support(self, v: str) -> int:
+        return sum(c for (t, _), c in self.confusion.items() if t == v)
+
+    def predicted(self, v: str) -> int:
+        return sum(c for (_, g), c in self.confusion.items() if g == v)
+
+    def precision(self, v: str) -> float:
+        p = self.predicted(v)
+        return self.confusion[(v, v)] / p if p else float("nan")
+
+    def recall(self, v: str) -> float:
+        s = self.support(v)
+        return self.confusion[(v, v)] / s if s else float("nan")
+
+    @property
+    def unsure_share(self) -> float:
+        return self.predicted(UNSURE) / self.n if self.n else float("nan")
+
+
+def score_verdicts(truth: dict[str, str], verdicts: dict[str, str]) -> Scores:
+    """Every query with a truth label is counted; a query ragdx gave no verdict is unsure."""
+    s = Scores()
+    for qid, t in truth.items():
+        s.add(t, verdicts.get(qid, "missing"))
+    return s
+
+
+def linking(world: World, searched: set[str]) -> dict[str, Any]:
+    """The scorer's definitions: gold documents micro-averaged over records, kb_supported accuracy
+    over records with an answer row, both against the corpus the system searches."""
+    tp = fp = fn = agree = judged = 0
+    conf: Counter = Counter()
+    for rec in world.recs:
+        gold = world.truth.gold(rec.need, searched)
+        tp += len(rec.linked_gold & gold)
+        fp += len(rec.linked_gold - gold)
+        fn += len(gold - rec.linked_gold)
+        if rec.rows:
+            t = all(world.truth.stated_in(k, searched) for k in rec.need)
+            judged += 1
+            agree += rec.kb_supported is not None and bool(rec.kb_supported) == t
+            conf[(t, rec.kb_supported)] += 1
+    return {"precision": tp / (tp + fp) if tp + fp else float("nan"),
+            "recall": tp / (tp + fn) if tp + fn else float("nan"), "tp": tp, "fp": fp, "fn": fn,
+            "kb_supported_accuracy": agree / judged if judged else float("nan"), "judged": judged,
+            "kb_confusion": {f"{t}/{g}": c for (t, g), c in sorted(conf.items(), key=str)}}
+
+
+def judge_figures(outcomes: dict[str, Outcome], accepted: dict[str, bool | None]) -> dict[str, Any]:
+    right = [(o, accepted.get(q)) for q, o in outcomes.items() if o.right]
+    wrong = [(o, accepted.get(q)) for q, o in outcomes.items() if not o.right and o.form != "dont-know"]
+    dont = [(o, accepted.get(q)) for q, o in outcomes.items() if o.form == "dont-know"]
+    by_form: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for o, a in right:
+        by_form[o.form][0] += bool(a)
+        by_form[o.form][1] += 1
+    wrong_kind: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for o, a in wrong:
+        wrong_kind[o.form][0] += bool(a)
+        wrong_kind[o.form][1] += 1
+    return {"right": [sum(bool(a) for _, a in right), len(right)],
+            "wrong": [sum(bool(a) for _, a in wrong), len(wrong)],
+            "dont_know": [sum(bool(a) for _, a in dont), len(dont)],
+            "right_by_form": dict(by_form), "wrong_by_kind": dict(wrong_kind)}
+
+
+# ----------------------------------------------------------------------------- running ragdx
+
+def _ragdx(*args: str, cwd: Path) -> None:
+    cmd = [sys.executable, "-c", "import sys; from ragdx.cli import main; sys.argv[0] = 'ragdx'; sys.exit(main())", *args]
+    res = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
+    if res.returncode:
+        raise SystemExit(f"ragdx {' '.join(args)} failed ({res.returncode}): {res.stderr.strip()[-2000:]}")
+
+
+def _pick_templates(sql_yaml: Path, n: int) -> None:
+    """Keep ``n`` templates, taken round-robin over the target schemas (a small, varied slice)."""
+    import yaml
+
+    data = yaml.safe_load(sql_yaml.read_text(encoding="utf-8"))
+    schemas = data["schemas"]
+    names = list(schemas)
+    kept: dict[str, list[Any]] = {k: [] for k in names}
+    i, total = 0, sum(len(v) for v in schemas.values())
+    while sum(len(v) for v in kept.values()) < min(n, total):
+        for k in names:
+            if i < len(schemas[k]) and sum(len(v) for v in kept.values()) < n:
+                kept[k].append(schemas[k][i])
+        i += 1
+    data["schemas"] = {k: v for k, v in kept.items() if v}
+    sql_yaml.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+
+
+def make_dataset(work: Path, corpus: Path, db: Path, max_groups: int, templates: int, seed: int,
+                 name: str = "dataset") -> tuple[Path, Path]:
+    """The dataset as a user makes it, with the CLI, cached under ``work`` by its parameters.
+    Returns (dataset dir, database copy)."""
+    work.mkdir(parents=True, exist_ok=True)
+    dbcopy = work / "db.sqlite"
+    if not dbcopy.exists() or dbcopy.stat().st_size != db.stat().st_size:
+        shutil.copyfile(db, dbcopy)
+    key = {"max_groups": max_groups, "templates": templates, "seed": seed, "db_size": db.stat().st_size,
+           "truth": hashlib.sha256((corpus / "truth.json").read_bytes()).hexdigest()[:16]}
+    ds = work / name
+    stamp = ds / "blame_truth_key.json"
+    if stamp.exists() and json.loads(stamp.read_text()) == key and (ds / "records.jsonl").exists():
+        return ds, dbcopy
+    url = f"sqlite:///{dbcopy}"
+    tdir = work / f"templates-{templates}"
+    tdir.mkdir(exist_ok=True)
+    if not (tdir / "sql.yaml").exists():
+        _ragdx("templates", "sql", "--db", url, "-o", str(tdir / "sql.yaml"), cwd=work)
+        if templates:
+            _pick_templates(tdir / "sql.yaml", templates)
+    if not (tdir / "text.yaml").exists():
+        _ragdx("templates", "text", "--db", url, "--sql", str(tdir / "sql.yaml"), "-o", str(tdir / "text.yaml"),
+               "--style", "short", "--style", "long", "--n", "3", cwd=work)
+    _ragdx("gen", "--db", url, "--sql", str(tdir / "sql.yaml"), "--text", str(tdir / "text.yaml"), "-o", str(ds),
+           "--corpus", str(corpus / "docs"), "--max-groups-per-template", str(max_groups), "--seed", str(seed),
+           "--overwrite", cwd=work)
+    stamp.write_text(json.dumps(key))
+    return ds, dbcopy
+
+
+def run_and_evaluate(system: Any, dataset: Path, run_dir: Path, n_boot: int) -> tuple[dict[str, str], dict[str, bool | None], Any]:
+    import ragdx
+
+    ragdx.run(system, dataset, run_dir, overwrite=True, progress=False, concurrency=8)
+    res = ragdx.evaluate(run_dir, n_boot=n_boot, rouge=False, lab=False)
+    verdicts = {v["id"]: v["verdict"] for v in res.verdicts}
+    accepted = {j.id: (None if getattr(j, "error", None) else bool(j.correct)) for j in res.judgements}
+    return verdicts, accepted, res
+
+
+def oracle_system(outcomes: dict[str, Outcome], docs: dict[str, str], name: str) -> Any:
+    from ragdx.rag.systems import CallableSystem
+
+    def answer(item: Any) -> dict[str, Any]:
+        o = outcomes[item.id]
+        return {"answer": o.answer, "contexts": [{"id": d, "text": docs[d], "score": None} for d in o.retrieved]}
+
+    return CallableSystem(answer, name=name, arg="input")
+
+
+def _read_results(run_dir: Path) -> dict[str, dict[str, Any]]:
+    """``results.jsonl`` with the contexts' ids (texts may be stored once in contexts.jsonl)."""
+    out = {}
+    for line in (run_dir / "results.jsonl").read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            r = json.loads(line)
+            out[r["id"]] = r
+    return out
+
+
+# ----------------------------------------------------------------------------- the benchmark
+
+def load_world(corpus: Path, db: Path, work: Path, max_groups: int, templates: int, seed: int) -> tuple[World, Path]:
+    from ragdx.rag.corpus import load_corpus
+
+    scorer = load_scorer(corpus)
+    ds, dbcopy = make_dataset(work, corpus, db, max_groups, templates, seed)
+    truth = Truth(corpus / "truth.json", scorer.stem)
+    docs = {d.id: d.text for d in load_corpus(corpus / "docs")}
+    recs = load_records(ds, scorer, scorer.Needs(str(dbcopy)))
+    return World(corpus, dbcopy, scorer, truth, docs, recs), ds
+
+
+def run_scenario(world: World, ds: Path, sc: Scenario, work: Path, n_boot: int, er_world: tuple[World, Path] | None = None,
+                 log: Any = print) -> dict[str, Any]:
+    t0 = time.perf_counter()
+    run_dir = work / "runs" / re.sub(r"[^a-z0-9]+", "-", sc.name.lower()).strip("-")
+    if sc.retriever == "er":
+        from ragdx.rag.pipeline import CONFIG_DIR, Pipeline
+
+        w, d = er_world or (world, ds)
+        system = Pipeline.from_yaml(CONFIG_DIR / "er.yaml", corpus=w.corpus / "docs")
+        import ragdx
+
+        ragdx.run(system, d, run_dir, overwrite=True, progress=False, concurrency=2)
+        res = ragdx.evaluate(run_dir, n_boot=n_boot, rouge=False, lab=False)
+        verdicts = {v["id"]: v["verdict"] for v in res.verdicts}
+        accepted = {j.id: (None if getattr(j, "error", None) else bool(j.correct)) for j in res.judgements}
+        outcomes = er_truth(w, _read_results(run_dir))
+        gone: set[str] = set()
+        world = w
+    else:
+        outcomes, gone = simulate(world, sc)
+        verdicts, accepted, res = run_and_evaluate(oracle_system(outcomes, world.docs, "bt"), ds, run_dir, n_boot)
+    searched = set(world.docs) - gone
+    truth = {q: o.truth for q, o in outcomes.items()}
+    scores = score_verdicts(truth, verdicts)
+    answerable = [q for q, o in outcomes.items()
+                  if world.recs and all(world.truth.stated_in(k, searched) for k in _need(world, q))]
+    injected = Counter(o.injected for o in outcomes.values() if o.injected)
+    bases = Counter()
+    basis_of = {v["id"]: v.get("basis", "") for v in res.verdicts}
+    for q, o in outcomes.items():
+        v = verdicts.get(q, "missing")
+        if v != o.truth:
+            bases[(o.truth, v if v in VERDICTS else UNSURE, basis_of.get(q, ""))] += 1
+    out = {"scenario": sc.name, "queries": len(outcomes), "answerable": len(answerable), "deleted_docs": len(gone),
+           "injected": dict(injected), "scores": scores, "linking": linking(world, searched),
+           "judge": judge_figures(outcomes, accepted), "disagreements": bases, "outcomes": outcomes,
+           "verdicts": verdicts, "seconds": time.perf_counter() - t0}
+    log(f"  {sc.name}: {len(outcomes)} queries, {time.perf_counter() - t0:.0f} s")
+    return out
+
+
+def _need(world: World, qid: str) -> set[str]:
+    if not hasattr(world, "_by_id"):
+        world._by_id = {r.id: r for r in world.recs}  # type: ignore[attr-defined]
+    return world._by_id[qid].need  # type: ignore[attr-defined]
+
+
+# ----------------------------------------------------------------------------- printing
+
+def _f(x: float) -> str:
+    return "–" if x != x else f"{x:.3f}"
+
+
+def _mark(ok: bool | None) -> str:
+    return "" if ok is None else (" ✓" if ok else " ✗")
+
+
+def corpus_markdown(name: str, world: World, results: list[dict[str, Any]], er_queries: int | None) -> list[str]:
+    out = [f"## Corpus `{name}`", ""]
+    n = len(world.recs)
+    groups = len({r.group_id for r in world.recs})
+    ans = sum(1 for r in world.recs if r.need and all(world.truth.stated_in(k, set(world.docs)) for k in r.need))
+    out += [f"{n} queries in {groups} semantic groups, {len(world.docs)} documents; "
+            f"{ans} queries ({ans / n:.1%}) answerable from the whole corpus by the writer's truth."
+            + (f" The er pipeline ran on a smaller dataset of {er_queries} queries." if er_queries else ""), ""]
+    out += ["### Headline: per-verdict precision / recall (support), unsure share", "",
+            "Target: every verdict P ≥ 0.90 and R ≥ 0.90 (an unsure verdict counts as wrong for recall); "
+            "unsure ≤ 10 %.", "",
+            "| scenario | queries | " + " | ".join(f"{v} P / R (n)" for v in VERDICTS) + " | unsure |",
+            "|---|---:|" + "---|" * len(VERDICTS) + "---:|"]
+    for r in results:
+        s: Scores = r["scores"]
+        cells = []
+        for v in VERDICTS:
+            p, rc = s.precision(v), s.recall(v)
+            ok = None if (p != p and rc != rc) else ((p != p or p >= 0.9) and (rc != rc or rc >= 0.9))
+            cells.append(f"{_f(p)} / {_f(rc)} ({s.support(v)}){_mark(ok)}")
+        out.append(f"| {r['scenario']} | {r['queries']} | " + " | ".join(cells)
+                   + f" | {s.unsure_share:.1%}{_mark(s.unsure_share <= 0.10)} |")
+    out += ["", "n = queries whose truth is that verdict. ✓ / ✗: the target met / missed.", ""]
+    out += ["### Linking and kb_supported (the corpus scorer's definitions, against what the system searches)", "",
+            "Targets: gold-document P ≥ 0.95, R ≥ 0.90; kb_supported accuracy ≥ 0.95.", "",
+            "| scenario | docs deleted | gold P | gold R | tp / fp / fn | kb_supported acc. | truth/ragdx: count |",
+            "|---|---:|---:|---:|---|---:|---|"]
+    for r in results:
+        lk = r["linking"]
+        out.append(f"| {r['scenario']} | {r['deleted_docs']} | {_f(lk['precision'])}{_mark(lk['precision'] >= 0.95)} | "
+                   f"{_f(lk['recall'])}{_mark(lk['recall'] >= 0.90)} | {lk['tp']} / {lk['fp']} / {lk['fn']} | "
+                   f"{_f(lk['kb_supported_accuracy'])}{_mark(lk['kb_supported_accuracy'] >= 0.95)} | "
+                   + ", ".join(f"{k}: {v}" for k, v in lk["kb_confusion"].items()) + " |")
+    out += ["", "### Judge: right answers written in the corpus's formats, and wrong answers", "",
+            "Targets: accepts ≥ 0.98 of right answers, 0 wrong ones. *Right* = right by construction (the "
+            "surface the writer used for the value, or the database's value where no retrieved statement "
+            "writes it); *wrong* = LM faults (another entity's value, hedge, partial); \"don't know\" apart.", "",
+            "| scenario | right accepted | wrong accepted | \"don't know\" accepted |", "|---|---:|---:|---:|"]
+    for r in results:
+        j = r["judge"]
+        a, b = j["right"]
+        c, d = j["wrong"]
+        e, f_ = j["dont_know"]
+        out.append(f"| {r['scenario']} | {a}/{b} = {_f(a / b if b else float('nan'))}"
+                   f"{_mark(None if not b else a / b >= 0.98)} | {c}/{d}{_mark(None if not d else c == 0)} | {e}/{f_} |")
+    # by form, over the oracle scenarios
+    by_form: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    wrong_kind: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for r in results:
+        if r["scenario"].startswith("built-in"):
+            continue
+        for k, (a, b) in r["judge"]["right_by_form"].items():
+            by_form[k][0] += a
+            by_form[k][1] += b
+        for k, (a, b) in r["judge"]["wrong_by_kind"].items():
+            wrong_kind[k][0] += a
+            wrong_kind[k][1] += b
+    out += ["", "Right answers accepted by the form of the surface (all simulated scenarios together): "
+            + "; ".join(f"{k} {a}/{b}" for k, (a, b) in sorted(by_form.items(), key=lambda kv: -kv[1][1])) + ".",
+            "", "Wrong answers accepted by kind: "
+            + "; ".join(f"{k} {a}/{b}" for k, (a, b) in sorted(wrong_kind.items())) + ".", ""]
+    out += ["<details><summary>Confusion tables (truth ↓, ragdx →) and the commonest disagreements</summary>", ""]
+    for r in results:
+        s = r["scores"]
+        cols = [*VERDICTS, UNSURE]
+        inj = ", ".join(f"{k} {v}" for k, v in r["injected"].items()) or "none"
+        out += [f"#### {r['scenario']}", "",
+                f"{r['queries']} queries, {r['answerable']} answerable from the corpus searched; injected: {inj}.", "",
+                "| truth ↓ / ragdx → | " + " | ".join(cols) + " | recall |", "|---|" + "---:|" * (len(cols) + 1)]
+        for t in VERDICTS:
+            out.append(f"| {t} | " + " | ".join(str(s.confusion[(t, g)]) for g in cols) + f" | {_f(s.recall(t))} |")
+        out.append("| precision | " + " | ".join(_f(s.precision(g)) for g in VERDICTS) + " | | |")
+        top = r["disagreements"].most_common(6)
+        if top:
+            out += ["", "Commonest disagreements (truth → ragdx, ragdx's basis): "
+                    + "; ".join(f"{t} → {v} ({b or '?'}) {c}" for (t, v, b), c in top) + "."]
+        out.append("")
+    out += ["</details>", ""]
+    return out
+
+
+def cpu_model() -> str:
+    try:
+        text = subprocess.run(["lscpu"], capture_output=True, text=True, check=True).stdout
+        m = re.search(r"Model name:\s*(.+)", text)
+        cores = re.search(r"^CPU\(s\):\s*(\d+)", text, re.M)
+        return (m.group(1).strip() if m else "unknown") + (f", {cores.group(1)} CPUs" if cores else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown (no lscpu)"
+
+
+def _commit() -> str:
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,
+                              check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "?"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--corpus", action="append", type=Path, help="corpus folder (docs/, truth.json, score_linking.py); repeatable")
+    ap.add_argument("--db", action="append", type=Path, help="its SQLite database (one per --corpus, in order)")
+    ap.add_argument("--max-groups", type=int, default=6, help="semantic groups per SQL template (ragdx gen's cap)")
+    ap.add_argument("--templates", type=int, default=0, help="keep this many SQL templates (0: all)")
+    ap.add_argument("--er-groups", type=int, default=2, help="groups per template for the er pipeline (0: skip it)")
+    ap.add_argument("--scenarios", default="", help="comma-separated scenario numbers to run (default: all)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--n-boot", type=int, default=100, help="ragdx evaluate's bootstrap (not used by the figures)")
+    ap.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "ragdx-blame-truth")
+    ap.add_argument("--out", type=Path, default=None, help="write the Markdown here")
+    ap.add_argument("--json", type=Path, default=None, help="write the figures as JSON here")
+    a = ap.parse_args(argv)
+
+    corpora = a.corpus or [DEFAULT_CORPUS]
+    dbs = a.db or ([DEFAULT_DB] if not a.corpus else [])
+    if not a.corpus and not SHARED.exists():
+        print(f"blame_truth: {SHARED} is absent (the reference data); nothing to measure", file=sys.stderr)
+        return 2
+    if len(dbs) != len(corpora):
+        print("blame_truth: give one --db per --corpus", file=sys.stderr)
+        return 2
+    for c, d in zip(corpora, dbs, strict=True):
+        missing = [str(p) for p in (c / "truth.json", c / "score_linking.py", c / "docs", d) if not p.exists()]
+        if missing:
+            print(f"blame_truth: missing {', '.join(missing)}", file=sys.stderr)
+            return 2
+    chosen = [SCENARIOS[int(i) - 1] for i in a.scenarios.split(",") if i.strip()] if a.scenarios else list(SCENARIOS)
+    if not a.er_groups:
+        chosen = [s for s in chosen if s.retriever != "er"]
+    os.environ.setdefault("OMP_WAIT_POLICY", "passive")
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+    t0 = time.perf_counter()
+    md: list[str] = []
+    figures: dict[str, Any] = {}
+    for corpus, db in zip(corpora, dbs, strict=True):
+        name = corpus.resolve().name if corpus.resolve().name != "corpus" else corpus.resolve().parent.name
+        work = a.work / name
+        print(f"{name}: dataset (max {a.max_groups} groups per template, templates {a.templates or 'all'})")
+        world, ds = load_world(corpus, db, work, a.max_groups, a.templates, a.seed)
+        er_world = None
+        if any(s.retriever == "er" for s in chosen):
+            er_ds, er_db = make_dataset(work / "er", corpus, db, a.er_groups, a.templates, a.seed)
+            scorer = world.scorer
+            er_world = (World(corpus, er_db, scorer, world.truth, world.docs,
+                              load_records(er_ds, scorer, scorer.Needs(str(er_db)))), er_ds)
+        results = [run_scenario(world, ds, sc, work, a.n_boot, er_world) for sc in chosen]
+        md += corpus_markdown(name, world, results, len(er_world[0].recs) if er_world else None)
+        figures[name] = [{"scenario": r["scenario"], "queries": r["queries"], "unsure_share": r["scores"].unsure_share,
+                          "verdicts": {v: {"precision": r["scores"].precision(v), "recall": r["scores"].recall(v),
+                                           "support": r["scores"].support(v)} for v in VERDICTS},
+                          "confusion": {f"{t}->{g}": c for (t, g), c in r["scores"].confusion.items()},
+                          "linking": r["linking"], "judge": r["judge"], "injected": r["injected"]}
+                         for r in results]
+    elapsed = time.perf_counter() - t0
+    cmd = "OMP_WAIT_POLICY=passive HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/blame_truth.py " + " ".join(
+        (argv if argv is not None else sys.argv[1:]))
+    head = ["# Blame accuracy against the corpus writer's truth", "",
+            f"`{cmd.strip()}`", "",
+            f"CPU: {cpu_model()}. ragdx at {_commit()}. {elapsed / 60:.1f} min in all (datasets cached in `--work`).", "",
+            "The truth of every query comes from the corpus's `truth.json` (what the writer recorded as each "
+            "statement was written) and its `score_linking.py` (`Needs`: the facts each answer row needs), "
+            "never from ragdx's linking, judge or verdicts; no query is dropped. See `benchmarks/blame_truth.py` "
+            "for the systems and how each query's truth is decided.", ""]
+    text = "\n".join(head + md)
+    print(text)
+    if a.out:
+        a.out.parent.mkdir(parents=True, exist_ok=True)
+        a.out.write_text(text, encoding="utf-8")
+    if a.json:
+        a.json.write_text(json.dumps(figures, indent=1, default=str), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
