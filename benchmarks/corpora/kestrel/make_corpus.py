@@ -584,7 +584,7 @@ class Corpus:
         for c in codes:
             s = self.services[c]
             k = f"services.%s@{c}"
-            x.add("| ", F(k % "service_code", c, "table", form="code"), " | ", s["name"], " | ")
+            x.add(f"| {c} | ", F(k % "name", s["name"], "table"), " | ")
             if s["discipline"] == prev:
                 x.add(F(k % "discipline", "〃", "ditto", form="ditto"))
             else:

@@ -184,8 +184,16 @@ def parse_sql(sql):
             if p and p[0][0] in ("word", "qid"):
                 cols.append((base, ident(p[0])))
     wa = {a for a, _ in columns(whr)} or {base}
+    # the columns the WHERE clause names each entity by (a.col = 'literal', or col = 'literal' on one table)
+    where_cols = defaultdict(list)
+    for j, t in enumerate(whr):
+        if t[1] == "=" and j + 1 < len(whr) and whr[j + 1][0] in ("str", "num"):
+            if j >= 3 and whr[j - 2][1] == ".":
+                where_cols[ident(whr[j - 3])].append(ident(whr[j - 1]))
+            elif j >= 1 and whr[j - 1][0] in ("word", "qid"):
+                where_cols[base].append(ident(whr[j - 1]))
     return {"cols": cols, "from_sql": from_sql, "where_sql": where_sql, "aliases": aliases, "edges": edges,
-            "where_aliases": wa}
+            "where_aliases": wa, "where_cols": dict(where_cols)}
 
 
 class Needs:
@@ -245,6 +253,12 @@ class Needs:
                     continue
                 joined = a not in p["where_aliases"]
                 if joined and (c in NAME_COLUMNS.get(t, ()) or [c] == self.pks(t)):
+                    continue
+                if not joined and [c] == self.pks(t) and p["where_cols"].get(a):
+                    # the key of the entity the query names: the fact is the name it was asked by
+                    # ('the code of Foundation design' is services.name@GEO-2, as ragdx keys it)
+                    for wc in p["where_cols"][a]:
+                        need.add(f"{t}.{wc}@" + "|".join(str(v) for v in vals[a]))
                     continue
                 need.add(f"{t}.{c}@" + "|".join(str(v) for v in vals[a]))
                 if len(self.pks(t)) > 1:
