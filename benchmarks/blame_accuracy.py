@@ -44,7 +44,7 @@ from ragdx.evaluate.faults import (
     simulate,
 )
 from ragdx.evaluate.judges import make_judge
-from ragdx.evaluate.protocol import VERDICTS
+from ragdx.evaluate.protocol import MODULE_VERDICTS as VERDICTS  # the truth names one module
 
 SCENARIOS = {
     "no fault": FaultPlan(),

@@ -36,6 +36,7 @@ from ragdx.evaluate import (
     wilson,
     write_judgements,
 )
+from ragdx.evaluate.protocol import VERDICTS
 from ragdx.evaluate.stats import bootstrap_metrics, group_stats_from_arrays, point_metrics
 from tests.conftest import AURP, need
 
@@ -253,7 +254,9 @@ def test_context_comparison_and_blame_verdicts():
     assert verdicts["1"] == ("correct", "judge")
     assert verdicts["4"] == ("lm_failure", "evidence")
     assert verdicts["5"] == ("retrieval_failure", "evidence")
-    assert verdicts["6"] == ("kb_gap", "answer_based_gap_group")
+    # an answer-based gap group whose knowledge base is unknown: the knowledge base or the retriever,
+    # unsure (it used to be called a knowledge-base gap on the answers' word alone)
+    assert verdicts["6"] == ("kb_or_retrieval", "answer_based_gap_group")
     # without gold documents the paper's context comparison decides
     bare = [J(j.id, j.group_id, j.correct, docs=j.retrieved_ids) for j in js]
     verdicts = {v["id"]: (v["verdict"], v["basis"]) for v in blame(bare)}
@@ -264,7 +267,9 @@ def test_context_comparison_and_blame_verdicts():
     verdicts = {v["id"]: v["verdict"] for v in blame(kb)}
     assert verdicts == {"1": "retrieval_failure", "2": "kb_gap"}
     counts = blame_counts(blame(js))
-    assert counts["correct"] + counts["kb_gap"] + counts["retrieval_failure"] + counts["lm_failure"] == 7
+    assert counts["correct"] + counts["kb_gap"] + counts["retrieval_failure"] + counts["lm_failure"] == 5
+    assert counts["kb_or_retrieval"] == counts["unsure"] == 2
+    assert sum(counts[v] for v in VERDICTS) == 7
 
 
 def test_remove_gap_groups_and_sampling():

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ragdx.evaluate.judges import Judge, Verdict, make_judge
-from ragdx.evaluate.protocol import VERDICTS, blame
+from ragdx.evaluate.protocol import MODULE_VERDICTS, VERDICTS, blame
 from ragdx.evaluate.records import JudgeItem
 from ragdx.kb.normalise import fold
 from ragdx.rag.types import RetrievedContext, SystemOutput
@@ -277,7 +277,7 @@ class VerdictScore:
 
 
 def score_verdicts(truth: Mapping[str, str], verdicts: Mapping[str, str]) -> VerdictScore:
-    confusion: dict[str, dict[str, int]] = {t: {} for t in VERDICTS}
+    confusion: dict[str, dict[str, int]] = {t: {} for t in MODULE_VERDICTS}
     for qid, t in truth.items():
         v = verdicts.get(qid, "missing")
         confusion.setdefault(t, {})
@@ -297,11 +297,11 @@ def confusion_markdown(score: VerdictScore) -> str:
     cols = [*VERDICTS, *sorted({v for row in score.confusion.values() for v in row} - set(VERDICTS))]
     lines = ["| injected truth ↓ / ragdx says → | " + " | ".join(cols) + " | recall |",
              "|---|" + "---:|" * (len(cols) + 1)]
-    for t in VERDICTS:
+    for t in MODULE_VERDICTS:  # the truth is always one module; ragdx may say it is unsure
         row = score.confusion.get(t, {})
         rec = score.recall(t)
         lines.append(f"| {t} | " + " | ".join(str(row.get(c, 0)) for c in cols)
                      + f" | {'–' if rec != rec else f'{rec:.3f}'} |")
-    prec = [score.precision(c) if c in VERDICTS else float("nan") for c in cols]
+    prec = [score.precision(c) if c in MODULE_VERDICTS else float("nan") for c in cols]
     lines.append("| precision | " + " | ".join("–" if p != p else f"{p:.3f}" for p in prec) + " | |")
     return "\n".join(lines)

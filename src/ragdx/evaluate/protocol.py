@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
+from enum import StrEnum
 from typing import Any, TypeVar
 
 import numpy as np
@@ -29,7 +30,63 @@ from ragdx.evaluate.stats import GroupStats, bootstrap_metrics, point_metrics
 T = TypeVar("T")
 
 GAP, ROBUST, NON_ROBUST = "gap", "robust", "non-robust"
-VERDICTS = ("correct", "kb_gap", "retrieval_failure", "lm_failure")
+
+
+class ModuleVerdict(StrEnum):
+    """The one vocabulary of per-query verdicts (module blame): every consumer (blame counts,
+    ``summary.md``, the report, exports, the fault-injection benchmark) reads it from here.
+
+    Confident verdicts name one module:
+
+    * ``correct``: the answer was judged right;
+    * ``kb_gap``: the knowledge base does not state the answer's facts (a fact index ragdx rendered,
+      or an evidence search that found neither the fact nor anything naming its entity);
+    * ``retrieval_failure``: the documents stating the facts exist but were not retrieved;
+    * ``lm_failure``: they were retrieved (or the retrieved documents are those another phrasing of
+      the same question was answered from) and the answer is still wrong.
+
+    Unsure verdicts say which modules remain and why none can be named (``UNSURE``):
+
+    * ``kb_or_retrieval``: the knowledge base or the retriever — e.g. the evidence linker found no
+      passage stating the fact although the corpus names its entity (tables, cards and headings
+      are easily missed), the linked evidence is weak, the system searched another corpus than the
+      one linked, or an answer-based gap group whose knowledge base content is unknown;
+    * ``retrieval_or_lm``: the facts are stated, but the retrieval could not be judged (retrieved
+      ids match no document of the knowledge base, or no retrieved context was captured at all);
+    * ``undetermined``: wrong, and neither the knowledge base's content nor the retrieval is known.
+
+    ``unjudged``: the judge failed; the query has no verdict at all.
+    """
+
+    CORRECT = "correct"
+    KB_GAP = "kb_gap"
+    RETRIEVAL_FAILURE = "retrieval_failure"
+    LM_FAILURE = "lm_failure"
+    KB_OR_RETRIEVAL = "kb_or_retrieval"
+    RETRIEVAL_OR_LM = "retrieval_or_lm"
+    UNDETERMINED = "undetermined"
+    UNJUDGED = "unjudged"
+
+
+#: the verdicts that name one module (what fault injection can make true)
+MODULE_VERDICTS = ("correct", "kb_gap", "retrieval_failure", "lm_failure")
+#: the verdicts that say ragdx cannot tell which of two (or more) modules failed
+UNSURE = ("kb_or_retrieval", "retrieval_or_lm", "undetermined")
+#: every verdict a judged query can get, in display order (``unjudged`` is counted beside them)
+VERDICTS = (*MODULE_VERDICTS, *UNSURE)
+#: how each verdict is named wherever it is shown
+VERDICT_LABELS = {
+    "correct": "correct", "kb_gap": "knowledge-base gap", "retrieval_failure": "retrieval failure",
+    "lm_failure": "LM failure", "kb_or_retrieval": "knowledge base or retriever (unsure)",
+    "retrieval_or_lm": "retriever or LM (unsure)", "undetermined": "undetermined (unsure)",
+    "unjudged": "unjudged (judge failed)",
+}
+#: ``retrieval_note`` values of a judgement whose retrieval could not be judged
+RETRIEVAL_IDS_UNMATCHED, RETRIEVAL_NO_CONTEXT, CORPUS_CHANGED = "ids_unmatched", "no_context", "corpus_changed"
+#: linked evidence below this confidence is weak (a date matched by its season, a topic-only match)
+WEAK_EVIDENCE = 0.7
+#: a linker match below this weight does not count as stating a fact (``ragdx.kb.link.MIN_WEIGHT``)
+STATED_WEIGHT = 0.5
 
 
 def _key(j: Any, by_style: bool) -> tuple[str, str] | str:
@@ -171,47 +228,249 @@ def context_comparison(judgements: Sequence[Judgement], *, within_style: bool = 
     return out
 
 
-def blame(judgements: Sequence[Judgement], *, within_style: bool = False) -> list[dict[str, str]]:
-    """Per-query verdict: ``correct``, ``kb_gap``, ``retrieval_failure`` or ``lm_failure``, with
-    the evidence it rests on (``basis``):
+def _retrieved(j: Any) -> list[str]:
+    return list(getattr(j, "retrieved_ids", None) or [])
 
-    1. a correct answer is ``correct``;
-    2. the knowledge base does not state the facts (``kb_supported`` False) -> ``kb_gap``
-       (basis ``knowledge_base``); unknown and the group is a gap group -> ``kb_gap`` inferred from the
-       answers only (``answer_based_gap_group``: GRAMMAR's tag, which also catches groups that retrieval
-       or the LM failed throughout — link your corpus to know);
-    3. evidence known: not retrieved by the evaluation's rule -> ``retrieval_failure``, retrieved ->
-       ``lm_failure`` (``evidence``);
-    4. otherwise the paper's context comparison (``context_comparison``)."""
-    tags = group_tags(judgements, by_style=within_style)
-    cc = context_comparison([j for j in judgements if not getattr(j, "error", None)], within_style=within_style)
-    out = []
+
+def _notes(j: Any) -> set[str]:
+    """The judgement's ``retrieval_note`` as a set (several are joined with '+')."""
+    note = getattr(j, "retrieval_note", "") or ""
+    return set(note.split("+")) if note else set()
+
+
+def _captured(j: Any) -> bool:
+    """The answer's retrieved documents were captured (something to compare with)."""
+    return bool(_retrieved(j)) and RETRIEVAL_NO_CONTEXT not in _notes(j)
+
+
+class _Group:
+    """What the correct answers of one semantic group show: the corpus the system searched states
+    the facts, and the documents each was answered from."""
+
+    __slots__ = ("contexts", "answered_from", "strong", "examples")
+
+    def __init__(self) -> None:
+        self.contexts: set[tuple[str, ...]] = set()
+        #: documents a correct answer was produced from: its retrieved evidence where the linker knows
+        #: it (``strong``), else the documents common to every correct context of the group
+        self.answered_from: set[str] = set()
+        self.strong = False
+        self.examples: list[str] = []
+
+
+def _group_evidence(judgements: Sequence[Any], within_style: bool) -> dict[Any, _Group]:
+    correct: dict[Any, list[Any]] = defaultdict(list)
     for j in judgements:
-        if getattr(j, "error", None):
-            verdict, basis = "unjudged", "judge_failed"
-        elif j.correct:
-            verdict, basis = "correct", "judge"
-        elif j.kb_supported is False:
-            verdict, basis = "kb_gap", "knowledge_base"
-        elif j.kb_supported is None and tags.get(_key(j, within_style)) == GAP:
-            verdict, basis = "kb_gap", "answer_based_gap_group"
-        elif j.retrieval_correct is not None:
-            verdict = "lm_failure" if j.retrieval_correct else "retrieval_failure"
-            basis = "evidence"
-        elif j.id in cc:
-            verdict = "lm_failure" if cc[j.id] == "lm" else "retrieval_failure"
-            basis = "context_comparison"
-        else:  # wrong in a gap group the knowledge base does cover, without gold documents
-            verdict, basis = "retrieval_failure", "gap_group_kb_covered"
-        out.append({"id": j.id, "group_id": j.group_id, "style": j.style, "verdict": verdict, "basis": basis})
+        if j.correct and not getattr(j, "error", None) and _captured(j):
+            correct[_key(j, within_style)].append(j)
+    out: dict[Any, _Group] = {}
+    for key, js in correct.items():
+        g = out[key] = _Group()
+        common: set[str] | None = None
+        for j in js:
+            ids = _retrieved(j)
+            g.contexts.add(tuple(sorted(ids)))
+            gold = set(getattr(j, "gold_ids", None) or []) | {d for s in (getattr(j, "evidence_sets", None) or [])
+                                                            for d in s}
+            stating = [d for d in ids if d in gold]
+            if stating:
+                g.answered_from.update(stating)
+                g.strong = True
+            common = set(ids) if common is None else common & set(ids)
+            if len(g.examples) < 3:
+                g.examples.append(j.id)
+        if not g.strong:
+            # without linked evidence: the documents every correct phrasing had (with one correct
+            # phrasing, its whole context)
+            g.answered_from = common or set()
     return out
 
 
-def blame_counts(verdicts: Sequence[dict[str, str]]) -> dict[str, Any]:
+def _kb_doubt(j: Any) -> str | None:
+    """Why a ``kb_supported`` False is not to be trusted (None: it is). A fact index of a knowledge
+    base ragdx rendered is exact; an evidence search over a user's corpus can miss a fact."""
+    if CORPUS_CHANGED in _notes(j):
+        return "the system searched another corpus than the one the evidence was linked in"
+    basis = (getattr(j, "kb_basis", "") or "").lower()
+    if any(w in basis for w in ("partial", "weak", "truncat", "incomplete")):
+        return f"the evidence search was {basis.replace('_', ' ')}"
+    if basis != "unlinked":
+        return None
+    conf = getattr(j, "evidence_confidence", None)
+    if conf is not None and 0 < conf < STATED_WEIGHT:
+        return f"the linker found a partial match (confidence {conf:.2f}, below the {STATED_WEIGHT} needed)"
+    sets = getattr(j, "evidence_sets", None) or []
+    if sets and any(sets) and not all(sets):
+        return "the linker found some of the facts the answer needs but not all"
+    named = getattr(j, "entity_ids", None) or []
+    if named:
+        return (f"the corpus names the entity ({', '.join(named[:3])}{', …' if len(named) > 3 else ''}) but the "
+                "linker found no passage stating the value (facts in tables, cards and headings are easily missed)")
+    return None
+
+
+def _spans(j: Any, docs: Iterable[str] | None = None) -> list[dict[str, Any]]:
+    """The record's evidence spans (of ``docs`` when given), without their text's bulk."""
+    keep = None if docs is None else set(docs)
+    out = []
+    for s in getattr(j, "evidence_spans", None) or []:
+        if not isinstance(s, dict) or (keep is not None and s.get("doc_id") not in keep):
+            continue
+        out.append({k: s[k] for k in ("fact", "doc_id", "start", "end", "text", "weight") if k in s})
+    return out
+
+
+def _verdict(j: Any, tags: dict[Any, str], groups: dict[Any, _Group], within_style: bool
+             ) -> tuple[str, str, str, str, list[str]]:
+    """(verdict, basis, confidence, why, documents) of one wrong answer."""
+    key = _key(j, within_style)
+    notes = _notes(j)
+    ids = _retrieved(j)
+    gold = list(getattr(j, "gold_ids", None) or [])
+    conf = getattr(j, "evidence_confidence", None)
+    weak = conf is not None and conf < WEAK_EVIDENCE
+    group = groups.get(key)
+    ids_usable = RETRIEVAL_NO_CONTEXT not in notes
+
+    # 1. the knowledge base states the facts and retrieval was judged against the linked evidence
+    if j.kb_supported is not False and j.retrieval_correct is not None:
+        if j.retrieval_correct:
+            return ("lm_failure", "evidence", "medium" if weak else "high",
+                    "the documents stating the facts were retrieved and the answer is wrong"
+                    + (f" (linked evidence weak: confidence {conf:.2f})" if weak else ""),
+                    [d for d in ids if d in set(gold)])
+        if group is not None and tuple(sorted(ids)) in group.contexts:
+            return ("lm_failure", "context_comparison", "medium",
+                    f"the linked evidence was not retrieved, yet phrasing {group.examples[0]} was answered correctly "
+                    "from exactly these documents", sorted(ids))
+        if weak or CORPUS_CHANGED in notes:
+            why = (f"the documents the linker says state the facts (confidence {conf:.2f}, weak) were not retrieved; "
+                   "they may not state them at all" if weak else
+                   "the evidence was not retrieved, but the system searched another corpus than the one the "
+                   "evidence was linked in: it may not hold it")
+            if group is not None and set(ids) & group.answered_from:
+                return ("lm_failure", "group_answer_documents", "low",
+                        why + f"; yet another phrasing ({group.examples[0]}) was answered correctly from documents "
+                        "this one retrieved", sorted(set(ids) & group.answered_from))
+            return "kb_or_retrieval", "weak_evidence" if weak else "corpus_changed", "low", why, gold
+        if j.kb_supported is None and tags.get(key) == GAP:
+            return ("kb_or_retrieval", "answer_based_gap_group", "low",
+                    "no phrasing of the group was answered and the knowledge base's content is unknown: its gold "
+                    "documents were not retrieved, but they may not state the facts", gold)
+        return ("retrieval_failure", "evidence", "high",
+                "the documents stating the facts were not retrieved", gold)
+
+    # 2. another phrasing of the same facts was answered correctly from captured documents: the
+    #    corpus the system searched states them, whatever the linker found
+    if group is not None and ids_usable:
+        overridden = (" The linker found no passage stating the facts, but the answers show the corpus states them."
+                      if j.kb_supported is False else "")
+        example = group.examples[0]
+        if tuple(sorted(ids)) in group.contexts:
+            return ("lm_failure", "context_comparison", "high",
+                    f"the same documents were retrieved as for phrasing {example}, which was answered correctly"
+                    + overridden, sorted(ids))
+        shared = sorted(set(ids) & group.answered_from)
+        if shared:
+            return ("lm_failure", "group_answer_documents", "medium" if group.strong else "low",
+                    f"the retrieved documents include {', '.join(shared[:3])}, from which phrasing {example} was "
+                    "answered correctly" + ("" if group.strong else " (which of them stated the answer is unknown)")
+                    + overridden, shared)
+        if RETRIEVAL_IDS_UNMATCHED in notes:
+            return ("retrieval_or_lm", "retrieval_unjudged_ids", "medium",
+                    f"phrasing {example} was answered correctly, so the facts are stated; this one's retrieved ids "
+                    "match no document of the knowledge base, so its retrieval cannot be judged" + overridden, [])
+        return ("retrieval_failure", "context_comparison", "medium" if group.strong else "low",
+                f"phrasing {example} was answered correctly from documents ({', '.join(sorted(group.answered_from)[:3])}) "
+                "this one did not retrieve" + overridden, sorted(group.answered_from))
+
+    # 3. the knowledge base lacks the facts, by the linker's search or ragdx's own fact index
+    if j.kb_supported is False:
+        doubt = _kb_doubt(j)
+        if doubt is None:
+            return ("kb_gap", "knowledge_base", "high",
+                    "no document of the knowledge base states the facts" + (
+                        " (ragdx's fact index)" if getattr(j, "kb_basis", "") == "fact_index" else ""), [])
+        return ("kb_or_retrieval", "knowledge_base_uncertain", "low",
+                f"the evidence linker found no document stating the facts, but {doubt}; no phrasing of the group "
+                "was answered from retrieved documents to show it either way", list(getattr(j, "entity_ids", [])[:5]))
+
+    # 4. retrieval could not be judged
+    if notes & {RETRIEVAL_IDS_UNMATCHED, RETRIEVAL_NO_CONTEXT}:
+        unmatched = RETRIEVAL_NO_CONTEXT not in notes
+        why = ("the retrieved ids match no document of the knowledge base" if unmatched
+               else "no retrieved context was captured for any query")
+        basis = f"retrieval_unjudged_{'ids' if unmatched else 'context'}"
+        if j.kb_supported:
+            return ("retrieval_or_lm", basis, "medium",
+                    f"the knowledge base states the facts; {why}, so retrieval is not judged", gold)
+        return "undetermined", basis, "low", f"the knowledge base's content is unknown and {why}", []
+
+    # 5. no evidence known: the knowledge base states the facts, or nothing is known
+    if j.kb_supported:
+        return ("retrieval_or_lm", "no_gold_documents", "medium",
+                "the knowledge base states the facts but no document is known to state them, and no phrasing "
+                "was answered correctly to compare with", [])
+    if tags.get(key) == GAP:
+        return ("kb_or_retrieval", "answer_based_gap_group", "low",
+                "no phrasing of the group was answered (GRAMMAR's gap tag), and the knowledge base's content is "
+                "unknown: link your corpus to tell a gap from a retrieval failure", [])
+    return ("undetermined", "no_evidence", "low",
+            "no evidence, no gold documents and no correct phrasing with captured documents", [])
+
+
+def blame(judgements: Sequence[Judgement], *, within_style: bool = False) -> list[dict[str, Any]]:
+    """Per-query verdict (see :class:`ModuleVerdict`), with the evidence it rests on: ``basis`` (a
+    short name), ``confidence`` (``high`` / ``medium`` / ``low``), ``why`` (a sentence),
+    ``documents`` (the documents the verdict points at) and, for a wrong answer, ``spans`` (the
+    record's evidence spans of those documents, when linked), and ``unsure`` (an unsure verdict).
+
+    1. a correct answer is ``correct``;
+    2. the facts are stated (or unknown) and retrieval was judged against gold documents: not
+       retrieved -> ``retrieval_failure``, retrieved -> ``lm_failure`` (``evidence``); weak linked
+       evidence, or another corpus searched than the one linked, makes a miss ``kb_or_retrieval``;
+    3. another phrasing of the group (same facts, same answer) was answered correctly from captured
+       documents: the corpus states the facts whatever the linker found, so the answer is never a
+       knowledge-base gap — the same documents, or one it was answered from, retrieved ->
+       ``lm_failure``; none of them -> ``retrieval_failure`` (``context_comparison``, the paper's
+       rule, extended to the documents the correct answers had in common);
+    4. the knowledge base lacks the facts -> ``kb_gap``; where the linker's "not found" is doubtful
+       (it found the entity named, a partial match, some hops only) -> ``kb_or_retrieval``;
+    5. retrieved ids that match no document, or no context captured at all: retrieval is never
+       blamed -> ``retrieval_or_lm`` (facts stated) or ``undetermined``;
+    6. otherwise: an answer-based gap group -> ``kb_or_retrieval``; ``retrieval_or_lm`` (facts stated,
+       no gold documents) or ``undetermined``."""
+    live = [j for j in judgements if not getattr(j, "error", None)]
+    tags = group_tags(live, by_style=within_style)
+    groups = _group_evidence(live, within_style)
+    out = []
+    for j in judgements:
+        row: dict[str, Any] = {"id": j.id, "group_id": j.group_id, "style": j.style}
+        if getattr(j, "error", None):
+            row.update(verdict="unjudged", basis="judge_failed", confidence="none",
+                       why=f"the judge failed: {j.error}", documents=[])
+        elif j.correct:
+            row.update(verdict="correct", basis="judge", confidence="high", why=j.reason or "judged correct",
+                       documents=[])
+        else:
+            verdict, basis, confidence, why, docs = _verdict(j, tags, groups, within_style)
+            row.update(verdict=verdict, basis=basis, confidence=confidence, why=why, documents=docs)
+            spans = _spans(j, docs or None)
+            if spans:
+                row["spans"] = spans
+        row["unsure"] = row["verdict"] in UNSURE
+        out.append(row)
+    return out
+
+
+def blame_counts(verdicts: Sequence[dict[str, Any]]) -> dict[str, Any]:
     counts = Counter(v["verdict"] for v in verdicts)
     by = Counter(f"{v['verdict']}:{v['basis']}" for v in verdicts)
+    conf = Counter(v.get("confidence", "high") for v in verdicts if v["verdict"] not in ("correct", "unjudged"))
     return {"total": len(verdicts), **{k: counts.get(k, 0) for k in VERDICTS}, "unjudged": counts.get("unjudged", 0),
-            "by_basis": dict(sorted(by.items()))}
+            "unsure": sum(counts.get(k, 0) for k in UNSURE),
+            "low_confidence": conf.get("low", 0), "by_basis": dict(sorted(by.items()))}
+
 
 
 # ----------------------------------------------------------------------------- the paper's Table 3

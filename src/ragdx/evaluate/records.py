@@ -8,6 +8,7 @@ round-trip to JSONL, so a judged run can be re-analysed without judging again.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -38,6 +39,18 @@ class Judgement:
     #: the judge could not decide (its retries exhausted): the query is counted, excluded from
     #: the metrics and judged again on the next evaluation (failures are never cached)
     error: str | None = None
+    #: what ``kb_supported`` rests on (the record's ``kb_basis``: ``fact_index``, ``linked``, ``unlinked``, ...)
+    kb_basis: str = ""
+    #: how sure the evidence linking is (the record's ``evidence_confidence``; None: not linked)
+    evidence_confidence: float | None = None
+    #: where linked evidence was found (the record's ``evidence_spans``: doc_id, start, end, text, weight)
+    evidence_spans: list[dict[str, Any]] = field(default_factory=list)
+    #: documents naming the entities the answer is about (the record's ``entity_document_ids``)
+    entity_ids: list[str] = field(default_factory=list)
+    #: why retrieval was not judged, or why its verdict is doubtful: ``ids_unmatched`` (the retrieved
+    #: ids match no document of the knowledge base), ``no_context`` (no query of the run captured any
+    #: retrieved document), ``corpus_changed`` (the system searched another corpus); "" otherwise
+    retrieval_note: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         # what asdict gives (fields in order, lists copied), without its recursive deep copy of
@@ -47,7 +60,9 @@ class Judgement:
                 "retrieved_ids": list(self.retrieved_ids), "gold_ids": list(self.gold_ids),
                 "kb_supported": self.kb_supported, "query": self.query, "answer": self.answer,
                 "response": self.response, "evidence_sets": [list(e) for e in self.evidence_sets],
-                "error": self.error}
+                "error": self.error, "kb_basis": self.kb_basis, "evidence_confidence": self.evidence_confidence,
+                "evidence_spans": [dict(e) for e in self.evidence_spans], "entity_ids": list(self.entity_ids),
+                "retrieval_note": self.retrieval_note}
 
     @classmethod
     def from_dict(cls, obj: dict[str, Any]) -> Judgement:
@@ -87,10 +102,14 @@ def write_judgements(path: str | Path, judgements: Iterable[Judgement]) -> int:
     from ragdx.store import write_jsonl
 
     judgements = list(judgements)
-    # No field of a Judgement is a float by its type; a response is the system's answer, which a
-    # hand-written run may give as a number: only then can a null in the fast writer's output be
-    # a NaN rather than a None (see ragdx.store.write_jsonl)
-    float_free = not any(type(j.response) is float for j in judgements)
+    # A null in the fast writer's output may stand for a NaN only where a float can be: a response
+    # (the system's answer, which a hand-written run may give as a number), the linking confidence
+    # and the spans' weights (read from a dataset, finite; a NaN there sends the file to json)
+    def finite(x: Any) -> bool:
+        return x is None or type(x) is not float or math.isfinite(x)
+
+    float_free = not any(type(j.response) is float or not finite(j.evidence_confidence)
+                         or any(not finite(e.get("weight")) for e in j.evidence_spans) for j in judgements)
     return write_jsonl(path, (j.to_dict() for j in judgements), float_free=float_free)
 
 

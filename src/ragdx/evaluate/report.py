@@ -11,7 +11,7 @@ from typing import Any
 from ragdx.errors import RagdxError
 from ragdx.evaluate.compare import compare, compare_markdown
 from ragdx.evaluate.judges import Judge, agreement, agreement_markdown
-from ragdx.evaluate.protocol import blame, blame_counts, by_style, group_tags, metrics
+from ragdx.evaluate.protocol import VERDICT_LABELS, VERDICTS, blame, blame_counts, by_style, group_tags, metrics
 from ragdx.evaluate.records import Judgement, write_judgements
 from ragdx.evaluate.reference import (
     PAPER_AURP,
@@ -158,6 +158,32 @@ def metrics_markdown(by: dict[str, StyleMetrics]) -> str:
     return "\n".join(lines)
 
 
+def blame_markdown(blame_by: dict[str, BlameCounts]) -> str:
+    """The per-query verdicts per style: every verdict of the vocabulary (``ModuleVerdict``), how
+    many are unsure, and the bases they rest on."""
+    names = list(blame_by)
+    lines = ["| | " + " | ".join(names) + " |", "|---|" + "---:|" * len(names)]
+    for key in (*VERDICTS, "unjudged", "total"):
+        label = VERDICT_LABELS.get(key, key)
+        lines.append(f"| {label} (`{key}`) | " if key != "total" else "| total | ")
+        lines[-1] += " | ".join(str(getattr(b, key)) for b in blame_by.values()) + " |"
+    lines.append("| **unsure verdicts** | " + " | ".join(
+        f"{b.unsure} of {b.total - b.correct - b.unjudged} wrong answers" for b in blame_by.values()) + " |")
+    lines.append("| verdicts on low-confidence evidence | " + " | ".join(str(b.low_confidence) for b in blame_by.values())
+                 + " |")
+    overall = blame_by.get("all") or next(iter(blame_by.values()), None)
+    if overall is not None and overall.by_basis:
+        wrong = {k: v for k, v in overall.by_basis.items() if not k.startswith(("correct:", "unjudged:"))}
+        if wrong:
+            lines += ["", "What the verdicts rest on (verdict: basis, all styles): " + "; ".join(
+                f"{k.replace(':', ': ')} {v}" for k, v in sorted(wrong.items(), key=lambda kv: -kv[1])) + "."]
+    lines += ["", "Unsure verdicts name the modules that remain when the evidence cannot tell them apart: "
+              "`kb_or_retrieval` (the knowledge base or the retriever), `retrieval_or_lm` (retrieval could not be "
+              "judged), `undetermined` (nothing known). Per-query verdicts, with their basis, confidence, reason "
+              "and evidence documents: `blame.jsonl`."]
+    return "\n".join(lines)
+
+
 def summary_markdown(result: EvaluationResult, title: str) -> str:
     parts = [f"# Evaluation: {title}", ""]
     src = result.source
@@ -168,6 +194,12 @@ def summary_markdown(result: EvaluationResult, title: str) -> str:
                  f"{n_of}. Intervals: 95 %, bootstrap over semantic groups.")
     for w in result.warnings:
         parts.append(f"\n> **Warning:** {w}")
+    b = result.blame.get("all")
+    if b is not None and b.total:
+        wrong = b.total - b.correct - b.unjudged
+        parts.append(f"\nModule blame: {wrong} wrong answers, {b.unsure} of them with an unsure verdict "
+                     f"(the evidence cannot tell the modules apart), {b.low_confidence} resting on low-confidence "
+                     "evidence; see *Module blame* below.")
     if result.table3 is not None:
         bench = src.get("benchmark")
         paper = PAPER_TABLE3.get(bench) if bench else None
@@ -180,10 +212,7 @@ def summary_markdown(result: EvaluationResult, title: str) -> str:
               metrics_markdown(result.by_style), "", f"Gap rule: {result.gap_rule}."]
     if result.retrieval_rule:
         parts.append(f"Retrieval rule: {result.retrieval_rule}.")
-    parts += ["", "## Module blame (per query)", "", "| | " + " | ".join(result.blame) + " |",
-              "|---|" + "---:|" * len(result.blame)]
-    for key in ("correct", "kb_gap", "retrieval_failure", "lm_failure", "unjudged", "total"):
-        parts.append(f"| {key} | " + " | ".join(str(getattr(b, key)) for b in result.blame.values()) + " |")
+    parts += ["", "## Module blame (per query)", "", blame_markdown(result.blame)]
     if result.comparison is not None:
         parts += ["", "## Hypothesis test", "", compare_markdown(result.comparison)]
     od = result.extra.get("open_domain")
@@ -350,6 +379,13 @@ def compare_paths(a: str | Path, b: str | Path, *, out: str | Path | None = None
                              "in common); finish both runs or compare without --strict (on the intersection)",
                              source=f"{a} {b}")
     result = compare(ja, jb, names=(Path(a).name, Path(b).name), gap=gap, n_boot=n_boot, seed=seed)
+    # what each side's evaluation warned about the corpus and the captured contexts (compare itself
+    # names incomplete runs and unmatched ids)
+    for name, js in ((Path(a).name, ja), (Path(b).name, jb)):
+        check = getattr(js, "check", None)
+        for w in (check.warnings if check is not None else []):
+            if w.startswith(("the system searched a different corpus", "no retrieved")) or "match no document" in w:
+                result["warnings"].append(f"{name}: {w}")
     if out is not None:
         from ragdx.store import atomic_write_text, write_json
 

@@ -14,6 +14,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ragdx.evaluate.protocol import VERDICTS
 from ragdx.evaluate.stats import METRIC_NAMES
 
 #: how every metric is named wherever it is shown (one definition per metric)
@@ -99,23 +100,43 @@ class StyleMetrics:
 
 @dataclass(slots=True)
 class BlameCounts:
+    """Per-query verdicts counted (``protocol.ModuleVerdict``): the four that name a module, the
+    unsure ones (``unsure`` is their sum), failed judgements, and the verdicts resting on low
+    confidence evidence."""
+
     total: int = 0
     correct: int = 0
     kb_gap: int = 0
     retrieval_failure: int = 0
     lm_failure: int = 0
+    kb_or_retrieval: int = 0
+    retrieval_or_lm: int = 0
+    undetermined: int = 0
     unjudged: int = 0
+    #: verdicts that do not name one module (kb_or_retrieval + retrieval_or_lm + undetermined)
+    unsure: int = 0
+    #: wrong answers whose verdict rests on low-confidence evidence (unsure ones included)
+    low_confidence: int = 0
     by_basis: dict[str, int] = field(default_factory=dict)
 
+    def __getitem__(self, key: str) -> Any:  # blame["kb_gap"], as on the dict form
+        return getattr(self, key)
+
+    def get(self, key: str, default: Any = 0) -> Any:
+        return getattr(self, key, default)
+
     def to_dict(self) -> dict[str, Any]:
-        return {"total": self.total, "correct": self.correct, "kb_gap": self.kb_gap,
-                "retrieval_failure": self.retrieval_failure, "lm_failure": self.lm_failure,
-                "unjudged": self.unjudged, "by_basis": dict(self.by_basis)}
+        return {**{k: getattr(self, k) for k in _COUNTS}, "by_basis": dict(self.by_basis)}
 
     @classmethod
     def from_dict(cls, obj: Mapping[str, Any]) -> BlameCounts:
-        return cls(**{k: obj.get(k, 0) for k in ("total", "correct", "kb_gap", "retrieval_failure", "lm_failure",
-                                                   "unjudged")}, by_basis=dict(obj.get("by_basis") or {}))
+        out = cls(**{k: int(obj.get(k, 0) or 0) for k in _COUNTS}, by_basis=dict(obj.get("by_basis") or {}))
+        if "unsure" not in obj:  # written before the unsure verdicts existed
+            out.unsure = out.kb_or_retrieval + out.retrieval_or_lm + out.undetermined
+        return out
+
+
+_COUNTS = ("total", *VERDICTS, "unjudged", "unsure", "low_confidence")
 
 
 @dataclass

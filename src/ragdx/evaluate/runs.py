@@ -12,6 +12,7 @@ from typing import Any
 
 from ragdx.errors import RagdxError
 from ragdx.evaluate.judges import Judge, VerdictCache, make_judge
+from ragdx.evaluate.protocol import CORPUS_CHANGED, RETRIEVAL_IDS_UNMATCHED, RETRIEVAL_NO_CONTEXT
 from ragdx.evaluate.records import JudgeItem, Judgement
 from ragdx.evaluate.reference import read_plain_jsonl, retrieval_verdict
 
@@ -84,6 +85,15 @@ class InputCheck:
     chunk_ids_mapped: int = 0
     retrieval_reliable: bool = True
     retrieval_rule: str = "evidence"
+    #: some query of the run captured retrieved documents (False: none did; retrieval not judged)
+    context_captured: bool = True
+    #: queries whose retrieval was left unjudged because ids in it match no document
+    unmatched_queries: int = 0
+    #: the corpus the dataset's evidence was linked in (or rendered as), and the one the system searched
+    corpus_fingerprint: str | None = None
+    run_corpus_fingerprint: str | None = None
+    #: the two fingerprints are known and differ
+    corpus_changed: bool = False
     warnings: list[str] = field(default_factory=list)
 
     @property
@@ -112,18 +122,24 @@ class Judged(list):
         self.check = check or InputCheck(total=len(self), answered=len(self), judged=len(self))
 
 
+#: documents naming the answer's entities kept on a judgement (evidence for an unsure verdict)
+MAX_ENTITY_IDS = 10
 _CHUNK_SEPARATORS = ("#", "::", "|", "@", "_chunk_", "-chunk-", "_chunk", ":chunk", "/")
 _UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
 
 
-def _corpus_ids(dataset_dir: Path | None, records: Sequence[Any]) -> tuple[set[str] | None, bool]:
-    """Document ids of the knowledge base the dataset was made against: the corpus the dataset's
-    manifest names when it can be read, else every document a record names (a lower bound)."""
+def _corpus_info(dataset_dir: Path | None, records: Sequence[Any]) -> tuple[set[str] | None, bool, str | None]:
+    """Document ids of the knowledge base the dataset was made against — the corpus the dataset's
+    manifest names when it can be read (exact), else every document a record names (a lower
+    bound) — and that corpus's fingerprint (the manifest's ``corpus_fingerprint``, else the
+    loaded corpus's own)."""
+    fingerprint = None
     if dataset_dir is not None:
         try:
             manifest = json.loads((dataset_dir / "manifest.json").read_text(encoding="utf-8"))
         except (OSError, ValueError):
             manifest = {}
+        fingerprint = manifest.get("corpus_fingerprint") or None
         for key in ("corpus", "knowledge_base"):
             where = manifest.get(key)
             if isinstance(where, dict):
@@ -135,29 +151,92 @@ def _corpus_ids(dataset_dir: Path | None, records: Sequence[Any]) -> tuple[set[s
                     try:
                         from ragdx.rag.corpus import load_corpus
 
-                        return set(load_corpus(candidate).ids), True
+                        corpus = load_corpus(candidate)
+                        return set(corpus.ids), True, fingerprint or corpus.fingerprint
                     except RagdxError:
                         break
     named = {d for r in records for d in (list(getattr(r, "gold_document_ids", []) or [])
                                            + list(getattr(r, "entity_document_ids", []) or []))}
-    return (named or None), False
+    return (named or None), False, fingerprint
 
 
-def map_retrieved_ids(retrieved: Sequence[str], known: set[str]) -> tuple[list[str], int, int]:
+def _corpus_ids(dataset_dir: Path | None, records: Sequence[Any]) -> tuple[set[str] | None, bool]:
+    ids, exact, _ = _corpus_info(dataset_dir, records)
+    return ids, exact
+
+
+def _run_fingerprint(config: Any) -> str | None:
+    """The ``corpus_fingerprint`` a system's ``describe()`` recorded (a built-in pipeline's), if any."""
+    if isinstance(config, dict):
+        found = config.get("corpus_fingerprint")
+        if isinstance(found, str) and found:
+            return found
+        values = config.values()
+    elif isinstance(config, list):
+        values = config
+    else:
+        return None
+    for v in values:
+        found = _run_fingerprint(v)
+        if found:
+            return found
+    return None
+
+
+def _path_id(rid: str, known: set[str]) -> str | None:
+    """A path or file name (LangChain's ``source``, LlamaIndex's and Haystack's ``file_path`` /
+    ``file_name``) as the id ragdx gives that document: a folder corpus names a document by its
+    path relative to the folder, without its suffix, so the longest known tail of the path is
+    taken, with its extension first kept, then dropped."""
+    path = rid.replace("\\", "/")
+    if path.startswith("file://"):
+        path = path[7:]
+    parts = [p for p in path.split("/") if p not in ("", ".")]
+    if not parts:
+        return None
+    stem = parts[-1].rsplit(".", 1)[0] if "." in parts[-1].lstrip(".") else None
+    for last in (parts[-1], stem):
+        if not last:
+            continue
+        tail = [*parts[:-1], last]
+        for n in range(len(tail)):
+            candidate = "/".join(tail[n:])
+            if candidate in known:
+                return candidate
+    return None
+
+
+def map_retrieved_ids(retrieved: Sequence[str], known: set[str],
+                      cache: dict[str, str | None] | None = None) -> tuple[list[str], int, int]:
     """Retrieved ids as document ids: an unknown id that is a known document id followed by a
-    chunk separator (``doc#3``, ``doc::chunk-2``) maps to that document (once, in rank order).
-    Returns the ids, how many were mapped and how many stayed unknown."""
+    chunk separator (``doc#3``, ``doc::chunk-2``), or a file path or name whose tail is one
+    (``/data/reports/q1.md`` -> ``q1`` or ``reports/q1``), maps to that document (once, in rank
+    order). Returns the ids, how many were mapped and how many stayed unknown. ``cache``
+    remembers the mapping of unknown ids across calls."""
     out: list[str] = []
     mapped = unknown = 0
     for rid in retrieved:
         doc = rid
         if rid not in known:
-            doc = None
-            for sep in _CHUNK_SEPARATORS:
-                head = rid.rsplit(sep, 1)[0] if sep in rid else None
-                if head and head in known:
-                    doc = head
-                    break
+            if cache is not None and rid in cache:
+                doc = cache[rid]
+            else:
+                doc = None
+                for sep in _CHUNK_SEPARATORS:
+                    head = rid.rsplit(sep, 1)[0] if sep in rid else None
+                    if head and head in known:
+                        doc = head
+                        break
+                if doc is None:
+                    doc = _path_id(rid, known)
+                if doc is None:  # a chunk of a file: "reports/q1.md#3"
+                    for sep in _CHUNK_SEPARATORS[:-1]:
+                        head = rid.rsplit(sep, 1)[0] if sep in rid else None
+                        doc = _path_id(head, known) if head else None
+                        if doc is not None:
+                            break
+                if cache is not None:
+                    cache[rid] = doc
             if doc is None:
                 unknown += 1
                 doc = rid
@@ -166,6 +245,10 @@ def map_retrieved_ids(retrieved: Sequence[str], known: set[str]) -> tuple[list[s
         if doc not in out:
             out.append(doc)
     return out, mapped, unknown
+
+
+def _short(fp: str | None) -> str:
+    return fp[:12] if fp else "unknown"
 
 
 def judge_outputs(records: Sequence[Any], outputs: Sequence[Any], *, judge: str | Judge = "cascade",
@@ -187,16 +270,30 @@ def judge_outputs(records: Sequence[Any], outputs: Sequence[Any], *, judge: str 
     pairs = [(by_id[o.id], o) for o in outputs if o.id in by_id]
     if not pairs:
         raise RagdxError("no answered record is in the dataset", source=check.source or None)
-    retrieved_lists = []
+    retrieved_lists, unknown_per = [], []
     n_ids = n_unknown = 0
+    id_cache: dict[str, str | None] = {}
     for _, o in pairs:
         ids = list(o.retrieved_ids)
+        unknown = 0
         if known_ids:
-            ids, mapped, unknown = map_retrieved_ids(ids, known_ids)
+            ids, mapped, unknown = map_retrieved_ids(ids, known_ids, id_cache)
             check.chunk_ids_mapped += mapped
             n_unknown += unknown
         n_ids += len(ids)
         retrieved_lists.append(ids)
+        unknown_per.append(unknown)
+    fingerprints = (f" (the dataset's corpus {_short(check.corpus_fingerprint)}, the system's "
+                    f"{_short(check.run_corpus_fingerprint)})"
+                    if check.corpus_fingerprint or check.run_corpus_fingerprint else "")
+    # no query captured any retrieved document: the system returned none (a --callable that returns
+    # only its answer, an --http endpoint without --contexts-path): nothing to judge retrieval by
+    check.context_captured = n_ids > 0
+    if not check.context_captured:
+        check.warnings.append(
+            f"no retrieved documents were captured for any of the {len(pairs)} queries (return the contexts, "
+            "use --otel for an instrumented app, or --contexts-path for an --http system); retrieval is not "
+            "judged and never blamed")
     if known_ids and n_ids:
         check.id_match_share = 1 - n_unknown / n_ids
         uuids = sum(1 for ids in retrieved_lists for i in ids if _UUID.match(i) and i not in known_ids)
@@ -206,22 +303,52 @@ def judge_outputs(records: Sequence[Any], outputs: Sequence[Any], *, judge: str 
                     "node.ref_doc_id, not node.node_id)" if uuids > n_unknown / 2 else "")
             check.warnings.append(
                 f"{n_unknown} of {n_ids} retrieved ids ({n_unknown / n_ids:.0%}) match no document of the "
-                f"knowledge base{hint}; retrieval metrics and blame are unreliable")
+                f"knowledge base{hint}{fingerprints}; retrieval is not judged and never blamed")
         if check.chunk_ids_mapped:
-            check.warnings.append(f"{check.chunk_ids_mapped} retrieved chunk ids were mapped to their documents")
+            check.warnings.append(f"{check.chunk_ids_mapped} retrieved chunk ids or file paths were mapped to their "
+                                  "documents")
+    if check.corpus_changed:
+        share = "" if check.id_match_share is None else (
+            f"; {1 - check.id_match_share:.0%} of the retrieved ids are unknown to the linked corpus")
+        check.warnings.append(
+            f"the system searched a different corpus (fingerprint {_short(check.run_corpus_fingerprint)}) than the "
+            f"one the dataset's evidence was linked in ({_short(check.corpus_fingerprint)}){share}: knowledge-base "
+            "gaps and retrieval failures may be the other corpus's, and are marked unsure (link the dataset "
+            "against the corpus the system searches: `ragdx kb link`)")
     items = [JudgeItem(r.query, r.answer_rows, None if o.error else o.answer, r.answer_kind) for r, o in pairs]
     verdicts = judge_items(items, _resolve_judge(judge, llm, sets), cache)
     out = Judged(check=check)
-    for (r, o), ids, it, v in zip(pairs, retrieved_lists, items, verdicts, strict=True):
+    for (r, o), ids, unknown, it, v in zip(pairs, retrieved_lists, unknown_per, items, verdicts, strict=True):
         evidence = [list(e) for e in (getattr(r, "evidence_sets", None) or [])]
+        notes = []
+        if not check.context_captured:
+            notes.append(RETRIEVAL_NO_CONTEXT)
+        elif not check.retrieval_reliable:
+            notes.append(RETRIEVAL_IDS_UNMATCHED)
+        if check.corpus_changed:
+            notes.append(CORPUS_CHANGED)
+        judged_retrieval = None
+        if r.kb_supported is not False and check.retrieval_reliable and check.context_captured:
+            judged_retrieval = retrieval_verdict(r.gold_document_ids, ids, k, retrieval, evidence)
+            if judged_retrieval is False and unknown and known_exact:
+                # the evidence may be among the ids that match nothing: not judged, never blamed
+                judged_retrieval = None
+                notes.insert(0, RETRIEVAL_IDS_UNMATCHED)
+                check.unmatched_queries += 1
         out.append(Judgement(
             id=r.id, group_id=r.group_id, style=r.style, correct=bool(v.correct), judge=v.judge,
             reason=(f"system error: {o.error}" if o.error else v.reason),
-            retrieval_correct=(None if r.kb_supported is False or not check.retrieval_reliable
-                               else retrieval_verdict(r.gold_document_ids, ids, k, retrieval, evidence)),
+            retrieval_correct=judged_retrieval,
             retrieved_ids=ids, gold_ids=list(r.gold_document_ids), kb_supported=r.kb_supported,
             query=r.query, answer=r.answer_text, response=it.response, evidence_sets=evidence,
-            error=getattr(v, "error", None)))
+            error=getattr(v, "error", None), kb_basis=getattr(r, "kb_basis", "") or "",
+            evidence_confidence=getattr(r, "evidence_confidence", None),
+            evidence_spans=[dict(e) for e in (getattr(r, "evidence_spans", None) or [])],
+            entity_ids=list(getattr(r, "entity_document_ids", None) or [])[:MAX_ENTITY_IDS],
+            retrieval_note="+".join(notes)))
+    if check.unmatched_queries:
+        check.warnings.append(f"{check.unmatched_queries} queries retrieved ids that match no document and not the "
+                              "evidence: their retrieval is not judged (the evidence may be among those ids)")
     check.judged = sum(1 for j in out if not j.error)
     check.judge_failed = sum(1 for j in out if j.error)
     check.system_failed = sum(1 for _, o in pairs if o.error)
@@ -263,9 +390,12 @@ def judge_run(run_dir: str | Path, *, judge: str | Judge = "cascade", llm: Any =
     except (OSError, ValueError):
         manifest = {}
     outputs = read_run(run_dir, inputs=inputs)
-    known, exact = _corpus_ids(dataset_dir, records)
+    known, exact, fingerprint = _corpus_info(dataset_dir, records)
+    run_fingerprint = _run_fingerprint((manifest.get("system") or {}).get("config"))
     check = InputCheck(source=str(run_dir), total=len(inputs), answered=len(outputs),
-                       status=str(manifest.get("status") or ""))
+                       status=str(manifest.get("status") or ""), corpus_fingerprint=fingerprint,
+                       run_corpus_fingerprint=run_fingerprint,
+                       corpus_changed=bool(fingerprint and run_fingerprint and fingerprint != run_fingerprint))
     if not outputs:
         raise RagdxError(f"no answered record in this run (0 of {len(inputs)} queries)", source=str(run_dir))
     judged = judge_outputs(records, outputs, judge=judge, llm=llm, sets=sets, k=k, cache=cache,
@@ -289,17 +419,24 @@ def judge_plain(path: str | Path, *, judge: str | Judge = "cascade", llm: Any = 
     verdicts = judge_items([rows[i].item for i in need], _resolve_judge(judge, llm, sets), cache)
     got = dict(zip(need, verdicts, strict=True))
     out = Judged(check=InputCheck(source=str(path), total=len(rows), answered=len(rows), retrieval_rule=retrieval))
+    # gold ids but no retrieved ids anywhere: the tool captured no contexts; retrieval is not judged
+    captured = any(r.retrieved_ids for r in rows)
+    out.check.context_captured = captured or not any(r.gold_ids for r in rows)
+    if not out.check.context_captured:
+        out.check.warnings.append(f"no retrieved ids in any of the {len(rows)} results; retrieval is not judged "
+                                  "and never blamed")
     for i, r in enumerate(rows):
         v = got.get(i)
         out.append(Judgement(
             id=r.id, group_id=r.group_id, style=r.style,
             correct=bool(r.correct) if v is None else bool(v.correct),
             judge="stored" if v is None else v.judge, reason="stored verdict" if v is None else v.reason,
-            retrieval_correct=(None if r.kb_supported is False
+            retrieval_correct=(None if r.kb_supported is False or not captured
                                else retrieval_verdict(r.gold_ids, r.retrieved_ids, k, retrieval)),
             retrieved_ids=r.retrieved_ids,
             gold_ids=r.gold_ids, kb_supported=r.kb_supported, query=r.item.query, answer=r.item.answer_text,
-            response=r.item.response, error=None if v is None else getattr(v, "error", None)))
+            response=r.item.response, error=None if v is None else getattr(v, "error", None),
+            retrieval_note="" if out.check.context_captured else RETRIEVAL_NO_CONTEXT))
     out.check.judged = sum(1 for j in out if not j.error)
     out.check.judge_failed = len(out) - out.check.judged
     return out

@@ -17,10 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from ragdx.errors import RagdxError
+from ragdx.evaluate.protocol import UNSURE, VERDICT_LABELS, VERDICTS  # noqa: F401  (the one vocabulary)
 
-VERDICTS = ("correct", "kb_gap", "retrieval_failure", "lm_failure")
-VERDICT_LABELS = {"correct": "correct", "kb_gap": "knowledge-base gap", "retrieval_failure": "retrieval failure",
-                  "lm_failure": "LM failure"}
 HEADLINE = (("accuracy", "Accuracy"), ("refined_accuracy", "Refined accuracy R"),
             ("gap_share", "λ (answer-based gap groups)"), ("acc_retrieval_db", "Acc_retrieval_db (answer-based)"),
             ("kb_coverage", "Knowledge-base coverage (known)"))
@@ -144,7 +142,7 @@ def _failures(run: dict[str, Any], records_by_id) -> list[dict[str, Any]]:
                     "query": j.query, "answer": j.answer, "response": j.response,
                     "retrieved": list(j.retrieved_ids), "gold": list(j.gold_ids),
                     "kb_supported": j.kb_supported, "verdict": b.get("verdict", "?"), "basis": b.get("basis", ""),
-                    "reason": j.reason})
+                    "confidence": b.get("confidence", ""), "why": b.get("why", ""), "reason": j.reason})
     return out
 
 
@@ -185,6 +183,7 @@ def build_report(run_dirs: Sequence[str | Path], *, relevance: str | Path | None
             "overall_key": m.overall_key, "overall": m.overall, "by_style": m.by_style,
             "blame": {k: v.to_dict() for k, v in m.blame.items()},
             "blame_all": {v: int(counts.get(v, 0)) for v in (*VERDICTS, "unjudged")},
+            "unsure": sum(int(counts.get(v, 0)) for v in UNSURE),
             "confusion": (m.text_metrics or {}).get("confusion_ground_truth"),
             # the metrics alone: the retrieval rule is shown with the system (``retrieval_rule``)
             "text_metrics": {k: v for k, v in (m.text_metrics or {}).items()

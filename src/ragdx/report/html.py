@@ -9,10 +9,11 @@ from pathlib import Path
 from typing import Any
 
 from ragdx.report import svg
-from ragdx.report.data import HEADLINE, VERDICT_LABELS, VERDICTS
+from ragdx.report.data import HEADLINE, UNSURE, VERDICT_LABELS, VERDICTS
 
 VERDICT_COLOURS = {"correct": "#2e7d32", "kb_gap": "#7b5ea7", "retrieval_failure": "#e08a00",
-                   "lm_failure": "#c62828"}
+                   "lm_failure": "#c62828", "kb_or_retrieval": "#b39ddb", "retrieval_or_lm": "#ffcc80",
+                   "undetermined": "#9e9e9e"}
 TAG_COLOURS = {"robust": "#2e7d32", "non_robust": "#f2b233", "gap": "#8a8f98"}
 TAG_LABELS = {"robust": "robust", "non_robust": "non-robust", "gap": "gap"}
 SYSTEM_COLOURS = ("#3367d6", "#d9480f", "#2b8a3e", "#862e9c", "#0b7285", "#5c940d")
@@ -310,15 +311,19 @@ def _systems(data: dict[str, Any]) -> str:
     verdict_chart = svg.stacked_bars(verdict_rows, VERDICT_COLOURS, title="Per-query verdicts (module blame)",
                                      legend_labels=VERDICT_LABELS, width=860, label_width=200, percent=False)
     vhead = "<tr><th>system</th>" + "".join(f"<th class=num>{_badge(v)}</th>" for v in VERDICTS) + \
-        "<th class=num>total</th></tr>"
+        "<th class=num>total</th><th class=num>unsure</th></tr>"
     vbody = "".join(f"<tr><td>{_e(s['name'])}</td>" + "".join(
         f"<td class=num>{s['blame_all'].get(v, 0)}</td>" for v in VERDICTS)
-        + f"<td class=num>{sum(s['blame_all'][v] for v in VERDICTS)}</td></tr>" for s in systems)
+        + f"<td class=num>{sum(s['blame_all'][v] for v in VERDICTS)}</td>"
+        f"<td class=num>{sum(s['blame_all'].get(v, 0) for v in UNSURE)}</td></tr>" for s in systems)
     parts = [f'<section id="systems"><h2>Systems</h2><h3>Group tags</h3>'
              '<p class="muted">A semantic group (one fact asked in several phrasings) is <b>robust</b> when every '
              "phrasing was answered, <b>gap</b> when none was, <b>non-robust</b> otherwise.</p>"
              f"{tags_chart}<h3>Verdicts: where each wrong answer comes from</h3>"
-             f"<table>{vhead}{vbody}</table>{verdict_chart}"]
+             f"<table>{vhead}{vbody}</table>"
+             '<p class="muted">An <b>unsure</b> verdict names the modules that remain when the evidence cannot tell '
+             "them apart (knowledge base or retriever; retriever or LM; undetermined) rather than guessing one.</p>"
+             f"{verdict_chart}"]
     for s in systems:
         tm = s.get("text_metrics") or {}
         # a metric left out says so ("rouge_l not computed (--no-rouge)") rather than vanishing
@@ -486,13 +491,17 @@ def _failures(data: dict[str, Any]) -> str:
         missing = [g for g in f["gold"] if g not in set(f["retrieved"])]
         miss = (f'<div class="missing">gold not retrieved: {_e(", ".join(missing))}</div>' if missing else "")
         if f["kb_supported"] is False:
-            miss += '<div class="muted">the knowledge base leaves this fact out</div>'
+            miss += ('<div class="muted">the knowledge base leaves this fact out</div>' if f["verdict"] == "kb_gap" else
+                     '<div class="muted">the evidence linker found no document stating this fact</div>')
+        conf = f" · {_e(f['confidence'])} confidence" if f.get("confidence") else ""
+        if f.get("why") and f["verdict"] != "correct":
+            miss += f'<div class="muted">{_e(f["why"])}</div>'
         rows.append(
             f'<tr data-system="{_e(f["system"])}" data-verdict="{_e(f["verdict"])}" data-style="{_e(f["style"])}">'
             f"<td>{_e(f['system'])}<br><span class=muted>{_e(f['style'])}</span></td><td>{_e(f['query'])}</td>"
             f"<td>{_e(f['answer'])}</td><td class=resp>{_e(f['response'] if f['response'] is not None else '—')}</td>"
             f"<td><ol>{items}</ol>{miss}</td><td>{_badge(f['verdict'])}<br><span class=muted>{_e(f['basis'])}"
-            f"</span></td></tr>")
+            f"{conf}</span></td></tr>")
 
     def options(element_id: str, label: str, values: list[str], names: dict[str, str] | None = None) -> str:
         opts = "".join(f'<option value="{_e(v)}">{_e((names or {}).get(v, v))}</option>' for v in values)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ragdx.report.data import HEADLINE, VERDICT_LABELS, VERDICTS
+from ragdx.report.data import HEADLINE, UNSURE, VERDICT_LABELS, VERDICTS
 
 
 def _v(e: dict[str, float] | None) -> str:
@@ -40,6 +40,8 @@ def render_markdown(data: dict[str, Any], *, max_failures: int = 5) -> str:
     for v in VERDICTS:
         out.append(f"| {VERDICT_LABELS[v]} (queries) | " + " | ".join(str(s["blame_all"].get(v, 0)) for s in systems)
                    + " |")
+    out.append("| unsure verdicts (queries) | " + " | ".join(str(sum(s["blame_all"].get(v, 0) for v in UNSURE))
+                                                          for s in systems) + " |")
     warnings = [f"{s['name']}: {w}" for s in systems for w in s.get("warnings") or []]
     if warnings:
         out += [""] + [f"> **Warning:** {w}" for w in warnings]
