@@ -63,6 +63,7 @@ from typing import Any
 
 from ragdx.errors import RagdxError
 from ragdx.kb.normalise import SEP, Variant, normalised_passage, phrase, sentences, text_variants, value_variants
+from ragdx.kb.structure import Block, blocks
 from ragdx.rag.corpus import Corpus
 
 #: weight of a match through the document's subject (rule 2) relative to one in a sentence (rule 1)
@@ -86,6 +87,20 @@ class Passage:
     end: int
     #: normalised text: `` tok tok § tok `` (see :func:`ragdx.kb.normalise.normalised_passage`)
     norm: str
+    #: the normalised text it is read under (headings above it, a table's caption and header, the
+    #: paragraph a pronoun refers to), one sentence per piece; "" when none
+    ctx: str = ""
+    #: the block's kind (:mod:`ragdx.kb.structure`): para, row, card, item, heading
+    kind: str = "para"
+
+
+def _normalised_lines(text: str) -> str:
+    """A table row or a card as normalised sentences, one per line: a cell's "D.F." or "Ms." never
+    ends a sentence inside a row."""
+    from ragdx.kb.normalise import tokens
+
+    parts = [" ".join(tokens(line)) for line in text.splitlines()]
+    return " " + f" {SEP} ".join(p for p in parts if p) + " "
 
 
 def split_passages(text: str, max_words: int = MAX_PASSAGE_WORDS) -> list[tuple[int, int]]:
@@ -137,11 +152,20 @@ class PassageIndex:
         self.first_passage: list[int] = []
         for d, doc in enumerate(corpus.documents):
             self.first_passage.append(len(self.passages))
-            for a, b in split_passages(doc.text, max_words) or [(0, 0)]:
+            text = doc.text
+            ctx_cache: dict[tuple[tuple[int, int], ...], str] = {}
+            for block in blocks(text, max_words=max_words) or [Block(0, 0, "para")]:
+                a, b = block.start, block.end
                 pid = len(self.passages)
-                norm = normalised_passage(doc.text[a:b])
-                self.passages.append(Passage(d, a, b, norm))
-                for tok in set(norm.split()):
+                piece = text[a:b]
+                norm = _normalised_lines(piece) if block.kind in ("row", "card") else normalised_passage(piece)
+                key = tuple(block.context)
+                ctx = ctx_cache.get(key)
+                if ctx is None:
+                    parts = [normalised_passage(text[x:y]).strip() for x, y in block.context]
+                    ctx = ctx_cache[key] = (" " + f" {SEP} ".join(p for p in parts if p) + " ") if any(parts) else ""
+                self.passages.append(Passage(d, a, b, norm, ctx, block.kind))
+                for tok in set(norm.split()) | set(ctx.split()):
                     self.postings[tok].append(pid)
             names = {phrase(doc.id.rsplit("/", 1)[-1]), phrase(doc.id)}
             if doc.title:
@@ -181,7 +205,7 @@ class PassageIndex:
                 # two common words ("project manager"): intersect before reading passages
                 candidates = set(candidates).intersection(lists[1])
             passages = self.passages
-            out = {pid for pid in candidates if needle in passages[pid].norm}
+            out = {pid for pid in candidates if needle in passages[pid].norm or needle in passages[pid].ctx}
         if len(self._phrase_cache) > 200_000:
             self._phrase_cache.clear()
         self._phrase_cache[needle] = out
@@ -255,7 +279,11 @@ class Linker:
         self.table_names = table_names
         self._about: dict[str, set[int]] = {}
         self._cache: dict[str, HopResult] = {}
-        self._lead_names: dict[tuple[int, str], frozenset[str]] = {}
+        self._lead_names: dict[tuple[int, str, int], frozenset[str]] = {}
+        #: the tables whose entities a card may name (set by :func:`link_records`)
+        self.entity_tables: Sequence[str] = ()
+        #: name phrases that are part of a person's name only (a surname): see ``_full_mention``
+        self.partial_names: frozenset[str] = frozenset()
         self._longest: dict[str, int] = {}
 
     def about(self, entity: str, names: Sequence[Variant]) -> set[int]:
@@ -322,6 +350,12 @@ class Linker:
                about: list[set[int]]) -> float:
         """How well passage ``pid`` states the value ``value`` of ``hop`` (0: it does not).
 
+        Read as a person reads: the value and the subject in one sentence (1); the subject given
+        by what the passage is read under (a heading, a table's caption, the card's first entity,
+        the paragraph a pronoun refers to, the document's subject: 0.9), or by the paragraph's
+        opening sentence (0.8); or the value given by the heading a row or paragraph naming the
+        subject sits under (a product row under its category's heading: 0.9).
+
         The value must be stated outside the subject's own name (a course called "... the 5%
         Threshold" does not state that it has 5 credits), and the subject named outside the value
         ("Alan Turing" inside "Alan Turing Institute" names nobody)."""
@@ -331,7 +365,7 @@ class Linker:
             text = self.index.corpus.documents[passage.doc].text[passage.start:passage.end]
             if not re.search(rf"(?<!\w){re.escape(hop.exact)}(?!\w)", text):
                 return 0.0
-        norm = passage.norm
+        norm, ctx = passage.norm, passage.ctx
         all_names = [p for names in subject_phrases for p in names]
         name_spans = [sp for p in all_names for sp in _occurrences(norm, p)]
         value_spans = [_occurrences(norm, v) for v in value]
@@ -339,21 +373,40 @@ class Linker:
         value_sents = set.intersection(*({norm.count(SEP, 0, a) for a, b in spans
                                           if not any(x <= a and b <= y and (y - x) > (b - a) for x, y in name_spans)}
                                          for spans in value_spans))
-        if not value_sents:
+        # the value given by what the passage is read under (its heading), not by the passage
+        value_in_ctx = not value_sents and bool(ctx) and all(v in ctx for v in value) \
+            and not any(v in p or p in v for v in value for p in all_names)
+        if not value_sents and not value_in_ctx:
             return 0.0
         flat_values = [sp for spans in value_spans for sp in spans]
         weight = 1.0
         for (entity, _), names, docs_about in zip(hop.subjects, subject_phrases, about, strict=True):
             named = {norm.count(SEP, 0, a) for p in names for a, b in _occurrences(norm, p)
                      if not any(x <= a and b <= y and (y - x) > (b - a) for x, y in flat_values)}
+            named = {i for i in named if self._full_mention(pid, i, names)}
+            if value_in_ctx:
+                if named and not hop.peers and passage.kind != "heading":
+                    weight = min(weight, TOPIC_WEIGHT)
+                    continue
+                return 0.0
             if named & value_sents and not (hop.peers and passage.doc in docs_about):
                 if hop.peers:
                     weight = min(weight, PEER_WEIGHT)
                 continue
+            if ctx and any(p in ctx for p in names) and not (
+                    passage.kind == "para" and self._leads_with_another(pid, entity, names)):
+                # the heading (or caption, or the paragraph a pronoun points back to) names it
+                weight = min(weight, TOPIC_WEIGHT)
+                continue
+            if passage.kind == "card" and named and not hop.peers \
+                    and not self._named_before(pid, min(named), names):
+                # a card is about the first entity it names ("Company: ANG Resellers" then "City: Madrid")
+                weight = min(weight, TOPIC_WEIGHT)
+                continue
             if passage.doc in docs_about and (named or not self._leads_with_another(pid, entity, names)):
                 weight = min(weight, TOPIC_WEIGHT)
                 continue
-            if not hop.peers and _lead_sentence(norm) in named:
+            if not hop.peers and passage.kind == "para" and _lead_sentence(norm) in named:
                 # the paragraph's opening sentence names the subject: what follows is about it
                 # ("Skyline Developers is a Dubai firm. It was founded in 1999.")
                 weight = min(weight, LEAD_WEIGHT)
@@ -361,13 +414,39 @@ class Linker:
             return 0.0
         return weight
 
+    def _full_mention(self, pid: int, sentence: int, names: Sequence[str]) -> bool:
+        """A surname alone names a person only when no other given name stands before it: "Harold
+        Fuller" is not Andrew Fuller ("Fuller approved it", "Mr Fuller" are)."""
+        partial = self.partial_names
+        if not partial or not any(p in partial for p in names):
+            return True
+        sent = self.index.passages[pid].norm.split(SEP)[sentence]
+        padded = f" {sent.strip()} "
+        if any(p not in partial and p in padded for p in names):
+            return True
+        text = self._text(pid)
+        for p in names:
+            if p not in partial or p not in padded:
+                continue
+            word = p.strip().split()[0]
+            for m in re.finditer(rf"(?<!\w)(\w+)[ \t]+{re.escape(word)}(?!\w)", text, flags=re.I):
+                before = m.group(1)
+                if fold_word(before) == word:
+                    continue
+                if before[:1].isupper() and fold_word(before) not in _NAME_PREFIXES and not before.isupper():
+                    return False
+            return True
+        return True
 
-    def _leads_with_another(self, pid: int, entity: str, names: Sequence[str]) -> bool:
-        """Does passage ``pid`` open by naming another entity of the subject's table?"""
+    def _text(self, pid: int) -> str:
+        passage = self.index.passages[pid]
+        return self.index.corpus.documents[passage.doc].text[passage.start:passage.end]
+
+    def _names_in(self, pid: int, sentence: int, table: str) -> frozenset[str]:
+        """The names of ``table``'s entities in sentence ``sentence`` of passage ``pid``."""
         if self.table_names is None:
-            return False
-        table = entity.partition(":")[0]
-        key = (pid, table)
+            return frozenset()
+        key = (pid, table, sentence)
         found = self._lead_names.get(key)
         if found is None:
             known = self.table_names(table)
@@ -375,19 +454,46 @@ class Linker:
             if longest is None:
                 longest = self._longest[table] = max((n.count(" ") + 1 for n in known), default=0)
             norm = self.index.passages[pid].norm
-            toks = norm.split(SEP)[_lead_sentence(norm)].split()
+            parts = norm.split(SEP)
+            toks = parts[sentence].split() if sentence < len(parts) else []
             grams = {g for size in range(1, min(longest, 8) + 1) for i in range(len(toks) - size + 1)
-                     if (g := " ".join(toks[i:i + size])) in known}
+                     if (g := " ".join(toks[i:i + size])) in known and not g.isdigit()}
             if any(" " not in g for g in grams):
                 # a one-word name that is also a word ("Total" the company, "total assets") names
                 # the entity only when written as the database writes it, capitals included
-                passage = self.index.passages[pid]
-                text = self.index.corpus.documents[passage.doc].text[passage.start:passage.end]
+                text = self._text(pid)
                 grams = {g for g in grams if " " in g or known[g].islower()
                          or re.search(rf"(?<!\w){re.escape(known[g])}(?!\w)", text)}
             found = frozenset(grams)
             self._lead_names[key] = found
+        return found
+
+    def _leads_with_another(self, pid: int, entity: str, names: Sequence[str]) -> bool:
+        """Does passage ``pid`` open by naming another entity of the subject's table?"""
+        table = entity.partition(":")[0]
+        found = self._names_in(pid, _lead_sentence(self.index.passages[pid].norm), table)
         return bool(found - {n.strip() for n in names})
+
+    def _named_before(self, pid: int, line: int, names: Sequence[str]) -> bool:
+        """Does a card name another entity (of any table) on a line before ``line``?"""
+        own = {n.strip() for n in names}
+        for k in range(line):
+            for table in self.entity_tables:
+                if self._names_in(pid, k, table) - own:
+                    return True
+        return False
+
+
+#: words that may stand before a surname without being another given name
+_NAME_PREFIXES = {"dr", "mr", "mrs", "ms", "miss", "prof", "sir", "dame", "mx", "herr", "frau", "madame", "monsieur",
+                  "señor", "senor", "senora", "the", "and", "by", "from", "to", "with", "for", "of", "cc", "per",
+                  "ask", "contact", "call", "dear", "hi", "hello", "thanks"}
+
+
+def fold_word(word: str) -> str:
+    from ragdx.kb.normalise import fold
+
+    return fold(word).strip(".")
 
 
 def _lead_sentence(norm: str) -> int:
@@ -430,6 +536,7 @@ class FactResolver:
         self._names: dict[str, list[Variant]] = {}
         self._meta: dict[str, _TableMeta] = {}
         self._all_names: dict[str, dict[str, str]] = {}
+        self._partial: frozenset[str] | None = None
 
     def meta(self, table: str) -> _TableMeta:
         """What linking needs to know of a table, worked out once (the schema helpers profile data)."""
@@ -474,16 +581,66 @@ class FactResolver:
             meta = self.meta(table)
             out: dict[str, str] = {}
             for key, row in self.rows(table).items():
-                written = [str(row[c]) for c in meta.names if row.get(c) is not None]
-                for name in written + self.aliases.get(f"{meta.info.name}:{key}", []):
+                for name in self._written_names(meta, key, row) + self.aliases.get(f"{meta.info.name}:{key}", []):
                     norm = phrase(name).strip()
                     if norm:
                         out.setdefault(norm, name.strip())
             hit = cache[table] = out
         return hit
 
+    def _written_names(self, meta: _TableMeta, key: str, row: Mapping[str, Any]) -> list[str]:
+        """A row's names as written: its name columns (a person's first and last name together,
+        never one of them alone), and a text code that is its key ("ALFKI", "S-04"): documents
+        name a customer by its code as often as by its name."""
+        from ragdx.db.schema import name_pair
+
+        cols = [c for c in meta.names if row.get(c) is not None]
+        pair = name_pair(meta.info)
+        if pair and set(pair) <= set(cols):
+            first, last = (str(row[c]).strip() for c in pair)
+            out = [f"{first} {last}", f"{last}, {first}"]
+            cols = [c for c in cols if c not in pair]
+        else:
+            out = []
+        out += [str(row[c]) for c in cols]
+        if len(meta.key) == 1 and not meta.association and meta.key[0] not in meta.surrogate:
+            code = row.get(meta.key[0])
+            if isinstance(code, str) and re.fullmatch(r"(?=.*[A-Za-z])[\w-]{3,12}", code.strip()) \
+                    and code not in out:
+                out.append(code.strip())
+        return out
+
+    def partial_names(self) -> frozenset[str]:
+        """Surnames that name a person alone (unique among the table's people), as padded phrases."""
+        if self._partial is None:
+            from ragdx.db.schema import name_pair
+
+            out: set[str] = set()
+            for name in self.schema.tables:
+                meta = self.meta(name)
+                pair = name_pair(meta.info)
+                if pair:
+                    out |= {v[0] for v in self._surnames(name).values()}
+            self._partial = frozenset(out)
+        return self._partial
+
+    def _surnames(self, table: str) -> dict[str, tuple[str, ...]]:
+        """Key → the padded surname phrase, for the people whose surname no other row shares."""
+        from ragdx.db.schema import name_pair
+
+        pair = name_pair(self.meta(table).info)
+        if not pair:
+            return {}
+        rows = self.rows(table)
+        last = {k: phrase(str(r.get(pair[1]) or "")) for k, r in rows.items()}
+        counts: dict[str, int] = defaultdict(int)
+        for v in last.values():
+            counts[v] += 1
+        return {k: (v,) for k, v in last.items() if v and counts[v] == 1}
+
     def names(self, table: str, key: str) -> list[Variant]:
-        """The names a person calls an entity by: its look-up key, aliases from ``ragdx.yaml``
+        """The names a person calls an entity by: its look-up key (a person's full name, or the
+        surname when no one else has it), a text code that is its key, aliases from ``ragdx.yaml``
         (``aliases: {"Customer:Gonçalves": ["Luís Gonçalves"]}``), else its key."""
         entity = f"{table}:{key}"
         hit = self._names.get(entity)
@@ -493,9 +650,11 @@ class FactResolver:
         row = self.rows(table).get(key)
         out: list[Variant] = []
         if row is not None:
-            for col in meta.names:
-                if row.get(col) is not None:
-                    out += text_variants(str(row[col]))
+            for name in self._written_names(meta, key, row):
+                out += text_variants(name)
+            surname = self._surnames(meta.info.name).get(key)
+            if surname:
+                out.append((surname, 0.9))
         for alias in self.aliases.get(entity, []):
             out += text_variants(alias)
         if not out and row is not None and not meta.association:
@@ -609,6 +768,9 @@ def link_records(records: Iterable, resolver: FactResolver, linker: Linker, *,
     stats = stats if stats is not None else LinkStats()
     if linker.table_names is None:
         linker.table_names = resolver.table_names
+    if not linker.entity_tables:
+        linker.entity_tables = [t for t in resolver.schema.tables if not resolver.meta(t).association]
+        linker.partial_names = resolver.partial_names()
     by_group: dict[tuple, dict[str, Any]] = {}
     out = []
     for record in records:
@@ -657,7 +819,7 @@ def _link_one(record, resolver: FactResolver, linker: Linker, stats: LinkStats) 
         answer_hops = [Hop("+".join([*(c.fact for c in conditions), h.fact]), subjects,
                            [v for _, names in h.subjects for v in names]) for h in answers]
     elif not answer_hops:
-        answer_hops, identity_hops = identity_hops, []
+        answer_hops = identity_hops
     sets: list[list[str]] = []
     spans: list[dict[str, Any]] = []
     weights: list[float] = []
@@ -673,13 +835,9 @@ def _link_one(record, resolver: FactResolver, linker: Linker, stats: LinkStats) 
         sets.append(list(result.docs))
         spans += result.spans
         weights.append(result.weight)
-    for hop in identity_hops:
-        # the documents about an entity a join went through are evidence when there are some; their
-        # absence makes nothing unsupported (the answer fact can be stated elsewhere)
-        result = linker.link(hop)
-        if result.docs:
-            sets.append(list(result.docs))
-            spans += result.spans
+    # the documents about an entity a join went through (the customer's page for "the city of
+    # the customer of order 10248") state none of the facts the answer needs: they are neither
+    # gold documents nor evidence the retriever must find (the hop itself, Orders.CustomerID, is)
     found = all(sets[:len(answer_hops)]) and bool(answer_hops)
     if not linkable:
         supported, basis = None, "not_linkable"

@@ -1,0 +1,255 @@
+"""The structure of a document as a reader sees it: which entity each piece of text is about.
+
+People rarely repeat the subject in every sentence. A CRM page says ``# ANG Resellers`` once and
+then ``Contact Alejandra Camino, Gran Vía, 1, Madrid``; a review has one section per customer
+whose heading is the only place the customer is named; a catalogue table lists products under
+their category's heading; a card or a key/value export (``City........: Madrid``) names its
+subject on one line and states the facts on the others. Evidence linking
+(:mod:`ragdx.kb.link`) must read the subject from that structure, not only from the sentence.
+
+:func:`blocks` cuts a document's text (Markdown, plain text, or HTML after
+:func:`ragdx.rag.corpus._html_text`, which keeps headings, tables and lists in Markdown form) into
+:class:`Block` s, each with its *context*: the character spans of the headings above it (outermost
+first), a table's caption or header row, and for a paragraph opening with a pronoun ("He is their
+sales representative") the paragraph before it. Kinds of block:
+
+* ``para``: a paragraph (long ones cut into windows of whole sentences); its sentences are the
+  units of co-occurrence, as before;
+* ``row``: one row of a table (pipe, HTML, or fixed-width columns): the row is one statement, its
+  cells share their subject;
+* ``card``: a group of ``key: value`` lines (a bullet card, a two-column key/value table, a
+  fixed-width ``KEY....: value`` export): the card is about the entity its context or its first
+  line names, and every line states something of it;
+* ``item``: one item of a list that is not a card (a roster line, an order line).
+
+The rules are about layout only; they know nothing of any database, so they hold for any corpus.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+#: paragraphs longer than this (in words) are cut into windows of whole sentences
+MAX_BLOCK_WORDS = 160
+
+_ATX = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
+_SETEXT = re.compile(r"^\s{0,3}(=+|-+)\s*$")
+_RULE = re.compile(r"^\s*(?:[-*_=]\s*){3,}$")
+_PIPE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
+_ITEM = re.compile(r"^\s*(?:[-*+•·▪◦]|\d{1,3}[.)])\s+")
+#: ``Key: value``, ``**Key**: value``, ``KEY.......: value``, ``Key ....... value``, ``Key\tvalue``
+_KV = re.compile(r"^\s*(?:[-*+•·▪◦]\s+)?(?:\*\*|__)?([^\W\d_][^:|\n]{0,40}?)(?:\*\*|__)?"
+                 r"\s*(?:\.{2,}\s*:?|:|\t+|\s{2,}[.·]{2,}\s*)\s*(\S.*)$")
+#: a bold line or a short line with no closing punctuation, alone in its paragraph
+_BOLD_LINE = re.compile(r"^\s*(?:\*\*|__)(.+?)(?:\*\*|__)\s*:?\s*$")
+_PRONOUN_LEAD = re.compile(r"^\W*(?:\w+\W+){0,2}?(he|she|they|it|his|her|their|its|him|them)\b", re.I)
+
+
+@dataclass(slots=True)
+class Block:
+    start: int
+    end: int
+    kind: str
+    #: spans of the text this block is read under: headings above it (outermost first), a table's
+    #: caption and header row, the paragraph a pronoun refers back to
+    context: list[tuple[int, int]] = field(default_factory=list)
+    #: for a card: the span of its first line, where a card names its subject
+    lead: tuple[int, int] | None = None
+
+
+def _lines(text: str) -> list[tuple[int, int]]:
+    out, pos = [], 0
+    for line in text.splitlines(keepends=True):
+        end = pos + len(line.rstrip("\r\n"))
+        out.append((pos, end))
+        pos += len(line)
+    return out
+
+
+def _cells(line: str) -> list[str]:
+    body = line.strip()
+    if body.startswith("|"):
+        body = body[1:]
+    if body.endswith("|"):
+        body = body[:-1]
+    return [c.strip() for c in body.split("|")]
+
+
+def _is_pipe_row(line: str) -> bool:
+    s = line.strip()
+    return s.count("|") >= 2 or (s.startswith("|") and s.count("|") >= 1 and len(s) > 1)
+
+
+def _fixed_columns(line: str) -> int:
+    """Columns of a fixed-width text table row: runs separated by two or more spaces."""
+    s = line.strip()
+    return len(re.split(r"\s{2,}", s)) if s else 0
+
+
+def _is_heading_line(line: str, alone: bool) -> bool:
+    """A short line standing alone with no closing punctuation: a plain-text heading."""
+    s = line.strip()
+    if not s or not alone or _ITEM.match(line) or _is_pipe_row(line) or _KV.match(line):
+        return bool(alone and _BOLD_LINE.match(line))
+    words = s.split()
+    return len(words) <= 8 and not re.search(r"[.!?;,]\W*$", s) and any(c.isalpha() for c in s)
+
+
+def _shape(value: str) -> str:
+    v = value.strip()
+    if re.fullmatch(r"[\W\d_]*\d[\W\d_]*", v):
+        return "number"
+    return "text"
+
+
+def _kv_table(rows: list[list[str]], header: bool) -> bool:
+    """Is a two-column table a card (``City | Madrid``) rather than a list of entities?"""
+    if any(len(r) != 2 for r in rows) or len(rows) < 2:
+        return False
+    body = rows[1:] if header else rows
+    if header and rows[0][0].strip().lower() in {"", "field", "key", "attribute", "property", "item", "detail"}:
+        return True
+    # an entity list has one kind of value in its right column (all prices, all cities); a card's
+    # right column mixes kinds (a city, a phone, a date)
+    shapes = {_shape(r[1]) for r in body}
+    labels = [r[0] for r in body]
+    return not header and (len(shapes) > 1 or all(lb.endswith(":") for lb in labels))
+
+
+def blocks(text: str, *, max_words: int = MAX_BLOCK_WORDS) -> list[Block]:
+    """The blocks of ``text`` with their context (see the module docstring)."""
+    lines = _lines(text)
+    n = len(lines)
+    raw = [text[a:b] for a, b in lines]
+    blank = [not s.strip() for s in raw]
+    out: list[Block] = []
+    headings: list[tuple[int, tuple[int, int]]] = []  # (level, span): the open headings
+
+    def context() -> list[tuple[int, int]]:
+        return [span for _, span in headings]
+
+    def push(level: int, span: tuple[int, int]) -> None:
+        while headings and headings[-1][0] >= level:
+            headings.pop()
+        headings.append((level, span))
+        out.append(Block(span[0], span[1], "heading", context()[:-1]))
+
+    i = 0
+    last_para: Block | None = None
+    while i < n:
+        if blank[i] or _RULE.match(raw[i]) and not (i > 0 and not blank[i - 1]):
+            i += 1
+            continue
+        line = raw[i]
+        m = _ATX.match(line)
+        if m:
+            a = lines[i][0] + line.index(m.group(2)) if m.group(2) else lines[i][0]
+            push(len(m.group(1)), (a, a + len(m.group(2))))
+            last_para = None
+            i += 1
+            continue
+        if i + 1 < n and not blank[i] and _SETEXT.match(raw[i + 1]) and not _is_pipe_row(line) \
+                and (i == 0 or blank[i - 1]) and len(line.split()) <= 12:
+            level = 1 if raw[i + 1].strip().startswith("=") else 2
+            s = line.strip()
+            a = lines[i][0] + line.index(s)
+            push(level, (a, a + len(s)))
+            last_para = None
+            i += 2
+            continue
+        # the paragraph: consecutive non-blank lines
+        j = i
+        while j < n and not blank[j] and not _ATX.match(raw[j]):
+            j += 1
+        group = list(range(i, j))
+        alone = len(group) == 1
+        if alone and _is_heading_line(line, True):
+            s = line.strip()
+            bold = _BOLD_LINE.match(line)
+            if bold:
+                s = bold.group(1).strip()
+            a = lines[i][0] + line.index(s)
+            # a plain heading sits below every Markdown one: it closes only plain headings
+            push(7, (a, a + len(s)))
+            last_para = None
+            i = j
+            continue
+        last_para = _group_blocks(text, raw, lines, group, context(), out, last_para, max_words)
+        i = j
+    return out
+
+
+def _group_blocks(text: str, raw: list[str], lines: list[tuple[int, int]], group: list[int],
+                  ctx: list[tuple[int, int]], out: list[Block], last_para: Block | None,
+                  max_words: int) -> Block | None:
+    """Blocks of one paragraph group (consecutive non-blank lines); returns the last paragraph."""
+    rows = [k for k in group if _is_pipe_row(raw[k]) and not _PIPE_SEP.match(raw[k])]
+    seps = [k for k in group if _PIPE_SEP.match(raw[k])]
+    lead_lines = [k for k in group if k < (rows[0] if rows else group[-1] + 1)]
+    if rows and len(rows) + len(seps) >= max(2, len(group) - len(lead_lines)):
+        # a pipe table, possibly with a caption line above it
+        caption = [lines[k] for k in lead_lines]
+        header = bool(seps) and seps[0] == rows[0] + 1
+        cells = [_cells(raw[k]) for k in rows]
+        base = ctx + caption
+        if _kv_table(cells, header):
+            a, b = lines[rows[0]][0], lines[rows[-1]][1]
+            out.append(Block(a, b, "card", base, lines[rows[1] if header else rows[0]]))
+            return None
+        body = rows[1:] if header else rows
+        head = [lines[rows[0]]] if header else []
+        for k in body:
+            out.append(Block(lines[k][0], lines[k][1], "row", base + head))
+        return None
+    kv = [k for k in group if _KV.match(raw[k]) and not _is_pipe_row(raw[k])]
+    items = [k for k in group if _ITEM.match(raw[k])]
+    if len(group) >= 2 and len(kv) >= max(2, 0.6 * len(group)):
+        # a card: key/value lines (bullet or not); a first line that is not key/value names it
+        a, b = lines[group[0]][0], lines[group[-1]][1]
+        out.append(Block(a, b, "card", ctx, lines[group[0]]))
+        return None
+    if len(items) >= 2 and len(items) >= len(group) - 1:
+        intro = [lines[k] for k in group if k < items[0]]
+        for pos, k in enumerate(items):
+            end = items[pos + 1] - 1 if pos + 1 < len(items) else group[-1]
+            out.append(Block(lines[k][0], lines[end][1], "item", ctx + intro))
+        return None
+    if len(group) >= 3 and sum(_fixed_columns(raw[k]) >= 3 for k in group) >= len(group) - 1:
+        # a fixed-width text table: the first line is its header
+        head = lines[group[0]]
+        for k in group[1:]:
+            if not _RULE.match(raw[k]):
+                out.append(Block(lines[k][0], lines[k][1], "row", ctx + [head]))
+        return None
+    a, b = lines[group[0]][0], lines[group[-1]][1]
+    para_ctx = list(ctx)
+    if last_para is not None and _PRONOUN_LEAD.match(text[a:b]):
+        # "He is their sales representative": the paragraph before says who "he" is
+        para_ctx.append((last_para.start, last_para.end))
+    last = None
+    for sa, sb in _windows(text, a, b, max_words):
+        last = Block(sa, sb, "para", para_ctx)
+        out.append(last)
+    return last
+
+
+def _windows(text: str, a: int, b: int, max_words: int) -> list[tuple[int, int]]:
+    if len(text[a:b].split()) <= max_words:
+        return [(a, b)]
+    from ragdx.kb.normalise import sentences
+
+    out: list[tuple[int, int]] = []
+    start, words, last = None, 0, a
+    for sa, sb in sentences(text[a:b]):
+        n = len(text[a + sa:a + sb].split())
+        if start is not None and words + n > max_words:
+            out.append((start, last))
+            start, words = None, 0
+        if start is None:
+            start = a + sa
+        words += n
+        last = a + sb
+    if start is not None:
+        out.append((start, last))
+    return out
