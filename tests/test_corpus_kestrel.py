@@ -4,7 +4,8 @@ figures computed by hand on a tiny dataset.
 
 Rule by which an exact statement's surface must normalise to the database value (checked below):
   * a plain column: the surface equals the value, after the form's rendering is undone — case for
-    lowercase/uppercase, a date format for the date-* forms, a number for money-*/plain-number/
+    lowercase/uppercase, a currency sign for symbol, a field label holding the value for label ("Project
+    lead"), a date format for the date-* forms, a number for money-*/plain-number/
     number-unit (thousands separators, `k`, `Mio.`, currency signs and codes dropped; a comma is
     the decimal mark in the -eu, nordic and mio forms), a country name for native-name/
     english-name; null-stated/null-dash state that the value is NULL; a ditto mark repeats the
@@ -227,6 +228,10 @@ def test_every_fact_names_a_row_with_that_value(truth, con):
             assert s == value, f
         elif form in ("lowercase", "uppercase"):
             assert s.casefold() == str(value).casefold(), f
+        elif form == "label":  # a field label that holds the value ("Project lead")
+            assert str(value).casefold() in s.casefold(), f
+        elif form == "symbol":
+            assert {"€": "EUR", "£": "GBP"}[s] == value, f
         elif form in ("native-name", "english-name"):
             assert COUNTRY[s] == value, f
         elif form.startswith("date-"):

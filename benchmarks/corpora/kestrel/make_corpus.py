@@ -34,9 +34,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 class F:
     """A fact-bearing span: written into the document and recorded in the truth in one step."""
 
-    def __init__(self, key, text, how, exact=True, form="verbatim", split_id=None):
+    def __init__(self, key, text, how, exact=True, form="verbatim", split_id=None, extra=()):
         self.key, self.text, self.how, self.exact, self.form, self.split_id = (
             key, str(text), how, bool(exact), form, split_id)
+        # further statements made by the same words: (key, start, end within text, how, form, exact)
+        self.extra = list(extra)
 
 
 class Doc:
@@ -58,6 +60,15 @@ class Doc:
                 if p.split_id:
                     rec["split_id"] = p.split_id
                 self.facts.append(rec)
+                for key, a, b, how, form, exact in p.extra:
+                    pre = p.text[:a]
+                    if self.fmt == "html":
+                        a0, a1 = len(html.escape(pre, quote=False)), len(html.escape(p.text[:b], quote=False))
+                    else:
+                        a0, a1 = a, b
+                    self.facts.append({"fact_key": key, "doc_id": self.id, "surface": p.text[a:b],
+                                       "start": start + a0, "end": start + a1, "exact": exact, "how": how,
+                                       "form": form})
             else:
                 self._w(str(p))
         return self
@@ -246,6 +257,40 @@ class Corpus:
         self.docs.append(x)
         return x
 
+    def person_extra(self, sid, text, how):
+        """The honorific and suffix a written name states, as statements inside its span."""
+        r = self.staff[sid]
+        out = []
+        if r["honorific"] and text.startswith(r["honorific"] + " "):
+            out.append((f"staff.honorific@{sid}", 0, len(r["honorific"]), how, "verbatim", True))
+        if r["suffix"] and text.endswith(r["suffix"]):
+            out.append((f"staff.suffix@{sid}", len(text) - len(r["suffix"]), len(text), how, "verbatim", True))
+        return out
+
+    def P(self, key, sid, form, how, also=()):
+        """A person's name that states KEY (and ALSO, same span), with its honorific and suffix."""
+        text = pname(self.staff[sid], form)
+        extra = [(k, 0, len(text), how, form, True) for k in also] + self.person_extra(sid, text, how)
+        return F(key, text, how, form=form, extra=extra)
+
+    def names(self, sid, form, how):
+        """A name written where it states nothing but its own honorific and suffix."""
+        text = pname(self.staff[sid], form)
+        ex = self.person_extra(sid, text, how)
+        if not ex:
+            return [text]
+        return self._split_name(text, ex)
+
+    @staticmethod
+    def _split_name(text, ex):
+        parts, pos = [], 0
+        for key, a, b, how, form, exact in sorted(ex, key=lambda e: e[1]):
+            parts.append(text[pos:a])
+            parts.append(F(key, text[a:b], how, exact, form))
+            pos = b
+        parts.append(text[pos:])
+        return [p for p in parts if p != ""]
+
     def sname(self, sid, form="name"):
         return pname(self.staff[sid], form)
 
@@ -342,7 +387,7 @@ class Corpus:
         for s in sorted(listed, key=lambda s: (st[s]["last_name"], st[s]["first_name"], st[s]["suffix"] or "")):
             r = st[s]
             k = f"staff.%s@{s}"
-            x.add("<tr><td>", h(pname(r, "name-reordered")), "</td><td>",
+            x.add("<tr><td>", *self.names(s, "name-reordered", "html-table"), "</td><td>",
                   F(k % "job_title", r["job_title"], "html-table"), "</td><td>",
                   F(k % "grade", r["grade"], "html-table"), "</td><td>",
                   F(k % "office_code", r["office_code"] if s % 5 == 0 else self.city(r["office_code"]), "html-table",
@@ -360,9 +405,9 @@ class Corpus:
             key = f"staff.reports_to@{s}"
             x.add("  " * depth + "- ")
             if depth:
-                x.add(F(key, pname(r, "name-honorific"), "nested-list", form="name-honorific"))
+                x.add(self.P(key, s, "name-honorific", "nested-list"))
             else:
-                x.add(pname(r, "name-honorific"))
+                x.add(*self.names(s, "name-honorific", "nested-list"))
             x.add(" — ", F(f"staff.job_title@{s}", r["job_title"], "nested-list"), "\n")
             for c in sorted(senior):
                 if st[c]["reports_to"] == s:
@@ -386,7 +431,7 @@ class Corpus:
             if layout == 0:  # prose with a pronoun chain
                 dform = pick(rng, ["date-apos", "date-ordinal-us", "date-words", "date-abbrev"])
                 x = self.doc(f"people/bios/{fslug}.md", "staff-bio", full(r))
-                x.add("# ", *self.heading_name(s), "\n\n", full(r), " is ",
+                x.add("# ", *self.heading_name(s), "\n\n", *self.names(s, "name", "heading-subject"), " is ",
                       "a " if r["job_title"][0].lower() not in "aeiou" else "an ",
                       F(k % "job_title", r["job_title"], "prose"), " in our ",
                       F(k % "office_code", self.city(r["office_code"]), "prose", form="office-city"), " office. ")
@@ -394,27 +439,26 @@ class Corpus:
                 x.add(he, " joined Kestrel Ashby on ", F(k % "hired_on", t, "pronoun", ex, dform))
                 if r["reports_to"]:
                     m = st[r["reports_to"]]
-                    x.add(" and reports to ", F(k % "reports_to", pname(m, "name-initial"), "pronoun", form="name-initial"))
+                    x.add(" and reports to ", self.P(k % "reports_to", r["reports_to"], "name-initial", "pronoun"))
                 x.add(". ", his, " e-mail address is ", F(k % "email", r["email"], "pronoun"), ".\n")
                 if r["bio"]:
                     x.add("\n", F(k % "bio", r["bio"], "heading-subject"), "\n")
             elif layout == 1:  # YAML front matter + definition list
                 x = self.doc(f"people/bios/{fslug}.md", "staff-bio", full(r))
-                x.add("---\nname: ", full(r, honorific=True), "\nstaff_no: ", str(s), "\n---\n\n",
-                      full(r), "\n: ", F(k % "job_title", r["job_title"], "definition-list"), "\n\n")
+                x.add("---\nname: ", *self.names(s, "name-honorific", "yaml-front-matter"), "\nstaff_no: ", str(s),
+                      "\n---\n\n", *self.names(s, "name", "definition-list"), "\n: ", F(k % "job_title", r["job_title"], "definition-list"), "\n\n")
                 x.add("Grade\n: ", F(k % "grade", r["grade"], "definition-list"), "\n\n")
                 x.add("Office\n: ", F(k % "office_code", self.city(r["office_code"]), "definition-list",
                                       form="office-city"), f" ({r['office_code']})\n\n")
                 if r["reports_to"]:
-                    x.add("Line manager\n: ", F(k % "reports_to", pname(st[r["reports_to"]], "name-reordered"),
-                                                "definition-list", form="name-reordered"), "\n\n")
+                    x.add("Line manager\n: ", self.P(k % "reports_to", r["reports_to"], "name-reordered", "definition-list"), "\n\n")
                 t, ex = fdate(r["hired_on"], "date-ordinal-us")
                 x.add("Joined\n: ", F(k % "hired_on", t, "definition-list", ex, "date-ordinal-us"), "\n")
                 if r["bio"]:
                     x.add("\nAbout\n: ", F(k % "bio", r["bio"], "definition-list"), "\n")
             elif layout == 2:  # Q&A interview for the staff newsletter
                 x = self.doc(f"people/bios/{fslug}-interview.md", "staff-interview", f"Five minutes with {full(r)}")
-                x.add("# Five minutes with ", full(r), "\n\n",
+                x.add("# Five minutes with ", *self.names(s, "name", "heading"), "\n\n",
                       "**Q: What do you do here?**\n", "A: I'm ", "a " if r["job_title"][0].lower() not in "aeiou" else "an ",
                       F(k % "job_title", r["job_title"], "qa"), ".\n\n",
                       "**Q: Which office are you in?**\n", "A: ",
@@ -425,7 +469,7 @@ class Corpus:
                       "**Q: Best thing about the job?**\n", "A: Being on site at six in the morning when the tide is out.\n")
             else:  # HTML profile card
                 x = self.doc(f"people/bios/{fslug}.html", "staff-profile", full(r))
-                x.add("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>", h(full(r)),
+                x.add("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>", *self.names(s, "name", "heading"),
                       "</title></head>\n<body>\n<h1>", *self.heading_name(s), "</h1>\n<table>\n",
                       "<tr><th>Role</th><td>", F(k % "job_title", r["job_title"], "html-table"), "</td></tr>\n",
                       "<tr><th>Grade</th><td>", F(k % "grade", r["grade"], "html-table"), "</td></tr>\n",
@@ -626,8 +670,18 @@ class Corpus:
 
     def budget_fact(self, p, how, form):
         r = self.projects[p]
-        t, ex = money(r["budget"], r["currency"], form)
-        return F(f"projects.budget@{p}", t, how, ex, "money-" + form)
+        return self.money_f(f"projects.budget@{p}", p, r["budget"], how, form)
+
+    def money_f(self, key, p, value, how, form):
+        """An amount of project P's currency; a currency code or sign in it states the currency too."""
+        cur = self.projects[p]["currency"]
+        t, ex = money(value, cur, form)
+        extra = []
+        for tok, f in ((cur, "code"), (CUR_SYM.get(cur), "symbol")):
+            if tok and tok in t:
+                a = t.index(tok)
+                extra.append((f"projects.currency@{p}", a, a + len(tok), how, f, True))
+        return F(key, t, how, ex, "money-" + form, extra=extra)
 
     def budget_form(self, p, i):
         cur = self.projects[p]["currency"]
@@ -674,16 +728,15 @@ class Corpus:
                 lead = [m for m in self.team[p] if m["role"] == "lead"]
                 rest = [m for m in self.team[p] if m["role"] != "lead"]
                 for m in lead:
-                    x.add("- ", F(f"projects.lead_id@{p}", pname(st[m["staff_id"]], "name-honorific"), "nested-list",
-                                  form="name-honorific"),
+                    x.add("- ", self.P(f"projects.lead_id@{p}", m["staff_id"], "name-honorific", "nested-list",
+                                       also=[f"project_staff.staff_id@{p}|{m['staff_id']}"]),
                           " — ", F(f"project_staff.role@{p}|{m['staff_id']}", "lead", "nested-list"))
                     if m["hours_budgeted"]:
                         x.add(", ", F(f"project_staff.hours_budgeted@{p}|{m['staff_id']}", f"{m['hours_budgeted']} h",
                                       "nested-list", form="number-unit"))
                     x.add("\n")
                 for m in rest:
-                    x.add("  - ", F(f"project_staff.staff_id@{p}|{m['staff_id']}", self.sname(m["staff_id"]),
-                                    "nested-list", form="name"),
+                    x.add("  - ", self.P(f"project_staff.staff_id@{p}|{m['staff_id']}", m["staff_id"], "name", "nested-list"),
                           " (", F(f"project_staff.role@{p}|{m['staff_id']}", m["role"], "nested-list"), ")\n")
             elif layout == 1:  # YAML front matter + prose with pronoun
                 x = self.doc(f"projects/{p}.md", "project-brief", r["title"])
@@ -693,7 +746,8 @@ class Corpus:
                 x.add("We are working for ", F(k % "client_id", client["name"], "heading-subject"), " on this ",
                       F(k % "service_code", svc["name"].lower(), "heading-subject", form="service-name-lower"), ". ")
                 lead = st[r["lead_id"]]
-                x.add("It is led by ", F(k % "lead_id", pname(lead, "name-initial"), "pronoun", form="name-initial"),
+                x.add("It is led by ", self.P(k % "lead_id", r["lead_id"], "name-initial", "pronoun",
+                                                        also=[f"project_staff.staff_id@{p}|{r['lead_id']}"]),
                       " from the ", F(k % "office_code", self.city(r["office_code"]), "pronoun", form="office-city"),
                       " office.")
                 t, ex = fdate(r["start_date"], "approx-date")
@@ -710,8 +764,10 @@ class Corpus:
                       "</td></tr>\n",
                       "<tr><th>Office</th><td>", F(k % "office_code", r["office_code"], "html-table", form="code"),
                       "</td></tr>\n",
-                      "<tr><th>Project lead</th><td>",
-                      F(k % "lead_id", pname(st[r["lead_id"]], "name-reordered"), "html-table", form="name-reordered"),
+                      "<tr><th>", F(f"project_staff.role@{p}|{r['lead_id']}", "Project lead", "html-table", form="label"),
+                      "</th><td>",
+                      self.P(k % "lead_id", r["lead_id"], "name-reordered", "html-table",
+                             also=[f"project_staff.staff_id@{p}|{r['lead_id']}"]),
                       "</td></tr>\n",
                       "<tr><th>Status</th><td>", F(k % "status", r["status"].upper(), "html-table", form="uppercase"),
                       "</td></tr>\n")
@@ -741,8 +797,7 @@ class Corpus:
                 x.add("\nBUDGET..........: ", "CONFIDENTIAL" if conf else self.budget_fact(p, "kv-text", "code"), "\n",
                       "TEAM............:\n")
                 for m in self.team[p]:
-                    x.add("   ", F(f"project_staff.staff_id@{p}|{m['staff_id']}", self.sname(m["staff_id"], "name-reordered"),
-                                   "kv-text", form="name-reordered"),
+                    x.add("   ", self.P(f"project_staff.staff_id@{p}|{m['staff_id']}", m["staff_id"], "name-reordered", "kv-text"),
                           " " * max(1, 26 - len(self.sname(m["staff_id"], "name-reordered"))),
                           F(f"project_staff.role@{p}|{m['staff_id']}", m["role"], "kv-text"), "\n")
         self.sheet_projects = set(chosen)
@@ -773,8 +828,8 @@ class Corpus:
                              "transposed-table"), " |")
             x.add("\n| Lead |")
             for p in grp:
-                x.add(" ", F(f"projects.lead_id@{p}", self.sname(self.projects[p]["lead_id"]), "transposed-table",
-                             form="name"), " |")
+                x.add(" ", self.P(f"projects.lead_id@{p}", self.projects[p]["lead_id"], "name", "transposed-table",
+                                  also=[f"project_staff.staff_id@{p}|{self.projects[p]['lead_id']}"]), " |")
             x.add("\n| Service |")
             for p in grp:
                 x.add(" ", F(f"projects.service_code@{p}", self.projects[p]["service_code"], "transposed-table",
@@ -808,8 +863,8 @@ class Corpus:
             def amt(v, how):
                 cur = self.projects[v["project_id"]]["currency"]
                 form = "nordic" if cur in ("SEK", "NOK", "DKK") else ("sym" if y in (2019, 2022) else "code-eu")
-                t, ex = money(v["amount"], cur, form)
-                return F(f"invoices.amount@{v['project_id']}|{v['invoice_no']}", t, how, ex, "money-" + form)
+                return self.money_f(f"invoices.amount@{v['project_id']}|{v['invoice_no']}", v["project_id"],
+                                    v["amount"], how, form)
             prev = None
             if fmt == "md":
                 x.add(f"# Sales ledger {y}\n\n| Project | Invoice | Issued | Amount | Status | Paid |\n|---|---|---|---|---|---|\n")
@@ -886,9 +941,10 @@ class Corpus:
             leg = self.initials_legend({v["staff_id"] for v in rows})
             x = self.doc(f"site/visit-log-{y}-h{half}.txt", "visit-log", f"Site visit log {y} H{half}")
             dform = "iso" if half == 1 else "date-abbrev"
-            x.add(f"SITE VISIT LOG {y} H{half}\n\nLegend: ",
-                  ", ".join(f"{ini} = {self.sname(s)}" for s, ini in sorted(leg.items(), key=lambda t: t[1])),
-                  "\n\n#     date          who   proj   hours  finding\n")
+            x.add(f"SITE VISIT LOG {y} H{half}\n\nLegend: ")
+            for j, (s, ini) in enumerate(sorted(leg.items(), key=lambda t: t[1])):
+                x.add(", " if j else "", f"{ini} = ", *self.names(s, "name", "log-legend"))
+            x.add("\n\n#     date          who   proj   hours  finding\n")
             for v in rows:
                 k = f"site_visits.%s@{v['visit_id']}"
                 t, ex = fdate(v["visit_date"], dform)
@@ -910,7 +966,7 @@ class Corpus:
             k = f"site_visits.%s@{v['visit_id']}"
             t, ex = fdate(v["visit_date"], "iso-week")
             x.add("- ", F(k % "visit_date", t, "card", ex, "iso-week"), ": ",
-                  F(k % "staff_id", self.sname(v["staff_id"]), "card", form="name"), " at project ",
+                  self.P(k % "staff_id", v["staff_id"], "name", "card"), " at project ",
                   F(k % "project_id", str(v["project_id"]), "card", form="code"), f" (visit #{v['visit_id']})\n")
 
     # ------------------------------------------------------------------------------------------
@@ -929,19 +985,20 @@ class Corpus:
             t, ex = fdate(v["issued_on"], "date-words")
             form = "nordic" if p["currency"] in ("SEK", "NOK", "DKK") else "code"
             amt, aex = money(v["amount"], p["currency"], form)
-            x.add(f"From: accounts@kestrel-ashby.eu\nTo: {self.sname(p['lead_id'])}\nSubject: Re: Invoice {ref}\n\n",
+            x.add("From: accounts@kestrel-ashby.eu\nTo: ", *self.names(p["lead_id"], "name", "prose"),
+                  f"\nSubject: Re: Invoice {ref}\n\n",
                   f"{lead['first_name']},\n\nStill nothing from {cl['contact_name'] or 'the client'} on this one. Can you chase "
                   "them at your next site meeting?\n\nAccounts\n\n",
-                  f"> On {t}, {pname(lead, 'name')} wrote:\n> Invoice ",
+                  f"> On {t}, ", *self.names(p["lead_id"], "name", "quoted-reply"), " wrote:\n> Invoice ",
                   F(key % "invoice_no", ref, "quoted-reply", form="code"), " for ",
-                  F(key % "amount", amt, "quoted-reply", aex, "money-" + form), " went out today to ",
+                  self.money_f(key % "amount", v["project_id"], v["amount"], "quoted-reply", form), " went out today to ",
                   cl["name"], ".\n> Status in the ledger: ", F(key % "status", v["status"], "quoted-reply"), ".\n")
         # a client contact change, stated in a reply
         movers = [c for c in sorted(self.client_doc) if self.clients[c]["contact_name"]][:3]
         for cid in movers:
             c = self.clients[cid]
             x = self.doc(f"mail/contact-{slug(c['name'])}.txt", "email-thread", f"Contact at {c['name']}")
-            x.add("From: Dr. Anna Keller\nTo: all-leads\nSubject: Re: who do we call at ", c["name"], "?\n\n",
+            x.add("From: ", *self.names(1, "name-honorific", "prose"), "\nTo: all-leads\nSubject: Re: who do we call at ", c["name"], "?\n\n",
                   "Yes — it's ", F(f"clients.contact_name@{cid}", c["contact_name"], "prose"),
                   ", please keep the CRM up to date.\n\nAK\n\n> Does anyone know who our contact at ", c["name"],
                   " is these days? The old number bounced.\n> — Priya\n")
@@ -950,10 +1007,12 @@ class Corpus:
         p5 = [m["project_id"] for ps in self.team.values() for m in ps
               if m["staff_id"] == 5 and m["project_id"] in self.documented_projects]
         x.add("From: Oliver Grant\nTo: Bristol office\nSubject: Which Robert?\n\n"
-              "To avoid the usual confusion: Robert Hale Sr. is the Technical Director in Leeds; his son, ",
-              F("staff.job_title@5", "structural engineer", "prose", form="lowercase"),
-              " ", F("staff.office_code@5", "Robert Hale Jr.", "prose", form="name"),
-              ", sits with us in Bristol.")
+              "To avoid the usual confusion: ", *self.names(2, "name", "prose"), " is the ",
+              F("staff.job_title@2", "Technical Director", "prose"), " in ",
+              F("staff.office_code@2", "Leeds", "prose", form="office-city"), "; his son, ",
+              F("staff.job_title@5", "structural engineer", "prose", form="lowercase"), " ",
+              *self.names(5, "name", "prose"), ", sits with us in ",
+              F("staff.office_code@5", "Bristol", "prose", form="office-city"), ".")
         if p5:
             x.add(" Jr. is on project ", F(f"project_staff.staff_id@{p5[0]}|5", str(p5[0]), "pronoun", form="code"), ".")
         x.add("\n\nOliver\n")
@@ -964,14 +1023,16 @@ class Corpus:
             x = self.doc(f"meetings/{day.isoformat()}-resourcing.md", "minutes", f"Resourcing meeting {day.isoformat()}")
             att = sorted(rng.sample([s for s in st if s not in self.late_staff], 5))
             x.add(f"# Resourcing meeting, {fdate(day.isoformat(), 'date-words')[0]}\n\n",
-                  "Present: ", ", ".join(pname(st[s], "name-initial") for s in att), "\n\n## Decisions\n\n")
+                  "Present: ")
+            for j, s in enumerate(att):
+                x.add(", " if j else "", *self.names(s, "name-initial", "prose"))
+            x.add("\n\n## Decisions\n\n")
             for p in meetings[mi * 3:mi * 3 + 3]:
                 r = self.projects[p]
                 x.add(f"### {p} {r['title']}\n\n")
                 mem = [m for m in self.team[p] if m["role"] != "lead"][:2]
                 for m in mem:
-                    x.add("- ", F(f"project_staff.staff_id@{p}|{m['staff_id']}", self.sname(m["staff_id"], "name-initial"),
-                                  "heading-subject", form="name-initial"), " stays on as ",
+                    x.add("- ", self.P(f"project_staff.staff_id@{p}|{m['staff_id']}", m["staff_id"], "name-initial", "heading-subject"), " stays on as ",
                           F(f"project_staff.role@{p}|{m['staff_id']}", m["role"], "heading-subject"))
                     if m["hours_budgeted"]:
                         x.add(", ", F(f"project_staff.hours_budgeted@{p}|{m['staff_id']}", str(m["hours_budgeted"]),
