@@ -43,6 +43,21 @@ from typing import Any
 
 from ragdx.errors import LLMError, RagdxError
 from ragdx.evaluate.records import JudgeItem, Judgement
+from ragdx.kb.normalise import _PERCENT, _SCALE_OF, _scale_key
+from ragdx.kb.normalise import (
+    ARTICLES,
+    NUMBER,
+    SPACES,
+    abbreviated_amounts,
+    boolean_of,
+    extract_dates,
+    extract_numbers,
+    nfkc_casefold,
+    normalise_text,
+    number_value,
+    states_text,
+    strip_accents,
+)
 
 __all__ = [
     "Verdict",
@@ -87,127 +102,19 @@ class Verdict:
 
 # ----------------------------------------------------------------------------- normalisation
 
-_ARTICLES = re.compile(r"\b(a|an|the)\b")
-_SPACES = re.compile(r"\s+")
-_MONTHS = {
-    m: i + 1
-    for i, names in enumerate(
-        [("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",),
-         ("june", "jun"), ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"),
-         ("october", "oct"), ("november", "nov"), ("december", "dec")])
-    for m in names
-}
-_MONTH = r"(?P<mon>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
-_DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
-_YEAR = r"(?P<year>\d{4})"
-_DATE_PATTERNS = [
-    re.compile(r"\b(?P<year>\d{4})-(?P<mnum>\d{1,2})-(?P<day>\d{1,2})\b"),
-    re.compile(r"\b(?P<year>\d{4})/(?P<mnum>\d{1,2})/(?P<day>\d{1,2})\b"),
-    re.compile(r"\b" + _DAY + r"(?:\s+of)?\s+" + _MONTH + r",?\s+" + _YEAR + r"\b"),
-    re.compile(r"\b" + _MONTH + r"\s+" + _DAY + r",?\s+" + _YEAR + r"\b"),
-    # d/m/y and m/d/y are ambiguous: both readings are candidates
-    re.compile(r"\b(?P<a>\d{1,2})[/.](?P<b>\d{1,2})[/.](?P<year>\d{4})\b"),
-]
-_FOUR_DIGITS = re.compile(r"\d{4}")
-_SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "billion": 1e9, "bn": 1e9,
-           "b": 1e9, "trillion": 1e12, "tn": 1e12, "percent": 1.0, "%": 1.0}
-_NUMBER = re.compile(
-    r"(?<![\w.])(?P<sign>[-\u2212]?)(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
-    r"(?:\s*(?P<scale>thousand|million|billion|trillion|percent|bn|mn|tn|k|m|b|%)(?![a-z]))?",
-    re.IGNORECASE,
-)
-
-
-def _strip_accents(text: str) -> str:
-    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+# One home for the rules: the evidence linker and the judge read values with the same normaliser
+# (ragdx.kb.normalise: numbers in every grouping, dates in every common form, number words,
+# synonyms, names, booleans); what follows only compares.
+_ARTICLES = ARTICLES
+_SPACES = SPACES
+_strip_accents = strip_accents
+_nfkc_casefold = nfkc_casefold
+_normalise = normalise_text
 
 
 def normalise(text: Any) -> str:
     """Case, Unicode compatibility forms and accents, punctuation, articles and whitespace."""
     return _normalise(str(text))
-
-
-# A cascade judge normalises the same response once per sub-judge and a run repeats the same
-# gold texts: memoised per process (a third of `evaluate`'s time on a large run went here).
-@functools.lru_cache(maxsize=1 << 16)
-def _normalise(text: str) -> str:
-    if not text.isascii():  # ASCII is unchanged by NFKC and has no accents to strip
-        text = _strip_accents(unicodedata.normalize("NFKC", text))
-    text = text.casefold().translate(_SPACE_OUT)
-    text = _ARTICLES.sub(" ", text)
-    return _SPACES.sub(" ", text).strip()
-
-
-class _SpaceOut(dict):
-    """``str.translate`` table: a character of Unicode category P, S, Z or C (punctuation,
-    symbols, separators, controls) becomes a space, anything else stays; filled in as characters
-    are met (a Python test per character was most of the time of judging a distinct answer)."""
-
-    def __missing__(self, code: int) -> int:
-        value = 32 if unicodedata.category(chr(code))[0] in "PSZC" else code
-        self[code] = value
-        return value
-
-
-_SPACE_OUT = _SpaceOut()
-
-
-def _valid_date(year: int, month: int, day: int) -> date | None:
-    try:
-        return date(year, month, day)
-    except ValueError:
-        return None
-
-
-def _nfkc_casefold(text: Any) -> str:
-    text = str(text)
-    return (text if text.isascii() else unicodedata.normalize("NFKC", text)).casefold()  # NFKC keeps ASCII
-
-
-def extract_dates(text: str) -> tuple[set[date], list[tuple[int, int]]]:
-    """Every date mentioned in ``text`` and the character spans they occupy."""
-    # every pattern has a year of four digits, so a text without four digits in a row (most
-    # answers) mentions no date: one search instead of five
-    low = _nfkc_casefold(text)
-    found: set[date] = set()
-    spans: list[tuple[int, int]] = []
-    if not _FOUR_DIGITS.search(low):
-        return found, spans
-    for pattern in _DATE_PATTERNS:
-        for m in pattern.finditer(low):
-            if any(s <= m.start() < e for s, e in spans):
-                continue
-            groups = m.groupdict()
-            year = int(groups["year"])
-            candidates = []
-            if groups.get("a"):
-                a, b = int(groups["a"]), int(groups["b"])
-                candidates = [_valid_date(year, b, a), _valid_date(year, a, b)]
-            else:
-                month = int(groups["mnum"]) if groups.get("mnum") else _MONTHS[groups["mon"]]
-                candidates = [_valid_date(year, month, int(groups["day"]))]
-            dates = {d for d in candidates if d is not None}
-            if dates:
-                found |= dates
-                spans.append(m.span())
-    return found, spans
-
-
-def extract_numbers(text: str, skip: Sequence[tuple[int, int]] = ()) -> set[float]:
-    """Numbers mentioned in ``text``; "1.5 billion" gives both 1.5 and 1.5e9."""
-    low = _nfkc_casefold(text)
-    out: set[float] = set()
-    for m in _NUMBER.finditer(low):
-        if any(s <= m.start() < e for s, e in skip):
-            continue
-        value = float(m.group("num").replace(",", ""))
-        if m.group("sign"):
-            value = -value
-        out.add(value)
-        scale = (m.group("scale") or "").lower()
-        if scale in _SCALES:
-            out.add(value * _SCALES[scale])
-    return out
 
 
 def extract_values(text: Any) -> tuple[set[date], set[float]]:
@@ -245,11 +152,14 @@ def _value_of_text(text: str) -> date | float | None:
     dates, spans = extract_dates(text)
     if len(dates) >= 1 and spans and spans[0][1] - spans[0][0] >= len(text) - 1:
         return sorted(dates)[0] if len(dates) == 1 else None
-    m = _NUMBER.fullmatch(text.casefold().replace("\u2212", "-").strip("$€£ "))
+    m = NUMBER.fullmatch(_CURRENCY.sub("", text.casefold().replace("\u2212", "-")).strip())
     if m:
         nums = extract_numbers(m.group(0))
         return max(nums, key=abs) if nums else None
     return None
+
+
+_CURRENCY = re.compile(r"^\s*(?:[$€£¥]|usd|eur|gbp|chf|us\$)\s*|\s*(?:[$€£¥]|usd|eur|gbp|chf)\s*$")
 
 
 _MIDNIGHT = re.compile(r"^(\d{4}-\d{1,2}-\d{1,2})[ T]00:00(?::00(?:\.0+)?)?(?:Z|[+-]00:?00)?$")
@@ -263,7 +173,8 @@ _HEDGE_WORD = re.compile(r"\b(?:maybe|perhaps|possibly|probably|likely|may be|mi
                          r"not sure)\b", re.IGNORECASE)
 _HEDGE_LEAD = re.compile(r"^\s*(?:(?:it|this|that|the answer|the value)\s+)?(?:(?:may|might|could)\s+be|is\s+"
                          r"(?:either|probably|possibly|likely))\b|^\s*(?:maybe|perhaps|possibly|probably|likely|"
-                         r"either)\b", re.IGNORECASE)
+                         r"either)\b|^\s*(?:it|this|that|the answer|the value)\s+(?:is|was)\b|^\s*it[’']s\b",
+                         re.IGNORECASE)
 _OR = re.compile(r"\b(?:or|and/or)\b", re.IGNORECASE)
 _OR_SLASH = re.compile(r"\b(?:or|and/or)\b|/", re.IGNORECASE)
 _LIST_SEP = re.compile(r"\s*(?:,|;|\band/or\b|\bor\b|/)\s*", re.IGNORECASE)
@@ -307,10 +218,19 @@ def hedged(gold: Any, response: str) -> bool:
         return False
 
     def holds(p: str) -> bool:
-        return "\x00" in p or _holds_words(g, normalise(p))
+        # the gold in any form the normaliser reads ("the United States" for USA, 22.02.2005)
+        return "\x00" in p or _holds_words(g, normalise(p)) or _value_contained(gold, p, _values_of(p))
 
     holding = [p for p in parts if holds(p)]
-    return 1 <= len(holding) < len(parts)
+    if 1 <= len(holding) < len(parts):
+        return True
+    # "Davolio, Nancy or Leverling, Janet": candidates that hold commas themselves
+    alternatives = [p.strip(" .,;:!?") for p in _OR.split(_HEDGE_LEAD.sub(" ", text))]
+    alternatives = [p for p in alternatives if p]
+    if len(alternatives) < 2 or any(len(p.split()) > max(4, size + 3) for p in alternatives):
+        return False
+    holding = [p for p in alternatives if holds(p)]
+    return 1 <= len(holding) < len(alternatives)
 
 
 def says_no_record(response: str | None) -> bool:
@@ -352,13 +272,13 @@ def _canonical_tuple(text: str) -> tuple[str, ...]:
     text = "".join(pieces)
 
     def number(m: re.Match[str]) -> str:
-        value = float(m.group("num").replace(",", ""))
-        scale = (m.group("scale") or "").lower()
-        if scale and scale not in ("%", "percent"):
-            value *= _SCALES[scale]
+        value = number_value(m.group("num"))
+        scale = _scale_key(m.group("scale"))
+        if scale and scale not in _PERCENT:
+            value *= _SCALE_OF[scale]
         return " n" + f"{value:g}".replace(".", "p").replace("-", "m").replace("+", "") + " "
 
-    text = _NUMBER.sub(number, unicodedata.normalize("NFKC", text).casefold())
+    text = NUMBER.sub(number, unicodedata.normalize("NFKC", text).casefold())
     return tuple(normalise(text).split())
 
 
@@ -394,19 +314,23 @@ def token_f1(answer: Any, response: Any) -> float:
 # ----------------------------------------------------------------------------- value comparison
 
 
-def _value_equal(gold: Any, response: str) -> bool:
-    """The whole response is the gold value (text, number or date)."""
+def _value_equal(gold: Any, response: str, query: str = "") -> bool:
+    """The whole response is the gold value (text, number, date or truth value), in any of the
+    forms :mod:`ragdx.kb.normalise` reads ("Deutschland" for Germany, "USD 1 234,50" for 1234.5)."""
     g, r = normalise(gold), normalise(response)
     if g and g == r:
         return True
+    if isinstance(gold, bool):
+        b = boolean_of(response, query)
+        return b is not None and b == gold and len(r.split()) <= 3
     gv = _value_of(gold)
     if gv is None:
-        return False
+        return isinstance(gold, str) and states_text(gold, response, whole=True)
     rv = _value_of(response)
     if isinstance(gv, date):
         return isinstance(rv, date) and rv == gv
     if rv is None or isinstance(rv, date):
-        nums = extract_numbers(response) if _NUMBER.fullmatch(response.strip().casefold()) else set()
+        nums = extract_numbers(response) if NUMBER.fullmatch(response.strip().casefold()) else set()
         return any(_same_number(gv, n) for n in nums)
     return _same_number(gv, rv) or any(_same_number(gv, n) for n in extract_numbers(response))
 
@@ -418,7 +342,11 @@ def _holds_words(words: str, text: str) -> bool:
     return f" {words} " in f" {text} "
 
 
-def _value_contained(gold: Any, response: str, values: tuple[set[date], set[float]]) -> bool:
+def _value_contained(gold: Any, response: str, values: tuple[set[date], set[float]], query: str = "") -> bool:
+    if isinstance(gold, bool):
+        b = boolean_of(response, query)
+        if b is not None:
+            return b == gold
     g = normalise(gold)
     if g and _holds_words(g, normalise(response)):
         return True
@@ -426,8 +354,10 @@ def _value_contained(gold: Any, response: str, values: tuple[set[date], set[floa
     if isinstance(gv, date):
         return gv in values[0]
     if isinstance(gv, float):
-        return any(_same_number(gv, n) for n in values[1])
-    return False
+        # an abbreviated amount ("12.5k") states the value it equals at the precision written
+        return any(_same_number(gv, n) for n in values[1]) or any(
+            lo <= gv <= hi for lo, hi in abbreviated_amounts(response))
+    return isinstance(gold, str) and states_text(gold, response)
 
 
 def _combine(flags: Iterable[bool], sets: str) -> bool:
@@ -541,7 +471,7 @@ class ExactMatchJudge(Judge):
                            float(ok))
         rows = _rows(item)
         if len(rows) == 1 and len(rows[0]) == 1:
-            ok = _value_equal(rows[0][0], response)
+            ok = _value_equal(rows[0][0], response, item.query)
         else:
             # an answer set matches exactly when the response lists exactly its values
             parts = [p for p in _SET_SEP.split(response) if p.strip()]
@@ -571,7 +501,7 @@ class ContainmentJudge(Judge):
         rows = _rows(item)
         if len(rows) == 1 and len(rows[0]) == 1 and hedged(rows[0][0], response):
             return Verdict(False, self.name, "a hedged list of candidates", 0.0)
-        per_row = [all(_value_contained(v, response, values) for v in row) for row in rows]
+        per_row = [all(_value_contained(v, response, values, item.query) for v in row) for row in rows]
         ok = _combine(per_row, self.sets)
         score = sum(per_row) / len(per_row)
         reason = f"{sum(per_row)}/{len(per_row)} answer rows in the response"
@@ -684,6 +614,10 @@ class CascadeJudge(Judge):
                 return Verdict(True, f"cascade:{judge.name}", v.reason, v.score)
         rows = _rows(item)
         if len(rows) == 1 and len(rows[0]) == 1:
+            if isinstance(rows[0][0], bool):
+                b = boolean_of(str(item.response), item.query)
+                if b is not None and b != rows[0][0]:
+                    return Verdict(False, "cascade:values", "the response states the other truth value")
             gold = _value_of(rows[0][0])
             dates, numbers = _values_of(str(item.response))
             if isinstance(gold, date) and dates and gold not in dates:
@@ -743,7 +677,8 @@ class CascadeJudge(Judge):
 
 JUDGES = ("exact", "contains", "f1", "llm", "cascade")
 
-#: judges whose verdict is a function of (answer rows, answer kind, response) alone: a subclass may
+#: judges whose verdict is a function of (answer rows, answer kind, response) alone (and of the query
+#: for a yes/no answer, which the key then holds): a subclass may
 #: read the query or keep state, so only these exact classes share verdicts between equal items
 _PURE_JUDGES = (ExactMatchJudge, ContainmentJudge, TokenF1Judge, CascadeJudge)
 
@@ -753,7 +688,9 @@ def _item_key(item: JudgeItem) -> tuple | None:
     keeps its type: 1, 1.0, True and "1" are different gold answers."""
     try:
         rows = tuple(tuple((v.__class__, v) for v in row) for row in item.answer_rows)
-        key = (item.answer_kind, item.response, rows)
+        # a yes/no answer is read against the state the query names ("Is Chai discontinued?")
+        query = item.query if any(isinstance(v, bool) for row in item.answer_rows for v in row) else None
+        key = (item.answer_kind, item.response, rows, query)
         hash(key)
     except TypeError:
         return None
