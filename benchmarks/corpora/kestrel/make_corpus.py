@@ -797,7 +797,8 @@ class Corpus:
                 x.add("\nBUDGET..........: ", "CONFIDENTIAL" if conf else self.budget_fact(p, "kv-text", "code"), "\n",
                       "TEAM............:\n")
                 for m in self.team[p]:
-                    x.add("   ", self.P(f"project_staff.staff_id@{p}|{m['staff_id']}", m["staff_id"], "name-reordered", "kv-text"),
+                    x.add("   ", self.P(f"project_staff.staff_id@{p}|{m['staff_id']}", m["staff_id"], "name-reordered", "kv-text",
+                                        also=[f"projects.lead_id@{p}"] if m["role"] == "lead" else []),
                           " " * max(1, 26 - len(self.sname(m["staff_id"], "name-reordered"))),
                           F(f"project_staff.role@{p}|{m['staff_id']}", m["role"], "kv-text"), "\n")
         self.sheet_projects = set(chosen)
