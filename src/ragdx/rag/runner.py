@@ -104,6 +104,8 @@ class RunSummary:
     interrupted: bool = False
     #: of ``ok``: records whose answer is empty or null (the system said nothing; kept, and shown)
     empty: int = 0
+    #: what the run found wrong with its input (e.g. ``--otel`` saw no retriever span)
+    warnings: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -536,10 +538,35 @@ async def arun(system: System, dataset: str | Path | Iterable[Any], run_dir: str
     if callable(build):
         await asyncio.to_thread(build)
     config = _normalise(system.describe())
+    otel = getattr(system, "otel", False) is True
+    if otel:
+        from ragdx.rag.adapters.otel import reset_span_stats
+
+        reset_span_stats()
     with _exclusive(run_dir):
-        return await _run_locked(system, inputs, dataset_info, config, run_dir, clock, concurrency=concurrency,
-                                 rerun_failed=rerun_failed, executor=executor, progress=progress,
-                                 overwrite=overwrite, limit=limit, contexts=contexts)
+        summary = await _run_locked(system, inputs, dataset_info, config, run_dir, clock, concurrency=concurrency,
+                                    rerun_failed=rerun_failed, executor=executor, progress=progress,
+                                    overwrite=overwrite, limit=limit, contexts=contexts)
+    if otel:
+        summary.warnings.extend(_otel_warnings())
+    return summary
+
+
+def _otel_warnings() -> list[str]:
+    """--otel: a run none of whose traced queries showed a retriever span captured no contexts;
+    said while the run goes on (after a few queries, by ``ragdx.rag.adapters.otel``) and again
+    here, for a run shorter than that."""
+    import warnings
+
+    from ragdx.rag.adapters.otel import NO_RETRIEVER_SPAN, span_stats
+
+    stats = span_stats()
+    if not stats["queries"] or stats["with_retriever"]:
+        return []
+    message = NO_RETRIEVER_SPAN.format(n=stats["queries"])
+    if not stats["warned"]:
+        warnings.warn(message, RuntimeWarning, stacklevel=3)
+    return [message]
 
 
 @contextlib.contextmanager

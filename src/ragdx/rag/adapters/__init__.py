@@ -15,9 +15,13 @@
 
 Document ids are read, in order, from the metadata key ``ragdx_id`` (what
 :mod:`ragdx.rag.adapters.documents` writes, so ids match by construction), then ``doc_id``,
-``document_id``, ``id``, then the framework's own document id. Objects are recognised by the
-module their class comes from, so none of the frameworks is imported unless the user's object
-already is one of theirs.
+``document_id``, ``id``, then the file a loader read the document from — LangChain's
+``source``, LlamaIndex's and Haystack's ``file_path``, LlamaIndex's ``file_name`` — and only then
+the framework's own document id (LlamaIndex's ``ref_doc_id`` is a UUID unless the reader was
+told ``filename_as_id``; Haystack's ``id`` is a content hash). A path is kept as the loader wrote
+it; ``evaluate`` maps it to the corpus's id (a folder corpus names a document by its path
+relative to the folder, without the extension). Objects are recognised by the module their class
+comes from, so none of the frameworks is imported unless the user's object already is one of theirs.
 """
 
 from __future__ import annotations
@@ -28,8 +32,10 @@ from typing import Any
 
 __all__ = ["Adapted", "adapt", "framework_of", "document_id", "ID_KEYS"]
 
-#: metadata keys holding a document id, in order of preference
-ID_KEYS = ("ragdx_id", "doc_id", "document_id", "id")
+#: metadata keys holding a document id, in order of preference: ids first, then the file a loader
+#: read the document from (LangChain ``source``; LlamaIndex and Haystack ``file_path``; LlamaIndex
+#: ``file_name``), which ``evaluate`` maps to the corpus's ids
+ID_KEYS = ("ragdx_id", "doc_id", "document_id", "id", "source", "file_path", "file_name", "filename")
 
 
 class Adapted:

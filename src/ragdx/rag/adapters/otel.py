@@ -23,7 +23,63 @@ from typing import Any
 
 from ragdx.errors import RagdxError
 
-__all__ = ["SpanCollector", "TraceFileSystem", "collector", "contexts_from_spans", "read_trace_file", "traced"]
+__all__ = ["NO_RETRIEVER_SPAN", "SpanCollector", "TraceFileSystem", "collector", "contexts_from_spans",
+           "read_trace_file", "reset_span_stats", "span_stats", "traced"]
+
+#: queries traced before a run is warned that none of them showed a retriever span
+WARN_AFTER = 5
+NO_RETRIEVER_SPAN = ("--otel: no retriever span was seen in the {n} traced queries so far, so no retrieved "
+                     "documents are captured and retrieval cannot be judged. Instrument the app's retriever "
+                     "(openinference-instrumentation-langchain / -llama-index, ...) in the process ragdx runs, "
+                     "after ragdx's tracer provider is set or on the SDK TracerProvider; or return the contexts from "
+                     "the callable and drop --otel")
+
+
+class _SpanStats:
+    """How many traced queries showed a retriever span (this process)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.queries = 0
+        self.with_retriever = 0
+        self.warned = False
+
+
+_STATS = _SpanStats()
+
+
+def span_stats() -> dict[str, Any]:
+    """Traced queries, those with a retriever span, and whether the run was warned already."""
+    with _STATS.lock:
+        return {"queries": _STATS.queries, "with_retriever": _STATS.with_retriever, "warned": _STATS.warned}
+
+
+def reset_span_stats() -> None:
+    with _STATS.lock:
+        _STATS.queries = _STATS.with_retriever = 0
+        _STATS.warned = False
+
+
+def is_retriever_span(span: Any) -> bool:
+    """An OpenInference ``RETRIEVER`` span or one carrying GenAI ``gen_ai.retrieval.documents``."""
+    attrs = getattr(span, "attributes", None) or {}
+    return attrs.get("openinference.span.kind") == "RETRIEVER" or "gen_ai.retrieval.documents" in attrs
+
+
+def _count(spans: Sequence[Any]) -> None:
+    """Count one traced query; warn once, while the run goes on, when none has shown a retriever span."""
+    import warnings
+
+    seen = any(is_retriever_span(s) for s in spans)
+    with _STATS.lock:
+        _STATS.queries += 1
+        _STATS.with_retriever += seen
+        warn = not _STATS.warned and _STATS.with_retriever == 0 and _STATS.queries >= WARN_AFTER
+        if warn:
+            _STATS.warned = True
+        n = _STATS.queries
+    if warn:
+        warnings.warn(NO_RETRIEVER_SPAN.format(n=n), RuntimeWarning, stacklevel=3)
 
 
 def _document_id(meta: Any, own: Any) -> str | None:
@@ -144,7 +200,9 @@ async def traced(call: Callable[[], Awaitable[Any]]) -> tuple[Any, list[dict[str
         except BaseException:
             spans.take(trace_id)
             raise
-    return result, contexts_from_spans(spans.take(trace_id))
+    taken = spans.take(trace_id)
+    _count(taken)
+    return result, contexts_from_spans(taken)
 
 
 # ----------------------------------------------------------------------------- exported traces
