@@ -693,8 +693,15 @@ class Corpus:
         rng = self.rng
         docs, chosen = self.project_docs()
         self.documented_projects = set(docs)
+        hp = sorted(self.hidden_projects)
+        keys = [f"projects.{c}@{p}" for p in hp for c, v in self.projects[p].items() if c != "project_id" and v is not None]
+        keys += [f"project_staff.staff_id@{p}|{m['staff_id']}" for p in hp for m in self.team[p]]
+        keys += [f"invoices.invoice_no@{v['project_id']}|{v['invoice_no']}" for v in self.invoices if v["project_id"] in self.hidden_projects]
+        keys += [f"site_visits.project_id@{v['visit_id']}" for v in self.visits if v["project_id"] in self.hidden_projects]
         self.omitted["projects_of_hidden_clients"] = {
-            "rule": "projects of the hidden clients: never mentioned", "project_ids": sorted(self.hidden_projects)}
+            "rule": "projects of the hidden clients: never mentioned, nor their teams, invoices or site visits "
+                    "(listed: each project's columns, its team rows, its invoices, its visits' project hop)",
+            "project_ids": hp, "fact_keys": keys}
         self.omitted["public_sector_budgets"] = {
             "rule": "budgets of public-sector projects are 'confidential' in every document",
             "fact_keys": sorted(f"projects.budget@{p}" for p in self.confidential_budget if p in self.documented_projects)}
