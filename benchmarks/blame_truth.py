@@ -65,7 +65,7 @@ TARGETS = {"link_precision": 0.95, "link_recall": 0.90, "kb_supported_accuracy":
            "unsure_share": 0.10, "judge_right": 0.98, "judge_wrong": 0.0}
 #: statement forms that do not write the asked value: a key instead of the name (``WELLI``), a
 #: surname for a whole name, a product's name whose being in a list states the value
-NOT_THE_VALUE = frozenset({"code", "surname-only", "listed-as-discontinued"})
+NOT_THE_VALUE = frozenset({"code", "surname-only", "listed-as-discontinued", "ditto"})
 DONT_KNOW = "I don't know: the documents I was given do not say."
 
 
@@ -164,6 +164,8 @@ class Carrier:
     table: str
     column: str
     value: Any
+    #: the selected column is a foreign key: a statement of it may write the referenced row instead
+    fk: bool = False
 
 
 @dataclass
@@ -180,6 +182,16 @@ class Rec:
     linked_gold: set[str]
     kb_supported: bool | None
     raw: dict[str, Any] = field(repr=False, default_factory=dict)
+
+
+_FK: dict[tuple[int, str], set[str]] = {}
+
+
+def _fk_columns(con: sqlite3.Connection, table: str) -> set[str]:
+    key = (id(con), table)
+    if key not in _FK:
+        _FK[key] = {r[3] for r in con.execute(f'PRAGMA foreign_key_list("{table}")').fetchall()}
+    return _FK[key]
 
 
 def carriers_of(scorer: Any, needs: Any, sql: str) -> list[list[Carrier]]:
@@ -218,7 +230,8 @@ def carriers_of(scorer: Any, needs: Any, sql: str) -> list[list[Carrier]]:
                                 fact = f"{tx}.{cx}@" + "|".join(str(v) for v in vals[x])
                 row.append(Carrier(fact, True, a, t, c, value))
             else:
-                row.append(Carrier(f"{t}.{c}@" + "|".join(str(v) for v in vals.get(a, ())), False, a, t, c, value))
+                row.append(Carrier(f"{t}.{c}@" + "|".join(str(v) for v in vals.get(a, ())), False, a, t, c, value,
+                                   c in _fk_columns(needs.con, t)))
         out.append(row)
     return out
 
@@ -230,8 +243,11 @@ def writes_value(st: Statement, carrier: Carrier, value: str) -> bool:
     "Chai" for Chai's supplier)."""
     if not st.surface or st.form in NOT_THE_VALUE:
         return False
-    direct = not carrier.hop and (carrier.fact or "").startswith(f"{carrier.table}.{carrier.column}@")
-    return direct or bool(_tokens(st.surface) & _tokens(value))
+    direct = not carrier.hop and not carrier.fk and (carrier.fact or "").startswith(f"{carrier.table}.{carrier.column}@")
+    if direct:
+        return True
+    said = _tokens(st.surface)
+    return bool(said) and len(said & _tokens(value)) >= max(1, len(said) / 2)
 
 
 def load_records(dataset: Path, scorer: Any, needs: Any) -> list[Rec]:
@@ -346,8 +362,8 @@ class World:
 
     def lm_fault(self, rec: Rec, right: str, rng: random.Random) -> tuple[str, str]:
         kind = rng.choice(("wrong", "hedge", "partial"))
-        words = right.split()
-        if kind == "partial" and len(words) >= 3:
+        words = (rec.answer_text or right).split()
+        if kind == "partial" and len(words) >= 3:  # the first third of the value's words
             return " ".join(words[: math.ceil(len(words) / 3)]), "lm:partial"
         wrong = self.other_value(rec, rng)
         if kind == "hedge":
@@ -822,8 +838,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, default=None, help="write the figures as JSON here")
     a = ap.parse_args(argv)
 
-    corpora = a.corpus or [DEFAULT_CORPUS]
-    dbs = a.db or ([DEFAULT_DB] if not a.corpus else [])
+    corpora = [c.resolve() for c in (a.corpus or [DEFAULT_CORPUS])]
+    dbs = [d.resolve() for d in (a.db or ([DEFAULT_DB] if not a.corpus else []))]
     if not a.corpus and not SHARED.exists():
         print(f"blame_truth: {SHARED} is absent (the reference data); nothing to measure", file=sys.stderr)
         return 2
