@@ -71,8 +71,18 @@ def _rows(path):
 def test_generators_are_deterministic(tmp_path):
     subprocess.run([sys.executable, str(CORPUS / "make_db.py"), "--out", str(tmp_path / "kestrel.sqlite")], check=True)
     assert _rows(tmp_path / "kestrel.sqlite") == _rows(DB)
-    subprocess.run([sys.executable, str(CORPUS / "make_corpus.py"), "--db", str(tmp_path / "kestrel.sqlite"),
-                    "--out", str(tmp_path)], check=True, capture_output=True)
+    subprocess.run(
+        [
+            sys.executable,
+            str(CORPUS / "make_corpus.py"),
+            "--db",
+            str(tmp_path / "kestrel.sqlite"),
+            "--out",
+            str(tmp_path),
+        ],
+        check=True,
+        capture_output=True,
+    )
     assert (tmp_path / "truth.json").read_bytes() == (CORPUS / "truth.json").read_bytes()
     ours = sorted(p.relative_to(tmp_path / "docs") for p in (tmp_path / "docs").rglob("*") if p.is_file())
     committed = sorted(p.relative_to(CORPUS / "docs") for p in (CORPUS / "docs").rglob("*") if p.is_file())
@@ -82,8 +92,16 @@ def test_generators_are_deterministic(tmp_path):
 
 
 def test_truth_schema_and_offsets(truth):
-    assert set(truth) >= {"database", "facts", "split_facts", "distractor_doc_ids", "no_fact_doc_ids", "omitted",
-                          "documents", "stats"}
+    assert set(truth) >= {
+        "database",
+        "facts",
+        "split_facts",
+        "distractor_doc_ids",
+        "no_fact_doc_ids",
+        "omitted",
+        "documents",
+        "stats",
+    }
     docs = {d["doc_id"] for d in truth["documents"]}
     assert len({os.path.splitext(d)[0] for d in docs}) == len(docs)
     texts = {d: (CORPUS / "docs" / d).read_text(encoding="utf-8") for d in docs}
@@ -91,7 +109,7 @@ def test_truth_schema_and_offsets(truth):
         assert set(f) <= {"fact_key", "doc_id", "surface", "start", "end", "exact", "how", "form", "split_id"}
         text = texts[f["doc_id"]]
         want = html.escape(f["surface"], quote=False) if f["doc_id"].endswith(".html") else f["surface"]
-        assert text[f["start"]:f["end"]] == want, f
+        assert text[f["start"] : f["end"]] == want, f
     for d in truth["distractor_doc_ids"] + truth["no_fact_doc_ids"]:
         assert d in docs and not any(f["doc_id"] == d for f in truth["facts"])
     for s in truth["split_facts"]:
@@ -103,17 +121,52 @@ def test_truth_schema_and_offsets(truth):
 
 # --- values as written -> database values --------------------------------------------------------
 
-COUNTRY = {"United Kingdom": "GB", "Germany": "DE", "Deutschland": "DE", "Denmark": "DK", "Danmark": "DK",
-           "Norway": "NO", "Norge": "NO", "Sweden": "SE", "Sverige": "SE", "the Netherlands": "NL",
-           "Nederland": "NL", "France": "FR"}
-MONTHS = {m: i for i, m in enumerate(["January", "February", "March", "April", "May", "June", "July", "August",
-                                       "September", "October", "November", "December"], start=1)}
+COUNTRY = {
+    "United Kingdom": "GB",
+    "Germany": "DE",
+    "Deutschland": "DE",
+    "Denmark": "DK",
+    "Danmark": "DK",
+    "Norway": "NO",
+    "Norge": "NO",
+    "Sweden": "SE",
+    "Sverige": "SE",
+    "the Netherlands": "NL",
+    "Nederland": "NL",
+    "France": "FR",
+}
+MONTHS = {
+    m: i
+    for i, m in enumerate(
+        [
+            "January",
+            "February",
+            "March",
+            "April",
+            "May",
+            "June",
+            "July",
+            "August",
+            "September",
+            "October",
+            "November",
+            "December",
+        ],
+        start=1,
+    )
+}
 MON3 = {m[:3]: i for m, i in MONTHS.items()}
 
 
 def parse_date(s, form):
-    fmts = {"iso": "%Y-%m-%d", "date-words": "%d %B %Y", "date-words-us": "%B %d, %Y", "date-us": "%m/%d/%Y",
-            "date-eu": "%d.%m.%Y", "date-abbrev": "%d %b %Y"}
+    fmts = {
+        "iso": "%Y-%m-%d",
+        "date-words": "%d %B %Y",
+        "date-words-us": "%B %d, %Y",
+        "date-us": "%m/%d/%Y",
+        "date-eu": "%d.%m.%Y",
+        "date-abbrev": "%d %b %Y",
+    }
     if form in fmts:
         return dt.datetime.strptime(s, fmts[form]).date().isoformat()
     if form == "date-apos":  # 3rd Mar '19
@@ -161,16 +214,26 @@ def resolve(con, table, surface, form, doc_text):
             surface = m[1]
         return {r["staff_id"] for r in con.execute("SELECT * FROM staff") if surface in person_names(r)}
     if table == "offices":
-        return {r[0] for r in con.execute("SELECT office_code FROM offices WHERE city = ? OR office_code = ?",
-                                          (surface, surface))}
+        return {
+            r[0]
+            for r in con.execute(
+                "SELECT office_code FROM offices WHERE city = ? OR office_code = ?", (surface, surface)
+            )
+        }
     if table == "clients":
         return {r[0] for r in con.execute("SELECT client_id, name FROM clients") if surface in (r[1], r[1].upper())}
     if table == "services":
-        return {r[0] for r in con.execute("SELECT service_code, name FROM services")
-                if surface in (r[0], r[1], r[1].lower())}
+        return {
+            r[0]
+            for r in con.execute("SELECT service_code, name FROM services")
+            if surface in (r[0], r[1], r[1].lower())
+        }
     if table == "projects":
-        return {r[0] for r in con.execute("SELECT project_id, title FROM projects")
-                if surface in (str(r[0]), r[1]) or surface.split("/")[0] == str(r[0])}
+        return {
+            r[0]
+            for r in con.execute("SELECT project_id, title FROM projects")
+            if surface in (str(r[0]), r[1]) or surface.split("/")[0] == str(r[0])
+        }
     raise AssertionError(table)
 
 
@@ -253,13 +316,16 @@ def test_omitted_facts_are_not_stated(truth):
 
 # --- the scorer on a tiny hand-made dataset ------------------------------------------------------
 
+
 def test_scorer_on_a_hand_made_dataset(tmp_path, con):
     sl = _scorer()
     title = con.execute("SELECT title FROM projects WHERE project_id = 1003").fetchone()[0]
     assert con.execute("SELECT role FROM project_staff WHERE project_id = 1003 AND staff_id = 37").fetchone()[0]
     needs = sl.Needs(str(DB))
-    sql_team = (f"SELECT staff.first_name, staff.last_name FROM project_staff JOIN projects ON project_staff.project_id"
-                f" = projects.project_id JOIN staff ON project_staff.staff_id = staff.staff_id WHERE projects.title = '{title}'")
+    sql_team = (
+        f"SELECT staff.first_name, staff.last_name FROM project_staff JOIN projects ON project_staff.project_id"
+        f" = projects.project_id JOIN staff ON project_staff.staff_id = staff.staff_id WHERE projects.title = '{title}'"
+    )
     team = [r[0] for r in con.execute("SELECT staff_id FROM project_staff WHERE project_id = 1003 ORDER BY staff_id")]
     assert sorted(map(tuple, needs(sql_team))) == sorted((f"project_staff.staff_id@1003|{s}",) for s in team)
     assert sl.stem("clients/export-c-004.txt") == "clients/export-c-004" and sl.stem("a/b.csv") == "a/b.csv"
@@ -268,38 +334,76 @@ def test_scorer_on_a_hand_made_dataset(tmp_path, con):
         "SELECT city FROM offices WHERE office_code = 'K-01'",
         "SELECT Manager.first_name, Manager.last_name FROM staff JOIN staff AS Manager ON staff.reports_to = "
         "Manager.staff_id WHERE staff.first_name = 'Katrin' AND staff.last_name = 'Meyer'",
-        f'SELECT "ps"."role" FROM "project_staff" AS "ps" JOIN "projects" ON "ps"."project_id" = "projects"."project_id" '
+        f'SELECT "ps"."role" FROM "project_staff" AS "ps" '
+        f'JOIN "projects" ON "ps"."project_id" = "projects"."project_id" '
         f'JOIN "staff" ON "ps"."staff_id" = "staff"."staff_id" WHERE "projects"."title" = \'{title}\' '
         f'AND "staff"."first_name" = \'Ole\' AND "staff"."last_name" = \'Petersen\'',
         "SELECT service_code FROM services WHERE name = 'Foundation design'",
     ]
-    assert [needs(q) for q in sqls] == [[["offices.city@K-01"]], [["staff.reports_to@7"]],
-                                        [["project_staff.role@1003|37"]], [["services.name@GEO-2"]]]
+    assert [needs(q) for q in sqls] == [
+        [["offices.city@K-01"]],
+        [["staff.reports_to@7"]],
+        [["project_staff.role@1003|37"]],
+        [["services.name@GEO-2"]],
+    ]
 
     def fact(k, d, how, exact=True, split=None):
-        x = {"fact_key": k, "doc_id": d, "surface": "x", "start": 0, "end": 1, "exact": exact, "how": how,
-             "form": "verbatim"}
+        x = {
+            "fact_key": k,
+            "doc_id": d,
+            "surface": "x",
+            "start": 0,
+            "end": 1,
+            "exact": exact,
+            "how": how,
+            "form": "verbatim",
+        }
         if split:
             x["split_id"] = split
         return x
-    truth = {"database": str(DB), "facts": [
-        fact("offices.city@K-01", "a.md", "table"), fact("offices.city@K-01", "b.md", "prose"),
-        fact("offices.city@K-01", "c.md", "prose", exact=False),
-        fact("project_staff.role@1003|37", "h.txt", "split", split="s1"),
-        fact("services.name@GEO-2", "a.md", "qa")],
+
+    truth = {
+        "database": str(DB),
+        "facts": [
+            fact("offices.city@K-01", "a.md", "table"),
+            fact("offices.city@K-01", "b.md", "prose"),
+            fact("offices.city@K-01", "c.md", "prose", exact=False),
+            fact("project_staff.role@1003|37", "h.txt", "split", split="s1"),
+            fact("services.name@GEO-2", "a.md", "qa"),
+        ],
         "split_facts": [{"fact_key": "project_staff.role@1003|37", "split_id": "s1", "doc_ids": ["g.md", "h.txt"]}],
-        "distractor_doc_ids": ["d.md"], "no_fact_doc_ids": ["e.md"], "omitted": {}, "documents": [], "stats": {}}
+        "distractor_doc_ids": ["d.md"],
+        "no_fact_doc_ids": ["e.md"],
+        "omitted": {},
+        "documents": [],
+        "stats": {},
+    }
     (tmp_path / "truth.json").write_text(json.dumps(truth), encoding="utf-8")
     ds = tmp_path / "ds"
     ds.mkdir()
     recs = [
-        {"sql": sqls[0], "gold_document_ids": ["a", "c", "d"], "kb_supported": True, "facts": ["offices.city@K-01"],
-         "table": "offices"},
+        {
+            "sql": sqls[0],
+            "gold_document_ids": ["a", "c", "d"],
+            "kb_supported": True,
+            "facts": ["offices.city@K-01"],
+            "table": "offices",
+        },
         {"sql": sqls[1], "gold_document_ids": ["e"], "kb_supported": False, "facts": [], "table": "staff"},
-        {"sql": sqls[2], "gold_document_ids": ["g", "h"], "kb_supported": None,
-         "facts": ["project_staff.project_id@1003|37", "project_staff.role@1003|37"], "table": "projects,staff"},
-        {"sql": sqls[3], "gold_document_ids": [], "kb_supported": True, "facts": ["services.name@GEO-2"],
-         "table": "services"},
+        {
+            "sql": sqls[2],
+            "gold_document_ids": ["g", "h"],
+            "kb_supported": None,
+            "facts": ["project_staff.project_id@1003|37", "project_staff.role@1003|37"],
+            "table": "projects,staff",
+        },
+        {
+            "sql": sqls[3],
+            "gold_document_ids": [],
+            "kb_supported": True,
+            "facts": ["services.name@GEO-2"],
+            "table": "services",
+        },
     ]
     (ds / "records.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs), encoding="utf-8")
     res = sl.score(str(ds), str(tmp_path / "truth.json"), str(DB))
@@ -308,13 +412,29 @@ def test_scorer_on_a_hand_made_dataset(tmp_path, con):
     assert res["gold_precision"] == pytest.approx(0.5) and res["gold_recall"] == pytest.approx(0.6)
     assert res["gold_precision_lenient"] == pytest.approx(4 / 6)
     assert res["kb_supported_accuracy"] == pytest.approx(0.75)
-    assert res["false_positive_kinds"] == {"distractor document": 1, "states no needed fact": 1,
-                                           "states the fact only approximately": 1}
+    assert res["false_positive_kinds"] == {
+        "distractor document": 1,
+        "states no needed fact": 1,
+        "states the fact only approximately": 1,
+    }
     assert res["recall_by_how"] == {"prose": [0, 1], "qa": [0, 1], "split": [2, 2], "table": [1, 1]}
     assert res["records_whose_ragdx_facts_lack_a_needed_fact"] == 1
     assert res["kb_supported_confusion"]["truth=True ragdx=None"] == 1
-    out = subprocess.run([sys.executable, str(CORPUS / "score_linking.py"), str(ds), "--truth",
-                          str(tmp_path / "truth.json"), "--db", str(DB), "--json", str(tmp_path / "f.json")],
-                         check=True, capture_output=True, text=True).stdout
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(CORPUS / "score_linking.py"),
+            str(ds),
+            "--truth",
+            str(tmp_path / "truth.json"),
+            "--db",
+            str(DB),
+            "--json",
+            str(tmp_path / "f.json"),
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
     assert "precision  50.0 %  recall  60.0 %" in out
     assert json.loads((tmp_path / "f.json").read_text())["tp"] == 3

@@ -10,6 +10,7 @@ same bytes.
 
 Standard library only.  No PDFs are written (the corpus does not depend on fpdf2).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -36,7 +37,13 @@ class F:
 
     def __init__(self, key, text, how, exact=True, form="verbatim", split_id=None, extra=()):
         self.key, self.text, self.how, self.exact, self.form, self.split_id = (
-            key, str(text), how, bool(exact), form, split_id)
+            key,
+            str(text),
+            how,
+            bool(exact),
+            form,
+            split_id,
+        )
         # further statements made by the same words: (key, start, end within text, how, form, exact)
         self.extra = list(extra)
 
@@ -55,8 +62,16 @@ class Doc:
                 raw = html.escape(p.text, quote=False) if self.fmt == "html" else p.text
                 start = self.n
                 self._w(raw)
-                rec = {"fact_key": p.key, "doc_id": self.id, "surface": p.text, "start": start,
-                       "end": self.n, "exact": p.exact, "how": p.how, "form": p.form}
+                rec = {
+                    "fact_key": p.key,
+                    "doc_id": self.id,
+                    "surface": p.text,
+                    "start": start,
+                    "end": self.n,
+                    "exact": p.exact,
+                    "how": p.how,
+                    "form": p.form,
+                }
                 if p.split_id:
                     rec["split_id"] = p.split_id
                 self.facts.append(rec)
@@ -66,9 +81,18 @@ class Doc:
                         a0, a1 = len(html.escape(pre, quote=False)), len(html.escape(p.text[:b], quote=False))
                     else:
                         a0, a1 = a, b
-                    self.facts.append({"fact_key": key, "doc_id": self.id, "surface": p.text[a:b],
-                                       "start": start + a0, "end": start + a1, "exact": exact, "how": how,
-                                       "form": form})
+                    self.facts.append(
+                        {
+                            "fact_key": key,
+                            "doc_id": self.id,
+                            "surface": p.text[a:b],
+                            "start": start + a0,
+                            "end": start + a1,
+                            "exact": exact,
+                            "how": how,
+                            "form": form,
+                        }
+                    )
             else:
                 self._w(str(p))
         return self
@@ -89,15 +113,40 @@ def h(s):
 # how people write values
 # ----------------------------------------------------------------------------------------------
 
-MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
-          "October", "November", "December"]
-COUNTRY_EN = {"GB": "United Kingdom", "DE": "Germany", "DK": "Denmark", "NO": "Norway", "SE": "Sweden",
-              "NL": "the Netherlands", "FR": "France"}
-COUNTRY_NATIVE = {"GB": "United Kingdom", "DE": "Deutschland", "DK": "Danmark", "NO": "Norge",
-                  "SE": "Sverige", "NL": "Nederland", "FR": "France"}
+MONTHS = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
+COUNTRY_EN = {
+    "GB": "United Kingdom",
+    "DE": "Germany",
+    "DK": "Denmark",
+    "NO": "Norway",
+    "SE": "Sweden",
+    "NL": "the Netherlands",
+    "FR": "France",
+}
+COUNTRY_NATIVE = {
+    "GB": "United Kingdom",
+    "DE": "Deutschland",
+    "DK": "Danmark",
+    "NO": "Norge",
+    "SE": "Sverige",
+    "NL": "Nederland",
+    "FR": "France",
+}
 CUR_SYM = {"EUR": "€", "GBP": "£"}
-WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
-         "twelve"]
+WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
 
 
 def d(s):
@@ -121,8 +170,9 @@ DATE_FORMS = {
 APPROX_DATE_FORMS = {
     "iso-week": lambda x: "{}-W{:02d}".format(*x.isocalendar()[:2]),
     "month-year": lambda x: f"{MONTHS[x.month - 1]} {x.year}",
-    "approx-date": lambda x: (("early " if x.day <= 10 else "mid-" if x.day <= 20 else "late ")
-                              + f"{MONTHS[x.month - 1]} {x.year}"),
+    "approx-date": lambda x: (
+        ("early " if x.day <= 10 else "mid-" if x.day <= 20 else "late ") + f"{MONTHS[x.month - 1]} {x.year}"
+    ),
     "year-only": lambda x: str(x.year),
     "quarter": lambda x: f"Q{(x.month - 1) // 3 + 1} {x.year}",
 }
@@ -145,27 +195,27 @@ def money(v, cur, form):
     v = float(v)
     cents = round(v * 100) % 100
     whole = int(round(v * 100)) // 100
-    if form == "sym":      # £1,250.00 / €1,250.00
+    if form == "sym":  # £1,250.00 / €1,250.00
         return f"{CUR_SYM[cur]}{v:,.2f}", True
-    if form == "code":     # EUR 1,250.00
+    if form == "code":  # EUR 1,250.00
         return f"{cur} {v:,.2f}", True
     if form == "code-eu":  # EUR 1.250,00
         return f"{cur} {_group(whole, '.')},{cents:02d}", True
-    if form == "eu-sym":   # 1.250,00 €
+    if form == "eu-sym":  # 1.250,00 €
         return f"{_group(whole, '.')},{cents:02d} {CUR_SYM.get(cur, cur)}", True
-    if form == "nordic":   # 12 500 kr / 12 500,50 kr
+    if form == "nordic":  # 12 500 kr / 12 500,50 kr
         return _group(whole, " ") + (f",{cents:02d}" if cents else "") + " kr", True
-    if form == "plain":    # 1,250.00 under a header that gives the currency
+    if form == "plain":  # 1,250.00 under a header that gives the currency
         return f"{v:,.2f}", True
-    if form == "k":        # EUR 12.5k
+    if form == "k":  # EUR 12.5k
         k = round(v / 1000, 1)
         txt = f"{cur} {k:g}k"
         return txt, abs(k * 1000 - v) < 0.005
-    if form == "mio":      # 1,2 Mio. €
+    if form == "mio":  # 1,2 Mio. €
         m = round(v / 1e6, 2)
         txt = f"{m:g}".replace(".", ",") + " Mio. " + CUR_SYM.get(cur, cur)
         return txt, abs(m * 1e6 - v) < 0.005
-    if form == "approx":   # about EUR 160,000
+    if form == "approx":  # about EUR 160,000
         r = int(round(v, -4 if v >= 100000 else -3))
         return f"about {cur} {r:,d}", False
     raise ValueError(form)
@@ -187,7 +237,7 @@ def pname(s, form):
         return full(s)
     if form == "name-honorific":
         return full(s, honorific=True)
-    if form == "name-initial":   # Dr. A. Keller
+    if form == "name-initial":  # Dr. A. Keller
         hon = f"{s['honorific']} " if s["honorific"] else ""
         return f"{hon}{s['first_name'][0]}. {s['last_name']}{suf}"
     if form == "name-reordered":  # Keller, Anna
@@ -226,6 +276,7 @@ class Corpus:
 
         def rows(q):
             return [dict(r) for r in con.execute(q)]
+
         self.offices = {r["office_code"]: r for r in rows("SELECT * FROM offices ORDER BY office_code")}
         self.staff = {r["staff_id"]: r for r in rows("SELECT * FROM staff ORDER BY staff_id")}
         self.clients = {r["client_id"]: r for r in rows("SELECT * FROM clients ORDER BY client_id")}
@@ -249,8 +300,9 @@ class Corpus:
         self.hidden_phones = sorted(rng.sample([c for c in shown if self.clients[c]["phone"]], 5))
         self.split_credit = sorted(rng.sample([c for c in shown if self.clients[c]["credit_limit"]], 8))
         self.roster_date = dt.date(2023, 6, 1)
-        self.confidential_budget = {p for p, r in self.projects.items()
-                                    if self.clients[r["client_id"]]["sector"] == "Public"}
+        self.confidential_budget = {
+            p for p, r in self.projects.items() if self.clients[r["client_id"]]["sector"] == "Public"
+        }
 
     def doc(self, *a, **k):
         x = Doc(*a, **k)
@@ -310,7 +362,6 @@ class Corpus:
 
     # ------------------------------------------------------------------------------------------
     def write_offices(self):
-        rng = self.rng
         codes = sorted(self.offices)
         for i, code in enumerate(codes):
             o = self.offices[code]
@@ -319,32 +370,58 @@ class Corpus:
                 x = self.doc(f"offices/{slug(o['city'])}.md", "office-page", f"{o['city']} office")
                 dform = ["date-words", "date-apos", "date-ordinal-us", "date-words-us"][i]
                 dt_txt, ex = fdate(o["opened_on"], dform)
-                x.add("---\noffice: ", code, "\ncity: ", F(k % "city", o["city"], "yaml-front-matter"),
-                      "\ncountry: ", F(k % "country_code", o["country_code"], "yaml-front-matter", form="iso"),
-                      "\nlayout: office\n---\n\n# ", o["city"], "\n\n",
-                      "The office is at ", F(k % "address", o["address"], "heading-subject"), ", ",
-                      o["city"], ". It opened on ", F(k % "opened_on", dt_txt, "heading-subject", ex, dform),
-                      " and has grown every year since.")
+                x.add(
+                    "---\noffice: ",
+                    code,
+                    "\ncity: ",
+                    F(k % "city", o["city"], "yaml-front-matter"),
+                    "\ncountry: ",
+                    F(k % "country_code", o["country_code"], "yaml-front-matter", form="iso"),
+                    "\nlayout: office\n---\n\n# ",
+                    o["city"],
+                    "\n\n",
+                    "The office is at ",
+                    F(k % "address", o["address"], "heading-subject"),
+                    ", ",
+                    o["city"],
+                    ". It opened on ",
+                    F(k % "opened_on", dt_txt, "heading-subject", ex, dform),
+                    " and has grown every year since.",
+                )
                 if o["phone"]:
                     x.add(" Reception can be reached on ", F(k % "phone", o["phone"], "heading-subject"), ".")
-                x.add("\n\nVisitors should sign in at reception and wear the badge they are given. "
-                      "Parking is limited; please use public transport where you can.\n")
+                x.add(
+                    "\n\nVisitors should sign in at reception and wear the badge they are given. "
+                    "Parking is limited; please use public transport where you can.\n"
+                )
             else:  # HTML definition list
                 x = self.doc(f"offices/{slug(o['city'])}.html", "office-page", f"{o['city']} office")
-                x.add("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Kestrel Ashby — ",
-                      h(o["city"]), "</title></head>\n<body>\n<h1>Kestrel Ashby — ",
-                      F(k % "city", o["city"], "heading"), " office</h1>\n<dl>\n",
-                      "  <dt>Office code</dt><dd>", code, "</dd>\n",
-                      "  <dt>Street address</dt><dd>", F(k % "address", o["address"], "html-dl"), "</dd>\n",
-                      "  <dt>Country</dt><dd>", F(k % "country_code", COUNTRY_NATIVE[o["country_code"]], "html-dl",
-                                                   form="native-name"), "</dd>\n")
+                x.add(
+                    '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>Kestrel Ashby — ',
+                    h(o["city"]),
+                    "</title></head>\n<body>\n<h1>Kestrel Ashby — ",
+                    F(k % "city", o["city"], "heading"),
+                    " office</h1>\n<dl>\n",
+                    "  <dt>Office code</dt><dd>",
+                    code,
+                    "</dd>\n",
+                    "  <dt>Street address</dt><dd>",
+                    F(k % "address", o["address"], "html-dl"),
+                    "</dd>\n",
+                    "  <dt>Country</dt><dd>",
+                    F(k % "country_code", COUNTRY_NATIVE[o["country_code"]], "html-dl", form="native-name"),
+                    "</dd>\n",
+                )
                 dt_txt, ex = fdate(o["opened_on"], "date-eu")
                 x.add("  <dt>Opened</dt><dd>", F(k % "opened_on", dt_txt, "html-dl", ex, "date-eu"), "</dd>\n")
                 if o["phone"]:
                     x.add("  <dt>Telephone</dt><dd>", F(k % "phone", o["phone"], "html-dl"), "</dd>\n")
                 else:
-                    x.add("  <dt>Telephone</dt><dd>", F(k % "phone", "no switchboard", "html-dl", form="null-stated"),
-                          " (calls are routed through Bergen)</dd>\n")
+                    x.add(
+                        "  <dt>Telephone</dt><dd>",
+                        F(k % "phone", "no switchboard", "html-dl", form="null-stated"),
+                        " (calls are routed through Bergen)</dd>\n",
+                    )
                 x.add("</dl>\n<p>Opening hours 08:00–17:00 local time.</p>\n</body></html>\n")
         # transposed directory: offices as columns
         x = self.doc("offices/directory.md", "office-directory", "Office directory")
@@ -358,8 +435,16 @@ class Corpus:
                 x.add(f" {c} |")
             x.add("\n| Country |")
             for c in part:
-                x.add(" ", F(f"offices.country_code@{c}", COUNTRY_EN[self.offices[c]["country_code"]],
-                             "transposed-table", form="english-name"), " |")
+                x.add(
+                    " ",
+                    F(
+                        f"offices.country_code@{c}",
+                        COUNTRY_EN[self.offices[c]["country_code"]],
+                        "transposed-table",
+                        form="english-name",
+                    ),
+                    " |",
+                )
             x.add("\n| Opened |")
             for c in part:
                 t, ex = fdate(self.offices[c]["opened_on"], "iso")
@@ -375,24 +460,43 @@ class Corpus:
         late = [s for s in sorted(st) if s not in listed]
         self.omitted["staff_after_roster"] = {
             "rule": "staff hired after the roster date (1 June 2023): not on the roster, no bio; their "
-                    "grade, title, e-mail, hire date and office are not stated",
+            "grade, title, e-mail, hire date and office are not stated",
             "staff_ids": late,
-            "fact_keys": [f"staff.{c}@{s}" for s in late for c in ("job_title", "grade", "office_code", "hired_on", "email", "reports_to")]}
+            "fact_keys": [
+                f"staff.{c}@{s}"
+                for s in late
+                for c in ("job_title", "grade", "office_code", "hired_on", "email", "reports_to")
+            ],
+        }
         self.late_staff = set(late)
         # roster (HTML table)
         x = self.doc("people/roster.html", "roster", "Staff roster")
-        x.add("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Staff roster</title></head>\n<body>\n"
-              "<h1>Staff roster</h1>\n<p>As of 1 June 2023. Sorted by surname.</p>\n<table>\n"
-              "<tr><th>Name</th><th>Job title</th><th>Grade</th><th>Office</th><th>E-mail</th></tr>\n")
+        x.add(
+            '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>Staff roster</title></head>\n<body>\n'
+            "<h1>Staff roster</h1>\n<p>As of 1 June 2023. Sorted by surname.</p>\n<table>\n"
+            "<tr><th>Name</th><th>Job title</th><th>Grade</th><th>Office</th><th>E-mail</th></tr>\n"
+        )
         for s in sorted(listed, key=lambda s: (st[s]["last_name"], st[s]["first_name"], st[s]["suffix"] or "")):
             r = st[s]
             k = f"staff.%s@{s}"
-            x.add("<tr><td>", *self.names(s, "name-reordered", "html-table"), "</td><td>",
-                  F(k % "job_title", r["job_title"], "html-table"), "</td><td>",
-                  F(k % "grade", r["grade"], "html-table"), "</td><td>",
-                  F(k % "office_code", r["office_code"] if s % 5 == 0 else self.city(r["office_code"]), "html-table",
-                    form="code" if s % 5 == 0 else "office-city"), "</td><td>",
-                  F(k % "email", r["email"], "html-table"), "</td></tr>\n")
+            x.add(
+                "<tr><td>",
+                *self.names(s, "name-reordered", "html-table"),
+                "</td><td>",
+                F(k % "job_title", r["job_title"], "html-table"),
+                "</td><td>",
+                F(k % "grade", r["grade"], "html-table"),
+                "</td><td>",
+                F(
+                    k % "office_code",
+                    r["office_code"] if s % 5 == 0 else self.city(r["office_code"]),
+                    "html-table",
+                    form="code" if s % 5 == 0 else "office-city",
+                ),
+                "</td><td>",
+                F(k % "email", r["email"], "html-table"),
+                "</td></tr>\n",
+            )
         x.add("</table>\n</body></html>\n")
 
         # org chart: nested bullet list (directors, associates, senior engineers)
@@ -412,6 +516,7 @@ class Corpus:
             for c in sorted(senior):
                 if st[c]["reports_to"] == s:
                     walk(c, depth + 1)
+
         walk(1, 0)
         x.add("\nGraduates and engineers report to the head of their office.\n")
 
@@ -431,70 +536,136 @@ class Corpus:
             if layout == 0:  # prose with a pronoun chain
                 dform = pick(rng, ["date-apos", "date-ordinal-us", "date-words", "date-abbrev"])
                 x = self.doc(f"people/bios/{fslug}.md", "staff-bio", full(r))
-                x.add("# ", *self.heading_name(s), "\n\n", *self.names(s, "name", "heading-subject"), " is ",
-                      "a " if r["job_title"][0].lower() not in "aeiou" else "an ",
-                      F(k % "job_title", r["job_title"], "prose"), " in our ",
-                      F(k % "office_code", self.city(r["office_code"]), "prose", form="office-city"), " office. ")
+                x.add(
+                    "# ",
+                    *self.heading_name(s),
+                    "\n\n",
+                    *self.names(s, "name", "heading-subject"),
+                    " is ",
+                    "a " if r["job_title"][0].lower() not in "aeiou" else "an ",
+                    F(k % "job_title", r["job_title"], "prose"),
+                    " in our ",
+                    F(k % "office_code", self.city(r["office_code"]), "prose", form="office-city"),
+                    " office. ",
+                )
                 t, ex = fdate(r["hired_on"], dform)
                 x.add(he, " joined Kestrel Ashby on ", F(k % "hired_on", t, "pronoun", ex, dform))
                 if r["reports_to"]:
-                    m = st[r["reports_to"]]
                     x.add(" and reports to ", self.P(k % "reports_to", r["reports_to"], "name-initial", "pronoun"))
                 x.add(". ", his, " e-mail address is ", F(k % "email", r["email"], "pronoun"), ".\n")
                 if r["bio"]:
                     x.add("\n", F(k % "bio", r["bio"], "heading-subject"), "\n")
             elif layout == 1:  # YAML front matter + definition list
                 x = self.doc(f"people/bios/{fslug}.md", "staff-bio", full(r))
-                x.add("---\nname: ", *self.names(s, "name-honorific", "yaml-front-matter"), "\nstaff_no: ", str(s),
-                      "\n---\n\n", *self.names(s, "name", "definition-list"), "\n: ", F(k % "job_title", r["job_title"], "definition-list"), "\n\n")
+                x.add(
+                    "---\nname: ",
+                    *self.names(s, "name-honorific", "yaml-front-matter"),
+                    "\nstaff_no: ",
+                    str(s),
+                    "\n---\n\n",
+                    *self.names(s, "name", "definition-list"),
+                    "\n: ",
+                    F(k % "job_title", r["job_title"], "definition-list"),
+                    "\n\n",
+                )
                 x.add("Grade\n: ", F(k % "grade", r["grade"], "definition-list"), "\n\n")
-                x.add("Office\n: ", F(k % "office_code", self.city(r["office_code"]), "definition-list",
-                                      form="office-city"), f" ({r['office_code']})\n\n")
+                x.add(
+                    "Office\n: ",
+                    F(k % "office_code", self.city(r["office_code"]), "definition-list", form="office-city"),
+                    f" ({r['office_code']})\n\n",
+                )
                 if r["reports_to"]:
-                    x.add("Line manager\n: ", self.P(k % "reports_to", r["reports_to"], "name-reordered", "definition-list"), "\n\n")
+                    x.add(
+                        "Line manager\n: ",
+                        self.P(k % "reports_to", r["reports_to"], "name-reordered", "definition-list"),
+                        "\n\n",
+                    )
                 t, ex = fdate(r["hired_on"], "date-ordinal-us")
                 x.add("Joined\n: ", F(k % "hired_on", t, "definition-list", ex, "date-ordinal-us"), "\n")
                 if r["bio"]:
                     x.add("\nAbout\n: ", F(k % "bio", r["bio"], "definition-list"), "\n")
             elif layout == 2:  # Q&A interview for the staff newsletter
                 x = self.doc(f"people/bios/{fslug}-interview.md", "staff-interview", f"Five minutes with {full(r)}")
-                x.add("# Five minutes with ", *self.names(s, "name", "heading"), "\n\n",
-                      "**Q: What do you do here?**\n", "A: I'm ", "a " if r["job_title"][0].lower() not in "aeiou" else "an ",
-                      F(k % "job_title", r["job_title"], "qa"), ".\n\n",
-                      "**Q: Which office are you in?**\n", "A: ",
-                      F(k % "office_code", self.city(r["office_code"]), "qa", form="office-city"), ", most days.\n\n")
+                x.add(
+                    "# Five minutes with ",
+                    *self.names(s, "name", "heading"),
+                    "\n\n",
+                    "**Q: What do you do here?**\n",
+                    "A: I'm ",
+                    "a " if r["job_title"][0].lower() not in "aeiou" else "an ",
+                    F(k % "job_title", r["job_title"], "qa"),
+                    ".\n\n",
+                    "**Q: Which office are you in?**\n",
+                    "A: ",
+                    F(k % "office_code", self.city(r["office_code"]), "qa", form="office-city"),
+                    ", most days.\n\n",
+                )
                 t, ex = fdate(r["hired_on"], "year-only")
-                x.add("**Q: How long have you been with us?**\n", "A: I started in ",
-                      F(k % "hired_on", t, "qa", ex, "year-only"), ".\n\n",
-                      "**Q: Best thing about the job?**\n", "A: Being on site at six in the morning when the tide is out.\n")
+                x.add(
+                    "**Q: How long have you been with us?**\n",
+                    "A: I started in ",
+                    F(k % "hired_on", t, "qa", ex, "year-only"),
+                    ".\n\n",
+                    "**Q: Best thing about the job?**\n",
+                    "A: Being on site at six in the morning when the tide is out.\n",
+                )
             else:  # HTML profile card
                 x = self.doc(f"people/bios/{fslug}.html", "staff-profile", full(r))
-                x.add("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>", *self.names(s, "name", "heading"),
-                      "</title></head>\n<body>\n<h1>", *self.heading_name(s), "</h1>\n<table>\n",
-                      "<tr><th>Role</th><td>", F(k % "job_title", r["job_title"], "html-table"), "</td></tr>\n",
-                      "<tr><th>Grade</th><td>", F(k % "grade", r["grade"], "html-table"), "</td></tr>\n",
-                      "<tr><th>Based in</th><td>", F(k % "office_code", self.city(r["office_code"]), "html-table",
-                                                     form="office-city"), "</td></tr>\n")
+                x.add(
+                    '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>',
+                    *self.names(s, "name", "heading"),
+                    "</title></head>\n<body>\n<h1>",
+                    *self.heading_name(s),
+                    "</h1>\n<table>\n",
+                    "<tr><th>Role</th><td>",
+                    F(k % "job_title", r["job_title"], "html-table"),
+                    "</td></tr>\n",
+                    "<tr><th>Grade</th><td>",
+                    F(k % "grade", r["grade"], "html-table"),
+                    "</td></tr>\n",
+                    "<tr><th>Based in</th><td>",
+                    F(k % "office_code", self.city(r["office_code"]), "html-table", form="office-city"),
+                    "</td></tr>\n",
+                )
                 t, ex = fdate(r["hired_on"], "date-eu")
-                x.add("<tr><th>With us since</th><td>", F(k % "hired_on", t, "html-table", ex, "date-eu"), "</td></tr>\n",
-                      "<tr><th>E-mail</th><td>", F(k % "email", r["email"], "html-table"), "</td></tr>\n</table>\n")
+                x.add(
+                    "<tr><th>With us since</th><td>",
+                    F(k % "hired_on", t, "html-table", ex, "date-eu"),
+                    "</td></tr>\n",
+                    "<tr><th>E-mail</th><td>",
+                    F(k % "email", r["email"], "html-table"),
+                    "</td></tr>\n</table>\n",
+                )
                 if r["bio"]:
                     x.add("<p>", F(k % "bio", r["bio"], "heading-subject"), "</p>\n")
                 x.add("</body></html>\n")
 
     # ------------------------------------------------------------------------------------------
     def write_clients(self):
-        rng = self.rng
         self.omitted["clients_entirely"] = {
             "rule": "5 clients (seeded): no account page and never named; none of their projects, "
-                    "invoices or site visits appears in any document",
+            "invoices or site visits appears in any document",
             "client_ids": self.hidden_clients,
-            "fact_keys": [f"clients.{c}@{i}" for i in self.hidden_clients
-                          for c in ("sector", "country_code", "city", "contact_name", "contact_email", "phone",
-                                    "client_since", "credit_limit") if self.clients[i][c] is not None]}
+            "fact_keys": [
+                f"clients.{c}@{i}"
+                for i in self.hidden_clients
+                for c in (
+                    "sector",
+                    "country_code",
+                    "city",
+                    "contact_name",
+                    "contact_email",
+                    "phone",
+                    "client_since",
+                    "credit_limit",
+                )
+                if self.clients[i][c] is not None
+            ],
+        }
         self.omitted["client_phones"] = {
             "rule": "phone numbers of 5 further clients ('on request'); their other facts are stated",
-            "fact_keys": [f"clients.phone@{i}" for i in self.hidden_phones]}
+            "fact_keys": [f"clients.phone@{i}" for i in self.hidden_phones],
+        }
         shown = [c for c in sorted(self.clients) if c not in self.hidden_clients]
         for n, cid in enumerate(shown):
             c = self.clients[cid]
@@ -505,19 +676,30 @@ class Corpus:
             name = c["name"]
             phone_ok = c["phone"] and cid not in self.hidden_phones
 
-            def credit(how, form):
+            def credit(how, form, c=c, k=k, split=split):
                 if split or c["credit_limit"] is None:
                     return None
                 t, ex = money(c["credit_limit"], "EUR", form)
                 return F(k % "credit_limit", t, how, ex, "money-" + form)
+
             if layout == 0:  # prose under a heading naming the client, pronoun chain
                 x = self.doc(f"clients/{slug(name)}.md", "client-page-prose", name)
                 t, ex = fdate(c["client_since"], "date-words")
-                x.add("# ", name, "\n\nAccount ", acct, ". A ", F(k % "sector", c["sector"].lower(), "heading-subject",
-                                                                   form="lowercase"),
-                      "-sector client based in ", F(k % "city", c["city"], "heading-subject"), " (",
-                      F(k % "country_code", COUNTRY_NATIVE[c["country_code"]], "heading-subject", form="native-name"),
-                      "). They have been with us since ", F(k % "client_since", t, "pronoun", ex, "date-words"), ".")
+                x.add(
+                    "# ",
+                    name,
+                    "\n\nAccount ",
+                    acct,
+                    ". A ",
+                    F(k % "sector", c["sector"].lower(), "heading-subject", form="lowercase"),
+                    "-sector client based in ",
+                    F(k % "city", c["city"], "heading-subject"),
+                    " (",
+                    F(k % "country_code", COUNTRY_NATIVE[c["country_code"]], "heading-subject", form="native-name"),
+                    "). They have been with us since ",
+                    F(k % "client_since", t, "pronoun", ex, "date-words"),
+                    ".",
+                )
                 if c["contact_name"]:
                     x.add(" Their main contact is ", F(k % "contact_name", c["contact_name"], "pronoun"))
                     if c["contact_email"]:
@@ -531,10 +713,19 @@ class Corpus:
                 x.add("\n")
             elif layout == 1:  # definition list
                 x = self.doc(f"clients/{slug(name)}.md", "client-page-deflist", name)
-                x.add("# ", name, "\n\nAccount number\n: ", acct, "\n\nSector\n: ",
-                      F(k % "sector", c["sector"], "definition-list"), "\n\nLocation\n: ",
-                      F(k % "city", c["city"], "definition-list"), ", ",
-                      F(k % "country_code", c["country_code"], "definition-list", form="iso"), "\n\n")
+                x.add(
+                    "# ",
+                    name,
+                    "\n\nAccount number\n: ",
+                    acct,
+                    "\n\nSector\n: ",
+                    F(k % "sector", c["sector"], "definition-list"),
+                    "\n\nLocation\n: ",
+                    F(k % "city", c["city"], "definition-list"),
+                    ", ",
+                    F(k % "country_code", c["country_code"], "definition-list", form="iso"),
+                    "\n\n",
+                )
                 if c["contact_name"]:
                     x.add("Contact\n: ", F(k % "contact_name", c["contact_name"], "definition-list"), "\n")
                     if c["contact_email"]:
@@ -551,17 +742,37 @@ class Corpus:
                     x.add("\nCredit limit\n: ", cr, "\n")
             elif layout == 2:  # HTML key/value table
                 x = self.doc(f"clients/{slug(name)}.html", "client-page-table", name)
-                x.add("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>", h(name),
-                      "</title></head>\n<body>\n<h1>", h(name), "</h1>\n<table>\n",
-                      "<tr><td>Account</td><td>", acct, "</td></tr>\n",
-                      "<tr><td>Sector</td><td>", F(k % "sector", c["sector"], "html-table"), "</td></tr>\n",
-                      "<tr><td>City</td><td>", F(k % "city", c["city"], "html-table"), "</td></tr>\n",
-                      "<tr><td>Country</td><td>", F(k % "country_code", COUNTRY_EN[c["country_code"]], "html-table",
-                                                    form="english-name"), "</td></tr>\n")
+                x.add(
+                    '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>',
+                    h(name),
+                    "</title></head>\n<body>\n<h1>",
+                    h(name),
+                    "</h1>\n<table>\n",
+                    "<tr><td>Account</td><td>",
+                    acct,
+                    "</td></tr>\n",
+                    "<tr><td>Sector</td><td>",
+                    F(k % "sector", c["sector"], "html-table"),
+                    "</td></tr>\n",
+                    "<tr><td>City</td><td>",
+                    F(k % "city", c["city"], "html-table"),
+                    "</td></tr>\n",
+                    "<tr><td>Country</td><td>",
+                    F(k % "country_code", COUNTRY_EN[c["country_code"]], "html-table", form="english-name"),
+                    "</td></tr>\n",
+                )
                 if c["contact_name"]:
-                    x.add("<tr><td>Contact</td><td>", F(k % "contact_name", c["contact_name"], "html-table"), "</td></tr>\n")
+                    x.add(
+                        "<tr><td>Contact</td><td>",
+                        F(k % "contact_name", c["contact_name"], "html-table"),
+                        "</td></tr>\n",
+                    )
                 if c["contact_email"]:
-                    x.add("<tr><td>E-mail</td><td>", F(k % "contact_email", c["contact_email"], "html-table"), "</td></tr>\n")
+                    x.add(
+                        "<tr><td>E-mail</td><td>",
+                        F(k % "contact_email", c["contact_email"], "html-table"),
+                        "</td></tr>\n",
+                    )
                 if phone_ok:
                     x.add("<tr><td>Phone</td><td>", F(k % "phone", c["phone"], "html-table"), "</td></tr>\n")
                 t, ex = fdate(c["client_since"], "date-us")
@@ -572,32 +783,62 @@ class Corpus:
                 x.add("</table>\n</body></html>\n")
             elif layout == 3:  # fixed-width CRM export
                 x = self.doc(f"clients/export-{acct.lower()}.txt", "client-export", name)
-                x.add("KESTREL ASHBY CRM — ACCOUNT EXPORT\n", "=" * 40, "\n",
-                      "ACCOUNT.........: ", acct, "\nNAME............: ", name, "\n",
-                      "SECTOR..........: ", F(k % "sector", c["sector"].upper(), "kv-text", form="uppercase"), "\n",
-                      "CITY............: ", F(k % "city", c["city"], "kv-text"), "\n",
-                      "COUNTRY.........: ", F(k % "country_code", c["country_code"], "kv-text", form="iso"), "\n",
-                      "CONTACT.........: ",
-                      F(k % "contact_name", c["contact_name"], "kv-text") if c["contact_name"] else "-", "\n",
-                      "EMAIL...........: ",
-                      F(k % "contact_email", c["contact_email"], "kv-text") if c["contact_email"] else
-                      F(k % "contact_email", "-", "kv-text", form="null-dash"), "\n",
-                      "PHONE...........: ", F(k % "phone", c["phone"], "kv-text") if phone_ok else "-", "\n")
+                x.add(
+                    "KESTREL ASHBY CRM — ACCOUNT EXPORT\n",
+                    "=" * 40,
+                    "\n",
+                    "ACCOUNT.........: ",
+                    acct,
+                    "\nNAME............: ",
+                    name,
+                    "\n",
+                    "SECTOR..........: ",
+                    F(k % "sector", c["sector"].upper(), "kv-text", form="uppercase"),
+                    "\n",
+                    "CITY............: ",
+                    F(k % "city", c["city"], "kv-text"),
+                    "\n",
+                    "COUNTRY.........: ",
+                    F(k % "country_code", c["country_code"], "kv-text", form="iso"),
+                    "\n",
+                    "CONTACT.........: ",
+                    F(k % "contact_name", c["contact_name"], "kv-text") if c["contact_name"] else "-",
+                    "\n",
+                    "EMAIL...........: ",
+                    F(k % "contact_email", c["contact_email"], "kv-text")
+                    if c["contact_email"]
+                    else F(k % "contact_email", "-", "kv-text", form="null-dash"),
+                    "\n",
+                    "PHONE...........: ",
+                    F(k % "phone", c["phone"], "kv-text") if phone_ok else "-",
+                    "\n",
+                )
                 t, ex = fdate(c["client_since"], "iso")
                 x.add("SINCE...........: ", F(k % "client_since", t, "kv-text", ex, "iso"), "\n")
                 cr = credit("kv-text", "plain")
                 x.add("CREDIT LIMIT EUR: ", cr if cr else "", "\n")
             else:  # YAML front matter naming the subject, short body with a Q&A
                 x = self.doc(f"clients/{slug(name)}-profile.md", "client-page-yaml", name)
-                x.add("---\nclient: ", name, "\naccount: ", acct, "\nsector: ",
-                      F(k % "sector", c["sector"], "yaml-front-matter"), "\ncountry: ",
-                      F(k % "country_code", c["country_code"], "yaml-front-matter", form="iso"), "\n---\n\n")
+                x.add(
+                    "---\nclient: ",
+                    name,
+                    "\naccount: ",
+                    acct,
+                    "\nsector: ",
+                    F(k % "sector", c["sector"], "yaml-front-matter"),
+                    "\ncountry: ",
+                    F(k % "country_code", c["country_code"], "yaml-front-matter", form="iso"),
+                    "\n---\n\n",
+                )
                 x.add("Head office in ", F(k % "city", c["city"], "heading-subject"), ".")
                 if c["contact_name"]:
                     x.add(" Ask for ", F(k % "contact_name", c["contact_name"], "heading-subject"), ".")
                 t, ex = fdate(c["client_since"], "month-year" if cid % 2 else "date-words-us")
-                x.add("\n\n**Q: Since when do we work for them?**\nA: Since ",
-                      F(k % "client_since", t, "qa", ex, "month-year" if cid % 2 else "date-words-us"), ".\n")
+                x.add(
+                    "\n\n**Q: Since when do we work for them?**\nA: Since ",
+                    F(k % "client_since", t, "qa", ex, "month-year" if cid % 2 else "date-words-us"),
+                    ".\n",
+                )
                 cr = credit("qa", "sym")
                 if cr:
                     x.add("\n**Q: What is their credit limit?**\nA: ", cr, ".\n")
@@ -610,11 +851,18 @@ class Corpus:
             c = self.clients[cid]
             sp = f"split-client-{cid}-credit"
             t, ex = money(c["credit_limit"], "EUR", "plain")
-            x.add(f"C-{cid:03d}     ", F(f"clients.credit_limit@{cid}", t, "split", ex, "money-plain", split_id=sp), "\n")
-            self.splits.append({"fact_key": f"clients.credit_limit@{cid}", "split_id": sp,
-                                "doc_ids": [self.client_doc[cid], x.id],
-                                "note": "the account page names the client and its account number; the register "
-                                        "gives the limit for the account number only"})
+            x.add(
+                f"C-{cid:03d}     ", F(f"clients.credit_limit@{cid}", t, "split", ex, "money-plain", split_id=sp), "\n"
+            )
+            self.splits.append(
+                {
+                    "fact_key": f"clients.credit_limit@{cid}",
+                    "split_id": sp,
+                    "doc_ids": [self.client_doc[cid], x.id],
+                    "note": "the account page names the client and its account number; the register "
+                    "gives the limit for the account number only",
+                }
+            )
         x.add("\nLimits are reviewed each April.\n")
 
     # ------------------------------------------------------------------------------------------
@@ -622,8 +870,10 @@ class Corpus:
         rng = self.rng
         codes = sorted(self.services, key=lambda c: (self.services[c]["discipline"], c))
         x = self.doc("services/catalogue.md", "catalogue", "Service catalogue")
-        x.add("# Service catalogue 2024\n\nDay rates in EUR, excluding VAT and expenses.\n\n"
-              "| Code | Service | Discipline | Day rate (EUR) |\n|---|---|---|---|\n")
+        x.add(
+            "# Service catalogue 2024\n\nDay rates in EUR, excluding VAT and expenses.\n\n"
+            "| Code | Service | Discipline | Day rate (EUR) |\n|---|---|---|---|\n"
+        )
         prev = None
         for c in codes:
             s = self.services[c]
@@ -640,13 +890,19 @@ class Corpus:
         sheets = sorted(rng.sample(sorted(self.services), 8))
         self.omitted["service_descriptions"] = {
             "rule": "descriptions of the services without a service sheet",
-            "fact_keys": [f"services.description@{c}" for c in sorted(self.services) if c not in sheets]}
+            "fact_keys": [f"services.description@{c}" for c in sorted(self.services) if c not in sheets],
+        }
         for i, c in enumerate(sheets):
             s = self.services[c]
             k = f"services.%s@{c}"
             x = self.doc(f"services/{c.lower()}-{slug(s['name'])}.md", "service-sheet", s["name"])
-            x.add("# ", s["name"], "\n\n## What we do\n\n", F(k % "description", s["description"], "heading-subject"),
-                  "\n\n## Rate\n\n")
+            x.add(
+                "# ",
+                s["name"],
+                "\n\n## What we do\n\n",
+                F(k % "description", s["description"], "heading-subject"),
+                "\n\n## Rate\n\n",
+            )
             form = ["sym", "code", "k", "code-eu"][i % 4]
             t, ex = money(s["day_rate"], "EUR", form)
             x.add(F(k % "day_rate", t, "heading-2up", ex, "money-" + form), " per consultant day.\n")
@@ -656,9 +912,15 @@ class Corpus:
         for c in sorted(rng.sample(sorted(self.services), 5)):
             s = self.services[c]
             t, ex = money(s["day_rate"], "EUR", "sym")
-            x.add("**Q: What does ", s["name"].lower(), " cost?**\n\nA: ",
-                  F(f"services.day_rate@{c}", t, "qa", ex, "money-sym"), " a day, plus expenses. It sits in our ",
-                  F(f"services.discipline@{c}", s["discipline"].lower(), "qa", form="lowercase"), " team.\n\n")
+            x.add(
+                "**Q: What does ",
+                s["name"].lower(),
+                " cost?**\n\nA: ",
+                F(f"services.day_rate@{c}", t, "qa", ex, "money-sym"),
+                " a day, plus expenses. It sits in our ",
+                F(f"services.discipline@{c}", s["discipline"].lower(), "qa", form="lowercase"),
+                " team.\n\n",
+            )
         x.add("**Q: Do you work outside Europe?**\n\nA: Rarely, and only with a local partner.\n")
 
     # ------------------------------------------------------------------------------------------
@@ -690,21 +952,33 @@ class Corpus:
         return ["sym", "k", "mio", "code-eu"][i % 4]
 
     def write_projects(self):
-        rng = self.rng
         docs, chosen = self.project_docs()
         self.documented_projects = set(docs)
         hp = sorted(self.hidden_projects)
-        keys = [f"projects.{c}@{p}" for p in hp for c, v in self.projects[p].items() if c != "project_id" and v is not None]
+        keys = [
+            f"projects.{c}@{p}" for p in hp for c, v in self.projects[p].items() if c != "project_id" and v is not None
+        ]
         keys += [f"project_staff.staff_id@{p}|{m['staff_id']}" for p in hp for m in self.team[p]]
-        keys += [f"invoices.invoice_no@{v['project_id']}|{v['invoice_no']}" for v in self.invoices if v["project_id"] in self.hidden_projects]
-        keys += [f"site_visits.project_id@{v['visit_id']}" for v in self.visits if v["project_id"] in self.hidden_projects]
+        keys += [
+            f"invoices.invoice_no@{v['project_id']}|{v['invoice_no']}"
+            for v in self.invoices
+            if v["project_id"] in self.hidden_projects
+        ]
+        keys += [
+            f"site_visits.project_id@{v['visit_id']}" for v in self.visits if v["project_id"] in self.hidden_projects
+        ]
         self.omitted["projects_of_hidden_clients"] = {
             "rule": "projects of the hidden clients: never mentioned, nor their teams, invoices or site visits "
-                    "(listed: each project's columns, its team rows, its invoices, its visits' project hop)",
-            "project_ids": hp, "fact_keys": keys}
+            "(listed: each project's columns, its team rows, its invoices, its visits' project hop)",
+            "project_ids": hp,
+            "fact_keys": keys,
+        }
         self.omitted["public_sector_budgets"] = {
             "rule": "budgets of public-sector projects are 'confidential' in every document",
-            "fact_keys": sorted(f"projects.budget@{p}" for p in self.confidential_budget if p in self.documented_projects)}
+            "fact_keys": sorted(
+                f"projects.budget@{p}" for p in self.confidential_budget if p in self.documented_projects
+            ),
+        }
         st = self.staff
         for i, p in enumerate(chosen):
             r = self.projects[p]
@@ -715,12 +989,22 @@ class Corpus:
             conf = p in self.confidential_budget
             if layout == 0:  # Markdown with three heading levels; subject two levels up
                 x = self.doc(f"projects/{p}-{slug(r['title'])}.md", "project-sheet", r["title"])
-                x.add("# ", str(p), " — ", r["title"], "\n\n## Overview\n\n",
-                      F(k % "description", r["description"], "heading-subject"), "\n\n",
-                      "Client: ", F(k % "client_id", client["name"], "heading-subject"), " · Service: ",
-                      F(k % "service_code", svc["name"], "heading-subject", form="service-name"),
-                      " · Run from the ", F(k % "office_code", self.city(r["office_code"]), "heading-subject",
-                                            form="office-city"), " office.\n\n## Commercial\n\n### Budget\n\n")
+                x.add(
+                    "# ",
+                    str(p),
+                    " — ",
+                    r["title"],
+                    "\n\n## Overview\n\n",
+                    F(k % "description", r["description"], "heading-subject"),
+                    "\n\n",
+                    "Client: ",
+                    F(k % "client_id", client["name"], "heading-subject"),
+                    " · Service: ",
+                    F(k % "service_code", svc["name"], "heading-subject", form="service-name"),
+                    " · Run from the ",
+                    F(k % "office_code", self.city(r["office_code"]), "heading-subject", form="office-city"),
+                    " office.\n\n## Commercial\n\n### Budget\n\n",
+                )
                 if conf:
                     x.add("Confidential.\n\n")
                 else:
@@ -735,28 +1019,71 @@ class Corpus:
                 lead = [m for m in self.team[p] if m["role"] == "lead"]
                 rest = [m for m in self.team[p] if m["role"] != "lead"]
                 for m in lead:
-                    x.add("- ", self.P(f"projects.lead_id@{p}", m["staff_id"], "name-honorific", "nested-list",
-                                       also=[f"project_staff.staff_id@{p}|{m['staff_id']}"]),
-                          " — ", F(f"project_staff.role@{p}|{m['staff_id']}", "lead", "nested-list"))
+                    x.add(
+                        "- ",
+                        self.P(
+                            f"projects.lead_id@{p}",
+                            m["staff_id"],
+                            "name-honorific",
+                            "nested-list",
+                            also=[f"project_staff.staff_id@{p}|{m['staff_id']}"],
+                        ),
+                        " — ",
+                        F(f"project_staff.role@{p}|{m['staff_id']}", "lead", "nested-list"),
+                    )
                     if m["hours_budgeted"]:
-                        x.add(", ", F(f"project_staff.hours_budgeted@{p}|{m['staff_id']}", f"{m['hours_budgeted']} h",
-                                      "nested-list", form="number-unit"))
+                        x.add(
+                            ", ",
+                            F(
+                                f"project_staff.hours_budgeted@{p}|{m['staff_id']}",
+                                f"{m['hours_budgeted']} h",
+                                "nested-list",
+                                form="number-unit",
+                            ),
+                        )
                     x.add("\n")
                 for m in rest:
-                    x.add("  - ", self.P(f"project_staff.staff_id@{p}|{m['staff_id']}", m["staff_id"], "name", "nested-list"),
-                          " (", F(f"project_staff.role@{p}|{m['staff_id']}", m["role"], "nested-list"), ")\n")
+                    x.add(
+                        "  - ",
+                        self.P(f"project_staff.staff_id@{p}|{m['staff_id']}", m["staff_id"], "name", "nested-list"),
+                        " (",
+                        F(f"project_staff.role@{p}|{m['staff_id']}", m["role"], "nested-list"),
+                        ")\n",
+                    )
             elif layout == 1:  # YAML front matter + prose with pronoun
                 x = self.doc(f"projects/{p}.md", "project-brief", r["title"])
-                x.add("---\nproject: ", str(p), "\ntitle: ", r["title"], "\nstatus: ",
-                      F(k % "status", r["status"], "yaml-front-matter"), "\ncurrency: ",
-                      F(k % "currency", r["currency"], "yaml-front-matter", form="code"), "\n---\n\n")
-                x.add("We are working for ", F(k % "client_id", client["name"], "heading-subject"), " on this ",
-                      F(k % "service_code", svc["name"].lower(), "heading-subject", form="service-name-lower"), ". ")
+                x.add(
+                    "---\nproject: ",
+                    str(p),
+                    "\ntitle: ",
+                    r["title"],
+                    "\nstatus: ",
+                    F(k % "status", r["status"], "yaml-front-matter"),
+                    "\ncurrency: ",
+                    F(k % "currency", r["currency"], "yaml-front-matter", form="code"),
+                    "\n---\n\n",
+                )
+                x.add(
+                    "We are working for ",
+                    F(k % "client_id", client["name"], "heading-subject"),
+                    " on this ",
+                    F(k % "service_code", svc["name"].lower(), "heading-subject", form="service-name-lower"),
+                    ". ",
+                )
                 lead = st[r["lead_id"]]
-                x.add("It is led by ", self.P(k % "lead_id", r["lead_id"], "name-initial", "pronoun",
-                                                        also=[f"project_staff.staff_id@{p}|{r['lead_id']}"]),
-                      " from the ", F(k % "office_code", self.city(r["office_code"]), "pronoun", form="office-city"),
-                      " office.")
+                x.add(
+                    "It is led by ",
+                    self.P(
+                        k % "lead_id",
+                        r["lead_id"],
+                        "name-initial",
+                        "pronoun",
+                        also=[f"project_staff.staff_id@{p}|{r['lead_id']}"],
+                    ),
+                    " from the ",
+                    F(k % "office_code", self.city(r["office_code"]), "pronoun", form="office-city"),
+                    " office.",
+                )
                 t, ex = fdate(r["start_date"], "approx-date")
                 x.add(" Work began in ", F(k % "start_date", t, "pronoun", ex, "approx-date"), ".")
                 if not conf:
@@ -764,50 +1091,99 @@ class Corpus:
                 x.add("\n\n", F(k % "description", r["description"], "heading-subject"), "\n")
             elif layout == 2:  # HTML sheet
                 x = self.doc(f"projects/{p}.html", "project-sheet-html", r["title"])
-                x.add("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>", h(r["title"]),
-                      "</title></head>\n<body>\n<h1>Project ", str(p), ": ", h(r["title"]), "</h1>\n<table>\n",
-                      "<tr><th>Client</th><td>", F(k % "client_id", client["name"], "html-table"), "</td></tr>\n",
-                      "<tr><th>Service</th><td>", F(k % "service_code", r["service_code"], "html-table", form="code"),
-                      "</td></tr>\n",
-                      "<tr><th>Office</th><td>", F(k % "office_code", r["office_code"], "html-table", form="code"),
-                      "</td></tr>\n",
-                      "<tr><th>", F(f"project_staff.role@{p}|{r['lead_id']}", "Project lead", "html-table", form="label"),
-                      "</th><td>",
-                      self.P(k % "lead_id", r["lead_id"], "name-reordered", "html-table",
-                             also=[f"project_staff.staff_id@{p}|{r['lead_id']}"]),
-                      "</td></tr>\n",
-                      "<tr><th>Status</th><td>", F(k % "status", r["status"].upper(), "html-table", form="uppercase"),
-                      "</td></tr>\n")
+                x.add(
+                    '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>',
+                    h(r["title"]),
+                    "</title></head>\n<body>\n<h1>Project ",
+                    str(p),
+                    ": ",
+                    h(r["title"]),
+                    "</h1>\n<table>\n",
+                    "<tr><th>Client</th><td>",
+                    F(k % "client_id", client["name"], "html-table"),
+                    "</td></tr>\n",
+                    "<tr><th>Service</th><td>",
+                    F(k % "service_code", r["service_code"], "html-table", form="code"),
+                    "</td></tr>\n",
+                    "<tr><th>Office</th><td>",
+                    F(k % "office_code", r["office_code"], "html-table", form="code"),
+                    "</td></tr>\n",
+                    "<tr><th>",
+                    F(f"project_staff.role@{p}|{r['lead_id']}", "Project lead", "html-table", form="label"),
+                    "</th><td>",
+                    self.P(
+                        k % "lead_id",
+                        r["lead_id"],
+                        "name-reordered",
+                        "html-table",
+                        also=[f"project_staff.staff_id@{p}|{r['lead_id']}"],
+                    ),
+                    "</td></tr>\n",
+                    "<tr><th>Status</th><td>",
+                    F(k % "status", r["status"].upper(), "html-table", form="uppercase"),
+                    "</td></tr>\n",
+                )
                 t, ex = fdate(r["start_date"], "date-eu")
                 x.add("<tr><th>Start</th><td>", F(k % "start_date", t, "html-table", ex, "date-eu"), "</td></tr>\n")
                 if r["end_date"]:
                     t, ex = fdate(r["end_date"], "date-eu")
                     x.add("<tr><th>End</th><td>", F(k % "end_date", t, "html-table", ex, "date-eu"), "</td></tr>\n")
-                x.add("<tr><th>Budget</th><td>",
-                      "confidential" if conf else self.budget_fact(p, "html-table", self.budget_form(p, i)), "</td></tr>\n")
-                x.add("</table>\n<p>", F(k % "description", r["description"], "heading-subject"), "</p>\n</body></html>\n")
+                x.add(
+                    "<tr><th>Budget</th><td>",
+                    "confidential" if conf else self.budget_fact(p, "html-table", self.budget_form(p, i)),
+                    "</td></tr>\n",
+                )
+                x.add(
+                    "</table>\n<p>", F(k % "description", r["description"], "heading-subject"), "</p>\n</body></html>\n"
+                )
             else:  # fixed-width export with the team block
                 x = self.doc(f"projects/export-{p}.txt", "project-export", r["title"])
-                x.add("PROJECT NO......: ", str(p), "\nTITLE...........: ", r["title"], "\n",
-                      "CLIENT..........: ", F(k % "client_id", client["name"].upper(), "kv-text", form="uppercase"), "\n",
-                      "SERVICE.........: ", F(k % "service_code", r["service_code"], "kv-text", form="code"), "\n",
-                      "OFFICE..........: ", F(k % "office_code", r["office_code"], "kv-text", form="code"), "\n",
-                      "STATUS..........: ", F(k % "status", r["status"], "kv-text"), "\n")
+                x.add(
+                    "PROJECT NO......: ",
+                    str(p),
+                    "\nTITLE...........: ",
+                    r["title"],
+                    "\n",
+                    "CLIENT..........: ",
+                    F(k % "client_id", client["name"].upper(), "kv-text", form="uppercase"),
+                    "\n",
+                    "SERVICE.........: ",
+                    F(k % "service_code", r["service_code"], "kv-text", form="code"),
+                    "\n",
+                    "OFFICE..........: ",
+                    F(k % "office_code", r["office_code"], "kv-text", form="code"),
+                    "\n",
+                    "STATUS..........: ",
+                    F(k % "status", r["status"], "kv-text"),
+                    "\n",
+                )
                 t, ex = fdate(r["start_date"], "iso")
-                x.add("START...........: ", F(k % "start_date", t, "kv-text", ex, "iso"), "\n",
-                      "END.............: ")
+                x.add("START...........: ", F(k % "start_date", t, "kv-text", ex, "iso"), "\n", "END.............: ")
                 if r["end_date"]:
                     t, ex = fdate(r["end_date"], "iso")
                     x.add(F(k % "end_date", t, "kv-text", ex, "iso"))
                 else:
                     x.add(F(k % "end_date", "-", "kv-text", form="null-dash"))
-                x.add("\nBUDGET..........: ", "CONFIDENTIAL" if conf else self.budget_fact(p, "kv-text", "code"), "\n",
-                      "TEAM............:\n")
+                x.add(
+                    "\nBUDGET..........: ",
+                    "CONFIDENTIAL" if conf else self.budget_fact(p, "kv-text", "code"),
+                    "\n",
+                    "TEAM............:\n",
+                )
                 for m in self.team[p]:
-                    x.add("   ", self.P(f"project_staff.staff_id@{p}|{m['staff_id']}", m["staff_id"], "name-reordered", "kv-text",
-                                        also=[f"projects.lead_id@{p}"] if m["role"] == "lead" else []),
-                          " " * max(1, 26 - len(self.sname(m["staff_id"], "name-reordered"))),
-                          F(f"project_staff.role@{p}|{m['staff_id']}", m["role"], "kv-text"), "\n")
+                    x.add(
+                        "   ",
+                        self.P(
+                            f"project_staff.staff_id@{p}|{m['staff_id']}",
+                            m["staff_id"],
+                            "name-reordered",
+                            "kv-text",
+                            also=[f"projects.lead_id@{p}"] if m["role"] == "lead" else [],
+                        ),
+                        " " * max(1, 26 - len(self.sname(m["staff_id"], "name-reordered"))),
+                        F(f"project_staff.role@{p}|{m['staff_id']}", m["role"], "kv-text"),
+                        "\n",
+                    )
         self.sheet_projects = set(chosen)
 
         # projects by office: tables whose office is given by the heading above them
@@ -820,11 +1196,16 @@ class Corpus:
             x.add("\n## ", self.city(code), "\n\n| No. | Project | Status |\n|---|---|---|\n")
             for p in ps:
                 r = self.projects[p]
-                x.add(f"| {p} | ", F(f"projects.office_code@{p}", r["title"], "table-under-heading", form="title"),
-                      " | ", F(f"projects.status@{p}", r["status"], "table"), " |\n")
+                x.add(
+                    f"| {p} | ",
+                    F(f"projects.office_code@{p}", r["title"], "table-under-heading", form="title"),
+                    " | ",
+                    F(f"projects.status@{p}", r["status"], "table"),
+                    " |\n",
+                )
         # transposed comparisons: projects as columns
         others = [p for p in docs if p not in chosen]
-        groups = [others[i:i + 4] for i in range(0, 12, 4)]
+        groups = [others[i : i + 4] for i in range(0, 12, 4)]
         for gi, grp in enumerate(groups):
             x = self.doc(f"projects/comparison-{gi + 1}.md", "project-comparison", f"Project comparison {gi + 1}")
             x.add("# Project comparison ", str(gi + 1), "\n\nPrepared for the quarterly board pack.\n\n| |")
@@ -832,16 +1213,35 @@ class Corpus:
                 x.add(f" {p} |")
             x.add("\n|---|" + "---|" * len(grp) + "\n| Client |")
             for p in grp:
-                x.add(" ", F(f"projects.client_id@{p}", self.clients[self.projects[p]["client_id"]]["name"],
-                             "transposed-table"), " |")
+                x.add(
+                    " ",
+                    F(
+                        f"projects.client_id@{p}",
+                        self.clients[self.projects[p]["client_id"]]["name"],
+                        "transposed-table",
+                    ),
+                    " |",
+                )
             x.add("\n| Lead |")
             for p in grp:
-                x.add(" ", self.P(f"projects.lead_id@{p}", self.projects[p]["lead_id"], "name", "transposed-table",
-                                  also=[f"project_staff.staff_id@{p}|{self.projects[p]['lead_id']}"]), " |")
+                x.add(
+                    " ",
+                    self.P(
+                        f"projects.lead_id@{p}",
+                        self.projects[p]["lead_id"],
+                        "name",
+                        "transposed-table",
+                        also=[f"project_staff.staff_id@{p}|{self.projects[p]['lead_id']}"],
+                    ),
+                    " |",
+                )
             x.add("\n| Service |")
             for p in grp:
-                x.add(" ", F(f"projects.service_code@{p}", self.projects[p]["service_code"], "transposed-table",
-                             form="code"), " |")
+                x.add(
+                    " ",
+                    F(f"projects.service_code@{p}", self.projects[p]["service_code"], "transposed-table", form="code"),
+                    " |",
+                )
             x.add("\n| Budget |")
             for j, p in enumerate(grp):
                 if p in self.confidential_budget:
@@ -860,26 +1260,40 @@ class Corpus:
         years = {2019: "md", 2020: "txt", 2021: "html", 2022: "txt"}
         self.omitted["invoices_outside_ledgers"] = {
             "rule": "invoices issued before 2019 or after 2022: no ledger for those years",
-            "fact_keys": sorted(f"invoices.invoice_no@{v['project_id']}|{v['invoice_no']}" for v in self.invoices
-                                if d(v["issued_on"]).year not in years)}
+            "fact_keys": sorted(
+                f"invoices.invoice_no@{v['project_id']}|{v['invoice_no']}"
+                for v in self.invoices
+                if d(v["issued_on"]).year not in years
+            ),
+        }
         for y, fmt in years.items():
             rows = [v for v in inv if d(v["issued_on"]).year == y]
             rows.sort(key=lambda v: (v["project_id"], v["invoice_no"]))
             x = self.doc(f"finance/ledger-{y}.{fmt}", "ledger", f"Sales ledger {y}")
             dform = {2019: "date-abbrev", 2020: "date-eu", 2021: "iso", 2022: "date-us"}[y]
 
-            def amt(v, how):
+            def amt(v, how, y=y):
                 cur = self.projects[v["project_id"]]["currency"]
                 form = "nordic" if cur in ("SEK", "NOK", "DKK") else ("sym" if y in (2019, 2022) else "code-eu")
-                return self.money_f(f"invoices.amount@{v['project_id']}|{v['invoice_no']}", v["project_id"],
-                                    v["amount"], how, form)
+                return self.money_f(
+                    f"invoices.amount@{v['project_id']}|{v['invoice_no']}", v["project_id"], v["amount"], how, form
+                )
+
             prev = None
             if fmt == "md":
-                x.add(f"# Sales ledger {y}\n\n| Project | Invoice | Issued | Amount | Status | Paid |\n|---|---|---|---|---|---|\n")
+                x.add(
+                    f"# Sales ledger {y}\n\n| Project | Invoice | Issued | Amount | Status | Paid |\n",
+                    "|---|---|---|---|---|---|\n",
+                )
             elif fmt == "html":
-                x.add("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Sales ledger ", str(y),
-                      "</title></head>\n<body>\n<h1>Sales ledger ", str(y), "</h1>\n<table>\n"
-                      "<tr><th>Project</th><th>Invoice</th><th>Issued</th><th>Amount</th><th>Status</th><th>Paid</th></tr>\n")
+                x.add(
+                    '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>Sales ledger ',
+                    str(y),
+                    "</title></head>\n<body>\n<h1>Sales ledger ",
+                    str(y),
+                    "</h1>\n<table>\n"
+                    "<tr><th>Project</th><th>Invoice</th><th>Issued</th><th>Amount</th><th>Status</th><th>Paid</th></tr>\n",
+                )
             else:
                 x.add(f"SALES LEDGER {y}\n", "PROJECT  INV  ISSUED       AMOUNT               STATUS    PAID\n")
             for v in rows:
@@ -900,12 +1314,34 @@ class Corpus:
                 if fmt == "md":
                     x.add(f"| {proj} | ", inv_f, " | ", iss, " | ", amt(v, cell_how), " | ", stt, " | ", paid, " |\n")
                 elif fmt == "html":
-                    x.add(f"<tr><td>{h(proj)}</td><td>", inv_f, "</td><td>", iss, "</td><td>", amt(v, cell_how),
-                          "</td><td>", stt, "</td><td>", paid, "</td></tr>\n")
+                    x.add(
+                        f"<tr><td>{h(proj)}</td><td>",
+                        inv_f,
+                        "</td><td>",
+                        iss,
+                        "</td><td>",
+                        amt(v, cell_how),
+                        "</td><td>",
+                        stt,
+                        "</td><td>",
+                        paid,
+                        "</td></tr>\n",
+                    )
                 else:
                     a = amt(v, cell_how)
-                    x.add(f"{proj:<9}", inv_f, " " * (5 - len(str(v["invoice_no"]))), iss, " " * max(1, 13 - len(t)),
-                          a, " " * max(1, 21 - len(a.text)), stt, " " * max(1, 10 - len(v["status"])), paid, "\n")
+                    x.add(
+                        f"{proj:<9}",
+                        inv_f,
+                        " " * (5 - len(str(v["invoice_no"]))),
+                        iss,
+                        " " * max(1, 13 - len(t)),
+                        a,
+                        " " * max(1, 21 - len(a.text)),
+                        stt,
+                        " " * max(1, 10 - len(v["status"])),
+                        paid,
+                        "\n",
+                    )
                 prev = v["project_id"]
             if fmt == "md":
                 x.add('\n" = same project as the line above.\n')
@@ -920,8 +1356,11 @@ class Corpus:
         by = defaultdict(list)
         for s in sorted(sids):
             r = self.staff[s]
-            ini = r["first_name"][0] + "".join(w[0] for w in r["last_name"].split() if w[0].isupper()) \
-                if " " in r["last_name"] else r["first_name"][0] + r["last_name"][0]
+            ini = (
+                r["first_name"][0] + "".join(w[0] for w in r["last_name"].split() if w[0].isupper())
+                if " " in r["last_name"]
+                else r["first_name"][0] + r["last_name"][0]
+            )
             by[ini.upper()].append(s)
         out = {}
         for ini, ss in by.items():
@@ -937,12 +1376,15 @@ class Corpus:
         halves = [(2021, 1), (2021, 2), (2022, 1), (2023, 1), (2023, 2)]
         self.omitted["site_visits_2022_h2"] = {
             "rule": "no visit log for July-December 2022: the weekly digest gives those visits' week (approximate), "
-                    "staff and project, never hours or findings",
-            "fact_keys": sorted(f"site_visits.{c}@{v['visit_id']}" for v in self.visits
-                                for c in ("hours", "finding")
-                                if d(v["visit_date"]).year == 2022 and d(v["visit_date"]).month > 6
-                                and v[c] is not None)}
-        for (y, half) in halves:
+            "staff and project, never hours or findings",
+            "fact_keys": sorted(
+                f"site_visits.{c}@{v['visit_id']}"
+                for v in self.visits
+                for c in ("hours", "finding")
+                if d(v["visit_date"]).year == 2022 and d(v["visit_date"]).month > 6 and v[c] is not None
+            ),
+        }
+        for y, half in halves:
             rows = [v for v in vis if d(v["visit_date"]).year == y and (d(v["visit_date"]).month > 6) == (half == 2)]
             if not rows:
                 continue
@@ -956,11 +1398,17 @@ class Corpus:
             for v in rows:
                 k = f"site_visits.%s@{v['visit_id']}"
                 t, ex = fdate(v["visit_date"], dform)
-                x.add(f"#{v['visit_id']:<5}", F(k % "visit_date", t, "log", ex, dform), " " * (14 - len(t)),
-                      F(k % "staff_id", leg[v["staff_id"]], "log-legend", form="initials"),
-                      " " * (6 - len(leg[v["staff_id"]])),
-                      F(k % "project_id", str(v["project_id"]), "log", form="code"), "   ",
-                      F(k % "hours", f"{v['hours']:.1f}", "log", form="plain-number"), "    ")
+                x.add(
+                    f"#{v['visit_id']:<5}",
+                    F(k % "visit_date", t, "log", ex, dform),
+                    " " * (14 - len(t)),
+                    F(k % "staff_id", leg[v["staff_id"]], "log-legend", form="initials"),
+                    " " * (6 - len(leg[v["staff_id"]])),
+                    F(k % "project_id", str(v["project_id"]), "log", form="code"),
+                    "   ",
+                    F(k % "hours", f"{v['hours']:.1f}", "log", form="plain-number"),
+                    "    ",
+                )
                 if v["finding"]:
                     x.add(F(k % "finding", v["finding"], "log"))
                 else:
@@ -968,14 +1416,22 @@ class Corpus:
                 x.add("\n")
         rows = [v for v in vis if d(v["visit_date"]).year == 2022 and d(v["visit_date"]).month > 6]
         x = self.doc("site/weekly-digest-2022-h2.md", "visit-digest", "Weekly site digest 2022 H2")
-        x.add("# Weekly site digest, second half of 2022\n\nThe detailed log for this period was lost in the "
-              "file-server migration; this digest was rebuilt from calendars.\n\n")
+        x.add(
+            "# Weekly site digest, second half of 2022\n\nThe detailed log for this period was lost in the "
+            "file-server migration; this digest was rebuilt from calendars.\n\n"
+        )
         for v in rows:
             k = f"site_visits.%s@{v['visit_id']}"
             t, ex = fdate(v["visit_date"], "iso-week")
-            x.add("- ", F(k % "visit_date", t, "card", ex, "iso-week"), ": ",
-                  self.P(k % "staff_id", v["staff_id"], "name", "card"), " at project ",
-                  F(k % "project_id", str(v["project_id"]), "card", form="code"), f" (visit #{v['visit_id']})\n")
+            x.add(
+                "- ",
+                F(k % "visit_date", t, "card", ex, "iso-week"),
+                ": ",
+                self.P(k % "staff_id", v["staff_id"], "name", "card"),
+                " at project ",
+                F(k % "project_id", str(v["project_id"]), "card", form="code"),
+                f" (visit #{v['visit_id']})\n",
+            )
 
     # ------------------------------------------------------------------------------------------
     def write_mail_and_minutes(self):
@@ -993,58 +1449,109 @@ class Corpus:
             t, ex = fdate(v["issued_on"], "date-words")
             form = "nordic" if p["currency"] in ("SEK", "NOK", "DKK") else "code"
             amt, aex = money(v["amount"], p["currency"], form)
-            x.add("From: accounts@kestrel-ashby.eu\nTo: ", *self.names(p["lead_id"], "name", "prose"),
-                  f"\nSubject: Re: Invoice {ref}\n\n",
-                  f"{lead['first_name']},\n\nStill nothing from {cl['contact_name'] or 'the client'} on this one. Can you chase "
-                  "them at your next site meeting?\n\nAccounts\n\n",
-                  f"> On {t}, ", *self.names(p["lead_id"], "name", "quoted-reply"), " wrote:\n> Invoice ",
-                  F(key % "invoice_no", ref, "quoted-reply", form="code"), " for ",
-                  self.money_f(key % "amount", v["project_id"], v["amount"], "quoted-reply", form), " went out today to ",
-                  cl["name"], ".\n> Status in the ledger: ", F(key % "status", v["status"], "quoted-reply"), ".\n")
+            x.add(
+                "From: accounts@kestrel-ashby.eu\nTo: ",
+                *self.names(p["lead_id"], "name", "prose"),
+                f"\nSubject: Re: Invoice {ref}\n\n",
+                f"{lead['first_name']},\n\nStill nothing from {cl['contact_name'] or 'the client'} on this one. "
+                "Can you chase "
+                "them at your next site meeting?\n\nAccounts\n\n",
+                f"> On {t}, ",
+                *self.names(p["lead_id"], "name", "quoted-reply"),
+                " wrote:\n> Invoice ",
+                F(key % "invoice_no", ref, "quoted-reply", form="code"),
+                " for ",
+                self.money_f(key % "amount", v["project_id"], v["amount"], "quoted-reply", form),
+                " went out today to ",
+                cl["name"],
+                ".\n> Status in the ledger: ",
+                F(key % "status", v["status"], "quoted-reply"),
+                ".\n",
+            )
         # a client contact change, stated in a reply
         movers = [c for c in sorted(self.client_doc) if self.clients[c]["contact_name"]][:3]
         for cid in movers:
             c = self.clients[cid]
             x = self.doc(f"mail/contact-{slug(c['name'])}.txt", "email-thread", f"Contact at {c['name']}")
-            x.add("From: ", *self.names(1, "name-honorific", "prose"), "\nTo: all-leads\nSubject: Re: who do we call at ", c["name"], "?\n\n",
-                  "Yes — it's ", F(f"clients.contact_name@{cid}", c["contact_name"], "prose"),
-                  ", please keep the CRM up to date.\n\nAK\n\n> Does anyone know who our contact at ", c["name"],
-                  " is these days? The old number bounced.\n> — Priya\n")
+            x.add(
+                "From: ",
+                *self.names(1, "name-honorific", "prose"),
+                "\nTo: all-leads\nSubject: Re: who do we call at ",
+                c["name"],
+                "?\n\n",
+                "Yes — it's ",
+                F(f"clients.contact_name@{cid}", c["contact_name"], "prose"),
+                ", please keep the CRM up to date.\n\nAK\n\n> Does anyone know who our contact at ",
+                c["name"],
+                " is these days? The old number bounced.\n> — Priya\n",
+            )
         # staffing e-mail: namesakes kept apart by Sr./Jr.
         x = self.doc("mail/hale-handover.txt", "email-thread", "Handover: Robert Hale")
-        p5 = [m["project_id"] for ps in self.team.values() for m in ps
-              if m["staff_id"] == 5 and m["project_id"] in self.documented_projects]
-        x.add("From: Oliver Grant\nTo: Bristol office\nSubject: Which Robert?\n\n"
-              "To avoid the usual confusion: ", *self.names(2, "name", "prose"), " is the ",
-              F("staff.job_title@2", "Technical Director", "prose"), " in ",
-              F("staff.office_code@2", "Leeds", "prose", form="office-city"), "; his son, ",
-              F("staff.job_title@5", "structural engineer", "prose", form="lowercase"), " ",
-              *self.names(5, "name", "prose"), ", sits with us in ",
-              F("staff.office_code@5", "Bristol", "prose", form="office-city"), ".")
+        p5 = [
+            m["project_id"]
+            for ps in self.team.values()
+            for m in ps
+            if m["staff_id"] == 5 and m["project_id"] in self.documented_projects
+        ]
+        x.add(
+            "From: Oliver Grant\nTo: Bristol office\nSubject: Which Robert?\n\nTo avoid the usual confusion: ",
+            *self.names(2, "name", "prose"),
+            " is the ",
+            F("staff.job_title@2", "Technical Director", "prose"),
+            " in ",
+            F("staff.office_code@2", "Leeds", "prose", form="office-city"),
+            "; his son, ",
+            F("staff.job_title@5", "structural engineer", "prose", form="lowercase"),
+            " ",
+            *self.names(5, "name", "prose"),
+            ", sits with us in ",
+            F("staff.office_code@5", "Bristol", "prose", form="office-city"),
+            ".",
+        )
         if p5:
-            x.add(" Jr. is on project ", F(f"project_staff.staff_id@{p5[0]}|5", str(p5[0]), "pronoun", form="code"), ".")
+            x.add(
+                " Jr. is on project ", F(f"project_staff.staff_id@{p5[0]}|5", str(p5[0]), "pronoun", form="code"), "."
+            )
         x.add("\n\nOliver\n")
         # meeting minutes: staffing decisions (association rows), attendees (no facts)
         meetings = sorted(rng.sample(sorted(self.sheet_projects), 12))
         for mi in range(4):
             day = dt.date(2023, 2 + 2 * mi, 6 + mi)
-            x = self.doc(f"meetings/{day.isoformat()}-resourcing.md", "minutes", f"Resourcing meeting {day.isoformat()}")
+            x = self.doc(
+                f"meetings/{day.isoformat()}-resourcing.md", "minutes", f"Resourcing meeting {day.isoformat()}"
+            )
             att = sorted(rng.sample([s for s in st if s not in self.late_staff], 5))
-            x.add(f"# Resourcing meeting, {fdate(day.isoformat(), 'date-words')[0]}\n\n",
-                  "Present: ")
+            x.add(f"# Resourcing meeting, {fdate(day.isoformat(), 'date-words')[0]}\n\n", "Present: ")
             for j, s in enumerate(att):
                 x.add(", " if j else "", *self.names(s, "name-initial", "prose"))
             x.add("\n\n## Decisions\n\n")
-            for p in meetings[mi * 3:mi * 3 + 3]:
+            for p in meetings[mi * 3 : mi * 3 + 3]:
                 r = self.projects[p]
                 x.add(f"### {p} {r['title']}\n\n")
                 mem = [m for m in self.team[p] if m["role"] != "lead"][:2]
                 for m in mem:
-                    x.add("- ", self.P(f"project_staff.staff_id@{p}|{m['staff_id']}", m["staff_id"], "name-initial", "heading-subject"), " stays on as ",
-                          F(f"project_staff.role@{p}|{m['staff_id']}", m["role"], "heading-subject"))
+                    x.add(
+                        "- ",
+                        self.P(
+                            f"project_staff.staff_id@{p}|{m['staff_id']}",
+                            m["staff_id"],
+                            "name-initial",
+                            "heading-subject",
+                        ),
+                        " stays on as ",
+                        F(f"project_staff.role@{p}|{m['staff_id']}", m["role"], "heading-subject"),
+                    )
                     if m["hours_budgeted"]:
-                        x.add(", ", F(f"project_staff.hours_budgeted@{p}|{m['staff_id']}", str(m["hours_budgeted"]),
-                                      "heading-subject", form="plain-number"), " hours budgeted")
+                        x.add(
+                            ", ",
+                            F(
+                                f"project_staff.hours_budgeted@{p}|{m['staff_id']}",
+                                str(m["hours_budgeted"]),
+                                "heading-subject",
+                                form="plain-number",
+                            ),
+                            " hours budgeted",
+                        )
                     x.add(".\n")
                 if not mem:
                     x.add("- No change.\n")
@@ -1055,67 +1562,128 @@ class Corpus:
         x.add("# Offices — questions we get asked\n\n")
         for code in ("K-04", "K-06", "K-07"):
             o = self.offices[code]
-            x.add("**Q: Where exactly is the ", o["city"], " office?**\n\nA: ",
-                  F(f"offices.address@{code}", o["address"], "qa"), ", ",
-                  F(f"offices.country_code@{code}", COUNTRY_EN[o["country_code"]], "qa", form="english-name"), ".\n\n")
+            x.add(
+                "**Q: Where exactly is the ",
+                o["city"],
+                " office?**\n\nA: ",
+                F(f"offices.address@{code}", o["address"], "qa"),
+                ", ",
+                F(f"offices.country_code@{code}", COUNTRY_EN[o["country_code"]], "qa", form="english-name"),
+                ".\n\n",
+            )
         x.add("**Q: Which office is the oldest?**\n\nA: Leeds, our head office.\n")
 
     # ------------------------------------------------------------------------------------------
     def write_distractors_and_policies(self):
         dis = [
-            ("crm/prospects/nordvik-shipping-holdings.md",
-             "# Nordvik Shipping Holdings AS (prospect)\n\nParent company of a shipping group in Ålesund, Norge. "
-             "Contact: Kjetil Dahlberg. Not a client; met at the Bergen port conference. Credit check pending.\n"),
-            ("crm/prospects/port-of-aberdour-harbour-trust.md",
-             "# Port of Aberdour Harbour Trust\n\nA charity that runs the marina next to the Port of Aberdour. "
-             "Contact Moira Frazer, +44 509 8532. We have never worked for them.\n"),
-            ("market/competitor-rates-2024.md",
-             "# Competitor day rates (Fjordgeo AS, 2024)\n\n| Service | Day rate |\n|---|---|\n"
-             "| Scour assessment | €1,450.00 |\n| Foundation design | €1,290.00 |\n| Hydrographic survey | €1,180.00 |\n"
-             "| Quay wall design | €1,400.00 |\n"),
-            ("market/press-anna-keller-fjordgeo.md",
-             "# Dr. Anna Keller joins Fjordgeo as Chief Engineer\n\nFjordgeo AS of Trondheim has appointed Dr. Anna Keller "
-             "(formerly of NTNU) as Chief Engineer from 3 March 2019. She will be based in Trondheim.\n"),
-            ("market/robert-hale-iii.txt",
-             "CONFERENCE PROGRAMME, COASTAL ENGINEERING DAYS\n\n10:30  Robert Hale III, Hale Marine Consultants (Cardiff): "
-             "scour at monopiles, twenty years on.\n11:15  Coffee.\n"),
-            ("crm/prospects/malmo-vatten-och-avfall.html",
-             "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Malmö Vatten och Avfall</title></head>\n<body>\n"
-             "<h1>Malmö Vatten och Avfall (prospect)</h1>\n<table>\n<tr><td>Sector</td><td>Water</td></tr>\n"
-             "<tr><td>City</td><td>Malmö</td></tr>\n<tr><td>Contact</td><td>Lena Ekström</td></tr>\n</table>\n</body></html>\n"),
-            ("crm/prospects/hamburg-wasserwerke-sued.md",
-             "# Hamburg Wasserwerke Süd — tender notice\n\nTender for a reservoir embankment study in Hamburg-Harburg, "
-             "budget 1,2 Mio. €, closing 14 April 2024. Contact Sabine Krausse.\n"),
-            ("crm/prospects/bristol-harbourside-estates.md",
-             "# Bristol Harbourside Estates Ltd\n\nNot to be confused with our client Harbourside Bristol Estates. "
-             "A letting agent on Welsh Back; contact Tessa Morgans.\n"),
-            ("crm/prospects/blue-tern-offshore-wind-2.md",
-             "# Blue Tern Offshore Wind 2 Ltd\n\nSpecial-purpose vehicle for the second Blue Tern array, Aberdeen. "
-             "No contract with us; its owner may bring the scour assessment to tender in 2025.\n"),
-            ("people/applicants/katrin-meyerhoff-cv.md",
-             "# Katrin Meyerhoff — CV\n\nSenior Geotechnical Engineer, Bremen. Applied for the Hamburg vacancy on "
-             "12 May 2023. E-mail k.meyerhoff@example.org.\n"),
+            (
+                "crm/prospects/nordvik-shipping-holdings.md",
+                "# Nordvik Shipping Holdings AS (prospect)\n\nParent company of a shipping group in Ålesund, Norge. "
+                "Contact: Kjetil Dahlberg. Not a client; met at the Bergen port conference. Credit check pending.\n",
+            ),
+            (
+                "crm/prospects/port-of-aberdour-harbour-trust.md",
+                "# Port of Aberdour Harbour Trust\n\nA charity that runs the marina next to the Port of Aberdour. "
+                "Contact Moira Frazer, +44 509 8532. We have never worked for them.\n",
+            ),
+            (
+                "market/competitor-rates-2024.md",
+                "# Competitor day rates (Fjordgeo AS, 2024)\n\n| Service | Day rate |\n|---|---|\n"
+                "| Scour assessment | €1,450.00 |\n| Foundation design | €1,290.00 |\n"
+                "| Hydrographic survey | €1,180.00 |\n"
+                "| Quay wall design | €1,400.00 |\n",
+            ),
+            (
+                "market/press-anna-keller-fjordgeo.md",
+                "# Dr. Anna Keller joins Fjordgeo as Chief Engineer\n\n"
+                "Fjordgeo AS of Trondheim has appointed Dr. Anna Keller "
+                "(formerly of NTNU) as Chief Engineer from 3 March 2019. She will be based in Trondheim.\n",
+            ),
+            (
+                "market/robert-hale-iii.txt",
+                "CONFERENCE PROGRAMME, COASTAL ENGINEERING DAYS\n\n"
+                "10:30  Robert Hale III, Hale Marine Consultants (Cardiff): "
+                "scour at monopiles, twenty years on.\n11:15  Coffee.\n",
+            ),
+            (
+                "crm/prospects/malmo-vatten-och-avfall.html",
+                '<!DOCTYPE html>\n<html><head><meta charset="utf-8">'
+                "<title>Malmö Vatten och Avfall</title></head>\n<body>\n"
+                "<h1>Malmö Vatten och Avfall (prospect)</h1>\n<table>\n<tr><td>Sector</td><td>Water</td></tr>\n"
+                "<tr><td>City</td><td>Malmö</td></tr>\n<tr><td>Contact</td><td>Lena Ekström</td></tr>\n"
+                "</table>\n</body></html>\n",
+            ),
+            (
+                "crm/prospects/hamburg-wasserwerke-sued.md",
+                "# Hamburg Wasserwerke Süd — tender notice\n\n"
+                "Tender for a reservoir embankment study in Hamburg-Harburg, "
+                "budget 1,2 Mio. €, closing 14 April 2024. Contact Sabine Krausse.\n",
+            ),
+            (
+                "crm/prospects/bristol-harbourside-estates.md",
+                "# Bristol Harbourside Estates Ltd\n\nNot to be confused with our client Harbourside Bristol Estates. "
+                "A letting agent on Welsh Back; contact Tessa Morgans.\n",
+            ),
+            (
+                "crm/prospects/blue-tern-offshore-wind-2.md",
+                "# Blue Tern Offshore Wind 2 Ltd\n\nSpecial-purpose vehicle for the second Blue Tern array, Aberdeen. "
+                "No contract with us; its owner may bring the scour assessment to tender in 2025.\n",
+            ),
+            (
+                "people/applicants/katrin-meyerhoff-cv.md",
+                "# Katrin Meyerhoff — CV\n\nSenior Geotechnical Engineer, Bremen. Applied for the Hamburg vacancy on "
+                "12 May 2023. E-mail k.meyerhoff@example.org.\n",
+            ),
         ]
         for path, body in dis:
-            x = self.doc(path, "distractor", body.split("\n")[0].lstrip("# ").strip() if not path.endswith(".html")
-                         else "Malmö Vatten och Avfall", distractor=True)
+            x = self.doc(
+                path,
+                "distractor",
+                body.split("\n")[0].lstrip("# ").strip() if not path.endswith(".html") else "Malmö Vatten och Avfall",
+                distractor=True,
+            )
             x.add(body)
         pol = [
-            ("policies/expenses.md", "Expenses policy", "# Expenses policy\n\nClaim within 30 days. Receipts are "
-             "required for anything over EUR 25. Mileage is paid at the national rate of the office you work in.\n"),
-            ("policies/site-safety.md", "Site safety rules", "# Site safety rules\n\nNever work alone on a quay edge. "
-             "Life jackets within 2 m of water. Check the tide tables before any foreshore visit and tell your office "
-             "when you are back.\n"),
-            ("policies/it-and-data.txt", "IT and data", "IT AND DATA\n\nLaptops are encrypted. Survey data go to the "
-             "project share the same day. Never e-mail client drawings to a personal address.\n"),
-            ("policies/holidays.md", "Holidays", "# Holidays\n\nEach office follows its national public holidays. "
-             "Book leave at least two weeks ahead; one week in August is shared across all offices.\n"),
-            ("policies/drones.html", "Drone flights", "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
-             "<title>Drone flights</title></head>\n<body>\n<h1>Drone flights</h1>\n<p>Only certified pilots fly. "
-             "Notify the client and the harbour master 48 hours ahead.</p>\n</body></html>\n"),
-            ("news/summer-newsletter.md", "Summer newsletter", "# Summer newsletter\n\nThanks to everyone who "
-             "joined the fell race and the harbour clean-up. The bake-off was won by the night shift of the survey "
-             "launch. See you all in September.\n"),
+            (
+                "policies/expenses.md",
+                "Expenses policy",
+                "# Expenses policy\n\nClaim within 30 days. Receipts are "
+                "required for anything over EUR 25. Mileage is paid at the national rate of the office you work in.\n",
+            ),
+            (
+                "policies/site-safety.md",
+                "Site safety rules",
+                "# Site safety rules\n\nNever work alone on a quay edge. "
+                "Life jackets within 2 m of water. Check the tide tables before any foreshore visit "
+                "and tell your office "
+                "when you are back.\n",
+            ),
+            (
+                "policies/it-and-data.txt",
+                "IT and data",
+                "IT AND DATA\n\nLaptops are encrypted. Survey data go to the "
+                "project share the same day. Never e-mail client drawings to a personal address.\n",
+            ),
+            (
+                "policies/holidays.md",
+                "Holidays",
+                "# Holidays\n\nEach office follows its national public holidays. "
+                "Book leave at least two weeks ahead; one week in August is shared across all offices.\n",
+            ),
+            (
+                "policies/drones.html",
+                "Drone flights",
+                '<!DOCTYPE html>\n<html><head><meta charset="utf-8">'
+                "<title>Drone flights</title></head>\n<body>\n<h1>Drone flights</h1>\n<p>Only certified pilots fly. "
+                "Notify the client and the harbour master 48 hours ahead.</p>\n</body></html>\n",
+            ),
+            (
+                "news/summer-newsletter.md",
+                "Summer newsletter",
+                "# Summer newsletter\n\nThanks to everyone who "
+                "joined the fell race and the harbour clean-up. The bake-off was won by the night shift of the survey "
+                "launch. See you all in September.\n",
+            ),
         ]
         for path, title, body in pol:
             self.doc(path, "company-no-facts", title, no_fact=True).add(body)
@@ -1138,9 +1706,31 @@ class Corpus:
             assert not (x.distractor or x.no_fact) or not x.facts, x.id
 
 
-MALE = {"Robert", "Jonas", "Pieter", "Søren", "Lars", "Tomás", "Oliver", "Henrik", "Mark", "Marc", "Felix",
-        "Jan", "Hugo", "Erik", "Aidan", "George", "Lukas", "Ole", "Yusuf", "Andreas", "Björn", "Daniel",
-        "Willem"}
+MALE = {
+    "Robert",
+    "Jonas",
+    "Pieter",
+    "Søren",
+    "Lars",
+    "Tomás",
+    "Oliver",
+    "Henrik",
+    "Mark",
+    "Marc",
+    "Felix",
+    "Jan",
+    "Hugo",
+    "Erik",
+    "Aidan",
+    "George",
+    "Lukas",
+    "Ole",
+    "Yusuf",
+    "Andreas",
+    "Björn",
+    "Daniel",
+    "Willem",
+}
 
 
 def write(corpus, out, db_rel):
@@ -1156,19 +1746,30 @@ def write(corpus, out, db_rel):
             fh.write(x.text())
         facts.extend(x.facts)
         tables = sorted({f["fact_key"].split(".", 1)[0] for f in x.facts})
-        documents.append({"doc_id": x.id, "kind": x.kind, "format": x.fmt, "title": x.title, "chars": len(x.text()),
-                          "n_statements": len(x.facts), "n_exact": sum(f["exact"] for f in x.facts),
-                          "n_distinct_facts": len({f["fact_key"] for f in x.facts}), "tables": tables,
-                          "distractor": x.distractor, "states_no_db_fact": not x.facts})
+        documents.append(
+            {
+                "doc_id": x.id,
+                "kind": x.kind,
+                "format": x.fmt,
+                "title": x.title,
+                "chars": len(x.text()),
+                "n_statements": len(x.facts),
+                "n_exact": sum(f["exact"] for f in x.facts),
+                "n_distinct_facts": len({f["fact_key"] for f in x.facts}),
+                "tables": tables,
+                "distractor": x.distractor,
+                "states_no_db_fact": not x.facts,
+            }
+        )
     exact_keys = {f["fact_key"] for f in facts if f["exact"]}
     all_keys = {f["fact_key"] for f in facts}
     truth = {
         "about": "Ground truth of the Kestrel Ashby corpus, recorded by make_corpus.py while each statement was "
-                 "written. Fact keys follow ragdx: Table.Column@pk, composite keys joined with '|'. A foreign key "
-                 "is stated as a hop (projects.client_id@1042); a row of a table whose primary key is composite "
-                 "and holds a foreign key is keyed by its last key column (project_staff.staff_id@project|staff, "
-                 "invoices.invoice_no@project|invoice). Offsets are character offsets into the file (HTML: into "
-                 "the escaped source).",
+        "written. Fact keys follow ragdx: Table.Column@pk, composite keys joined with '|'. A foreign key "
+        "is stated as a hop (projects.client_id@1042); a row of a table whose primary key is composite "
+        "and holds a foreign key is keyed by its last key column (project_staff.staff_id@project|staff, "
+        "invoices.invoice_no@project|invoice). Offsets are character offsets into the file (HTML: into "
+        "the escaped source).",
         "database": db_rel,
         "seed": corpus.seed,
         "facts": facts,
@@ -1206,8 +1807,11 @@ def main(argv=None):
     db_rel = os.path.relpath(os.path.abspath(a.db), os.path.abspath(a.out))
     t = write(c, a.out, db_rel)
     s = t["stats"]
-    print(f"{s['documents']} documents, {s['statements']} statements of {s['distinct_facts_stated']} facts "
-          f"({s['distinct_facts_stated_exactly']} stated exactly)", file=sys.stderr)
+    print(
+        f"{s['documents']} documents, {s['statements']} statements of {s['distinct_facts_stated']} facts "
+        f"({s['distinct_facts_stated_exactly']} stated exactly)",
+        file=sys.stderr,
+    )
     return 0
 
 

@@ -18,6 +18,7 @@ What the schema has on purpose:
   * NULLs, dates (ISO text), money (REAL, two decimals, per-project currency), enums, and
     multi-sentence description columns (services.description, projects.description, staff.bio).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -67,7 +68,8 @@ CREATE TABLE clients (
 CREATE TABLE services (
     service_code  TEXT PRIMARY KEY,
     name          TEXT NOT NULL UNIQUE,
-    discipline    TEXT NOT NULL CHECK (discipline IN ('Geotechnical','Structural','Marine','Environmental','Surveying')),
+    discipline    TEXT NOT NULL
+                  CHECK (discipline IN ('Geotechnical','Structural','Marine','Environmental','Surveying')),
     day_rate      REAL NOT NULL,
     description   TEXT NOT NULL
 );
@@ -213,81 +215,224 @@ CLIENTS = [  # name, sector, country, city
     ("Statens vegvesen Vest", "Public", "NO", "Leikanger"),
 ]
 
-CONTACTS = ["Moira Fraser", "Kjetil Dahl", "Siv Aune", "Gareth Lowe", "Uwe Tiedemann", "Birgit Holm",
-            "Rob Verhoeven", "Callum Reid", "Eirik Strand", "Heike Vogt", "Jesper Lund", "Agnès Morel",
-            "Ian Whitaker", "Sue Pritchard", "Matthias Ebert", "Karin Sjöberg", "Bram Willems",
-            "Helen Dawson", "Nick Ferris", "Sabine Krause", "Anders Kjær", "Lena Ek", "Julien Faure",
-            "Paul Barker", "Tessa Morgan", "Dirk Hansen", "Astrid Vik", "Maja Lind", "Joost Smit",
-            "Camille Garnier", "Rachel Nunn", "Gordon Tait", "Frauke Lenz", "Mads Bach", "Ilse Dekker",
-            "Per Olav Brekke"]
-
-SERVICES = [  # code, name, discipline, day rate (EUR), description
-    ("GEO-1", "Ground investigation design", "Geotechnical", 980.00,
-     "Desk study, borehole and CPT scheduling and supervision of the field work. The deliverable is a "
-     "factual and interpretative ground investigation report."),
-    ("GEO-2", "Foundation design", "Geotechnical", 1150.00,
-     "Shallow and piled foundation design to Eurocode 7. Includes settlement analysis and pile load "
-     "test specifications."),
-    ("GEO-3", "Slope stability assessment", "Geotechnical", 1080.00,
-     "Limit-equilibrium and finite-element analysis of natural and engineered slopes. Monitoring "
-     "proposals are included where the factor of safety is marginal."),
-    ("STR-1", "Structural inspection", "Structural", 890.00,
-     "Visual and close-up inspection of bridges, quays and buildings. Findings are graded and "
-     "photographed, with a prioritised repair schedule."),
-    ("STR-2", "Quay wall design", "Structural", 1240.00,
-     "Design of sheet-pile, gravity and piled quay walls. Covers berthing and mooring loads, "
-     "corrosion allowance and the construction sequence."),
-    ("STR-3", "Bridge assessment", "Structural", 1190.00,
-     "Load-carrying capacity assessment of existing bridges. Strengthening options are costed "
-     "where the assessment fails."),
-    ("MAR-1", "Scour assessment", "Marine", 1120.00,
-     "Assessment of scour around piers, monopiles and quay toes. Combines bathymetric survey data "
-     "with empirical and numerical methods."),
-    ("MAR-2", "Coastal flood modelling", "Marine", 1310.00,
-     "Wave and water-level modelling for flood risk studies. Joint-probability analysis and "
-     "climate-change allowances are part of every study."),
-    ("MAR-3", "Dredging studies", "Marine", 1060.00,
-     "Capital and maintenance dredging studies, sediment sampling plans and disposal options. "
-     "Volumes are checked against successive surveys."),
-    ("ENV-1", "Environmental impact assessment", "Environmental", 940.00,
-     "Scoping, baseline surveys and the environmental statement. Consultation with the regulator is "
-     "handled by the assessment lead."),
-    ("ENV-2", "Contaminated land assessment", "Environmental", 910.00,
-     "Phase 1 and phase 2 contaminated land assessment. Remediation strategies are proposed where "
-     "risks to receptors are found."),
-    ("SUR-1", "Hydrographic survey", "Surveying", 1020.00,
-     "Multibeam and single-beam bathymetric survey from our own launch. Data are delivered as "
-     "gridded surfaces and charts."),
-    ("SUR-2", "Topographic survey", "Surveying", 760.00,
-     "GNSS and total-station topographic survey. Drone photogrammetry is offered for larger sites."),
-    ("SUR-3", "Structural monitoring", "Surveying", 830.00,
-     "Automated monitoring of movement and tilt during construction. Alerts are sent when trigger "
-     "levels are exceeded."),
+CONTACTS = [
+    "Moira Fraser",
+    "Kjetil Dahl",
+    "Siv Aune",
+    "Gareth Lowe",
+    "Uwe Tiedemann",
+    "Birgit Holm",
+    "Rob Verhoeven",
+    "Callum Reid",
+    "Eirik Strand",
+    "Heike Vogt",
+    "Jesper Lund",
+    "Agnès Morel",
+    "Ian Whitaker",
+    "Sue Pritchard",
+    "Matthias Ebert",
+    "Karin Sjöberg",
+    "Bram Willems",
+    "Helen Dawson",
+    "Nick Ferris",
+    "Sabine Krause",
+    "Anders Kjær",
+    "Lena Ek",
+    "Julien Faure",
+    "Paul Barker",
+    "Tessa Morgan",
+    "Dirk Hansen",
+    "Astrid Vik",
+    "Maja Lind",
+    "Joost Smit",
+    "Camille Garnier",
+    "Rachel Nunn",
+    "Gordon Tait",
+    "Frauke Lenz",
+    "Mads Bach",
+    "Ilse Dekker",
+    "Per Olav Brekke",
 ]
 
-SITES = {"Ports": ["quay", "berth", "harbour wall", "dock gate", "breakwater", "ro-ro ramp"],
-         "Energy": ["cable landfall", "monopile array", "substation platform", "intake structure", "dam spillway"],
-         "Rail": ["viaduct", "cutting", "embankment", "station footbridge", "culvert"],
-         "Water": ["reservoir embankment", "treatment works", "outfall", "intake tower", "pumping station"],
-         "Property": ["waterfront block", "basement", "riverside terrace", "car park deck", "pier conversion"],
-         "Public": ["flood wall", "sea defence", "river embankment", "promenade", "tidal barrier"]}
-WORKS = {"GEO-1": "ground investigation", "GEO-2": "foundation design", "GEO-3": "slope stability study",
-         "STR-1": "inspection", "STR-2": "quay wall design", "STR-3": "assessment",
-         "MAR-1": "scour assessment", "MAR-2": "flood modelling", "MAR-3": "dredging study",
-         "ENV-1": "EIA", "ENV-2": "contamination survey", "SUR-1": "hydrographic survey",
-         "SUR-2": "topographic survey", "SUR-3": "movement monitoring"}
-SECTOR_SERVICES = {"Ports": ["STR-1", "STR-2", "MAR-1", "MAR-3", "SUR-1", "GEO-2"],
-                   "Energy": ["MAR-1", "GEO-1", "GEO-2", "ENV-1", "SUR-1", "SUR-3"],
-                   "Rail": ["STR-3", "STR-1", "GEO-3", "SUR-2", "SUR-3"],
-                   "Water": ["GEO-3", "ENV-2", "STR-1", "MAR-2", "SUR-2"],
-                   "Property": ["GEO-2", "ENV-2", "SUR-3", "STR-1", "SUR-2"],
-                   "Public": ["MAR-2", "ENV-1", "GEO-3", "STR-1", "SUR-2"]}
+SERVICES = [  # code, name, discipline, day rate (EUR), description
+    (
+        "GEO-1",
+        "Ground investigation design",
+        "Geotechnical",
+        980.00,
+        "Desk study, borehole and CPT scheduling and supervision of the field work. The deliverable is a "
+        "factual and interpretative ground investigation report.",
+    ),
+    (
+        "GEO-2",
+        "Foundation design",
+        "Geotechnical",
+        1150.00,
+        "Shallow and piled foundation design to Eurocode 7. Includes settlement analysis and pile load "
+        "test specifications.",
+    ),
+    (
+        "GEO-3",
+        "Slope stability assessment",
+        "Geotechnical",
+        1080.00,
+        "Limit-equilibrium and finite-element analysis of natural and engineered slopes. Monitoring "
+        "proposals are included where the factor of safety is marginal.",
+    ),
+    (
+        "STR-1",
+        "Structural inspection",
+        "Structural",
+        890.00,
+        "Visual and close-up inspection of bridges, quays and buildings. Findings are graded and "
+        "photographed, with a prioritised repair schedule.",
+    ),
+    (
+        "STR-2",
+        "Quay wall design",
+        "Structural",
+        1240.00,
+        "Design of sheet-pile, gravity and piled quay walls. Covers berthing and mooring loads, "
+        "corrosion allowance and the construction sequence.",
+    ),
+    (
+        "STR-3",
+        "Bridge assessment",
+        "Structural",
+        1190.00,
+        "Load-carrying capacity assessment of existing bridges. Strengthening options are costed "
+        "where the assessment fails.",
+    ),
+    (
+        "MAR-1",
+        "Scour assessment",
+        "Marine",
+        1120.00,
+        "Assessment of scour around piers, monopiles and quay toes. Combines bathymetric survey data "
+        "with empirical and numerical methods.",
+    ),
+    (
+        "MAR-2",
+        "Coastal flood modelling",
+        "Marine",
+        1310.00,
+        "Wave and water-level modelling for flood risk studies. Joint-probability analysis and "
+        "climate-change allowances are part of every study.",
+    ),
+    (
+        "MAR-3",
+        "Dredging studies",
+        "Marine",
+        1060.00,
+        "Capital and maintenance dredging studies, sediment sampling plans and disposal options. "
+        "Volumes are checked against successive surveys.",
+    ),
+    (
+        "ENV-1",
+        "Environmental impact assessment",
+        "Environmental",
+        940.00,
+        "Scoping, baseline surveys and the environmental statement. Consultation with the regulator is "
+        "handled by the assessment lead.",
+    ),
+    (
+        "ENV-2",
+        "Contaminated land assessment",
+        "Environmental",
+        910.00,
+        "Phase 1 and phase 2 contaminated land assessment. Remediation strategies are proposed where "
+        "risks to receptors are found.",
+    ),
+    (
+        "SUR-1",
+        "Hydrographic survey",
+        "Surveying",
+        1020.00,
+        "Multibeam and single-beam bathymetric survey from our own launch. Data are delivered as "
+        "gridded surfaces and charts.",
+    ),
+    (
+        "SUR-2",
+        "Topographic survey",
+        "Surveying",
+        760.00,
+        "GNSS and total-station topographic survey. Drone photogrammetry is offered for larger sites.",
+    ),
+    (
+        "SUR-3",
+        "Structural monitoring",
+        "Surveying",
+        830.00,
+        "Automated monitoring of movement and tilt during construction. Alerts are sent when trigger "
+        "levels are exceeded.",
+    ),
+]
+
+SITES = {
+    "Ports": ["quay", "berth", "harbour wall", "dock gate", "breakwater", "ro-ro ramp"],
+    "Energy": ["cable landfall", "monopile array", "substation platform", "intake structure", "dam spillway"],
+    "Rail": ["viaduct", "cutting", "embankment", "station footbridge", "culvert"],
+    "Water": ["reservoir embankment", "treatment works", "outfall", "intake tower", "pumping station"],
+    "Property": ["waterfront block", "basement", "riverside terrace", "car park deck", "pier conversion"],
+    "Public": ["flood wall", "sea defence", "river embankment", "promenade", "tidal barrier"],
+}
+WORKS = {
+    "GEO-1": "ground investigation",
+    "GEO-2": "foundation design",
+    "GEO-3": "slope stability study",
+    "STR-1": "inspection",
+    "STR-2": "quay wall design",
+    "STR-3": "assessment",
+    "MAR-1": "scour assessment",
+    "MAR-2": "flood modelling",
+    "MAR-3": "dredging study",
+    "ENV-1": "EIA",
+    "ENV-2": "contamination survey",
+    "SUR-1": "hydrographic survey",
+    "SUR-2": "topographic survey",
+    "SUR-3": "movement monitoring",
+}
+SECTOR_SERVICES = {
+    "Ports": ["STR-1", "STR-2", "MAR-1", "MAR-3", "SUR-1", "GEO-2"],
+    "Energy": ["MAR-1", "GEO-1", "GEO-2", "ENV-1", "SUR-1", "SUR-3"],
+    "Rail": ["STR-3", "STR-1", "GEO-3", "SUR-2", "SUR-3"],
+    "Water": ["GEO-3", "ENV-2", "STR-1", "MAR-2", "SUR-2"],
+    "Property": ["GEO-2", "ENV-2", "SUR-3", "STR-1", "SUR-2"],
+    "Public": ["MAR-2", "ENV-1", "GEO-3", "STR-1", "SUR-2"],
+}
 DIAL = {"GB": "44", "NO": "47", "DE": "49", "DK": "45", "SE": "46", "NL": "31", "FR": "33"}
 COUNTRY_CURRENCY = {"GB": "GBP", "SE": "SEK", "NO": "NOK", "DK": "DKK"}
-FINDINGS = ["no defects of note", "spalling at the cope, photographed", "scour hole at pier 3 deeper than 2021",
-            "settlement gauge SG4 damaged", "standing water behind the wall", "fresh cracking in the deck soffit",
-            "borehole BH2 abandoned at 14 m on an obstruction", "tilt sensor T7 replaced",
-            "anode wastage worse than expected", "vegetation cleared for the survey", None, None, None]
+FINDINGS = [
+    "no defects of note",
+    "spalling at the cope, photographed",
+    "scour hole at pier 3 deeper than 2021",
+    "settlement gauge SG4 damaged",
+    "standing water behind the wall",
+    "fresh cracking in the deck soffit",
+    "borehole BH2 abandoned at 14 m on an obstruction",
+    "tilt sensor T7 replaced",
+    "anode wastage worse than expected",
+    "vegetation cleared for the survey",
+    None,
+    None,
+    None,
+]
+
+
+HOBBIES = ["sails", "coaches junior football", "restores old bicycles", "sings in a choir", "runs fell races"]
+CONSTRAINTS = [
+    "The client asked for a phased programme.",
+    "Work is constrained by tidal windows.",
+    "Access is by possession only.",
+    "The site is live and must stay open to traffic.",
+    "Previous reports by others were reviewed first.",
+]
+DELIVERABLES = [
+    "The deliverable is a design report.",
+    "Findings go to the client board.",
+    "A technical note closes each phase.",
+    "Monthly progress reports are required.",
+]
 
 
 def fold(s):
@@ -327,8 +472,14 @@ def build(path, seed=2024):
         if grade == "Graduate":
             hired = dt.date(2021, 9, 1) + dt.timedelta(days=rng.randrange(0, 800))
         local = (fn[0] + "." + ln.replace(" ", "").replace("Ó", "o").replace("ø", "o")).lower()
-        local = (local.replace("ö", "o").replace("ü", "u").replace("è", "e").replace("å", "a")
-                 .replace("Å".lower(), "a").replace("é", "e"))
+        local = (
+            local.replace("ö", "o")
+            .replace("ü", "u")
+            .replace("è", "e")
+            .replace("å", "a")
+            .replace("Å".lower(), "a")
+            .replace("é", "e")
+        )
         email = f"{local}@kestrel-ashby.eu"
         if any(r[10] == email for r in staff_rows):
             email = f"{fn.lower()}.{local}@kestrel-ashby.eu".replace("..", ".")
@@ -337,24 +488,50 @@ def build(path, seed=2024):
         bio = None
         if grade in ("Director", "Associate") or rng.random() < 0.35:
             years = rng.choice(["ten", "twelve", "fifteen", "twenty", "eight"])
-            focus = {"Geo": "ground engineering for ports and rail", "Str": "the assessment of ageing structures",
-                     "Mar": "coastal processes and scour", "Env": "environmental permitting",
-                     "Sur": "hydrographic and structural survey"}
-            key = ("Geo" if "Geo" in title else "Str" if "Struct" in title else "Mar" if "Marine" in title
-                   else "Env" if "Environ" in title else "Sur" if "urvey" in title else rng.choice(list(focus)))
-            bio = (f"{fn} has {years} years of experience in {focus[key]}. "
-                   f"{'He' if fn in MALE else 'She'} is a chartered member of "
-                   f"{rng.choice(['the ICE', 'the IStructE', 'Engineering Council', 'VDI', 'IDA'])}. "
-                   f"Outside work {fn} {rng.choice(['sails', 'coaches junior football', 'restores old bicycles', 'sings in a choir', 'runs fell races'])}.")
+            focus = {
+                "Geo": "ground engineering for ports and rail",
+                "Str": "the assessment of ageing structures",
+                "Mar": "coastal processes and scour",
+                "Env": "environmental permitting",
+                "Sur": "hydrographic and structural survey",
+            }
+            key = (
+                "Geo"
+                if "Geo" in title
+                else "Str"
+                if "Struct" in title
+                else "Mar"
+                if "Marine" in title
+                else "Env"
+                if "Environ" in title
+                else "Sur"
+                if "urvey" in title
+                else rng.choice(list(focus))
+            )
+            bio = (
+                f"{fn} has {years} years of experience in {focus[key]}. "
+                f"{'He' if fn in MALE else 'She'} is a chartered member of "
+                f"{rng.choice(['the ICE', 'the IStructE', 'Engineering Council', 'VDI', 'IDA'])}. "
+                f"Outside work {fn} {rng.choice(HOBBIES)}."
+            )
         staff_rows.append((i, hon, fn, ln, suf, title, grade, off, rep, iso(hired), email, bio))
     con.executemany("INSERT INTO staff VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", staff_rows)
 
     client_rows = []
     for i, (name, sector, cc, city) in enumerate(CLIENTS, start=1):
         contact = CONTACTS[i - 1]
-        email = None if rng.random() < 0.2 else (
-            fold(contact.split()[0]) + "." + fold(contact.split()[-1])
-            + "@" + fold(max(name.split(), key=len)) + ".example")
+        email = (
+            None
+            if rng.random() < 0.2
+            else (
+                fold(contact.split()[0])
+                + "."
+                + fold(contact.split()[-1])
+                + "@"
+                + fold(max(name.split(), key=len))
+                + ".example"
+            )
+        )
         phone = None if rng.random() < 0.25 else f"+{DIAL[cc]} {rng.randrange(100, 999)} {rng.randrange(1000, 9999)}"
         since = dt.date(2005, 1, 1) + dt.timedelta(days=rng.randrange(0, 6000))
         credit = None if rng.random() < 0.15 else float(rng.choice([50, 75, 100, 150, 200, 250, 400, 500]) * 1000)
@@ -366,8 +543,15 @@ def build(path, seed=2024):
     office_staff = {}
     for r in staff_rows:
         office_staff.setdefault(r[7], []).append(r[0])
-    country_office = {"GB": ["K-01", "K-02"], "DE": ["K-03"], "DK": ["K-04"], "NO": ["K-05"], "SE": ["K-06"],
-                      "NL": ["K-07"], "FR": ["K-08"]}
+    country_office = {
+        "GB": ["K-01", "K-02"],
+        "DE": ["K-03"],
+        "DK": ["K-04"],
+        "NO": ["K-05"],
+        "SE": ["K-06"],
+        "NL": ["K-07"],
+        "FR": ["K-08"],
+    }
     proj_rows, titles = [], set()
     pid = 1000
     for n in range(84):
@@ -384,7 +568,9 @@ def build(path, seed=2024):
             k += 1
         titles.add(title)
         office = rng.choice(country_office[cc])
-        candidates = [s for s in office_staff[office] if staff_rows[s - 1][6] in ("Senior Engineer", "Associate", "Director")]
+        candidates = [
+            s for s in office_staff[office] if staff_rows[s - 1][6] in ("Senior Engineer", "Associate", "Director")
+        ]
         lead = rng.choice(candidates)
         start = dt.date(2017, 1, 2) + dt.timedelta(days=rng.randrange(0, 2400))
         status = rng.choices(["proposal", "active", "on hold", "completed", "cancelled"], [1, 4, 1, 6, 1])[0]
@@ -402,11 +588,12 @@ def build(path, seed=2024):
             budget = round(rng.randrange(4000, 200000) * scale + rng.randrange(0, 100) / 100, 2)
         if n % 17 == 3:
             budget = float(rng.randrange(10, 30) * 100000 * (1 if scale == 1 else scale))
-        desc = (f"{WORKS[svc].capitalize()} for the {site} at {place}. "
-                f"{rng.choice(['The client asked for a phased programme.', 'Work is constrained by tidal windows.', 'Access is by possession only.', 'The site is live and must stay open to traffic.', 'Previous reports by others were reviewed first.'])} "
-                f"{rng.choice(['The deliverable is a design report.', 'Findings go to the client board.', 'A technical note closes each phase.', 'Monthly progress reports are required.'])}")
-        proj_rows.append((pid, title, c[0], office, lead, svc, status, iso(start), iso(end) if end else None,
-                          budget, cur, desc))
+        desc = (
+            f"{WORKS[svc].capitalize()} for the {site} at {place}. {rng.choice(CONSTRAINTS)} {rng.choice(DELIVERABLES)}"
+        )
+        proj_rows.append(
+            (pid, title, c[0], office, lead, svc, status, iso(start), iso(end) if end else None, budget, cur, desc)
+        )
     con.executemany("INSERT INTO projects VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", proj_rows)
 
     ps_rows = []
@@ -441,7 +628,7 @@ def build(path, seed=2024):
     visit_rows = []
     vid = 100
     active = [p for p in proj_rows if p[6] in ("active", "completed", "on hold")]
-    for n in range(170):
+    for _ in range(170):
         vid += 1
         p = rng.choice(active)
         team = [r[1] for r in ps_rows if r[0] == p[0]]
@@ -456,9 +643,31 @@ def build(path, seed=2024):
     con.close()
 
 
-MALE = {"Robert", "Jonas", "Pieter", "Søren", "Lars", "Tomás", "Oliver", "Henrik", "Mark", "Marc", "Felix",
-        "Jan", "Hugo", "Erik", "Aidan", "George", "Lukas", "Ole", "Yusuf", "Andreas", "Björn", "Daniel",
-        "Willem"}
+MALE = {
+    "Robert",
+    "Jonas",
+    "Pieter",
+    "Søren",
+    "Lars",
+    "Tomás",
+    "Oliver",
+    "Henrik",
+    "Mark",
+    "Marc",
+    "Felix",
+    "Jan",
+    "Hugo",
+    "Erik",
+    "Aidan",
+    "George",
+    "Lukas",
+    "Ole",
+    "Yusuf",
+    "Andreas",
+    "Björn",
+    "Daniel",
+    "Willem",
+}
 
 
 def main(argv=None):

@@ -29,6 +29,7 @@ split fact counts: its parts are stated exactly); a record without answer rows h
 The gold documents of a record are the documents stating one of its needed facts exactly, and
 both documents of a split fact.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -43,8 +44,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 #: the columns by which documents and ragdx name a row (answering with them is answering with the hop)
 NAME_COLUMNS = {
-    "offices": {"city"}, "staff": {"first_name", "last_name"}, "clients": {"name"},
-    "services": {"name"}, "projects": {"title"},
+    "offices": {"city"},
+    "staff": {"first_name", "last_name"},
+    "clients": {"name"},
+    "services": {"name"},
+    "projects": {"title"},
 }
 DOC_EXTS = (".md", ".txt", ".html", ".htm", ".pdf")
 
@@ -59,14 +63,17 @@ def stem(doc_id):
 # a small SQL reader: enough for ragdx's template SQL (SELECT ... FROM t [AS a] JOIN ... ON x = y ... WHERE ...)
 # ----------------------------------------------------------------------------------------------
 
-_TOKEN = re.compile(r"""
+_TOKEN = re.compile(
+    r"""
     (?P<str>'(?:[^']|'')*')
   | (?P<qid>"(?:[^"]|"")*"|\[[^\]]*\]|`[^`]*`)
   | (?P<word>[A-Za-z_][A-Za-z0-9_$]*)
   | (?P<num>\d+(?:\.\d+)?)
   | (?P<op><>|!=|<=|>=|[=<>(),.*;+\-/%])
   | (?P<ws>\s+)
-""", re.X)
+""",
+    re.X,
+)
 
 
 def tokens(sql):
@@ -74,7 +81,7 @@ def tokens(sql):
     while i < len(sql):
         m = _TOKEN.match(sql, i)
         if not m:
-            raise ValueError(f"cannot read SQL at {sql[i:i + 20]!r}")
+            raise ValueError(f"cannot read SQL at {sql[i : i + 20]!r}")
         i = m.end()
         kind = m.lastgroup
         if kind == "ws":
@@ -121,13 +128,14 @@ def parse_sql(sql):
         if key not in marks:
             return []
         i = marks[key]
-        return toks[i + 1:min(e for e in ends if e > i)]
+        return toks[i + 1 : min(e for e in ends if e > i)]
+
     sel, frm, whr = span("SELECT"), span("FROM"), span("WHERE")
     if sel and _kw(sel[0], "DISTINCT"):
         sel = sel[1:]
     src = sql.strip().rstrip(";")
-    from_sql = src[frm[0][2]:frm[-1][3]]
-    where_sql = src[whr[0][2]:whr[-1][3]] if whr else ""
+    from_sql = src[frm[0][2] : frm[-1][3]]
+    where_sql = src[whr[0][2] : whr[-1][3]] if whr else ""
 
     # FROM t [AS a] { [INNER|LEFT] JOIN t [AS a] ON x.c = y.c [AND ...] }
     aliases, edges = {}, []
@@ -140,12 +148,16 @@ def parse_sql(sql):
         if i < len(frm) and _kw(frm[i], "AS"):
             a = ident(frm[i + 1])
             i += 2
-        elif i < len(frm) and frm[i][0] in ("word", "qid") and not _kw(frm[i], "JOIN", "INNER", "LEFT", "ON",
-                                                                         "CROSS", "RIGHT", "OUTER"):
+        elif (
+            i < len(frm)
+            and frm[i][0] in ("word", "qid")
+            and not _kw(frm[i], "JOIN", "INNER", "LEFT", "ON", "CROSS", "RIGHT", "OUTER")
+        ):
             a = ident(frm[i])
             i += 1
         aliases[a] = t
         return i
+
     i = table_ref(0)
     base = list(aliases)[0]
     while i < len(frm):
@@ -157,7 +169,7 @@ def parse_sql(sql):
             continue
         if _kw(frm[i], "ON", "AND"):
             # a.c = b.c
-            q = frm[i + 1:i + 8]
+            q = frm[i + 1 : i + 8]
             if len(q) == 7 and q[1][1] == "." and q[3][1] == "=" and q[5][1] == ".":
                 edges.append((ident(q[0]), ident(q[2]), ident(q[4]), ident(q[6])))
                 i += 8
@@ -170,6 +182,7 @@ def parse_sql(sql):
             if t[0] in ("word", "qid") and j + 2 < len(ts) and ts[j + 1][1] == "." and ts[j + 2][0] in ("word", "qid"):
                 out.append((ident(t), ident(ts[j + 2])))
         return out
+
     cols = columns(sel)
     if not cols:  # unqualified select list on one table
         parts, cur = [], []
@@ -192,8 +205,15 @@ def parse_sql(sql):
                 where_cols[ident(whr[j - 3])].append(ident(whr[j - 1]))
             elif j >= 1 and whr[j - 1][0] in ("word", "qid"):
                 where_cols[base].append(ident(whr[j - 1]))
-    return {"cols": cols, "from_sql": from_sql, "where_sql": where_sql, "aliases": aliases, "edges": edges,
-            "where_aliases": wa, "where_cols": dict(where_cols)}
+    return {
+        "cols": cols,
+        "from_sql": from_sql,
+        "where_sql": where_sql,
+        "aliases": aliases,
+        "edges": edges,
+        "where_aliases": wa,
+        "where_cols": dict(where_cols),
+    }
 
 
 class Needs:
@@ -234,7 +254,7 @@ class Needs:
             vals, i = {}, 0
             for a in order:
                 n = len(self.pks(al[a]))
-                vals[a] = tuple(row[i:i + n])
+                vals[a] = tuple(row[i : i + n])
                 i += n
             need, implied = set(), set()
             for e in p["edges"]:
@@ -329,8 +349,13 @@ def score(dataset, truth_path, db=None):
         pt[1] += p_
         pt[2] += n_
         for doc in pred - gold:
-            fp_kind["distractor document" if doc in distractors else
-                    "states the fact only approximately" if doc in approx else "states no needed fact"] += 1
+            fp_kind[
+                "distractor document"
+                if doc in distractors
+                else "states the fact only approximately"
+                if doc in approx
+                else "states no needed fact"
+            ] += 1
         for k in need:
             for doc in exact_docs.get(k, ()):
                 how, form = how_of[(k, doc)]
@@ -347,11 +372,15 @@ def score(dataset, truth_path, db=None):
     judged = sum(v for (t_, _), v in conf.items() if t_ is not None)
     agree = sum(v for (t_, g), v in conf.items() if t_ is not None and g is not None and bool(g) == t_)
     return {
-        "records": len(recs), "records_unparsed": unparsed,
+        "records": len(recs),
+        "records_unparsed": unparsed,
         "gold_precision": tp / (tp + fp) if tp + fp else None,
         "gold_precision_lenient": (tp + fp_approx) / (tp + fp) if tp + fp else None,
         "gold_recall": tp / (tp + fn) if tp + fn else None,
-        "tp": tp, "fp": fp, "fn": fn, "fp_approx": fp_approx,
+        "tp": tp,
+        "fp": fp,
+        "fn": fn,
+        "fp_approx": fp_approx,
         "kb_supported_accuracy": agree / judged if judged else None,
         "kb_supported_judged": judged,
         "kb_supported_confusion": {f"truth={k[0]} ragdx={k[1]}": v for k, v in sorted(conf.items(), key=str)},
@@ -368,9 +397,11 @@ def report(res, truth_name):
     tp, fp, fn = res["tp"], res["fp"], res["fn"]
     conf = res["_conf"]
     print(f"records: {res['records']}   (truth: {truth_name}; SQL not understood: {res['records_unparsed']})")
-    print(f"gold documents, micro over records: precision {pct(tp, tp + fp)}  recall {pct(tp, tp + fn)}"
-          f"   (tp {tp}, fp {fp}, fn {fn}; precision counting approximate statements as right: "
-          f"{pct(tp + res['fp_approx'], tp + fp)})")
+    print(
+        f"gold documents, micro over records: precision {pct(tp, tp + fp)}  recall {pct(tp, tp + fn)}"
+        f"   (tp {tp}, fp {fp}, fn {fn}; precision counting approximate statements as right: "
+        f"{pct(tp + res['fp_approx'], tp + fp)})"
+    )
     judged = res["kb_supported_judged"]
     agree = round((res["kb_supported_accuracy"] or 0) * judged)
     print(f"kb_supported accuracy: {pct(agree, judged)} of {judged} records with an answer")
@@ -384,14 +415,20 @@ def report(res, truth_name):
     for k, (hit, tot) in sorted(res["recall_by_form"].items(), key=lambda kv: (-kv[1][1], kv[0])):
         print(f"  {k:<22}{hit:>7} / {tot:<7}{pct(hit, tot)}")
     fk = res["false_positive_kinds"]
-    print("false-positive gold documents:",
-          ", ".join(f"{k} {v}" for k, v in sorted(fk.items(), key=lambda kv: -kv[1])) or "none")
+    print(
+        "false-positive gold documents:",
+        ", ".join(f"{k} {v}" for k, v in sorted(fk.items(), key=lambda kv: -kv[1])) or "none",
+    )
     print("per table of the record (tp / fp / fn):")
     for k, v in res["by_table"].items():
-        print(f"  {k:<26}{v['tp']:>6} {v['fp']:>6} {v['fn']:>6}   P {pct(v['tp'], v['tp'] + v['fp'])}  "
-              f"R {pct(v['tp'], v['tp'] + v['fn'])}")
-    print(f"records whose ragdx `facts` lack a fact needed here: "
-          f"{res['records_whose_ragdx_facts_lack_a_needed_fact']} of {res['records']}")
+        print(
+            f"  {k:<26}{v['tp']:>6} {v['fp']:>6} {v['fn']:>6}   P {pct(v['tp'], v['tp'] + v['fp'])}  "
+            f"R {pct(v['tp'], v['tp'] + v['fn'])}"
+        )
+    print(
+        f"records whose ragdx `facts` lack a fact needed here: "
+        f"{res['records_whose_ragdx_facts_lack_a_needed_fact']} of {res['records']}"
+    )
 
 
 def main(argv=None):
