@@ -815,12 +815,22 @@ def cpu_model() -> str:
         return "unknown (no lscpu)"
 
 
-def _commit() -> str:
+def _provenance() -> str:
+    """Which ragdx ran: the repository's commit and whether its src/ had uncommitted changes, or a
+    copy elsewhere (``git archive HEAD src`` on PYTHONPATH, to measure what is committed)."""
+    import ragdx
+
+    where = Path(ragdx.__file__).resolve().parents[1]
     try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,
                               check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", "src"], cwd=ROOT, capture_output=True,
+                               text=True, check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
-        return "?"
+        head, dirty = "?", ""
+    if where == (ROOT / "src").resolve():
+        return f"ragdx from this repository's src/ at {head}" + (" with uncommitted changes in src/" if dirty else "")
+    return f"ragdx imported from {where} (repository HEAD {head})"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -880,11 +890,13 @@ def main(argv: list[str] | None = None) -> int:
                           "linking": r["linking"], "judge": r["judge"], "injected": r["injected"]}
                          for r in results]
     elapsed = time.perf_counter() - t0
-    cmd = "OMP_WAIT_POLICY=passive HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/blame_truth.py " + " ".join(
+    pp = f"PYTHONPATH={os.environ['PYTHONPATH']} " if os.environ.get("PYTHONPATH") else ""
+    cmd = pp + "OMP_WAIT_POLICY=passive HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/blame_truth.py " + " ".join(
         (argv if argv is not None else sys.argv[1:]))
     head = ["# Blame accuracy against the corpus writer's truth", "",
             f"`{cmd.strip()}`", "",
-            f"CPU: {cpu_model()}. ragdx at {_commit()}. {elapsed / 60:.1f} min in all (datasets cached in `--work`).", "",
+            f"CPU: {cpu_model()}. {_provenance()}. {elapsed / 60:.1f} min in all (datasets made with the CLI "
+            "and cached in `--work`; this time includes making them unless they were cached).", "",
             "The truth of every query comes from the corpus's `truth.json` (what the writer recorded as each "
             "statement was written) and its `score_linking.py` (`Needs`: the facts each answer row needs), "
             "never from ragdx's linking, judge or verdicts; no query is dropped. See `benchmarks/blame_truth.py` "
