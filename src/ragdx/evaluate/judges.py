@@ -5,10 +5,17 @@ Cheap judges first:
 ``exact``
     the normalised response equals the normalised answer (case, punctuation, articles,
     Unicode compatibility forms and accents, whitespace), or both are the same number or date
-    ("1.5 billion" = 1.5 = 1500000000, "15 Jan 2023" = 2023-01-15).
+    ("1.5 billion" = 1.5 = 1500000000, "15 Jan 2023" = 2023-01-15, "USD 1 234,50" = 1234.5), or
+    the response is the answer in another of its forms ("Deutschland" for Germany, "Davolio,
+    Nancy" for Nancy Davolio, "yes" for True).
 ``contains``
     the normalised answer occurs in the normalised response on word boundaries, or the answer's
-    number / date is among the numbers / dates the response mentions.
+    number / date is among the numbers / dates the response mentions, or the response holds one
+    of the answer's strict forms (a synonym, a name surname first; never a part or an initial).
+
+Values are read by :mod:`ragdx.kb.normalise`, the evidence linker's normaliser: one home for the
+rules (numbers in every grouping, abbreviated amounts at the precision written, percentages,
+dates in every common form, number words, units, the synonym table, names, booleans).
 ``f1``
     SQuAD-style token F1 after the same normalisation (numbers and dates become canonical
     tokens first); correct when F1 >= ``threshold``.
