@@ -78,6 +78,8 @@ MIN_WEIGHT = 0.5
 MAX_PASSAGE_WORDS = 160
 #: spans kept per fact (the best ones), so a record stays small
 SPANS_PER_FACT = 2
+#: a text value of this many words or more is a long text (linked sentence by sentence)
+LONG_TEXT_WORDS = 20
 
 
 @dataclass(slots=True)
@@ -92,6 +94,8 @@ class Passage:
     ctx: str = ""
     #: the block's kind (:mod:`ragdx.kb.structure`): para, row, card, item, heading
     kind: str = "para"
+    #: a table row's header row (start, end) in the document, when the table has one
+    header: tuple[int, int] | None = None
 
 
 def _normalised_lines(text: str) -> str:
@@ -164,7 +168,7 @@ class PassageIndex:
                 if ctx is None:
                     parts = [normalised_passage(text[x:y]).strip() for x, y in block.context]
                     ctx = ctx_cache[key] = (" " + f" {SEP} ".join(p for p in parts if p) + " ") if any(parts) else ""
-                self.passages.append(Passage(d, a, b, norm, ctx, block.kind))
+                self.passages.append(Passage(d, a, b, norm, ctx, block.kind, block.header))
                 for tok in set(norm.split()) | set(ctx.split()):
                     self.postings[tok].append(pid)
             names = {phrase(doc.id.rsplit("/", 1)[-1]), phrase(doc.id)}
@@ -258,6 +262,13 @@ class Hop:
     #: a short all-capitals value ("IT", "HR", "UK") that folding would confuse with a common word
     #: ("it"): it must appear in the passage's original text with its capitals
     exact: str | None = None
+    #: the fact's column in words ("units on order"): a number in a table cell or a card line states
+    #: the fact only under a header or key that names this column (a quantity is not a reorder level)
+    column: str = ""
+    #: a long text value (a description, notes): its sentences may be spread over the passage
+    long_text: bool = False
+    #: the words of the table's other columns: a number under a header naming one of them is theirs
+    other_columns: frozenset[str] = frozenset()
 
 
 @dataclass(slots=True)
@@ -366,6 +377,11 @@ class Linker:
             if not re.search(rf"(?<!\w){re.escape(hop.exact)}(?!\w)", text):
                 return 0.0
         norm, ctx = passage.norm, passage.ctx
+        if hop.long_text:
+            return self._weigh_long(hop, pid, subject_phrases, about)
+        if hop.column and passage.kind in ("row", "card") and _is_quantity(value) \
+                and not self._under_column(passage, value, hop.column, hop.other_columns):
+            return 0.0
         all_names = [p for names in subject_phrases for p in names]
         name_spans = [sp for p in all_names for sp in _occurrences(norm, p)]
         value_spans = [_occurrences(norm, v) for v in value]
@@ -413,6 +429,45 @@ class Linker:
                 continue
             return 0.0
         return weight
+
+    def _weigh_long(self, hop: Hop, pid: int, subject_phrases: list[list[str]], about: list[set[int]]) -> float:
+        """A long text value (notes, a description) is stated by a passage holding each of its
+        sentences (the candidates already do) that is about its subject: named in the passage, by
+        what it is read under, or the document's subject."""
+        passage = self.index.passages[pid]
+        for names, docs_about in zip(subject_phrases, about, strict=True):
+            if not (any(p in passage.norm or p in passage.ctx for p in names) or passage.doc in docs_about):
+                return 0.0
+        return TOPIC_WEIGHT
+
+    def _under_column(self, passage: Passage, value: tuple[str, ...], column: str, others: frozenset[str]) -> bool:
+        """Can the number ``value`` be ``column``'s, by the header of its cell (or the key of its
+        card line)? No when the header names another column of the table and not this one ("Units
+        in stock: 39" is no reorder level); yes when it names this one or nothing known."""
+        from ragdx.kb.normalise import tokens
+
+        doc = self.index.corpus.documents[passage.doc].text
+        want = _column_words(column)
+        if passage.kind == "card":
+            for line in doc[passage.start:passage.end].splitlines():
+                m = _KEY_VALUE.match(line)
+                if m and all(v in f" {' '.join(tokens(m.group(2)))} " for v in value):
+                    words = _column_words(m.group(1))
+                    if words & want or not words & others:
+                        return True
+            return False
+        if passage.header is None:
+            return True
+        row = _split_cells(doc[passage.start:passage.end])
+        head = _split_cells(doc[passage.header[0]:passage.header[1]])
+        if len(row) != len(head):
+            return True  # cells and headers do not line up: nothing to tell
+        for cell, title in zip(row, head, strict=True):
+            if all(v in f" {' '.join(tokens(cell))} " for v in value):
+                words = _column_words(title)
+                if words & want or not words & others:
+                    return True
+        return False
 
     def _full_mention(self, pid: int, sentence: int, names: Sequence[str]) -> bool:
         """A surname alone names a person only when no other given name stands before it: "Harold
@@ -484,6 +539,43 @@ class Linker:
         return False
 
 
+_KEY_VALUE = re.compile(r"^\s*(?:[-*+•]\s+)?(?:\*\*|__)?([^:|\n]{1,40}?)(?:\*\*|__)?\s*(?:\.{2,}\s*:?|:|\t+)\s*(\S.*)$")
+#: short forms of column words in table headers and card keys
+_ABBREVIATIONS = {"qty": "quantity", "postcode": "postal", "zip": "postal", "no": "number", "nr": "number", "num": "number", "amt": "amount",
+                  "tel": "phone", "ph": "phone", "ext": "extension", "disc": "discount", "dob": "birth",
+                  "pcs": "quantity", "units": "unit", "price": "price", "cost": "price", "stock": "stock",
+                  "ordered": "order", "shipped": "ship", "born": "birth", "hired": "hire", "joined": "hire"}
+_GENERIC_WORDS = {"id", "the", "of", "in", "usd", "eur", "date", "no", "code", "key", "name", "value", "s"}
+
+
+def _column_words(name: str) -> set[str]:
+    from ragdx.gen.verbalise import readable_name
+    from ragdx.kb.normalise import tokens
+
+    out = set()
+    for w in tokens(readable_name(name) if re.fullmatch(r"[\w]+", name.strip()) else name):
+        w = _ABBREVIATIONS.get(w, w)
+        for suffix in ("ing", "ed", "es", "s"):
+            if len(w) > len(suffix) + 3 and w.endswith(suffix):
+                w = w[: -len(suffix)]
+                break
+        if w not in _GENERIC_WORDS:
+            out.add(w)
+    return out
+
+
+def _split_cells(line: str) -> list[str]:
+    s = line.strip()
+    if "|" in s:
+        return [c.strip() for c in s.strip("|").split("|")]
+    return [c for c in re.split(r"\s{2,}", s) if c]
+
+
+def _is_quantity(value: tuple[str, ...]) -> bool:
+    """A value that another column of the same row could hold too: a number or a date."""
+    return all(re.fullmatch(r"\s*(?:z\w+|[\d.]+)\s*", v) for v in value)
+
+
 #: words that may stand before a surname without being another given name
 _NAME_PREFIXES = {"dr", "mr", "mrs", "ms", "miss", "prof", "sir", "dame", "mx", "herr", "frau", "madame", "monsieur",
                   "señor", "senor", "senora", "the", "and", "by", "from", "to", "with", "for", "of", "cc", "per",
@@ -537,6 +629,9 @@ class FactResolver:
         self._meta: dict[str, _TableMeta] = {}
         self._all_names: dict[str, dict[str, str]] = {}
         self._partial: frozenset[str] | None = None
+        self._flags: dict[str, bool] = {}
+        self._others: dict[str, frozenset[str]] = {}
+        self._alt: dict[str, list[str]] = {}
 
     def meta(self, table: str) -> _TableMeta:
         """What linking needs to know of a table, worked out once (the schema helpers profile data)."""
@@ -603,12 +698,38 @@ class FactResolver:
         else:
             out = []
         out += [str(row[c]) for c in cols]
-        if len(meta.key) == 1 and not meta.association and meta.key[0] not in meta.surrogate:
+        out += [str(row[c]).strip() for c in self._alt_names(meta) if row.get(c) is not None]
+        if len(meta.key) == 1 and not meta.association:
+            # a text key with letters is a code people use ("ALFKI"), whatever its column is called
             code = row.get(meta.key[0])
             if isinstance(code, str) and re.fullmatch(r"(?=.*[A-Za-z])[\w-]{3,12}", code.strip()) \
                     and code not in out:
                 out.append(code.strip())
         return out
+
+    def _alt_names(self, meta: _TableMeta) -> list[str]:
+        """Other columns that name a row when its own name is a code: office "K-01" is "the Leeds
+        office" to everyone who works there. A column qualifies when it is text, unique, short
+        (at most three words) and holds no digit (an address or a phone number names nothing)."""
+        name = meta.info.name
+        hit = self._alt.get(name)
+        if hit is not None:
+            return hit
+        rows = list(self.rows(name).values())
+        coded = bool(rows) and (not meta.names or all(
+            sum(_looks_like_code(r.get(c)) for r in rows[:50]) > min(len(rows), 50) // 2 for c in meta.names))
+        hit = []
+        if coded and not meta.association:
+            for col in meta.info.columns:
+                c = col.name
+                if c in meta.names or c in meta.key or meta.info.foreign_key_of(c) is not None or c in meta.surrogate:
+                    continue
+                values = [r.get(c) for r in rows]
+                if all(isinstance(v, str) and v.strip() and len(v.split()) <= 3 and not re.search(r"\d", v)
+                       for v in values) and len({v.strip().casefold() for v in values}) == len(values):
+                    hit.append(c)
+        self._alt[name] = hit
+        return hit
 
     def partial_names(self) -> frozenset[str]:
         """Surnames that name a person alone (unique among the table's people), as padded phrases."""
@@ -676,6 +797,10 @@ class FactResolver:
             return None
         value = row[column]
         own = (f"{info.name}:{key}", self.names(info.name, key))
+        if column in self._alt_names(meta) and value is not None:
+            # the fact is the name itself ("the city of office K-01"): the row must be named otherwise
+            mine = {v[0] for v in text_variants(str(value))}
+            own = (own[0], [v for v in own[1] if v[0] not in mine])
         fk = info.foreign_key_of(column)
         if column in meta.names or (column in meta.key and fk is None):
             return Hop(fact, [own] if own[1] else [], [], identity=True)
@@ -698,8 +823,40 @@ class FactResolver:
                 return Hop(fact, subjects, ref[1], peers=schema_table(self.schema, fk.ref_table) == info.name)
             if column in meta.surrogate:
                 return Hop(fact, subjects, [])
+        if self._is_flag(info.name, column, value):
+            return Hop(fact, subjects, flag_variants(column, bool(value)))
         exact = value.strip() if isinstance(value, str) and _ACRONYM.fullmatch(value.strip()) else None
-        return Hop(fact, subjects, value_variants(value), exact=exact)
+        if isinstance(value, str) and len(value.split()) >= LONG_TEXT_WORDS:
+            # a description or notes: each sentence stated somewhere in one passage (a writer quotes
+            # it across lines, or with its sentences reflowed), never the whole string at once
+            parts = tuple(dict.fromkeys(p for a, b in sentences(value) if (p := phrase(value[a:b]))))
+            if parts:
+                return Hop(fact, subjects, [(parts, 1.0)], long_text=True)
+        return Hop(fact, subjects, value_variants(value), exact=exact, column=column,
+                   other_columns=self._other_columns(info, column))
+
+    def _other_columns(self, info, column: str) -> frozenset[str]:
+        key = f"{info.name}.{column}"
+        hit = self._others.get(key)
+        if hit is None:
+            own = _column_words(column)
+            words = set().union(*(_column_words(c.name) for c in info.columns if c.name != column))
+            hit = self._others[key] = frozenset(words - own)
+        return hit
+
+    def _is_flag(self, table: str, column: str, value: Any) -> bool:
+        """A yes/no column stored as 0/1: its value is stated in words ("discontinued", "yes"),
+        never by a bare 0 or 1, which every price, discount and quantity contains."""
+        if isinstance(value, bool):
+            return True
+        if value not in (0, 1) or isinstance(value, float) and value not in (0.0, 1.0):
+            return False
+        key = f"{table}.{column}"
+        hit = self._flags.get(key)
+        if hit is None:
+            seen = {r.get(column) for r in self.rows(table).values()}
+            hit = self._flags[key] = bool(seen) and seen <= {0, 1, None, True, False} and len(seen - {None}) == 2
+        return hit
 
     def _referenced(self, table: str, column: str, value: Any) -> tuple[str, list[Variant]] | None:
         from ragdx.gen.qa import key_text
@@ -724,6 +881,14 @@ class FactResolver:
 _ACRONYM = re.compile(r"[A-Z]{2,4}")
 
 
+def _looks_like_code(value: Any) -> bool:
+    """"K-01", "SUR-3", "ALFKI": a value people read as a code rather than a name."""
+    if not isinstance(value, str):
+        return value is not None
+    v = value.strip()
+    return bool(re.search(r"\d", v)) or (v.isupper() and len(v) <= 6 and " " not in v)
+
+
 def null_variants(column: str) -> list[Variant]:
     """How a document says a value is missing: "X has no recorded office", "X has no office"."""
     from ragdx.gen.verbalise import readable_name
@@ -732,6 +897,19 @@ def null_variants(column: str) -> list[Variant]:
     if not words:
         return []
     return [((f" no recorded {words} ",), 1.0), ((f" has no {words} ",), 0.9), ((f" without a {words} ",), 0.8)]
+
+
+def flag_variants(column: str, value: bool) -> list[Variant]:
+    """How a document states a yes/no column: "Discontinued: yes", "discontinued", "not discontinued"."""
+    from ragdx.gen.verbalise import readable_name
+
+    words = phrase(readable_name(column)).strip()
+    if not words:
+        return []
+    if value:
+        return [((f" {words} yes ",), 1.0), ((f" {words} true ",), 1.0), ((f" {words} ",), 0.9)]
+    return [((f" {words} no ",), 1.0), ((f" {words} false ",), 1.0), ((f" not {words} ",), 0.9),
+            ((f" no longer {words} ",), 0.9)]
 
 
 def schema_table(schema, name: str) -> str:

@@ -41,6 +41,16 @@ _ITEM = re.compile(r"^\s*(?:[-*+•·▪◦]|\d{1,3}[.)])\s+")
 #: ``Key: value``, ``**Key**: value``, ``KEY.......: value``, ``Key ....... value``, ``Key\tvalue``
 _KV = re.compile(r"^\s*(?:[-*+•·▪◦]\s+)?(?:\*\*|__)?([^\W\d_][^:|\n]{0,40}?)(?:\*\*|__)?"
                  r"\s*(?:\.{2,}\s*:?|:|\t+|\s{2,}[.·]{2,}\s*)\s*(\S.*)$")
+
+
+def _is_kv(line: str) -> bool:
+    """A ``key: value`` line: a short key (at most five words) and a value that is not prose (at
+    most twelve words); "Textile Cities: Łódź and Manchester is a course in our records ..." is a
+    sentence with a colon in it."""
+    m = _KV.match(line)
+    return bool(m) and len(m.group(1).split()) <= 5 and len(m.group(2).split()) <= 12
+
+
 #: a bold line or a short line with no closing punctuation, alone in its paragraph
 _BOLD_LINE = re.compile(r"^\s*(?:\*\*|__)(.+?)(?:\*\*|__)\s*:?\s*$")
 _PRONOUN_LEAD = re.compile(r"^\W*(?:\w+\W+){0,2}?(he|she|they|it|his|her|their|its|him|them)\b", re.I)
@@ -56,6 +66,8 @@ class Block:
     context: list[tuple[int, int]] = field(default_factory=list)
     #: for a card: the span of its first line, where a card names its subject
     lead: tuple[int, int] | None = None
+    #: for a table row: the span of the table's header row, whose cells name the row's columns
+    header: tuple[int, int] | None = None
 
 
 def _lines(text: str) -> list[tuple[int, int]]:
@@ -90,7 +102,7 @@ def _fixed_columns(line: str) -> int:
 def _is_heading_line(line: str, alone: bool) -> bool:
     """A short line standing alone with no closing punctuation: a plain-text heading."""
     s = line.strip()
-    if not s or not alone or _ITEM.match(line) or _is_pipe_row(line) or _KV.match(line):
+    if not s or not alone or _ITEM.match(line) or _is_pipe_row(line) or _is_kv(line):
         return bool(alone and _BOLD_LINE.match(line))
     words = s.split()
     return len(words) <= 8 and not re.search(r"[.!?;,]\W*$", s) and any(c.isalpha() for c in s)
@@ -163,6 +175,17 @@ def blocks(text: str, *, max_words: int = MAX_BLOCK_WORDS) -> list[Block]:
         while j < n and not blank[j] and not _ATX.match(raw[j]):
             j += 1
         group = list(range(i, j))
+        # a loose list of key/value lines (a blank line between items, as HTML <dl> and many
+        # editors write them) is one card
+        while all(_is_kv(raw[k]) for k in group) and j < n:
+            k = j
+            while k < n and blank[k]:
+                k += 1
+            if k < n and k - j <= 1 and _is_kv(raw[k]) and not _is_pipe_row(raw[k]) and not _ATX.match(raw[k]):
+                group.append(k)
+                j = k + 1
+                continue
+            break
         alone = len(group) == 1
         if alone and _is_heading_line(line, True):
             s = line.strip()
@@ -200,9 +223,9 @@ def _group_blocks(text: str, raw: list[str], lines: list[tuple[int, int]], group
         body = rows[1:] if header else rows
         head = [lines[rows[0]]] if header else []
         for k in body:
-            out.append(Block(lines[k][0], lines[k][1], "row", base + head))
+            out.append(Block(lines[k][0], lines[k][1], "row", base + head, header=head[0] if head else None))
         return None
-    kv = [k for k in group if _KV.match(raw[k]) and not _is_pipe_row(raw[k])]
+    kv = [k for k in group if _is_kv(raw[k]) and not _is_pipe_row(raw[k])]
     items = [k for k in group if _ITEM.match(raw[k])]
     if len(group) >= 2 and len(kv) >= max(2, 0.6 * len(group)):
         # a card: key/value lines (bullet or not); a first line that is not key/value names it
@@ -220,7 +243,7 @@ def _group_blocks(text: str, raw: list[str], lines: list[tuple[int, int]], group
         head = lines[group[0]]
         for k in group[1:]:
             if not _RULE.match(raw[k]):
-                out.append(Block(lines[k][0], lines[k][1], "row", ctx + [head]))
+                out.append(Block(lines[k][0], lines[k][1], "row", ctx + [head], header=head))
         return None
     a, b = lines[group[0]][0], lines[group[-1]][1]
     para_ctx = list(ctx)
