@@ -482,8 +482,8 @@ def sentences(text: str) -> list[tuple[int, int]]:
             word = text[max(start, end - 6):end].rstrip(".!?\"')]").rsplit(None, 1)
             last = fold(word[-1]) if word else ""
             last = last.split("(")[-1]
-            if last in _ABBREV or (len(last) == 1 and last.isalpha()):
-                continue
+            if last in _ABBREV or (len(last) == 1 and last.isalpha()) or last.endswith("str"):
+                continue  # "Dr. Ann", "Forsterstr. 57" (a German street)
         if text[start:end].strip():
             spans.append((start, end))
         start = m.end()
@@ -652,7 +652,7 @@ def _synonym_variants(toks: list[str], *, loose: bool = True) -> list[list[str]]
     out: list[list[str]] = []
     i, n = 0, len(toks)
     while i < n:
-        for size in (5, 4, 3, 2, 1):
+        for size in (6, 5, 4, 3, 2, 1):
             cls = _SYN_OF.get(" ".join(toks[i:i + size])) if i + size <= n else None
             if cls is not None:
                 key = " ".join(toks[i:i + size])
