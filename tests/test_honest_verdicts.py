@@ -139,6 +139,8 @@ def test_answers_overrule_the_linker_and_unsure_verdicts_say_so(project):
     j = {x.id: x for x in result.judgements}
     assert j["q5a"].retrieval_correct is True and j["q6a"].retrieval_correct is False
     assert result.inputs["retrieval_reliable"] and result.inputs["id_match_share"] == 1.0
+    # knowledge-base coverage counts g1 as stated: the answers show it (g1, g4, g5, g6 of six groups)
+    assert result.overall.metrics["kb_coverage"].value == pytest.approx(4 / 6)
     # counted, written and shown
     b = result.blame["all"]
     assert (b.kb_gap, b.kb_or_retrieval, b.unsure, b.retrieval_failure, b.lm_failure) == (1, 3, 3, 2, 2)

@@ -133,6 +133,12 @@ def group_stats(judgements: Sequence[Judgement], *, group_ids: Sequence[str] | N
     kb_supported = np.zeros(size)
     # a group's facts are one set: every query of it has the same kb_supported (the last one read wins)
     stated = {i: bool(j.kb_supported) for i, j in zip(at, live, strict=True) if j.kb_supported is not None}
+    # the linker's "not stated" is not the last word: a phrasing answered correctly from captured
+    # documents shows the corpus the system searched states the group's facts (see ``blame``)
+    if False in stated.values():
+        for i, j in zip(at, live, strict=True):
+            if j.correct and stated.get(i) is False and _captured(j) and CORPUS_CHANGED not in _notes(j):
+                stated[i] = True
     if stated:
         where = np.fromiter(stated, dtype=np.int64, count=len(stated))
         kb_known[where] = 1.0

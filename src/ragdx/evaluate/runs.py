@@ -263,7 +263,13 @@ def judge_outputs(records: Sequence[Any], outputs: Sequence[Any], *, judge: str 
     base's failure. A failed query (``error``) is judged as no response: Incorrect. With
     ``known_ids`` (the knowledge base's document ids), chunk ids map to their documents and the
     share of unmatched ids is checked (``known_exact`` False: ``known_ids`` is only the documents
-    the records name, so only ids that match almost nothing are flagged)."""
+    the records name, so only ids that match almost nothing are flagged).
+
+    Retrieval is left unjudged (None, with the reason in ``retrieval_note``), never judged wrong,
+    where it cannot be judged: ids that do not match the knowledge base's documents (the whole run,
+    or one query whose unmatched ids may hold the evidence), or no retrieved context captured for
+    any query. ``check.corpus_changed`` (set by :func:`judge_run` from the corpus fingerprints)
+    marks every judgement, so that its knowledge-base and retrieval verdicts are given as unsure."""
     check = check or InputCheck(total=len(outputs), answered=len(outputs))
     check.retrieval_rule = retrieval
     by_id = {r.id: r for r in records}
