@@ -140,6 +140,18 @@ def split_passages(text: str, max_words: int = MAX_PASSAGE_WORDS) -> list[tuple[
     return out
 
 
+def _normalised_row(row: str, header: str) -> str:
+    """A table row read with its header, cell by cell ("active no", "city madrid"), as one
+    sentence: a cell whose meaning is its column ("no" under "Active") states it as a card line would."""
+    from ragdx.kb.normalise import tokens
+
+    cells, heads = _split_cells(row), _split_cells(header)
+    if len(cells) != len(heads):
+        return _normalised_lines(row)
+    parts = [" ".join(tokens(f"{h} {c}")) for h, c in zip(heads, cells, strict=True)]
+    return " " + " ".join(p for p in parts if p) + " "
+
+
 class PassageIndex:
     """Passages of a corpus with an inverted index of their tokens."""
 
@@ -162,7 +174,12 @@ class PassageIndex:
                 a, b = block.start, block.end
                 pid = len(self.passages)
                 piece = text[a:b]
-                norm = _normalised_lines(piece) if block.kind in ("row", "card") else normalised_passage(piece)
+                if block.kind == "row" and block.header is not None:
+                    norm = _normalised_row(piece, text[block.header[0]:block.header[1]])
+                elif block.kind in ("row", "card"):
+                    norm = _normalised_lines(piece)
+                else:
+                    norm = normalised_passage(piece)
                 key = tuple(block.context)
                 ctx = ctx_cache.get(key)
                 if ctx is None:
@@ -300,7 +317,10 @@ class Linker:
     def about(self, entity: str, names: Sequence[Variant]) -> set[int]:
         hit = self._about.get(entity)
         if hit is None:
-            hit = self._about[entity] = self.index.about(names)
+            # a document is about a person when it names them in full: a surname in its opening
+            # sentence may be someone else's ("Dr. Harold Keller is ...")
+            full = [v for v in names if not (len(v[0]) == 1 and v[0][0] in self.partial_names)]
+            hit = self._about[entity] = self.index.about(full)
         return hit
 
     def link(self, hop: Hop) -> HopResult:

@@ -1,0 +1,145 @@
+"""Evidence linking on documents people write: the subject given by structure (headings, tables,
+cards, key/value lists, pronouns), a row named by a code or by another attribute, namesakes told
+apart, numbers read under their column's header. Each case is a one- or two-document corpus over
+a small real SQLite database, linked through the same path as ``ragdx kb link``."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from ragdx.db import connect, inspect_schema
+from ragdx.gen.dataset import QARecord
+from ragdx.kb.link import FactResolver, Linker, PassageIndex, link_records
+from ragdx.kb.structure import blocks
+from ragdx.rag.corpus import Corpus, _html_text
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory):
+    path = tmp_path_factory.mktemp("structure") / "shop.sqlite"
+    con = sqlite3.connect(path)
+    con.executescript("""
+        CREATE TABLE office (code TEXT PRIMARY KEY, city TEXT NOT NULL UNIQUE, phone TEXT);
+        CREATE TABLE customer (id TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE, city TEXT, postcode TEXT,
+                               credit INTEGER, active INTEGER);
+        CREATE TABLE employee (id INTEGER PRIMARY KEY, first_name TEXT, last_name TEXT, title TEXT,
+                               office TEXT REFERENCES office(code), country TEXT);
+        INSERT INTO office VALUES ('K-01', 'Leeds', '0113 555 0101'), ('K-02', 'Bristol', '0117 555 0102'),
+                                  ('K-03', 'Hamburg', '040 555 0103');
+        INSERT INTO customer VALUES ('ANGRE', 'ANG Resellers', 'Madrid', '28001', 5000, 1),
+                                    ('BOLID', 'Bólido Comidas', 'Sevilla', '41101', 7000, 0),
+                                    ('CHOPS', 'Chop-suey Chinese', 'Bern', '3012', 9000, 1);
+        INSERT INTO employee VALUES (1, 'Steve', 'Patterson', 'Sales Rep', 'K-01', 'UK'),
+                                    (2, 'William', 'Patterson', 'Sales Manager', 'K-02', 'UK'),
+                                    (3, 'Anna', 'Keller', 'Engineer', 'K-03', 'Germany'),
+                                    (4, 'Jonas', 'Brandt', 'Engineer', 'K-01', 'Germany'),
+                                    (5, 'Mia', 'Brandt', 'Sales Manager', 'K-02', 'UK');
+    """)
+    con.commit()
+    con.close()
+    engine = connect(f"sqlite:///{path}")
+    return engine, inspect_schema(engine)
+
+
+def _link(world, docs: dict[str, str], facts: list[str]) -> QARecord:
+    engine, schema = world
+    record = QARecord(id="q", group_id="g", sql_template_id="s", text_template_id="t", style="short",
+                      schema="x", table="x", params={}, sql="SELECT 1", query="?", answer_columns=["a"],
+                      answer_rows=[["x"]], answer_text="x", answer_kind="single", entities=[], facts=facts)
+    corpus = Corpus.from_texts(docs)
+    return link_records([record], FactResolver(engine, schema), Linker(PassageIndex(corpus)))[0]
+
+
+def test_subject_from_a_heading(world):
+    heading = _link(world, {"a": "# ANG Resellers\n\nContact Alejandra Camino, Gran Vía, 1, Madrid 28001, Spain."},
+                    ["customer.city@ANGRE", "customer.postcode@ANGRE"])
+    assert heading.kb_supported is True and heading.gold_document_ids == ["a"]
+    # the same paragraph under another customer's heading states nothing of ANG Resellers
+    other = _link(world, {"a": "# Chop-suey Chinese\n\nContact Alejandra Camino, Gran Vía, 1, Madrid 28001, Spain."},
+                  ["customer.city@ANGRE"])
+    assert other.kb_supported is False
+
+
+def test_sections_of_a_review_each_about_their_heading(world):
+    doc = ("# Key accounts 2018\n\n## ANG Resellers\n\nBased in Madrid. Good year.\n\n"
+           "## Chop-suey Chinese\n\nBased in Bern. Slow year.\n")
+    assert _link(world, {"r": doc}, ["customer.city@ANGRE"]).kb_supported is True
+    assert _link(world, {"r": doc}, ["customer.city@CHOPS"]).kb_supported is True
+    # Sevilla is nowhere; Bern belongs to the second section only
+    assert _link(world, {"r": doc}, ["customer.city@BOLID"]).kb_supported is False
+
+
+def test_card_and_key_value_export(world):
+    card = "## Account card: ANGRE\n\n- Company: ANG Resellers\n- City / postcode: 28001 Madrid\n- Credit: 5,000"
+    linked = _link(world, {"c": card}, ["customer.city@ANGRE", "customer.postcode@ANGRE", "customer.credit@ANGRE"])
+    assert linked.kb_supported is True
+    export = "CUSTOMER ID.......: BOLID\nCOMPANY...........: Bólido Comidas\nCITY..............: Sevilla"
+    assert _link(world, {"x": export}, ["customer.city@BOLID"]).kb_supported is True
+
+
+def test_a_card_is_about_its_first_entity_not_the_rep_it_names(world):
+    card = "- Company: Chop-suey Chinese\n- City: Bern\n- Account manager: Anna Keller\n- Country: Germany"
+    # the card states the customer's facts; Germany is not said of Anna Keller here
+    assert _link(world, {"c": card}, ["employee.country@3"]).kb_supported is False
+
+
+def test_table_rows_and_numbers_under_their_header(world):
+    doc = ("# Customers\n\n| Code | Customer | City | Credit |\n|---|---|---|---|\n"
+           "| ANGRE | ANG Resellers | Madrid | 5000 |\n| CHOPS | Chop-suey Chinese | Bern | 9000 |\n")
+    assert _link(world, {"t": doc}, ["customer.credit@ANGRE"]).kb_supported is True
+    assert _link(world, {"t": doc}, ["customer.city@CHOPS"]).kb_supported is True
+    # 28001 is ANG's postcode; a column that says "Credit" holding 28001 would not state it
+    wrong = "| Customer | Credit |\n|---|---|\n| ANG Resellers | 28001 |\n| Chop-suey Chinese | 3012 |"
+    assert _link(world, {"t": wrong}, ["customer.postcode@ANGRE"]).kb_supported is False
+
+
+def test_html_key_value_table_and_definition_list(world):
+    title, text = _html_text("<html><title>Record</title><body><h1>Customer record</h1><table>"
+                             "<tr><th>Company</th><td>Bólido Comidas</td></tr><tr><th>City</th><td>Sevilla</td></tr>"
+                             "</table></body></html>")
+    assert "City: Sevilla" in text and title == "Record"
+    assert _link(world, {"h": text}, ["customer.city@BOLID"]).kb_supported is True
+    _, dl = _html_text("<h1>Bristol office</h1><dl><dt>Code</dt><dd>K-02</dd><div></div>"
+                       "<dt>Telephone</dt><dd>0117 555 0102</dd></dl>")
+    assert _link(world, {"d": dl}, ["office.phone@K-02"]).kb_supported is True
+
+
+def test_a_row_named_by_its_code_or_its_city(world):
+    # the employee's office is a code; people name it by its city
+    assert _link(world, {"b": "Anna Keller works in our Hamburg office."}, ["employee.office@3"]).kb_supported is True
+    assert _link(world, {"b": "Anna Keller works in our Leeds office."}, ["employee.office@3"]).kb_supported is False
+    # a customer named by its code in an order log
+    log = "| Customer | City |\n|---|---|\n| BOLID | Sevilla |"
+    assert _link(world, {"l": log}, ["customer.city@BOLID"]).kb_supported is True
+
+
+def test_namesakes_need_a_full_or_unambiguous_name(world):
+    # two Pattersons: the surname alone names neither, and Steve's bio is no evidence for William
+    bio = "# Steve Patterson\n\nSteve Patterson is our Sales Rep in the UK."
+    assert _link(world, {"s": bio}, ["employee.title@2"]).kb_supported is False
+    assert _link(world, {"s": bio}, ["employee.title@1"]).kb_supported is True
+    # Keller is unique among employees: the surname names her, but not after another given name
+    assert _link(world, {"k": "Keller is an Engineer."}, ["employee.title@3"]).kb_supported is True
+    assert _link(world, {"k": "Dr. Harold Keller is an Engineer."}, ["employee.title@3"]).kb_supported is False
+
+
+def test_pronoun_refers_to_the_paragraph_before(world):
+    doc = "Bólido Comidas signed in 2016.\n\nIt moved to Sevilla last year."
+    assert _link(world, {"p": doc}, ["customer.city@BOLID"]).kb_supported is True
+
+
+def test_flags_are_stated_in_words_not_by_a_bare_digit(world):
+    # active = 0: a "0.00" discount or "0" elsewhere in the row says nothing about it
+    row = "| Customer | Discount | Active |\n|---|---|---|\n| Bólido Comidas | 0.00 | no |"
+    assert _link(world, {"r": row}, ["customer.active@BOLID"]).kb_supported is True
+    bare = "| Customer | Discount |\n|---|---|\n| Bólido Comidas | 0 |"
+    assert _link(world, {"r": bare}, ["customer.active@BOLID"]).kb_supported is False
+
+
+def test_blocks_keep_the_heading_chain():
+    text = "# A\n\n## B\n\nThe first paragraph.\n\n### C\n\n| x | y |\n|---|---|\n| 1 | 2 |\n\n## D\n\n- k: v\n- l: w"
+    out = blocks(text)
+    kinds = [(b.kind, [text[a:z] for a, z in b.context]) for b in out if b.kind != "heading"]
+    assert kinds == [("para", ["A", "B"]), ("row", ["A", "B", "C", "| x | y |"]), ("card", ["A", "D"])]
