@@ -245,8 +245,11 @@ def test_framework_documents_give_their_file_as_id(tmp_path):
     got.append(_hs_context(hs.Document(content="x", meta={"file_path": "reports/alpha.md"}))["id"])
     assert got == ["/srv/corpus/reports/alpha.md", "/srv/corpus/beta.txt", "reports/alpha.md"]
     assert map_retrieved_ids(got, known)[0] == ["reports/alpha", "beta"]
-    # an explicit id still wins over the file
+    # an explicit id still wins over the file, in the metadata or as the framework's own chosen id
     assert _lc_context(lc.Document(page_content="x", metadata={"source": "a.md", "ragdx_id": "beta"}))["id"] == "beta"
+    assert _hs_context(hs.Document(id="beta", content="x", meta={"file_path": "a.md"}))["id"] == "beta"
+    # a generated id with no file to fall back on is kept (and evaluate flags it as matching nothing)
+    assert _hs_context(hs.Document(content="x"))["id"] == hs.Document(content="x").id
 
 
 def test_otel_warns_when_no_retriever_span_is_seen(tmp_path):

@@ -15,10 +15,11 @@
 
 Document ids are read, in order, from the metadata key ``ragdx_id`` (what
 :mod:`ragdx.rag.adapters.documents` writes, so ids match by construction), then ``doc_id``,
-``document_id``, ``id``, then the file a loader read the document from — LangChain's
-``source``, LlamaIndex's and Haystack's ``file_path``, LlamaIndex's ``file_name`` — and only then
-the framework's own document id (LlamaIndex's ``ref_doc_id`` is a UUID unless the reader was
-told ``filename_as_id``; Haystack's ``id`` is a content hash). A path is kept as the loader wrote
+``document_id``, ``id``, then the framework's own document id when someone chose it, then the
+file a loader read the document from — LangChain's ``source``, LlamaIndex's and Haystack's
+``file_path``, LlamaIndex's ``file_name`` — and only then a generated own id (LlamaIndex's
+``ref_doc_id`` is a UUID unless the reader was told ``filename_as_id``; Haystack's ``id`` is a
+content hash). A path is kept as the loader wrote
 it; ``evaluate`` maps it to the corpus's id (a folder corpus names a document by its path
 relative to the folder, without the extension). Objects are recognised by the module their class
 comes from, so none of the frameworks is imported unless the user's object already is one of theirs.
@@ -27,15 +28,20 @@ comes from, so none of the frameworks is imported unless the user's object alrea
 from __future__ import annotations
 
 import inspect
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["Adapted", "adapt", "framework_of", "document_id", "ID_KEYS"]
+__all__ = ["Adapted", "adapt", "framework_of", "document_id", "FILE_KEYS", "ID_KEYS"]
 
-#: metadata keys holding a document id, in order of preference: ids first, then the file a loader
-#: read the document from (LangChain ``source``; LlamaIndex and Haystack ``file_path``; LlamaIndex
-#: ``file_name``), which ``evaluate`` maps to the corpus's ids
-ID_KEYS = ("ragdx_id", "doc_id", "document_id", "id", "source", "file_path", "file_name", "filename")
+#: metadata keys holding a document id, in order of preference
+ID_KEYS = ("ragdx_id", "doc_id", "document_id", "id")
+#: metadata keys naming the file a loader read the document from (LangChain ``source``; LlamaIndex
+#: and Haystack ``file_path``; LlamaIndex ``file_name``), which ``evaluate`` maps to the corpus's ids
+FILE_KEYS = ("source", "file_path", "file_name", "filename")
+#: a framework's generated id: a UUID (LlamaIndex, LangChain vector stores) or a hex content hash
+#: (Haystack), which names no document of any corpus
+_GENERATED = re.compile(r"^(?:[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}|[0-9a-f]{32,})$", re.I)
 
 
 class Adapted:
@@ -66,9 +72,9 @@ def framework_of(obj: Any) -> str | None:
     return None
 
 
-def _meta_id(meta: Any) -> str | None:
+def _meta_id(meta: Any, keys: tuple[str, ...] = ID_KEYS) -> str | None:
     if isinstance(meta, Mapping):
-        for key in ID_KEYS:
+        for key in keys:
             value = meta.get(key)
             if value not in (None, ""):
                 return str(value)
@@ -76,11 +82,17 @@ def _meta_id(meta: Any) -> str | None:
 
 
 def document_id(meta: Any, own: Any) -> str | None:
-    """The ragdx document id of a framework document: metadata first, its own id last."""
+    """The ragdx document id of a framework document: an id in its metadata (``ID_KEYS``), else
+    its own id when someone chose it, else the file it was loaded from (``FILE_KEYS``), else its
+    generated own id (a UUID or a content hash, which ``evaluate`` flags as matching nothing)."""
     found = _meta_id(meta)
     if found is not None:
         return found
-    return None if own in (None, "") else str(own)
+    own = None if own in (None, "") else str(own)
+    if own is not None and not _GENERATED.match(own):
+        return own
+    found = _meta_id(meta, FILE_KEYS)
+    return found if found is not None else own
 
 
 def _score(value: Any) -> float | None:
