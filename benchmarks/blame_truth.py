@@ -830,6 +830,9 @@ def _provenance() -> str:
         head, dirty = "?", ""
     if where == (ROOT / "src").resolve():
         return f"ragdx from this repository's src/ at {head}" + (" with uncommitted changes in src/" if dirty else "")
+    stamp = where.parent / "COMMIT"  # written beside an archived src/ (see benchmarks/README.md)
+    if stamp.exists():
+        return f"ragdx from src/ of commit {stamp.read_text().strip()} (git archive, imported from {where})"
     return f"ragdx imported from {where} (repository HEAD {head})"
 
 
