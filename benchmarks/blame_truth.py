@@ -587,6 +587,16 @@ def _pick_templates(sql_yaml: Path, n: int) -> None:
     sql_yaml.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
 
 
+def _ragdx_fingerprint() -> str:
+    """The ragdx source that links the dataset: a cached dataset is remade when it changes."""
+    import ragdx
+
+    h = hashlib.sha256()
+    for f in sorted(Path(ragdx.__file__).parent.rglob("*.py")):
+        h.update(f.read_bytes())
+    return h.hexdigest()[:16]
+
+
 def make_dataset(work: Path, corpus: Path, db: Path, max_groups: int, templates: int, seed: int,
                  name: str = "dataset") -> tuple[Path, Path]:
     """The dataset as a user makes it, with the CLI, cached under ``work`` by its parameters.
@@ -596,6 +606,7 @@ def make_dataset(work: Path, corpus: Path, db: Path, max_groups: int, templates:
     if not dbcopy.exists() or dbcopy.stat().st_size != db.stat().st_size:
         shutil.copyfile(db, dbcopy)
     key = {"max_groups": max_groups, "templates": templates, "seed": seed, "db_size": db.stat().st_size,
+           "ragdx": _ragdx_fingerprint(),
            "truth": hashlib.sha256((corpus / "truth.json").read_bytes()).hexdigest()[:16]}
     ds = work / name
     stamp = ds / "blame_truth_key.json"
