@@ -260,3 +260,25 @@ def test_otel_warns_when_no_retriever_span_is_seen(tmp_path):
     with pytest.warns(RuntimeWarning, match="no retriever span was seen"):
         summary = run(system, tmp_path / "ds", tmp_path / "run", progress=False, concurrency=1)
     assert summary.warnings and "--otel" in summary.warnings[0]
+
+
+def test_linked_evidence_that_a_correct_answer_did_without_is_not_the_last_word():
+    from ragdx.evaluate.protocol import blame
+    from ragdx.evaluate.records import Judgement
+
+    def j(i, correct, docs, ret):
+        return Judgement(id=i, group_id="g", style="short", correct=correct, retrieval_correct=ret,
+                         retrieved_ids=list(docs), gold_ids=["beta"], kb_supported=True, evidence_sets=[["beta"]],
+                         kb_basis="linked", evidence_confidence=1.0)
+
+    js = [j("a", True, ["gamma"], False),            # answered without the linked document
+          j("b", False, ["gamma", "delta"], False),  # had gamma too: the reader's fault, on low confidence
+          j("c", False, ["delta"], False)]           # had neither: the retriever's, on medium confidence
+    v = {x["id"]: x for x in blame(js)}
+    assert (v["b"]["verdict"], v["b"]["basis"], v["b"]["confidence"]) == ("lm_failure", "group_answer_documents", "low")
+    assert (v["c"]["verdict"], v["c"]["confidence"]) == ("retrieval_failure", "medium")
+    assert "may be incomplete" in v["c"]["why"]
+    # with the linked document in the correct answer's context, the evidence rule stands as it was
+    js[0] = j("a", True, ["beta", "gamma"], True)
+    v = {x["id"]: x for x in blame(js)}
+    assert (v["b"]["verdict"], v["b"]["confidence"]) == ("retrieval_failure", "high")

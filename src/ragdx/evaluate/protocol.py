@@ -363,6 +363,18 @@ def _verdict(j: Any, tags: dict[Any, str], groups: dict[Any, _Group], within_sty
             return ("kb_or_retrieval", "answer_based_gap_group", "low",
                     "no phrasing of the group was answered and the knowledge base's content is unknown: its gold "
                     "documents were not retrieved, but they may not state the facts", gold)
+        if group is not None and not group.strong:
+            # the correct phrasings were answered without any linked evidence document in their
+            # context: the linked evidence is not all there is
+            shared = sorted(set(ids) & group.answered_from)
+            if shared:
+                return ("lm_failure", "group_answer_documents", "low",
+                        f"the linked evidence was not retrieved, but phrasing {group.examples[0]} was answered "
+                        f"correctly without it, from documents this one retrieved too ({', '.join(shared[:3])})",
+                        shared)
+            return ("retrieval_failure", "evidence", "medium",
+                    "the documents stating the facts were not retrieved (another phrasing was answered correctly "
+                    "without them, so the linked evidence may be incomplete)", gold)
         return ("retrieval_failure", "evidence", "high",
                 "the documents stating the facts were not retrieved", gold)
 
