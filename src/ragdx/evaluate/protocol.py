@@ -310,8 +310,8 @@ def _kb_doubt(j: Any) -> str | None:
         return "the linker found some of the facts the answer needs but not all"
     named = getattr(j, "entity_ids", None) or []
     if named:
-        return (f"the corpus names the entity ({', '.join(named[:3])}{', …' if len(named) > 3 else ''}) but the "
-                "linker found no passage stating the value (facts in tables, cards and headings are easily missed)")
+        return (f"the corpus names the entity ({', '.join(named[:3])}{', …' if len(named) > 3 else ''}), where a "
+                "value written in a table, card or heading is easily missed")
     return None
 
 
@@ -381,7 +381,7 @@ def _verdict(j: Any, tags: dict[Any, str], groups: dict[Any, _Group], within_sty
     # 2. another phrasing of the same facts was answered correctly from captured documents: the
     #    corpus the system searched states them, whatever the linker found
     if group is not None and ids_usable:
-        overridden = (" The linker found no passage stating the facts, but the answers show the corpus states them."
+        overridden = ("; the linker found no passage stating the facts, but the answers show the corpus states them"
                       if j.kb_supported is False else "")
         example = group.examples[0]
         if tuple(sorted(ids)) in group.contexts:
@@ -410,8 +410,8 @@ def _verdict(j: Any, tags: dict[Any, str], groups: dict[Any, _Group], within_sty
                     "no document of the knowledge base states the facts" + (
                         " (ragdx's fact index)" if getattr(j, "kb_basis", "") == "fact_index" else ""), [])
         return ("kb_or_retrieval", "knowledge_base_uncertain", "low",
-                f"the evidence linker found no document stating the facts, but {doubt}; no phrasing of the group "
-                "was answered from retrieved documents to show it either way", list(getattr(j, "entity_ids", [])[:5]))
+                f"the evidence linker found no document stating the facts, but it may have missed them: {doubt}; "
+                "no phrasing of the group was answered from retrieved documents to show it either way", list(getattr(j, "entity_ids", [])[:5]))
 
     # 4. retrieval could not be judged
     if notes & {RETRIEVAL_IDS_UNMATCHED, RETRIEVAL_NO_CONTEXT}:
