@@ -265,10 +265,14 @@ class _Group:
 
 
 def _group_evidence(judgements: Sequence[Any], within_style: bool) -> dict[Any, _Group]:
+    """What the correct answers with captured documents show, for the groups that have a wrong answer."""
+    wrong = {_key(j, within_style) for j in judgements if not j.correct}
     correct: dict[Any, list[Any]] = defaultdict(list)
     for j in judgements:
         if j.correct and not getattr(j, "error", None) and _captured(j):
-            correct[_key(j, within_style)].append(j)
+            key = _key(j, within_style)
+            if key in wrong:
+                correct[key].append(j)
     out: dict[Any, _Group] = {}
     for key, js in correct.items():
         g = out[key] = _Group()
@@ -276,13 +280,16 @@ def _group_evidence(judgements: Sequence[Any], within_style: bool) -> dict[Any, 
         for j in js:
             ids = _retrieved(j)
             g.contexts.add(tuple(sorted(ids)))
-            gold = set(getattr(j, "gold_ids", None) or []) | {d for s in (getattr(j, "evidence_sets", None) or [])
-                                                            for d in s}
-            stating = [d for d in ids if d in gold]
-            if stating:
-                g.answered_from.update(stating)
-                g.strong = True
-            common = set(ids) if common is None else common & set(ids)
+            # the gold documents are the union of the evidence sets where both are known
+            gold = getattr(j, "gold_ids", None) or [d for s in (getattr(j, "evidence_sets", None) or []) for d in s]
+            if gold:
+                gold = set(gold)
+                stating = [d for d in ids if d in gold]
+                if stating:
+                    g.answered_from.update(stating)
+                    g.strong = True
+            if not g.strong:
+                common = set(ids) if common is None else common & set(ids)
             if len(g.examples) < 3:
                 g.examples.append(j.id)
         if not g.strong:
@@ -316,14 +323,14 @@ def _kb_doubt(j: Any) -> str | None:
 
 
 def _spans(j: Any, docs: Iterable[str] | None = None) -> list[dict[str, Any]]:
-    """The record's evidence spans (of ``docs`` when given), without their text's bulk."""
-    keep = None if docs is None else set(docs)
-    out = []
-    for s in getattr(j, "evidence_spans", None) or []:
-        if not isinstance(s, dict) or (keep is not None and s.get("doc_id") not in keep):
-            continue
-        out.append({k: s[k] for k in ("fact", "doc_id", "start", "end", "text", "weight") if k in s})
-    return out
+    """The record's evidence spans (of ``docs`` when given), as the dataset holds them."""
+    spans = getattr(j, "evidence_spans", None)
+    if not spans:
+        return []
+    if docs is None:
+        return list(spans)
+    keep = set(docs)
+    return [s for s in spans if isinstance(s, dict) and s.get("doc_id") in keep]
 
 
 def _verdict(j: Any, tags: dict[Any, str], groups: dict[Any, _Group], within_style: bool
@@ -341,10 +348,11 @@ def _verdict(j: Any, tags: dict[Any, str], groups: dict[Any, _Group], within_sty
     # 1. the knowledge base states the facts and retrieval was judged against the linked evidence
     if j.kb_supported is not False and j.retrieval_correct is not None:
         if j.retrieval_correct:
+            gold_set = set(gold)
             return ("lm_failure", "evidence", "medium" if weak else "high",
                     "the documents stating the facts were retrieved and the answer is wrong"
                     + (f" (linked evidence weak: confidence {conf:.2f})" if weak else ""),
-                    [d for d in ids if d in set(gold)])
+                    [d for d in ids if d in gold_set])
         if group is not None and tuple(sorted(ids)) in group.contexts:
             return ("lm_failure", "context_comparison", "medium",
                     f"the linked evidence was not retrieved, yet phrasing {group.examples[0]} was answered correctly "
