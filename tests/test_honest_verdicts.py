@@ -25,7 +25,8 @@ from ragdx.rag.systems import CallableSystem
 DOCS = {
     "reports/alpha.md": "| year | revenue |\n|---|---|\n| 2023 | 1,433.50 |\nAlpha Corp annual figures.",
     "reports/beta.md": "Beta Ltd was founded in 1999 in Dubai.",
-    "cards/gamma.md": "# Gamma Project\nStatus: active. Budget: 2.1m.",
+    "cards/gamma.md": "# Gamma Project\nStatus: active\nBudget: 2.1m\nBudget code: GX-7",
+    "cards/epsilon.md": "# Epsilon Ltd\nSector: logistics\nFounded: 2004",
     "notes/delta.txt": "Delta notes: nothing about revenue here.",
 }
 SPAN = {"fact": "T.revenue@1", "doc_id": "reports/alpha", "start": 40, "end": 58, "text": "| 2023 | 1,433.50 |",
@@ -47,12 +48,12 @@ RECORDS = [
     rec("q1a", "g1", "What was Alpha's revenue in 2023?", "1433.5", kb=False, basis="unlinked", conf=0.0),
     rec("q1b", "g1", "Alpha Corp, 2023 revenue?", "1433.5", kb=False, basis="unlinked", conf=0.0),
     rec("q1c", "g1", "How much did Alpha earn in 2023?", "1433.5", kb=False, basis="unlinked", conf=0.0),
-    # g2: not found, but the corpus names the entity (a card): unsure
+    # g2: not found, but the entity's card writes the value: the linker may have missed it, unsure
     rec("q2a", "g2", "What is Gamma's budget code?", "GX-7", kb=False, basis="unlinked", conf=0.0,
         entity=("cards/gamma",)),
     rec("q2b", "g2", "Gamma budget code?", "GX-7", kb=False, basis="unlinked", conf=0.0, entity=("cards/gamma",)),
-    # g3: nothing about it anywhere: a knowledge-base gap
-    rec("q3a", "g3", "Who audits Epsilon?", "KPMG", kb=False, basis="unlinked", conf=0.0),
+    # g3: the corpus names Epsilon but nowhere writes its auditor: a knowledge-base gap
+    rec("q3a", "g3", "Who audits Epsilon?", "KPMG", kb=False, basis="unlinked", conf=0.0, entity=("cards/epsilon",)),
     # g4: linked on weak evidence, not retrieved: knowledge base or retriever
     rec("q4a", "g4", "When did Gamma start?", "2021-03-01", evidence=(("cards/gamma",),), conf=0.6),
     # g5: the evidence was retrieved (as a chunk of a file path), the answer is wrong
@@ -84,7 +85,7 @@ def project(tmp_path):
         (corpus_dir / name).parent.mkdir(parents=True, exist_ok=True)
         (corpus_dir / name).write_text(text, encoding="utf-8")
     corpus = load_corpus(corpus_dir)
-    assert sorted(corpus.ids) == ["cards/gamma", "notes/delta", "reports/alpha", "reports/beta"]
+    assert sorted(corpus.ids) == ["cards/epsilon", "cards/gamma", "notes/delta", "reports/alpha", "reports/beta"]
     write_dataset(tmp_path / "ds", RECORDS, {"corpus": str(corpus_dir), "corpus_fingerprint": corpus.fingerprint})
     return tmp_path, corpus
 
@@ -129,7 +130,7 @@ def test_answers_overrule_the_linker_and_unsure_verdicts_say_so(project):
     assert "answers show the corpus states them" in v["q1b"]["why"] and "q1a" in v["q1b"]["why"]
     assert v["q1c"]["basis"] == "group_answer_documents" and v["q1c"]["documents"] == ["reports/alpha"]
     assert v["q2a"]["basis"] == "knowledge_base_uncertain" and v["q2a"]["unsure"] and v["q2a"]["confidence"] == "low"
-    assert "cards/gamma" in v["q2a"]["why"]
+    assert "cards/gamma" in v["q2a"]["why"] and v["q2a"]["documents"] == ["cards/gamma"]
     assert (v["q3a"]["basis"], v["q3a"]["confidence"], v["q3a"]["unsure"]) == ("knowledge_base", "high", False)
     assert v["q4a"]["basis"] == "weak_evidence" and "0.60" in v["q4a"]["why"]
     # the evidence the verdict rests on: the linked span of the retrieved document

@@ -48,8 +48,9 @@ class ModuleVerdict(StrEnum):
     Unsure verdicts say which modules remain and why none can be named (``UNSURE``):
 
     * ``kb_or_retrieval``: the knowledge base or the retriever — e.g. the evidence linker found no
-      passage stating the fact although the corpus names its entity (tables, cards and headings
-      are easily missed), the linked evidence is weak, the system searched another corpus than the
+      passage stating the fact although the documents about its entity write the answer's value
+      (tables, cards and headings are easily missed) or it found a partial match, the linked
+      evidence is weak, the system searched another corpus than the
       one linked, or an answer-based gap group whose knowledge base content is unknown;
     * ``retrieval_or_lm``: the facts are stated, but the retrieval could not be judged (retrieved
       ids match no document of the knowledge base, or no retrieved context was captured at all);
@@ -315,10 +316,13 @@ def _kb_doubt(j: Any) -> str | None:
     sets = getattr(j, "evidence_sets", None) or []
     if sets and any(sets) and not all(sets):
         return "the linker found some of the facts the answer needs but not all"
-    named = getattr(j, "entity_ids", None) or []
-    if named:
-        return (f"the corpus names the entity ({', '.join(named[:3])}{', …' if len(named) > 3 else ''}), where a "
-                "value written in a table, card or heading is easily missed")
+    seen = getattr(j, "value_seen_in", None) or []
+    if seen:
+        # the entity's own documents write the answer's value: the linker did not tie the two
+        # together (a value in a table, card or heading is easily missed). The entity being named
+        # alone is no sign: a corpus that leaves a fact out still names its entity
+        return (f"the documents about the entity write the answer's value ({', '.join(seen[:3])}"
+                f"{', …' if len(seen) > 3 else ''}), perhaps in a table, card or heading the linker did not read")
     return None
 
 
@@ -419,7 +423,8 @@ def _verdict(j: Any, tags: dict[Any, str], groups: dict[Any, _Group], within_sty
                         " (ragdx's fact index)" if getattr(j, "kb_basis", "") == "fact_index" else ""), [])
         return ("kb_or_retrieval", "knowledge_base_uncertain", "low",
                 f"the evidence linker found no document stating the facts, but it may have missed them: {doubt}; "
-                "no phrasing of the group was answered from retrieved documents to show it either way", list(getattr(j, "entity_ids", [])[:5]))
+                "no phrasing of the group was answered from retrieved documents to show it either way",
+                list(getattr(j, "value_seen_in", None) or [])[:5])
 
     # 4. retrieval could not be judged
     if notes & {RETRIEVAL_IDS_UNMATCHED, RETRIEVAL_NO_CONTEXT}:
@@ -461,7 +466,8 @@ def blame(judgements: Sequence[Judgement], *, within_style: bool = False) -> lis
        ``lm_failure``; none of them -> ``retrieval_failure`` (``context_comparison``, the paper's
        rule, extended to the documents the correct answers had in common);
     4. the knowledge base lacks the facts -> ``kb_gap``; where the linker's "not found" is doubtful
-       (it found the entity named, a partial match, some hops only) -> ``kb_or_retrieval``;
+       (the entity's documents write the answer's value, a partial match, some hops only, another
+       corpus searched) -> ``kb_or_retrieval``;
     5. retrieved ids that match no document, or no context captured at all: retrieval is never
        blamed -> ``retrieval_or_lm`` (facts stated) or ``undetermined``;
     6. otherwise: an answer-based gap group -> ``kb_or_retrieval``; ``retrieval_or_lm`` (facts stated,

@@ -47,6 +47,9 @@ class Judgement:
     evidence_spans: list[dict[str, Any]] = field(default_factory=list)
     #: documents naming the entities the answer is about (the record's ``entity_document_ids``)
     entity_ids: list[str] = field(default_factory=list)
+    #: of those, the documents that write the answer's values although the linker found no passage
+    #: stating the fact (a sign it missed one in a table, card or heading); filled by ``evaluate``
+    value_seen_in: list[str] = field(default_factory=list)
     #: why retrieval was not judged, or why its verdict is doubtful: ``ids_unmatched`` (the retrieved
     #: ids match no document of the knowledge base), ``no_context`` (no query of the run captured any
     #: retrieved document), ``corpus_changed`` (the system searched another corpus); "" otherwise
@@ -62,6 +65,7 @@ class Judgement:
                 "response": self.response, "evidence_sets": [list(e) for e in self.evidence_sets],
                 "error": self.error, "kb_basis": self.kb_basis, "evidence_confidence": self.evidence_confidence,
                 "evidence_spans": [dict(e) for e in self.evidence_spans], "entity_ids": list(self.entity_ids),
+                "value_seen_in": list(self.value_seen_in),
                 "retrieval_note": self.retrieval_note}
 
     @classmethod

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -128,11 +128,12 @@ _CHUNK_SEPARATORS = ("#", "::", "|", "@", "_chunk_", "-chunk-", "_chunk", ":chun
 _UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
 
 
-def _corpus_info(dataset_dir: Path | None, records: Sequence[Any]) -> tuple[set[str] | None, bool, str | None]:
+def _corpus_info(dataset_dir: Path | None, records: Sequence[Any]
+                 ) -> tuple[set[str] | None, bool, str | None, Any | None]:
     """Document ids of the knowledge base the dataset was made against — the corpus the dataset's
     manifest names when it can be read (exact), else every document a record names (a lower
-    bound) — and that corpus's fingerprint (the manifest's ``corpus_fingerprint``, else the
-    loaded corpus's own)."""
+    bound) — that corpus's fingerprint (the manifest's ``corpus_fingerprint``, else the loaded
+    corpus's own) and the corpus itself (None when it could not be read)."""
     fingerprint = None
     if dataset_dir is not None:
         try:
@@ -152,16 +153,16 @@ def _corpus_info(dataset_dir: Path | None, records: Sequence[Any]) -> tuple[set[
                         from ragdx.rag.corpus import load_corpus
 
                         corpus = load_corpus(candidate)
-                        return set(corpus.ids), True, fingerprint or corpus.fingerprint
+                        return set(corpus.ids), True, fingerprint or corpus.fingerprint, corpus
                     except RagdxError:
                         break
     named = {d for r in records for d in (list(getattr(r, "gold_document_ids", []) or [])
                                            + list(getattr(r, "entity_document_ids", []) or []))}
-    return (named or None), False, fingerprint
+    return (named or None), False, fingerprint, None
 
 
 def _corpus_ids(dataset_dir: Path | None, records: Sequence[Any]) -> tuple[set[str] | None, bool]:
-    ids, exact, _ = _corpus_info(dataset_dir, records)
+    ids, exact, _, _ = _corpus_info(dataset_dir, records)
     return ids, exact
 
 
@@ -247,6 +248,48 @@ def map_retrieved_ids(retrieved: Sequence[str], known: set[str],
     return out, mapped, unknown
 
 
+def _specific(value: Any) -> bool:
+    """A value specific enough that finding it written in a document about the entity is a sign
+    the document states it (not a yes/no, a one-digit number or a two-letter word)."""
+    if value is None or isinstance(value, bool):
+        return False
+    text = str(value).strip()
+    digits = sum(c.isdigit() for c in text)
+    return digits >= 2 if digits and not any(c.isalpha() for c in text) else len(text) >= 3
+
+
+def _value_seen_in(record: Any, texts: Mapping[str, str], cache: dict[str, str]) -> list[str]:
+    """The documents about a record's entities (``entity_document_ids``) that, together, write every
+    value of its answer, each in one of the ways the linker reads it; [] when none does, or when a
+    value is too unspecific to tell."""
+    values = [v for row in (getattr(record, "answer_rows", None) or []) for v in row if v is not None]
+    docs = [d for d in (getattr(record, "entity_document_ids", None) or [])[:MAX_ENTITY_IDS] if d in texts]
+    if not values or not docs or not all(_specific(v) for v in values):
+        return []
+    try:
+        from ragdx.kb.normalise import normalised_passage, value_variants
+    except ImportError:  # pragma: no cover - the normaliser is part of ragdx
+        return []
+
+    def normalised(doc: str) -> str:
+        hit = cache.get(doc)
+        if hit is None:
+            hit = cache[doc] = normalised_passage(texts[doc])
+        return hit
+
+    seen: list[str] = []
+    for value in values:
+        try:
+            variants = value_variants(value)
+        except Exception:  # an odd value the normaliser refuses: no sign either way
+            return []
+        where = [d for d in docs if any(all(p in normalised(d) for p in all_of) for all_of, _ in variants)]
+        if not where:
+            return []
+        seen.extend(d for d in where if d not in seen)
+    return seen
+
+
 def _short(fp: str | None) -> str:
     return fp[:12] if fp else "unknown"
 
@@ -255,7 +298,7 @@ def judge_outputs(records: Sequence[Any], outputs: Sequence[Any], *, judge: str 
                   llm: Any = None, sets: str = "all", k: int | None = None,
                   cache: VerdictCache | str | Path | None = None, retrieval: str = "evidence",
                   known_ids: set[str] | None = None, known_exact: bool = True,
-                  check: InputCheck | None = None) -> Judged:
+                  check: InputCheck | None = None, corpus_texts: Mapping[str, str] | None = None) -> Judged:
     """Judge system outputs (``SystemOutput``-like: id, answer, retrieved_ids, error) against
     dataset records, in memory. ``retrieval`` names the one rule retrieval is judged by (see
     ``reference.RULE_WORDS``). Where the knowledge base lacks the facts (``kb_supported`` False)
@@ -269,7 +312,10 @@ def judge_outputs(records: Sequence[Any], outputs: Sequence[Any], *, judge: str 
     where it cannot be judged: ids that do not match the knowledge base's documents (the whole run,
     or one query whose unmatched ids may hold the evidence), or no retrieved context captured for
     any query. ``check.corpus_changed`` (set by :func:`judge_run` from the corpus fingerprints)
-    marks every judgement, so that its knowledge-base and retrieval verdicts are given as unsure."""
+    marks every judgement, so that its knowledge-base and retrieval verdicts are given as unsure.
+    With ``corpus_texts`` (id -> text of the linked corpus), a record the linker found unsupported
+    notes the documents about its entity that write its answer's values anyway
+    (``value_seen_in``: a fact the linker may have missed in a table, card or heading)."""
     check = check or InputCheck(total=len(outputs), answered=len(outputs))
     check.retrieval_rule = retrieval
     by_id = {r.id: r for r in records}
@@ -324,6 +370,7 @@ def judge_outputs(records: Sequence[Any], outputs: Sequence[Any], *, judge: str 
     items = [JudgeItem(r.query, r.answer_rows, None if o.error else o.answer, r.answer_kind) for r, o in pairs]
     verdicts = judge_items(items, _resolve_judge(judge, llm, sets), cache)
     out = Judged(check=check)
+    passages: dict[str, str] = {}
     for (r, o), ids, unknown, it, v in zip(pairs, retrieved_lists, unknown_per, items, verdicts, strict=True):
         evidence = [list(e) for e in (getattr(r, "evidence_sets", None) or [])]
         notes = []
@@ -351,6 +398,8 @@ def judge_outputs(records: Sequence[Any], outputs: Sequence[Any], *, judge: str 
             evidence_confidence=getattr(r, "evidence_confidence", None),
             evidence_spans=[dict(e) for e in (getattr(r, "evidence_spans", None) or [])],
             entity_ids=list(getattr(r, "entity_document_ids", None) or [])[:MAX_ENTITY_IDS],
+            value_seen_in=(_value_seen_in(r, corpus_texts, passages) if corpus_texts and r.kb_supported is False
+                           else []),
             retrieval_note="+".join(notes)))
     if check.unmatched_queries:
         check.warnings.append(f"{check.unmatched_queries} queries retrieved ids that match no document and not the "
@@ -396,7 +445,7 @@ def judge_run(run_dir: str | Path, *, judge: str | Judge = "cascade", llm: Any =
     except (OSError, ValueError):
         manifest = {}
     outputs = read_run(run_dir, inputs=inputs)
-    known, exact, fingerprint = _corpus_info(dataset_dir, records)
+    known, exact, fingerprint, corpus = _corpus_info(dataset_dir, records)
     run_fingerprint = _run_fingerprint((manifest.get("system") or {}).get("config"))
     check = InputCheck(source=str(run_dir), total=len(inputs), answered=len(outputs),
                        status=str(manifest.get("status") or ""), corpus_fingerprint=fingerprint,
@@ -405,7 +454,8 @@ def judge_run(run_dir: str | Path, *, judge: str | Judge = "cascade", llm: Any =
     if not outputs:
         raise RagdxError(f"no answered record in this run (0 of {len(inputs)} queries)", source=str(run_dir))
     judged = judge_outputs(records, outputs, judge=judge, llm=llm, sets=sets, k=k, cache=cache,
-                           retrieval=retrieval, known_ids=known, known_exact=exact, check=check)
+                           retrieval=retrieval, known_ids=known, known_exact=exact, check=check,
+                           corpus_texts=None if corpus is None else {d.id: d.text for d in corpus.documents})
     if check.answered < check.total:
         check.warnings.insert(0, f"incomplete run: {check.answered} of {check.total} queries answered "
                                  f"(status {check.status or 'unknown'}); metrics cover those only")
