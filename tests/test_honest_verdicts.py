@@ -126,7 +126,9 @@ def test_answers_overrule_the_linker_and_unsure_verdicts_say_so(project):
         "q5a": "lm_failure",
         "q6a": "retrieval_failure",
     }
-    assert v["q1b"]["basis"] == "context_comparison" and "reports/alpha" in v["q1b"]["documents"]
+    # q1a's context held reports/alpha and reports/beta: only alpha writes 1,433.50, so q1a was answered from it
+    assert v["q1b"]["basis"] == "context_comparison" and v["q1b"]["documents"] == ["reports/alpha"]
+    assert v["q1b"]["confidence"] == v["q1c"]["confidence"] == "medium"
     assert "answers show the corpus states them" in v["q1b"]["why"] and "q1a" in v["q1b"]["why"]
     assert v["q1c"]["basis"] == "group_answer_documents" and v["q1c"]["documents"] == ["reports/alpha"]
     assert v["q2a"]["basis"] == "knowledge_base_uncertain" and v["q2a"]["unsure"] and v["q2a"]["confidence"] == "low"

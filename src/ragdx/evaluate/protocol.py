@@ -258,8 +258,9 @@ class _Group:
 
     def __init__(self) -> None:
         self.contexts: set[tuple[str, ...]] = set()
-        #: documents a correct answer was produced from: its retrieved evidence where the linker knows
-        #: it (``strong``), else the documents common to every correct context of the group
+        #: documents a correct answer was produced from (``strong``): those of its context that write
+        #: the answer's values (``answer_docs``), or its retrieved evidence where the linker knows it;
+        #: else the documents common to every correct context of the group
         self.answered_from: set[str] = set()
         self.strong = False
         self.examples: list[str] = []
@@ -281,9 +282,14 @@ def _group_evidence(judgements: Sequence[Any], within_style: bool) -> dict[Any, 
         for j in js:
             ids = _retrieved(j)
             g.contexts.add(tuple(sorted(ids)))
-            # the gold documents are the union of the evidence sets where both are known
+            # the documents that write the answer's values (found where the linker knew no evidence),
+            # else the retrieved gold documents (the union of the evidence sets)
+            read = getattr(j, "answer_docs", None)
+            if read:
+                g.answered_from.update(read)
+                g.strong = True
             gold = getattr(j, "gold_ids", None) or [d for s in (getattr(j, "evidence_sets", None) or []) for d in s]
-            if gold:
+            if gold and not read:
                 gold = set(gold)
                 stating = [d for d in ids if d in gold]
                 if stating:

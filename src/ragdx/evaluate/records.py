@@ -50,6 +50,9 @@ class Judgement:
     #: of those, the documents that write the answer's values although the linker found no passage
     #: stating the fact (a sign it missed one in a table, card or heading); filled by ``evaluate``
     value_seen_in: list[str] = field(default_factory=list)
+    #: of the retrieved documents of a correct answer the linker knows no evidence for, those that
+    #: write the answer's values (what it was answered from); filled by ``evaluate``
+    answer_docs: list[str] = field(default_factory=list)
     #: why retrieval was not judged, or why its verdict is doubtful: ``ids_unmatched`` (the retrieved
     #: ids match no document of the knowledge base), ``no_context`` (no query of the run captured any
     #: retrieved document), ``corpus_changed`` (the system searched another corpus); "" otherwise
@@ -65,7 +68,7 @@ class Judgement:
                 "response": self.response, "evidence_sets": [list(e) for e in self.evidence_sets],
                 "error": self.error, "kb_basis": self.kb_basis, "evidence_confidence": self.evidence_confidence,
                 "evidence_spans": [dict(e) for e in self.evidence_spans], "entity_ids": list(self.entity_ids),
-                "value_seen_in": list(self.value_seen_in),
+                "value_seen_in": list(self.value_seen_in), "answer_docs": list(self.answer_docs),
                 "retrieval_note": self.retrieval_note}
 
     @classmethod

@@ -258,12 +258,15 @@ def _specific(value: Any) -> bool:
     return digits >= 2 if digits and not any(c.isalpha() for c in text) else len(text) >= 3
 
 
-def _value_seen_in(record: Any, texts: Mapping[str, str], cache: dict[str, str]) -> list[str]:
-    """The documents about a record's entities (``entity_document_ids``) that, together, write every
-    value of its answer, each in one of the ways the linker reads it; [] when none does, or when a
-    value is too unspecific to tell."""
+def _value_seen_in(record: Any, texts: Mapping[str, str], cache: dict[str, str],
+                   docs: Sequence[str] | None = None) -> list[str]:
+    """The documents about a record's entities (``entity_document_ids``; or ``docs``) that,
+    together, write every value of its answer, each in one of the ways the linker reads it; []
+    when none does, or when a value is too unspecific to tell."""
     values = [v for row in (getattr(record, "answer_rows", None) or []) for v in row if v is not None]
-    docs = [d for d in (getattr(record, "entity_document_ids", None) or [])[:MAX_ENTITY_IDS] if d in texts]
+    if docs is None:
+        docs = (getattr(record, "entity_document_ids", None) or [])[:MAX_ENTITY_IDS]
+    docs = [d for d in docs if d in texts]
     if not values or not docs or not all(_specific(v) for v in values):
         return []
     try:
@@ -400,6 +403,11 @@ def judge_outputs(records: Sequence[Any], outputs: Sequence[Any], *, judge: str 
             entity_ids=list(getattr(r, "entity_document_ids", None) or [])[:MAX_ENTITY_IDS],
             value_seen_in=(_value_seen_in(r, corpus_texts, passages) if corpus_texts and r.kb_supported is False
                            else []),
+            # where the linker knows no evidence, the documents a correct answer could have read its
+            # values in (what blame takes as the documents it was answered from)
+            answer_docs=(_value_seen_in(r, corpus_texts, passages, ids)
+                         if corpus_texts and v.correct and ids and (r.kb_supported is not True or not evidence)
+                         else []),
             retrieval_note="+".join(notes)))
     if check.unmatched_queries:
         check.warnings.append(f"{check.unmatched_queries} queries retrieved ids that match no document and not the "
