@@ -38,7 +38,7 @@ def rec(i: str, group: str, query: str, answer: str, *, kb: bool | None = True, 
     return QARecord(
         id=i, group_id=group, sql_template_id="t", text_template_id="tt", style="short", schema="T", table="T",
         params={}, sql="", query=query, answer_columns=["a"], answer_rows=[[answer]], answer_text=answer,
-        answer_kind="single", gold_document_ids=sorted({d for s in evidence for d in s}), kb_supported=kb,
+        answer_kind="single", facts=[f"T.value@{group}"], gold_document_ids=sorted({d for s in evidence for d in s}), kb_supported=kb,
         evidence_sets=[list(s) for s in evidence], entity_document_ids=list(entity), kb_basis=basis,
         evidence_spans=list(spans or []), evidence_confidence=conf)
 
@@ -133,6 +133,7 @@ def test_answers_overrule_the_linker_and_unsure_verdicts_say_so(project):
     assert v["q1c"]["basis"] == "group_answer_documents" and v["q1c"]["documents"] == ["reports/alpha"]
     assert v["q2a"]["basis"] == "knowledge_base_uncertain" and v["q2a"]["unsure"] and v["q2a"]["confidence"] == "low"
     assert "cards/gamma" in v["q2a"]["why"] and v["q2a"]["documents"] == ["cards/gamma"]
+    # (a fact reached through a join is not doubted so: the join may be what the corpus leaves out)
     assert (v["q3a"]["basis"], v["q3a"]["confidence"], v["q3a"]["unsure"]) == ("knowledge_base", "high", False)
     assert v["q4a"]["basis"] == "weak_evidence" and "0.60" in v["q4a"]["why"]
     # the evidence the verdict rests on: the linked span of the retrieved document
@@ -285,3 +286,22 @@ def test_linked_evidence_that_a_correct_answer_did_without_is_not_the_last_word(
     js[0] = j("a", True, ["beta", "gamma"], True)
     v = {x["id"]: x for x in blame(js)}
     assert (v["b"]["verdict"], v["b"]["confidence"]) == ("retrieval_failure", "high")
+
+
+def test_a_value_on_a_joined_entitys_page_does_not_doubt_a_gap(tmp_path):
+    """'The city of the customer of order 10517': the customer's page writes the city, but which
+    customer placed the order is what the corpus leaves out — still a knowledge-base gap."""
+    from ragdx.evaluate.runs import _value_seen_in
+
+    texts = {"crm/norts": "# Customer record\nCustomer ID: NORTS\nCity: London", "crm/quick": "Quantity: 12"}
+    joined = rec("j1", "gj", "In which city is the customer of order 10517 based?", "London", kb=False,
+                 basis="unlinked", entity=("crm/norts",))
+    joined.facts = ["Customers.City@NORTS", "Orders.CustomerID@10517"]
+    single = rec("j2", "gs", "In which city is North/South based?", "London", kb=False, basis="unlinked",
+                 entity=("crm/norts",))
+    single.facts = ["Customers.City@NORTS"]
+    assert _value_seen_in(joined, texts, {}) == [] and _value_seen_in(single, texts, {}) == ["crm/norts"]
+    # a value too plain to tell (a zero discount, a one-digit number) is no sign either
+    plain = rec("j3", "gp", "Discount?", "0.0", kb=False, basis="unlinked", entity=("crm/quick",))
+    plain.facts = ["Order Details.Discount@1"]
+    assert _value_seen_in(plain, {"crm/quick": "Discount: 0.00"}, {}) == []

@@ -254,8 +254,10 @@ def _specific(value: Any) -> bool:
     if value is None or isinstance(value, bool):
         return False
     text = str(value).strip()
-    digits = sum(c.isdigit() for c in text)
-    return digits >= 2 if digits and not any(c.isalpha() for c in text) else len(text) >= 3
+    if any(c.isdigit() for c in text) and not any(c.isalpha() for c in text):
+        # a number: two significant digits at least (not 0.0, 5, 10 or 0.05)
+        return len(text.replace("-", "").replace(".", "").replace(",", "").strip("0")) >= 2
+    return len(text) >= 3
 
 
 def _value_seen_in(record: Any, texts: Mapping[str, str], cache: dict[str, str],
@@ -265,6 +267,12 @@ def _value_seen_in(record: Any, texts: Mapping[str, str], cache: dict[str, str],
     when none does, or when a value is too unspecific to tell."""
     values = [v for row in (getattr(record, "answer_rows", None) or []) for v in row if v is not None]
     if docs is None:
+        # only a fact about one entity: through a join ("the city of the customer of order 10517"),
+        # the value is written on the joined entity's page while the join itself may be what is
+        # missing; an association row (a composite key) is stated beside many others like it
+        keys = {f.rsplit("@", 1)[1] for f in (getattr(record, "facts", None) or []) if "@" in f}
+        if len(keys) != 1 or "|" in next(iter(keys)):
+            return []
         docs = (getattr(record, "entity_document_ids", None) or [])[:MAX_ENTITY_IDS]
     docs = [d for d in docs if d in texts]
     if not values or not docs or not all(_specific(v) for v in values):
