@@ -143,3 +143,24 @@ def test_blocks_keep_the_heading_chain():
     out = blocks(text)
     kinds = [(b.kind, [text[a:z] for a, z in b.context]) for b in out if b.kind != "heading"]
     assert kinds == [("para", ["A", "B"]), ("row", ["A", "B", "C", "| x | y |"]), ("card", ["A", "D"])]
+
+
+def test_a_documents_own_legend_and_a_key_after_its_noun(world):
+    log = ("Legend: AK = Anna Keller, SP = Steve Patterson\n\n"
+           "#   date         who   office\n#1  10 Jul 2023  AK    Hamburg\n#2  11 Jul 2023  SP    Leeds\n")
+    assert _link(world, {"l": log}, ["employee.office@3"]).kb_supported is True
+    assert _link(world, {"l": log}, ["employee.office@1"]).kb_supported is True
+    # without the legend, "AK" names nobody
+    bare = "#   date         who   office\n#1  10 Jul 2023  AK    Hamburg\n#2  11 Jul 2023  SP    Leeds\n"
+    assert _link(world, {"l": bare}, ["employee.office@3"]).kb_supported is False
+    # a surrogate number names its row when written after the table's noun
+    assert _link(world, {"e": "Employee 3 moved to the Hamburg office."}, ["employee.office@3"]).kb_supported is True
+    assert _link(world, {"e": "3 moved to the Hamburg office."}, ["employee.office@3"]).kb_supported is False
+
+
+def test_a_city_names_an_office_only_where_the_text_speaks_of_an_office(world):
+    # "Hamburg" is office K-03's city; a customer page in Hamburg says nothing of the office
+    assert _link(world, {"o": "Our Hamburg office can be reached on 040 555 0103."},
+                 ["office.phone@K-03"]).kb_supported is True
+    assert _link(world, {"c": "Chop-suey Chinese moved to Hamburg; call 040 555 0103."},
+                 ["office.phone@K-03"]).kb_supported is False

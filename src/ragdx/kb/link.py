@@ -141,15 +141,45 @@ def split_passages(text: str, max_words: int = MAX_PASSAGE_WORDS) -> list[tuple[
 
 
 def _normalised_row(row: str, header: str) -> str:
-    """A table row read with its header, cell by cell ("active no", "city madrid"), as one
-    sentence: a cell whose meaning is its column ("no" under "Active") states it as a card line would."""
+    """A table row read with its header, cell by cell ("active no", "city madrid", "project 1030"
+    under "Proj"), as one sentence: a cell whose meaning is its column ("no" under "Active") states
+    it as a card line would."""
     from ragdx.kb.normalise import tokens
 
     cells, heads = _split_cells(row), _split_cells(header)
     if len(cells) != len(heads):
         return _normalised_lines(row)
-    parts = [" ".join(tokens(f"{h} {c}")) for h, c in zip(heads, cells, strict=True)]
+    parts = []
+    for h, c in zip(heads, cells, strict=True):
+        head = [_ABBREVIATIONS.get(t, t) for t in tokens(h)]
+        parts.append(" ".join(head + tokens(c)))
     return " " + " ".join(p for p in parts if p) + " "
+
+
+#: a legend line pair: "AK = Andreas Krüger", "RH1: Robert Hale Sr."
+_LEGEND_PAIR = re.compile(r"(?<![\w-])([A-Z][A-Z0-9]{1,4})\s*(?:=|:|–|—)\s*"
+                          r"([A-ZÀ-Þ][^\s,;=]*(?:\s+(?:[A-ZÀ-Þ][^\s,;=]*|de|van|von|der|den|da|di|la|le|du))+)")
+
+
+def legend(text: str) -> dict[str, str]:
+    """Abbreviations a document explains itself ("Legend: AK = Andreas Krüger, FM = Fiona
+    MacLeod"): a line with two or more such pairs, or one opening with "Legend" or "Key"."""
+    out: dict[str, str] = {}
+    for line in text.splitlines():
+        pairs = _LEGEND_PAIR.findall(line)
+        if len(pairs) >= 2 or (pairs and re.match(r"\s*(?:legend|key|abbreviations?)\b", line, re.I)):
+            for abbr, name in pairs:
+                out.setdefault(abbr, name.strip())
+    return out
+
+
+def _expand(piece: str, abbreviations: Mapping[str, str]) -> str:
+    """``piece`` with a document's own abbreviations written out ("AL" → "Anna Lindqvist")."""
+    if not abbreviations:
+        return piece
+    pattern = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, sorted(abbreviations, key=len, reverse=True)))
+                         + r")(?![\w-])")
+    return pattern.sub(lambda m: abbreviations[m.group(1)], piece)
 
 
 class PassageIndex:
@@ -170,12 +200,16 @@ class PassageIndex:
             self.first_passage.append(len(self.passages))
             text = doc.text
             ctx_cache: dict[tuple[tuple[int, int], ...], str] = {}
+            abbreviations = legend(text)
             for block in blocks(text, max_words=max_words) or [Block(0, 0, "para")]:
                 a, b = block.start, block.end
                 pid = len(self.passages)
-                piece = text[a:b]
+                piece = _expand(text[a:b], abbreviations)
                 if block.kind == "row" and block.header is not None:
-                    norm = _normalised_row(piece, text[block.header[0]:block.header[1]])
+                    norm = _normalised_row(text[a:b], text[block.header[0]:block.header[1]])
+                    if abbreviations:
+                        norm = _normalised_row(piece, text[block.header[0]:block.header[1]]) \
+                            if len(_split_cells(piece)) == len(_split_cells(text[a:b])) else _normalised_lines(piece)
                 elif block.kind in ("row", "card"):
                     norm = _normalised_lines(piece)
                 else:
@@ -312,6 +346,8 @@ class Linker:
         self.entity_tables: Sequence[str] = ()
         #: name phrases that are part of a person's name only (a surname): see ``_full_mention``
         self.partial_names: frozenset[str] = frozenset()
+        #: names that name a row only beside its table's noun ("the Leeds office"): phrase → noun
+        self.alt_nouns: Mapping[str, str] = {}
         self._longest: dict[str, int] = {}
 
     def about(self, entity: str, names: Sequence[Variant]) -> set[int]:
@@ -319,7 +355,9 @@ class Linker:
         if hit is None:
             # a document is about a person when it names them in full: a surname in its opening
             # sentence may be someone else's ("Dr. Harold Keller is ...")
-            full = [v for v in names if not (len(v[0]) == 1 and v[0][0] in self.partial_names)]
+            # nor is a document about an office because its opening sentence names a city
+            full = [v for v in names if not (len(v[0]) == 1 and (v[0][0] in self.partial_names
+                                                                 or v[0][0] in self.alt_nouns))]
             hit = self._about[entity] = self.index.about(full)
         return hit
 
@@ -411,7 +449,7 @@ class Linker:
                                          for spans in value_spans))
         # the value given by what the passage is read under (its heading), not by the passage
         value_in_ctx = not value_sents and bool(ctx) and all(v in ctx for v in value) \
-            and not any(v in p or p in v for v in value for p in all_names)
+            and not any(v in p and p in ctx for v in value for p in all_names)
         if not value_sents and not value_in_ctx:
             return 0.0
         flat_values = [sp for spans in value_spans for sp in spans]
@@ -429,7 +467,7 @@ class Linker:
                 if hop.peers:
                     weight = min(weight, PEER_WEIGHT)
                 continue
-            if ctx and any(p in ctx for p in names) and not (
+            if ctx and any(p in ctx for p in names) and self._speaks_of(pid, None, names) and not (
                     passage.kind == "para" and self._leads_with_another(pid, entity, names)):
                 # the heading (or caption, or the paragraph a pronoun points back to) names it
                 weight = min(weight, TOPIC_WEIGHT)
@@ -489,9 +527,28 @@ class Linker:
                     return True
         return False
 
+    def _speaks_of(self, pid: int, sentence: int | None, names: Sequence[str]) -> bool:
+        """Is the passage's use of ``names`` a mention of the entity? A name that is only another
+        attribute ("Leeds" for office K-01) counts beside its table's noun — in the sentence, in
+        what the passage is read under, or in the document's id or title."""
+        alt = self.alt_nouns
+        if not alt or not any(p in alt for p in names):
+            return True
+        passage = self.index.passages[pid]
+        parts = passage.norm.split(SEP)
+        here = f" {parts[sentence].strip()} " if sentence is not None and sentence < len(parts) else passage.norm
+        if any(p not in alt and p in here for p in names):
+            return True
+        doc = self.index.corpus.documents[passage.doc]
+        around = here + passage.ctx + phrase(doc.id.replace("/", " ")) + phrase(doc.title or "")
+        seen = [p for p in names if p in alt and p in here + passage.ctx]
+        return any(alt[p] in around or alt[p].rstrip() + "s " in around for p in seen)
+
     def _full_mention(self, pid: int, sentence: int, names: Sequence[str]) -> bool:
         """A surname alone names a person only when no other given name stands before it: "Harold
         Fuller" is not Andrew Fuller ("Fuller approved it", "Mr Fuller" are)."""
+        if not self._speaks_of(pid, sentence, names):
+            return False
         partial = self.partial_names
         if not partial or not any(p in partial for p in names):
             return True
@@ -561,7 +618,8 @@ class Linker:
 
 _KEY_VALUE = re.compile(r"^\s*(?:[-*+•]\s+)?(?:\*\*|__)?([^:|\n]{1,40}?)(?:\*\*|__)?\s*(?:\.{2,}\s*:?|:|\t+)\s*(\S.*)$")
 #: short forms of column words in table headers and card keys
-_ABBREVIATIONS = {"qty": "quantity", "postcode": "postal", "zip": "postal", "no": "number", "nr": "number", "num": "number", "amt": "amount",
+_ABBREVIATIONS = {"qty": "quantity", "postcode": "postal", "zip": "postal", "proj": "project", "dept": "department",
+                  "emp": "employee", "cust": "customer", "acct": "account", "prod": "product", "inv": "invoice", "no": "number", "nr": "number", "num": "number", "amt": "amount",
                   "tel": "phone", "ph": "phone", "ext": "extension", "disc": "discount", "dob": "birth",
                   "pcs": "quantity", "units": "unit", "price": "price", "cost": "price", "stock": "stock",
                   "ordered": "order", "shipped": "ship", "born": "birth", "hired": "hire", "joined": "hire"}
@@ -719,6 +777,13 @@ class FactResolver:
             out = []
         out += [str(row[c]) for c in cols]
         out += [str(row[c]).strip() for c in self._alt_names(meta) if row.get(c) is not None]
+        if len(meta.key) == 1 and not meta.association and row.get(meta.key[0]) is not None:
+            # "project 1110", "order no. 10248", "visit #209": a key written after its table's noun
+            # names the row whatever the key is (a surrogate number too)
+            noun = self._noun(meta)
+            key_text_ = str(row[meta.key[0]]).strip()
+            if noun and key_text_:
+                out += [f"{noun} {key_text_}", f"{noun} no {key_text_}", f"{noun} number {key_text_}"]
         if len(meta.key) == 1 and not meta.association:
             # a text key with letters is a code people use ("ALFKI"), whatever its column is called
             code = row.get(meta.key[0])
@@ -726,6 +791,11 @@ class FactResolver:
                     and code not in out:
                 out.append(code.strip())
         return out
+
+    def _noun(self, meta: _TableMeta) -> str:
+        from ragdx.gen.verbalise import readable_entity
+
+        return readable_entity(meta.info.name).strip()
 
     def _alt_names(self, meta: _TableMeta) -> list[str]:
         """Other columns that name a row when its own name is a code: office "K-01" is "the Leeds
@@ -750,6 +820,25 @@ class FactResolver:
                     hit.append(c)
         self._alt[name] = hit
         return hit
+
+    def alt_name_nouns(self) -> dict[str, str]:
+        """Padded phrase of every alternative name (``_alt_names``) → the table's noun, padded
+        (" leeds " → " office "): "Leeds" names the office only where the text speaks of an office."""
+        from ragdx.gen.verbalise import readable_entity
+
+        out: dict[str, str] = {}
+        for name in self.schema.tables:
+            meta = self.meta(name)
+            cols = self._alt_names(meta)
+            noun = phrase(readable_entity(meta.info.name))
+            if not cols or not noun:
+                continue
+            for row in self.rows(name).values():
+                for c in cols:
+                    p = phrase(str(row.get(c) or ""))
+                    if p:
+                        out[p] = noun
+        return out
 
     def partial_names(self) -> frozenset[str]:
         """Surnames that name a person alone (unique among the table's people), as padded phrases."""
@@ -820,7 +909,9 @@ class FactResolver:
         if column in self._alt_names(meta) and value is not None:
             # the fact is the name itself ("the city of office K-01"): the row must be named otherwise
             mine = {v[0] for v in text_variants(str(value))}
-            own = (own[0], [v for v in own[1] if v[0] not in mine])
+            # its own entity key: what the entity is "about" is cached per key, and must not be
+            # found through the name this fact is about
+            own = (f"{own[0]}#{column}", [v for v in own[1] if v[0] not in mine])
         fk = info.foreign_key_of(column)
         if column in meta.names or (column in meta.key and fk is None):
             return Hop(fact, [own] if own[1] else [], [], identity=True)
@@ -844,7 +935,7 @@ class FactResolver:
             if column in meta.surrogate:
                 return Hop(fact, subjects, [])
         if self._is_flag(info.name, column, value):
-            return Hop(fact, subjects, flag_variants(column, bool(value)))
+            return Hop(fact, subjects, flag_variants(column, bool(_flag_value(value))))
         exact = value.strip() if isinstance(value, str) and _ACRONYM.fullmatch(value.strip()) else None
         if isinstance(value, str) and len(value.split()) >= LONG_TEXT_WORDS:
             # a description or notes: each sentence stated somewhere in one passage (a writer quotes
@@ -869,13 +960,14 @@ class FactResolver:
         never by a bare 0 or 1, which every price, discount and quantity contains."""
         if isinstance(value, bool):
             return True
-        if value not in (0, 1) or isinstance(value, float) and value not in (0.0, 1.0):
+        if _flag_value(value) is None:
             return False
         key = f"{table}.{column}"
         hit = self._flags.get(key)
         if hit is None:
-            seen = {r.get(column) for r in self.rows(table).values()}
-            hit = self._flags[key] = bool(seen) and seen <= {0, 1, None, True, False} and len(seen - {None}) == 2
+            # some schemas keep the flag as text '0' / '1' (Northwind's SQLite port does)
+            seen = {_flag_value(r.get(column)) if r.get(column) is not None else None for r in self.rows(table).values()}
+            hit = self._flags[key] = bool(seen) and seen <= {0, 1, None} and len(seen - {None}) == 2
         return hit
 
     def _referenced(self, table: str, column: str, value: Any) -> tuple[str, list[Variant]] | None:
@@ -917,6 +1009,17 @@ def null_variants(column: str) -> list[Variant]:
     if not words:
         return []
     return [((f" no recorded {words} ",), 1.0), ((f" has no {words} ",), 0.9), ((f" without a {words} ",), 0.8)]
+
+
+def _flag_value(value: Any) -> int | None:
+    """0 or 1 for a flag's value (an integer, a float, a bool or the text '0' / '1'), else None."""
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, int | float) and value in (0, 1):
+        return int(value)
+    if isinstance(value, str) and value.strip() in ("0", "1"):
+        return int(value.strip())
+    return None
 
 
 def flag_variants(column: str, value: bool) -> list[Variant]:
@@ -969,6 +1072,7 @@ def link_records(records: Iterable, resolver: FactResolver, linker: Linker, *,
     if not linker.entity_tables:
         linker.entity_tables = [t for t in resolver.schema.tables if not resolver.meta(t).association]
         linker.partial_names = resolver.partial_names()
+        linker.alt_nouns = resolver.alt_name_nouns()
     by_group: dict[tuple, dict[str, Any]] = {}
     out = []
     for record in records:
