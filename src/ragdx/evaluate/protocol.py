@@ -49,7 +49,7 @@ class ModuleVerdict(StrEnum):
 
     * ``kb_or_retrieval``: the knowledge base or the retriever — e.g. the evidence linker found no
       passage stating the fact although the documents about its entity write the answer's value
-      (tables, cards and headings are easily missed) or it found a partial match, the linked
+      (tables, cards and headings are easily missed) or it found a match below its threshold, the linked
       evidence is weak, the system searched another corpus than the
       one linked, or an answer-based gap group whose knowledge base content is unknown;
     * ``retrieval_or_lm``: the facts are stated, but the retrieval could not be judged (retrieved
@@ -319,9 +319,6 @@ def _kb_doubt(j: Any) -> str | None:
     conf = getattr(j, "evidence_confidence", None)
     if conf is not None and 0 < conf < STATED_WEIGHT:
         return f"the linker found a partial match (confidence {conf:.2f}, below the {STATED_WEIGHT} needed)"
-    sets = getattr(j, "evidence_sets", None) or []
-    if sets and any(sets) and not all(sets):
-        return "the linker found some of the facts the answer needs but not all"
     seen = getattr(j, "value_seen_in", None) or []
     if seen:
         # the entity's own documents write the answer's value: the linker did not tie the two
@@ -472,8 +469,9 @@ def blame(judgements: Sequence[Judgement], *, within_style: bool = False) -> lis
        ``lm_failure``; none of them -> ``retrieval_failure`` (``context_comparison``, the paper's
        rule, extended to the documents the correct answers had in common);
     4. the knowledge base lacks the facts -> ``kb_gap``; where the linker's "not found" is doubtful
-       (the entity's documents write the answer's value, a partial match, some hops only, another
-       corpus searched) -> ``kb_or_retrieval``;
+       (the entity's documents write the answer's value, a match below the linker's threshold,
+       another corpus searched) -> ``kb_or_retrieval``; some hops of a join found and not others is
+       no doubt: the join is what a corpus most often leaves out;
     5. retrieved ids that match no document, or no context captured at all: retrieval is never
        blamed -> ``retrieval_or_lm`` (facts stated) or ``undetermined``;
     6. otherwise: an answer-based gap group -> ``kb_or_retrieval``; ``retrieval_or_lm`` (facts stated,
