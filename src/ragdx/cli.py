@@ -10,15 +10,22 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from ragdx.errors import RagdxError
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
+
+# Start-up stays cheap (`ragdx --help`, a one-line error): everything heavier than typer and
+# rich's console (the stages, numpy, scipy, sqlalchemy, the LLM client, rich's progress bars) is
+# imported inside the command that uses it. tests/test_startup.py checks what `import ragdx.cli`
+# loads; benchmarks/startup.py measures the CPU it takes.
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode="rich",
                   help="Grounded, modular diagnosis for retrieval-augmented generation.")
@@ -83,6 +90,8 @@ def _print_dry_run(llm) -> None:
 
 
 def _progress() -> Progress:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                     TimeElapsedColumn(), console=err, transient=False)
 
@@ -263,23 +272,24 @@ def gen(
     config: ConfigOpt = None,
 ):
     """Fill the templates with the database's values and answer every query from the database."""
-    from ragdx.gen.pipeline import build_dataset, load_parsed, write
-    from ragdx.gen.qa import AnswerOptions
-    from ragdx.gen.text_templates import read_text_templates
-    from ragdx.kb.render import read_facts
-
     cfg = _config(config)
     g = cfg.gen
     cap = _pick(max_groups, g.max_groups_per_template)
     if cap is not None and cap < 0:
         raise RagdxError(f"expected 0 (no cap) or a positive number, got {cap}", field="--max-groups-per-template")
-    options = AnswerOptions(
-        max_groups_per_template=cap or None, seed=_pick(seed, g.seed),
+    # the options are checked (in this order) before the stage's modules are imported
+    choices = dict(
         null_answers=_choice(_pick(null_answers, g.null_answers), ("drop", "unanswerable", "keep"),
                              "--null-answers"),
         multi_answer=_choice(_pick(multi_answer, g.multi_answer), ("drop", "keep"), "--multi-answer"),
         unanswerable=_choice(_pick(unanswerable, g.unanswerable), ("drop", "keep"), "--unanswerable"),
         method=_choice(_pick(method, g.method), ("set", "per-combination"), "--method"))
+    from ragdx.gen.pipeline import build_dataset, load_parsed, write
+    from ragdx.gen.qa import AnswerOptions
+    from ragdx.gen.text_templates import read_text_templates
+    from ragdx.kb.render import read_facts
+
+    options = AnswerOptions(max_groups_per_template=cap or None, seed=_pick(seed, g.seed), **choices)
     out = Path(_pick(out, g.out))
     _check_replaceable(out, overwrite)
     url = _database(db, cfg)

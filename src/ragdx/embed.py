@@ -32,12 +32,15 @@ import threading
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
-import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from ragdx.errors import RagdxError
+
+if TYPE_CHECKING:
+    # imported where used: ragdx.config, which every CLI command loads, needs only EmbedderConfig
+    import numpy as np
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 #: ``cache_dir`` value meaning "the per-user cache directory" (resolved when used, so a saved
@@ -185,6 +188,8 @@ class _CachedEmbedder:
               progress: ProgressFn | None = None) -> np.ndarray:
         """(len(texts), dim) float32, unit-normalised, in the order given. ``progress(done, total)``
         is called with the number of texts embedded so far out of those not in the cache."""
+        import numpy as np
+
         texts = list(texts)
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
@@ -231,6 +236,8 @@ class _CachedEmbedder:
 
     @staticmethod
     def _normalised(vectors: np.ndarray) -> np.ndarray:
+        import numpy as np
+
         v = np.asarray(vectors, dtype=np.float32)
         if v.ndim != 2 or not np.isfinite(v).all():
             raise RagdxError("the embedding model returned non-finite or malformed vectors", field="embedder")
@@ -338,6 +345,8 @@ class Embedder(_CachedEmbedder):
         """On a CPU, the texts go to :meth:`_encode` longest (in tokens) first, so that each chunk
         of a few hundred holds texts of similar length and its passes carry little padding (the
         demo's 1,108 queries: 10.0 -> 9.3 CPU s against chunks in the order given)."""
+        import numpy as np
+
         lengths = self._token_lengths(self._load(), texts) if self._on_cpu() and len(texts) > 1 else None
         if lengths is None:
             yield from super()._encode_batches(texts)
@@ -349,6 +358,8 @@ class Embedder(_CachedEmbedder):
             yield positions, self._encode([texts[i] for i in positions], [lengths[i] for i in positions])
 
     def _encode(self, texts: list[str], lengths: list[int] | None = None) -> np.ndarray:
+        import numpy as np
+
         model = self._load()
         options = {"normalize_embeddings": True, "convert_to_numpy": True, "show_progress_bar": False}
         # an accelerator wants wide batches: there ``encode`` batches as it always did
@@ -381,6 +392,8 @@ class Embedder(_CachedEmbedder):
         batches' shapes differ): max abs difference ~2e-7 per component over the demo's 1,795
         texts; a text embedded alone is unchanged. So the cache key (model identity, text)
         stays valid for vectors cached by either batching."""
+        import numpy as np
+
         order = np.argsort([-n for n in lengths], kind="stable").tolist()
         batches: list[list[int]] = []
         batch: list[int] = []
@@ -458,6 +471,8 @@ class OpenAIEmbedder(_CachedEmbedder):
     def _encode(self, texts: list[str]) -> np.ndarray:
         import asyncio
 
+        import numpy as np
+
         llm = self._llm()
         batches = [texts[i:i + self.batch_size] for i in range(0, len(texts), self.batch_size)]
 
@@ -479,6 +494,7 @@ class OpenAIEmbedder(_CachedEmbedder):
         """One POST /embeddings with the client's retry policy (the loop of its chat calls)."""
         import asyncio
 
+        import numpy as np
         import openai
 
         from ragdx.llm.client import _is_retryable, _one_line

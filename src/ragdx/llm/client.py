@@ -16,14 +16,16 @@ from collections.abc import Coroutine, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Any, Protocol, Self, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, Self, TypeVar, runtime_checkable
 
-import openai
 from pydantic import BaseModel, ConfigDict, Field
 
 from ragdx.errors import LLMError, validated
 from ragdx.llm.cache import CompletionCache, request_key
 from ragdx.llm.estimate import estimate_prompt_tokens
+
+if TYPE_CHECKING:
+    import openai  # imported where used: ragdx.config (every CLI command) needs only LLMConfig
 
 T = TypeVar("T")
 Message = Mapping[str, Any]
@@ -357,6 +359,8 @@ class OpenAICompatibleLLM(_ChatLLM):
         return result
 
     async def _call(self, request: dict[str, Any]) -> Completion | LLMFailure:
+        import openai
+
         state = self._loop_state()
         # The slot is held through backoff sleeps too: a rate-limited endpoint should see
         # less pressure while we wait, not a new request in our place.
@@ -385,6 +389,8 @@ class OpenAICompatibleLLM(_ChatLLM):
         loop = asyncio.get_running_loop()
         state = self._loops.get(loop)
         if state is None:
+            import openai
+
             client = openai.AsyncOpenAI(
                 base_url=self.base_url, api_key=self._api_key, max_retries=0, timeout=self.timeout
             )
@@ -505,6 +511,8 @@ def _completion_from_record(record: Mapping[str, Any]) -> Completion:
 
 
 def _is_retryable(exc: Exception) -> bool:
+    import openai
+
     if isinstance(exc, openai.APIStatusError):
         return exc.status_code in _RETRYABLE_STATUS or exc.status_code >= 500
     return True  # timeouts, connection errors, unusable bodies
@@ -512,6 +520,8 @@ def _is_retryable(exc: Exception) -> bool:
 
 def _retry_after(exc: Exception) -> float | None:
     """The server's requested wait in seconds, if it sent one we can read."""
+    import openai
+
     if not isinstance(exc, openai.APIStatusError):
         return None
     return retry_after_seconds(exc.response.headers)

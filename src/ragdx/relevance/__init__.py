@@ -1,18 +1,28 @@
 """Knowledge-boundary tests (query-knowledge relevance, Li et al.): a p-value per query, a drift
-test per batch, the benchmark against outlier baselines, and an HTTP screening service."""
+test per batch, the benchmark against outlier baselines, and an HTTP screening service.
 
-from ragdx.relevance.boundary import ANSWERABILITY_NOTE, boundary_results
-from ragdx.relevance.calibration import (
-    SynthesisResult,
-    dataset_queries,
-    read_corpus,
-    read_questions,
-    synthesize_queries,
-)
-from ragdx.relevance.drift import DriftMonitor, DriftReport, DriftResult, WindowResult, ks_drift
-from ragdx.relevance.metrics import DetectionMetrics, detection_metrics
-from ragdx.relevance.statistics import STATISTICS
-from ragdx.relevance.tester import QueryTest, RelevanceTester
+Names are imported on first use (``from ragdx.relevance import RelevanceTester`` works as
+before), so that importing a submodule such as :mod:`ragdx.relevance.cli_app` at CLI start-up
+does not pull in scipy and scikit-learn."""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ragdx.relevance.boundary import ANSWERABILITY_NOTE, boundary_results
+    from ragdx.relevance.calibration import (
+        SynthesisResult,
+        dataset_queries,
+        read_corpus,
+        read_questions,
+        synthesize_queries,
+    )
+    from ragdx.relevance.drift import DriftMonitor, DriftReport, DriftResult, WindowResult, ks_drift
+    from ragdx.relevance.metrics import DetectionMetrics, detection_metrics
+    from ragdx.relevance.statistics import STATISTICS
+    from ragdx.relevance.tester import QueryTest, RelevanceTester
 
 __all__ = [
     "ANSWERABILITY_NOTE",
@@ -33,3 +43,27 @@ __all__ = [
     "read_questions",
     "synthesize_queries",
 ]
+
+_LAZY = {
+    "ANSWERABILITY_NOTE": "boundary", "boundary_results": "boundary",
+    "SynthesisResult": "calibration", "dataset_queries": "calibration", "read_corpus": "calibration",
+    "read_questions": "calibration", "synthesize_queries": "calibration",
+    "DriftMonitor": "drift", "DriftReport": "drift", "DriftResult": "drift", "WindowResult": "drift",
+    "ks_drift": "drift",
+    "DetectionMetrics": "metrics", "detection_metrics": "metrics",
+    "STATISTICS": "statistics",
+    "QueryTest": "tester", "RelevanceTester": "tester",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

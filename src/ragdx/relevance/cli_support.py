@@ -15,8 +15,9 @@ from typing import Any
 
 from ragdx.embed import USER_CACHE
 from ragdx.errors import RagdxError
-from ragdx.relevance.calibration import dataset_queries, read_corpus, read_questions, synthesize_queries
-from ragdx.relevance.tester import RelevanceTester
+
+# The readers and the tester (numpy, scipy, scikit-learn) are imported inside the functions that use
+# them: the CLI imports this module for refuse_existing, which must cost nothing.
 
 
 def refuse_existing(out: str | os.PathLike | None, overwrite: bool) -> None:
@@ -58,6 +59,8 @@ def calibrate(corpus: str | os.PathLike, out: str | os.PathLike, *, queries: str
     import numpy as np
 
     from ragdx.embed import Embedder
+    from ragdx.relevance.calibration import dataset_queries, read_corpus, read_questions, synthesize_queries
+    from ragdx.relevance.tester import RelevanceTester
 
     refuse_existing(out, overwrite)
     sources = [queries is not None, dataset is not None, synthesize > 0]
@@ -115,6 +118,9 @@ def screen_queries(tester_dir: str | os.PathLike, *, queries_file: str | os.Path
     row per query (query, statistic, value, p-value, decision, and all seven statistics and
     p-values): CSV when ``out`` ends in ``.csv``, JSON lines otherwise; with ``drift``, also the
     KS test of the whole batch. ``results``, when given a list, receives the per-query tests."""
+    from ragdx.relevance.calibration import read_questions
+    from ragdx.relevance.tester import RelevanceTester
+
     if (queries_file is None) == (queries is None):
         raise RagdxError("give queries either as a file or as arguments", field="queries")
     refuse_existing(out, overwrite)
@@ -178,6 +184,7 @@ def monitor_log(tester_dir: str | os.PathLike, log: str | os.PathLike, *, query_
     across the windows (Holm; ``correction="none"`` tests each window alone); returns the
     DriftReport (``.summary()`` is one line) and, with ``out``, writes it as JSON."""
     from ragdx.relevance.drift import DriftMonitor
+    from ragdx.relevance.tester import RelevanceTester
     from ragdx.store import iter_jsonl, write_json
 
     refuse_existing(out, overwrite)
@@ -228,6 +235,8 @@ def boundary_report(tester_dir: str | os.PathLike, out: str | os.PathLike, *, in
     import random
 
     from ragdx.relevance.boundary import boundary_results
+    from ragdx.relevance.calibration import read_questions
+    from ragdx.relevance.tester import RelevanceTester
     from ragdx.store import write_json
 
     refuse_existing(out, overwrite)
