@@ -164,3 +164,15 @@ def test_a_city_names_an_office_only_where_the_text_speaks_of_an_office(world):
                  ["office.phone@K-03"]).kb_supported is True
     assert _link(world, {"c": "Chop-suey Chinese moved to Hamburg; call 040 555 0103."},
                  ["office.phone@K-03"]).kb_supported is False
+
+
+def test_a_row_relating_two_other_cells_says_nothing_of_their_relation(world):
+    # a visit log names the visitor and the office visited: it does not say where the visitor works
+    log = "| Visit | Who | Office visited |\n|---|---|---|\n| 17 | Anna Keller | Leeds |\n| 18 | Steve Patterson | Bristol |"
+    assert _link(world, {"v": log}, ["employee.office@3"]).kb_supported is False
+    # a roster's own code column names nothing: the name cell is the row's subject
+    roster = "| Emp. no. | Name | Office |\n|---|---|---|\n| EMP-3 | Keller, Anna | Hamburg |"
+    assert _link(world, {"r": roster}, ["employee.office@3"]).kb_supported is True
+    # a "# date who" line is a fixed-width table's header, not a Markdown heading
+    fixed = "#    date         who            office\n#17  10 Jul 2023  Anna Keller    Hamburg\n#18  11 Jul 2023  Jonas Brandt   Leeds\n"
+    assert [b.kind for b in blocks(fixed)] == ["row", "row"]

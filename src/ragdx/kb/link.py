@@ -62,7 +62,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ragdx.errors import RagdxError
-from ragdx.kb.normalise import SEP, Variant, normalised_passage, phrase, sentences, text_variants, value_variants
+from ragdx.kb.normalise import SEP, Variant, normalised_passage, phrase, sentences, text_variants, tokens, value_variants
 from ragdx.kb.structure import Block, blocks
 from ragdx.rag.corpus import Corpus
 
@@ -96,6 +96,9 @@ class Passage:
     kind: str = "para"
     #: a table row's header row (start, end) in the document, when the table has one
     header: tuple[int, int] | None = None
+    #: a row's cells and its header's cells, normalised and padded, when they line up
+    cells: tuple[str, ...] | None = None
+    heads: tuple[str, ...] | None = None
 
 
 def _normalised_lines(text: str) -> str:
@@ -219,7 +222,16 @@ class PassageIndex:
                 if ctx is None:
                     parts = [normalised_passage(text[x:y]).strip() for x, y in block.context]
                     ctx = ctx_cache[key] = (" " + f" {SEP} ".join(p for p in parts if p) + " ") if any(parts) else ""
-                self.passages.append(Passage(d, a, b, norm, ctx, block.kind, block.header))
+                cells = heads = None
+                if block.kind == "row" and block.header is not None:
+                    row_cells = _split_cells(piece)
+                    head_cells = _split_cells(text[block.header[0]:block.header[1]])
+                    if len(row_cells) == len(head_cells):
+                        heads = tuple(phrase(" ".join(_ABBREVIATIONS.get(t, t) for t in tokens(h))) or " "
+                                      for h in head_cells)
+                        # a cell read with its header, as the row's sentence is ("project 1143")
+                        cells = tuple(f"{h.rstrip()} {phrase(c).strip()} " for h, c in zip(heads, row_cells, strict=True))
+                self.passages.append(Passage(d, a, b, norm, ctx, block.kind, block.header, cells, heads))
                 for tok in set(norm.split()) | set(ctx.split()):
                     self.postings[tok].append(pid)
             names = {phrase(doc.id.rsplit("/", 1)[-1]), phrase(doc.id)}
@@ -320,6 +332,8 @@ class Hop:
     long_text: bool = False
     #: the words of the table's other columns: a number under a header naming one of them is theirs
     other_columns: frozenset[str] = frozenset()
+    #: for a foreign key, the noun of the table it points at ("supplier"): a header may name it
+    ref_noun: str = ""
 
 
 @dataclass(slots=True)
@@ -348,6 +362,7 @@ class Linker:
         self.partial_names: frozenset[str] = frozenset()
         #: names that name a row only beside its table's noun ("the Leeds office"): phrase → noun
         self.alt_nouns: Mapping[str, str] = {}
+        self._known: frozenset[str] | None = None
         self._longest: dict[str, int] = {}
 
     def about(self, entity: str, names: Sequence[Variant]) -> set[int]:
@@ -452,6 +467,10 @@ class Linker:
             and not any(v in p and p in ctx for v in value for p in all_names)
         if not value_sents and not value_in_ctx:
             return 0.0
+        if passage.cells is not None and value_sents:
+            verdict = self._row_reading(hop, passage, value, subject_phrases)
+            if verdict is not None:
+                return verdict
         flat_values = [sp for spans in value_spans for sp in spans]
         weight = 1.0
         for (entity, _), names, docs_about in zip(hop.subjects, subject_phrases, about, strict=True):
@@ -487,6 +506,54 @@ class Linker:
                 continue
             return 0.0
         return weight
+
+    def _row_reading(self, hop: Hop, passage: Passage, value: tuple[str, ...],
+                     subject_phrases: list[list[str]]) -> float | None:
+        """A table row read cell by cell with its header: None when the row's reading is the
+        usual one (the subject in the row's first cell, the value in another); 0 when the row
+        relates the subject and the value through another column (a site-visit log naming the
+        visitor and the project does not say who leads the project); 0.9 when the value's column
+        header names the subject (a table with one column per entity)."""
+        cells, heads = passage.cells, passage.heads
+        assert cells is not None and heads is not None
+        vcell = next((i for i, c in enumerate(cells) if all(v in c for v in value)), None)
+        if vcell is None or len(hop.subjects) != 1:
+            return None
+        names = subject_phrases[0]
+        scell = next((i for i, c in enumerate(cells) if i != vcell and any(p in c for p in names)), None)
+        if scell is None:
+            entity = hop.subjects[0][0].partition("#")[0]
+            key = phrase(entity.partition(":")[2].replace("|", " "))
+            head = heads[vcell]
+            if any(p == head or p in head for p in names) or (key and head == key):
+                return TOPIC_WEIGHT
+            return None
+        if scell <= self._first_entity_cell(cells, scell) or not hop.column:
+            return None
+        wanted = _column_words(hop.column) | _column_words(hop.ref_noun or "")
+        return None if _column_words(heads[vcell]) & wanted else 0.0
+
+    def _first_entity_cell(self, cells: Sequence[str], upto: int) -> int:
+        """The first of a row's cells (before ``upto``) that names an entity of the database: the
+        row is about that one (a roster's own "EMP-05" column names nothing; a log's visitor does)."""
+        known = self._entity_names()
+        for k in range(upto):
+            toks = cells[k].split()
+            for size in range(min(len(toks), 8), 0, -1):
+                if any(" ".join(toks[i:i + size]) in known for i in range(len(toks) - size + 1)):
+                    return k
+        return upto
+
+    def _entity_names(self) -> frozenset[str]:
+        if self._known is None:
+            names: set[str] = set()
+            for table in self.entity_tables:
+                for norm, written in (self.table_names(table) if self.table_names else {}).items():
+                    # a bare number or a lower-case word names nothing in a cell on its own
+                    if not norm.replace(" ", "").isdigit() and (" " in norm or any(c.isupper() for c in written)):
+                        names.add(norm)
+            self._known = frozenset(names)
+        return self._known
 
     def _weigh_long(self, hop: Hop, pid: int, subject_phrases: list[list[str]], about: list[set[int]]) -> float:
         """A long text value (notes, a description) is stated by a passage holding each of its
@@ -931,7 +998,8 @@ class FactResolver:
         if fk is not None:
             ref = self._referenced(fk.ref_table, fk.ref_columns[0], value)
             if ref is not None and ref[1]:
-                return Hop(fact, subjects, ref[1], peers=schema_table(self.schema, fk.ref_table) == info.name)
+                return Hop(fact, subjects, ref[1], peers=schema_table(self.schema, fk.ref_table) == info.name,
+                           column=column, ref_noun=self._noun(self.meta(fk.ref_table)))
             if column in meta.surrogate:
                 return Hop(fact, subjects, [])
         if self._is_flag(info.name, column, value):

@@ -33,7 +33,22 @@ from dataclasses import dataclass, field
 #: paragraphs longer than this (in words) are cut into windows of whole sentences
 MAX_BLOCK_WORDS = 160
 
-_ATX = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
+_ATX_RE = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
+
+
+class _Atx:
+    """A Markdown ``#`` heading, but not the ``#     date    who`` header of a fixed-width table
+    (text laid out in columns: runs of two or more spaces between words)."""
+
+    @staticmethod
+    def match(line: str) -> re.Match[str] | None:
+        m = _ATX_RE.match(line)
+        if m and re.search(r"\S(?:\s{2,}|\t)\S", m.group(2)):
+            return None
+        return m
+
+
+_ATX = _Atx()
 _SETEXT = re.compile(r"^\s{0,3}(=+|-+)\s*$")
 _RULE = re.compile(r"^\s*(?:[-*_=]\s*){3,}$")
 _PIPE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
