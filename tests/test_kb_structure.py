@@ -176,3 +176,18 @@ def test_a_row_relating_two_other_cells_says_nothing_of_their_relation(world):
     # a "# date who" line is a fixed-width table's header, not a Markdown heading
     fixed = "#    date         who            office\n#17  10 Jul 2023  Anna Keller    Hamburg\n#18  11 Jul 2023  Jonas Brandt   Leeds\n"
     assert [b.kind for b in blocks(fixed)] == ["row", "row"]
+
+
+def test_ditto_marks_and_a_table_with_one_column_per_entity(world):
+    table = ("| Customer | City | Credit |\n|---|---|---|\n| ANG Resellers | Madrid | 5000 |\n"
+             "| Bólido Comidas | 〃 | 7000 |\n")
+    # the ditto mark states Madrid for Bólido, which is not its city: no support for Sevilla
+    assert _link(world, {"d": table}, ["customer.city@BOLID"]).kb_supported is False
+    table2 = table.replace("| Madrid | 5000 |", "| Sevilla | 5000 |")
+    assert _link(world, {"d": table2}, ["customer.city@BOLID"]).kb_supported is True
+    transposed = "| | ANGRE | CHOPS |\n|---|---|---|\n| City | Madrid | Bern |\n| Credit | 5000 | 9000 |"
+    assert _link(world, {"t": transposed}, ["customer.city@CHOPS", "customer.credit@CHOPS"]).kb_supported is True
+    assert _link(world, {"t": transposed}, ["customer.city@BOLID"]).kb_supported is False
+    # one column per entity named by a bare number key
+    numbered = "| | 3 | 1 |\n|---|---|---|\n| Office | Hamburg | Leeds |"
+    assert _link(world, {"n": numbered}, ["employee.office@3"]).kb_supported is True

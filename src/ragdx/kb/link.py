@@ -159,6 +159,27 @@ def _normalised_row(row: str, header: str) -> str:
     return " " + " ".join(p for p in parts if p) + " "
 
 
+#: cells meaning "the same as the cell above"
+_DITTO = {"〃", '"', "''", "”", "“", "do.", "do", "ditto", "-do-", "same", "id.", "ibid."}
+
+
+def _ditto(row: str, above: dict[tuple[int, int], list[str]], header: tuple[int, int]) -> str:
+    """``row`` with its ditto marks ("〃", "do.") replaced by the cell above, which is what they
+    state; the row's cells are remembered for the next row of the same table."""
+    cells = _split_cells(row)
+    prev = above.get(header)
+    changed = False
+    if prev is not None and len(prev) == len(cells):
+        for i, c in enumerate(cells):
+            if c.strip().lower() in _DITTO:
+                cells[i] = prev[i]
+                changed = True
+    above[header] = cells
+    if not changed:
+        return row
+    return "| " + " | ".join(cells) + " |" if "|" in row else "    ".join(cells)
+
+
 #: a legend line pair: "AK = Andreas Krüger", "RH1: Robert Hale Sr."
 _LEGEND_PAIR = re.compile(r"(?<![\w-])([A-Z][A-Z0-9]{1,4})\s*(?:=|:|–|—)\s*"
                           r"([A-ZÀ-Þ][^\s,;=]*(?:\s+(?:[A-ZÀ-Þ][^\s,;=]*|de|van|von|der|den|da|di|la|le|du))+)")
@@ -204,15 +225,17 @@ class PassageIndex:
             text = doc.text
             ctx_cache: dict[tuple[tuple[int, int], ...], str] = {}
             abbreviations = legend(text)
+            #: the last row's cells of each table (by its header), for ditto marks
+            above: dict[tuple[int, int], list[str]] = {}
             for block in blocks(text, max_words=max_words) or [Block(0, 0, "para")]:
                 a, b = block.start, block.end
                 pid = len(self.passages)
                 piece = _expand(text[a:b], abbreviations)
                 if block.kind == "row" and block.header is not None:
-                    norm = _normalised_row(text[a:b], text[block.header[0]:block.header[1]])
-                    if abbreviations:
-                        norm = _normalised_row(piece, text[block.header[0]:block.header[1]]) \
-                            if len(_split_cells(piece)) == len(_split_cells(text[a:b])) else _normalised_lines(piece)
+                    piece = _ditto(piece, above, block.header)
+                if block.kind == "row" and block.header is not None:
+                    # the row with its abbreviations written out and its ditto marks filled in
+                    norm = _normalised_row(piece, text[block.header[0]:block.header[1]])
                 elif block.kind in ("row", "card"):
                     norm = _normalised_lines(piece)
                 else:
@@ -398,10 +421,15 @@ class Linker:
         # candidates come from the subject's side (passages naming it, or in documents about it):
         # a common value ("USA", "2023") alone would make every record read thousands of passages
         restrict: set[int] | None = None
-        for phrases, docs_about in zip(subject_phrases, about, strict=True):
+        for (entity, _), phrases, docs_about in zip(hop.subjects, subject_phrases, about, strict=True):
             where: set[int] = set()
             for p in phrases:
                 where |= idx.find(p)
+            # a table with one column per entity names each by its bare key in the header row
+            key = phrase(entity.partition("#")[0].partition(":")[2].replace("|", " "))
+            if key and key not in phrases:
+                where.update(pid for pid in idx.find(key) if idx.passages[pid].heads is not None
+                             and key in idx.passages[pid].heads)
             for d in docs_about:
                 where.update(idx.doc_passages(d))
             restrict = where if restrict is None else restrict & where
