@@ -33,7 +33,15 @@ import numpy as np
 from ragdx.errors import RagdxError
 from ragdx.evaluate.protocol import by_style, group_stats
 from ragdx.evaluate.records import Judgement
-from ragdx.evaluate.stats import bootstrap_difference, mcnemar, wilcoxon_groups
+from ragdx.evaluate.stats import (
+    bootstrap_difference,
+    common_weights,
+    difference_samples,
+    mcnemar,
+    rate_difference_samples,
+    summarise_difference,
+    wilcoxon_groups,
+)
 
 #: queries with identical contexts needed before the language models are compared on them alone
 MIN_FOOTING = 20
@@ -74,6 +82,34 @@ def _nan_entry(metric: str, words: str, footing: str, note: str) -> dict[str, An
                   metric=metric, words=words, footing=footing, pairs=0, test=None, note=note)
 
 
+def _pending(a: float, b: float, difference: float, samples: np.ndarray, **meta: Any) -> dict[str, Any]:
+    """A module's entry whose interval is set once the number of modules tested is known."""
+    return _entry({"a": a, "b": b, "difference": difference, "_samples": samples}, **meta)
+
+
+def _finish(modules: dict[str, Any], level: float) -> None:
+    """Intervals of the modules, corrected for testing several at once.
+
+    A comparison names *any* module whose interval excludes 0, so with two modules each tested at
+    5 % a pair of systems where neither changed is told one did about 10 % of the time
+    (benchmarks/false_claims.py measured it). Bonferroni over the modules that can be named (a
+    defined difference, not confounded with the contexts): each interval at 1 − 5 %/m, so the chance
+    of naming any unchanged module stays within 5 %. A confounded entry cannot be named, so it
+    neither counts nor is corrected (its interval is shown at the comparison's level)."""
+    testable = [m for m, e in modules.items() if "_samples" in e and not e.get("confounded")
+                and math.isfinite(e["difference"])]
+    adjusted = 1 - (1 - level) / max(1, len(testable))
+    for m, e in modules.items():
+        if "_samples" not in e:
+            e.setdefault("level", level)
+            continue
+        at = adjusted if m in testable else level
+        samples = e.pop("_samples")
+        e.update(summarise_difference(e["a"], e["b"], e["difference"], samples, at))
+        e["level"] = at
+        e["tested"] = len(testable)
+
+
 def _paired_modules(a: dict[str, Judgement], b: dict[str, Judgement], shared: list[str], groups: list[str], *,
                     gap: str, n_boot: int, seed: int, level: float) -> dict[str, Any]:
     out: dict[str, Any] = {}
@@ -81,12 +117,12 @@ def _paired_modules(a: dict[str, Judgement], b: dict[str, Judgement], shared: li
     both = [i for i in shared if a[i].retrieval_correct is not None and b[i].retrieval_correct is not None]
     if both:
         ra, rb = [a[i] for i in both], [b[i] for i in both]
-        d = bootstrap_difference(group_stats(ra, group_ids=groups), group_stats(rb, group_ids=groups),
-                                 n_boot=n_boot, seed=seed, level=level)["retrieval_accuracy"]
-        out["retrieval"] = _entry(d, metric="retrieval_accuracy", words="evidence retrieved",
-                                  footing="the same queries, retrieval judged on both sides", pairs=len(both),
-                                  test=mcnemar([bool(x.retrieval_correct) for x in ra],
-                                               [bool(x.retrieval_correct) for x in rb]))
+        pa, pb, samples = difference_samples(group_stats(ra, group_ids=groups), group_stats(rb, group_ids=groups),
+                                             "retrieval_accuracy", n_boot=n_boot, seed=seed)
+        out["retrieval"] = _pending(pa, pb, pb - pa, samples, metric="retrieval_accuracy", words="evidence retrieved",
+                                    footing="the same queries, retrieval judged on both sides", pairs=len(both),
+                                    test=mcnemar([bool(x.retrieval_correct) for x in ra],
+                                                 [bool(x.retrieval_correct) for x in rb]))
     else:
         out["retrieval"] = _nan_entry("retrieval_accuracy", "evidence retrieved", "none",
                                       "no query whose retrieval both sides could be judged on")
@@ -105,11 +141,11 @@ def _paired_modules(a: dict[str, Judgement], b: dict[str, Judgement], shared: li
                 "but the other retrieved documents differ, so part of a difference may be the retrievers'")
     if ids:
         la, lb = [a[i] for i in ids], [b[i] for i in ids]
-        d = bootstrap_difference(group_stats(la, group_ids=groups), group_stats(lb, group_ids=groups),
-                                 n_boot=n_boot, seed=seed, level=level)["accuracy"]
-        out["language model"] = _entry(d, metric="accuracy_on_common_footing", words="accuracy on a common footing",
-                                       footing=footing, pairs=len(ids), note=note,
-                                       test=mcnemar([x.correct for x in la], [x.correct for x in lb]))
+        pa, pb, samples = difference_samples(group_stats(la, group_ids=groups), group_stats(lb, group_ids=groups),
+                                             "accuracy", n_boot=n_boot, seed=seed)
+        out["language model"] = _pending(pa, pb, pb - pa, samples, metric="accuracy_on_common_footing",
+                                         words="accuracy on a common footing", footing=footing, pairs=len(ids),
+                                         note=note, test=mcnemar([x.correct for x in la], [x.correct for x in lb]))
         # without identical inputs a reader difference cannot be told from a context difference:
         # shown, never attributed to the language model
         out["language model"]["confounded"] = bool(note)
@@ -117,40 +153,77 @@ def _paired_modules(a: dict[str, Judgement], b: dict[str, Judgement], shared: li
         out["language model"] = _nan_entry("accuracy_on_common_footing", "accuracy on a common footing", footing,
                                            "no query on which both systems had the evidence: the language models "
                                            "cannot be compared on a common footing")
+    _finish(out, level)
     return out
 
 
 def _style_modules(sa_js: Sequence[Judgement], sb_js: Sequence[Judgement], groups: list[str], *, gap: str,
                    n_boot: int, seed: int, level: float, joint_gap: np.ndarray) -> dict[str, Any]:
+    """Two styles: different queries of the same groups, compared group by group.
+
+    Each module is compared through its rate *per group*, both styles' rates of a group weighted
+    alike (``stats.rate_difference_samples``): pooled ratios weigh a group by its number of queries
+    of each style, so where a group has 3 short and 1 long phrasing (or retrieval judged on fewer of
+    one style) identical behaviour gave a "significant" difference. The language model is attributed
+    only on phrasings of both styles that got *identical retrieved documents* holding the evidence
+    (as two runs are compared): a reader answering from other documents is not the same test, and an
+    identical deterministic reader was found "less robust on long" from the contexts alone."""
     out: dict[str, Any] = {}
     kb_known = _kb_known(sa_js) and _kb_known(sb_js)
     sa, sb = group_stats(sa_js, group_ids=groups), group_stats(sb_js, group_ids=groups)
     metric = "retrieval_accuracy" if kb_known else "retrieval_refined"
     if not kb_known:
         sa, sb = sa.with_gap(joint_gap & (sa.n > 0)), sb.with_gap(joint_gap & (sb.n > 0))
-    d = bootstrap_difference(sa, sb, n_boot=n_boot, seed=seed, level=level)[metric]
     per_a = _per_group(sa, "ret_correct", "ret_known", gap_out=not kb_known)
     per_b = _per_group(sb, "ret_correct", "ret_known", gap_out=not kb_known)
-    out["retrieval"] = _entry(
-        d, metric=metric, words="evidence retrieved" if kb_known else "retrieval-only R",
-        footing="the same semantic groups" + ("" if kb_known else ", answer-based gap groups removed jointly"),
-        pairs=int(np.isfinite(per_a - per_b).sum()), test=wilcoxon_groups(per_a, per_b))
-    # LM: only groups where both styles retrieved the evidence at least once
-    common = (sa.lm_n > 0) & (sb.lm_n > 0)
-    keep = [g for g, c in zip(groups, common, strict=True) if c]
-    if keep:
-        kept = set(keep)  # once: a set per record made this quadratic (minutes at 100k queries)
-        ka = [j for j in sa_js if j.group_id in kept]
-        kb = [j for j in sb_js if j.group_id in kept]
-        ga, gb = group_stats(ka, group_ids=keep), group_stats(kb, group_ids=keep)
-        d = bootstrap_difference(ga, gb, n_boot=n_boot, seed=seed, level=level)["lm_accuracy_given_retrieval"]
-        out["language model"] = _entry(
-            d, metric="lm_accuracy_given_retrieval", words="accuracy where the evidence was retrieved",
-            footing="semantic groups where both styles retrieved the evidence", pairs=len(keep),
-            test=wilcoxon_groups(_per_group(ga, "lm_correct", "lm_n"), _per_group(gb, "lm_correct", "lm_n")))
+    w = common_weights(np.where(np.isfinite(per_a), sa.ret_known, 0), np.where(np.isfinite(per_b), sb.ret_known, 0))
+    pa, pb, diff, samples, used = rate_difference_samples(per_a, per_b, w, n_boot=n_boot, seed=seed)
+    words = "evidence retrieved" if kb_known else "retrieval-only R"
+    footing = "the same semantic groups" + ("" if kb_known else ", answer-based gap groups removed jointly")
+    if used:
+        out["retrieval"] = _pending(pa, pb, diff, samples, metric=metric, words=words, footing=footing, pairs=used,
+                                    test=wilcoxon_groups(per_a, per_b))
+    else:
+        out["retrieval"] = _nan_entry(metric, words, "none", "no group whose retrieval both styles could be judged on")
+
+    # language model: per group, the phrasings of both styles whose retrieved documents (the same,
+    # in the same order) hold the evidence
+    index = {g: i for i, g in enumerate(groups)}
+    contexts: list[dict[str, set[tuple[str, ...]]]] = [{}, {}]
+    for side, js in enumerate((sa_js, sb_js)):
+        for j in js:
+            if j.retrieval_correct:
+                contexts[side].setdefault(j.group_id, set()).add(tuple(j.retrieved_ids))
+    shared = {g: c & contexts[1][g] for g, c in contexts[0].items() if g in contexts[1] and c & contexts[1][g]}
+    size = len(groups)
+    if len(shared) >= MIN_FOOTING:
+        counts = [np.zeros(size), np.zeros(size), np.zeros(size), np.zeros(size)]  # n, correct per side
+        for side, js in enumerate((sa_js, sb_js)):
+            for j in js:
+                if j.retrieval_correct and tuple(j.retrieved_ids) in shared.get(j.group_id, ()):
+                    counts[2 * side][index[j.group_id]] += 1
+                    counts[2 * side + 1][index[j.group_id]] += bool(j.correct)
+        na, ca, nb, cb = counts
+        lm_footing, note = "semantic groups whose phrasings of both styles got identical documents holding the evidence", ""
+    else:
+        na, ca, nb, cb = sa.lm_n, sa.lm_correct, sb.lm_n, sb.lm_correct
+        lm_footing = "semantic groups where both styles retrieved the evidence"
+        note = (f"only {len(shared)} groups had phrasings of both styles with identical retrieved documents; here the "
+                "styles' other retrieved documents differ, so part of a difference may be the retriever's (the "
+                "contexts it hands the reader), not the reader's")
+    with np.errstate(invalid="ignore", divide="ignore"):
+        la, lb = np.where(na > 0, ca / np.where(na > 0, na, 1), np.nan), np.where(nb > 0, cb / np.where(nb > 0, nb, 1), np.nan)
+    pa, pb, diff, samples, used = rate_difference_samples(la, lb, common_weights(na, nb), n_boot=n_boot, seed=seed)
+    if used:
+        out["language model"] = _pending(
+            pa, pb, diff, samples, metric="lm_accuracy_given_retrieval",
+            words="accuracy where the evidence was retrieved", footing=lm_footing, pairs=used, note=note,
+            test=wilcoxon_groups(la, lb))
+        out["language model"]["confounded"] = bool(note)
     else:
         out["language model"] = _nan_entry("lm_accuracy_given_retrieval", "accuracy where the evidence was retrieved",
                                            "none", "no group in which both styles retrieved the evidence")
+    _finish(out, level)
     return out
 
 
@@ -232,10 +305,51 @@ def differing_modules(result: dict[str, Any]) -> list[str]:
             and not result["modules"][m].get("confounded")]
 
 
-def sentence(result: dict[str, Any]) -> str:
-    """One plain sentence: which module behaves differently, and whether it is significant."""
+def _pct(level: float) -> str:
+    return f"{level * 100:g}"
+
+
+def _direction(e: dict[str, Any]) -> int:
+    """+1 / −1 where the interval lies above / below 0, else 0."""
+    if not significant(e):
+        return 0
+    return 1 if e["difference"] > 0 else -1
+
+
+def _why(result: dict[str, Any], towards: int) -> str:
+    """Why accuracy moved (``towards``: its significant direction) where no named module moved that
+    way: the reader's accuracy where the evidence was retrieved moved with it, on each side's own
+    contexts. Two runs: first the queries where both retrieved the evidence (paired, the contexts
+    differing beyond it), else each side's own queries; two styles: the groups' phrasings that
+    retrieved the evidence. "" when nothing measured moved that way."""
     a, b = result["a"], result["b"]
-    level = int(round(result["level"] * 100))
+    worse = "worse" if towards < 0 else "better"
+    paired = result["mode"] == "paired queries"
+    lm = result["modules"].get("language model") or {}
+    if paired and lm.get("confounded") and _direction(lm) == towards:
+        return (f"the reader does {worse} on the contexts {b}'s retriever hands it: on the {lm['pairs']} queries "
+                f"where both retrieved the evidence, {b} answered {lm['b']:.3f} against {lm['a']:.3f} "
+                f"({lm['difference']:+.3f}, {_pct(lm.get('level', result['level']))} % CI {lm['ci_low']:+.3f} to "
+                f"{lm['ci_high']:+.3f}), the other retrieved documents differing")
+    if not paired and lm.get("confounded") and _direction(lm) == towards:
+        return (f"the reader does {worse} on {b} phrasings where the evidence was retrieved "
+                f"({lm['b']:.3f} against {lm['a']:.3f}, {lm['difference']:+.3f}, "
+                f"{_pct(lm.get('level', result['level']))} % CI {lm['ci_low']:+.3f} to {lm['ci_high']:+.3f}), with "
+                "other retrieved documents, so the reader and the contexts it was handed cannot be told apart")
+    given = result["differences"].get("lm_accuracy_given_retrieval")
+    if given and _direction(given) == towards:
+        where = f"{b}'s contexts" if paired else f"{b} phrasings"
+        return (f"the reader does {worse} on {where}: accuracy where the evidence was retrieved is {given['b']:.3f} "
+                f"against {given['a']:.3f} ({given['difference']:+.3f}, CI {given['ci_low']:+.3f} to "
+                f"{given['ci_high']:+.3f}; each side's own queries)")
+    return ""
+
+
+def sentence(result: dict[str, Any]) -> str:
+    """One plain sentence: which module behaves differently, whether it is significant, and — where
+    overall accuracy moved significantly in a way no named module explains — why, or that no single
+    module does (never "no module differs" beside a significant change of accuracy)."""
+    a, b = result["a"], result["b"]
     parts = []
     differing = differing_modules(result)
     for module in MODULES:
@@ -250,20 +364,33 @@ def sentence(result: dict[str, Any]) -> str:
             verdict = f"the {module} of {b} does {'worse' if e['difference'] < 0 else 'better'}"
         else:  # two styles of one system: GRAMMAR's robustness question
             verdict = f"the {module} is {'less' if e['difference'] < 0 else 'more'} robust on {b}"
+        level = e.get("level", result["level"])
+        adjusted = f", corrected for {e['tested']} modules tested" if e.get("tested", 1) > 1 else ""
         parts.append(
             f"{module}: {e['words']} {e['a']:.3f} for {a} vs {e['b']:.3f} for {b} on {e['footing']} "
-            f"({e['pairs']}), difference {e['difference']:+.3f} ({level} % CI {e['ci_low']:+.3f} to "
-            f"{e['ci_high']:+.3f}; " + (f"significant, {verdict})" if sig else
-                                        "significant but confounded with the contexts, so not attributed to the "
-                                        "language model)" if significant(e) else "not significant)")
+            f"({e['pairs']}), difference {e['difference']:+.3f} ({_pct(level)} % CI {e['ci_low']:+.3f} to "
+            f"{e['ci_high']:+.3f}{adjusted}; " + (f"significant, {verdict})" if sig else
+                                                  "significant but confounded with the contexts, so not attributed to "
+                                                  "the language model)" if significant(e) else "not significant)")
             + (f" — {e['note']}" if e["note"] else ""))
     where = "on" if result["mode"] != "paired queries" else "in"
+    acc = result["differences"]["accuracy"]
+    moved = _direction(acc)
+    lower = "lower" if moved < 0 else "higher"
     if differing:
         head = (f"The {' and the '.join(differing)} behave{'s' if len(differing) == 1 else ''} differently "
                 f"{where} {b} than {where} {a}")
+        explained = moved == 0 or any(_direction(result["modules"][m]) == moved for m in differing)
+        if not explained:
+            why = _why(result, moved)
+            head += (f", yet overall accuracy is significantly {lower} {where} {b}: "
+                     + (why if why else "no single module explains that"))
+    elif moved:
+        why = _why(result, moved)
+        head = (f"Accuracy is significantly {lower} {where} {b} than {where} {a}, and no single module explains it "
+                "on a common footing" + (f": {why}" if why else ""))
     else:
         head = f"No module behaves significantly differently {where} {b} than {where} {a}"
-    acc = result["differences"]["accuracy"]
     tail = (f"overall accuracy {acc['a']:.3f} vs {acc['b']:.3f} ({acc['difference']:+.3f}, "
             f"CI {acc['ci_low']:+.3f} to {acc['ci_high']:+.3f}); paired test on answers p = "
             f"{result['tests']['answer']['p_value']:.3g}")
@@ -288,7 +415,10 @@ def compare_markdown(result: dict[str, Any]) -> str:
     for key in HEADLINE:
         lines.append(row(METRIC_WORDS[key], result["differences"][key], on))
     for module, e in result["modules"].items():
-        lines.append(row(f"**{module}**: {e['words']}", e, f"{e['footing']} ({e['pairs']})"))
+        level = e.get("level", result["level"])
+        at = (f"; {_pct(level)} % CI, corrected for {e['tested']} modules tested"
+              if abs(level - result["level"]) > 1e-12 else "")
+        lines.append(row(f"**{module}**: {e['words']}", e, f"{e['footing']} ({e['pairs']}{at})"))
     lines.append("")
     for what, t in result["tests"].items():
         lines.append(f"- {what}: {t['test']}, p = {t['p_value']:.3g} ({t['pairs']} pairs)")

@@ -269,3 +269,57 @@ def group_stats_from_arrays(group: np.ndarray, correct: np.ndarray, retrieval: n
     rc = np.bincount(group, weights=right, minlength=g)
     lc = np.bincount(group, weights=right & correct, minlength=g)
     return GroupStats(np.arange(g), n, c, rk, rc, rc.copy(), lc)
+
+
+def common_weights(na: np.ndarray, nb: np.ndarray) -> np.ndarray:
+    """One weight per group for comparing two sides' per-group rates: ``2 na nb / (na + nb)`` (the
+    count each side has where they are equal; the inverse variance of a difference of two rates),
+    0 where either side has nothing."""
+    na, nb = np.asarray(na, dtype=np.float64), np.asarray(nb, dtype=np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where((na > 0) & (nb > 0), 2 * na * nb / np.where(na + nb > 0, na + nb, 1), 0.0)
+
+
+def summarise_difference(a: float, b: float, difference: float, samples: np.ndarray, level: float = 0.95
+                         ) -> dict[str, float]:
+    """The entry of a difference from its point values and its bootstrap samples, at ``level``."""
+    lo, hi = interval(samples, level)
+    finite = samples[np.isfinite(samples)]
+    # two-sided bootstrap p: how often the resampled difference crosses zero
+    p = min(1.0, 2 * min((finite <= 0).mean(), (finite >= 0).mean())) if finite.size else math.nan
+    return {"a": float(a), "b": float(b), "difference": float(difference), "ci_low": lo, "ci_high": hi,
+            "bootstrap_p": float(p)}
+
+
+def difference_samples(a: GroupStats, b: GroupStats, metric: str, n_boot: int = 1000, seed: int = 0
+                       ) -> tuple[float, float, np.ndarray]:
+    """One metric of :func:`bootstrap_difference`: both point values and the resampled B − A."""
+    if not np.array_equal(a.group_ids, b.group_ids):
+        raise ValueError("both sides must be over the same groups in the same order")
+    ma, mb = a.matrix(), b.matrix()
+    pa, pb = metrics_from_sums(ma.sum(axis=0))[metric], metrics_from_sums(mb.sum(axis=0))[metric]
+    sa, sb = bootstrap_sums([ma, mb], n_boot, seed)
+    return float(pa), float(pb), metrics_from_sums(sb)[metric] - metrics_from_sums(sa)[metric]
+
+
+def rate_difference_samples(ra: np.ndarray, rb: np.ndarray, weights: np.ndarray, n_boot: int = 1000,
+                            seed: int = 0) -> tuple[float, float, float, np.ndarray, int]:
+    """B − A of per-group rates averaged with the *same* weight for both sides, groups resampled:
+    (a, b, difference, resampled differences, groups used).
+
+    Two styles put different queries in a group (3 short, 1 long), so a ratio of sums weighs a group
+    differently on each side: with the very same rate in every group the two pooled rates still
+    differ wherever groups differ from each other, and a bootstrap calls that difference
+    significant. Weighting both sides' rate of a group alike makes equal per-group rates give
+    exactly 0. Groups with weight 0 (or a rate missing on either side) are left out."""
+    ra, rb, w = (np.asarray(x, dtype=np.float64) for x in (ra, rb, weights))
+    keep = (w > 0) & np.isfinite(ra) & np.isfinite(rb)
+    if not keep.any():
+        return math.nan, math.nan, math.nan, np.full(1, math.nan), 0
+    mat = np.column_stack([w[keep] * ra[keep], w[keep] * rb[keep], w[keep]])
+    tot = mat.sum(axis=0)
+    (sums,) = bootstrap_sums([mat], n_boot, seed)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        diff = (sums[:, 1] - sums[:, 0]) / sums[:, 2]
+    return (float(tot[0] / tot[2]), float(tot[1] / tot[2]), float((tot[1] - tot[0]) / tot[2]), diff,
+            int(keep.sum()))
