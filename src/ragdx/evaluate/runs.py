@@ -301,6 +301,14 @@ def _value_seen_in(record: Any, texts: Mapping[str, str], cache: dict[str, str],
     return seen
 
 
+def _answer_docs(record: Any, texts: Mapping[str, str], cache: dict[str, str], retrieved: Sequence[str]) -> list[str]:
+    """Of the retrieved documents, those that write the answer's values; of these, those about the
+    record's entities when there are some (a value such as a city is written about many others)."""
+    found = _value_seen_in(record, texts, cache, retrieved)
+    about = set(getattr(record, "entity_document_ids", None) or [])
+    return [d for d in found if d in about] or found
+
+
 def _short(fp: str | None) -> str:
     return fp[:12] if fp else "unknown"
 
@@ -413,7 +421,7 @@ def judge_outputs(records: Sequence[Any], outputs: Sequence[Any], *, judge: str 
                            else []),
             # where the linker knows no evidence, the documents a correct answer could have read its
             # values in (what blame takes as the documents it was answered from)
-            answer_docs=(_value_seen_in(r, corpus_texts, passages, ids)
+            answer_docs=(_answer_docs(r, corpus_texts, passages, ids)
                          if corpus_texts and v.correct and ids and (r.kb_supported is not True or not evidence)
                          else []),
             retrieval_note="+".join(notes)))
