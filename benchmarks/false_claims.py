@@ -52,7 +52,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from blame_accuracy import demo_testbed  # noqa: E402
 
-from ragdx.evaluate.faults import FaultPlan, MemoJudge, Simulated, Testbed, diagnose, drop_documents, simulate  # noqa: E402
+from ragdx.evaluate.faults import (  # noqa: E402
+    FaultPlan,
+    MemoJudge,
+    Simulated,
+    Testbed,
+    diagnose,
+    drop_documents,
+    simulate,
+)
 from ragdx.evaluate.judges import make_judge  # noqa: E402
 from ragdx.evaluate.records import Judgement  # noqa: E402
 from ragdx.rag.types import SystemOutput  # noqa: E402
@@ -62,8 +70,7 @@ MODULES = ("retrieval", "language model")
 
 def load_compare(path: Path | None):
     if path is None:
-        from ragdx.evaluate import compare as mod
-        return mod
+        return importlib.import_module("ragdx.evaluate.compare")
     spec = importlib.util.spec_from_file_location("ragdx_compare_under_test", path)
     mod = importlib.util.module_from_spec(spec)
     assert spec.loader is not None
@@ -177,8 +184,8 @@ def run(seeds: int, n_boot: int, cmp_mod, work: Path, only: str | None = None) -
         return FaultPlan(**{**sp, **kw}, retrieval_seed=s, lm_seed=s, kb_seed=s)
 
     cases = [
-        Case("A/A: identical copy", "compare", (), lambda s: (paired(FaultPlan(**base, retrieval_seed=s, lm_seed=s)),) * 2,
-             "the same judgements"),
+        Case("A/A: identical copy", "compare", (),
+             lambda s: (paired(FaultPlan(**base, retrieval_seed=s, lm_seed=s)),) * 2, "the same judgements"),
         Case("(a) A/A: same rates, other seeds", "compare", (),
              lambda s: (paired(FaultPlan(**base, retrieval_seed=s, lm_seed=s)),
                         paired(FaultPlan(**base, retrieval_seed=10_000 + s, lm_seed=20_000 + s))),

@@ -47,7 +47,8 @@ def _styles(reader_long_wrong_every=None, same_contexts=True, groups=150):
             for t in range(2):
                 i = 4 * g + 2 * (style == "long") + t
                 docs = ("gold", "x") if same_contexts or style == "short" else ("gold", f"long-{g}-{t}")
-                wrong = (style == "long" and reader_long_wrong_every and i % reader_long_wrong_every == 0) or g % 11 == 0
+                worse = style == "long" and reader_long_wrong_every and i % reader_long_wrong_every == 0
+                wrong = worse or g % 11 == 0
                 js.append(J(f"{g}-{style}-{t}", f"g{g}", not wrong, style=style, docs=docs))
     return js
 

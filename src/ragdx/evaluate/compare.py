@@ -13,8 +13,19 @@ module is chosen so that a module that did not change shows no difference *by co
   evidence — identical readers then answer identically, whatever the retrievers did elsewhere.
   When fewer than ``MIN_FOOTING`` such queries exist, the queries on which both retrieved the
   evidence are used and the sentence says their contexts differ beyond the evidence. Two styles
-  (different queries of the same groups): the accuracy where retrieval was right, over the groups
-  where both styles retrieved the evidence at least once.
+  (different queries of the same groups): the accuracy of the phrasings of both styles that got
+  identical retrieved documents holding the evidence (at least ``MIN_FOOTING`` groups with such
+  phrasings); otherwise the accuracy where retrieval was right, over the groups where both styles
+  retrieved the evidence, shown as confounded with the contexts and not attributed.
+
+Two styles put different queries, often different numbers of them, in a group: each module is
+compared through its per-group rates, both styles' rates of a group weighted alike, so identical
+behaviour gives exactly no difference (pooled ratios did not). A module is *named* when its
+interval excludes 0; the intervals of the modules that can be named are corrected for testing
+them together (Bonferroni: 97.5 % each for two), so two unchanged modules are not named in more
+than 5 % of comparisons (``benchmarks/false_claims.py`` measures it over 200 seeds). Where overall
+accuracy moves significantly and no named module moved that way, the sentence says why (the
+reader on the other side's contexts) or that no single module explains it.
 
 Answer accuracy and refined accuracy R are compared on the queries both sides judged. Gap groups
 are removed jointly by default (``gap="joint"``: groups no side answered at all); ``gap="each"``
@@ -26,7 +37,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypedDict
 
 import numpy as np
 
@@ -52,6 +63,52 @@ METRIC_WORDS = {"accuracy": "accuracy", "refined_accuracy": "refined accuracy R 
                 "gap_share": "λ (answer-based gap groups, joint)",
                 "acc_retrieval_db": "Acc_retrieval_db (answer-based)",
                 "kb_coverage": "knowledge-base coverage (known)"}
+
+
+class Difference(TypedDict):
+    """B − A of one metric: both values, the interval and a two-sided bootstrap p."""
+
+    a: float
+    b: float
+    difference: float
+    ci_low: float
+    ci_high: float
+    bootstrap_p: float
+
+
+class ModuleEntry(Difference, total=False):
+    """One module's comparison on its common footing (``level``: its interval's level, corrected
+    for the ``tested`` modules that could be named; ``confounded``: shown, never named)."""
+
+    metric: str
+    words: str
+    footing: str
+    pairs: int
+    test: dict[str, Any] | None
+    note: str
+    confounded: bool
+    level: float
+    tested: int
+
+
+class ComparisonResult(TypedDict):
+    """What :func:`compare` returns: a plain dict (``comparison.json`` is it), typed."""
+
+    a: str
+    b: str
+    mode: str
+    gap: str
+    n_boot: int
+    level: float
+    queries: dict[str, Any]
+    inputs: dict[str, Any]
+    groups: int
+    shared_groups: int
+    differences: dict[str, Difference]
+    modules: dict[str, ModuleEntry]
+    tests: dict[str, dict[str, Any]]
+    warnings: list[str]
+    sentence: str
 
 
 def _judged(js: Sequence[Judgement]) -> list[Judgement]:
@@ -204,7 +261,8 @@ def _style_modules(sa_js: Sequence[Judgement], sb_js: Sequence[Judgement], group
                     counts[2 * side][index[j.group_id]] += 1
                     counts[2 * side + 1][index[j.group_id]] += bool(j.correct)
         na, ca, nb, cb = counts
-        lm_footing, note = "semantic groups whose phrasings of both styles got identical documents holding the evidence", ""
+        lm_footing = "semantic groups whose phrasings of both styles got identical documents holding the evidence"
+        note = ""
     else:
         na, ca, nb, cb = sa.lm_n, sa.lm_correct, sb.lm_n, sb.lm_correct
         lm_footing = "semantic groups where both styles retrieved the evidence"
@@ -212,7 +270,8 @@ def _style_modules(sa_js: Sequence[Judgement], sb_js: Sequence[Judgement], group
                 "styles' other retrieved documents differ, so part of a difference may be the retriever's (the "
                 "contexts it hands the reader), not the reader's")
     with np.errstate(invalid="ignore", divide="ignore"):
-        la, lb = np.where(na > 0, ca / np.where(na > 0, na, 1), np.nan), np.where(nb > 0, cb / np.where(nb > 0, nb, 1), np.nan)
+        la = np.where(na > 0, ca / np.where(na > 0, na, 1), np.nan)
+        lb = np.where(nb > 0, cb / np.where(nb > 0, nb, 1), np.nan)
     pa, pb, diff, samples, used = rate_difference_samples(la, lb, common_weights(na, nb), n_boot=n_boot, seed=seed)
     if used:
         out["language model"] = _pending(
@@ -235,7 +294,7 @@ def _per_group(stats, num: str, den: str, gap_out: bool = False) -> np.ndarray:
 
 
 def compare(a: Sequence[Judgement], b: Sequence[Judgement], *, names: tuple[str, str] = ("A", "B"),
-            gap: str = "joint", n_boot: int = 1000, seed: int = 0, level: float = 0.95) -> dict[str, Any]:
+            gap: str = "joint", n_boot: int = 1000, seed: int = 0, level: float = 0.95) -> ComparisonResult:
     """Compare side B against side A (see the module docs)."""
     if gap not in ("joint", "each"):
         raise RagdxError(f"gap must be 'joint' or 'each', not {gap!r}", field="gap")
@@ -274,18 +333,18 @@ def compare(a: Sequence[Judgement], b: Sequence[Judgement], *, names: tuple[str,
         modules = _style_modules(a, b, groups, gap=gap, n_boot=n_boot, seed=seed, level=level, joint_gap=joint_gap)
         answer_test = wilcoxon_groups(_per_group(sa0, "correct", "n"), _per_group(sb0, "correct", "n"))
     tests = {"answer": answer_test, **{m: e["test"] for m, e in modules.items() if e["test"] is not None}}
-    result = {"a": names[0], "b": names[1], "mode": "paired queries" if paired else "same groups, different queries",
-              "gap": gap, "n_boot": n_boot, "level": level,
-              "queries": {"a": len(ids_a), "b": len(ids_b), "shared": len(shared) if paired else 0,
-                          "judge_failed": failed},
-              "inputs": {k: (c.to_dict() if c is not None else None) for k, c in checks.items()},
-              "groups": len(groups), "shared_groups": len(common), "differences": diffs, "modules": modules,
-              "tests": tests, "warnings": warnings}
+    result: dict[str, Any] = {
+        "a": names[0], "b": names[1], "mode": "paired queries" if paired else "same groups, different queries",
+        "gap": gap, "n_boot": n_boot, "level": level,
+        "queries": {"a": len(ids_a), "b": len(ids_b), "shared": len(shared) if paired else 0, "judge_failed": failed},
+        "inputs": {k: (c.to_dict() if c is not None else None) for k, c in checks.items()},
+        "groups": len(groups), "shared_groups": len(common), "differences": diffs, "modules": modules,
+        "tests": tests, "warnings": warnings}
     result["sentence"] = sentence(result)
-    return result
+    return result  # type: ignore[return-value]  # built as a plain dict, the keys of ComparisonResult
 
 
-def compare_styles(judgements: Sequence[Judgement], a: str, b: str, **kwargs: Any) -> dict[str, Any]:
+def compare_styles(judgements: Sequence[Judgement], a: str, b: str, **kwargs: Any) -> ComparisonResult:
     """Style B against style A of one run (e.g. ``a="short", b="long"``)."""
     styles = by_style(judgements)
     for s in (a, b):
