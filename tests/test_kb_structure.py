@@ -191,3 +191,22 @@ def test_ditto_marks_and_a_table_with_one_column_per_entity(world):
     # one column per entity named by a bare number key
     numbered = "| | 3 | 1 |\n|---|---|---|\n| Office | Hamburg | Leeds |"
     assert _link(world, {"n": numbered}, ["employee.office@3"]).kb_supported is True
+
+
+def test_an_approximate_statement_is_evidence_but_not_support(tmp_path):
+    path = tmp_path / "p.sqlite"
+    con = sqlite3.connect(path)
+    con.executescript("""
+        CREATE TABLE project (id INTEGER PRIMARY KEY, title TEXT NOT NULL UNIQUE, started DATE);
+        INSERT INTO project VALUES (1, 'Harbour Wall Survey', '2009-06-15'), (2, 'Bridge Deck Review', '2011-03-02');
+    """)
+    con.commit()
+    con.close()
+    engine = connect(f"sqlite:///{path}")
+    world = (engine, inspect_schema(engine))
+    vague = _link(world, {"p": "The Harbour Wall Survey started in June 2009."}, ["project.started@1"])
+    # the document is the evidence a retriever should find, but the day cannot be read off it
+    assert vague.gold_document_ids == ["p"] and vague.kb_supported is False and vague.kb_basis == "approximate"
+    assert vague.evidence_spans and vague.evidence_spans[0].get("approximate") is True
+    exact = _link(world, {"p": "The Harbour Wall Survey started on 15 June 2009."}, ["project.started@1"])
+    assert exact.kb_supported is True and exact.kb_basis == "linked"

@@ -358,10 +358,10 @@ def _print_link_stats(linked) -> None:
     s = linked.stats
     table = Table(title=f"evidence linked in {escape(str(linked.corpus.source))} ({len(linked.corpus)} documents, "
                         f"{linked.passages} passages)", title_justify="left")
-    for k in ("records", "linked", "unlinked", "not linkable", "unanswerable", "facts stated"):
+    for k in ("records", "linked", "unlinked", "approximate", "not linkable", "unanswerable", "facts stated"):
         table.add_column(k, justify="right")
-    table.add_row(str(s.records), str(s.linked), str(s.unlinked), str(s.not_linkable), str(s.unanswerable),
-                  f"{s.facts_stated}/{s.facts}")
+    table.add_row(str(s.records), str(s.linked), str(s.unlinked), str(s.approximate), str(s.not_linkable),
+                  str(s.unanswerable), f"{s.facts_stated}/{s.facts}")
     console.print(table)
 
 

@@ -364,6 +364,8 @@ class HopResult:
     docs: list[str]
     spans: list[dict[str, Any]]
     weight: float
+    #: the documents state the value only approximately (a month for a day): evidence, not support
+    approximate: bool = False
 
 
 class Linker:
@@ -416,6 +418,7 @@ class Linker:
                      for d in sorted(docs)[:SPANS_PER_FACT]]
             return HopResult(ids, spans, 1.0 if docs else 0.0)
         best: dict[int, float] = {}  # passage → best weight
+        approx: dict[int, float] = {}  # passage → best weight of an approximate statement
         about = [self.about(e, names) for e, names in hop.subjects]
         subject_phrases = [[v[0] for v, _ in names if len(v) == 1] for _, names in hop.subjects]
         # candidates come from the subject's side (passages naming it, or in documents about it):
@@ -444,9 +447,20 @@ class Linker:
                     break
             for pid in pids or ():
                 weight = self._weigh(hop, pid, all_of, subject_phrases, about)
-                if weight and weight * w > best.get(pid, 0.0):
+                if weight < self.min_weight:
+                    continue
+                if w < self.min_weight:
+                    # stated at a lower precision than the value (its month for a day): the passage
+                    # is evidence a retriever should find, but it does not state the fact
+                    if weight * w > approx.get(pid, 0.0):
+                        approx[pid] = weight * w
+                elif weight * w > best.get(pid, 0.0):
                     best[pid] = weight * w
         best = {pid: w for pid, w in best.items() if w >= self.min_weight}
+        if not best and approx:
+            best, exact = approx, False
+        else:
+            exact = True
         if not best:
             return HopResult([], [], 0.0)
         docs_best: dict[int, tuple[float, int]] = {}
@@ -455,8 +469,9 @@ class Linker:
             if w > docs_best.get(d, (0.0, -1))[0]:
                 docs_best[d] = (w, pid)
         ranked = sorted(docs_best.values(), key=lambda t: (-t[0], t[1]))
-        spans = [{"fact": hop.fact, **idx.span(pid), "weight": round(w, 3)} for w, pid in ranked[:SPANS_PER_FACT]]
-        return HopResult(sorted(idx.doc_ids[d] for d in docs_best), spans, max(w for w, _ in ranked))
+        spans = [{"fact": hop.fact, **idx.span(pid), "weight": round(w, 3), **({} if exact else {"approximate": True})}
+                 for w, pid in ranked[:SPANS_PER_FACT]]
+        return HopResult(sorted(idx.doc_ids[d] for d in docs_best), spans, max(w for w, _ in ranked), not exact)
 
     def _weigh(self, hop: Hop, pid: int, value: tuple[str, ...], subject_phrases: list[list[str]],
                about: list[set[int]]) -> float:
@@ -1150,6 +1165,8 @@ class LinkStats:
     records: int = 0
     linked: int = 0
     unlinked: int = 0
+    #: every fact written, some only approximately (kb_supported False, the documents are evidence)
+    approximate: int = 0
     not_linkable: int = 0
     unanswerable: int = 0
     facts: int = 0
@@ -1222,6 +1239,7 @@ def _link_one(record, resolver: FactResolver, linker: Linker, stats: LinkStats) 
     spans: list[dict[str, Any]] = []
     weights: list[float] = []
     linkable = all(h is not None for h in hops) and all(h.value or h.identity for h in answer_hops)
+    approximate = False
     for hop in answer_hops:
         if not hop.value and not hop.identity:
             sets.append([])
@@ -1229,16 +1247,21 @@ def _link_one(record, resolver: FactResolver, linker: Linker, stats: LinkStats) 
             continue
         result = linker.link(hop)
         stats.facts += 1
-        stats.facts_stated += bool(result.docs)
+        stats.facts_stated += bool(result.docs) and not result.approximate
         sets.append(list(result.docs))
         spans += result.spans
         weights.append(result.weight)
+        approximate = approximate or result.approximate
     # the documents about an entity a join went through (the customer's page for "the city of
     # the customer of order 10248") state none of the facts the answer needs: they are neither
     # gold documents nor evidence the retriever must find (the hop itself, Orders.CustomerID, is)
     found = all(sets[:len(answer_hops)]) and bool(answer_hops)
     if not linkable:
         supported, basis = None, "not_linkable"
+    elif found and approximate:
+        # every fact is written, some only at a lower precision ("in June 2009" for 2009-06-15):
+        # the documents are evidence, but the answer cannot be read off them
+        supported, basis = False, "approximate"
     else:
         supported, basis = found, "linked" if found else "unlinked"
     return {"evidence_sets": sets, "gold_document_ids": sorted({d for s in sets for d in s}),

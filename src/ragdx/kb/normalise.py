@@ -743,17 +743,24 @@ def number_variants(value: float | int | Decimal) -> list[Variant]:
     return out
 
 
+#: weight of a statement at a lower precision than the value (its month for a day, its season or
+#: quarter): below the linker's threshold (0.5), so an approximate statement is never taken for the
+#: fact. The rule: "started in June 2009" does not state 2009-06-15 — a reader could not answer
+#: the date from it, so the question is a knowledge-base gap, not a retrieval or reader fault.
+APPROXIMATE_WEIGHT = 0.45
+
+
 def date_variants(day: date) -> list[Variant]:
-    """A date as a day (sure), as its month ("completion by the end of June 2024", fairly sure) and
-    as its season or quarter ("in the spring of 2023", less sure)."""
+    """A date as a day (sure), and as its month, season or quarter ("completion by the end of June
+    2024", "in the spring of 2023"): approximate (:data:`APPROXIMATE_WEIGHT`)."""
     out: list[Variant] = [((f" zdate{day.year:04d}{day.month:02d}{day.day:02d} ",), 1.0),
-                          ((f" zmonth{day.year:04d}{day.month:02d} ",), 0.8)]
+                          ((f" zmonth{day.year:04d}{day.month:02d} ",), APPROXIMATE_WEIGHT)]
     for name, months in _SEASONS.items():
         if name != "fall" and day.month in months:
-            out.append(((f" zseason{day.year}{name} ",), 0.6))
+            out.append(((f" zseason{day.year}{name} ",), APPROXIMATE_WEIGHT * 0.75))
     for name, months in _QUARTERS.items():
         if day.month in months:
-            out.append(((f" zquarter{day.year}{name} ",), 0.6))
+            out.append(((f" zquarter{day.year}{name} ",), APPROXIMATE_WEIGHT * 0.75))
     return out
 
 
