@@ -210,3 +210,11 @@ def test_an_approximate_statement_is_evidence_but_not_support(tmp_path):
     assert vague.evidence_spans and vague.evidence_spans[0].get("approximate") is True
     exact = _link(world, {"p": "The Harbour Wall Survey started on 15 June 2009."}, ["project.started@1"])
     assert exact.kb_supported is True and exact.kb_basis == "linked"
+
+
+def test_a_value_inside_another_entitys_name_states_nothing(world):
+    # "Hamburg" in "the Hamburg office" names the office; it is no customer's city
+    engine, schema = world
+    doc = "Chop-suey Chinese is served from the Hamburg office."
+    assert _link(world, {"h": doc}, ["employee.office@3"]).kb_supported is False  # Anna is not named
+    assert _link(world, {"h": "Anna Keller is based in the Hamburg office."}, ["employee.office@3"]).kb_supported is True

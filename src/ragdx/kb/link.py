@@ -501,6 +501,9 @@ class Linker:
         all_names = [p for names in subject_phrases for p in names]
         name_spans = [sp for p in all_names for sp in _occurrences(norm, p)]
         value_spans = [_occurrences(norm, v) for v in value]
+        # a value inside another entity's name ("Hamburg" in "Hamburg Wasserwerke Nord", "Malmö" in
+        # "the Malmö office") names that entity; it states no city
+        name_spans += self._other_names_around(norm, value, all_names, hop.ref_noun)
         # a value inside a name, or a name inside a value, does not count
         value_sents = set.intersection(*({norm.count(SEP, 0, a) for a, b in spans
                                           if not any(x <= a and b <= y and (y - x) > (b - a) for x, y in name_spans)}
@@ -575,6 +578,36 @@ class Linker:
             return None
         wanted = _column_words(hop.column) | _column_words(hop.ref_noun or "")
         return None if _column_words(heads[vcell]) & wanted else 0.0
+
+    def _other_names_around(self, norm: str, value: tuple[str, ...], own: Sequence[str],
+                            ref_noun: str = "") -> list[tuple[int, int]]:
+        """Spans of ``norm`` where a longer name of another entity holds one of ``value``'s phrases."""
+        known = self._entity_names()
+        out: list[tuple[int, int]] = []
+        for v in value:
+            core = v.strip()
+            if not core:
+                continue
+            noun = self.alt_nouns.get(v)
+            if noun and noun.strip() == ref_noun.strip():
+                noun = None  # the value is that office: "the Malmö office" states it
+            for a, b in _occurrences(norm, v):
+                if noun and norm.startswith(noun, b - 1):
+                    out.append((a, b - 1 + len(noun)))  # "malmö office": the office, by its city
+                    continue
+                # the longest known name of up to six words around the value
+                left = norm[:a].split()[-5:]
+                right = norm[b:].split()[:5]
+                for i in range(len(left) + 1):
+                    for j in range(len(right) + 1):
+                        if i == j == 0:
+                            continue
+                        words = left[len(left) - i:] + [core] + right[:j]
+                        cand = " ".join(words)
+                        if SEP not in words and cand in known and f" {cand} " not in own:
+                            start = a - len(" ".join(left[len(left) - i:])) - (1 if i else 0)
+                            out.append((start, b + len(" ".join(right[:j])) + (1 if j else 0)))
+        return out
 
     def _first_entity_cell(self, cells: Sequence[str], upto: int) -> int:
         """The first of a row's cells (before ``upto``) that names an entity of the database: the
