@@ -38,7 +38,8 @@ def rec(i: str, group: str, query: str, answer: str, *, kb: bool | None = True, 
     return QARecord(
         id=i, group_id=group, sql_template_id="t", text_template_id="tt", style="short", schema="T", table="T",
         params={}, sql="", query=query, answer_columns=["a"], answer_rows=[[answer]], answer_text=answer,
-        answer_kind="single", facts=[f"T.value@{group}"], gold_document_ids=sorted({d for s in evidence for d in s}), kb_supported=kb,
+        answer_kind="single", facts=[f"T.value@{group}"], gold_document_ids=sorted({d for s in evidence for d in s}),
+        kb_supported=kb,
         evidence_sets=[list(s) for s in evidence], entity_document_ids=list(entity), kb_basis=basis,
         evidence_spans=list(spans or []), evidence_confidence=conf)
 

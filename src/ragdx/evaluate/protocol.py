@@ -414,8 +414,9 @@ def _verdict(j: Any, tags: dict[Any, str], groups: dict[Any, _Group], within_sty
                     f"phrasing {example} was answered correctly, so the facts are stated; this one's retrieved ids "
                     "match no document of the knowledge base, so its retrieval cannot be judged" + overridden, [])
         return ("retrieval_failure", "context_comparison", "medium" if group.strong else "low",
-                f"phrasing {example} was answered correctly from documents ({', '.join(sorted(group.answered_from)[:3])}) "
-                "this one did not retrieve" + overridden, sorted(group.answered_from))
+                f"phrasing {example} was answered correctly from documents "
+                + (f"({', '.join(sorted(group.answered_from)[:3])}) " if group.answered_from else "")
+                + "this one did not retrieve" + overridden, sorted(group.answered_from))
 
     # 3. the knowledge base lacks the facts, by the linker's search or ragdx's own fact index
     if j.kb_supported is False:

@@ -169,8 +169,8 @@ def blame_markdown(blame_by: dict[str, BlameCounts]) -> str:
         lines[-1] += " | ".join(str(getattr(b, key)) for b in blame_by.values()) + " |"
     lines.append("| **unsure verdicts** | " + " | ".join(
         f"{b.unsure} of {b.total - b.correct - b.unjudged} wrong answers" for b in blame_by.values()) + " |")
-    lines.append("| verdicts on low-confidence evidence | " + " | ".join(str(b.low_confidence) for b in blame_by.values())
-                 + " |")
+    lines.append("| verdicts on low-confidence evidence | "
+                 + " | ".join(str(b.low_confidence) for b in blame_by.values()) + " |")
     overall = blame_by.get("all") or next(iter(blame_by.values()), None)
     if overall is not None and overall.by_basis:
         wrong = {k: v for k, v in overall.by_basis.items() if not k.startswith(("correct:", "unjudged:"))}
