@@ -38,6 +38,10 @@ def test_identical_styles_with_unbalanced_groups_show_exactly_no_difference():
         assert e["difference"] == 0.0 and e["ci_low"] == e["ci_high"] == 0.0, (module, e)
     assert differing_modules(res) == []
     assert not res["modules"]["language model"]["confounded"]  # identical contexts: a fair test, passed
+    # the pooled accuracies differ (the table's), group by group nothing moved: no accuracy claim either
+    assert res["differences"]["accuracy"]["ci_high"] < 0
+    assert res["accuracy_by_group"]["difference"] == 0.0
+    assert res["sentence"].startswith("No module behaves significantly differently on long than on short")
 
 
 def _styles(reader_long_wrong_every=None, same_contexts=True, groups=150):

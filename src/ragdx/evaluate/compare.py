@@ -111,6 +111,12 @@ class ComparisonResult(TypedDict):
     sentence: str
 
 
+class StyleComparisonResult(ComparisonResult, total=False):
+    """Two styles of one run: also the accuracy change group by group, both styles weighted alike."""
+
+    accuracy_by_group: Difference
+
+
 def _judged(js: Sequence[Judgement]) -> list[Judgement]:
     return [j for j in js if not getattr(j, "error", None)]
 
@@ -332,6 +338,13 @@ def compare(a: Sequence[Judgement], b: Sequence[Judgement], *, names: tuple[str,
     else:
         modules = _style_modules(a, b, groups, gap=gap, n_boot=n_boot, seed=seed, level=level, joint_gap=joint_gap)
         answer_test = wilcoxon_groups(_per_group(sa0, "correct", "n"), _per_group(sb0, "correct", "n"))
+        # whether accuracy moved between styles, group by group with both styles' groups weighted
+        # alike: the pooled accuracies of the table weigh a group by its queries of each style, so
+        # identical answers in groups of 3 short and 1 long phrasing made a "significant" change
+        pa, pb, diff, samples, _ = rate_difference_samples(
+            _per_group(sa0, "correct", "n"), _per_group(sb0, "correct", "n"), common_weights(sa0.n, sb0.n),
+            n_boot=n_boot, seed=seed)
+        by_group = summarise_difference(pa, pb, diff, samples, level)
     tests = {"answer": answer_test, **{m: e["test"] for m, e in modules.items() if e["test"] is not None}}
     result: dict[str, Any] = {
         "a": names[0], "b": names[1], "mode": "paired queries" if paired else "same groups, different queries",
@@ -340,17 +353,19 @@ def compare(a: Sequence[Judgement], b: Sequence[Judgement], *, names: tuple[str,
         "inputs": {k: (c.to_dict() if c is not None else None) for k, c in checks.items()},
         "groups": len(groups), "shared_groups": len(common), "differences": diffs, "modules": modules,
         "tests": tests, "warnings": warnings}
+    if not paired:
+        result["accuracy_by_group"] = by_group
     result["sentence"] = sentence(result)
     return result  # type: ignore[return-value]  # built as a plain dict, the keys of ComparisonResult
 
 
-def compare_styles(judgements: Sequence[Judgement], a: str, b: str, **kwargs: Any) -> ComparisonResult:
+def compare_styles(judgements: Sequence[Judgement], a: str, b: str, **kwargs: Any) -> StyleComparisonResult:
     """Style B against style A of one run (e.g. ``a="short", b="long"``)."""
     styles = by_style(judgements)
     for s in (a, b):
         if s not in styles:
             raise RagdxError(f"no queries of style {s!r} (styles: {', '.join(sorted(styles))})", field="style")
-    return compare(styles[a], styles[b], names=(a, b), **kwargs)
+    return compare(styles[a], styles[b], names=(a, b), **kwargs)  # type: ignore[return-value]
 
 
 def significant(entry: dict[str, float]) -> bool:
@@ -434,7 +449,9 @@ def sentence(result: dict[str, Any]) -> str:
             + (f" — {e['note']}" if e["note"] else ""))
     where = "on" if result["mode"] != "paired queries" else "in"
     acc = result["differences"]["accuracy"]
-    moved = _direction(acc)
+    # two styles: whether accuracy moved is read group by group (see ``compare``)
+    by_group = result.get("accuracy_by_group")
+    moved = _direction(by_group if by_group is not None else acc)
     lower = "lower" if moved < 0 else "higher"
     if differing:
         head = (f"The {' and the '.join(differing)} behave{'s' if len(differing) == 1 else ''} differently "
@@ -453,6 +470,9 @@ def sentence(result: dict[str, Any]) -> str:
     tail = (f"overall accuracy {acc['a']:.3f} vs {acc['b']:.3f} ({acc['difference']:+.3f}, "
             f"CI {acc['ci_low']:+.3f} to {acc['ci_high']:+.3f}); paired test on answers p = "
             f"{result['tests']['answer']['p_value']:.3g}")
+    if by_group is not None:
+        tail += (f"; group by group (both styles' groups weighted alike) {by_group['a']:.3f} vs {by_group['b']:.3f} "
+                 f"({by_group['difference']:+.3f}, CI {by_group['ci_low']:+.3f} to {by_group['ci_high']:+.3f})")
     warn = "".join(f" Note: {w}." for w in result.get("warnings", []))
     return f"{head}. " + "; ".join(parts) + f"; {tail}.{warn}"
 
