@@ -67,6 +67,8 @@ def test_help_loads_no_heavy_library(argv, tmp_path):
     (["gen", "--max-groups-per-template", "-1"], "--max-groups-per-template: expected 0 (no cap)"),
     (["gen", "--null-answers", "bogus"], "--null-answers: expected one of drop, unanswerable, keep"),
     (["relevance", "calibrate", "corpus.jsonl", "-o", "."], "already exists (pass --overwrite to replace it)"),
+    (["report", "run", "--format", "pdf"], "--format: expected one of html, md, got 'pdf'"),
+    (["run", "-d", "ds", "-o", "out", "--executor", "bogus"], "--executor: expected one of local, ray"),
 ])
 def test_option_error_is_one_line_before_any_heavy_import(argv, message, tmp_path):
     code, modules, err = _probe(argv, tmp_path)

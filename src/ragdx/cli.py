@@ -879,9 +879,9 @@ def report(
     """A report people would rather look at than read: metrics with intervals, charts, hypothesis
     tests, the knowledge boundary and a searchable table of every failure. Runs without an
     up-to-date evaluation are evaluated first (into RUN_DIR/evaluation)."""
+    _choice(fmt, ("html", "md"), "--format")  # before the report's modules (numpy, scipy) are imported
     from ragdx.report import write_report
 
-    _choice(fmt, ("html", "md"), "--format")
     path = write_report(run_dirs, out, fmt=fmt, relevance=relevance, judge=judge, n_boot=boot, seed=seed,
                         title=title)
     console.print(f"report → {escape(str(path))}")
