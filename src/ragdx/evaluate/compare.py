@@ -111,6 +111,12 @@ class ComparisonResult(TypedDict):
     sentence: str
 
 
+class PairedComparisonResult(ComparisonResult, total=False):
+    """Two runs: also the accuracy change split by what the two retrievers did (see ``_by_retrieval``)."""
+
+    accuracy_by_retrieval: list[dict[str, Any]]
+
+
 class StyleComparisonResult(ComparisonResult, total=False):
     """Two styles of one run: also the accuracy change group by group, both styles weighted alike."""
 
@@ -353,7 +359,9 @@ def compare(a: Sequence[Judgement], b: Sequence[Judgement], *, names: tuple[str,
         "inputs": {k: (c.to_dict() if c is not None else None) for k, c in checks.items()},
         "groups": len(groups), "shared_groups": len(common), "differences": diffs, "modules": modules,
         "tests": tests, "warnings": warnings}
-    if not paired:
+    if paired:
+        result["accuracy_by_retrieval"] = _by_retrieval(ids_a, ids_b, shared)
+    else:
         result["accuracy_by_group"] = by_group
     result["sentence"] = sentence(result)
     return result  # type: ignore[return-value]  # built as a plain dict, the keys of ComparisonResult
@@ -390,32 +398,61 @@ def _direction(e: dict[str, Any]) -> int:
     return 1 if e["difference"] > 0 else -1
 
 
+def _by_retrieval(a: dict[str, Judgement], b: dict[str, Judgement], shared: list[str]) -> list[dict[str, Any]]:
+    """Two runs: the accuracy change split by what the two retrievers did on each query (both found
+    the evidence, only A, only B, neither or not judged). ``contribution`` is the cell's share of
+    the queries times its accuracy change, so the contributions add up to the accuracy difference:
+    where the change comes from, e.g. a better retriever whose new finds its reader misreads."""
+    cells: dict[str, list[int]] = {c: [0, 0, 0] for c in ("both", "only_a", "only_b", "neither")}
+    for i in shared:
+        ra, rb = a[i].retrieval_correct is True, b[i].retrieval_correct is True
+        cell = cells["both" if ra and rb else "only_a" if ra else "only_b" if rb else "neither"]
+        cell[0] += 1
+        cell[1] += bool(a[i].correct)
+        cell[2] += bool(b[i].correct)
+    n = max(1, len(shared))
+    return [{"cell": c, "queries": q, "a_correct": ca, "b_correct": cb, "contribution": (cb - ca) / n}
+            for c, (q, ca, cb) in cells.items() if q]
+
+
 def _why(result: dict[str, Any], towards: int) -> str:
     """Why accuracy moved (``towards``: its significant direction) where no named module moved that
-    way: the reader's accuracy where the evidence was retrieved moved with it, on each side's own
-    contexts. Two runs: first the queries where both retrieved the evidence (paired, the contexts
-    differing beyond it), else each side's own queries; two styles: the groups' phrasings that
-    retrieved the evidence. "" when nothing measured moved that way."""
+    way. Two runs: the retrieval outcome whose queries moved accuracy most that way (a better
+    retriever's new finds that its reader answers less often than the other system answered them
+    without the evidence, a reader doing worse where both found it on contexts that differ beyond
+    it, ...). Two styles: the reader's accuracy where the evidence was retrieved, on each style's
+    own contexts. "" when nothing measured moved that way."""
     a, b = result["a"], result["b"]
     worse = "worse" if towards < 0 else "better"
     paired = result["mode"] == "paired queries"
+    cells = [c for c in result.get("accuracy_by_retrieval") or [] if c["contribution"] * towards > 0]
+    if paired and cells:
+        c = max(cells, key=lambda c: abs(c["contribution"]))
+        q, ca, cb, part = c["queries"], c["a_correct"], c["b_correct"], c["contribution"]
+        answered = f"{b} answered {cb} of them, {a} {ca} ({part:+.3f} of the accuracy change)"
+        if c["cell"] == "both":
+            return (f"the reader does {worse} on the contexts {b}'s retriever hands it: on the {q} queries both "
+                    f"retrieved the evidence for, with other documents around it, {answered}")
+        if c["cell"] == "only_b":
+            return (f"the reader does {worse} on the contexts {b}'s retriever hands it: on the {q} queries only "
+                    f"{b} retrieved the evidence for, {b} answered {cb} of them and {a}, without the evidence, {ca} "
+                    f"({part:+.3f} of the accuracy change)")
+        if c["cell"] == "only_a":
+            return (f"on the {q} queries only {a} retrieved the evidence for, {b} answered {cb} of them and {a} "
+                    f"{ca} ({part:+.3f} of the accuracy change)")
+        return (f"on the {q} queries neither retrieved the evidence for (or whose retrieval could not be judged), "
+                f"answered without it, {answered}")
     lm = result["modules"].get("language model") or {}
-    if paired and lm.get("confounded") and _direction(lm) == towards:
-        return (f"the reader does {worse} on the contexts {b}'s retriever hands it: on the {lm['pairs']} queries "
-                f"where both retrieved the evidence, {b} answered {lm['b']:.3f} against {lm['a']:.3f} "
-                f"({lm['difference']:+.3f}, {_pct(lm.get('level', result['level']))} % CI {lm['ci_low']:+.3f} to "
-                f"{lm['ci_high']:+.3f}), the other retrieved documents differing")
     if not paired and lm.get("confounded") and _direction(lm) == towards:
         return (f"the reader does {worse} on {b} phrasings where the evidence was retrieved "
                 f"({lm['b']:.3f} against {lm['a']:.3f}, {lm['difference']:+.3f}, "
                 f"{_pct(lm.get('level', result['level']))} % CI {lm['ci_low']:+.3f} to {lm['ci_high']:+.3f}), with "
                 "other retrieved documents, so the reader and the contexts it was handed cannot be told apart")
     given = result["differences"].get("lm_accuracy_given_retrieval")
-    if given and _direction(given) == towards:
-        where = f"{b}'s contexts" if paired else f"{b} phrasings"
-        return (f"the reader does {worse} on {where}: accuracy where the evidence was retrieved is {given['b']:.3f} "
-                f"against {given['a']:.3f} ({given['difference']:+.3f}, CI {given['ci_low']:+.3f} to "
-                f"{given['ci_high']:+.3f}; each side's own queries)")
+    if not paired and given and _direction(given) == towards:
+        return (f"the reader does {worse} on {b} phrasings: accuracy where the evidence was retrieved is "
+                f"{given['b']:.3f} against {given['a']:.3f} ({given['difference']:+.3f}, CI {given['ci_low']:+.3f} "
+                f"to {given['ci_high']:+.3f}; each style's own queries)")
     return ""
 
 
