@@ -3,6 +3,8 @@ and the honest-input checks that keep a diagnosis from resting on the wrong data
 
 from __future__ import annotations
 
+from collections import Counter
+
 import json
 import shutil
 
@@ -52,16 +54,27 @@ def test_injected_faults_are_blamed_on_their_module(bed, judge, plan, verdict):
 
 
 def test_knowledge_base_faults_need_the_corpus_the_system_searches(bed, judge):
-    """Deleted documents are knowledge-base gaps only because ragdx re-derives the evidence for the
-    corpus the system searches; judged against the untouched dataset they look like retrieval failures."""
+    """Deleted documents are knowledge-base gaps, which ragdx can only know for sure when it re-derives
+    the evidence for the corpus the system searches. Judged against the untouched dataset, a gap whose
+    documents no query ever retrieved is said to be unsure (knowledge base or retriever: check the
+    index), never blamed on the retriever with confidence."""
     sim = simulate(bed, FaultPlan(kb=0.1, kb_seed=9))
     stale = judge_outputs(bed.records, sim.outputs, judge=judge)
     from ragdx.evaluate.protocol import blame
 
-    verdicts = {v["id"]: v["verdict"] for v in blame(stale)}
+    rows = {v["id"]: v for v in blame(stale)}
     deleted_gaps = [i for i, t in sim.truth.items() if t == "kb_gap"
                     and next(r for r in bed.records if r.id == i).kb_supported]
-    assert deleted_gaps and all(verdicts[i] == "retrieval_failure" for i in deleted_gaps)
+    assert len(deleted_gaps) >= 20
+    said = Counter(rows[i]["verdict"] for i in deleted_gaps)
+    assert said["kb_or_retrieval"] >= 0.9 * len(deleted_gaps), said
+    assert all(rows[i]["basis"] == "evidence_never_retrieved" for i in deleted_gaps
+               if rows[i]["verdict"] == "kb_or_retrieval")
+    # real retriever faults on an intact corpus keep their confident verdict (tested above too)
+    faults = simulate(bed, FaultPlan(retrieval=0.2, retrieval_seed=7))
+    verdicts = {v["id"]: v["verdict"] for v in blame(judge_outputs(bed.records, faults.outputs, judge=judge))}
+    missed = [i for i, t in faults.truth.items() if t == "retrieval_failure"]
+    assert missed and sum(verdicts[i] == "retrieval_failure" for i in missed) >= 0.95 * len(missed)
 
 
 def test_identical_readers_give_no_language_model_difference(bed, judge):

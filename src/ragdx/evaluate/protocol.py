@@ -340,8 +340,32 @@ def _spans(j: Any, docs: Iterable[str] | None = None) -> list[dict[str, Any]]:
     return [s for s in spans if isinstance(s, dict) and s.get("doc_id") in keep]
 
 
-def _verdict(j: Any, tags: dict[Any, str], groups: dict[Any, _Group], within_style: bool
-             ) -> tuple[str, str, str, str, list[str]]:
+#: a run must have captured contexts for this many queries before "no query retrieved it" says
+#: anything about a document
+NEVER_RETRIEVED_MIN_QUERIES = 20
+
+
+def never_retrieved(judgements: Sequence[Any]) -> set[str] | None:
+    """Gold documents that no query of the run retrieved (None: too few queries captured contexts
+    to tell). A document the linker found in the dataset's corpus but that no query ever retrieves
+    may be missing from the index the system searches (deleted, not yet indexed, filtered out), or
+    be one its retriever cannot reach: from the outputs alone the two cannot be told apart."""
+    seen: set[str] = set()
+    captured = 0
+    gold: set[str] = set()
+    for j in judgements:
+        ids = getattr(j, "retrieved_ids", None) or []
+        if ids:
+            captured += 1
+            seen.update(ids)
+        gold.update(getattr(j, "gold_ids", None) or [])
+    if captured < NEVER_RETRIEVED_MIN_QUERIES:
+        return None
+    return gold - seen
+
+
+def _verdict(j: Any, tags: dict[Any, str], groups: dict[Any, _Group], within_style: bool,
+             unseen: set[str] | None = None) -> tuple[str, str, str, str, list[str]]:
     """(verdict, basis, confidence, why, documents) of one wrong answer."""
     key = _key(j, within_style)
     notes = _notes(j)
@@ -390,6 +414,14 @@ def _verdict(j: Any, tags: dict[Any, str], groups: dict[Any, _Group], within_sty
             return ("retrieval_failure", "evidence", "medium",
                     "the documents stating the facts were not retrieved (another phrasing was answered correctly "
                     "without them, so the linked evidence may be incomplete)", gold)
+        missing = [set(e) for e in (getattr(j, "evidence_sets", None) or []) if e and not set(e) & set(ids)]
+        if unseen and missing and any(e <= unseen for e in missing):
+            docs = sorted(d for e in missing if e <= unseen for d in e)
+            return ("kb_or_retrieval", "evidence_never_retrieved", "low",
+                    f"no query of the run retrieved {', '.join(docs[:3])}{', …' if len(docs) > 3 else ''}, the only "
+                    "documents stating a fact this answer needs: if the system's index lacks them (deleted, not yet "
+                    "indexed, filtered out) this is a knowledge-base gap, otherwise its retriever cannot reach them",
+                    docs)
         return ("retrieval_failure", "evidence", "high",
                 "the documents stating the facts were not retrieved", gold)
 
@@ -480,6 +512,7 @@ def blame(judgements: Sequence[Judgement], *, within_style: bool = False) -> lis
     live = [j for j in judgements if not getattr(j, "error", None)]
     tags = group_tags(live, by_style=within_style)
     groups = _group_evidence(live, within_style)
+    unseen = never_retrieved(live)
     out = []
     for j in judgements:
         row: dict[str, Any] = {"id": j.id, "group_id": j.group_id, "style": j.style}
@@ -490,7 +523,7 @@ def blame(judgements: Sequence[Judgement], *, within_style: bool = False) -> lis
             row.update(verdict="correct", basis="judge", confidence="high", why=j.reason or "judged correct",
                        documents=[])
         else:
-            verdict, basis, confidence, why, docs = _verdict(j, tags, groups, within_style)
+            verdict, basis, confidence, why, docs = _verdict(j, tags, groups, within_style, unseen)
             row.update(verdict=verdict, basis=basis, confidence=confidence, why=why, documents=docs)
             spans = _spans(j, docs or None)
             if spans:

@@ -428,6 +428,14 @@ def judge_outputs(records: Sequence[Any], outputs: Sequence[Any], *, judge: str 
     if check.unmatched_queries:
         check.warnings.append(f"{check.unmatched_queries} queries retrieved ids that match no document and not the "
                               "evidence: their retrieval is not judged (the evidence may be among those ids)")
+    from ragdx.evaluate.protocol import never_retrieved
+
+    unseen = never_retrieved(out)
+    if unseen:
+        check.warnings.append(
+            f"{len(unseen)} documents that state facts the questions need were never retrieved by any query "
+            f"({', '.join(sorted(unseen)[:5])}{', …' if len(unseen) > 5 else ''}): check that the system's index "
+            "holds them; answers needing only them are blamed 'knowledge base or retriever' (kb_or_retrieval)")
     check.judged = sum(1 for j in out if not j.error)
     check.judge_failed = sum(1 for j in out if j.error)
     check.system_failed = sum(1 for _, o in pairs if o.error)
