@@ -272,3 +272,23 @@ def test_otlp_json_trace_file(tmp_path):
     (tmp_path / "bad.json").write_text("{not json")
     with pytest.raises(RagdxError, match="not JSON"):
         TraceFileSystem(tmp_path / "bad.json")
+
+
+def test_a_callable_returning_framework_documents_as_its_contexts():
+    """A plain callable may return LangChain / LlamaIndex / Haystack documents as they come; their
+    ids are read from the fields loaders set (LangChain's metadata["source"] with the file's path)."""
+    from haystack import Document as HsDocument
+    from langchain_core.documents import Document as LcDocument
+    from llama_index.core.schema import NodeWithScore, TextNode
+
+    from ragdx.rag.systems import _contexts, _ContextFields
+
+    fields = _ContextFields()
+    lc = _contexts([LcDocument(page_content="Chai costs 18.", metadata={"source": "catalogue/beverages.md"})], fields)
+    assert [(c.id, c.text) for c in lc] == [("catalogue/beverages.md", "Chai costs 18.")]
+    li = _contexts([NodeWithScore(node=TextNode(text="x", metadata={"doc_id": "crm/alfki"}), score=0.5)], fields)
+    assert li[0].id == "crm/alfki" and li[0].score == 0.5
+    hs = _contexts([HsDocument(content="y", meta={"source": "hr/roster.html"})], fields)
+    assert hs[0].id == "hr/roster.html" and hs[0].text == "y"
+    with pytest.raises(Exception, match="context 0 is int"):
+        _contexts([3], fields)

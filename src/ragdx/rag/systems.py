@@ -181,7 +181,15 @@ def _contexts(raw: Any, fields: _ContextFields) -> list[RetrievedContext]:
             out.append(c)
             continue
         if not isinstance(c, Mapping):
-            raise _Unusable(f"context {rank} is {type(c).__name__}, not an object")
+            from ragdx.rag.adapters import framework_context
+
+            # a LangChain / LlamaIndex / Haystack document returned as it is: its id from the
+            # fields those frameworks set (metadata["source"] and the like)
+            doc = framework_context(c)
+            if doc is None:
+                raise _Unusable(f"context {rank} is {type(c).__name__}, not an object")
+            out.append(RetrievedContext(id=str(doc["id"]), text=doc["text"], score=doc["score"]))
+            continue
         cid = get_path(c, fields.context_id, None)
         text = get_path(c, fields.context_text, None)
         score = get_path(c, fields.context_score, None) if fields.context_score else None

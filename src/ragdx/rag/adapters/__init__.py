@@ -117,6 +117,20 @@ def _message_text(value: Any) -> str | None:
     return str(value)
 
 
+def framework_context(doc: Any) -> dict[str, Any] | None:
+    """A retrieved document as a framework returns it (a LangChain ``Document``, a LlamaIndex
+    ``NodeWithScore`` or node, a Haystack ``Document``) as a context ``{id, text, score}``, its id
+    read as :func:`document_id` reads it; None for anything else. A plain ``--callable`` may return
+    such documents as its contexts."""
+    if hasattr(doc, "page_content"):
+        return _lc_context(doc)
+    if hasattr(doc, "get_content") or (hasattr(doc, "node") and hasattr(getattr(doc, "node"), "get_content")):
+        return _li_context(doc)
+    if hasattr(doc, "content") and hasattr(doc, "meta"):
+        return _hs_context(doc)
+    return None
+
+
 # ----------------------------------------------------------------------------- LangChain
 
 
