@@ -218,3 +218,21 @@ def test_a_value_inside_another_entitys_name_states_nothing(world):
     doc = "Chop-suey Chinese is served from the Hamburg office."
     assert _link(world, {"h": doc}, ["employee.office@3"]).kb_supported is False  # Anna is not named
     assert _link(world, {"h": "Anna Keller is based in the Hamburg office."}, ["employee.office@3"]).kb_supported is True
+
+
+def test_initials_name_a_person_only_when_no_namesake_shares_them(world):
+    # "A. Keller" is Anna Keller (the only Keller); "S. Patterson" is Steve, "W. Patterson" William
+    assert _link(world, {"m": "- A. Keller stays on as Engineer."}, ["employee.title@3"]).kb_supported is True
+    assert _link(world, {"m": "W. Patterson is our Sales Manager."}, ["employee.title@2"]).kb_supported is True
+    assert _link(world, {"m": "S. Patterson is our Sales Manager."}, ["employee.title@2"]).kb_supported is False
+    # two Brandts, Jonas and Mia: "J. Brandt" is Jonas; "Brandt" alone names neither
+    assert _link(world, {"m": "J. Brandt is an Engineer."}, ["employee.title@4"]).kb_supported is True
+    assert _link(world, {"m": "Brandt is an Engineer."}, ["employee.title@4"]).kb_supported is False
+
+
+def test_a_value_in_a_heading_must_be_stated_there_not_inside_another_name(world):
+    # the heading names a customer whose name holds "Bern"-like words: the office is not stated
+    doc = "# Hamburg harbour customers\n\n- Anna Keller, account lead"
+    assert _link(world, {"h": doc}, ["employee.office@3"]).kb_supported is False
+    doc2 = "# Hamburg office\n\n- Anna Keller, account lead"
+    assert _link(world, {"h": doc2}, ["employee.office@3"]).kb_supported is True

@@ -510,7 +510,8 @@ class Linker:
                                          for spans in value_spans))
         # the value given by what the passage is read under (its heading), not by the passage
         value_in_ctx = not value_sents and bool(ctx) and all(v in ctx for v in value) \
-            and not any(v in p and p in ctx for v in value for p in all_names)
+            and not any(v in p and p in ctx for v in value for p in all_names) \
+            and self._stated_in_ctx(ctx, value, all_names, hop.ref_noun)
         if not value_sents and not value_in_ctx:
             return 0.0
         if passage.cells is not None and value_sents:
@@ -578,6 +579,21 @@ class Linker:
             return None
         wanted = _column_words(hop.column) | _column_words(hop.ref_noun or "")
         return None if _column_words(heads[vcell]) & wanted else 0.0
+
+    def _stated_in_ctx(self, ctx: str, value: tuple[str, ...], own: Sequence[str], ref_noun: str) -> bool:
+        """Does the heading a passage sits under state ``value`` itself, not inside another
+        entity's name ("Lyon" in a project titled "Lyon car park survey"), and, for a name that is
+        only another attribute ("Lyon" for an office), beside its table's noun?"""
+        blocked = self._other_names_around(ctx, value, own, ref_noun)
+        for v in value:
+            spans = [(a, b) for a, b in _occurrences(ctx, v)
+                     if not any(x <= a and b <= y and (y - x) > (b - a) for x, y in blocked)]
+            if not spans:
+                return False
+            noun = self.alt_nouns.get(v)
+            if noun and noun.strip() == ref_noun.strip() and noun not in ctx:
+                return False
+        return True
 
     def _other_names_around(self, norm: str, value: tuple[str, ...], own: Sequence[str],
                             ref_noun: str = "") -> list[tuple[int, int]]:
@@ -853,6 +869,7 @@ class FactResolver:
         self._flags: dict[str, bool] = {}
         self._others: dict[str, frozenset[str]] = {}
         self._alt: dict[str, list[str]] = {}
+        self._initials: dict[str, frozenset[str]] = {}
 
     def meta(self, table: str) -> _TableMeta:
         """What linking needs to know of a table, worked out once (the schema helpers profile data)."""
@@ -939,6 +956,24 @@ class FactResolver:
         from ragdx.gen.verbalise import readable_entity
 
         return readable_entity(meta.info.name).strip()
+
+    def _ambiguous_initials(self, table: str) -> frozenset[str]:
+        """Initial-and-surname phrases (" r hale ", " hale r ") that more than one person of the
+        table answers to."""
+        hit = self._initials.get(table)
+        if hit is None:
+            from ragdx.db.schema import name_pair
+
+            pair = name_pair(self.meta(table).info)
+            counts: dict[str, int] = defaultdict(int)
+            if pair:
+                for row in self.rows(table).values():
+                    first, last = (tokens(str(row.get(c) or "")) for c in pair)
+                    if first and last and first[0]:
+                        for p in (f" {first[0][0]} {' '.join(last)} ", f" {' '.join(last)} {first[0][0]} "):
+                            counts[p] += 1
+            hit = self._initials[table] = frozenset(p for p, n in counts.items() if n > 1)
+        return hit
 
     def _alt_names(self, meta: _TableMeta) -> list[str]:
         """Other columns that name a row when its own name is a code: office "K-01" is "the Leeds
@@ -1028,6 +1063,10 @@ class FactResolver:
             surname = self._surnames(meta.info.name).get(key)
             if surname:
                 out.append((surname, 0.9))
+        ambiguous = self._ambiguous_initials(meta.info.name)
+        if ambiguous:
+            # "R. Hale" names Robert Hale Sr. and Robert Hale Jr. alike: such an initial names neither
+            out = [v for v in out if not (len(v[0]) == 1 and v[0][0] in ambiguous)]
         for alias in self.aliases.get(entity, []):
             out += text_variants(alias)
         if not out and row is not None and not meta.association:

@@ -130,8 +130,13 @@ _DATE_PATTERNS: list[tuple[re.Pattern, str]] = [
     (re.compile(r"(?<![\d.])(\d{1,2})\.(\d{1,2})\.(\d{4})\b"), "dmy-dots"),
     # January 15, 2023 / Jan. 15th 2023
     (re.compile(rf"\b{_MON}\s+{_DAY},?\s+(?:of\s+)?{_YEAR}\b"), "mdy"),
+    # March the 26th, 2022
+    (re.compile(rf"\b{_MON}\s+the\s+{_DAY},?\s+(?:of\s+)?{_YEAR}\b"), "mdy"),
     # 15 January 2023 / the 1st of April, 2023 / Tuesday, 22 February 2005
     (re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MON},?\s+{_YEAR}\b"), "dmy"),
+    # 28th Feb '17, March 3rd '19: a two-digit year after an apostrophe, beside a month in words
+    (re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MON},?\s+['’‘](\d{{2}})\b"), "dmy-yy"),
+    (re.compile(rf"\b{_MON}\s+(?:the\s+)?{_DAY},?\s+['’‘](\d{{2}})\b"), "mdy-yy"),
     # 22-Feb-05, 22-Feb-2005, 22/feb/2005
     (re.compile(rf"\b(\d{{1,2}})[-/]{_MON}[-/](\d{{4}}|\d{{2}})\b"), "dmy-dash"),
     # 01/15/2023 or 15/01/2023: both readings where both are dates
@@ -144,7 +149,7 @@ _DATE_PATTERNS: list[tuple[re.Pattern, str]] = [
     # June 2024 / June of 2024
     (re.compile(rf"\b{_MON},?\s+(?:of\s+)?{_YEAR}\b"), "my"),
 ]
-_MONTH_KINDS = {"mdy", "dmy", "dmy-dash", "my"}
+_MONTH_KINDS = {"mdy", "dmy", "dmy-dash", "my", "dmy-yy", "mdy-yy"}
 _SEASON_KINDS = {"season", "quarter", "oquarter"}
 
 
@@ -167,6 +172,11 @@ def _date_of(kind: str, g: tuple[str, ...]) -> tuple[tuple[date, ...], str | Non
         cands = [(int(g[2]), _MONTHS[g[0]], int(g[1]))]
     elif kind == "dmy":
         cands = [(int(g[2]), _MONTHS[g[1]], int(g[0]))]
+    elif kind in ("dmy-yy", "mdy-yy"):
+        day, mon = (g[0], g[1]) if kind == "dmy-yy" else (g[1], g[0])
+        y = int(g[2])
+        y += 2000 if y < 70 else 1900
+        cands = [(y, _MONTHS[mon], int(day))]
     elif kind == "dmy-dash":
         y = int(g[2])
         if len(g[2]) == 2:
@@ -710,6 +720,10 @@ def text_variants(value: str, *, weight: float = 1.0) -> list[Variant]:
     if person:
         ptoks = tokens(" ".join(person))
         add((f" {' '.join(ptoks[-1:] + ptoks[:-1])} ",), weight * 0.95)
+        if len(ptoks) >= 2 and len(ptoks[0]) > 1 and ptoks[0].isalpha():
+            # "N. Davolio", "Davolio, N.": the initial must agree with the given name
+            add((f" {ptoks[0][0]} {ptoks[-1]} ",), weight * 0.9)
+            add((f" {ptoks[-1]} {ptoks[0][0]} ",), weight * 0.9)
     if "," in value:
         parts = [p for p in (phrase(x) for x in value.split(",")) if p]
         if len(parts) > 1:
@@ -867,7 +881,8 @@ def value_variants(value: Any, *, column: str | None = None) -> list[Variant]:
 def answer_phrases(value: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The strict ways a gold text value is stated in full, for the judge: (padded token phrases,
     capital codes). The value itself, each synonym of the whole value or of a part of it, a
-    person's name surname first; never a loose synonym, a part or an initial."""
+    person's name surname first or with the given name's initial ("R. King"); never a loose
+    synonym, a part, or a surname alone."""
     toks = tokens(value)
     if not toks:
         return (), ()
@@ -877,6 +892,10 @@ def answer_phrases(value: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     if person:
         ptoks = tokens(" ".join(person))
         phrases.append(" ".join(ptoks[-1:] + ptoks[:-1]))
+        if len(ptoks) >= 2 and len(ptoks[0]) > 1 and ptoks[0].isalpha():
+            # "R. King", "King, R.": the given name's initial beside the surname, as rosters and
+            # logs write a person (the initial must agree; a surname alone still does not do)
+            phrases += [f"{ptoks[0][0]} {ptoks[-1]}", f"{ptoks[-1]} {ptoks[0][0]}"]
     whole = _SYN_OF.get(" ".join(toks))
     codes = _CODES.get(whole[0], ()) if whole else ()
     return tuple(f" {p} " for p in dict.fromkeys(phrases)), codes
