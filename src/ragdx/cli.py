@@ -644,6 +644,8 @@ def run_cmd(
     console.print(summary_table(summaries))
     # "failed 5" says nothing; the commonest reasons usually say what to fix.
     for summary in summaries:
+        for warning in getattr(summary, "warnings", None) or []:
+            err.print(f"[yellow]warning[/] {escape(warning)}", soft_wrap=True)
         if summary.failed:
             console.print(f"[bold red]{summary.failed} failed[/] in {escape(str(summary.run_dir))}; top reasons:",
                           soft_wrap=True)
