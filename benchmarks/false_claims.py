@@ -181,7 +181,7 @@ def run(seeds: int, n_boot: int, cmp_mod, work: Path, only: str | None = None) -
     sp = dict(retrieval=0.10, lm=0.10, kb=0.10)  # the style cases: every module fails sometimes
 
     def same(s: int, **kw: Any) -> FaultPlan:
-        return FaultPlan(**{**sp, **kw}, retrieval_seed=s, lm_seed=s, kb_seed=s)
+        return FaultPlan(**{**sp, "retrieval_seed": s, "lm_seed": s, "kb_seed": s, **kw})
 
     cases = [
         Case("A/A: identical copy", "compare", (),
@@ -216,10 +216,18 @@ def run(seeds: int, n_boot: int, cmp_mod, work: Path, only: str | None = None) -
              lambda s: unbalance(judged(simulate(bed, same(s))), s), ""),
         Case("(c') styles: same rates, independent draws, unbalanced, knowledge base unknown", "styles", (),
              lambda s: kb_unknown(unbalance(judged(simulate(bed, same(s))), s)), ""),
+        Case("(d) styles: identical retrieval, reader faults drawn per style at the same rate, balanced", "styles", (),
+             lambda s: ranked(same(s), same(s, lm_seed=50_000 + s)),
+             "the k-th phrasings of both styles get the same documents; the reader errs independently"),
+        Case("(d) styles: identical retrieval, reader faults drawn per style at the same rate, unbalanced", "styles",
+             (), lambda s: unbalance(ranked(same(s), same(s, lm_seed=50_000 + s)), s), ""),
         Case("power (styles): retrieval 10 points worse on long", "styles", ("retrieval",),
              lambda s: styled(same(s), same(s, retrieval=0.20)), "retriever 10 % → 20 % on long"),
         Case("power (styles): reader 10 points worse on long", "styles", ("language model",),
              lambda s: styled(same(s), same(s, lm=0.20)), "reader 10 % → 20 % on long"),
+        Case("power (styles): reader 10 points worse on long, drawn per style", "styles", ("language model",),
+             lambda s: ranked(same(s), same(s, lm=0.20, lm_seed=50_000 + s)),
+             "as (d), reader 10 % → 20 % on long"),
     ]
     if only:
         cases = [c for c in cases if only in c.name]
