@@ -236,3 +236,11 @@ def test_a_value_in_a_heading_must_be_stated_there_not_inside_another_name(world
     assert _link(world, {"h": doc}, ["employee.office@3"]).kb_supported is False
     doc2 = "# Hamburg office\n\n- Anna Keller, account lead"
     assert _link(world, {"h": doc2}, ["employee.office@3"]).kb_supported is True
+
+
+def test_tab_separated_rows_and_a_letter_to_you(world):
+    tsv = "Customer\tCity\tCredit\nANG Resellers\tMadrid\t5000\nBólido Comidas\tSevilla\t7000\n"
+    assert [b.kind for b in blocks(tsv)] == ["row", "row"]
+    assert _link(world, {"t": tsv}, ["customer.city@BOLID"]).kb_supported is True
+    letter = "Dear Ms. Anna Keller,\n\nYour new desk is in our Hamburg office from May.\n\nKind regards"
+    assert _link(world, {"l": letter}, ["employee.office@3"]).kb_supported is True

@@ -688,14 +688,14 @@ class Linker:
 
     def _speaks_of(self, pid: int, sentence: int | None, names: Sequence[str]) -> bool:
         """Is the passage's use of ``names`` a mention of the entity? A name that is only another
-        attribute ("Leeds" for office K-01) counts beside its table's noun — in the sentence, in
-        what the passage is read under, or in the document's id or title."""
+        attribute ("Leeds" for office K-01) counts beside its table's noun — in the passage ("Which
+        office are you in? A: Leeds, most days."), in what it is read under, or in the document's id
+        or title. (``sentence``: the sentence the name is in; the whole passage is read.)"""
         alt = self.alt_nouns
         if not alt or not any(p in alt for p in names):
             return True
         passage = self.index.passages[pid]
-        parts = passage.norm.split(SEP)
-        here = f" {parts[sentence].strip()} " if sentence is not None and sentence < len(parts) else passage.norm
+        here = passage.norm
         if any(p not in alt and p in here for p in names):
             return True
         doc = self.index.corpus.documents[passage.doc]
@@ -805,7 +805,7 @@ def _split_cells(line: str) -> list[str]:
     s = line.strip()
     if "|" in s:
         return [c.strip() for c in s.strip("|").split("|")]
-    return [c for c in re.split(r"\s{2,}", s) if c]
+    return [c for c in re.split(r"\s{2,}|\t", s) if c]
 
 
 def _is_quantity(value: tuple[str, ...]) -> bool:

@@ -63,12 +63,15 @@ def _is_kv(line: str) -> bool:
     most twelve words); "Textile Cities: Łódź and Manchester is a course in our records ..." is a
     sentence with a colon in it."""
     m = _KV.match(line)
-    return bool(m) and len(m.group(1).split()) <= 5 and len(m.group(2).split()) <= 12
+    # a line of three or more tab-separated cells is a table row, not a key and its value
+    return bool(m) and len(m.group(1).split()) <= 5 and len(m.group(2).split()) <= 12 and line.count("\t") < 2
 
 
 #: a bold line or a short line with no closing punctuation, alone in its paragraph
 _BOLD_LINE = re.compile(r"^\s*(?:\*\*|__)(.+?)(?:\*\*|__)\s*:?\s*$")
-_PRONOUN_LEAD = re.compile(r"^\W*(?:\w+\W+){0,2}?(he|she|they|it|his|her|their|its|him|them)\b", re.I)
+#: a paragraph opening with a pronoun refers to the paragraph before ("He joined in 2014"; in a
+#: letter, "Your office is ..." after "Dear Ms. Keller,")
+_PRONOUN_LEAD = re.compile(r"^\W*(?:\w+\W+){0,2}?(he|she|they|it|his|her|their|its|him|them|you|your)\b", re.I)
 
 
 @dataclass(slots=True)
@@ -109,9 +112,10 @@ def _is_pipe_row(line: str) -> bool:
 
 
 def _fixed_columns(line: str) -> int:
-    """Columns of a fixed-width text table row: runs separated by two or more spaces."""
+    """Columns of a fixed-width or tab-separated text table row: runs separated by two or more
+    spaces or by a tab."""
     s = line.strip()
-    return len(re.split(r"\s{2,}", s)) if s else 0
+    return len(re.split(r"\s{2,}|\t", s)) if s else 0
 
 
 def _is_heading_line(line: str, alone: bool) -> bool:
