@@ -244,3 +244,29 @@ def test_tab_separated_rows_and_a_letter_to_you(world):
     assert _link(world, {"t": tsv}, ["customer.city@BOLID"]).kb_supported is True
     letter = "Dear Ms. Anna Keller,\n\nYour new desk is in our Hamburg office from May.\n\nKind regards"
     assert _link(world, {"l": letter}, ["employee.office@3"]).kb_supported is True
+
+
+def test_an_answer_is_read_under_its_question(world):
+    faq = "**Q: Which city is ANG Resellers in?**\n\nA: Madrid, near Gran Vía.\n\n**Q: And Chop-suey?**\n\nA: Bern."
+    assert _link(world, {"f": faq}, ["customer.city@ANGRE"]).kb_supported is True
+    assert _link(world, {"f": faq}, ["customer.city@BOLID"]).kb_supported is False
+
+
+def test_a_two_sentence_value_is_linked_sentence_by_sentence(tmp_path):
+    path = tmp_path / "s.sqlite"
+    con = sqlite3.connect(path)
+    con.executescript("""
+        CREATE TABLE service (code TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE, description TEXT);
+        INSERT INTO service VALUES ('STR-1', 'Structural inspection',
+            'Close-up inspection of bridges and quays. Findings are graded and photographed.'),
+            ('GEO-1', 'Ground investigation', 'Boreholes and trial pits. Logged on site.');
+    """)
+    con.commit()
+    con.close()
+    engine = connect(f"sqlite:///{path}")
+    world = (engine, inspect_schema(engine))
+    doc = ("# Structural inspection\n\n## What we do\n\n"
+           "Close-up inspection of bridges and quays.\nFindings are graded and photographed.")
+    assert _link(world, {"s": doc}, ["service.description@STR-1"]).kb_supported is True
+    assert _link(world, {"s": doc.replace("# Structural inspection", "# Ground investigation")},
+                 ["service.description@STR-1"]).kb_supported is False

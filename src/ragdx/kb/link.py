@@ -78,7 +78,8 @@ MIN_WEIGHT = 0.5
 MAX_PASSAGE_WORDS = 160
 #: spans kept per fact (the best ones), so a record stays small
 SPANS_PER_FACT = 2
-#: a text value of this many words or more is a long text (linked sentence by sentence)
+#: a text value of this many words or more (or of two sentences or more) is a long text, linked
+#: sentence by sentence
 LONG_TEXT_WORDS = 20
 
 
@@ -1120,7 +1121,8 @@ class FactResolver:
         if self._is_flag(info.name, column, value):
             return Hop(fact, subjects, flag_variants(column, bool(_flag_value(value))))
         exact = value.strip() if isinstance(value, str) and _ACRONYM.fullmatch(value.strip()) else None
-        if isinstance(value, str) and len(value.split()) >= LONG_TEXT_WORDS:
+        if isinstance(value, str) and (len(value.split()) >= LONG_TEXT_WORDS
+                                       or len(value.split()) >= 8 and len(sentences(value)) >= 2):
             # a description or notes: each sentence stated somewhere in one passage (a writer quotes
             # it across lines, or with its sentences reflowed), never the whole string at once
             parts = tuple(dict.fromkeys(p for a, b in sentences(value) if (p := phrase(value[a:b]))))

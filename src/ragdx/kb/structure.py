@@ -74,6 +74,9 @@ _BOLD_LINE = re.compile(r"^\s*(?:\*\*|__)(.+?)(?:\*\*|__)\s*:?\s*$")
 _PRONOUN_LEAD = re.compile(r"^\W*(?:\w+\W+){0,2}?(he|she|they|it|his|her|their|its|him|them|you|your)\b", re.I)
 
 
+_ANSWER_LEAD = re.compile(r"^\W*(?:a|answer|ans)\s*[:.)]\s", re.I)
+
+
 @dataclass(slots=True)
 class Block:
     start: int
@@ -266,8 +269,10 @@ def _group_blocks(text: str, raw: list[str], lines: list[tuple[int, int]], group
         return None
     a, b = lines[group[0]][0], lines[group[-1]][1]
     para_ctx = list(ctx)
-    if last_para is not None and _PRONOUN_LEAD.match(text[a:b]):
-        # "He is their sales representative": the paragraph before says who "he" is
+    if last_para is not None and (_PRONOUN_LEAD.match(text[a:b]) or _ANSWER_LEAD.match(text[a:b])
+                                  or text[last_para.start:last_para.end].rstrip(" *_").endswith("?")):
+        # "He is their sales representative": the paragraph before says who "he" is; an answer is
+        # read under its question ("Where is the Aarhus office?" / "A: Åboulevarden 48")
         para_ctx.append((last_para.start, last_para.end))
     last = None
     for sa, sb in _windows(text, a, b, max_words):
