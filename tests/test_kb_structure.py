@@ -270,3 +270,28 @@ def test_a_two_sentence_value_is_linked_sentence_by_sentence(tmp_path):
     assert _link(world, {"s": doc}, ["service.description@STR-1"]).kb_supported is True
     assert _link(world, {"s": doc.replace("# Structural inspection", "# Ground investigation")},
                  ["service.description@STR-1"]).kb_supported is False
+
+
+def test_a_numbered_row_is_told_apart_by_its_other_values(tmp_path):
+    path = tmp_path / "r.sqlite"
+    con = sqlite3.connect(path)
+    con.executescript("""
+        CREATE TABLE book (book_id INTEGER PRIMARY KEY, title TEXT NOT NULL UNIQUE);
+        CREATE TABLE deal (deal_id INTEGER PRIMARY KEY, book_id INTEGER REFERENCES book(book_id),
+                           licensee TEXT, language TEXT, signed_on DATE, advance REAL);
+        INSERT INTO book VALUES (1, 'The Oyster Wars'), (2, 'Commons of Wash');
+        INSERT INTO deal VALUES (1, 1, 'Einaudi', 'Italian', '2024-06-21', 2000),
+                                (2, 2, 'Einaudi', 'Italian', '2024-08-07', 2500),
+                                (3, 2, 'Columbia University Press', 'English', '2024-09-17', 1000);
+    """)
+    con.commit()
+    con.close()
+    engine = connect(f"sqlite:///{path}")
+    world = (engine, inspect_schema(engine))
+    report = ("# Rights report\n\n* Einaudi took Italian rights in *The Oyster Wars*, advance £2,000 (signed 21 Jun 2024).\n"
+              "* Columbia University Press took a co-edition of *Commons of Wash* (signed 17 Sep 2024).\n")
+    # deal 1 has no name; the report tells it apart by book and licensee, or licensee and date
+    assert _link(world, {"r": report}, ["deal.advance@1"]).kb_supported is True
+    assert _link(world, {"r": report}, ["deal.book_id@1"]).kb_supported is True
+    # deal 2 (Einaudi, Commons of Wash, August) is not in the report
+    assert _link(world, {"r": report}, ["deal.advance@2"]).kb_supported is False

@@ -358,6 +358,10 @@ class Hop:
     other_columns: frozenset[str] = frozenset()
     #: for a foreign key, the noun of the table it points at ("supplier"): a header may name it
     ref_noun: str = ""
+    #: per subject, the combinations of its other values that tell its row apart when the row has
+    #: no name of its own ("Einaudi" with "The Oyster Wars" for rights deal 7): each a tuple of
+    #: phrases that must all be in the passage
+    descriptors: list[list[tuple[str, ...]]] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -425,7 +429,7 @@ class Linker:
         # candidates come from the subject's side (passages naming it, or in documents about it):
         # a common value ("USA", "2023") alone would make every record read thousands of passages
         restrict: set[int] | None = None
-        for (entity, _), phrases, docs_about in zip(hop.subjects, subject_phrases, about, strict=True):
+        for n, ((entity, _), phrases, docs_about) in enumerate(zip(hop.subjects, subject_phrases, about, strict=True)):
             where: set[int] = set()
             for p in phrases:
                 where |= idx.find(p)
@@ -436,6 +440,11 @@ class Linker:
                              and key in idx.passages[pid].heads)
             for d in docs_about:
                 where.update(idx.doc_passages(d))
+            for desc in (hop.descriptors[n] if n < len(hop.descriptors) else []):
+                found = set(idx.find(desc[0]))
+                for p in desc[1:]:
+                    found &= idx.find(p)
+                where |= found
             restrict = where if restrict is None else restrict & where
         if restrict is not None and not restrict:
             return HopResult([], [], 0.0)
@@ -552,8 +561,24 @@ class Linker:
                 # ("Skyline Developers is a Dubai firm. It was founded in 1999.")
                 weight = min(weight, LEAD_WEIGHT)
                 continue
+            k = next(i for i, s_ in enumerate(hop.subjects) if s_[0] == entity)
+            if k < len(hop.descriptors) and self._described(passage, value_sents, hop.descriptors[k]):
+                # a numbered row told apart by its other values ("Einaudi took Italian rights in
+                # The Oyster Wars, advance £2,000")
+                weight = min(weight, TOPIC_WEIGHT)
+                continue
             return 0.0
         return weight
+
+    @staticmethod
+    def _described(passage: Passage, value_sents: set[int], descriptors: Sequence[tuple[str, ...]]) -> bool:
+        """Is a descriptor of the row stated in a sentence (a row, a list item) that states the value?"""
+        parts = passage.norm.split(SEP)
+        for i in value_sents:
+            sentence = f" {parts[i].strip()} " if i < len(parts) else ""
+            if any(all(p in sentence for p in d) for d in descriptors):
+                return True
+        return False
 
     def _row_reading(self, hop: Hop, passage: Passage, value: tuple[str, ...],
                      subject_phrases: list[list[str]]) -> float | None:
@@ -871,6 +896,7 @@ class FactResolver:
         self._others: dict[str, frozenset[str]] = {}
         self._alt: dict[str, list[str]] = {}
         self._initials: dict[str, frozenset[str]] = {}
+        self._desc: dict[str, dict[str, Any]] = {}
 
     def meta(self, table: str) -> _TableMeta:
         """What linking needs to know of a table, worked out once (the schema helpers profile data)."""
@@ -957,6 +983,60 @@ class FactResolver:
         from ragdx.gen.verbalise import readable_entity
 
         return readable_entity(meta.info.name).strip()
+
+    def _unnamed(self, meta: _TableMeta) -> bool:
+        """A table whose rows have no name but a number (a deal, a visit, a payment by its id)."""
+        if meta.association:
+            return False
+        if not meta.names:
+            return True
+        return all(c in meta.key for c in meta.names) and all(
+            isinstance(r.get(meta.key[0]), int) for r in list(self.rows(meta.info.name).values())[:20])
+
+    def _descriptors(self, table: str, key: str, exclude: str) -> list[tuple[str, ...]]:
+        """Pairs of a row's values (a referenced entity's name, a short text) that no other row of
+        the table shares: how a document tells a numbered row apart without its number."""
+        cache = self._desc.get(table)
+        if cache is None:
+            meta = self.meta(table)
+            info = meta.info
+            values: dict[str, dict[str, str]] = {}
+            for k, row in self.rows(info.name).items():
+                cols: dict[str, str] = {}
+                for col in info.columns:
+                    c, v = col.name, row.get(col.name)
+                    if v is None or c in meta.key:
+                        continue
+                    fk = info.foreign_key_of(c)
+                    if fk is not None:
+                        ref = self._referenced(fk.ref_table, fk.ref_columns[0], v)
+                        names = [n[0][0] for n in (ref[1] if ref else []) if len(n[0]) == 1]
+                        if names:
+                            cols[c] = names[0]
+                    elif isinstance(v, str) and 1 <= len(v.split()) <= 6 and c not in meta.surrogate \
+                            and not re.fullmatch(r"[\d\W]+", v) and (p := phrase(v)):
+                        cols[c] = p
+                    elif c not in meta.surrogate and not isinstance(v, bool | bytes):
+                        # a date or an amount tells a row apart too ("signed 22 Sep 2024", "£6,000")
+                        variants = value_variants(v)
+                        if variants and len(variants[0][0]) == 1 and variants[0][1] >= 1.0:
+                            cols[c] = variants[0][0][0]
+                values[k] = cols
+            counts: dict[tuple[str, str, str, str], int] = defaultdict(int)
+            for cols in values.values():
+                items = sorted(cols.items())
+                for i, (a, pa) in enumerate(items):
+                    for b, pb in items[i + 1:]:
+                        counts[(a, pa, b, pb)] += 1
+            cache = self._desc[table] = {"values": values, "counts": counts}
+        cols = cache["values"].get(key, {})
+        out: list[tuple[str, ...]] = []
+        items = sorted((c, p) for c, p in cols.items() if c != exclude)
+        for i, (a, pa) in enumerate(items):
+            for b, pb in items[i + 1:]:
+                if cache["counts"].get((a, pa, b, pb)) == 1 and pa != pb:
+                    out.append((pa, pb))
+        return out[:8]
 
     def _ambiguous_initials(self, table: str) -> frozenset[str]:
         """Initial-and-surname phrases (" r hale ", " hale r ") that more than one person of the
@@ -1109,6 +1189,13 @@ class FactResolver:
                     subjects.append(ref)
         else:
             subjects = [own]
+        hop = self._hop_values(fact, info, meta, row, column, value, fk, subjects)
+        if subjects == [own] and self._unnamed(meta):
+            hop.descriptors = [self._descriptors(info.name, key, column)]
+        return hop
+
+    def _hop_values(self, fact: str, info, meta: _TableMeta, row: Mapping[str, Any], column: str, value: Any,
+                    fk, subjects: list) -> Hop:
         if value is None:
             return Hop(fact, subjects, null_variants(column))
         if fk is not None:
