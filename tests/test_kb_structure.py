@@ -295,3 +295,20 @@ def test_a_numbered_row_is_told_apart_by_its_other_values(tmp_path):
     assert _link(world, {"r": report}, ["deal.book_id@1"]).kb_supported is True
     # deal 2 (Einaudi, Commons of Wash, August) is not in the report
     assert _link(world, {"r": report}, ["deal.advance@2"]).kb_supported is False
+
+
+def test_an_org_chart_tree_a_code_legend_and_a_name_cut_short(world):
+    chart = ("```\nSteve Patterson (Sales Rep)\n├── Anna Keller, Engineer\n└── Jonas Brandt, Engineer\n"
+             "    └── Mia Brandt, Sales Manager\n```")
+    kinds = [b.kind for b in blocks(chart)]
+    assert kinds == ["branch"] * 4
+    # the line above is the parent: Mia Brandt's parent is Jonas, not Steve
+    mia = blocks(chart)[3]
+    assert [chart[a:b] for a, b in mia.context] == ["    └── Mia Brandt, Sales Manager"[:0] + "└── Jonas Brandt, Engineer"]
+    from ragdx.kb.link import legend
+
+    assert legend("Fmt: HB hardback, PB paperback, EB ebook only.") == {"HB": "hardback", "PB": "paperback",
+                                                                        "EB": "ebook only"}
+    # a customer's name cut short in a fixed-width list still names it
+    listing = "CUSTOMER           CITY\n-------------------------\nChop-suey Chin~    Bern\nANG Resellers      Madrid\n"
+    assert _link(world, {"l": listing}, ["customer.city@CHOPS"]).kb_supported is True

@@ -54,6 +54,7 @@ facts × passages.
 
 from __future__ import annotations
 
+import bisect
 import copy
 import re
 from collections import defaultdict
@@ -186,15 +187,26 @@ _LEGEND_PAIR = re.compile(r"(?<![\w-])([A-Z][A-Z0-9]{1,4})\s*(?:=|:|–|—)\s*"
                           r"([A-ZÀ-Þ][^\s,;=]*(?:\s+(?:[A-ZÀ-Þ][^\s,;=]*|de|van|von|der|den|da|di|la|le|du))+)")
 
 
+#: a code explained in words after a label: "Fmt: HB hardback, PB paperback, EB ebook only."
+_CODE_WORDS = re.compile(r"(?<![\w-])([A-Z]{2,4})\s+([a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3})(?=\s*(?:[,;.]|$))")
+
+
 def legend(text: str) -> dict[str, str]:
     """Abbreviations a document explains itself ("Legend: AK = Andreas Krüger, FM = Fiona
-    MacLeod"): a line with two or more such pairs, or one opening with "Legend" or "Key"."""
+    MacLeod"; "Fmt: HB hardback, PB paperback"): a line with two or more such pairs, or one opening
+    with "Legend" or "Key"."""
     out: dict[str, str] = {}
     for line in text.splitlines():
         pairs = _LEGEND_PAIR.findall(line)
         if len(pairs) >= 2 or (pairs and re.match(r"\s*(?:legend|key|abbreviations?)\b", line, re.I)):
             for abbr, name in pairs:
                 out.setdefault(abbr, name.strip())
+        for part in re.split(r"(?<=[.;])\s+(?=[A-Z][\w ]{0,20}:)", line):
+            # one labelled list per part ("Fmt: ... St: ..." on one line)
+            words = _CODE_WORDS.findall(part)
+            if len(words) >= 2 and re.match(r"\s*[A-Z][\w .]{0,20}:", part):
+                for abbr, meaning in words:
+                    out.setdefault(abbr, meaning.strip())
     return out
 
 
@@ -393,6 +405,7 @@ class Linker:
         #: names that name a row only beside its table's noun ("the Leeds office"): phrase → noun
         self.alt_nouns: Mapping[str, str] = {}
         self._known: frozenset[str] | None = None
+        self._pids: dict[int, int] | None = None
         self._longest: dict[str, int] = {}
 
     def about(self, entity: str, names: Sequence[Variant]) -> set[int]:
@@ -535,7 +548,8 @@ class Linker:
                      if not any(x <= a and b <= y and (y - x) > (b - a) for x, y in flat_values)}
             named = {i for i in named if self._full_mention(pid, i, names)}
             if value_in_ctx:
-                if named and not hop.peers and passage.kind != "heading":
+                # in a tree, the line above is the parent: a peer relation (reports to) is read there
+                if named and (not hop.peers or passage.kind == "branch") and passage.kind != "heading":
                     weight = min(weight, TOPIC_WEIGHT)
                     continue
                 return 0.0
@@ -650,6 +664,49 @@ class Linker:
                             start = a - len(" ".join(left[len(left) - i:])) - (1 if i else 0)
                             out.append((start, b + len(" ".join(right[:j])) + (1 if j else 0)))
         return out
+
+    def expand_truncated(self) -> int:
+        """Names a table cell or a list cut short ("Harbour Towns in the Channel ~", "Readings in
+        Riparian…") written out in the passages' normalised text, where exactly one known name
+        starts with what is left (three words at least); returns how many were expanded."""
+        known = sorted(self._entity_names())
+        if not known:
+            return 0
+        done = 0
+        text_of = self.index.corpus.documents
+        for passage in self.index.passages:
+            text = text_of[passage.doc].text[passage.start:passage.end]
+            if not any(m in text for m in ("~", "…", "...")):
+                continue
+            for m in re.finditer(r"([^|\n]{3,}?)\s*(?:~|…|\.\.\.)(?=\s|\||$)", text):
+                prefix = " ".join(tokens(m.group(1).split("  ")[-1]))
+                if len(prefix.split()) < 3:
+                    continue
+                # cut at a word or inside one ("Chop-suey Chin~")
+                start = bisect.bisect_left(known, prefix)
+                hits = []
+                while start < len(known) and known[start].startswith(prefix) and len(hits) < 2:
+                    if known[start] != prefix:
+                        hits.append(known[start])
+                    start += 1
+                if len(hits) == 1 and f" {prefix} " in passage.norm:
+                    passage.norm = passage.norm.replace(f" {prefix} ", f" {hits[0]} ", 1)
+                    if passage.cells is not None:
+                        passage.cells = tuple(c.replace(f" {prefix} ", f" {hits[0]} ", 1) for c in passage.cells)
+                    for tok in hits[0].split():
+                        postings = self.index.postings.setdefault(tok, [])
+                        pid = self._pid(passage)
+                        if not postings or postings[-1] != pid:
+                            postings.append(pid)
+                    done += 1
+        if done:
+            self.index._phrase_cache.clear()
+        return done
+
+    def _pid(self, passage: Passage) -> int:
+        if self._pids is None:
+            self._pids = {id(p): i for i, p in enumerate(self.index.passages)}
+        return self._pids[id(passage)]
 
     def _first_entity_cell(self, cells: Sequence[str], upto: int) -> int:
         """The first of a row's cells (before ``upto``) that names an entity of the database: the
@@ -1347,6 +1404,7 @@ def link_records(records: Iterable, resolver: FactResolver, linker: Linker, *,
         linker.entity_tables = [t for t in resolver.schema.tables if not resolver.meta(t).association]
         linker.partial_names = resolver.partial_names()
         linker.alt_nouns = resolver.alt_name_nouns()
+        linker.expand_truncated()
     by_group: dict[tuple, dict[str, Any]] = {}
     out = []
     for record in records:

@@ -254,6 +254,14 @@ def _group_blocks(text: str, raw: list[str], lines: list[tuple[int, int]], group
         a, b = lines[group[0]][0], lines[group[-1]][1]
         out.append(Block(a, b, "card", ctx, lines[group[0]]))
         return None
+    tree = _tree(raw, group)
+    if tree is not None:
+        # an org chart or a nested list: each line is read under its parent line ("├── Nancy
+        # Davolio" under "Andrew Fuller (Vice President)": who reports to whom, or what it details)
+        for k, parent in tree:
+            out.append(Block(lines[k][0], lines[k][1], "branch",
+                             ctx + ([lines[parent]] if parent is not None else [])))
+        return None
     if len(items) >= 2 and len(items) >= len(group) - 1:
         intro = [lines[k] for k in group if k < items[0]]
         for pos, k in enumerate(items):
@@ -279,6 +287,43 @@ def _group_blocks(text: str, raw: list[str], lines: list[tuple[int, int]], group
         last = Block(sa, sb, "para", para_ctx)
         out.append(last)
     return last
+
+
+_FENCE = re.compile(r"^\s*(```|~~~)")
+#: a tree connector ("├──", "└──", "+--", "|--", "`--") or a list marker, after the indentation
+_BRANCH = re.compile(r"^(\s*(?:[│|]\s*)*)(?:[├└+`|]\s*[-─]{1,3}\s*|[-*+•]\s+)")
+
+
+def _tree(raw: list[str], group: list[int]) -> list[tuple[int, int | None]] | None:
+    """(line, parent line) for a paragraph laid out as a tree — tree connectors, or list items at
+    two or more indentation levels — else None. The parent of a line is the nearest line above it
+    that starts further left."""
+    body = [k for k in group if raw[k].strip() and not _FENCE.match(raw[k])]
+    if len(body) < 3:
+        return None
+    depth: dict[int, int] = {}
+    connectors = 0
+    for k in body:
+        line = raw[k]
+        m = _BRANCH.match(line)
+        if m and re.search(r"[├└─]|[+|`]\s*-", line[:m.end()]):
+            connectors += 1
+        # the column of the first letter or digit: where the entry starts
+        first = re.search(r"[^\W_]", line)
+        depth[k] = first.start() if first else len(line)
+    levels = {depth[k] for k in body}
+    items = sum(1 for k in body if _BRANCH.match(raw[k]))
+    if not (connectors >= 2 or (len(levels) >= 2 and items >= len(body) - 1 and any(
+            raw[k][:1].isspace() for k in body))):
+        return None
+    out: list[tuple[int, int | None]] = []
+    stack: list[int] = []
+    for k in body:
+        while stack and depth[stack[-1]] >= depth[k]:
+            stack.pop()
+        out.append((k, stack[-1] if stack else None))
+        stack.append(k)
+    return out
 
 
 def _windows(text: str, a: int, b: int, max_words: int) -> list[tuple[int, int]]:
