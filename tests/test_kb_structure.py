@@ -312,3 +312,17 @@ def test_an_org_chart_tree_a_code_legend_and_a_name_cut_short(world):
     # a customer's name cut short in a fixed-width list still names it
     listing = "CUSTOMER           CITY\n-------------------------\nChop-suey Chin~    Bern\nANG Resellers      Madrid\n"
     assert _link(world, {"l": listing}, ["customer.city@CHOPS"]).kb_supported is True
+
+
+def test_a_name_split_over_two_cells_and_a_name_without_its_prefix(world):
+    roster = "| Surname | First name | Office |\n|---|---|---|\n| Keller | Anna | Hamburg |\n| Brandt | Jonas | Leeds |"
+    assert _link(world, {"r": roster}, ["employee.office@3"]).kb_supported is True
+    from ragdx.kb.normalise import text_variants
+
+    def forms(v):
+        return [x[0][0] for x in text_variants(v)]
+
+    assert " isle of rona " in forms("MV Isle of Rona") and " pavlova " in forms("Pavlova, Ltd.")
+    assert " formaggi fortini " in forms("Formaggi Fortini s.r.l.")
+    # a one-word core is too common to stand alone ("The Co." is not "The")
+    assert " my " not in forms("My Co")

@@ -158,7 +158,10 @@ def _normalised_row(row: str, header: str) -> str:
     for h, c in zip(heads, cells, strict=True):
         head = [_ABBREVIATIONS.get(t, t) for t in tokens(h)]
         parts.append(" ".join(head + tokens(c)))
-    return " " + " ".join(p for p in parts if p) + " "
+    # the cells alone too: a name split over two cells ("Shaw | Graham" under "Surname | First
+    # name") reads as "shaw graham" only without the headers between
+    plain = " ".join(t for c in cells for t in tokens(c))
+    return " " + plain + " " + " ".join(p for p in parts if p) + " "
 
 
 #: cells meaning "the same as the cell above"

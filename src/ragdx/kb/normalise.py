@@ -689,6 +689,14 @@ def _person_like(value: str) -> list[str] | None:
     return words
 
 
+#: a vessel's prefix before its name
+_NAME_PREFIXES = frozenset({"mv", "ms", "ss", "hms", "rms", "rv", "my", "fv", "mts", "mt"})
+#: legal forms after a company's name (as tokens)
+_LEGAL_FORMS = frozenset({"ltd", "limited", "inc", "incorporated", "llc", "gmbh", "ag", "ab", "plc", "co", "corp",
+                          "corporation", "srl", "spa", "kg", "kf", "oy", "oyj", "bv", "nv", "sarl", "sas", "pty",
+                          "lp", "llp", "asa"})
+
+
 def text_variants(value: str, *, weight: float = 1.0) -> list[Variant]:
     """Ways a text value is written: as it is, with a synonym ("USA" / "United States"), without a
     parenthesis ("Chief Executive Officer (CEO)" → both halves), without an honorific, a person's
@@ -716,6 +724,20 @@ def text_variants(value: str, *, weight: float = 1.0) -> list[Variant]:
                 add(v, w)
     if toks[0] in _HONORIFICS and len(toks) > 2:
         add((f" {' '.join(toks[1:])} ",), weight * 0.95)
+    # a ship's prefix or a company's legal form, which running text usually drops ("MV Isle of
+    # Rona" is "the Isle of Rona"; "Pavlova, Ltd." is "Pavlova")
+    core = list(toks)
+    if len(core) > 2 and core[0] in _NAME_PREFIXES:
+        core = core[1:]
+    while len(core) > 1 and core[-1] in _LEGAL_FORMS:
+        core = core[:-1]
+    # a dotted form, letter by letter ("s.r.l.", "S.A.", "A/S")
+    for n in (3, 2):
+        if len(core) > n and all(len(t) == 1 for t in core[-n:]) and "".join(core[-n:]) in _LEGAL_FORMS | {"sa", "as"}:
+            core = core[:-n]
+            break
+    if core != toks and core and (len(core) > 1 or len(core[0]) > 3):
+        add((f" {' '.join(core)} ",), weight * 0.95)
     person = _person_like(value) if "," not in value else None
     if person:
         ptoks = tokens(" ".join(person))
