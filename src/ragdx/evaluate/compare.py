@@ -507,7 +507,8 @@ def sentence(result: dict[str, Any]) -> str:
     tail = (f"overall accuracy {acc['a']:.3f} vs {acc['b']:.3f} ({acc['difference']:+.3f}, "
             f"CI {acc['ci_low']:+.3f} to {acc['ci_high']:+.3f}); paired test on answers p = "
             f"{result['tests']['answer']['p_value']:.3g}")
-    if by_group is not None:
+    if by_group is not None and not math.isclose(by_group["difference"], acc["difference"], abs_tol=1e-9):
+        # (balanced styles: the same numbers, not repeated)
         tail += (f"; group by group (both styles' groups weighted alike) {by_group['a']:.3f} vs {by_group['b']:.3f} "
                  f"({by_group['difference']:+.3f}, CI {by_group['ci_low']:+.3f} to {by_group['ci_high']:+.3f})")
     warn = "".join(f" Note: {w}." for w in result.get("warnings", []))
