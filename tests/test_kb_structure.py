@@ -326,3 +326,25 @@ def test_a_name_split_over_two_cells_and_a_name_without_its_prefix(world):
     assert " formaggi fortini " in forms("Formaggi Fortini s.r.l.")
     # a one-word core is too common to stand alone ("The Co." is not "The")
     assert " my " not in forms("My Co")
+
+
+def test_a_unique_code_column_names_its_row(tmp_path):
+    path = tmp_path / "f.sqlite"
+    con = sqlite3.connect(path)
+    con.executescript("""
+        CREATE TABLE port (port_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, code TEXT NOT NULL UNIQUE);
+        CREATE TABLE vessel (vessel_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE,
+                             home_port INTEGER REFERENCES port(port_id));
+        INSERT INTO port VALUES (1, 'Kinlochbrae', 'KLB'), (2, 'Ardmore', 'ARM');
+        INSERT INTO vessel VALUES (1, 'MV Isle of Rona', 1), (2, 'MV Cleit', 2);
+    """)
+    con.commit()
+    con.close()
+    engine = connect(f"sqlite:///{path}")
+    world = (engine, inspect_schema(engine))
+    fleet = "| Vessel | Base |\n|---|---|\n| Isle of Rona | KLB |\n| Cleit | ARM |"
+    assert _link(world, {"f": fleet}, ["vessel.home_port@1"]).kb_supported is True
+    assert _link(world, {"f": fleet.replace("| KLB |", "| ARM |", 1)}, ["vessel.home_port@1"]).kb_supported is False
+    # "the code of Kinlochbrae" is stated only where the port is named otherwise
+    assert _link(world, {"p": "Kinlochbrae (KLB) has three berths."}, ["port.code@1"]).kb_supported is True
+    assert _link(world, {"p": "KLB has three berths."}, ["port.code@1"]).kb_supported is False

@@ -956,6 +956,7 @@ class FactResolver:
         self._others: dict[str, frozenset[str]] = {}
         self._alt: dict[str, list[str]] = {}
         self._initials: dict[str, frozenset[str]] = {}
+        self._codes: dict[str, list[str]] = {}
         self._desc: dict[str, dict[str, Any]] = {}
 
     def meta(self, table: str) -> _TableMeta:
@@ -1023,7 +1024,8 @@ class FactResolver:
         else:
             out = []
         out += [str(row[c]) for c in cols]
-        out += [str(row[c]).strip() for c in self._alt_names(meta) if row.get(c) is not None]
+        out += [str(row[c]).strip() for c in self._alt_names(meta) + self._code_columns(meta)
+                if row.get(c) is not None]
         if len(meta.key) == 1 and not meta.association and row.get(meta.key[0]) is not None:
             # "project 1110", "order no. 10248", "visit #209": a key written after its table's noun
             # names the row whatever the key is (a surrogate number too)
@@ -1114,6 +1116,26 @@ class FactResolver:
                         for p in (f" {first[0][0]} {' '.join(last)} ", f" {' '.join(last)} {first[0][0]} "):
                             counts[p] += 1
             hit = self._initials[table] = frozenset(p for p, n in counts.items() if n > 1)
+        return hit
+
+    def _code_columns(self, meta: _TableMeta) -> list[str]:
+        """Unique code columns other than the key ("ADR" for the port of Ardmair, "R1" for a route):
+        documents name a row by its code as often as by its name."""
+        name = meta.info.name
+        hit = self._codes.get(name)
+        if hit is None:
+            hit = []
+            rows = list(self.rows(name).values())
+            if rows and not meta.association:
+                for col in meta.info.columns:
+                    c = col.name
+                    if c in meta.names or c in meta.key or meta.info.foreign_key_of(c) is not None:
+                        continue
+                    values = [r.get(c) for r in rows]
+                    if all(isinstance(v, str) and _CODE.fullmatch(v.strip()) for v in values) \
+                            and len({v.strip() for v in values}) == len(values):
+                        hit.append(c)
+            self._codes[name] = hit
         return hit
 
     def _alt_names(self, meta: _TableMeta) -> list[str]:
@@ -1229,7 +1251,7 @@ class FactResolver:
             return None
         value = row[column]
         own = (f"{info.name}:{key}", self.names(info.name, key))
-        if column in self._alt_names(meta) and value is not None:
+        if (column in self._alt_names(meta) or column in self._code_columns(meta)) and value is not None:
             # the fact is the name itself ("the city of office K-01"): the row must be named otherwise
             mine = {v[0] for v in text_variants(str(value))}
             # its own entity key: what the entity is "about" is cached per key, and must not be
@@ -1323,6 +1345,10 @@ class FactResolver:
 
 
 _ACRONYM = re.compile(r"[A-Z]{2,4}")
+
+
+#: a code people write for a row: capitals and digits, a letter among them ("ADR", "R1", "K-01")
+_CODE = re.compile(r"(?=[A-Z0-9-]*[A-Z])[A-Z0-9][A-Z0-9-]{1,9}")
 
 
 def _looks_like_code(value: Any) -> bool:
