@@ -352,7 +352,7 @@ def _comparison_block(c: dict[str, Any], heading: str) -> str:
     chart = svg.interval_dots(rows, title=f"{heading}: differences ({c['b']} − {c['a']}) with 95 % intervals",
                               lo=-bound, hi=bound, zero=0.0, signed=True, width=760, label_width=280)
     head = (f"<tr><th>metric</th><th class=num>{_e(c['a'])}</th><th class=num>{_e(c['b'])}</th>"
-            "<th class=num>difference</th><th class=num>95 % CI</th><th class=num>bootstrap p</th>"
+            "<th class=num>difference</th><th class=num>CI (95 %; modules: see footing)</th><th class=num>bootstrap p</th>"
             "<th>compared on</th></tr>")
     on = (f"{c['queries']['shared']} shared queries" if c.get("mode") == "paired queries" else "the same groups")
 
@@ -365,7 +365,9 @@ def _comparison_block(c: dict[str, Any], heading: str) -> str:
 
     body = "".join(row(label, d[key], on) for key, label in (*DIFF_METRICS, ("gap_share", "λ (joint)"))
                    if key in d)
-    body += "".join(row(f"{m}: {e['words']}", e, f"{e['footing']} ({e['pairs']})")
+    body += "".join(row(f"{m}: {e['words']}", e, f"{e['footing']} ({e['pairs']})"
+                        + (f"; {100 * e['level']:g} % CI, corrected for {e['tested']} modules tested"
+                           if e.get("level") and e.get("tested", 1) > 1 else ""))
                     for m, e in c.get("modules", {}).items())
     tests = "".join(f"<li>{_e(what)}: {_e(t['test'])}, p = {t['p_value']:.3g} ({t['pairs']} pairs)</li>"
                     for what, t in c["tests"].items())
