@@ -1,0 +1,130 @@
+"""Evidence linking on corpora people wrote, scored by each corpus's own scorer (its writer's truth).
+
+    OMP_WAIT_POLICY=passive HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/evidence_link_corpora.py \
+        [--corpus DIR ...] [--before SRC] [--out benchmarks/results/evidence_link_corpora.md]
+
+A corpus folder holds ``docs/``, ``truth.json``, ``score_linking.py`` and its SQLite database
+(``truth.json``'s ``database``, relative to the folder, or the only ``*.sqlite`` in it). For each
+one the dataset is made as a user would (``ragdx templates sql``, ``templates text --style short
+--style long --n 3``, ``gen --corpus docs/``) on a scratch copy of the database, then scored by the
+corpus's scorer, which derives the facts a record needs from its SQL, never from ragdx. With
+``--before SRC`` (a ``src`` folder of another ragdx, e.g. ``git archive f62cdfe src``) the same
+dataset is re-linked by that code and scored too. Default corpora: Northwind (``../shared``, when
+present) and every folder under ``benchmarks/corpora``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+NORTHWIND = ROOT.parent / "shared" / "data" / "northwind" / "corpus"
+HEADLINE = re.compile(r"precision\s+([\d.]+) %\s+recall\s+([\d.]+) %")
+KB = re.compile(r"kb_supported accuracy:\s+([\d.]+) %")
+
+
+def cpu() -> str:
+    try:
+        out = subprocess.run(["lscpu"], capture_output=True, text=True, check=False).stdout
+        return next((ln.split(":", 1)[1].strip() for ln in out.splitlines() if ln.startswith("Model name")),
+                    platform.processor())
+    except OSError:
+        return platform.processor()
+
+
+def database(corpus: Path) -> Path:
+    truth = json.loads((corpus / "truth.json").read_text(encoding="utf-8"))
+    named = truth.get("database")
+    if named and (corpus / named).is_file():
+        return corpus / named
+    found = sorted(corpus.glob("*.sqlite"))
+    if len(found) != 1:
+        raise SystemExit(f"{corpus}: cannot tell its database (truth.json 'database' or one *.sqlite)")
+    return found[0]
+
+
+def ragdx(args: list[str], src: Path | None = None) -> None:
+    env = dict(os.environ, PYTHONPATH=str(src)) if src else dict(os.environ)
+    r = subprocess.run([sys.executable, "-m", "ragdx.cli", *args], capture_output=True, text=True, env=env)
+    if r.returncode != 0:
+        raise SystemExit(f"ragdx {' '.join(args[:2])} failed: {r.stderr.strip().splitlines()[-1:]}")
+
+
+def score(corpus: Path, db: Path, ds: Path) -> dict:
+    r = subprocess.run([sys.executable, str(corpus / "score_linking.py"), str(ds), "--db", str(db)],
+                       capture_output=True, text=True, check=True)
+    p, rec = HEADLINE.search(r.stdout).groups()
+    return {"precision": float(p), "recall": float(rec), "kb": float(KB.search(r.stdout).group(1)),
+            "records": int(re.search(r"records:\s+(\d+)", r.stdout).group(1)), "text": r.stdout}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--corpus", action="append", type=Path)
+    ap.add_argument("--before", type=Path, help="a src/ folder of the ragdx to compare with")
+    ap.add_argument("--out", type=Path)
+    a = ap.parse_args(argv)
+    corpora = a.corpus or ([NORTHWIND] if NORTHWIND.is_dir() else []) + sorted(
+        p for p in (ROOT / "benchmarks" / "corpora").iterdir() if (p / "truth.json").is_file())
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for corpus in corpora:
+            work = Path(tmp) / corpus.parent.name if corpus.name == "corpus" else Path(tmp) / corpus.name
+            work.mkdir()
+            db = work / "db.sqlite"
+            shutil.copy(database(corpus), db)
+            url = f"sqlite:///{db}"
+            t0 = time.perf_counter()
+            ragdx(["templates", "sql", "--db", url, "-o", str(work / "sql.yaml")])
+            ragdx(["templates", "text", "--db", url, "--sql", str(work / "sql.yaml"), "-o", str(work / "text.yaml"),
+                   "--style", "short", "--style", "long", "--n", "3"])
+            ragdx(["gen", "--db", url, "--sql", str(work / "sql.yaml"), "--text", str(work / "text.yaml"),
+                   "-o", str(work / "ds"), "--corpus", str(corpus / "docs")])
+            after = score(corpus, db, work / "ds")
+            after["seconds"] = time.perf_counter() - t0
+            before = None
+            if a.before:
+                ragdx(["kb", "link", str(work / "ds"), "--corpus", str(corpus / "docs"), "--db", url,
+                       "-o", str(work / "before")], src=a.before)
+                before = score(corpus, db, work / "before")
+            name = corpus.parent.name if corpus.name == "corpus" else corpus.name
+            rows.append((name, before, after))
+            print(f"{name}: P {after['precision']} R {after['recall']} kb {after['kb']}"
+                  + (f" (before P {before['precision']} R {before['recall']} kb {before['kb']})" if before else ""),
+                  flush=True)
+    lines = ["# Evidence linking on corpora people wrote, scored by their writers' truth", "",
+             f"`{' '.join(['python', 'benchmarks/evidence_link_corpora.py', *(argv or sys.argv[1:])])}` "
+             f"— CPU: {cpu()}; ragdx at `{git_head()}`.", "",
+             "| corpus | records | gold precision | gold recall | `kb_supported` accuracy |",
+             "|---|---:|---|---|---|"]
+    for name, before, after in rows:
+        def cell(k: str) -> str:
+            return (f"{before[k]:.1f} → **{after[k]:.1f}** %" if before else f"**{after[k]:.1f}** %")
+        lines.append(f"| {name} | {after['records']} | {cell('precision')} | {cell('recall')} | {cell('kb')} |")
+    lines += ["", "Targets (issue 21): precision ≥ 95 %, recall ≥ 90 %, `kb_supported` accuracy ≥ 95 %.", ""]
+    for name, _, after in rows:
+        lines += [f"<details><summary>{name}: the scorer's output</summary>", "", "```", after["text"].rstrip(),
+                  "```", "", "</details>", ""]
+    text = "\n".join(lines)
+    if a.out:
+        a.out.write_text(text, encoding="utf-8")
+    return 0
+
+
+def git_head() -> str:
+    r = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    return r.stdout.strip() or "?"
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
