@@ -348,3 +348,11 @@ def test_a_unique_code_column_names_its_row(tmp_path):
     # "the code of Kinlochbrae" is stated only where the port is named otherwise
     assert _link(world, {"p": "Kinlochbrae (KLB) has three berths."}, ["port.code@1"]).kb_supported is True
     assert _link(world, {"p": "KLB has three berths."}, ["port.code@1"]).kb_supported is False
+
+
+def test_a_number_in_a_row_that_does_not_name_the_subject_needs_its_column_header(world):
+    # a timetable under a customer's heading: "5000" in the "Sailing" column is no credit
+    doc = "# ANG Resellers\n\n| Sailing | Time |\n|---|---|\n| 5000 | 08:40 |"
+    assert _link(world, {"t": doc}, ["customer.credit@ANGRE"]).kb_supported is False
+    doc2 = "# ANG Resellers\n\n| Credit | Since |\n|---|---|\n| 5000 | 2019 |"
+    assert _link(world, {"t": doc2}, ["customer.credit@ANGRE"]).kb_supported is True

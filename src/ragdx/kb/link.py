@@ -521,9 +521,13 @@ class Linker:
         norm, ctx = passage.norm, passage.ctx
         if hop.long_text:
             return self._weigh_long(hop, pid, subject_phrases, about)
-        if hop.column and passage.kind in ("row", "card") and _is_quantity(value) \
-                and not self._under_column(passage, value, hop.column, hop.other_columns):
-            return 0.0
+        if hop.column and passage.kind in ("row", "card") and _is_quantity(value):
+            # a number in a table: its header must not name another column; and where the row does
+            # not name the subject itself (a timetable under a port's heading), the header must name
+            # this column ("2" in a sailing's "No." column is no port's number of berths)
+            strict = passage.kind == "row" and not any(p in norm for names in subject_phrases for p in names)
+            if not self._under_column(passage, value, hop.column, hop.other_columns, strict=strict):
+                return 0.0
         all_names = [p for names in subject_phrases for p in names]
         name_spans = [sp for p in all_names for sp in _occurrences(norm, p)]
         value_spans = [_occurrences(norm, v) for v in value]
@@ -730,6 +734,9 @@ class Linker:
                     # a bare number or a lower-case word names nothing in a cell on its own
                     if not norm.replace(" ", "").isdigit() and (" " in norm or any(c.isupper() for c in written)):
                         names.add(norm)
+                        # "MV Eilean Dubh" is "Eilean Dubh" in a fleet list
+                        names.update(v[0][0].strip() for v in text_variants(written)[1:3]
+                                     if len(v[0]) == 1 and " " in v[0][0].strip())
             self._known = frozenset(names)
         return self._known
 
@@ -743,10 +750,12 @@ class Linker:
                 return 0.0
         return TOPIC_WEIGHT
 
-    def _under_column(self, passage: Passage, value: tuple[str, ...], column: str, others: frozenset[str]) -> bool:
+    def _under_column(self, passage: Passage, value: tuple[str, ...], column: str, others: frozenset[str],
+                      *, strict: bool = False) -> bool:
         """Can the number ``value`` be ``column``'s, by the header of its cell (or the key of its
         card line)? No when the header names another column of the table and not this one ("Units
-        in stock: 39" is no reorder level); yes when it names this one or nothing known."""
+        in stock: 39" is no reorder level); yes when it names this one or (unless ``strict``)
+        nothing known."""
         from ragdx.kb.normalise import tokens
 
         doc = self.index.corpus.documents[passage.doc].text
@@ -760,15 +769,17 @@ class Linker:
                         return True
             return False
         if passage.header is None:
-            return True
+            return not strict
         row = _split_cells(doc[passage.start:passage.end])
         head = _split_cells(doc[passage.header[0]:passage.header[1]])
         if len(row) != len(head):
-            return True  # cells and headers do not line up: nothing to tell
+            return not strict  # cells and headers do not line up: nothing to tell
+        if strict and _column_words(row[0]) & want:
+            return True  # a table with one column per entity: the row's first cell is its label
         for cell, title in zip(row, head, strict=True):
             if all(v in f" {' '.join(tokens(cell))} " for v in value):
                 words = _column_words(title)
-                if words & want or not words & others:
+                if words & want or not (strict or words & others):
                     return True
         return False
 
