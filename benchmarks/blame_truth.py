@@ -906,7 +906,7 @@ def main(argv: list[str] | None = None) -> int:
     elapsed = time.perf_counter() - t0
     pp = f"PYTHONPATH={os.environ['PYTHONPATH']} " if os.environ.get("PYTHONPATH") else ""
     cmd = pp + "OMP_WAIT_POLICY=passive HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/blame_truth.py " + " ".join(
-        (argv if argv is not None else sys.argv[1:]))
+        argv if argv is not None else sys.argv[1:])
     head = ["# Blame accuracy against the corpus writer's truth", "",
             f"`{cmd.strip()}`", "",
             f"CPU: {cpu_model()}. {_provenance()}. {elapsed / 60:.1f} min in all (datasets made with the CLI "

@@ -107,10 +107,12 @@ def main(argv: list[str] | None = None) -> int:
              f"— CPU: {cpu()}; ragdx at `{git_head()}`.", "",
              "| corpus | records | gold precision | gold recall | `kb_supported` accuracy |",
              "|---|---:|---|---|---|"]
+    def cell(before: dict | None, after: dict, k: str) -> str:
+        return f"{before[k]:.1f} → **{after[k]:.1f}** %" if before else f"**{after[k]:.1f}** %"
+
     for name, before, after in rows:
-        def cell(k: str) -> str:
-            return (f"{before[k]:.1f} → **{after[k]:.1f}** %" if before else f"**{after[k]:.1f}** %")
-        lines.append(f"| {name} | {after['records']} | {cell('precision')} | {cell('recall')} | {cell('kb')} |")
+        lines.append(f"| {name} | {after['records']} | {cell(before, after, 'precision')} | "
+                     f"{cell(before, after, 'recall')} | {cell(before, after, 'kb')} |")
     lines += ["", "Targets (issue 21): precision ≥ 95 %, recall ≥ 90 %, `kb_supported` accuracy ≥ 95 %.", ""]
     for name, _, after in rows:
         lines += [f"<details><summary>{name}: the scorer's output</summary>", "", "```", after["text"].rstrip(),

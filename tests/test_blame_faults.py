@@ -3,10 +3,9 @@ and the honest-input checks that keep a diagnosis from resting on the wrong data
 
 from __future__ import annotations
 
-from collections import Counter
-
 import json
 import shutil
+from collections import Counter
 
 import pytest
 from rich.console import Console

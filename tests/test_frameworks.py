@@ -281,7 +281,7 @@ def test_a_callable_returning_framework_documents_as_its_contexts():
     from langchain_core.documents import Document as LcDocument
     from llama_index.core.schema import NodeWithScore, TextNode
 
-    from ragdx.rag.systems import _contexts, _ContextFields
+    from ragdx.rag.systems import _ContextFields, _contexts
 
     fields = _ContextFields()
     lc = _contexts([LcDocument(page_content="Chai costs 18.", metadata={"source": "catalogue/beverages.md"})], fields)

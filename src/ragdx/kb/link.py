@@ -63,7 +63,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ragdx.errors import RagdxError
-from ragdx.kb.normalise import SEP, Variant, normalised_passage, phrase, sentences, text_variants, tokens, value_variants
+from ragdx.kb.normalise import (
+    SEP,
+    Variant,
+    normalised_passage,
+    phrase,
+    sentences,
+    text_variants,
+    tokens,
+    value_variants,
+)
 from ragdx.kb.structure import Block, blocks
 from ragdx.rag.corpus import Corpus
 
@@ -269,7 +278,8 @@ class PassageIndex:
                         heads = tuple(phrase(" ".join(_ABBREVIATIONS.get(t, t) for t in tokens(h))) or " "
                                       for h in head_cells)
                         # a cell read with its header, as the row's sentence is ("project 1143")
-                        cells = tuple(f"{h.rstrip()} {phrase(c).strip()} " for h, c in zip(heads, row_cells, strict=True))
+                        cells = tuple(f"{h.rstrip()} {phrase(c).strip()} "
+                                      for h, c in zip(heads, row_cells, strict=True))
                 self.passages.append(Passage(d, a, b, norm, ctx, block.kind, block.header, cells, heads))
                 for tok in set(norm.split()) | set(ctx.split()):
                     self.postings[tok].append(pid)
@@ -875,7 +885,8 @@ class Linker:
 _KEY_VALUE = re.compile(r"^\s*(?:[-*+•]\s+)?(?:\*\*|__)?([^:|\n]{1,40}?)(?:\*\*|__)?\s*(?:\.{2,}\s*:?|:|\t+)\s*(\S.*)$")
 #: short forms of column words in table headers and card keys
 _ABBREVIATIONS = {"qty": "quantity", "postcode": "postal", "zip": "postal", "proj": "project", "dept": "department",
-                  "emp": "employee", "cust": "customer", "acct": "account", "prod": "product", "inv": "invoice", "no": "number", "nr": "number", "num": "number", "amt": "amount",
+                  "emp": "employee", "cust": "customer", "acct": "account", "prod": "product", "inv": "invoice",
+                  "no": "number", "nr": "number", "num": "number", "amt": "amount",
                   "tel": "phone", "ph": "phone", "ext": "extension", "disc": "discount", "dob": "birth",
                   "pcs": "quantity", "units": "unit", "price": "price", "cost": "price", "stock": "stock",
                   "ordered": "order", "shipped": "ship", "born": "birth", "hired": "hire", "joined": "hire"}
@@ -1331,7 +1342,8 @@ class FactResolver:
         hit = self._flags.get(key)
         if hit is None:
             # some schemas keep the flag as text '0' / '1' (Northwind's SQLite port does)
-            seen = {_flag_value(r.get(column)) if r.get(column) is not None else None for r in self.rows(table).values()}
+            seen = {_flag_value(r.get(column)) if r.get(column) is not None else None
+                    for r in self.rows(table).values()}
             hit = self._flags[key] = bool(seen) and seen <= {0, 1, None} and len(seen - {None}) == 2
         return hit
 

@@ -329,7 +329,8 @@ _ONE_PRONOUN_BEFORE = ("the", "this", "that", "which", "each", "any", "every", "
 def _one_is_pronoun(low: str, start: int, end: int) -> bool:
     before = low[max(0, start - 10):start].split()
     after = low[end:end + 4]
-    return (bool(before) and before[-1] in _ONE_PRONOUN_BEFORE) or after.startswith((" of", "'s", "’s", "-", " another"))
+    return (bool(before) and before[-1] in _ONE_PRONOUN_BEFORE) or after.startswith(
+        (" of", "'s", "’s", "-", " another"))
 
 
 def word_numbers(low: str) -> list[tuple[int, int, int]]:
@@ -411,7 +412,7 @@ _TOKEN = re.compile(r"[^\W_]+(?:\.\d+)?")
 _ABBREV = {"dr", "mr", "mrs", "ms", "prof", "st", "jr", "sr", "co", "inc", "ltd", "corp", "vs", "no", "mt",
            "e.g", "i.e", "etc", "u.s", "u.k", "dept", "approx", "jan", "feb", "mar", "apr", "jun", "jul", "aug",
            "sep", "sept", "oct", "nov", "dec", "str", "avda", "ave", "av", "blvd", "rd", "pl", "sq", "tel", "ext",
-           "nr", "p.o", "a.m", "d.f", "sta", "no", "pkg", "pkgs", "approx", "c/o"}
+           "nr", "p.o", "a.m", "d.f", "sta", "pkg", "pkgs", "c/o"}
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+|\n+")
 #: the separator between sentences in a normalised passage: no phrase can span it
 SEP = "§"

@@ -352,7 +352,8 @@ def _comparison_block(c: dict[str, Any], heading: str) -> str:
     chart = svg.interval_dots(rows, title=f"{heading}: differences ({c['b']} − {c['a']}) with 95 % intervals",
                               lo=-bound, hi=bound, zero=0.0, signed=True, width=760, label_width=280)
     head = (f"<tr><th>metric</th><th class=num>{_e(c['a'])}</th><th class=num>{_e(c['b'])}</th>"
-            "<th class=num>difference</th><th class=num>CI (95 %; modules: see footing)</th><th class=num>bootstrap p</th>"
+            "<th class=num>difference</th><th class=num>CI (95 %; modules: see footing)</th>"
+            "<th class=num>bootstrap p</th>"
             "<th>compared on</th></tr>")
     on = (f"{c['queries']['shared']} shared queries" if c.get("mode") == "paired queries" else "the same groups")
 

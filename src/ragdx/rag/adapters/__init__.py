@@ -124,7 +124,7 @@ def framework_context(doc: Any) -> dict[str, Any] | None:
     such documents as its contexts."""
     if hasattr(doc, "page_content"):
         return _lc_context(doc)
-    if hasattr(doc, "get_content") or (hasattr(doc, "node") and hasattr(getattr(doc, "node"), "get_content")):
+    if hasattr(doc, "get_content") or (hasattr(doc, "node") and hasattr(doc.node, "get_content")):
         return _li_context(doc)
     if hasattr(doc, "content") and hasattr(doc, "meta"):
         return _hs_context(doc)
