@@ -48,8 +48,11 @@ def test_generators_are_deterministic(tmp_path):
     db = tmp_path / "fernleigh.sqlite"
     subprocess.run([sys.executable, str(CORPUS / "make_db.py"), "--out", str(db)], check=True, capture_output=True)
     assert _rows(db) == _rows(DB)
-    subprocess.run([sys.executable, str(CORPUS / "make_corpus.py"), "--db", str(db), "--out", str(tmp_path)],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, str(CORPUS / "make_corpus.py"), "--db", str(db), "--out", str(tmp_path)],
+        check=True,
+        capture_output=True,
+    )
     assert (tmp_path / "truth.json").read_bytes() == (CORPUS / "truth.json").read_bytes()
     mine = sorted(str(p.relative_to(tmp_path / "docs")) for p in (tmp_path / "docs").rglob("*") if p.is_file())
     theirs = sorted(str(p.relative_to(CORPUS / "docs")) for p in (CORPUS / "docs").rglob("*") if p.is_file())
@@ -59,8 +62,16 @@ def test_generators_are_deterministic(tmp_path):
 
 
 def test_truth_shape(truth):
-    assert set(truth) >= {"database", "facts", "split_facts", "distractor_doc_ids", "no_fact_doc_ids", "omitted",
-                          "documents", "stats"}
+    assert set(truth) >= {
+        "database",
+        "facts",
+        "split_facts",
+        "distractor_doc_ids",
+        "no_fact_doc_ids",
+        "omitted",
+        "documents",
+        "stats",
+    }
     docs = truth["documents"]
     assert 85 <= len(docs) <= 110
     stems = [os.path.splitext(d)[0] for d in docs]
@@ -87,8 +98,13 @@ def test_surfaces_at_their_offsets(truth):
         assert raw == f["surface"], f
 
 
-DATE_FORMS = {"iso": "%Y-%m-%d", "date-uk": "%d/%m/%Y", "date-dots": "%d.%m.%Y", "date-words": "%d %B %Y",
-              "date-abbrev": "%d %b %Y"}
+DATE_FORMS = {
+    "iso": "%Y-%m-%d",
+    "date-uk": "%d/%m/%Y",
+    "date-dots": "%d.%m.%Y",
+    "date-words": "%d %B %Y",
+    "date-abbrev": "%d %b %Y",
+}
 TRUE_WORDS = {"yes", "hydrotherapy pool", "book online or by phone"}
 FALSE_WORDS = {"no", "by phone only", "did not attend"}
 
@@ -109,8 +125,15 @@ def _names(con, table, key):
     return set()
 
 
-FK = {"hub_clinic_id": "clinics", "clinic_id": "clinics", "supervisor_id": "therapists", "therapist_id": "therapists",
-      "patient_id": "patients", "treatment_id": "treatments", "episode_id": "episodes"}
+FK = {
+    "hub_clinic_id": "clinics",
+    "clinic_id": "clinics",
+    "supervisor_id": "therapists",
+    "therapist_id": "therapists",
+    "patient_id": "patients",
+    "treatment_id": "treatments",
+    "episode_id": "episodes",
+}
 
 
 def test_exact_statements_agree_with_the_database(truth, con):
@@ -131,7 +154,9 @@ def test_exact_statements_agree_with_the_database(truth, con):
             if table == "sessions":
                 assert s == str(row["session_no"]), f
             else:
-                assert s in _names(con, "therapists", row["therapist_id"]) | _names(con, "treatments", row["treatment_id"]), f
+                assert s in _names(con, "therapists", row["therapist_id"]) | _names(
+                    con, "treatments", row["treatment_id"]
+                ), f
         elif col in FK and col not in pks:
             assert row[col] is not None, f
             assert s in _names(con, FK[col], row[col]) | _names(con, table, int(vals[0])), f
@@ -168,7 +193,9 @@ def test_scorer_needs():
     assert needs("SELECT t.grade FROM therapists AS t WHERE t.email = 'b.quinn@fernleighphysio.co.uk'") == [
         ["therapists.grade@2"]
     ]
-    rows = needs("SELECT p.first_name FROM episodes AS e JOIN patients AS p ON e.patient_id = p.patient_id "
-                 "WHERE e.ref = 'EP23-0107'")
+    rows = needs(
+        "SELECT p.first_name FROM episodes AS e JOIN patients AS p ON e.patient_id = p.patient_id "
+        "WHERE e.ref = 'EP23-0107'"
+    )
     assert rows == [["episodes.patient_id@1"]]
     assert mod.stem("letters/discharge-ep23-0107.txt") == "letters/discharge-ep23-0107"

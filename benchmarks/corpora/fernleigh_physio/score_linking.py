@@ -432,7 +432,7 @@ def report(res, truth_name):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description="Score a ragdx dataset's evidence linking on the Fernleigh Physiotherapy corpus.")
+    ap = argparse.ArgumentParser(description="Score ragdx evidence linking on the Fernleigh Physiotherapy corpus.")
     ap.add_argument("dataset")
     ap.add_argument("--truth", default=os.path.join(HERE, "truth.json"))
     ap.add_argument("--db", default=None, help="default: the truth's database, relative to truth.json")
