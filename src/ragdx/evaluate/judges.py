@@ -21,11 +21,14 @@ dates in every common form, number words, units, the synonym table, names, boole
     tokens first); correct when F1 >= ``threshold``.
 ``llm``
     the paper's own prompt ("Ours", GRAMMAR App. A) on an LLM; the verdict is "Correct" or
-    "Incorrect".
+    "Incorrect". Any other reply (empty, too long, a refusal to judge, no verdict word) is a
+    judge failure, like a failed call: recorded with the reply, left out of the metrics, never
+    cached, asked again next time.
 ``cascade``
     exact, then containment; a missing or empty response is Incorrect; a response whose dates
     (numbers) all differ from a date (number) answer is Incorrect; only what is left goes to the
-    LLM (or, without one, to F1).
+    LLM (or, without one, to F1). Where the LLM replies without a verdict the offline rule
+    decides, counted by why (``fell_back``; ``judge_fallbacks`` in ``metrics.json``), not cached.
 
 An answer set (several rows) is judged row by row and combined with ``any`` or ``all``
 (``sets=``); a row of several columns needs every value. Verdicts can be cached on disk (SQLite)
@@ -50,11 +53,13 @@ from typing import Any
 
 from ragdx.errors import LLMError, RagdxError
 from ragdx.evaluate.records import JudgeItem, Judgement
-from ragdx.kb.normalise import _PERCENT, _SCALE_OF, _scale_key
 from ragdx.kb.normalise import (
+    _PERCENT,
+    _SCALE_OF,
     ARTICLES,
     NUMBER,
     SPACES,
+    _scale_key,
     abbreviated_amounts,
     boolean_of,
     extract_dates,
@@ -74,6 +79,8 @@ __all__ = [
     "TokenF1Judge",
     "LLMJudge",
     "CascadeJudge",
+    "parse_judgement",
+    "read_judgement",
     "VerdictCache",
     "make_judge",
     "normalise",
@@ -103,8 +110,15 @@ class Verdict:
     reason: str = ""
     score: float | None = None
     cached: bool = False
-    #: the judge's LLM call failed after its retries: no verdict (``correct`` None), never cached
+    #: no verdict (``correct`` None), never cached, judged again next time: the judge's LLM call
+    #: failed after its retries, or its reply was no verdict (the reply, cut short, is in here)
     error: str | None = None
+    #: why there is no verdict: ``call failed``, or a reply that is no verdict (``empty``,
+    #: ``too long``, ``refusal``, ``unparseable``; see :func:`read_judgement`)
+    failure: str | None = None
+    #: the cascade's LLM stage gave no verdict (this says why, as ``failure`` does) and the
+    #: offline rule decided in its place; never cached, so the LLM is asked again next time
+    fallback: str | None = None
 
 
 # ----------------------------------------------------------------------------- normalisation
@@ -380,6 +394,12 @@ def _missing(response: str | None) -> bool:
     return response is None or not str(response).strip()
 
 
+def _cacheable(verdict: Verdict) -> bool:
+    """A verdict the cache may keep: a real one. A failure, or the offline rule standing in for an
+    LLM that gave no verdict, is judged again next time."""
+    return verdict.correct is not None and verdict.error is None and verdict.fallback is None
+
+
 # ----------------------------------------------------------------------------- judges
 
 
@@ -437,7 +457,7 @@ class Judge:
                     memo[key] = verdict  # type: ignore[index]
             else:
                 self._judged_again(verdict)
-            if cache is not None and verdict.correct is not None and verdict.error is None:
+            if cache is not None and _cacheable(verdict):
                 cache.put(item, self, verdict)
             out.append(verdict)
         return out
@@ -453,7 +473,7 @@ class Judge:
                 if hit is not None:
                     return hit
             verdict = await self.ajudge(item)
-            if cache is not None and verdict.correct is not None and verdict.error is None:
+            if cache is not None and _cacheable(verdict):
                 cache.put(item, self, verdict)
             return verdict
 
@@ -533,24 +553,91 @@ class TokenF1Judge(Judge):
         return Verdict(ok, self.name, f"token F1 {score:.2f}", score)
 
 
+#: the most tokens a judge's reply may take, sent as ``max_tokens`` where the client takes it (a
+#: verdict is one word; a sentence of why fits)
+JUDGE_MAX_TOKENS = 256
+#: the most characters of a reply that are read as a verdict: a longer one is no verdict
+#: ("too long"), whatever the endpoint did with ``max_tokens``
+JUDGE_MAX_REPLY_CHARS = 4000
+#: how much of a reply that is no verdict is kept in the judgement's ``error``
+JUDGE_ERROR_REPLY_CHARS = 200
+
+_VERDICT_WORD = re.compile(r"\b(?:(in)correct|(not)\s+correct|correct)\b", re.IGNORECASE)
+# the verdict as the reply's first word, after markup or a label ("**Judgement:** Incorrect")
+_LEAD = re.compile(r"^[\s#*_`>\"'\u201c\u201d(\[-]*(?:(?:final\s+)?(?:judge?ment|verdict|answer)\s*[#*_:=-]*[\s#*_`>\"'"
+                   r"\u201c\u201d(\[-]*)?(?:(in)correct|(not)\s+correct|correct)\b", re.IGNORECASE)
+# both words offered as the choice (a reply that echoes the prompt)
+_BOTH = re.compile(r"\bcorrect\W{0,3}\s+or\s+\W{0,3}incorrect\b|\bincorrect\W{0,3}\s+or\s+\W{0,3}correct\b",
+                   re.IGNORECASE)
+_REFUSES = re.compile(
+    r"\b(?:cannot|can ?not|can't|can\u2019t|unable to|not able to|won't|won\u2019t|will not|impossible to|hard to|"
+    r"difficult to|not possible to|no way to)\s+(?:\w+\s+){0,3}?(?:judge|determine|say|tell|evaluate|assess|decide|"
+    r"verify|know|confirm|answer|provide)\b|\b(?:not sure|unsure|uncertain|unclear|undecided|i don't know|"
+    r"i do not know|insufficient information|not enough information|as an ai\b|"
+    r"i (?:must |have to )?(?:refuse|decline)\b)",
+    re.IGNORECASE)
+
+
+def read_judgement(text: str | None, max_chars: int = JUDGE_MAX_REPLY_CHARS) -> tuple[bool | None, str | None]:
+    """A judge's reply as (verdict, why there is none). The verdict is the reply's first word
+    ("Incorrect. The response says 2021"), else its only verdict word, with "incorrect" / "not
+    correct" taking precedence over "correct" as in the paper's reading ("the response is not
+    correct; the correct year is 2021"). No verdict (None) is one of: ``empty``, ``too long``
+    (over ``max_chars``: nothing read from it), ``refusal`` ("I cannot determine whether it is
+    correct", "Maybe. It is hard to say."), ``unparseable`` (no verdict word, or both offered as a
+    choice)."""
+    if text is None or not text.strip():
+        return None, "empty"
+    if len(text) > max_chars:
+        return None, "too long"
+    if _BOTH.search(text):
+        return None, "unparseable"
+    m = _LEAD.match(text)
+    if m:
+        return not (m.group(1) or m.group(2)), None
+    if _REFUSES.search(text):
+        return None, "refusal"
+    words = [not (w.group(1) or w.group(2)) for w in _VERDICT_WORD.finditer(text)]
+    if not words:
+        return None, "unparseable"
+    return all(words), None
+
+
 def parse_judgement(text: str) -> bool | None:
-    low = text.strip().casefold()
-    if "incorrect" in low or "not correct" in low:
-        return False
-    if "correct" in low:
-        return True
-    return None
+    """The verdict of a judge's reply, None when it gives none (see :func:`read_judgement`)."""
+    return read_judgement(text)[0]
+
+
+def reply_excerpt(text: str | None, limit: int = JUDGE_ERROR_REPLY_CHARS) -> str:
+    """A reply as a judgement may keep it: whitespace collapsed, cut at ``limit`` characters with
+    its full length said (a 2 MB reply is not written into every record that mentions it)."""
+    if text is None:
+        return "(none)"
+    head = " ".join(text[: limit * 4].split())
+    if len(head) <= limit and len(text) <= limit * 4:
+        return repr(head)
+    return f"{head[:limit]!r}\u2026 ({len(text):,} characters)"
 
 
 class LLMJudge(Judge):
-    """The paper's judge prompt on any ``ragdx.llm`` client (temperature 0)."""
+    """The paper's judge prompt on any ``ragdx.llm`` client (temperature 0).
+
+    A reply that is no verdict (empty, longer than ``max_reply_chars``, a refusal to judge, no
+    verdict word: see :func:`read_judgement`) is a judge failure, as a failed call is: no
+    verdict, the reply (cut short) in ``error``, never cached (neither the verdict nor, with
+    ragdx's own clients, the completion), asked again next time. Ragdx's clients are asked for
+    at most ``max_tokens`` (None: not sent; nor is it where the client's ``params`` set
+    ``max_completion_tokens``, which reasoning models take instead)."""
 
     name = "llm"
 
-    def __init__(self, llm: Any, *, prompt: str = JUDGE_PROMPT, sets: str = "all"):
+    def __init__(self, llm: Any, *, prompt: str = JUDGE_PROMPT, sets: str = "all",
+                 max_tokens: int | None = JUDGE_MAX_TOKENS, max_reply_chars: int = JUDGE_MAX_REPLY_CHARS):
         self.llm = llm
         self.prompt = prompt
         self.sets = sets
+        self.max_tokens = max_tokens
+        self.max_reply_chars = max_reply_chars
 
     def config(self) -> dict[str, Any]:
         model = getattr(self.llm, "model", type(self.llm).__name__)
@@ -570,21 +657,42 @@ class LLMJudge(Judge):
 
         return run_sync(self.ajudge(item))
 
+    def _is_verdict(self, text: str) -> bool:
+        return read_judgement(text, self.max_reply_chars)[0] is not None
+
+    def _request_options(self) -> dict[str, Any]:
+        """What is sent besides the prompt: temperature 0; to ragdx's own clients also the reply's
+        size bound and which replies their completion cache may keep (verdicts only)."""
+        from ragdx.llm.client import _ChatLLM
+
+        options: dict[str, Any] = {"temperature": 0}
+        if isinstance(self.llm, _ChatLLM):
+            options["cache_if"] = self._is_verdict
+            own = self.llm.params
+            if self.max_tokens is not None and "max_completion_tokens" not in own and "max_tokens" not in own:
+                configured = self.llm.max_tokens
+                options["max_tokens"] = self.max_tokens if not configured else min(configured, self.max_tokens)
+        return options
+
     async def ajudge(self, item: JudgeItem) -> Verdict:
         if _missing(item.response):
             return Verdict(False, self.name, "no response")
         content = self.prompt.format(query=item.query, true_answer=self._true_answer(item),
                                      given_response=item.response)
         try:
-            completion = await self.llm.complete([{"role": "user", "content": content}], temperature=0)
+            completion = await self.llm.complete([{"role": "user", "content": content}], **self._request_options())
         except LLMError as exc:
             # one item's exhausted retries must not abort the evaluation of all the others: the
             # item is recorded as failed, with its error, and judged again next time
-            return Verdict(None, self.name, "the judge's LLM call failed", error=exc.message)
-        verdict = parse_judgement(completion.text)
+            return Verdict(None, self.name, "the judge's LLM call failed", error=exc.message, failure="call failed")
+        text = completion.text
+        verdict, why = read_judgement(text, self.max_reply_chars)
         if verdict is None:
-            return Verdict(None, self.name, f"unparseable: {completion.text.strip()[:80]}")
-        return Verdict(verdict, self.name, completion.text.strip()[:200])
+            # no verdict is a judge failure, never a silent "Incorrect" (5 % of the judgements of a
+            # hostile endpoint were): excluded from the metrics, not cached, asked again next time
+            return Verdict(None, self.name, f"the judge gave no verdict ({why})",
+                           error=f"the judge gave no verdict ({why}): {reply_excerpt(text)}", failure=why)
+        return Verdict(verdict, self.name, " ".join(text.split())[:200])
 
 
 class CascadeJudge(Judge):
@@ -600,6 +708,8 @@ class CascadeJudge(Judge):
         self.llm_judge = llm_judge
         #: how many items each stage decided (since construction)
         self.decided_by: dict[str, int] = {}
+        #: how many items the offline rule decided because the LLM gave no verdict, by why
+        self.fell_back: dict[str, int] = {}
 
     def config(self) -> dict[str, Any]:
         return {"name": self.name, "sets": self.sets, "f1": self.f1.config(),
@@ -674,11 +784,18 @@ class CascadeJudge(Judge):
         if self.llm_judge is None:
             return self._count(self._offline(item))
         v = await self.llm_judge.ajudge(item)
-        if v.error is not None:  # no verdict at all: F1 standing in would be a silent change of judge
-            return self._count(Verdict(None, "cascade:llm", v.reason, error=v.error))
-        if v.correct is None:  # the LLM said something else: the offline rule decides, and says so
+        if v.correct is None and v.failure not in (None, "call failed"):
+            # the LLM answered, but no verdict: the offline rule decides, says so, and is counted
+            # (``fell_back``, and the evaluation's ``judge_fallbacks``); not cached, so the LLM is
+            # asked again next time
             f = self._offline(item)
-            return self._count(Verdict(f.correct, "cascade:f1", f"{v.reason}; {f.reason}", f.score))
+            self.fell_back[v.failure] = self.fell_back.get(v.failure, 0) + 1
+            why = v.error or v.reason
+            return self._count(Verdict(f.correct, "cascade:f1", f"{why}; the offline rule decided: {f.reason}",
+                                       f.score, fallback=v.failure))
+        if v.correct is None:  # no answer at all: F1 standing in would be a silent change of judge
+            return self._count(Verdict(None, "cascade:llm", v.reason, error=v.error or v.reason,
+                                       failure=v.failure or "call failed"))
         return self._count(Verdict(v.correct, "cascade:llm", v.reason))
 
 

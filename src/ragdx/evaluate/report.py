@@ -192,6 +192,17 @@ def summary_markdown(result: EvaluationResult, title: str) -> str:
             if inputs else f"{result.queries} queries")
     parts.append(f"Source: {src.get('kind', '?')} `{src.get('path', '')}`; judged by {', '.join(result.judges)}; "
                  f"{n_of}. Intervals: 95 %, bootstrap over semantic groups.")
+    failed_by, fallbacks = inputs.get("judge_failed_by") or {}, inputs.get("judge_fallbacks") or {}
+    if failed_by or fallbacks:
+        from ragdx.evaluate.runs import reasons_text
+
+        said = []
+        if failed_by:
+            said.append(f"{sum(failed_by.values())} failed, excluded from the metrics ({reasons_text(failed_by)})")
+        if fallbacks:
+            said.append(f"{sum(fallbacks.values())} decided by the offline rule because the LLM gave no verdict "
+                        f"({reasons_text(fallbacks)})")
+        parts.append(f"\nJudge: {'; '.join(said)}. Neither is cached: the next evaluation asks the LLM again.")
     for w in result.warnings:
         parts.append(f"\n> **Warning:** {w}")
     b = result.blame.get("all")

@@ -43,6 +43,32 @@ def _resolve_judge(judge: str | Judge, llm: Any, sets: str) -> Judge:
     return judge if isinstance(judge, Judge) else make_judge(judge, llm=llm, sets=sets)
 
 
+def _by_reason(reasons: Iterable[str | None]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for r in reasons:
+        if r:
+            counts[r] = counts.get(r, 0) + 1
+    return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+def reasons_text(counts: Mapping[str, int]) -> str:
+    """``{"unparseable": 3, "too long": 1}`` as "3 unparseable, 1 too long"."""
+    return ", ".join(f"{n} {why}" for why, n in counts.items())
+
+
+def count_judge_failures(check: InputCheck, verdicts: Sequence[Any]) -> None:
+    """``judge_failed_by`` and ``judge_fallbacks`` of ``check`` from the verdicts of one source, with
+    a warning for the cascade's fall-backs (the one for failures is the caller's)."""
+    check.judge_failed_by = _by_reason((getattr(v, "failure", None) or "call failed") if getattr(v, "error", None)
+                                       else None for v in verdicts)
+    check.judge_fallbacks = _by_reason(getattr(v, "fallback", None) for v in verdicts)
+    n = sum(check.judge_fallbacks.values())
+    if n:
+        check.warnings.append(
+            f"{n} judgements fell back from the LLM to the offline rule because the LLM gave no verdict "
+            f"({reasons_text(check.judge_fallbacks)}); they are not cached: evaluate again to ask the LLM again")
+
+
 def judge_items(items: Sequence[JudgeItem], judge: Judge, cache: VerdictCache | str | Path | None = None):
     if cache is not None and not isinstance(cache, VerdictCache):
         cache = VerdictCache(cache)
@@ -75,6 +101,11 @@ class InputCheck:
     #: queries judged (answered and in the dataset), and those whose judge failed
     judged: int = 0
     judge_failed: int = 0
+    #: the failed judgements by why (``call failed``; a reply that is no verdict: ``empty``,
+    #: ``too long``, ``refusal``, ``unparseable``)
+    judge_failed_by: dict[str, int] = field(default_factory=dict)
+    #: judgements the cascade's offline rule decided because its LLM gave no verdict, by why
+    judge_fallbacks: dict[str, int] = field(default_factory=dict)
     system_failed: int = 0
     #: the run manifest's status (complete, partial, interrupted, ...)
     status: str = ""
@@ -438,6 +469,7 @@ def judge_outputs(records: Sequence[Any], outputs: Sequence[Any], *, judge: str 
             "holds them; answers needing only them are blamed 'knowledge base or retriever' (kb_or_retrieval)")
     check.judged = sum(1 for j in out if not j.error)
     check.judge_failed = sum(1 for j in out if j.error)
+    count_judge_failures(check, verdicts)
     check.system_failed = sum(1 for _, o in pairs if o.error)
     return out
 
@@ -492,8 +524,8 @@ def judge_run(run_dir: str | Path, *, judge: str | Judge = "cascade", llm: Any =
         check.warnings.insert(0, f"incomplete run: {check.answered} of {check.total} queries answered "
                                  f"(status {check.status or 'unknown'}); metrics cover those only")
     if check.judge_failed:
-        check.warnings.append(f"{check.judge_failed} judgements failed (recorded with their error, excluded from "
-                              "the metrics; evaluate again to re-judge them)")
+        check.warnings.append(f"{check.judge_failed} judgements failed ({reasons_text(check.judge_failed_by)}; "
+                              "recorded with their error, excluded from the metrics; evaluate again to re-judge them)")
     return judged
 
 
@@ -527,6 +559,7 @@ def judge_plain(path: str | Path, *, judge: str | Judge = "cascade", llm: Any = 
             retrieval_note="" if out.check.context_captured else RETRIEVAL_NO_CONTEXT))
     out.check.judged = sum(1 for j in out if not j.error)
     out.check.judge_failed = len(out) - out.check.judged
+    count_judge_failures(out.check, verdicts)
     return out
 
 

@@ -12,7 +12,7 @@ import json
 import os
 import random
 import weakref
-from collections.abc import Coroutine, Iterable, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
@@ -106,7 +106,12 @@ class LLM(Protocol):
     usage: Usage
 
     async def complete(
-        self, messages: Sequence[Message], *, sample_index: int = 0, **params: Any
+        self,
+        messages: Sequence[Message],
+        *,
+        sample_index: int = 0,
+        cache_if: Callable[[str], bool] | None = None,
+        **params: Any,
     ) -> Completion: ...
 
     async def complete_many(
@@ -179,7 +184,12 @@ class _ChatLLM:
         return f"{type(self).__name__}({args})"
 
     async def complete(
-        self, messages: Sequence[Message], *, sample_index: int = 0, **params: Any
+        self,
+        messages: Sequence[Message],
+        *,
+        sample_index: int = 0,
+        cache_if: Callable[[str], bool] | None = None,
+        **params: Any,
     ) -> Completion:
         """Answer one chat request; raise ``LLMError`` once retries are exhausted.
 
@@ -187,8 +197,11 @@ class _ChatLLM:
         the constructor's defaults; ``None`` means "do not send". ``sample_index`` is not
         sent: it only separates cache entries, so that several samples of one request at a
         non-zero temperature can be cached side by side. Only the first choice is returned.
+        ``cache_if`` (not sent) says which reply texts the cache may keep and serve: a reply it
+        refuses (a judge's reply that is no verdict) is not cached, and a cached one it refuses
+        is asked again.
         """
-        result = await self._answer(self._request(messages, sample_index, params))
+        result = await self._answer(self._request(messages, sample_index, params), cache_if)
         if isinstance(result, LLMFailure):
             attempts = f"{result.attempts} attempt{'s' if result.attempts != 1 else ''}"
             raise LLMError(
@@ -253,7 +266,9 @@ class _ChatLLM:
             "sample_index": sample_index,
         }
 
-    async def _answer(self, request: dict[str, Any]) -> Completion | LLMFailure:
+    async def _answer(
+        self, request: dict[str, Any], cache_if: Callable[[str], bool] | None = None
+    ) -> Completion | LLMFailure:
         raise NotImplementedError
 
 
@@ -340,11 +355,15 @@ class OpenAICompatibleLLM(_ChatLLM):
         if state is not None:
             await state.client.close()
 
-    async def _answer(self, request: dict[str, Any]) -> Completion | LLMFailure:
+    async def _answer(
+        self, request: dict[str, Any], cache_if: Callable[[str], bool] | None = None
+    ) -> Completion | LLMFailure:
         if self.cache is not None:
             hit = self.cache.get(request)
-            # an empty reply cached by an older ragdx is no answer: ask again
-            if hit is not None and str(hit.get("text") or "").strip():
+            # an empty reply cached by an older ragdx is no answer: ask again (so is one the
+            # caller refuses, cached before it could say so)
+            text = str((hit or {}).get("text") or "")
+            if hit is not None and text.strip() and (cache_if is None or cache_if(text)):
                 self.usage.cache_hits += 1
                 return _completion_from_record(hit)
         result = await self._call(request)
@@ -354,7 +373,7 @@ class OpenAICompatibleLLM(_ChatLLM):
             self.usage.completions += 1
             self.usage.prompt_tokens += result.prompt_tokens
             self.usage.completion_tokens += result.completion_tokens
-            if self.cache is not None:
+            if self.cache is not None and (cache_if is None or cache_if(result.text)):
                 self.cache.put(request, _record_from_completion(result))
         return result
 
@@ -441,7 +460,9 @@ class DryRunLLM(_ChatLLM):
     def to_dict(self) -> dict[str, Any]:
         return {**super().to_dict(), "default_completion_tokens": self.default_completion_tokens}
 
-    async def _answer(self, request: dict[str, Any]) -> Completion:
+    async def _answer(
+        self, request: dict[str, Any], cache_if: Callable[[str], bool] | None = None
+    ) -> Completion:
         key = request_key(request)
         if self.cache is not None and (key in self._seen or self.cache.get(request) is not None):
             self.usage.cache_hits += 1
