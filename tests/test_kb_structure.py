@@ -360,3 +360,30 @@ def test_a_number_in_a_row_that_does_not_name_the_subject_needs_its_column_heade
     assert _link(world, {"t": doc}, ["customer.credit@ANGRE"]).kb_supported is False
     doc2 = "# ANG Resellers\n\n| Credit | Since |\n|---|---|\n| 5000 | 2019 |"
     assert _link(world, {"t": doc2}, ["customer.credit@ANGRE"]).kb_supported is True
+
+
+def test_a_name_without_its_tables_noun_in_a_row_and_yes_no_letters(tmp_path):
+    path = tmp_path / "h.sqlite"
+    con = sqlite3.connect(path)
+    con.executescript("""
+        CREATE TABLE hub (hub_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, town TEXT NOT NULL);
+        CREATE TABLE volunteer (volunteer_id INTEGER PRIMARY KEY, first_name TEXT, last_name TEXT,
+                                dbs_checked INTEGER NOT NULL, home_hub INTEGER REFERENCES hub(hub_id));
+        INSERT INTO hub VALUES (1, 'Tidewell Hub', 'Tidewell'), (2, 'Felby Depot', 'Felby');
+        INSERT INTO volunteer VALUES (1, 'Joyce', 'Fernandes', 1, 1), (2, 'Sarah', 'Jones', 0, 2);
+    """)
+    con.commit()
+    con.close()
+    engine = connect(f"sqlite:///{path}")
+    world = (engine, inspect_schema(engine))
+    table = "| Surname | Forename | DBS | Home |\n|---|---|---|---|\n| Fernandes | Joyce | Y | Tidewell |\n| Jones | Sarah | N | Felby Depot |"
+    assert _link(world, {"t": table}, ["volunteer.dbs_checked@1"]).kb_supported is True
+    assert _link(world, {"t": table}, ["volunteer.dbs_checked@2"]).kb_supported is True
+    assert _link(world, {"t": table}, ["volunteer.home_hub@1"]).kb_supported is True
+    # in prose "Tidewell" is the town, not the hub; and the hub's town is no name of the hub
+    assert _link(world, {"p": "Joyce Fernandes lives in Tidewell."}, ["volunteer.home_hub@1"]).kb_supported is False
+    assert _link(world, {"p": "Tidewell is a small town."}, ["hub.town@1"]).kb_supported is False
+    assert _link(world, {"p": "Tidewell Hub is in Tidewell."}, ["hub.town@1"]).kb_supported is True
+    _, text = _html_text("<table><tr><th>Address</th><td>Old Creamery<br>Station Road<br>Felby</td></tr>"
+                         "<tr><th>Phone</th><td>01632 961870</td></tr></table>")
+    assert "Old Creamery, Station Road, Felby" in text

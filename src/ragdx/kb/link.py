@@ -166,12 +166,17 @@ def _normalised_row(row: str, header: str) -> str:
     parts = []
     for h, c in zip(heads, cells, strict=True):
         head = [_ABBREVIATIONS.get(t, t) for t in tokens(h)]
+        # a yes/no cell written as a letter or a tick ("DBS  Y"): its header says what it is
+        c = _YES_NO.get(c.strip().lower(), c)
         parts.append(" ".join(head + tokens(c)))
     # the cells alone too: a name split over two cells ("Shaw | Graham" under "Surname | First
     # name") reads as "shaw graham" only without the headers between
     plain = " ".join(t for c in cells for t in tokens(c))
     return " " + plain + " " + " ".join(p for p in parts if p) + " "
 
+
+#: yes/no as a table writes it in one character
+_YES_NO = {"y": "yes", "n": "no", "✓": "yes", "✔": "yes", "✗": "no", "✘": "no", "j": "yes"}
 
 #: cells meaning "the same as the cell above"
 _DITTO = {"〃", '"', "''", "”", "“", "do.", "do", "ditto", "-do-", "same", "id.", "ibid."}
@@ -383,6 +388,8 @@ class Hop:
     other_columns: frozenset[str] = frozenset()
     #: for a foreign key, the noun of the table it points at ("supplier"): a header may name it
     ref_noun: str = ""
+    #: the value is another name of the subject (its code, its city): a row may begin with it
+    self_name: bool = False
     #: per subject, the combinations of its other values that tell its row apart when the row has
     #: no name of its own ("Einaudi" with "The Oyster Wars" for rights deal 7): each a tuple of
     #: phrases that must all be in the passage
@@ -538,6 +545,12 @@ class Linker:
             strict = passage.kind == "row" and not any(p in norm for names in subject_phrases for p in names)
             if not self._under_column(passage, value, hop.column, hop.other_columns, strict=strict):
                 return 0.0
+        if hop.ref_noun and passage.kind != "row" and all(self.alt_nouns.get(v) for v in value):
+            # the value is a row named only by another attribute ("Tidewell" for Tidewell Hub, "Leeds"
+            # for office K-01): it names that row beside the table's noun, or in a table's column
+            noun = self.alt_nouns[value[0]]
+            if noun not in norm and noun not in ctx and noun.rstrip() + "s " not in norm:
+                return 0.0
         all_names = [p for names in subject_phrases for p in names]
         name_spans = [sp for p in all_names for sp in _occurrences(norm, p)]
         value_spans = [_occurrences(norm, v) for v in value]
@@ -561,8 +574,13 @@ class Linker:
         flat_values = [sp for spans in value_spans for sp in spans]
         weight = 1.0
         for (entity, _), names, docs_about in zip(hop.subjects, subject_phrases, about, strict=True):
+            # the subject's name inside another entity's longer name ("Tidewell" in "Tidewell Lions")
+            # names that one, not the subject
+            around = self._other_names_around(norm, tuple(p for p in names if p in self.alt_nouns), names,
+                                              nouns=False)
+            blocked = flat_values + around
             named = {norm.count(SEP, 0, a) for p in names for a, b in _occurrences(norm, p)
-                     if not any(x <= a and b <= y and (y - x) > (b - a) for x, y in flat_values)}
+                     if not any(x <= a and b <= y and (y - x) > (b - a) for x, y in blocked)}
             named = {i for i in named if self._full_mention(pid, i, names)}
             if value_in_ctx:
                 # in a tree, the line above is the parent: a peer relation (reports to) is read there
@@ -632,7 +650,8 @@ class Linker:
             if any(p == head or p in head for p in names) or (key and head == key):
                 return TOPIC_WEIGHT
             return None
-        if scell <= self._first_entity_cell(cells, scell) or not hop.column:
+        first = self._first_entity_cell(cells, scell)
+        if scell <= first or not hop.column or (hop.self_name and first == vcell):
             return None
         wanted = _column_words(hop.column) | _column_words(hop.ref_noun or "")
         return None if _column_words(heads[vcell]) & wanted else 0.0
@@ -653,7 +672,7 @@ class Linker:
         return True
 
     def _other_names_around(self, norm: str, value: tuple[str, ...], own: Sequence[str],
-                            ref_noun: str = "") -> list[tuple[int, int]]:
+                            ref_noun: str = "", *, nouns: bool = True) -> list[tuple[int, int]]:
         """Spans of ``norm`` where a longer name of another entity holds one of ``value``'s phrases."""
         known = self._entity_names()
         out: list[tuple[int, int]] = []
@@ -661,7 +680,7 @@ class Linker:
             core = v.strip()
             if not core:
                 continue
-            noun = self.alt_nouns.get(v)
+            noun = self.alt_nouns.get(v) if nouns else None
             if noun and noun.strip() == ref_noun.strip():
                 noun = None  # the value is that office: "the Malmö office" states it
             for a, b in _occurrences(norm, v):
@@ -802,6 +821,8 @@ class Linker:
         if not alt or not any(p in alt for p in names):
             return True
         passage = self.index.passages[pid]
+        if passage.kind == "row":
+            return True  # a table's column says what its cells name ("Received at: Tidewell")
         here = passage.norm
         if any(p not in alt and p in here for p in names):
             return True
@@ -1046,6 +1067,7 @@ class FactResolver:
         else:
             out = []
         out += [str(row[c]) for c in cols]
+        out += self._short_names(meta, row)
         out += [str(row[c]).strip() for c in self._alt_names(meta) + self._code_columns(meta)
                 if row.get(c) is not None]
         if len(meta.key) == 1 and not meta.association and row.get(meta.key[0]) is not None:
@@ -1194,13 +1216,28 @@ class FactResolver:
             meta = self.meta(name)
             cols = self._alt_names(meta)
             noun = phrase(readable_entity(meta.info.name))
-            if not cols or not noun:
+            if not noun:
                 continue
             for row in self.rows(name).values():
                 for c in cols:
                     p = phrase(str(row.get(c) or ""))
                     if p:
                         out[p] = noun
+                for short in self._short_names(meta, row):
+                    if p := phrase(short):
+                        out.setdefault(p, noun)
+        return out
+
+    def _short_names(self, meta: _TableMeta, row: Mapping[str, Any]) -> list[str]:
+        """A name that ends with its table's noun, without it: "Tidewell Hub" of the hubs table is
+        "Tidewell" in a log whose column says where (an alternative name: it needs the noun beside
+        it, or a table row)."""
+        noun = self._noun(meta).lower()
+        out = []
+        for c in meta.names:
+            words = str(row.get(c) or "").split()
+            if noun and len(words) >= 2 and words[-1].lower() == noun and len(" ".join(words[:-1])) >= 4:
+                out.append(" ".join(words[:-1]))
         return out
 
     def partial_names(self) -> frozenset[str]:
@@ -1294,6 +1331,13 @@ class FactResolver:
         else:
             subjects = [own]
         hop = self._hop_values(fact, info, meta, row, column, value, fk, subjects)
+        hop.self_name = column in self._alt_names(meta) or column in self._code_columns(meta)
+        values = {v[0][0] for v in hop.value if len(v[0]) == 1}
+        if values:
+            # a name that is the value itself ("Tidewell" for Tidewell Hub, whose town is Tidewell)
+            # cannot show both the subject and its value
+            hop.subjects = [(e, [v for v in names if not (len(v[0]) == 1 and v[0][0] in values)])
+                            for e, names in hop.subjects]
         if subjects == [own] and self._unnamed(meta):
             hop.descriptors = [self._descriptors(info.name, key, column)]
         return hop
@@ -1410,10 +1454,13 @@ def flag_variants(column: str, value: bool) -> list[Variant]:
     words = phrase(readable_name(column)).strip()
     if not words:
         return []
+    # under a header that keeps one word of the column's name ("DBS  Y" for dbs_checked)
+    single = [w for w in words.split() if len(w) > 2 and w not in _GENERIC_WORDS] if " " in words else []
     if value:
-        return [((f" {words} yes ",), 1.0), ((f" {words} true ",), 1.0), ((f" {words} ",), 0.9)]
+        return [((f" {words} yes ",), 1.0), ((f" {words} true ",), 1.0), ((f" {words} ",), 0.9),
+                *(((f" {w} yes ",), 0.9) for w in single)]
     return [((f" {words} no ",), 1.0), ((f" {words} false ",), 1.0), ((f" not {words} ",), 0.9),
-            ((f" no longer {words} ",), 0.9)]
+            ((f" no longer {words} ",), 0.9), *(((f" {w} no ",), 0.9) for w in single)]
 
 
 def schema_table(schema, name: str) -> str:

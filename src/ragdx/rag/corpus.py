@@ -263,6 +263,9 @@ def _html_text(markup: str) -> tuple[str | None, str]:
                 self.in_title = True
             elif self.rows is not None and tag in ("td", "th"):
                 self.cell, self.cell_th = [], tag == "th"
+            elif self.cell is not None and tag in ("br", "p", "div", "li"):
+                # lines inside a cell ("Old Creamery<br>Station Road<br>Felby"): keep them apart
+                self.cell.append(", " if tag == "br" else " ")
             elif self.rows is not None and tag == "tr":
                 self.rows.append([])
             elif tag == "table":
