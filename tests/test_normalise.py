@@ -260,3 +260,23 @@ def test_the_cascade_judge_stays_fast():
         judge.judge(item)
     rate = len(items) / (time.perf_counter() - t0)
     assert rate > 1500, rate
+
+
+@pytest.mark.parametrize("query,gold,response,right", [
+    ("What is the perishable status of the item 'Baked beans'?", 1, "Yes", True),
+    ("What is the perishable status of the item 'Baked beans'?", 1, "No", False),
+    ("What is the perishable status of the item 'Baked beans'?", 0, "No.", True),
+    ("What is the dbs checked of the volunteer 'Joyce Fernandes'?", "1", "Y", True),
+    ("What is the dbs checked of the volunteer 'Joyce Fernandes'?", "1", "N", False),
+    ("Is Chai discontinued?", 0, "It is still available.", True),
+    ("Is Chai discontinued?", 0, "Discontinued.", False),
+    # a count is never a flag, and a number answers a number
+    ("How many berths does Ardmair have?", 1, "Yes", False),
+    ("What is the berths of the port 'Ardmair'?", 1, "2", False),
+])
+def test_a_database_flag_answered_in_words(query, gold, response, right):
+    from ragdx.evaluate.judges import make_judge
+    from ragdx.evaluate.records import JudgeItem
+
+    verdict = make_judge("cascade").judge(JudgeItem(query=query, answer_rows=[[gold]], response=response))
+    assert verdict.correct is right, verdict.reason

@@ -335,15 +335,42 @@ def token_f1(answer: Any, response: Any) -> float:
 # ----------------------------------------------------------------------------- value comparison
 
 
+#: the version of the offline rules (and of :mod:`ragdx.kb.normalise`'s forms), part of every offline
+#: judge's configuration: a cached verdict of older rules is not replayed
+RULES = "2026-11-26"
+
+_COUNT_QUERY = re.compile(r"\b(how many|number of|count|quantity|total|amount)\b", re.I)
+
+
+def _as_flag(gold: Any, response: str, query: str) -> bool | None:
+    """A database flag (0 / 1, as an integer or its text) answered in words ("Yes", "Y", "not
+    discontinued"): its truth value, or None when the gold is no flag or the response no yes/no.
+    A count ("How many berths?") is never read as a flag, and a response with a digit is a number."""
+    if isinstance(gold, bool):
+        return gold
+    if isinstance(gold, str):
+        gold = gold.strip()
+        if gold not in ("0", "1"):
+            return None
+        gold = int(gold)
+    if not isinstance(gold, int) or gold not in (0, 1) or _COUNT_QUERY.search(query or ""):
+        return None
+    if any(c.isdigit() for c in response):
+        return None
+    return bool(gold)
+
+
 def _value_equal(gold: Any, response: str, query: str = "") -> bool:
     """The whole response is the gold value (text, number, date or truth value), in any of the
     forms :mod:`ragdx.kb.normalise` reads ("Deutschland" for Germany, "USD 1 234,50" for 1234.5)."""
     g, r = normalise(gold), normalise(response)
     if g and g == r:
         return True
-    if isinstance(gold, bool):
+    flag = _as_flag(gold, response, query)
+    if flag is not None:
         b = boolean_of(response, query)
-        return b is not None and b == gold and len(r.split()) <= 3
+        if b is not None or isinstance(gold, bool):
+            return b is not None and b == flag and len(r.split()) <= 3
     gv = _value_of(gold)
     if gv is None:
         return isinstance(gold, str) and states_text(gold, response, whole=True)
@@ -364,10 +391,11 @@ def _holds_words(words: str, text: str) -> bool:
 
 
 def _value_contained(gold: Any, response: str, values: tuple[set[date], set[float]], query: str = "") -> bool:
-    if isinstance(gold, bool):
+    flag = _as_flag(gold, response, query)
+    if flag is not None:
         b = boolean_of(response, query)
         if b is not None:
-            return b == gold
+            return b == flag
     g = normalise(gold)
     if g and _holds_words(g, normalise(response)):
         return True
@@ -409,7 +437,7 @@ class Judge:
     def config(self) -> dict[str, Any]:
         """What identifies the judge's verdicts (part of the cache key): its name and every
         plain constructor argument of a dataclass judge."""
-        out: dict[str, Any] = {"name": self.name}
+        out: dict[str, Any] = {"name": self.name, "rules": RULES}
         if dataclasses.is_dataclass(self):
             for f in dataclasses.fields(self):
                 value = getattr(self, f.name)
@@ -712,7 +740,7 @@ class CascadeJudge(Judge):
         self.fell_back: dict[str, int] = {}
 
     def config(self) -> dict[str, Any]:
-        return {"name": self.name, "sets": self.sets, "f1": self.f1.config(),
+        return {"name": self.name, "rules": RULES, "sets": self.sets, "f1": self.f1.config(),
                 "llm": None if self.llm_judge is None else self.llm_judge.config()}
 
     def _cheap(self, item: JudgeItem) -> Verdict | None:
@@ -813,7 +841,9 @@ def _item_key(item: JudgeItem) -> tuple | None:
     try:
         rows = tuple(tuple((v.__class__, v) for v in row) for row in item.answer_rows)
         # a yes/no answer is read against the state the query names ("Is Chai discontinued?")
-        query = item.query if any(isinstance(v, bool) for row in item.answer_rows for v in row) else None
+        # (a 0 / 1 flag too, and whether the query asks for a count)
+        query = item.query if any(isinstance(v, bool) or v in (0, 1, "0", "1") for row in item.answer_rows
+                                  for v in row) else None
         key = (item.answer_kind, item.response, rows, query)
         hash(key)
     except TypeError:

@@ -838,6 +838,8 @@ def boolean_of(response: str, query: str = "") -> bool | None:
     if not toks:
         return None
     votes: set[bool] = set()
+    if len(toks) == 1 and toks[0] in ("y", "n") and response.strip().rstrip(".").upper() in ("Y", "N"):
+        return toks[0] == "y"  # a table's one-letter answer, and nothing else
     for i in (0, len(toks) - 1):
         if toks[i] in _YES:
             votes.add(True)
