@@ -72,6 +72,7 @@ def audit_corpus(engine, schema, corpus: Corpus, *, templates: Sequence | None =
     index = PassageIndex(corpus)
     resolver = FactResolver(engine, schema, aliases)
     linker = Linker(index, table_names=resolver.table_names)
+    linker.prepare(resolver)
     needers: dict[tuple[str, str], set[str]] = defaultdict(set)
     fact_needers: dict[str, set[str]] = defaultdict(set)
     wanted: dict[str, list[str]] | None = None

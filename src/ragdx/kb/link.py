@@ -428,6 +428,18 @@ class Linker:
         self._pids: dict[int, int] | None = None
         self._longest: dict[str, int] = {}
 
+    def prepare(self, resolver: FactResolver) -> None:
+        """What the linker learns of the database once, before linking (every caller: records,
+        the coverage audit): the names of every table's entities, which names are surnames or
+        alternative names, and names cut short in the corpus written out."""
+        if self.table_names is None:
+            self.table_names = resolver.table_names
+        if not self.entity_tables:
+            self.entity_tables = [t for t in resolver.schema.tables if not resolver.meta(t).association]
+            self.partial_names = resolver.partial_names()
+            self.alt_nouns = resolver.alt_name_nouns()
+            self.expand_truncated()
+
     def about(self, entity: str, names: Sequence[Variant]) -> set[int]:
         hit = self._about.get(entity)
         if hit is None:
@@ -1497,13 +1509,7 @@ def link_records(records: Iterable, resolver: FactResolver, linker: Linker, *,
                  progress: Callable[[int], None] | None = None, stats: LinkStats | None = None) -> list:
     """Copies of ``records`` with their evidence linked (see the module docstring)."""
     stats = stats if stats is not None else LinkStats()
-    if linker.table_names is None:
-        linker.table_names = resolver.table_names
-    if not linker.entity_tables:
-        linker.entity_tables = [t for t in resolver.schema.tables if not resolver.meta(t).association]
-        linker.partial_names = resolver.partial_names()
-        linker.alt_nouns = resolver.alt_name_nouns()
-        linker.expand_truncated()
+    linker.prepare(resolver)
     by_group: dict[tuple, dict[str, Any]] = {}
     out = []
     for record in records:
