@@ -1,26 +1,32 @@
 """Evidence linking: which passages of the user's own documents state each fact a record needs.
 
 A record's facts are ``Table.Column@key`` (the answer's column and every hop of a join). For each
-one the database gives the *subject* (the entity the fact is about, by the names a person calls
-it: its look-up key, text keys, aliases from ``ragdx.yaml``) and the *value*. A passage states the
-fact when, after normalisation (:mod:`ragdx.kb.normalise`: case, accents, numbers, dates in any
-rendering, a few synonyms):
+one the database gives the *subject* (the entity the fact is about, by every name a person calls
+it: its name — a person's in full, a surname no one else has, an initial no namesake shares —,
+a text code, "noun + key" such as "project 1110", a unique short attribute beside the table's noun
+such as "the Leeds office", a pair of its other values for a row with only a number, aliases from
+``ragdx.yaml``) and the *value*. Documents are cut into blocks by their structure
+(:mod:`ragdx.kb.structure`: headings, table rows with their header, cards, lists, trees), each
+read under its context. A block states the fact when, after normalisation (:mod:`ragdx.kb.normalise`):
 
-1. one of its sentences names the subject and states the value ("Hedy Lamarr, serving as the
-   Project Manager, ..."), weight 1; or
-2. its document is *about* the subject (the document's id or title is the subject's name, or its
-   first real sentence names it) and the passage states the value ("Initiated on January 15,
-   2023, the project ..." in the Quantum Data Center Expansion report), weight 0.9, unless the
-   passage opens by naming another entity of the subject's table (a second site's paragraph in
-   a document about the first); or
-3. the passage's opening sentence names the subject and a later one states the value ("Skyline
+1. one of its sentences (a row, a card line) names the subject and states the value ("Hedy Lamarr,
+   serving as the Project Manager, ..."), weight 1; or
+2. what it is read under names the subject — a heading, a table's caption, the card's first
+   entity, a parent line in a tree, the question an answer follows, the paragraph a pronoun
+   points back to, or the document being *about* the subject (its id or title, or its first real
+   sentence names it) — and the block states the value, weight 0.9, unless a paragraph opens by
+   naming another entity of the subject's table; or the block names the subject and its heading
+   states the value (a product row under its category's heading), 0.9; or
+3. the paragraph's opening sentence names the subject and a later one states the value ("Skyline
    Developers is a Dubai firm. It was founded in 1999."), weight 0.8.
 
-The value must be stated outside the subject's name (a course called "... the 5% Threshold" does
-not state 5 credits) and the weight is multiplied by the value's own (a date matched only by its
-month 0.8, by its season 0.6); a fact counts as stated from weight 0.5. Two entities of one table
-named in one sentence (a director and a manager) do not say which relation holds between them:
-such a match weighs 0.45 and does not count on its own.
+The value must be stated outside the subject's name and outside any other entity's longer name
+("Hamburg" in "Hamburg Wasserwerke Nord"), a number under a header that does not name another
+column, and the weight is multiplied by the value's own. A fact counts as stated from weight 0.5;
+a value written at a lower precision (a month for a day) is *approximate*: its documents are
+evidence (gold), but the record is not supported (``kb_basis`` ``approximate``). Two entities of
+one table named in one sentence (a director and a manager) do not say which relation holds
+between them: such a match weighs 0.45 and does not count on its own (a tree's parent line does).
 
 Naming the subject without the value is not evidence of the fact (the key value alone says
 nothing about the answer), and a value without its subject is not either. A fact that only
