@@ -548,27 +548,11 @@ class Linker:
         Threshold" does not state that it has 5 credits), and the subject named outside the value
         ("Alan Turing" inside "Alan Turing Institute" names nobody)."""
         passage = self.index.passages[pid]
-        if hop.exact is not None and value == (f" {hop.exact.lower()} ",):
-            # the acronym itself, not a synonym ("United States" for "USA"), must keep its capitals
-            text = self.index.corpus.documents[passage.doc].text[passage.start:passage.end]
-            if not re.search(rf"(?<!\w){re.escape(hop.exact)}(?!\w)", text):
-                return 0.0
-        norm, ctx = passage.norm, passage.ctx
         if hop.long_text:
             return self._weigh_long(hop, pid, subject_phrases, about)
-        if hop.column and passage.kind in ("row", "card") and _is_quantity(value):
-            # a number in a table: its header must not name another column; and where the row does
-            # not name the subject itself (a timetable under a port's heading), the header must name
-            # this column ("2" in a sailing's "No." column is no port's number of berths)
-            strict = passage.kind == "row" and not any(p in norm for names in subject_phrases for p in names)
-            if not self._under_column(passage, value, hop.column, hop.other_columns, strict=strict):
-                return 0.0
-        if hop.ref_noun and passage.kind != "row" and all(self.alt_nouns.get(v) for v in value):
-            # the value is a row named only by another attribute ("Tidewell" for Tidewell Hub, "Leeds"
-            # for office K-01): it names that row beside the table's noun, or in a table's column
-            noun = self.alt_nouns[value[0]]
-            if noun not in norm and noun not in ctx and noun.rstrip() + "s " not in norm:
-                return 0.0
+        if not self._value_may_be_here(hop, passage, value, subject_phrases):
+            return 0.0
+        norm, ctx = passage.norm, passage.ctx
         all_names = [p for names in subject_phrases for p in names]
         name_spans = [sp for p in all_names for sp in _occurrences(norm, p)]
         value_spans = [_occurrences(norm, v) for v in value]
@@ -646,6 +630,30 @@ class Linker:
             if any(all(p in sentence for p in d) for d in descriptors):
                 return True
         return False
+
+    def _value_may_be_here(self, hop: Hop, passage: Passage, value: tuple[str, ...],
+                           subject_phrases: list[list[str]]) -> bool:
+        """The checks on how the value is written, before any reading of the passage."""
+        norm, ctx = passage.norm, passage.ctx
+        if hop.exact is not None and value == (f" {hop.exact.lower()} ",):
+            # the acronym itself, not a synonym ("United States" for "USA"), must keep its capitals
+            text = self.index.corpus.documents[passage.doc].text[passage.start:passage.end]
+            if not re.search(rf"(?<!\w){re.escape(hop.exact)}(?!\w)", text):
+                return False
+        if hop.column and passage.kind in ("row", "card") and _is_quantity(value):
+            # a number in a table: its header must not name another column; and where the row does
+            # not name the subject itself (a timetable under a port's heading), the header must name
+            # this column ("2" in a sailing's "No." column is no port's number of berths)
+            strict = passage.kind == "row" and not any(p in norm for names in subject_phrases for p in names)
+            if not self._under_column(passage, value, hop.column, hop.other_columns, strict=strict):
+                return False
+        if hop.ref_noun and passage.kind != "row" and all(self.alt_nouns.get(v) for v in value):
+            # the value is a row named only by another attribute ("Tidewell" for Tidewell Hub, "Leeds"
+            # for office K-01): it names that row beside the table's noun, or in a table's column
+            noun = self.alt_nouns[value[0]]
+            if noun not in norm and noun not in ctx and noun.rstrip() + "s " not in norm:
+                return False
+        return True
 
     def _row_reading(self, hop: Hop, passage: Passage, value: tuple[str, ...],
                      subject_phrases: list[list[str]]) -> float | None:
