@@ -54,19 +54,20 @@ from typing import Any
 from ragdx.errors import LLMError, RagdxError
 from ragdx.evaluate.records import JudgeItem, Judgement
 from ragdx.kb.normalise import (
-    _PERCENT,
-    _SCALE_OF,
     ARTICLES,
     NUMBER,
+    PERCENT,
+    SCALE_OF,
     SPACES,
-    _scale_key,
     abbreviated_amounts,
     boolean_of,
     extract_dates,
     extract_numbers,
+    flag_value,
     nfkc_casefold,
     normalise_text,
     number_value,
+    scale_key,
     states_text,
     strip_accents,
 )
@@ -294,9 +295,9 @@ def _canonical_tuple(text: str) -> tuple[str, ...]:
 
     def number(m: re.Match[str]) -> str:
         value = number_value(m.group("num"))
-        scale = _scale_key(m.group("scale"))
-        if scale and scale not in _PERCENT:
-            value *= _SCALE_OF[scale]
+        scale = scale_key(m.group("scale"))
+        if scale and scale not in PERCENT:
+            value *= SCALE_OF[scale]
         return " n" + f"{value:g}".replace(".", "p").replace("-", "m").replace("+", "") + " "
 
     text = NUMBER.sub(number, unicodedata.normalize("NFKC", text).casefold())
@@ -348,16 +349,10 @@ def _as_flag(gold: Any, response: str, query: str) -> bool | None:
     A count ("How many berths?") is never read as a flag, and a response with a digit is a number."""
     if isinstance(gold, bool):
         return gold
-    if isinstance(gold, str):
-        gold = gold.strip()
-        if gold not in ("0", "1"):
-            return None
-        gold = int(gold)
-    if not isinstance(gold, int) or gold not in (0, 1) or _COUNT_QUERY.search(query or ""):
+    flag = None if isinstance(gold, float) else flag_value(gold)
+    if flag is None or _COUNT_QUERY.search(query or "") or any(c.isdigit() for c in response):
         return None
-    if any(c.isdigit() for c in response):
-        return None
-    return bool(gold)
+    return bool(flag)
 
 
 def _value_equal(gold: Any, response: str, query: str = "") -> bool:

@@ -62,6 +62,8 @@ from __future__ import annotations
 
 import bisect
 import copy
+import functools
+import itertools
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -70,8 +72,12 @@ from typing import Any
 
 from ragdx.errors import RagdxError
 from ragdx.kb.normalise import (
+    COLUMN_FILLER_WORDS,
     SEP,
+    YES_NO_MARKS,
     Variant,
+    flag_value,
+    flag_variants,
     normalised_passage,
     phrase,
     sentences,
@@ -79,7 +85,7 @@ from ragdx.kb.normalise import (
     tokens,
     value_variants,
 )
-from ragdx.kb.structure import Block, blocks
+from ragdx.kb.structure import KEY_VALUE, Block, blocks, split_cells, windows
 from ragdx.rag.corpus import Corpus
 
 #: weight of a match through the document's subject (rule 2) relative to one in a sentence (rule 1)
@@ -140,24 +146,7 @@ def split_passages(text: str, max_words: int = MAX_PASSAGE_WORDS) -> list[tuple[
             paras[-1][2] = heading
         else:
             paras.append([a, b, heading])
-    out: list[tuple[int, int]] = []
-    for a, b, _ in paras:
-        if len(text[a:b].split()) <= max_words:
-            out.append((a, b))
-            continue
-        start, words, last = None, 0, a
-        for sa, sb in sentences(text[a:b]):
-            n = len(text[a + sa:a + sb].split())
-            if start is not None and words + n > max_words:
-                out.append((start, last))
-                start, words = None, 0
-            if start is None:
-                start = a + sa
-            words += n
-            last = a + sb
-        if start is not None:
-            out.append((start, last))
-    return out
+    return [w for a, b, _ in paras for w in windows(text, a, b, max_words)]
 
 
 def _normalised_row(row: str, header: str) -> str:
@@ -166,23 +155,20 @@ def _normalised_row(row: str, header: str) -> str:
     it as a card line would."""
     from ragdx.kb.normalise import tokens
 
-    cells, heads = _split_cells(row), _split_cells(header)
+    cells, heads = split_cells(row), split_cells(header)
     if len(cells) != len(heads):
         return _normalised_lines(row)
     parts = []
     for h, c in zip(heads, cells, strict=True):
         head = [_ABBREVIATIONS.get(t, t) for t in tokens(h)]
         # a yes/no cell written as a letter or a tick ("DBS  Y"): its header says what it is
-        c = _YES_NO.get(c.strip().lower(), c)
+        c = YES_NO_MARKS.get(c.strip().lower(), c)
         parts.append(" ".join(head + tokens(c)))
     # the cells alone too: a name split over two cells ("Shaw | Graham" under "Surname | First
     # name") reads as "shaw graham" only without the headers between
     plain = " ".join(t for c in cells for t in tokens(c))
     return " " + plain + " " + " ".join(p for p in parts if p) + " "
 
-
-#: yes/no as a table writes it in one character
-_YES_NO = {"y": "yes", "n": "no", "✓": "yes", "✔": "yes", "✗": "no", "✘": "no", "j": "yes"}
 
 #: cells meaning "the same as the cell above"
 _DITTO = {"〃", '"', "''", "”", "“", "do.", "do", "ditto", "-do-", "same", "id.", "ibid."}
@@ -191,7 +177,7 @@ _DITTO = {"〃", '"', "''", "”", "“", "do.", "do", "ditto", "-do-", "same", 
 def _ditto(row: str, above: dict[tuple[int, int], list[str]], header: tuple[int, int]) -> str:
     """``row`` with its ditto marks ("〃", "do.") replaced by the cell above, which is what they
     state; the row's cells are remembered for the next row of the same table."""
-    cells = _split_cells(row)
+    cells = split_cells(row)
     prev = above.get(header)
     changed = False
     if prev is not None and len(prev) == len(cells):
@@ -233,13 +219,14 @@ def legend(text: str) -> dict[str, str]:
     return out
 
 
-def _expand(piece: str, abbreviations: Mapping[str, str]) -> str:
-    """``piece`` with a document's own abbreviations written out ("AL" → "Anna Lindqvist")."""
+def _expander(abbreviations: Mapping[str, str]) -> Callable[[str], str]:
+    """A function writing out a document's own abbreviations ("AL" → "Anna Lindqvist"), its
+    pattern compiled once per document."""
     if not abbreviations:
-        return piece
+        return lambda piece: piece
     pattern = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, sorted(abbreviations, key=len, reverse=True)))
                          + r")(?![\w-])")
-    return pattern.sub(lambda m: abbreviations[m.group(1)], piece)
+    return lambda piece: pattern.sub(lambda m: abbreviations[m.group(1)], piece)
 
 
 class PassageIndex:
@@ -260,13 +247,13 @@ class PassageIndex:
             self.first_passage.append(len(self.passages))
             text = doc.text
             ctx_cache: dict[tuple[tuple[int, int], ...], str] = {}
-            abbreviations = legend(text)
+            expand = _expander(legend(text))
             #: the last row's cells of each table (by its header), for ditto marks
             above: dict[tuple[int, int], list[str]] = {}
             for block in blocks(text, max_words=max_words) or [Block(0, 0, "para")]:
                 a, b = block.start, block.end
                 pid = len(self.passages)
-                piece = _expand(text[a:b], abbreviations)
+                piece = expand(text[a:b])
                 if block.kind == "row" and block.header is not None:
                     piece = _ditto(piece, above, block.header)
                 if block.kind == "row" and block.header is not None:
@@ -283,8 +270,8 @@ class PassageIndex:
                     ctx = ctx_cache[key] = (" " + f" {SEP} ".join(p for p in parts if p) + " ") if any(parts) else ""
                 cells = heads = None
                 if block.kind == "row" and block.header is not None:
-                    row_cells = _split_cells(piece)
-                    head_cells = _split_cells(text[block.header[0]:block.header[1]])
+                    row_cells = split_cells(piece)
+                    head_cells = split_cells(text[block.header[0]:block.header[1]])
                     if len(row_cells) == len(head_cells):
                         heads = tuple(phrase(" ".join(_ABBREVIATIONS.get(t, t) for t in tokens(h))) or " "
                                       for h in head_cells)
@@ -431,7 +418,6 @@ class Linker:
         #: names that name a row only beside its table's noun ("the Leeds office"): phrase → noun
         self.alt_nouns: Mapping[str, str] = {}
         self._known: frozenset[str] | None = None
-        self._pids: dict[int, int] | None = None
         self._longest: dict[str, int] = {}
 
     def prepare(self, resolver: FactResolver) -> None:
@@ -594,7 +580,7 @@ class Linker:
                 if hop.peers:
                     weight = min(weight, PEER_WEIGHT)
                 continue
-            if ctx and any(p in ctx for p in names) and self._speaks_of(pid, None, names) and not (
+            if ctx and any(p in ctx for p in names) and self._speaks_of(pid, names) and not (
                     passage.kind == "para" and self._leads_with_another(pid, entity, names)):
                 # the heading (or caption, or the paragraph a pronoun points back to) names it
                 weight = min(weight, TOPIC_WEIGHT)
@@ -736,7 +722,7 @@ class Linker:
             return 0
         done = 0
         text_of = self.index.corpus.documents
-        for passage in self.index.passages:
+        for pid, passage in enumerate(self.index.passages):
             text = text_of[passage.doc].text[passage.start:passage.end]
             if not any(m in text for m in ("~", "…", "...")):
                 continue
@@ -757,18 +743,12 @@ class Linker:
                         passage.cells = tuple(c.replace(f" {prefix} ", f" {hits[0]} ", 1) for c in passage.cells)
                     for tok in hits[0].split():
                         postings = self.index.postings.setdefault(tok, [])
-                        pid = self._pid(passage)
                         if not postings or postings[-1] != pid:
                             postings.append(pid)
                     done += 1
         if done:
             self.index._phrase_cache.clear()
         return done
-
-    def _pid(self, passage: Passage) -> int:
-        if self._pids is None:
-            self._pids = {id(p): i for i, p in enumerate(self.index.passages)}
-        return self._pids[id(passage)]
 
     def _first_entity_cell(self, cells: Sequence[str], upto: int) -> int:
         """The first of a row's cells (before ``upto``) that names an entity of the database: the
@@ -817,7 +797,7 @@ class Linker:
         want = _column_words(column)
         if passage.kind == "card":
             for line in doc[passage.start:passage.end].splitlines():
-                m = _KEY_VALUE.match(line)
+                m = KEY_VALUE.match(line)
                 if m and all(v in f" {' '.join(tokens(m.group(2)))} " for v in value):
                     words = _column_words(m.group(1))
                     if words & want or not words & others:
@@ -825,8 +805,8 @@ class Linker:
             return False
         if passage.header is None:
             return not strict
-        row = _split_cells(doc[passage.start:passage.end])
-        head = _split_cells(doc[passage.header[0]:passage.header[1]])
+        row = split_cells(doc[passage.start:passage.end])
+        head = split_cells(doc[passage.header[0]:passage.header[1]])
         if len(row) != len(head):
             return not strict  # cells and headers do not line up: nothing to tell
         if strict and _column_words(row[0]) & want:
@@ -838,11 +818,11 @@ class Linker:
                     return True
         return False
 
-    def _speaks_of(self, pid: int, sentence: int | None, names: Sequence[str]) -> bool:
+    def _speaks_of(self, pid: int, names: Sequence[str]) -> bool:
         """Is the passage's use of ``names`` a mention of the entity? A name that is only another
         attribute ("Leeds" for office K-01) counts beside its table's noun — in the passage ("Which
         office are you in? A: Leeds, most days."), in what it is read under, or in the document's id
-        or title. (``sentence``: the sentence the name is in; the whole passage is read.)"""
+        or title."""
         alt = self.alt_nouns
         if not alt or not any(p in alt for p in names):
             return True
@@ -860,7 +840,7 @@ class Linker:
     def _full_mention(self, pid: int, sentence: int, names: Sequence[str]) -> bool:
         """A surname alone names a person only when no other given name stands before it: "Harold
         Fuller" is not Andrew Fuller ("Fuller approved it", "Mr Fuller" are)."""
-        if not self._speaks_of(pid, sentence, names):
+        if not self._speaks_of(pid, names):
             return False
         partial = self.partial_names
         if not partial or not any(p in partial for p in names):
@@ -929,18 +909,18 @@ class Linker:
         return False
 
 
-_KEY_VALUE = re.compile(r"^\s*(?:[-*+•]\s+)?(?:\*\*|__)?([^:|\n]{1,40}?)(?:\*\*|__)?\s*(?:\.{2,}\s*:?|:|\t+)\s*(\S.*)$")
 #: short forms of column words in table headers and card keys
 _ABBREVIATIONS = {"qty": "quantity", "postcode": "postal", "zip": "postal", "proj": "project", "dept": "department",
                   "emp": "employee", "cust": "customer", "acct": "account", "prod": "product", "inv": "invoice",
                   "no": "number", "nr": "number", "num": "number", "amt": "amount",
                   "tel": "phone", "ph": "phone", "ext": "extension", "disc": "discount", "dob": "birth",
-                  "pcs": "quantity", "units": "unit", "price": "price", "cost": "price", "stock": "stock",
+                  "pcs": "quantity", "units": "unit", "cost": "price",
                   "ordered": "order", "shipped": "ship", "born": "birth", "hired": "hire", "joined": "hire"}
-_GENERIC_WORDS = {"id", "the", "of", "in", "usd", "eur", "date", "no", "code", "key", "name", "value", "s"}
+_GENERIC_WORDS = COLUMN_FILLER_WORDS
 
 
-def _column_words(name: str) -> set[str]:
+@functools.lru_cache(maxsize=4096)
+def _column_words(name: str) -> frozenset[str]:
     from ragdx.gen.verbalise import readable_name
     from ragdx.kb.normalise import tokens
 
@@ -953,14 +933,8 @@ def _column_words(name: str) -> set[str]:
                 break
         if w not in _GENERIC_WORDS:
             out.add(w)
-    return out
+    return frozenset(out)
 
-
-def _split_cells(line: str) -> list[str]:
-    s = line.strip()
-    if "|" in s:
-        return [c.strip() for c in s.strip("|").split("|")]
-    return [c for c in re.split(r"\s{2,}|\t", s) if c]
 
 
 def _is_quantity(value: tuple[str, ...]) -> bool:
@@ -1026,6 +1000,7 @@ class FactResolver:
         self._alt: dict[str, list[str]] = {}
         self._initials: dict[str, frozenset[str]] = {}
         self._codes: dict[str, list[str]] = {}
+        self._no_name: dict[str, bool] = {}
         self._desc: dict[str, dict[str, Any]] = {}
 
     def meta(self, table: str) -> _TableMeta:
@@ -1117,13 +1092,20 @@ class FactResolver:
         return readable_entity(meta.info.name).strip()
 
     def _unnamed(self, meta: _TableMeta) -> bool:
-        """A table whose rows have no name but a number (a deal, a visit, a payment by its id)."""
-        if meta.association:
-            return False
-        if not meta.names:
-            return True
-        return all(c in meta.key for c in meta.names) and all(
-            isinstance(r.get(meta.key[0]), int) for r in list(self.rows(meta.info.name).values())[:20])
+        """A table whose rows have no name but a number (a deal, a visit, a payment by its id);
+        worked out once per table (every fact of it asks)."""
+        name = meta.info.name
+        hit = self._no_name.get(name)
+        if hit is None:
+            if meta.association:
+                hit = False
+            elif not meta.names:
+                hit = True
+            else:
+                first = itertools.islice(self.rows(name).values(), 20)
+                hit = all(c in meta.key for c in meta.names) and all(isinstance(r.get(meta.key[0]), int) for r in first)
+            self._no_name[name] = hit
+        return hit
 
     def _descriptors(self, table: str, key: str, exclude: str) -> list[tuple[str, ...]]:
         """Pairs of a row's values (a referenced entity's name, a short text) that no other row of
@@ -1380,7 +1362,7 @@ class FactResolver:
             if column in meta.surrogate:
                 return Hop(fact, subjects, [])
         if self._is_flag(info.name, column, value):
-            return Hop(fact, subjects, flag_variants(column, bool(_flag_value(value))))
+            return Hop(fact, subjects, flag_variants(column, bool(flag_value(value))))
         exact = value.strip() if isinstance(value, str) and _ACRONYM.fullmatch(value.strip()) else None
         if isinstance(value, str) and (len(value.split()) >= LONG_TEXT_WORDS
                                        or len(value.split()) >= 8 and len(sentences(value)) >= 2):
@@ -1406,13 +1388,13 @@ class FactResolver:
         never by a bare 0 or 1, which every price, discount and quantity contains."""
         if isinstance(value, bool):
             return True
-        if _flag_value(value) is None:
+        if flag_value(value) is None:
             return False
         key = f"{table}.{column}"
         hit = self._flags.get(key)
         if hit is None:
             # some schemas keep the flag as text '0' / '1' (Northwind's SQLite port does)
-            seen = {_flag_value(r.get(column)) if r.get(column) is not None else None
+            seen = {flag_value(r.get(column)) if r.get(column) is not None else None
                     for r in self.rows(table).values()}
             hit = self._flags[key] = bool(seen) and seen <= {0, 1, None} and len(seen - {None}) == 2
         return hit
@@ -1460,33 +1442,6 @@ def null_variants(column: str) -> list[Variant]:
     if not words:
         return []
     return [((f" no recorded {words} ",), 1.0), ((f" has no {words} ",), 0.9), ((f" without a {words} ",), 0.8)]
-
-
-def _flag_value(value: Any) -> int | None:
-    """0 or 1 for a flag's value (an integer, a float, a bool or the text '0' / '1'), else None."""
-    if isinstance(value, bool):
-        return int(value)
-    if isinstance(value, int | float) and value in (0, 1):
-        return int(value)
-    if isinstance(value, str) and value.strip() in ("0", "1"):
-        return int(value.strip())
-    return None
-
-
-def flag_variants(column: str, value: bool) -> list[Variant]:
-    """How a document states a yes/no column: "Discontinued: yes", "discontinued", "not discontinued"."""
-    from ragdx.gen.verbalise import readable_name
-
-    words = phrase(readable_name(column)).strip()
-    if not words:
-        return []
-    # under a header that keeps one word of the column's name ("DBS  Y" for dbs_checked)
-    single = [w for w in words.split() if len(w) > 2 and w not in _GENERIC_WORDS] if " " in words else []
-    if value:
-        return [((f" {words} yes ",), 1.0), ((f" {words} true ",), 1.0), ((f" {words} ",), 0.9),
-                *(((f" {w} yes ",), 0.9) for w in single)]
-    return [((f" {words} no ",), 1.0), ((f" {words} false ",), 1.0), ((f" not {words} ",), 0.9),
-            ((f" no longer {words} ",), 0.9), *(((f" {w} no ",), 0.9) for w in single)]
 
 
 def schema_table(schema, name: str) -> str:

@@ -275,9 +275,9 @@ NUMBER = re.compile(
     r"(?![a-z]))?",
     re.IGNORECASE,
 )
-_SCALE_OF = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "mio": 1e6, "billion": 1e9,
+SCALE_OF = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "mio": 1e6, "billion": 1e9,
              "bn": 1e9, "b": 1e9, "mrd": 1e9, "trillion": 1e12, "tn": 1e12}
-_PERCENT = {"%", "percent", "per cent"}
+PERCENT = {"%", "percent", "per cent"}
 _SCALE_WORD = {"k": "thousand", "mn": "million", "mio": "million", "bn": "billion", "mrd": "billion",
                "tn": "trillion", "%": "percent", "per cent": "percent"}
 
@@ -306,7 +306,7 @@ def number_value(num: str) -> float:
     return float(number_digits(num))
 
 
-def _scale_key(scale: str | None) -> str:
+def scale_key(scale: str | None) -> str:
     if not scale:
         return ""
     return SPACES.sub(" ", scale.lower().rstrip("."))
@@ -361,11 +361,11 @@ def extract_numbers(text: str, skip: tuple[tuple[int, int], ...] | list[tuple[in
         if m.group("sign"):
             value = -value
         out.add(value)
-        scale = _scale_key(m.group("scale"))
-        if scale in _PERCENT:
+        scale = scale_key(m.group("scale"))
+        if scale in PERCENT:
             out.add(value / 100)
         elif scale:
-            out.add(value * _SCALE_OF[scale])
+            out.add(value * SCALE_OF[scale])
     for s, _, value in word_numbers(low):
         if not any(a <= s < b for a, b in skip):
             out.add(float(value))
@@ -385,22 +385,22 @@ def _abbreviated(low: str) -> frozenset[tuple[float, float]]:
     if not _DIGIT.search(low):
         return frozenset()
     for m in NUMBER.finditer(low):
-        scale = _scale_key(m.group("scale"))
-        if not scale or scale in _PERCENT:
+        scale = scale_key(m.group("scale"))
+        if not scale or scale in PERCENT:
             continue
         digits = number_digits(m.group("num"))
         significant = len(digits.replace(".", "").lstrip("0"))
         if significant < 2:
             continue
         decimals = len(digits.partition(".")[2])
-        value = float(digits) * _SCALE_OF[scale] * (-1 if m.group("sign") else 1)
-        half = 0.5 * 10 ** -decimals * _SCALE_OF[scale]
+        value = float(digits) * SCALE_OF[scale] * (-1 if m.group("sign") else 1)
+        half = 0.5 * 10 ** -decimals * SCALE_OF[scale]
         out.add((value - half, value + half))
     return frozenset(out)
 
 
 def _canonical_number(m: re.Match) -> str:
-    scale = _scale_key(m.group("scale"))
+    scale = scale_key(m.group("scale"))
     word = _SCALE_WORD.get(scale, scale)
     return f"{m.group('sign')}{number_digits(m.group('num'))}" + (f" {word} " if word else "")
 
@@ -838,8 +838,8 @@ def boolean_of(response: str, query: str = "") -> bool | None:
     if not toks:
         return None
     votes: set[bool] = set()
-    if len(toks) == 1 and toks[0] in ("y", "n") and response.strip().rstrip(".").upper() in ("Y", "N"):
-        return toks[0] == "y"  # a table's one-letter answer, and nothing else
+    if len(toks) == 1 and response.strip().rstrip(".").upper() in ("Y", "N"):
+        return YES_NO_MARKS[toks[0]] == "yes"  # a table's one-letter answer, and nothing else
     for i in (0, len(toks) - 1):
         if toks[i] in _YES:
             votes.add(True)
@@ -859,6 +859,40 @@ def boolean_of(response: str, query: str = "") -> bool | None:
                 negated = bool(before) and before[-1] in _NEGATIONS
                 votes.add(negated)
     return votes.pop() if len(votes) == 1 else None
+
+
+#: yes/no as a table writes it in one character
+YES_NO_MARKS = {"y": "yes", "n": "no", "✓": "yes", "✔": "yes", "✗": "no", "✘": "no", "j": "yes"}
+#: words of a column's name that say nothing of what it holds ("id", "date", "code")
+COLUMN_FILLER_WORDS = frozenset({"id", "the", "of", "in", "usd", "eur", "date", "no", "code", "key", "name", "value",
+                                 "s"})
+
+
+def flag_value(value: Any) -> int | None:
+    """0 or 1 for a flag's value (an integer, a float, a bool or the text '0' / '1'), else None."""
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, int | float) and value in (0, 1):
+        return int(value)
+    if isinstance(value, str) and value.strip() in ("0", "1"):
+        return int(value.strip())
+    return None
+
+
+def flag_variants(column: str, value: bool) -> list[Variant]:
+    """How a document states a yes/no column: "Discontinued: yes", "discontinued", "not discontinued"."""
+    from ragdx.gen.verbalise import readable_name  # a leaf of ragdx.gen; imported where used
+
+    words = phrase(readable_name(column)).strip()
+    if not words:
+        return []
+    # under a header that keeps one word of the column's name ("DBS  Y" for dbs_checked)
+    single = [w for w in words.split() if len(w) > 2 and w not in COLUMN_FILLER_WORDS] if " " in words else []
+    if value:
+        return [((f" {words} yes ",), 1.0), ((f" {words} true ",), 1.0), ((f" {words} ",), 0.9),
+                *(((f" {w} yes ",), 0.9) for w in single)]
+    return [((f" {words} no ",), 1.0), ((f" {words} false ",), 1.0), ((f" not {words} ",), 0.9),
+            ((f" no longer {words} ",), 0.9), *(((f" {w} no ",), 0.9) for w in single)]
 
 
 # ----------------------------------------------------------------------------- value variants

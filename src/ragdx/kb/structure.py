@@ -54,7 +54,7 @@ _RULE = re.compile(r"^\s*(?:[-*_=]\s*){3,}$")
 _PIPE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _ITEM = re.compile(r"^\s*(?:[-*+•·▪◦]|\d{1,3}[.)])\s+")
 #: ``Key: value``, ``**Key**: value``, ``KEY.......: value``, ``Key ....... value``, ``Key\tvalue``
-_KV = re.compile(r"^\s*(?:[-*+•·▪◦]\s+)?(?:\*\*|__)?([^\W\d_][^:|\n]{0,40}?)(?:\*\*|__)?"
+KEY_VALUE = re.compile(r"^\s*(?:[-*+•·▪◦]\s+)?(?:\*\*|__)?([^\W\d_][^:|\n]{0,40}?)(?:\*\*|__)?"
                  r"\s*(?:\.{2,}\s*:?|:|\t+|\s{2,}[.·]{2,}\s*)\s*(\S.*)$")
 
 
@@ -62,7 +62,7 @@ def _is_kv(line: str) -> bool:
     """A ``key: value`` line: a short key (at most five words) and a value that is not prose (at
     most twelve words); "Textile Cities: Łódź and Manchester is a course in our records ..." is a
     sentence with a colon in it."""
-    m = _KV.match(line)
+    m = KEY_VALUE.match(line)
     # a line of three or more tab-separated cells is a table row, not a key and its value
     return bool(m) and len(m.group(1).split()) <= 5 and len(m.group(2).split()) <= 12 and line.count("\t") < 2
 
@@ -85,8 +85,6 @@ class Block:
     #: spans of the text this block is read under: headings above it (outermost first), a table's
     #: caption and header row, the paragraph a pronoun refers back to
     context: list[tuple[int, int]] = field(default_factory=list)
-    #: for a card: the span of its first line, where a card names its subject
-    lead: tuple[int, int] | None = None
     #: for a table row: the span of the table's header row, whose cells name the row's columns
     header: tuple[int, int] | None = None
 
@@ -100,13 +98,16 @@ def _lines(text: str) -> list[tuple[int, int]]:
     return out
 
 
-def _cells(line: str) -> list[str]:
-    body = line.strip()
-    if body.startswith("|"):
-        body = body[1:]
-    if body.endswith("|"):
-        body = body[:-1]
-    return [c.strip() for c in body.split("|")]
+def split_cells(line: str) -> list[str]:
+    """The cells of a table row: between pipes, or runs apart by two or more spaces or a tab."""
+    s = line.strip()
+    if "|" in s:
+        if s.startswith("|"):
+            s = s[1:]
+        if s.endswith("|"):
+            s = s[:-1]
+        return [c.strip() for c in s.split("|")]
+    return [c for c in re.split(r"\s{2,}|\t", s) if c]
 
 
 def _is_pipe_row(line: str) -> bool:
@@ -236,11 +237,11 @@ def _group_blocks(text: str, raw: list[str], lines: list[tuple[int, int]], group
         # a pipe table, possibly with a caption line above it
         caption = [lines[k] for k in lead_lines]
         header = bool(seps) and seps[0] == rows[0] + 1
-        cells = [_cells(raw[k]) for k in rows]
+        cells = [split_cells(raw[k]) for k in rows]
         base = ctx + caption
         if _kv_table(cells, header):
             a, b = lines[rows[0]][0], lines[rows[-1]][1]
-            out.append(Block(a, b, "card", base, lines[rows[1] if header else rows[0]]))
+            out.append(Block(a, b, "card", base))
             return None
         body = rows[1:] if header else rows
         head = [lines[rows[0]]] if header else []
@@ -252,7 +253,7 @@ def _group_blocks(text: str, raw: list[str], lines: list[tuple[int, int]], group
     if len(group) >= 2 and len(kv) >= max(2, 0.6 * len(group)):
         # a card: key/value lines (bullet or not); a first line that is not key/value names it
         a, b = lines[group[0]][0], lines[group[-1]][1]
-        out.append(Block(a, b, "card", ctx, lines[group[0]]))
+        out.append(Block(a, b, "card", ctx))
         return None
     tree = _tree(raw, group)
     if tree is not None:
@@ -283,7 +284,7 @@ def _group_blocks(text: str, raw: list[str], lines: list[tuple[int, int]], group
         # read under its question ("Where is the Aarhus office?" / "A: Åboulevarden 48")
         para_ctx.append((last_para.start, last_para.end))
     last = None
-    for sa, sb in _windows(text, a, b, max_words):
+    for sa, sb in windows(text, a, b, max_words):
         last = Block(sa, sb, "para", para_ctx)
         out.append(last)
     return last
@@ -326,7 +327,8 @@ def _tree(raw: list[str], group: list[int]) -> list[tuple[int, int | None]] | No
     return out
 
 
-def _windows(text: str, a: int, b: int, max_words: int) -> list[tuple[int, int]]:
+def windows(text: str, a: int, b: int, max_words: int) -> list[tuple[int, int]]:
+    """``text[a:b]``, or windows of its whole sentences when it is longer than ``max_words``."""
     if len(text[a:b].split()) <= max_words:
         return [(a, b)]
     from ragdx.kb.normalise import sentences
