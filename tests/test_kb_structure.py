@@ -18,9 +18,7 @@ from ragdx.rag.corpus import Corpus, _html_text
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory):
-    path = tmp_path_factory.mktemp("structure") / "shop.sqlite"
-    con = sqlite3.connect(path)
-    con.executescript("""
+    return _world(tmp_path_factory.mktemp("structure") / "shop.sqlite", """
         CREATE TABLE office (code TEXT PRIMARY KEY, city TEXT NOT NULL UNIQUE, phone TEXT);
         CREATE TABLE customer (id TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE, city TEXT, postcode TEXT,
                                credit INTEGER, active INTEGER);
@@ -37,6 +35,12 @@ def world(tmp_path_factory):
                                     (4, 'Jonas', 'Brandt', 'Engineer', 'K-01', 'Germany'),
                                     (5, 'Mia', 'Brandt', 'Sales Manager', 'K-02', 'UK');
     """)
+
+
+def _world(path, ddl: str):
+    """A real SQLite database made from ``ddl``, as ``(engine, schema)``."""
+    con = sqlite3.connect(path)
+    con.executescript(ddl)
     con.commit()
     con.close()
     engine = connect(f"sqlite:///{path}")
@@ -196,16 +200,10 @@ def test_ditto_marks_and_a_table_with_one_column_per_entity(world):
 
 
 def test_an_approximate_statement_is_evidence_but_not_support(tmp_path):
-    path = tmp_path / "p.sqlite"
-    con = sqlite3.connect(path)
-    con.executescript("""
+    world = _world(tmp_path / "p.sqlite", """
         CREATE TABLE project (id INTEGER PRIMARY KEY, title TEXT NOT NULL UNIQUE, started DATE);
         INSERT INTO project VALUES (1, 'Harbour Wall Survey', '2009-06-15'), (2, 'Bridge Deck Review', '2011-03-02');
     """)
-    con.commit()
-    con.close()
-    engine = connect(f"sqlite:///{path}")
-    world = (engine, inspect_schema(engine))
     vague = _link(world, {"p": "The Harbour Wall Survey started in June 2009."}, ["project.started@1"])
     # the document is the evidence a retriever should find, but the day cannot be read off it
     assert vague.gold_document_ids == ["p"] and vague.kb_supported is False and vague.kb_basis == "approximate"
@@ -256,18 +254,12 @@ def test_an_answer_is_read_under_its_question(world):
 
 
 def test_a_two_sentence_value_is_linked_sentence_by_sentence(tmp_path):
-    path = tmp_path / "s.sqlite"
-    con = sqlite3.connect(path)
-    con.executescript("""
+    world = _world(tmp_path / "s.sqlite", """
         CREATE TABLE service (code TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE, description TEXT);
         INSERT INTO service VALUES ('STR-1', 'Structural inspection',
             'Close-up inspection of bridges and quays. Findings are graded and photographed.'),
             ('GEO-1', 'Ground investigation', 'Boreholes and trial pits. Logged on site.');
     """)
-    con.commit()
-    con.close()
-    engine = connect(f"sqlite:///{path}")
-    world = (engine, inspect_schema(engine))
     doc = ("# Structural inspection\n\n## What we do\n\n"
            "Close-up inspection of bridges and quays.\nFindings are graded and photographed.")
     assert _link(world, {"s": doc}, ["service.description@STR-1"]).kb_supported is True
@@ -276,9 +268,7 @@ def test_a_two_sentence_value_is_linked_sentence_by_sentence(tmp_path):
 
 
 def test_a_numbered_row_is_told_apart_by_its_other_values(tmp_path):
-    path = tmp_path / "r.sqlite"
-    con = sqlite3.connect(path)
-    con.executescript("""
+    world = _world(tmp_path / "r.sqlite", """
         CREATE TABLE book (book_id INTEGER PRIMARY KEY, title TEXT NOT NULL UNIQUE);
         CREATE TABLE deal (deal_id INTEGER PRIMARY KEY, book_id INTEGER REFERENCES book(book_id),
                            licensee TEXT, language TEXT, signed_on DATE, advance REAL);
@@ -287,10 +277,6 @@ def test_a_numbered_row_is_told_apart_by_its_other_values(tmp_path):
                                 (2, 2, 'Einaudi', 'Italian', '2024-08-07', 2500),
                                 (3, 2, 'Columbia University Press', 'English', '2024-09-17', 1000);
     """)
-    con.commit()
-    con.close()
-    engine = connect(f"sqlite:///{path}")
-    world = (engine, inspect_schema(engine))
     report = ("# Rights report\n\n"
               "* Einaudi took Italian rights in *The Oyster Wars*, advance £2,000 (signed 21 Jun 2024).\n"
               "* Columbia University Press took a co-edition of *Commons of Wash* (signed 17 Sep 2024).\n")
@@ -333,19 +319,13 @@ def test_a_name_split_over_two_cells_and_a_name_without_its_prefix(world):
 
 
 def test_a_unique_code_column_names_its_row(tmp_path):
-    path = tmp_path / "f.sqlite"
-    con = sqlite3.connect(path)
-    con.executescript("""
+    world = _world(tmp_path / "f.sqlite", """
         CREATE TABLE port (port_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, code TEXT NOT NULL UNIQUE);
         CREATE TABLE vessel (vessel_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE,
                              home_port INTEGER REFERENCES port(port_id));
         INSERT INTO port VALUES (1, 'Kinlochbrae', 'KLB'), (2, 'Ardmore', 'ARM');
         INSERT INTO vessel VALUES (1, 'MV Isle of Rona', 1), (2, 'MV Cleit', 2);
     """)
-    con.commit()
-    con.close()
-    engine = connect(f"sqlite:///{path}")
-    world = (engine, inspect_schema(engine))
     fleet = "| Vessel | Base |\n|---|---|\n| Isle of Rona | KLB |\n| Cleit | ARM |"
     assert _link(world, {"f": fleet}, ["vessel.home_port@1"]).kb_supported is True
     assert _link(world, {"f": fleet.replace("| KLB |", "| ARM |", 1)}, ["vessel.home_port@1"]).kb_supported is False
@@ -363,20 +343,15 @@ def test_a_number_in_a_row_that_does_not_name_the_subject_needs_its_column_heade
 
 
 def test_a_name_without_its_tables_noun_in_a_row_and_yes_no_letters(tmp_path):
-    path = tmp_path / "h.sqlite"
-    con = sqlite3.connect(path)
-    con.executescript("""
+    world = _world(tmp_path / "h.sqlite", """
         CREATE TABLE hub (hub_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, town TEXT NOT NULL);
         CREATE TABLE volunteer (volunteer_id INTEGER PRIMARY KEY, first_name TEXT, last_name TEXT,
                                 dbs_checked INTEGER NOT NULL, home_hub INTEGER REFERENCES hub(hub_id));
         INSERT INTO hub VALUES (1, 'Tidewell Hub', 'Tidewell'), (2, 'Felby Depot', 'Felby');
         INSERT INTO volunteer VALUES (1, 'Joyce', 'Fernandes', 1, 1), (2, 'Sarah', 'Jones', 0, 2);
     """)
-    con.commit()
-    con.close()
-    engine = connect(f"sqlite:///{path}")
-    world = (engine, inspect_schema(engine))
-    table = "| Surname | Forename | DBS | Home |\n|---|---|---|---|\n| Fernandes | Joyce | Y | Tidewell |\n| Jones | Sarah | N | Felby Depot |"
+    table = ("| Surname | Forename | DBS | Home |\n|---|---|---|---|\n| Fernandes | Joyce | Y | Tidewell |\n"
+             "| Jones | Sarah | N | Felby Depot |")
     assert _link(world, {"t": table}, ["volunteer.dbs_checked@1"]).kb_supported is True
     assert _link(world, {"t": table}, ["volunteer.dbs_checked@2"]).kb_supported is True
     assert _link(world, {"t": table}, ["volunteer.home_hub@1"]).kb_supported is True
