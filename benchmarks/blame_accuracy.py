@@ -2,7 +2,12 @@
 
     OMP_WAIT_POLICY=passive HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/blame_accuracy.py \
         [--seeds 200] [--verdict-seeds 5] [--aurp ../shared/data/grammar-aurp] \
-        [--out benchmarks/results/blame_accuracy.md]
+        [--out /tmp/blame_simulated.md]
+
+Its answer key is ragdx's own (its fact index, its evidence sets, a reader answering in the
+database's format), so it checks the blame mechanism, not its accuracy: it cannot fail where the
+linker does. Accuracy against truth nobody at ragdx produced is ``blame_truth.py``, whose figures
+``results/blame_accuracy.md`` holds — never write this script's tables there.
 
 A strong simulated system (``ragdx.evaluate.faults``) runs over a testbed; faults are injected per
 query at set rates and seeds; ragdx judges the answers with its offline judge and blames a module
