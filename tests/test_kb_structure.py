@@ -212,13 +212,21 @@ def test_an_approximate_statement_is_evidence_but_not_support(tmp_path):
     assert exact.kb_supported is True and exact.kb_basis == "linked"
 
 
-def test_a_value_inside_another_entitys_name_states_nothing(world):
-    # "Hamburg" in "the Hamburg office" names the office; it is no customer's city
-    engine, schema = world
-    doc = "Chop-suey Chinese is served from the Hamburg office."
-    assert _link(world, {"h": doc}, ["employee.office@3"]).kb_supported is False  # Anna is not named
-    based = "Anna Keller is based in the Hamburg office."
-    assert _link(world, {"h": based}, ["employee.office@3"]).kb_supported is True
+def test_a_value_inside_another_entitys_name_states_nothing(tmp_path):
+    world = _world(tmp_path / "v.sqlite", """
+        CREATE TABLE office (code TEXT PRIMARY KEY, city TEXT NOT NULL UNIQUE);
+        CREATE TABLE client (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, city TEXT,
+                             office TEXT REFERENCES office(code));
+        INSERT INTO office VALUES ('K-03', 'Hamburg'), ('K-01', 'Leeds');
+        INSERT INTO client VALUES (1, 'Elbe Foods', 'Hamburg', 'K-01'), (2, 'Wasserwerke Nord', 'Bremen', 'K-03');
+    """)
+    # "Hamburg" in "the Hamburg office" names the office: it is no client's city
+    assert _link(world, {"h": "Elbe Foods is served from the Hamburg office."},
+                 ["client.city@1"]).kb_supported is False
+    assert _link(world, {"h": "Elbe Foods is based in Hamburg."}, ["client.city@1"]).kb_supported is True
+    # but it states which office serves a client
+    assert _link(world, {"h": "Wasserwerke Nord is served from the Hamburg office."},
+                 ["client.office@2"]).kb_supported is True
 
 
 def test_initials_name_a_person_only_when_no_namesake_shares_them(world):
