@@ -37,6 +37,20 @@ app.add_typer(kb_app, name="kb")
 console = Console()
 err = Console(stderr=True)
 
+
+def _print_version(value: bool) -> None:
+    if value:
+        from ragdx import __version__
+
+        console.print(f"ragdx {__version__}", highlight=False)
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(version: Annotated[bool, typer.Option("--version", callback=_print_version, is_eager=True,
+                                                help="Print ragdx's version and exit.")] = False) -> None:
+    """Grounded, modular diagnosis for retrieval-augmented generation."""
+
 ConfigOpt = Annotated[Path | None, typer.Option("--config", "-c", help="Project config (default ./ragdx.yaml).")]
 DbOpt = Annotated[str | None, typer.Option("--db", help="Database URL (sqlite:///f.db, postgresql://…, mysql://…).")]
 DryRunOpt = Annotated[bool, typer.Option("--dry-run", help="Estimate LLM calls and tokens; send nothing, write nothing.")]
@@ -90,10 +104,9 @@ def _print_dry_run(llm) -> None:
 
 
 def _progress() -> Progress:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from ragdx.progress import bars
 
-    return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                    TimeElapsedColumn(), console=err, transient=False)
+    return bars(console=err, eta=False)
 
 
 # ----------------------------------------------------------------------------- schema
@@ -597,12 +610,21 @@ def run_cmd(
     executor: Annotated[str, typer.Option("--executor", help="local (this process) or ray (Ray actors that each build the system once; pip install 'ragdx[ray]').")] = "local",
     address: Annotated[str | None, typer.Option("--address", help="With --executor ray: the cluster (ray://host:10001, host:6379 or auto; default: RAY_ADDRESS, else a local instance).")] = None,
     workers: Annotated[int, typer.Option("--workers", min=1, help="With --executor ray: actors, each with its own copy of the system.")] = 2,
+    max_failed: Annotated[str | None, typer.Option("--max-failed", help="Exit 1 (after writing the run) when more records failed than this: a count (0: none may) or a share (0.1 or 10%). A run whose every record failed exits 1 regardless.")] = None,
     config: ConfigOpt = None,
 ):
-    """Run a system (or a grid of systems) over a dataset; resumable, failures recorded."""
-    from ragdx.rag.runner import RunInterrupted, failure_reasons, run, run_grid, summary_table, system_from_options
+    """Run a system (or a grid of systems) over a dataset; resumable, failures recorded.
+
+    Exit codes: 0 the run is written; 1 it is written but every record sent failed, or more than
+    --max-failed did (the manifest's "exit" says which); 2 bad input, nothing run; 130 interrupted."""
+    from ragdx.rag.runner import RunInterrupted, failure_reasons, parse_max_failed, run, run_grid, summary_table, system_from_options
 
     _choice(executor, ("local", "ray"), "--executor")
+    _choice(contexts, ("once", "full", "hash"), "--contexts")
+    max_failed_limit = parse_max_failed(max_failed)
+    for url, flag in ((http, "--http"), (openai, "--openai")):
+        if url is not None:
+            _check_http_url(url, flag)
     if executor == "local" and (address is not None or workers != 2):
         raise RagdxError("--address and --workers are for --executor ray", field="--executor")
     if executor == "ray" and (closed_book or grid is not None):
@@ -651,6 +673,38 @@ def run_cmd(
                           soft_wrap=True)
             for reason, count in failure_reasons(summary.run_dir):
                 console.print(f"  {count:>5} × {reason}", highlight=False, markup=False, soft_wrap=True)
+    _finish_run(summaries, max_failed_limit)
+
+
+def _finish_run(summaries, max_failed) -> None:
+    """Exit 1 when a run was written but cannot be trusted as a measurement (every record
+    failed, or more than --max-failed); the manifest records the verdict either way."""
+    from ragdx.rag.runner import EXIT_FAILED, failure_verdict, record_exit
+
+    code = 0
+    for summary in summaries:
+        reason = failure_verdict(summary, max_failed)
+        record_exit(summary.run_dir, EXIT_FAILED if reason else 0, reason)
+        if reason:
+            err.print(f"[bold red]error:[/] {escape(str(summary.run_dir))}: {escape(reason)} (exit {EXIT_FAILED})",
+                      highlight=False, soft_wrap=True)
+            code = EXIT_FAILED
+    if code:
+        sys.exit(code)
+
+
+def _check_http_url(url: str, flag: str) -> None:
+    # before any work: a URL that cannot be parsed would otherwise fail once per record, or
+    # raise from inside the HTTP client
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        port_ok = parts.port is None or parts.port > 0
+    except ValueError as exc:
+        raise RagdxError(f"not a URL ({exc}): {url!r}", field=flag) from None
+    if parts.scheme not in ("http", "https") or not parts.hostname or not port_ok:
+        raise RagdxError(f"expected an http:// or https:// URL with a host, got {url!r}", field=flag)
 
 
 @app.command("export")
@@ -889,12 +943,34 @@ def report(
     console.print(f"report → {escape(str(path))}")
 
 
+def _usage_error(exc: typer.TyperException) -> None:
+    """A bad or missing option is bad input like any other: one line, exit 2, the option named in
+    the parser's message and where the help is (the parser's own form is a six-line box)."""
+    if type(exc).__name__ == "NoArgsIsHelpError":  # a bare `ragdx templates` asks for its help
+        from typer import rich_utils
+
+        rich_utils.rich_format_error(exc)
+        sys.exit(exc.exit_code)
+    ctx = getattr(exc, "ctx", None)
+    hint = f" (see {ctx.command_path} --help)" if ctx is not None else ""
+    message = " ".join(exc.format_message().split())
+    err.print(f"[bold red]error:[/] {escape(message + hint)}", highlight=False, soft_wrap=True)
+    sys.exit(exc.exit_code)
+
+
 def main() -> None:
     """Entry point: a RagdxError becomes one line on stderr and its exit code (2 for bad input)."""
     from ragdx.redact import redact_text
 
     try:
-        app()
+        code = app(standalone_mode=False)
+        if isinstance(code, int) and code:  # typer.Exit(n) comes back as n without standalone mode
+            sys.exit(code)
+    except typer.TyperException as exc:
+        _usage_error(exc)
+    except typer.Abort:
+        err.print("aborted")
+        sys.exit(1)
     except RagdxError as exc:
         # the message is data (paths, values, URLs): escaped so '[bold]' in a path stays in it,
         # and redacted as a last line of defence against a credential quoted in it

@@ -35,7 +35,6 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
-import hashlib
 import json
 import os
 import platform
@@ -64,6 +63,10 @@ __all__ = [
     "grid_table",
     "summary_table",
     "system_from_options",
+    "EXIT_FAILED",
+    "parse_max_failed",
+    "failure_verdict",
+    "record_exit",
 ]
 
 FORMAT_VERSION = 1
@@ -132,8 +135,9 @@ def _now() -> str:
 
 
 def _inputs_hash(inputs: Sequence[SystemInput]) -> str:
-    blob = json.dumps([[i.id, i.query] for i in inputs], ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(blob.encode()).hexdigest()
+    from ragdx.rag.run_dataset import queries_sha256
+
+    return queries_sha256((i.id, i.query) for i in inputs)
 
 
 def _load_dataset(dataset: str | Path | Iterable[Any]) -> tuple[list[SystemInput], dict[str, Any]]:
@@ -455,27 +459,11 @@ _LINE_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), defa
 
 
 def _progress(total: int, done: int, name: str):
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        ProgressColumn,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-    from rich.text import Text
-
-    class RateColumn(ProgressColumn):
-        def render(self, task) -> Text:
-            speed = task.finished_speed or task.speed
-            return Text("–/s" if speed is None else f"{speed:.1f}/s", style="progress.data.speed")
-
-    bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                   TextColumn("[red]{task.fields[failed]} failed"), RateColumn(), TimeElapsedColumn(),
-                   TextColumn("eta"), TimeRemainingColumn(), console=Console(stderr=True))
     from rich.markup import escape
+
+    from ragdx.progress import bars
+
+    bar = bars(failed=True, rate=True)
 
     task = bar.add_task(escape(name), total=total, completed=done, failed=0)
     return bar, task
@@ -532,6 +520,11 @@ async def arun(system: System, dataset: str | Path | Iterable[Any], run_dir: str
     clock = time.perf_counter()
     run_dir = Path(run_dir)
     inputs, dataset_info = _load_dataset(dataset)
+    if dataset_info["path"] is not None:
+        from ragdx.rag.run_dataset import dataset_location
+
+        # found again from the run directory wherever both are moved together (see run_dataset)
+        dataset_info.update(dataset_location(dataset_info["path"], run_dir))
     # One-time setup (a pipeline's index, a model load) happens before the first query, so it
     # neither counts as that query's latency nor fails every record one by one.
     build = getattr(system, "build", None)
@@ -712,6 +705,9 @@ async def _run_locked(system: System, inputs: list[SystemInput], dataset_info: d
                 raise
             finally:
                 await results.aclose()
+                # the last group is counted while the bar is still shown: off a terminal the bar's
+                # last line is its only one, and it must not end short of what was answered
+                commit()
     finally:
         try:
             commit()  # what was answered and written is synced and counted, however the run ends
@@ -939,10 +935,13 @@ def system_from_options(system: str | Path | None = None, *, callable_: str | No
     if corpus and not system:
         raise RagdxError("--corpus is for a built-in pipeline (--system)", field="--corpus")
     if system:
-        built = _pipeline_with_corpus(Path(system), name, corpus, dataset)
+        from ragdx.rag.systems import spec_file
+
+        path = spec_file(system)
+        built = _pipeline_with_corpus(path, name, corpus, dataset)
         if built is not None:
             return built
-        loaded = load_system(Path(system))
+        loaded = load_system(path)
         if name:
             loaded.name = name
         return loaded
@@ -991,6 +990,73 @@ def failure_reasons(run_dir: str | Path, top: int = 5) -> list[tuple[str, int]]:
     from collections import Counter
 
     latest = _scan_results(Path(run_dir) / RESULTS).latest
-    reasons = Counter(re.sub(r"\d+(?:\.\d+)?", "N", str(o["error"]))[:160]
-                      for o in latest.values() if o.get("error") is not None)
-    return reasons.most_common(top)
+    # grouped with the digits folded, shown as the group's commonest message: a reader sees
+    # "gave up after 3 attempts", never a placeholder such as "after N attempts"
+    groups: dict[str, Counter[str]] = {}
+    for o in latest.values():
+        if o.get("error") is not None:
+            text = str(o["error"])[:160]
+            groups.setdefault(re.sub(r"\d+(?:\.\d+)?", "N", text), Counter())[text] += 1
+    reasons = []
+    for variants in groups.values():
+        shown, _ = variants.most_common(1)[0]
+        others = len(variants) - 1
+        label = shown if not others else f"{shown} (and {others} more like it, numbers differing)"
+        reasons.append((label, sum(variants.values())))
+    return sorted(reasons, key=lambda r: -r[1])[:top]
+
+
+# ----------------------------------------------------------------------------- exit status
+
+#: exit code of a run written whole whose failures cross the line (every record failed, or more
+#: than ``--max-failed``): distinct from 2 (bad input, nothing run) and 130 (interrupted)
+EXIT_FAILED = 1
+
+
+def parse_max_failed(spec: str | None) -> int | float | None:
+    """``--max-failed``: a whole number is a count of failed records (``0``: none may fail); a
+    share below 1 (``0.1`` or ``10%``) is of the records answered or failed."""
+    if spec is None:
+        return None
+    text = spec.strip()
+    if re.fullmatch(r"\d+", text):
+        return int(text)
+    try:
+        share = float(text[:-1]) / 100 if text.endswith("%") else float(text)
+    except ValueError:
+        share = float("nan")
+    if not 0 <= share < 1:  # NaN fails too
+        raise RagdxError(f"expected a count of records (e.g. 5) or a share below 1 (e.g. 0.1 or 10%), got {spec!r}",
+                         field="--max-failed")
+    return share
+
+
+def failure_verdict(summary: RunSummary, max_failed: int | float | None = None) -> str | None:
+    """Why the run should end with :data:`EXIT_FAILED`, or None. Every record sent having failed
+    is always a failure (nothing was measured); ``max_failed`` bounds the failures otherwise."""
+    done = summary.ok + summary.failed
+    if summary.failed and not summary.ok:
+        return f"every record sent failed ({summary.failed} of {done})"
+    if max_failed is None or not summary.failed:
+        return None
+    if isinstance(max_failed, int):
+        if summary.failed > max_failed:
+            return f"{summary.failed} records failed, more than --max-failed {max_failed}"
+    elif summary.failed / done > max_failed:
+        return (f"{summary.failed} of {done} records failed ({summary.failed / done:.1%}), "
+                f"more than --max-failed {max_failed:g}")
+    return None
+
+
+def record_exit(run_dir: str | Path, code: int, reason: str | None) -> None:
+    """The command's verdict in the manifest (top level and the latest invocation), so that a
+    run directory says why its command exited non-zero."""
+    from ragdx.store import write_json
+
+    path = Path(run_dir) / MANIFEST
+    manifest = json.loads(path.read_text(encoding="utf-8"))
+    verdict = {"code": code, "reason": reason}
+    manifest["exit"] = verdict
+    if manifest.get("invocations"):
+        manifest["invocations"][-1]["exit"] = verdict
+    write_json(path, manifest)
