@@ -99,3 +99,19 @@ def empty_db(request, tmp_path):
         return f"sqlite:///{tmp_path / 'db.sqlite'}"
     fixture = "pg_databases" if request.param == "postgresql" else "mysql_databases"
     return request.getfixturevalue(fixture).new()
+
+
+def pytest_collection_modifyitems(config, items):
+    # pytest-timeout's limit (300 s in pyproject, or a test's own mark) stretches with the load the
+    # suite starts under: on a busy runner a test is slower, not wrong (tests/support/timing.py)
+    from tests.support.timing import time_scale
+
+    scale = time_scale()
+    if scale <= 1.0:
+        return
+    default = float(config.getini("timeout") or 0)
+    for item in items:
+        mark = item.get_closest_marker("timeout")
+        base = float(mark.args[0]) if mark is not None and mark.args else default
+        if base > 0:
+            item.add_marker(pytest.mark.timeout(base * scale), append=False)

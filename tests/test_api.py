@@ -12,6 +12,7 @@ import pytest
 
 import ragdx
 from tests.conftest import REPO
+from tests.support.timing import scaled
 from tests.test_runner import make_dataset
 
 API = ["RagdxError", "__version__", "generate_dataset", "run", "arun", "evaluate", "compare", "report", "export",
@@ -58,7 +59,7 @@ def test_run_works_inside_a_running_event_loop(tmp_path):
 @pytest.mark.slow
 def test_quickstart_example_runs(tmp_path):
     done = subprocess.run([sys.executable, str(REPO / "examples" / "quickstart.py"), str(tmp_path)], cwd=REPO,
-                          capture_output=True, text=True, timeout=600,
+                          capture_output=True, text=True, timeout=scaled(600),
                           env={"OMP_WAIT_POLICY": "passive", "HF_HUB_OFFLINE": "1", "PATH": "/usr/bin:/bin"})
     assert done.returncode == 0, done.stderr[-3000:]
     assert "accuracy " in done.stdout and "report →" in done.stdout

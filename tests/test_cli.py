@@ -11,12 +11,13 @@ from pathlib import Path
 import pytest
 
 from ragdx.demo.database import build_demo_database
+from tests.support.timing import scaled
 
 
 def ragdx(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
     env = {**os.environ, "COLUMNS": "200", "NO_COLOR": "1"}
     return subprocess.run([sys.executable, "-m", "ragdx.cli", *args], capture_output=True, text=True,
-                          cwd=cwd, env=env, timeout=300)
+                          cwd=cwd, env=env, timeout=scaled(300))
 
 
 @pytest.fixture(scope="module")

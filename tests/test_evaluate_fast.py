@@ -19,6 +19,7 @@ from ragdx.errors import RagdxError
 from ragdx.evaluate import CascadeJudge, ContainmentJudge, ExactMatchJudge, JudgeItem, Judgement, TokenF1Judge
 from ragdx.evaluate.protocol import group_stats
 from ragdx.store import iter_jsonl
+from tests.support.timing import scaled
 
 
 def _items() -> list[JudgeItem]:
@@ -223,7 +224,7 @@ def test_offline_evaluate_imports_no_heavy_module(tmp_path):
             "print(json.dumps([r.queries, r.text_metrics['rouge_l'], "
             "[m for m in ('nltk', 'openai', 'torch', 'transformers', 'sklearn') if m in sys.modules]]))")
     done = subprocess.run([sys.executable, "-c", code, str(tmp_path / "run")], capture_output=True, text=True,
-                          check=True, timeout=300)
+                          check=True, timeout=scaled(300))
     queries, rouge, heavy = json.loads(done.stdout.strip().splitlines()[-1])
     assert queries == 12 and rouge == "not computed (--no-rouge)"
     assert heavy == []

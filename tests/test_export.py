@@ -22,6 +22,7 @@ from ragdx.rag.corpus import load_corpus
 from ragdx.rag.runner import read_run, run
 from ragdx.rag.systems import CallableSystem
 from tests.support.small_demo import build_small_demo
+from tests.support.timing import scaled
 
 pytestmark = pytest.mark.slow
 
@@ -114,7 +115,7 @@ def _load_elsewhere(library: str, snippet: str) -> dict:
             exec(compile(snippet, "<snippet>", "exec"), namespace)  # noqa: S102 - our own test code
         return json.loads(buffer.getvalue().strip().splitlines()[-1])
     env = {**os.environ, "DEEPEVAL_TELEMETRY_OPT_OUT": "YES", "RAGAS_DO_NOT_TRACK": "true"}
-    done = subprocess.run([python, "-c", snippet], capture_output=True, text=True, timeout=300, env=env)
+    done = subprocess.run([python, "-c", snippet], capture_output=True, text=True, timeout=scaled(300), env=env)
     assert done.returncode == 0, done.stderr[-2000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
 

@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ragdx.errors import RagdxError
+from tests.support.timing import scaled
 
 EXAMPLES = int(os.environ.get("RAGDX_FUZZ_EXAMPLES", "40"))
 
@@ -181,7 +182,7 @@ def test_invalid_utf8_and_alias_bombs_through_the_command_line(tmp_path):
         path = tmp_path / name
         path.write_bytes(content)
         r = subprocess.run([sys.executable, "-m", "ragdx.cli", *args.format(path).split()], capture_output=True,
-                           text=True, env=env, timeout=120)
+                           text=True, env=env, timeout=scaled(120))
         assert r.returncode == 2, (name, r.stderr)
         assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1, (name, r.stderr)
         assert name in r.stderr, (name, r.stderr)

@@ -21,12 +21,13 @@ from ragdx.kb.link import FactResolver, Linker, LinkStats, PassageIndex, link_re
 from ragdx.kb.normalise import normalised_passage, value_variants
 from ragdx.rag.corpus import Corpus, load_corpus
 from tests.conftest import AURP, SPIDER, need
+from tests.support.timing import scaled
 
 
 def ragdx(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
     env = {**os.environ, "COLUMNS": "200", "NO_COLOR": "1"}
     return subprocess.run([sys.executable, "-m", "ragdx.cli", *args], capture_output=True, text=True,
-                          cwd=cwd, env=env, timeout=300)
+                          cwd=cwd, env=env, timeout=scaled(300))
 
 
 def _stated(passage: str, value) -> bool:

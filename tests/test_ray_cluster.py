@@ -37,6 +37,7 @@ from pathlib import Path
 import pytest
 
 from ragdx.rag.runner import read_run, run
+from tests.support.timing import scaled
 from tests.test_ray import REPO, _records, pipeline_setup
 
 pytest.importorskip("ray", reason="the Ray executor's tests need the ray extra (pip install 'ragdx[ray]')")
@@ -44,7 +45,7 @@ pytest.importorskip("ray", reason="the Ray executor's tests need the ray extra (
 pytestmark = pytest.mark.slow
 
 RAY = str(Path(sys.executable).with_name("ray"))
-START_TIMEOUT_S = 180  # two nodes on a busy 2-core machine take a while
+START_TIMEOUT_S = scaled(180)  # two nodes on a busy 2-core machine take a while
 
 
 def node_of(query: str) -> str:
@@ -129,7 +130,7 @@ class LocalCluster:
                 continue
         for proc in self.procs:
             try:
-                proc.wait(timeout=60)
+                proc.wait(timeout=scaled(60))
             except subprocess.TimeoutExpired:
                 pass
         # anything of this cluster still alive (its command line names our temp dir) is killed
@@ -170,7 +171,7 @@ def cluster():
 
 def _driver(cluster: LocalCluster, *args: str, cwd: Path = REPO) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, *args], capture_output=True, text=True, cwd=cwd, env=cluster.env,
-                          timeout=900)
+                          timeout=scaled(900))
 
 
 def test_two_nodes_answer_a_run_with_the_local_records(cluster, tmp_path):
@@ -189,7 +190,7 @@ def test_two_nodes_answer_a_run_with_the_local_records(cluster, tmp_path):
     refused = subprocess.run([sys.executable, "-m", "ragdx.cli", "run", "-d", str(dataset), "-o",
                               str(tmp_path / "refused"), "--executor", "ray", "--address", cluster.address,
                               "--callable", "tests.test_ray_cluster:node_of", "--no-progress"],
-                             capture_output=True, text=True, cwd=REPO, timeout=600,
+                             capture_output=True, text=True, cwd=REPO, timeout=scaled(600),
                              env={k: v for k, v in cluster.env.items() if not k.startswith("RAY_AUTH_")})
     assert refused.returncode == 2 and "RAY_AUTH_MODE=token" in refused.stderr, refused.stderr[-2000:]
 

@@ -30,6 +30,7 @@ from ragdx.gen.sql_templates import (
 )
 from ragdx.gen.text_templates import generate_text_templates
 from tests.conftest import DATA, need
+from tests.support.timing import scaled
 
 NORTHWIND = DATA / "northwind" / "northwind.sqlite"
 
@@ -37,7 +38,7 @@ NORTHWIND = DATA / "northwind" / "northwind.sqlite"
 def ragdx(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
     env = {**os.environ, "COLUMNS": "200", "NO_COLOR": "1"}
     return subprocess.run([sys.executable, "-m", "ragdx.cli", *args], capture_output=True, text=True,
-                          cwd=cwd, env=env, timeout=600)
+                          cwd=cwd, env=env, timeout=scaled(600))
 
 
 def _records(directory: Path) -> list[dict]:

@@ -26,6 +26,7 @@ from ragdx.rag.executor import LocalAsyncExecutor
 from ragdx.rag.runner import RunSummary, load_grid, read_run, run, run_grid, summary_table
 from ragdx.rag.systems import CallableSystem, ResultsFileSystem
 from ragdx.rag.types import SystemInput, SystemOutput
+from tests.support.timing import scaled
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -135,6 +136,7 @@ def child(dataset: Path, run_dir: Path) -> subprocess.Popen:
 
 
 def wait_for_lines(path: Path, at_least: int, proc: subprocess.Popen, timeout: float = 30.0) -> int:
+    timeout = scaled(timeout)
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if path.exists():
@@ -160,13 +162,13 @@ def test_sigkill_midway_then_resume_equals_an_uninterrupted_run(tmp_path):
         proc = child(dataset, killed)
         wait_for_lines(killed / "results.jsonl", target, proc)
         proc.send_signal(signal.SIGKILL)
-        proc.wait(timeout=10)
+        proc.wait(timeout=scaled(10))
         assert proc.returncode == -signal.SIGKILL
         seen_at_kill.append((killed / "results.jsonl").read_bytes().count(b"\n"))
     # The kills really landed midway; otherwise this test would prove nothing.
     assert 30 <= seen_at_kill[0] < n and seen_at_kill[0] <= seen_at_kill[1] < n, seen_at_kill
     proc = child(dataset, killed)
-    out, err = proc.communicate(timeout=60)
+    out, err = proc.communicate(timeout=scaled(60))
     assert proc.returncode == 0, err[-2000:]
     done, ok, failed, pending, attempted, skipped = out.split()
     assert (done, int(ok), int(failed), int(pending)) == ("done", n, 0, 0)
@@ -223,7 +225,7 @@ def test_ctrl_c_stops_with_130_and_a_consistent_directory(tmp_path):
     proc = child(dataset, run_dir)
     wait_for_lines(run_dir / "results.jsonl", 20, proc)
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=30)
+    out, err = proc.communicate(timeout=scaled(30))
     assert proc.returncode == 130, err[-2000:]
     word, ok, pending = out.split()
     m = manifest(run_dir)

@@ -14,6 +14,8 @@ import sys
 
 import pytest
 
+from tests.support.timing import scaled
+
 #: kept out of every path below
 HEAVY = ("scipy", "sklearn", "numpy", "torch", "sentence_transformers", "transformers", "pandas", "pyarrow",
          "sqlalchemy", "sqlglot", "openai", "httpx", "ray", "bm25s", "fastapi", "rich.progress")
@@ -36,7 +38,7 @@ sys.stderr.write("\\n@@" + json.dumps({"code": code, "modules": sorted(sys.modul
 
 def _probe(argv: list[str], tmp_path) -> tuple[int | None, set[str], str]:
     proc = subprocess.run([sys.executable, "-c", _PROBE, json.dumps(argv)], capture_output=True, text=True,
-                          cwd=tmp_path, timeout=120)
+                          cwd=tmp_path, timeout=scaled(120))
     err, _, tail = proc.stderr.rpartition("\n@@")
     assert tail, proc.stderr
     result = json.loads(tail)

@@ -28,12 +28,23 @@ _DRIVERS = {
 }
 
 
+def _path_hint(url: str | URL) -> str:
+    # the commonest first try is a file name ('ragdx schema shop.db'): say how to write it as a URL
+    if isinstance(url, str) and "://" not in url and url.strip():
+        from pathlib import Path
+
+        path = Path(url).expanduser()
+        if path.is_file() or path.suffix.lower() in {".db", ".sqlite", ".sqlite3", ".db3"}:
+            return f"; for a SQLite file write sqlite:///{url}"
+    return ""
+
+
 def normalise_url(url: str | URL) -> URL:
     """Parse ``url`` and pick the driver ragdx ships with when none is named."""
     try:
         parsed = make_url(url) if isinstance(url, str) else url
     except Exception as exc:  # sqlalchemy raises ArgumentError with a terse message
-        raise DatabaseError(f"not a database URL ({exc})", source=_safe(url)) from None
+        raise DatabaseError(f"not a database URL ({exc}){_path_hint(url)}", source=_safe(url)) from None
     backend = parsed.get_backend_name()
     if backend not in _DRIVERS:
         raise DatabaseError(
@@ -233,4 +244,8 @@ def _safe(url: str | URL) -> str:
         parsed = make_url(url) if isinstance(url, str) else url
         return redact_url(parsed.render_as_string(hide_password=True))
     except Exception:
+        # a plain file name holds no secret and is the clearest thing to quote back; anything
+        # else that does not parse may hold a password in a shape the redaction cannot see
+        if isinstance(url, str) and not any(c in url for c in "@=:?") and len(url) < 300:
+            return url
         return "<database URL>"

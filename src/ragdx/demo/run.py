@@ -89,10 +89,14 @@ class _Clock:
         return lap, now - self.start
 
 
+# the demo's stages, numbered as the console shows them: [1/5] … [5/5]
+STAGES = 5
+
+
 def _step(console: Console, number: int, text: str, clock: _Clock) -> None:
     lap, total = clock.lap()
     took = f"previous stage {lap:.1f} s, " if number > 1 else ""
-    console.print(f"[bold cyan][{number}/6][/] {text} [dim]({took}{total:.1f} s in all)[/]")
+    console.print(f"[bold cyan][{number}/{STAGES}][/] {text} [dim]({took}{total:.1f} s in all)[/]")
 
 
 @dataclass
@@ -113,7 +117,7 @@ class Testbed:
 
 def build_testbed(out: Path, console: Console | None = None, *, max_groups: int = DEMO_MAX_GROUPS,
                   per_group: int = DEMO_PER_GROUP, n: int = DEMO_N) -> Testbed:
-    """Stages 1 and 2 of the demo: the database, its knowledge base with facts left out on purpose,
+    """Stage 1 of the demo: the database, its knowledge base with facts left out on purpose,
     templates and a balanced dataset in ``out`` (also used by the fault-injection benchmark)."""
     console = console or Console(quiet=True)
     out = Path(out)
@@ -148,7 +152,7 @@ def run_demo(out: Path, console: Console | None = None, *, max_groups: int = DEM
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
 
-    # 1 and 2. database, knowledge base, templates and dataset ------------------------------------
+    # 1. database, knowledge base, templates and dataset -----------------------------------------
     _step(console, 1, "demo database, knowledge base, templates and a balanced dataset", clock)
     bed = build_testbed(out, console, max_groups=max_groups, per_group=per_group, n=n)
     kb, result, parsed, sql_result, text_result = bed.kb, bed.result, bed.parsed, bed.sql_result, bed.text_result
@@ -161,13 +165,20 @@ def run_demo(out: Path, console: Console | None = None, *, max_groups: int = DEM
         "text_template_pairs_added": text_result.added_pairs, "documents": len(kb.documents),
         "records": len(result.records), "semantic_groups": len(groups), "kb_gap_groups": len(gap_groups),
     }
-    console.print(f"{summary['sql_templates']} SQL templates, {len(kb.documents)} documents "
-                  f"(left out: {', '.join(kb.omitted)}), {summary['records']} queries in "
-                  f"{summary['semantic_groups']} semantic groups, {summary['kb_gap_groups']} of them "
-                  f"knowledge-base gaps by construction.")
+    # counted in the table's units (queries) and in groups, each named: a reader comparing the
+    # table's "kb-gap queries" with the groups below must not take one for the other
+    used = len({r.sql_template_id for r in result.records})
+    idle = summary["sql_templates"] - used
+    gap_queries = sum(r.kb_supported is False for r in result.records)
+    why = f" ({idle} gave no question: per_template_counts in dataset/manifest.json says why)" if idle else ""
+    console.print(f"{summary['sql_templates']} SQL templates{why}, "
+                  f"{len(kb.documents)} documents (left out: {', '.join(kb.omitted)}), "
+                  f"{summary['records']} queries in {summary['semantic_groups']} semantic groups; "
+                  f"{summary['kb_gap_groups']} groups ({gap_queries} queries) are knowledge-base gaps by "
+                  f"construction.")
 
-    # 3. two systems -------------------------------------------------------------------------
-    _step(console, 3, "running the two systems over the dataset", clock)
+    # 2. two systems -------------------------------------------------------------------------
+    _step(console, 2, "running the two systems over the dataset", clock)
     from ragdx.rag.runner import run
 
     run_dirs = []
@@ -176,8 +187,8 @@ def run_demo(out: Path, console: Console | None = None, *, max_groups: int = DEM
         run(system, dataset_dir, run_dir, concurrency=1, progress=progress)
         run_dirs.append(run_dir)
 
-    # 4. evaluation and comparison -----------------------------------------------------------
-    _step(console, 4, "evaluating: judges, tags, R, blame, short-vs-long and system tests", clock)
+    # 3. evaluation and comparison -----------------------------------------------------------
+    _step(console, 3, "evaluating: judges, tags, R, blame, short-vs-long and system tests", clock)
     from ragdx.evaluate import compare_paths, evaluate
 
     evaluations = {}
@@ -194,8 +205,8 @@ def run_demo(out: Path, console: Console | None = None, *, max_groups: int = DEM
     console.print(f"[bold]{run_dirs[1].name} vs {run_dirs[0].name}[/]: ", end="")
     console.print(comparison["sentence"], markup=False, highlight=False)
 
-    # 5. knowledge boundary ------------------------------------------------------------------
-    _step(console, 5, "knowledge-boundary tester: calibration, held-out and off-topic queries, drift", clock)
+    # 4. knowledge boundary ------------------------------------------------------------------
+    _step(console, 4, "knowledge-boundary tester: calibration, held-out and off-topic queries, drift", clock)
     relevance = knowledge_boundary(out / "kb", result.records, out / "relevance")
     summary["relevance"] = {k: relevance[k] for k in ("n_calibration", "n_in", "n_out", "auroc")}
     summary["relevance"]["drift"] = relevance["drift"]["mixed"]["drifted"]
@@ -212,9 +223,9 @@ def run_demo(out: Path, console: Console | None = None, *, max_groups: int = DEM
         console.print(f"in-domain queries whose facts the knowledge base leaves out: {ans['flagged']}/{ans['n']} "
                       f"flagged (AUROC vs answerable {ans['auroc_vs_in']:.3f}) — {relevance['note']}")
 
-    # 6. report ------------------------------------------------------------------------------
+    # 5. report ------------------------------------------------------------------------------
     if report:
-        _step(console, 6, "writing the report", clock)
+        _step(console, STAGES, "writing the report", clock)
         from ragdx.report import build_report, render_html, render_markdown
         from ragdx.store import atomic_write_text
 
@@ -233,7 +244,7 @@ def run_demo(out: Path, console: Console | None = None, *, max_groups: int = DEM
 
 def _print_dataset(console: Console, records) -> None:
     table = Table(title="demo dataset: M SQL templates × N text templates × Q values", title_justify="left")
-    for head in ("table", "style", "M", "N", "Q", "queries", "kb gaps"):
+    for head in ("table", "style", "M", "N", "Q", "queries", "kb-gap queries"):
         table.add_column(head, justify="left" if head in ("table", "style") else "right")
     for row in stats(records):
         table.add_row(row["table"], row["style"], str(row["M_sql_templates"]), str(row["N_text_templates"]),

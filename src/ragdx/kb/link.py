@@ -1584,10 +1584,9 @@ def link_dataset(engine, schema, records: Sequence, corpus: Corpus, *,
                  aliases: Mapping[str, Sequence[str]] | None = None, progress: bool = True,
                  console=None) -> LinkResult:
     """Index ``corpus`` and link every record's evidence, with a progress bar per stage."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from ragdx.progress import bars
 
-    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), console=console, transient=False, disable=not progress) as bar:
+    with bars(console=console, eta=False, disable=not progress) as bar:
         task = bar.add_task("indexing passages", total=len(corpus))
         index = PassageIndex(corpus, progress=lambda n: bar.advance(task, n))
         task = bar.add_task("linking evidence", total=len(records))

@@ -820,6 +820,22 @@ def _resolve(path: str, base_dir: Path | None) -> Path:
     return p if p.is_absolute() or base_dir is None else base_dir / p
 
 
+def spec_file(system: str | Path) -> Path:
+    """The file a ``--system`` names: the user's own file when it exists, else one of the built-in
+    pipelines by name (``er`` or ``er.yaml``: they ship inside the package, where no user would
+    look for them); anything else is one line listing both kinds of answer."""
+    path = Path(os.path.expanduser(str(system)))
+    if path.exists():
+        return path
+    from ragdx.rag.pipeline import CONFIG_DIR, PAPER_CONFIGS
+
+    name = path.name[: -len(path.suffix)] if path.suffix in (".yaml", ".yml") else path.name
+    if path.parent == Path(".") and name in PAPER_CONFIGS:
+        return CONFIG_DIR / f"{name}.yaml"
+    raise RagdxError(f"no such file, and not a built-in pipeline ({', '.join(PAPER_CONFIGS)})",
+                     source=str(system))
+
+
 def load_system(spec: Mapping[str, Any] | str | Path, *, base_dir: str | Path | None = None,
                 source: str | None = None) -> System:
     """Build a system from a spec dict or a YAML file holding one.
