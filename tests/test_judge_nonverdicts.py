@@ -17,6 +17,7 @@ import pytest
 from ragdx.evaluate import CascadeJudge, JudgeItem, LLMJudge, VerdictCache
 from ragdx.evaluate.judges import JUDGE_MAX_TOKENS, parse_judgement, read_judgement
 from ragdx.llm import OpenAICompatibleLLM
+from ragdx.llm.client import DEFAULT_MAX_TOKENS
 from tests.support.openai_server import OpenAIServer
 
 MAYBE = "Maybe. It is hard to say."
@@ -114,7 +115,8 @@ def test_a_client_max_tokens_or_max_completion_tokens_is_respected(tmp_path):
         sent = [r.body for r in server.chat_requests]
         assert sent[0]["max_tokens"] == 16
         assert "max_tokens" not in sent[1] and sent[1]["max_completion_tokens"] == 2000
-        assert "max_tokens" not in sent[2]
+        # the judge sends none of its own: the client's bound on every reply applies (issue 23, item 4)
+        assert sent[2]["max_tokens"] == DEFAULT_MAX_TOKENS
 
 
 def test_the_cascade_falls_back_and_counts_why(tmp_path):

@@ -198,6 +198,8 @@ def test_transient_fault_is_retried_then_succeeds(server: OpenAIServer, fault: F
         "retries": 1,
         "prompt_tokens": 6,
         "completion_tokens": 4,
+        "truncated": 0,
+        "cost_usd": None,
     }
 
 
@@ -403,7 +405,11 @@ def test_usage_adds_up() -> None:
         "retries": 0,
         "prompt_tokens": 10,
         "completion_tokens": 3,
+        "truncated": 0,
+        "cost_usd": None,
     }
+    # one priced side makes the sum priced; None only when neither is
+    assert (Usage(cost_usd=0.5) + Usage()).cost_usd == 0.5
 
 
 def test_server_lists_models(server: OpenAIServer) -> None:

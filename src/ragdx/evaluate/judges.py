@@ -631,15 +631,16 @@ def parse_judgement(text: str) -> bool | None:
     return read_judgement(text)[0]
 
 
-def reply_excerpt(text: str | None, limit: int = JUDGE_ERROR_REPLY_CHARS) -> str:
+def reply_excerpt(text: str | None, limit: int = JUDGE_ERROR_REPLY_CHARS, *, length: int | None = None) -> str:
     """A reply as a judgement may keep it: whitespace collapsed, cut at ``limit`` characters with
-    its full length said (a 2 MB reply is not written into every record that mentions it)."""
+    its full length said (a 2 MB reply is not written into every record that mentions it).
+    ``length``: the reply's length where ``text`` is only its start (the client cut it)."""
     if text is None:
         return "(none)"
     head = " ".join(text[: limit * 4].split())
-    if len(head) <= limit and len(text) <= limit * 4:
+    if length is None and len(head) <= limit and len(text) <= limit * 4:
         return repr(head)
-    return f"{head[:limit]!r}\u2026 ({len(text):,} characters)"
+    return f"{head[:limit]!r}\u2026 ({length or len(text):,} characters)"
 
 
 class LLMJudge(Judge):
@@ -709,12 +710,15 @@ class LLMJudge(Judge):
             # item is recorded as failed, with its error, and judged again next time
             return Verdict(None, self.name, "the judge's LLM call failed", error=exc.message, failure="call failed")
         text = completion.text
-        verdict, why = read_judgement(text, self.max_reply_chars)
+        cut_from = getattr(completion, "truncated_from", None)
+        # a reply the client cut at its size bound is too long, however its start reads
+        verdict, why = (None, "too long") if cut_from is not None else read_judgement(text, self.max_reply_chars)
         if verdict is None:
             # no verdict is a judge failure, never a silent "Incorrect" (5 % of the judgements of a
             # hostile endpoint were): excluded from the metrics, not cached, asked again next time
             return Verdict(None, self.name, f"the judge gave no verdict ({why})",
-                           error=f"the judge gave no verdict ({why}): {reply_excerpt(text)}", failure=why)
+                           error=f"the judge gave no verdict ({why}): {reply_excerpt(text, length=cut_from)}",
+                           failure=why)
         return Verdict(verdict, self.name, " ".join(text.split())[:200])
 
 

@@ -10,10 +10,11 @@ from ragdx.llm.client import (
     LLMFailure,
     OpenAICompatibleLLM,
     Usage,
+    counting,
     make_llm,
     run_sync,
 )
-from ragdx.llm.estimate import estimate_table, estimate_tokens
+from ragdx.llm.estimate import Price, estimate_table, estimate_tokens, usage_line, usage_markdown, usage_record
 
 __all__ = [
     "LLM",
@@ -24,9 +25,14 @@ __all__ = [
     "LLMConfig",
     "LLMFailure",
     "OpenAICompatibleLLM",
+    "Price",
     "Usage",
+    "counting",
     "estimate_table",
     "estimate_tokens",
     "make_llm",
     "run_sync",
+    "usage_line",
+    "usage_markdown",
+    "usage_record",
 ]

@@ -8,13 +8,16 @@ thing for the HTTP client, the cache and the dry run.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import contextvars
 import json
 import os
 import random
+import threading
 import weakref
-from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, Self, TypeVar, runtime_checkable
 
@@ -22,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ragdx.errors import LLMError, validated
 from ragdx.llm.cache import CompletionCache, request_key
-from ragdx.llm.estimate import estimate_prompt_tokens
+from ragdx.llm.estimate import Price, estimate_prompt_tokens
 
 if TYPE_CHECKING:
     import openai  # imported where used: ragdx.config (every CLI command) needs only LLMConfig
@@ -33,6 +36,12 @@ Message = Mapping[str, Any]
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 DEFAULT_MODEL = "gpt-4o-mini"
 CACHE_FILENAME = "llm-cache.sqlite"
+#: ``max_tokens`` sent where neither the call nor the client sets ``max_tokens`` or
+#: ``max_completion_tokens``: without one, a runaway reply filled a 43 MB cache in one evaluation
+DEFAULT_MAX_TOKENS = 2048
+#: replies longer than this many characters are cut (and counted as ``truncated``) before they are
+#: cached or returned, whatever the endpoint did with ``max_tokens`` (~4 characters a token)
+DEFAULT_MAX_COMPLETION_CHARS = 20_000
 
 # Keys the client sets itself; letting params override them would desynchronise the cache
 # key from what is sent, or (stream) produce a body this client cannot read.
@@ -52,6 +61,13 @@ class Completion:
     cached: bool = False
     dry_run: bool = False
     finish_reason: str | None = None
+    #: the reply's length in characters when it was longer than the client's
+    #: ``max_completion_chars`` and ``text`` is only its start; None when it is whole
+    truncated_from: int | None = None
+
+    @property
+    def truncated(self) -> bool:
+        return self.truncated_from is not None
 
 
 @dataclass(frozen=True)
@@ -76,10 +92,12 @@ class ChatRequest:
 class Usage:
     """What a client has done so far.
 
-    ``calls`` are HTTP requests, retries included; ``completions`` are answers received
-    from the endpoint and ``cache_hits`` answers served from the cache, which cost no
-    tokens. A ``DryRunLLM`` fills in the numbers a failure-free real run would report,
-    with estimated tokens.
+    ``calls`` are HTTP requests, retries included (``retries`` of them); ``completions`` are
+    answers received from the endpoint, ``failures`` requests given up after their retries, and
+    ``cache_hits`` answers served from the cache, which cost no tokens. ``truncated`` counts
+    replies cut at the client's ``max_completion_chars``. ``cost_usd`` is the estimated cost of
+    the tokens received when the client has a ``price``, None when it has none. A ``DryRunLLM``
+    fills in the numbers a failure-free real run would report, with estimated tokens.
     """
 
     calls: int = 0
@@ -89,14 +107,67 @@ class Usage:
     retries: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    truncated: int = 0
+    cost_usd: float | None = None
 
-    def as_dict(self) -> dict[str, int]:
+    def as_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Usage:
+        """The counters of a stored record (a results line, a manifest); unknown keys are ignored."""
+        usage = cls(**{f.name: int(data.get(f.name) or 0) for f in fields(cls) if f.name != "cost_usd"})
+        cost = data.get("cost_usd")
+        usage.cost_usd = None if cost is None else float(cost)
+        return usage
 
     def __add__(self, other: Usage) -> Usage:
         if not isinstance(other, Usage):
             return NotImplemented
-        return Usage(**{f.name: getattr(self, f.name) + getattr(other, f.name) for f in fields(self)})
+        total = Usage(**{f.name: getattr(self, f.name) + getattr(other, f.name) for f in fields(self)
+                         if f.name != "cost_usd"})
+        if self.cost_usd is not None or other.cost_usd is not None:
+            total.cost_usd = (self.cost_usd or 0.0) + (other.cost_usd or 0.0)
+        return total
+
+    def counted(self) -> bool:
+        """Whether any request was counted (sent, failed or answered from the cache)."""
+        return bool(self.calls or self.cache_hits or self.completions or self.failures)
+
+
+# Where usage is counted besides the client's own ``usage``: every ``Usage`` of the active
+# ``counting`` scopes. A context variable, so each query of a run (one asyncio task) or each
+# evaluated run counts exactly its own requests, though they share one client.
+_SCOPES: contextvars.ContextVar[tuple[Usage, ...]] = contextvars.ContextVar("ragdx_llm_usage", default=())
+# Clients are used from worker threads too (the sync face inside a running loop, a callable
+# system run in threads): ``+=`` on a shared counter is not atomic there.
+_COUNT_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def counting(usage: Usage | None = None) -> Iterator[Usage]:
+    """Count every request that ragdx's clients make in this context into ``usage`` (a fresh
+    ``Usage`` when None), as well as into each client's own ``usage``.
+
+    The context is this thread's or this asyncio task's, and what it starts: tasks created
+    inside (``asyncio.gather``), ``asyncio.to_thread`` and ``run_sync`` inherit it. Scopes nest:
+    a request counts in every enclosing one. Do not pass a client's own ``usage`` (it would
+    count twice)."""
+    usage = Usage() if usage is None else usage
+    token = _SCOPES.set((*_SCOPES.get(), usage))
+    try:
+        yield usage
+    finally:
+        _SCOPES.reset(token)
+
+
+def _count(own: Usage, *, cost_usd: float | None = None, **counts: int) -> None:
+    with _COUNT_LOCK:
+        for usage in (own, *_SCOPES.get()):
+            for name, n in counts.items():
+                setattr(usage, name, getattr(usage, name) + n)
+            if cost_usd is not None:
+                usage.cost_usd = (usage.cost_usd or 0.0) + cost_usd
 
 
 @runtime_checkable
@@ -138,8 +209,10 @@ def run_sync(coro: Coroutine[Any, Any, T]) -> T:
         asyncio.get_running_loop()
     except RuntimeError:
         return asyncio.run(coro)
+    # the worker runs in a copy of this context, so that ``counting`` scopes still count
+    context = contextvars.copy_context()
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="ragdx-llm") as pool:
-        return pool.submit(asyncio.run, coro).result()
+        return pool.submit(context.run, asyncio.run, coro).result()
 
 
 class _ChatLLM:
@@ -154,6 +227,9 @@ class _ChatLLM:
         temperature: float | None,
         max_tokens: int | None,
         params: Mapping[str, Any] | None,
+        default_max_tokens: int | None = DEFAULT_MAX_TOKENS,
+        max_completion_chars: int | None = DEFAULT_MAX_COMPLETION_CHARS,
+        price: Price | Mapping[str, float] | None = None,
     ):
         self.model = model
         self.base_url = base_url.rstrip("/")
@@ -162,6 +238,13 @@ class _ChatLLM:
         self.max_tokens = max_tokens
         self.params = dict(params or {})
         _check_params(self.params)
+        if default_max_tokens is not None and default_max_tokens < 1:
+            raise ValueError("default_max_tokens must be at least 1")
+        if max_completion_chars is not None and max_completion_chars < 1:
+            raise ValueError("max_completion_chars must be at least 1")
+        self.default_max_tokens = default_max_tokens
+        self.max_completion_chars = max_completion_chars
+        self.price = Price.of(price)
         self.usage = Usage()
 
     @property
@@ -177,10 +260,16 @@ class _ChatLLM:
             "temperature": self.temperature,
             "max_tokens": self.max_tokens,
             "params": dict(self.params),
+            "default_max_tokens": self.default_max_tokens,
+            "max_completion_chars": self.max_completion_chars,
+            "price": None if self.price is None else {"prompt": self.price.prompt, "completion": self.price.completion},
         }
 
     def __repr__(self) -> str:
-        args = ", ".join(f"{k}={v!r}" for k, v in self.to_dict().items())
+        from ragdx.redact import redact
+
+        # a repr ends up in logs and messages: the base URL's credentials stay out of it
+        args = ", ".join(f"{k}={v!r}" for k, v in redact(self.to_dict()).items())
         return f"{type(self).__name__}({args})"
 
     async def complete(
@@ -206,7 +295,7 @@ class _ChatLLM:
             attempts = f"{result.attempts} attempt{'s' if result.attempts != 1 else ''}"
             raise LLMError(
                 f"model {self.model}: gave up after {attempts}: {result.error_type}: {result.message}",
-                source=self.endpoint,
+                source=_redacted(self.endpoint),
             )
         return result
 
@@ -258,6 +347,10 @@ class _ChatLLM:
     ) -> dict[str, Any]:
         _check_params(params)
         merged = {"temperature": self.temperature, "max_tokens": self.max_tokens, **self.params, **params}
+        if merged.get("max_tokens") is None and merged.get("max_completion_tokens") is None \
+                and "max_tokens" not in params:
+            # a bound on every reply unless the call says "none" (max_tokens=None) itself
+            merged["max_tokens"] = self.default_max_tokens
         return {
             "base_url": self.base_url,
             "model": self.model,
@@ -270,6 +363,17 @@ class _ChatLLM:
         self, request: dict[str, Any], cache_if: Callable[[str], bool] | None = None
     ) -> Completion | LLMFailure:
         raise NotImplementedError
+
+    def _cost(self, prompt_tokens: int, completion_tokens: int) -> float | None:
+        return None if self.price is None else self.price.cost(prompt_tokens, completion_tokens)
+
+    def _bounded(self, completion: Completion) -> Completion:
+        """The reply cut at ``max_completion_chars`` (and marked), so that neither the cache nor a
+        results file holds a runaway reply (a 2 MB one was stored whole, once per query)."""
+        limit = self.max_completion_chars
+        if limit is None or len(completion.text) <= limit:
+            return completion
+        return replace(completion, text=completion.text[:limit], truncated_from=len(completion.text))
 
 
 def _check_params(params: Mapping[str, Any]) -> None:
@@ -312,6 +416,9 @@ class OpenAICompatibleLLM(_ChatLLM):
         temperature: float | None = 0.0,
         max_tokens: int | None = None,
         params: Mapping[str, Any] | None = None,
+        default_max_tokens: int | None = DEFAULT_MAX_TOKENS,
+        max_completion_chars: int | None = DEFAULT_MAX_COMPLETION_CHARS,
+        price: Price | Mapping[str, float] | None = None,
     ):
         super().__init__(
             model,
@@ -320,6 +427,9 @@ class OpenAICompatibleLLM(_ChatLLM):
             temperature=temperature,
             max_tokens=max_tokens,
             params=params,
+            default_max_tokens=default_max_tokens,
+            max_completion_chars=max_completion_chars,
+            price=price,
         )
         if max_concurrency < 1:
             raise ValueError("max_concurrency must be at least 1")
@@ -364,17 +474,21 @@ class OpenAICompatibleLLM(_ChatLLM):
             # caller refuses, cached before it could say so)
             text = str((hit or {}).get("text") or "")
             if hit is not None and text.strip() and (cache_if is None or cache_if(text)):
-                self.usage.cache_hits += 1
+                # a priced client marks its usage as priced, though a hit costs nothing
+                _count(self.usage, cache_hits=1, cost_usd=None if self.price is None else 0.0)
                 return _completion_from_record(hit)
         result = await self._call(request)
         if isinstance(result, LLMFailure):
-            self.usage.failures += 1
-        else:
-            self.usage.completions += 1
-            self.usage.prompt_tokens += result.prompt_tokens
-            self.usage.completion_tokens += result.completion_tokens
-            if self.cache is not None and (cache_if is None or cache_if(result.text)):
-                self.cache.put(request, _record_from_completion(result))
+            _count(self.usage, failures=1)
+            return result
+        whole = result.text
+        result = self._bounded(result)
+        _count(self.usage, completions=1, prompt_tokens=result.prompt_tokens,
+               completion_tokens=result.completion_tokens, truncated=int(result.truncated),
+               cost_usd=self._cost(result.prompt_tokens, result.completion_tokens))
+        # the caller judges the whole reply: a cut one must not pass for what it would have said
+        if self.cache is not None and (cache_if is None or cache_if(whole)):
+            self.cache.put(request, _record_from_completion(result))
         return result
 
     async def _call(self, request: dict[str, Any]) -> Completion | LLMFailure:
@@ -387,7 +501,9 @@ class OpenAICompatibleLLM(_ChatLLM):
             attempt = 0
             while True:
                 attempt += 1
-                self.usage.calls += 1
+                # counted as sent: a retry is a request after the first, so calls - retries is
+                # the number of requests asked for, whatever a cancellation interrupts
+                _count(self.usage, calls=1, retries=int(attempt > 1))
                 try:
                     raw = await state.client.chat.completions.with_raw_response.create(
                         model=self.model,
@@ -401,7 +517,6 @@ class OpenAICompatibleLLM(_ChatLLM):
                 except (openai.APIStatusError, openai.APIConnectionError, _MalformedResponse) as exc:
                     if not _is_retryable(exc) or attempt > self.max_retries:
                         return LLMFailure(type(exc).__name__, _one_line(exc), attempt)
-                    self.usage.retries += 1
                     await asyncio.sleep(self._backoff(attempt, exc))
 
     def _loop_state(self) -> _LoopState:
@@ -410,8 +525,12 @@ class OpenAICompatibleLLM(_ChatLLM):
         if state is None:
             import openai
 
+            # the SDK appends the route to the base URL's query (…/v1?api-version=1chat/completions):
+            # a query goes as default parameters of every request instead
+            base, query = _split_query(self.base_url)
             client = openai.AsyncOpenAI(
-                base_url=self.base_url, api_key=self._api_key, max_retries=0, timeout=self.timeout
+                base_url=base, api_key=self._api_key, max_retries=0, timeout=self.timeout,
+                default_query=query or None,
             )
             state = self._loops[loop] = _LoopState(client, asyncio.Semaphore(self.max_concurrency))
         return state
@@ -430,8 +549,8 @@ class DryRunLLM(_ChatLLM):
 
     A request found in the cache, or repeated within the run while a cache is configured,
     counts as a cache hit, not a call. Prompt tokens are estimated as characters / 4 (no
-    tokenizer, see ``estimate_tokens``); completion tokens as ``max_tokens`` (or
-    ``max_completion_tokens``) when given, else ``default_completion_tokens``. Every answer
+    tokenizer, see ``estimate_tokens``); completion tokens as the smaller of ``max_tokens`` (or
+    ``max_completion_tokens``) and ``default_completion_tokens``. Every answer
     is an empty ``Completion`` with ``dry_run=True`` so that callers can tell.
     """
 
@@ -445,6 +564,9 @@ class DryRunLLM(_ChatLLM):
         max_tokens: int | None = None,
         params: Mapping[str, Any] | None = None,
         default_completion_tokens: int = 256,
+        default_max_tokens: int | None = DEFAULT_MAX_TOKENS,
+        max_completion_chars: int | None = DEFAULT_MAX_COMPLETION_CHARS,
+        price: Price | Mapping[str, float] | None = None,
     ):
         super().__init__(
             model,
@@ -453,6 +575,9 @@ class DryRunLLM(_ChatLLM):
             temperature=temperature,
             max_tokens=max_tokens,
             params=params,
+            default_max_tokens=default_max_tokens,
+            max_completion_chars=max_completion_chars,
+            price=price,
         )
         self.default_completion_tokens = default_completion_tokens
         self._seen: set[str] = set()
@@ -465,18 +590,18 @@ class DryRunLLM(_ChatLLM):
     ) -> Completion:
         key = request_key(request)
         if self.cache is not None and (key in self._seen or self.cache.get(request) is not None):
-            self.usage.cache_hits += 1
+            _count(self.usage, cache_hits=1, cost_usd=None if self.price is None else 0.0)
             return Completion(text="", model=self.model, cached=True, dry_run=True)
         self._seen.add(key)
         params = request["params"]
         prompt_tokens = estimate_prompt_tokens(request["messages"])
-        completion_tokens = int(
-            params.get("max_tokens") or params.get("max_completion_tokens") or self.default_completion_tokens
-        )
-        self.usage.calls += 1
-        self.usage.completions += 1
-        self.usage.prompt_tokens += prompt_tokens
-        self.usage.completion_tokens += completion_tokens
+        # max_tokens is a ceiling (every request has one now), seldom reached: the smaller of it
+        # and the typical length
+        ceiling = params.get("max_tokens") or params.get("max_completion_tokens")
+        completion_tokens = int(min(ceiling, self.default_completion_tokens) if ceiling
+                                else self.default_completion_tokens)
+        _count(self.usage, calls=1, completions=1, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens,
+               cost_usd=self._cost(prompt_tokens, completion_tokens))
         return Completion(
             text="",
             model=self.model,
@@ -517,6 +642,7 @@ def _record_from_completion(completion: Completion) -> dict[str, Any]:
         "prompt_tokens": completion.prompt_tokens,
         "completion_tokens": completion.completion_tokens,
         "finish_reason": completion.finish_reason,
+        "truncated_from": completion.truncated_from,
     }
 
 
@@ -528,6 +654,7 @@ def _completion_from_record(record: Mapping[str, Any]) -> Completion:
         completion_tokens=record.get("completion_tokens", 0),
         finish_reason=record.get("finish_reason"),
         cached=True,
+        truncated_from=record.get("truncated_from"),
     )
 
 
@@ -561,8 +688,36 @@ def retry_after_seconds(headers: Mapping[str, str]) -> float | None:
 
 
 def _one_line(exc: Exception) -> str:
-    text = " ".join(str(exc).split()) or type(exc).__name__
+    from ragdx.redact import redact_text
+
+    # a failure's message is recorded (judgements, results): a server quoting the URL or the
+    # request in its error must not put a credential there
+    text = redact_text(" ".join(str(exc).split())) or type(exc).__name__
     return text if len(text) <= 300 else text[:297] + "..."
+
+
+def _redacted(url: str) -> str:
+    from ragdx.redact import redact_url
+
+    return redact_url(url)
+
+
+def _split_query(url: str) -> tuple[str, dict[str, str]]:
+    from urllib.parse import parse_qsl, urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    if not parts.query:
+        return url, {}
+    return urlunsplit(parts._replace(query="")), dict(parse_qsl(parts.query, keep_blank_values=True))
+
+
+class LLMPrice(BaseModel):
+    """``llm.price``: US dollars per million prompt and completion tokens."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    prompt: float = Field(ge=0)
+    completion: float = Field(ge=0)
 
 
 class LLMConfig(BaseModel):
@@ -578,6 +733,12 @@ class LLMConfig(BaseModel):
     timeout: float = Field(60.0, gt=0)
     temperature: float = 0.0
     max_tokens: int | None = Field(None, ge=1)
+    default_max_tokens: int | None = Field(
+        DEFAULT_MAX_TOKENS, ge=1, description="max_tokens sent where nothing else sets it; None sends none.")
+    max_completion_chars: int | None = Field(
+        DEFAULT_MAX_COMPLETION_CHARS, ge=1,
+        description="Replies longer than this (characters) are cut before they are cached or stored.")
+    price: LLMPrice | None = Field(None, description="USD per million tokens, for the estimated cost.")
     cache_dir: Path | None = Field(Path(".ragdx-cache"), description="None disables the cache.")
     params: dict[str, Any] = Field(default_factory=dict, description="Sampling parameters for every request.")
 
@@ -594,6 +755,9 @@ def make_llm(
         "temperature": cfg.temperature,
         "max_tokens": cfg.max_tokens,
         "params": cfg.params,
+        "default_max_tokens": cfg.default_max_tokens,
+        "max_completion_chars": cfg.max_completion_chars,
+        "price": None if cfg.price is None else cfg.price.model_dump(),
     }
     if dry_run:
         return DryRunLLM(cfg.model, **common)

@@ -1,10 +1,11 @@
-"""Token estimates for dry runs, made without a tokenizer."""
+"""Token estimates for dry runs, made without a tokenizer; prices, and usage as a record and a line."""
 
 from __future__ import annotations
 
 import json
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rich.table import Table
@@ -38,12 +39,72 @@ def estimate_prompt_tokens(messages: Sequence[Mapping[str, Any]]) -> int:
     return total
 
 
+@dataclass(frozen=True, slots=True)
+class Price:
+    """What a model costs, in US dollars per million tokens (the unit providers quote)."""
+
+    prompt: float
+    completion: float
+
+    def cost(self, prompt_tokens: int, completion_tokens: int) -> float:
+        return (prompt_tokens * self.prompt + completion_tokens * self.completion) / 1_000_000
+
+    @classmethod
+    def of(cls, value: Price | Mapping[str, float] | None) -> Price | None:
+        """A ``Price``, a mapping with ``prompt`` and ``completion``, or None (unpriced)."""
+        if value is None or isinstance(value, Price):
+            return value
+        return cls(float(value["prompt"]), float(value["completion"]))
+
+
+def usage_record(usage: Usage | Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """Usage as manifests and ``metrics.json`` store it (every counter, ``cost_usd`` rounded to
+    a millionth of a dollar, None when no price is configured); None for no usage at all."""
+    if usage is None:
+        return None
+    data = dict(usage) if isinstance(usage, Mapping) else usage.as_dict()
+    if data.get("cost_usd") is not None:
+        data["cost_usd"] = round(float(data["cost_usd"]), 6)
+    return data
+
+
+def usage_line(usage: Usage | Mapping[str, Any] | None) -> str:
+    """One line a person reads: "LLM: 120 calls (3 retries, 2 failed, 1 truncated), 40 cache hits,
+    12,345 prompt + 678 completion tokens, ≈ $0.0123". Zero counts of trouble are left out."""
+    data = usage_record(usage) or {}
+    calls = int(data.get("calls") or 0)
+    trouble = [f"{int(data.get(k) or 0):,} {label}" for k, label in
+               (("retries", "retries"), ("failures", "failed"), ("truncated", "truncated")) if data.get(k)]
+    line = f"LLM: {calls:,} call{'s' if calls != 1 else ''}"
+    line += f" ({', '.join(trouble)})" if trouble else ""
+    line += (f", {int(data.get('cache_hits') or 0):,} cache hits, {int(data.get('prompt_tokens') or 0):,} prompt + "
+             f"{int(data.get('completion_tokens') or 0):,} completion tokens")
+    if data.get("cost_usd") is not None:
+        line += f", \u2248 ${data['cost_usd']:.4f}"
+    return line
+
+
+def usage_markdown(usage: Usage | Mapping[str, Any] | None) -> str:
+    """The usage as a Markdown table row set for ``summary.md`` (counters and the estimated cost)."""
+    data = usage_record(usage) or {}
+    rows = ["| LLM usage | |", "|---|---:|"]
+    for key, label in (("calls", "HTTP requests sent"), ("retries", "of them retries"),
+                       ("failures", "failed after their retries"), ("cache_hits", "answered from the cache"),
+                       ("truncated", "replies cut at the size bound"), ("prompt_tokens", "prompt tokens"),
+                       ("completion_tokens", "completion tokens")):
+        rows.append(f"| {label} | {int(data.get(key) or 0):,} |")
+    cost = data.get("cost_usd")
+    rows.append(f"| estimated cost | {'no price configured' if cost is None else f'${cost:.4f}'} |")
+    return "\n".join(rows)
+
+
 def estimate_table(usage: Usage, *, model: str | None = None) -> Table:
     """A Rich table of what a run would cost, from the usage a ``DryRunLLM`` counted."""
     title = "LLM dry run" + (f": {model}" if model else "")
     table = Table(
         title=title,
-        caption="tokens estimated as characters / 4; completion tokens as max_tokens or the default",
+        caption="tokens estimated as characters / 4; completion tokens as the smaller of max_tokens and the "
+                "default",
     )
     table.add_column("")
     table.add_column("count", justify="right")
@@ -52,4 +113,6 @@ def estimate_table(usage: Usage, *, model: str | None = None) -> Table:
     table.add_row("prompt tokens (est.)", f"{usage.prompt_tokens:,}")
     table.add_row("completion tokens (est.)", f"{usage.completion_tokens:,}")
     table.add_row("total tokens (est.)", f"{usage.prompt_tokens + usage.completion_tokens:,}")
+    if usage.cost_usd is not None:
+        table.add_row("cost (est.)", f"${usage.cost_usd:.4f}")
     return table
