@@ -146,29 +146,35 @@ async def arun(system: Any, dataset: str | Path | Iterable[Any], out: str | Path
                              progress=progress, **kwargs)
 
 
-def evaluate(path: str | Path, *, judge: str = "cascade", n_boot: int = 1000, **kwargs: Any) -> EvaluationResult:
+def evaluate(path: str | Path, *, judge: str = "cascade", n_boot: int = 1000,
+             dataset: str | Path | Iterable[Any] | None = None, **kwargs: Any) -> EvaluationResult:
     """Judge a run directory (or a plain QA JSONL, or a GRAMMAR reference directory): metrics with
-    95 % intervals, group tags, module blame, the style test. ``result.overall.accuracy``."""
+    95 % intervals, group tags, module blame, the style test. ``result.overall.accuracy``.
+    ``dataset``: where the run's dataset is now, if it moved (it must have the content hash the
+    run recorded); by default it is found from the run directory."""
     from ragdx.evaluate import evaluate as _evaluate
 
-    return _evaluate(path, judge=judge, n_boot=n_boot, **kwargs)
+    return _evaluate(path, judge=judge, n_boot=n_boot, dataset=dataset, **kwargs)
 
 
-def compare(a: str | Path, b: str | Path, *, judge: str = "cascade", n_boot: int = 1000, **kwargs: Any) -> Any:
-    """Run B against run A on one dataset: which module differs, with intervals and paired tests."""
+def compare(a: str | Path, b: str | Path, *, judge: str = "cascade", n_boot: int = 1000,
+            dataset: str | Path | Iterable[Any] | None = None, **kwargs: Any) -> Any:
+    """Run B against run A on one dataset: which module differs, with intervals and paired tests
+    (``dataset``: where that dataset is now, as for :func:`evaluate`)."""
     from ragdx.evaluate import compare_paths
 
-    return compare_paths(a, b, judge=judge, n_boot=n_boot, **kwargs)
+    return compare_paths(a, b, judge=judge, n_boot=n_boot, dataset=dataset, **kwargs)
 
 
 def report(runs: str | Path | Sequence[str | Path], out: str | Path = "report.html", *, fmt: str | None = None,
-           **kwargs: Any) -> Path:
-    """The HTML report (``fmt="md"``, or an ``.md`` file name, for the Markdown summary) of runs on one dataset."""
+           dataset: str | Path | None = None, **kwargs: Any) -> Path:
+    """The HTML report (``fmt="md"``, or an ``.md`` file name, for the Markdown summary) of runs on one
+    dataset (``dataset``: where that dataset is now, as for :func:`evaluate`)."""
     from ragdx.report import write_report
 
     run_dirs = [runs] if isinstance(runs, str | Path) else list(runs)
     fmt = fmt or ("md" if str(out).endswith(".md") else "html")
-    return write_report([Path(r) for r in run_dirs], out, fmt=fmt, **kwargs)
+    return write_report([Path(r) for r in run_dirs], out, fmt=fmt, dataset=dataset, **kwargs)
 
 
 def export(dataset: str | Path, out: str | Path, *, to: str = "jsonl", run: str | Path | None = None) -> Path:

@@ -729,6 +729,7 @@ SetsOpt = Annotated[str, typer.Option("--sets", help="Answer sets: a response is
 KOpt = Annotated[int | None, typer.Option("--k", min=1, help="Retrieved documents considered (default: all).")]
 RetrievalOpt = Annotated[str, typer.Option("--retrieval", help="The one rule retrieval is judged by: evidence (every fact the answer needs stated by a retrieved document; default), all (every gold document) or any (a hit).")]
 BootOpt = Annotated[int, typer.Option("--boot", min=100, help="Bootstrap resamples of semantic groups.")]
+DatasetOpt = Annotated[Path | None, typer.Option("--dataset", help="Where the runs' dataset is now, if it moved (default: the path the run manifest records relative to the run directory, then the absolute one); it must be the same dataset (content hash).")]
 
 
 def _judge_llm(cfg, judge: str):
@@ -758,6 +759,7 @@ def evaluate(
     step_summary: Annotated[Path | None, typer.Option("--step-summary", help="Append the gate's Markdown table here (default: $GITHUB_STEP_SUMMARY when set).")] = None,
     closed_book: Annotated[Path | None, typer.Option("--closed-book", help="A closed-book run (`ragdx run --closed-book`) on the same dataset: tags open-domain groups, reports Acc_retrieval_db with and without them (GRAMMAR Table 4).")] = None,
     exclude_open_domain: Annotated[bool, typer.Option("--exclude-open-domain", help="With --closed-book: leave the open-domain groups out of every metric.")] = False,
+    dataset: DatasetOpt = None,
     config: ConfigOpt = None,
 ):
     """Judge answers, tag semantic groups (gap / robust / non-robust), blame modules, test styles."""
@@ -772,7 +774,7 @@ def evaluate(
         raise RagdxError("--exclude-open-domain needs --closed-book RUN", field="--exclude-open-domain")
     results = evaluate_many(paths, out=out, judge=judge, llm=_judge_llm(cfg, judge), sets=sets, k=k,
                             retrieval=retrieval, n_boot=boot, seed=seed, bertscore=bertscore, rouge=rouge,
-                            benchmark=benchmark, require_complete=require_complete, geval=geval,
+                            benchmark=benchmark, require_complete=require_complete, geval=geval, dataset=dataset,
                             **({"closed_book": closed_book, "exclude_open_domain": exclude_open_domain}
                                if closed_book is not None else {}))
     for result in results:
@@ -815,6 +817,7 @@ def compare(
     step_summary: Annotated[Path | None, typer.Option("--step-summary", help="Append the gate's Markdown table here (default: $GITHUB_STEP_SUMMARY when set).")] = None,
     gap: Annotated[str, typer.Option("--gap", help="Gap groups removed jointly (neither answered) or each side's own.")] = "joint",
     style: Annotated[str | None, typer.Option("--style", help="Compare only queries of this style.")] = None,
+    dataset: DatasetOpt = None,
     config: ConfigOpt = None,
 ):
     """Two runs on one dataset: which module differs (retrieval paired on the same queries, the language
@@ -823,7 +826,8 @@ def compare(
 
     cfg = _config(config)
     result = compare_paths(a, b, out=out, judge=judge, llm=_judge_llm(cfg, judge), sets=sets, k=k,
-                           retrieval=retrieval, n_boot=boot, seed=seed, gap=gap, style=style, strict=strict)
+                           retrieval=retrieval, n_boot=boot, seed=seed, gap=gap, style=style, strict=strict,
+                           dataset=dataset)
     for side, path in (("a", a), ("b", b)):
         inputs = (result.get("inputs") or {}).get(side) or {}
         if inputs.get("total"):
@@ -931,6 +935,7 @@ def report(
     boot: BootOpt = 1000,
     seed: Annotated[int, typer.Option("--seed")] = 0,
     title: Annotated[str | None, typer.Option("--title", help="Report title.")] = None,
+    dataset: DatasetOpt = None,
 ):
     """A report people would rather look at than read: metrics with intervals, charts, hypothesis
     tests, the knowledge boundary and a searchable table of every failure. Runs without an
@@ -939,7 +944,7 @@ def report(
     from ragdx.report import write_report
 
     path = write_report(run_dirs, out, fmt=fmt, relevance=relevance, judge=judge, n_boot=boot, seed=seed,
-                        title=title)
+                        title=title, dataset=dataset)
     console.print(f"report → {escape(str(path))}")
 
 

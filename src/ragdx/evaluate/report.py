@@ -284,7 +284,11 @@ def write_report(result: EvaluationResult, out: str | Path, title: str, *, sourc
         write_jsonl(stage / "blame.jsonl", result.verdicts)
         if result.geval_scores:
             write_jsonl(stage / "geval.jsonl", ({"id": i, **v} for i, v in result.geval_scores.items()))
+        from ragdx.rag.run_dataset import relative_to
+
+        # the source as given, and from the evaluation's directory (still true when both move together)
         write_json(stage / "manifest.json", {"kind": "evaluation", "source": str(source) if source else None,
+                                             "source_relative": relative_to(source, out) if source else None,
                                              "source_sha256": _content_hash(source) if source else None,
                                              "queries": result.queries, "inputs": result.inputs})
     return out
@@ -346,6 +350,10 @@ def evaluate(path: str | Path, *, out: str | Path | None = None, judge: str | Ju
         if kind != "run":
             raise RagdxError("give an output directory (--out) for anything but a run directory", source=str(path))
         out = path / "evaluation"
+    if isinstance(result.source, dict):
+        from ragdx.rag.run_dataset import relative_to
+
+        result.source["relative_path"] = relative_to(path, out)  # from the output directory
     result.output = str(write_report(result, out, path.name, source=path))
     return result
 

@@ -24,21 +24,6 @@ def is_refusal(response: str | None) -> bool:
     return response is None or not response.strip() or bool(_REFUSAL.search(response))
 
 
-def _dataset_path(run_dir: Path) -> Path | None:
-    try:
-        manifest = json.loads((run_dir / "manifest.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise RagdxError(f"cannot read the run manifest ({exc})", source=str(run_dir / "manifest.json")) from None
-    path = (manifest.get("dataset") or {}).get("path")
-    if not path:
-        return None
-    for candidate in (Path(path), run_dir / path, run_dir.parent / path):
-        if candidate.exists():
-            return candidate
-    raise RagdxError(f"the run's dataset {path} is not there (pass the dataset explicitly)",
-                     source=str(run_dir / "manifest.json"), field="dataset.path")
-
-
 def _resolve_judge(judge: str | Judge, llm: Any, sets: str) -> Judge:
     return judge if isinstance(judge, Judge) else make_judge(judge, llm=llm, sets=sets)
 
@@ -109,6 +94,10 @@ class InputCheck:
     system_failed: int = 0
     #: the run manifest's status (complete, partial, interrupted, ...)
     status: str = ""
+    #: the dataset judged against: its records' sha256, and its path relative to the run directory
+    #: (what stays true when the run and its dataset are moved together; see ragdx.rag.run_dataset)
+    dataset_sha256: str | None = None
+    dataset_path: str | None = None
     dataset_changed: bool = False
     #: share of retrieved ids that are document ids of the knowledge base (None: nothing to match)
     id_match_share: float | None = None
@@ -159,13 +148,17 @@ _CHUNK_SEPARATORS = ("#", "::", "|", "@", "_chunk_", "-chunk-", "_chunk", ":chun
 _UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
 
 
-def _corpus_info(dataset_dir: Path | None, records: Sequence[Any]
-                 ) -> tuple[set[str] | None, bool, str | None, Any | None]:
+def _corpus_info(dataset_dir: Path | None, records: Sequence[Any], moved_from: Path | None = None
+                 ) -> tuple[set[str] | None, bool, str | None, Any | None, str | None]:
     """Document ids of the knowledge base the dataset was made against — the corpus the dataset's
     manifest names when it can be read (exact), else every document a record names (a lower
     bound) — that corpus's fingerprint (the manifest's ``corpus_fingerprint``, else the loaded
-    corpus's own) and the corpus itself (None when it could not be read)."""
+    corpus's own) and the corpus itself (None when it could not be read). ``moved_from``: where
+    the dataset was when the run was made, so that a knowledge base its manifest names by an
+    absolute path is found beside the moved dataset first, as it was beside the original. Last,
+    the corpus the manifest names that is not there (None when it names none or it was read)."""
     fingerprint = None
+    missing = None
     if dataset_dir is not None:
         try:
             manifest = json.loads((dataset_dir / "manifest.json").read_text(encoding="utf-8"))
@@ -178,22 +171,27 @@ def _corpus_info(dataset_dir: Path | None, records: Sequence[Any]
                 where = where.get("path")
             if not where:
                 continue
-            for candidate in (Path(where), dataset_dir / where, dataset_dir.parent / where):
+            missing = missing or str(where)
+            from ragdx.rag.run_dataset import moved_along
+
+            moved = moved_along(where, dataset_dir, moved_from)
+            for candidate in (*([moved] if moved is not None else []), Path(where), dataset_dir / where,
+                              dataset_dir.parent / where):
                 if candidate.exists():
                     try:
                         from ragdx.rag.corpus import load_corpus
 
                         corpus = load_corpus(candidate)
-                        return set(corpus.ids), True, fingerprint or corpus.fingerprint, corpus
+                        return set(corpus.ids), True, fingerprint or corpus.fingerprint, corpus, None
                     except RagdxError:
                         break
     named = {d for r in records for d in (list(getattr(r, "gold_document_ids", []) or [])
                                            + list(getattr(r, "entity_document_ids", []) or []))}
-    return (named or None), False, fingerprint, None
+    return (named or None), False, fingerprint, None, missing
 
 
 def _corpus_ids(dataset_dir: Path | None, records: Sequence[Any]) -> tuple[set[str] | None, bool]:
-    ids, exact, _, _ = _corpus_info(dataset_dir, records)
+    ids, exact, _, _, _ = _corpus_info(dataset_dir, records)
     return ids, exact
 
 
@@ -483,15 +481,19 @@ def judge_run(run_dir: str | Path, *, judge: str | Judge = "cascade", llm: Any =
     has, or now words differently, refuses the evaluation: its gold answer is not the one the
     system was asked for)."""
     from ragdx.gen.dataset import read_records
+    from ragdx.rag.run_dataset import describe, original_location, resolve_dataset
     from ragdx.rag.runner import _read_inputs, read_run
 
     run_dir = Path(run_dir)
     dataset_dir = None
-    if dataset is None:
-        dataset = _dataset_path(run_dir)
+    used: dict[str, Any] = {}
+    if dataset is None or isinstance(dataset, str | Path):
+        # the manifest's paths, or the one given, checked against the run's recorded content hash
+        dataset = resolve_dataset(run_dir, dataset)
         if dataset is None:
-            raise RagdxError("the run's manifest names no dataset file (pass the dataset explicitly)",
-                             source=str(run_dir))
+            raise RagdxError("the run's manifest names no dataset file (it was given records in memory): "
+                             "pass --dataset PATH", source=str(run_dir / "manifest.json"), field="dataset.path")
+        used = describe(dataset, run_dir)
     if isinstance(dataset, str | Path):
         dataset_dir = Path(dataset) if Path(dataset).is_dir() else Path(dataset).parent
         records = read_records(dataset)
@@ -509,10 +511,11 @@ def judge_run(run_dir: str | Path, *, judge: str | Judge = "cascade", llm: Any =
     except (OSError, ValueError):
         manifest = {}
     outputs = read_run(run_dir, inputs=inputs)
-    known, exact, fingerprint, corpus = _corpus_info(dataset_dir, records)
+    known, exact, fingerprint, corpus, missing = _corpus_info(dataset_dir, records, original_location(run_dir))
     run_fingerprint = _run_fingerprint((manifest.get("system") or {}).get("config"))
     check = InputCheck(source=str(run_dir), total=len(inputs), answered=len(outputs),
                        status=str(manifest.get("status") or ""), corpus_fingerprint=fingerprint,
+                       dataset_sha256=used.get("sha256"), dataset_path=used.get("relative_path"),
                        run_corpus_fingerprint=run_fingerprint,
                        corpus_changed=bool(fingerprint and run_fingerprint and fingerprint != run_fingerprint))
     if not outputs:
@@ -520,6 +523,12 @@ def judge_run(run_dir: str | Path, *, judge: str | Judge = "cascade", llm: Any =
     judged = judge_outputs(records, outputs, judge=judge, llm=llm, sets=sets, k=k, cache=cache,
                            retrieval=retrieval, known_ids=known, known_exact=exact, check=check,
                            corpus_texts=None if corpus is None else {d.id: d.text for d in corpus.documents})
+    if missing:
+        # judged without it, retrieval is matched against fewer documents and no answer is looked up
+        # in its text: the numbers may differ from an evaluation that found it
+        check.warnings.append(f"the dataset's knowledge base {missing} is not there (moved without it?): retrieved "
+                              "ids were matched against only the documents its records name; keep it where it "
+                              "was relative to the dataset")
     if check.answered < check.total:
         check.warnings.insert(0, f"incomplete run: {check.answered} of {check.total} queries answered "
                                  f"(status {check.status or 'unknown'}); metrics cover those only")

@@ -37,16 +37,18 @@ def records_file(path: Path) -> Path:
     return path / "records.jsonl" if path.is_dir() else path
 
 
-def dataset_location(path: str | Path, run_dir: str | Path) -> dict[str, str | None]:
-    """``relative_path`` (from ``run_dir``, with ``/``) and ``absolute_path`` of a dataset, for the
-    run manifest. Both are taken after resolving links, as the kernel follows ``..`` from where
-    a directory really is."""
-    absolute = Path(path).resolve()
+def relative_to(path: str | Path, start: str | Path) -> str | None:
+    """``path`` relative to the directory ``start`` (with ``/``), both taken after resolving links,
+    as the kernel follows ``..`` from where a directory really is; None on another drive."""
     try:
-        relative: str | None = Path(os.path.relpath(absolute, Path(run_dir).resolve())).as_posix()
+        return Path(os.path.relpath(Path(path).resolve(), Path(start).resolve())).as_posix()
     except ValueError:  # another drive (Windows): no relative path exists
-        relative = None
-    return {"relative_path": relative, "absolute_path": str(absolute)}
+        return None
+
+
+def dataset_location(path: str | Path, run_dir: str | Path) -> dict[str, str | None]:
+    """``relative_path`` (from ``run_dir``) and ``absolute_path`` of a dataset, for the run manifest."""
+    return {"relative_path": relative_to(path, run_dir), "absolute_path": str(Path(path).resolve())}
 
 
 @dataclass(frozen=True)
@@ -160,7 +162,7 @@ def resolve_dataset(run_dir: str | Path, dataset: str | Path | None = None) -> P
     if refusal is not None:
         raise refusal
     first_field, first = candidates[0]
-    tried = ", ".join(dict.fromkeys(str(p) for _, p in candidates))
+    tried = ", ".join(dict.fromkeys(os.path.normpath(os.path.abspath(p)) for _, p in candidates))
     raise RagdxError(f"the run's dataset is not there (tried {tried}); pass --dataset PATH where it is now",
                      source=str(recorded.manifest), field=first_field)
 

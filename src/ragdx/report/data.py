@@ -41,7 +41,8 @@ def _evaluation_fresh(run_dir: Path) -> bool:
     return results.exists() and manifest.get("source_sha256") == sha256_file(results)
 
 
-def _load_run(run_dir: Path, *, judge: str, n_boot: int, seed: int) -> dict[str, Any]:
+def _load_run(run_dir: Path, *, judge: str, n_boot: int, seed: int, dataset: str | Path | None = None
+              ) -> dict[str, Any]:
     from ragdx.evaluate import evaluate, read_judgements
     from ragdx.evaluate.results import EvaluationResult
     from ragdx.store import iter_jsonl
@@ -49,7 +50,7 @@ def _load_run(run_dir: Path, *, judge: str, n_boot: int, seed: int) -> dict[str,
     if not (run_dir / "manifest.json").exists():
         raise RagdxError("not a run directory (no manifest.json): make one with `ragdx run`", source=str(run_dir))
     if not _evaluation_fresh(run_dir):
-        evaluate(run_dir, out=run_dir / "evaluation", judge=judge, n_boot=n_boot, seed=seed)
+        evaluate(run_dir, out=run_dir / "evaluation", judge=judge, n_boot=n_boot, seed=seed, dataset=dataset)
     ev = run_dir / "evaluation"
     metrics = EvaluationResult.from_dict(json.loads((ev / "metrics.json").read_text(encoding="utf-8")))
     from ragdx.evaluate.runs import InputCheck, Judged
@@ -66,11 +67,12 @@ def _load_run(run_dir: Path, *, judge: str, n_boot: int, seed: int) -> dict[str,
             "manifest": manifest, "metrics": metrics, "judgements": judgements, "blame": blame}
 
 
-def _dataset_records(run_dir: Path):
-    from ragdx.evaluate.runs import _dataset_path
+def _dataset_records(run_dir: Path, dataset: str | Path | None = None):
     from ragdx.gen.dataset import read_records
+    from ragdx.rag.run_dataset import resolve_dataset
 
-    path = _dataset_path(run_dir)
+    # the same dataset the evaluation used: given, or found from the run and checked by its hash
+    path = resolve_dataset(run_dir, dataset)
     return (path, read_records(path)) if path is not None else (None, [])
 
 
@@ -155,8 +157,10 @@ def _find_relevance(dataset_path: Path | None) -> Path | None:
 
 
 def build_report(run_dirs: Sequence[str | Path], *, relevance: str | Path | None = None, judge: str = "cascade",
-                 n_boot: int = 1000, seed: int = 0, title: str | None = None) -> dict[str, Any]:
-    """Gather the report's data for one or more run directories (on one dataset, to be compared)."""
+                 n_boot: int = 1000, seed: int = 0, title: str | None = None,
+                 dataset: str | Path | None = None) -> dict[str, Any]:
+    """Gather the report's data for one or more run directories (on one dataset, to be compared);
+    ``dataset`` where that dataset is now, when it moved away from the runs."""
     from ragdx.evaluate.compare import compare
     from ragdx.gen.dataset import stats
 
@@ -167,8 +171,8 @@ def build_report(run_dirs: Sequence[str | Path], *, relevance: str | Path | None
     if len(set(names)) != len(names):
         raise RagdxError("two run directories have the same name; the report names systems by directory",
                          field="RUN_DIR")
-    runs = [_load_run(p, judge=judge, n_boot=n_boot, seed=seed) for p in paths]
-    dataset_path, records = _dataset_records(paths[0])
+    runs = [_load_run(p, judge=judge, n_boot=n_boot, seed=seed, dataset=dataset) for p in paths]
+    dataset_path, records = _dataset_records(paths[0], dataset)
     records_by_id = {r.id: r for r in records}
 
     systems = []
