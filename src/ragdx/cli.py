@@ -193,7 +193,9 @@ def templates_sql(
                   f"{len(result.failed)} target schemas failed; "
                   f"added schemas: {escape(', '.join(result.added_schemas) or 'none')} → {escape(str(out))}")
     if llm is not None:
-        console.print(f"LLM usage: {llm.usage.as_dict()}")
+        from ragdx.llm import usage_line
+
+        console.print(escape(usage_line(llm.usage)), highlight=False)
     if result.failed:
         # the valid templates are written; exit 1 says that some schemas still need a re-run
         raise typer.Exit(1)
@@ -243,7 +245,9 @@ def templates_text(
         err.print(f"[red]failed[/] {escape(str(e))}")
     console.print(f"added {result.added_pairs} (SQL template, style) pairs → {escape(str(out))}")
     if llm is not None:
-        console.print(f"LLM usage: {llm.usage.as_dict()}")
+        from ragdx.llm import usage_line
+
+        console.print(escape(usage_line(llm.usage)), highlight=False)
     if result.errors:
         raise typer.Exit(1)
 
@@ -621,6 +625,11 @@ def run_cmd(
 
     _choice(executor, ("local", "ray"), "--executor")
     _choice(contexts, ("once", "full", "hash"), "--contexts")
+    if overwrite and grid is None:  # before the system is built: --overwrite starts only a run ragdx made
+        from ragdx.rag.runner import LOCK
+        from ragdx.store import check_writable_directory
+
+        check_writable_directory(out, ignore={LOCK})
     max_failed_limit = parse_max_failed(max_failed)
     for url, flag in ((http, "--http"), (openai, "--openai")):
         if url is not None:
@@ -662,8 +671,10 @@ def run_cmd(
                              progress=not no_progress, overwrite=overwrite, limit=limit, contexts=contexts)]
     except RunInterrupted as exc:
         console.print(summary_table([exc.summary]))
+        _print_run_usage([exc.summary])
         sys.exit(130)
     console.print(summary_table(summaries))
+    _print_run_usage(summaries)
     # "failed 5" says nothing; the commonest reasons usually say what to fix.
     for summary in summaries:
         for warning in getattr(summary, "warnings", None) or []:
@@ -707,17 +718,30 @@ def _check_http_url(url: str, flag: str) -> None:
         raise RagdxError(f"expected an http:// or https:// URL with a host, got {url!r}", field=flag)
 
 
+def _print_run_usage(summaries) -> None:
+    """What ragdx's LLM clients did for each system that used one (the manifest's llm_usage)."""
+    from ragdx.llm import usage_line
+
+    for summary in summaries:
+        if getattr(summary, "llm_usage", None) is not None:
+            console.print(escape(f"{summary.system}: {usage_line(summary.llm_usage)}"), highlight=False,
+                          soft_wrap=True)
+
+
 @app.command("export")
 def export_cmd(
     dataset: Annotated[Path, typer.Argument(help="Dataset directory from `ragdx gen`.")],
     run_dir: Annotated[Path | None, typer.Argument(help="A run over it: adds responses and retrieved contexts.")] = None,
     to: Annotated[str, typer.Option("--to", help="ragas (SingleTurnSample JSONL), deepeval (test cases JSON), hf (Parquet for `datasets`) or jsonl (the plain QA format `evaluate` reads).")] = "jsonl",
     out: Annotated[Path, typer.Option("--out", "-o", help="File to write.")] = Path("export.jsonl"),
+    overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace an existing --out file.")] = False,
 ):
     """The dataset (and a run's answers) as files ragas, DeepEval, Hugging Face `datasets` or any tool reads."""
     from ragdx.export import FORMATS, export
+    from ragdx.store import check_output_file
 
     _choice(to, FORMATS, "--to")
+    check_output_file(out, overwrite)
     path, n = export(dataset, out, to=to, run=run_dir)
     console.print(escape(f"{n} records → {path} ({to})"))
 
@@ -772,6 +796,8 @@ def evaluate(
         thresholds = [parse_threshold(t) for t in fail_under]
     if exclude_open_domain and closed_book is None:
         raise RagdxError("--exclude-open-domain needs --closed-book RUN", field="--exclude-open-domain")
+    if out is not None:  # an evaluation replaces its --out whole: only one ragdx wrote, checked before judging
+        _check_replaceable(out, True)
     results = evaluate_many(paths, out=out, judge=judge, llm=_judge_llm(cfg, judge), sets=sets, k=k,
                             retrieval=retrieval, n_boot=boot, seed=seed, bertscore=bertscore, rouge=rouge,
                             benchmark=benchmark, require_complete=require_complete, geval=geval, dataset=dataset,
@@ -785,11 +811,17 @@ def evaluate(
         inputs = result.inputs
         n_of = (f"{inputs.get('judged')} of {inputs.get('total')} queries judged" if inputs.get("total")
                 else f"{result.queries} queries")
-        console.print(f"[bold]{escape(str(result.output))}[/]: {n_of}", highlight=False)
+        if result.extra.get("llm_usage") is not None:
+            from ragdx.llm import usage_line
+
+            n_of += f"; {usage_line(result.extra['llm_usage'])}"
+        console.print(f"[bold]{escape(str(result.output))}[/]: {escape(n_of)}", highlight=False)
         for warning in result.warnings:
             console.print(f"[yellow]warning:[/] {escape(warning)}", highlight=False)
         if result.comparison:
-            console.print(result.comparison["sentence"], markup=False, highlight=False)
+            from ragdx.evaluate.compare import sentence_lines
+
+            console.print("\n".join(sentence_lines(result.comparison)), markup=False, highlight=False)
     if fail_under:
         from ragdx.evaluate.gate import check_thresholds, finish
 
@@ -824,6 +856,10 @@ def compare(
     model on a common footing), with bootstrap intervals and paired tests; "n of N" for each run."""
     from ragdx.evaluate import compare_paths
 
+    if out is not None:  # before judging: comparison.json/.md go only where no file can be a person's
+        from ragdx.store import check_writable_directory
+
+        check_writable_directory(out)
     cfg = _config(config)
     result = compare_paths(a, b, out=out, judge=judge, llm=_judge_llm(cfg, judge), sets=sets, k=k,
                            retrieval=retrieval, n_boot=boot, seed=seed, gap=gap, style=style, strict=strict,
@@ -832,7 +868,9 @@ def compare(
         inputs = (result.get("inputs") or {}).get(side) or {}
         if inputs.get("total"):
             console.print(f"{escape(str(path))}: {inputs['judged']} of {inputs['total']} queries judged", highlight=False)
-    console.print(result["sentence"], markup=False, highlight=False)
+    from ragdx.evaluate.compare import sentence_lines
+
+    console.print("\n".join(sentence_lines(result)), markup=False, highlight=False)
     if fail_on_regression:
         from ragdx.evaluate.gate import check_regression, finish
 
@@ -918,7 +956,10 @@ def demo(
     """Every stage end to end on the embedded demo database, offline: dataset, two systems,
     evaluation, knowledge-boundary tests, and an HTML report (demo-out/report.html)."""
     from ragdx.demo.run import run_demo
+    from ragdx.store import claim_directory
 
+    # the demo rewrites its own files in --out on every run: only in a directory it made
+    claim_directory(out, kind="demo")
     run_demo(out, console, max_groups=max_groups, per_group=per_group, n_boot=boot, progress=not no_progress)
 
 
@@ -936,11 +977,19 @@ def report(
     seed: Annotated[int, typer.Option("--seed")] = 0,
     title: Annotated[str | None, typer.Option("--title", help="Report title.")] = None,
     dataset: DatasetOpt = None,
+    overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace an existing --out file.")] = False,
 ):
     """A report people would rather look at than read: metrics with intervals, charts, hypothesis
     tests, the knowledge boundary and a searchable table of every failure. Runs without an
     up-to-date evaluation are evaluated first (into RUN_DIR/evaluation)."""
     _choice(fmt, ("html", "md"), "--format")  # before the report's modules (numpy, scipy) are imported
+    from ragdx.store import check_output_file
+
+    check_output_file(out, overwrite)
+    if fmt == "html":  # the paged failure list goes beside the report, under a name derived from it
+        from ragdx.report.html import failures_file
+
+        check_output_file(failures_file(out), overwrite)
     from ragdx.report import write_report
 
     path = write_report(run_dirs, out, fmt=fmt, relevance=relevance, judge=judge, n_boot=boot, seed=seed,

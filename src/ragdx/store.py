@@ -18,26 +18,47 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-_UMASK: int | None = None
-
-
-def _umask() -> int:
-    global _UMASK
-    if _UMASK is None:
-        # reading the umask means setting it; done once, before any thread writes files
-        _UMASK = os.umask(0o022)
-        os.umask(_UMASK)
-    return _UMASK
+#: what ragdx creates is its user's alone, whatever the umask: runs, datasets and caches hold
+#: prompts, answers and database values, and once held credentials in clear
+PRIVATE_FILE = 0o600
+PRIVATE_DIR = 0o700
 
 
 def default_mode(path: str | Path, *, directory: bool = False) -> int:
-    """The mode ``path`` would get from ``open()`` or ``mkdir()``, or the mode it already has:
-    ``mkstemp``/``mkdtemp`` make 0600/0700, which would hide a person's outputs from their group
-    and turn their 0644 file into 0600 on every rewrite."""
+    """The mode ``path`` already has (a person's 0644 file stays 0644 on every rewrite), else
+    user-only: 0600 for a file, 0700 for a directory. What is meant for sharing (a report) is
+    opened up by its writer."""
     try:
         return os.stat(path).st_mode & 0o7777
     except OSError:
-        return (0o777 if directory else 0o666) & ~_umask()
+        return PRIVATE_DIR if directory else PRIVATE_FILE
+
+
+def private_dir(path: str | Path) -> Path:
+    """``path`` as a directory, created user-only (0700 whatever the umask) when absent; an existing
+    directory keeps its mode (it may be the user's own)."""
+    path = Path(path)
+    if not path.is_dir():
+        path.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR)
+        os.chmod(path, PRIVATE_DIR)
+    return path
+
+
+def private_opener(path: str, flags: int) -> int:
+    """``open(path, mode, opener=private_opener)``: a file the call creates is user-only (0600)
+    whatever the umask; an existing file keeps its mode. For files appended to in place (a run's
+    results), which the atomic writers do not write."""
+    return os.open(path, flags, PRIVATE_FILE)
+
+
+def private_file(path: str | Path) -> Path:
+    """``path`` created empty and user-only (0600) when absent, or narrowed to 0600: for a file only
+    ragdx writes (a cache), before a library such as SQLite creates it with the umask's mode."""
+    path = Path(path)
+    os.close(os.open(path, os.O_CREAT | os.O_WRONLY, PRIVATE_FILE))
+    if os.stat(path).st_mode & 0o077:
+        os.chmod(path, PRIVATE_FILE)
+    return path
 
 
 @contextlib.contextmanager
@@ -429,44 +450,160 @@ def read_structured(path: str | Path, *, error: type | None = None) -> Any:
     return load_yaml(text, source=str(path), error=error)
 
 
-#: The file every staged directory carries: proof that ragdx wrote it, so ``--overwrite`` may replace it.
+#: The file every directory ragdx creates carries: proof that ragdx wrote it, so ``--overwrite``
+#: may replace it. File names prove nothing (a person's own ``manifest.json`` and ``summary.md``
+#: look like ragdx's), so nothing without this mark is ever deleted or written over.
 OWNER_MARK = ".ragdx-output"
-# Directories written before the mark existed: a manifest, and nothing but these files.
-# metrics.json: an evaluation directory written before evaluations carried the owner mark
-_LEGACY_MANIFESTS = {"manifest.json", "relevance-tester.json", "metrics.json"}
-_LEGACY_FILES = _LEGACY_MANIFESTS | {"records.jsonl", "records.parquet", "documents.jsonl", "facts.json",
-                                     "corpus_texts.json", "summary.md", "judgements.jsonl", "blame.jsonl",
-                                     "geval.jsonl"}
+#: 1: ``{"written_by": "ragdx"}`` alone (no list of files, so what a person added later cannot be
+#: told apart); 2: with a random id, the kind of output, the version and the files written.
+MARK_FORMAT = 2
+_DELETE_IT_YOURSELF = "ragdx replaces only what it can prove it wrote: delete it yourself, or choose another path"
+
+
+def write_owner_mark(directory: str | Path, *, kind: str, files: list[str] | None) -> None:
+    """Mark ``directory`` as ragdx's. ``files``: every file it holds, for a directory written whole
+    (a staged one); None for one ragdx adds its own named files to over time (a run, the demo's)."""
+    import uuid
+
+    import ragdx
+
+    write_json(Path(directory) / OWNER_MARK, {"written_by": "ragdx", "format": MARK_FORMAT,
+                                              "id": uuid.uuid4().hex, "kind": kind,
+                                              "version": ragdx.__version__, "files": files})
+
+
+def read_owner_mark(directory: str | Path) -> dict | None:
+    """The mark of a directory ragdx created (format 2), or None."""
+    path = Path(directory) / OWNER_MARK
+    if path.is_symlink() or not path.is_file():
+        return None
+    try:
+        mark = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(mark, dict) or mark.get("written_by") != "ragdx" or mark.get("format") != MARK_FORMAT:
+        return None
+    return mark
+
+
+def files_under(directory: str | Path) -> list[str]:
+    """Every entry but a plain directory under ``directory`` (files, links, a link to a directory
+    not followed), as sorted relative POSIX paths: what a mark lists."""
+    directory = Path(directory)
+    found = []
+    for root, dirs, files in os.walk(directory):
+        base = Path(root).relative_to(directory)
+        found.extend((base / name).as_posix() for name in files)
+        found.extend((base / name).as_posix() for name in dirs if (Path(root) / name).is_symlink())
+    return sorted(found)
+
+
+def not_ours(directory: str | Path, *, ignore: Iterable[str] = ()) -> str | None:
+    """Why writing over ``directory`` could lose something of a person's; None when it cannot
+    (it is empty but for ``ignore``, or carries ragdx's mark and nothing it did not write).
+
+    A marked directory holding a file its mark does not list is refused too: the mark proves who
+    made the directory, not who put every file in it since, and a person's notes saved into an
+    output folder would go with it. A file ragdx wrote and a person then edited in place cannot
+    be told apart (names are listed, not contents): it is ragdx's output, and replacing it is what
+    --overwrite asks for."""
+    directory = Path(directory)
+    entries = [e for e in directory.iterdir() if e.name not in set(ignore)]
+    if not entries:
+        return None
+    mark = read_owner_mark(directory)
+    if mark is None:
+        if (directory / OWNER_MARK).exists():
+            return f"was written by an earlier ragdx, whose mark does not list its files; {_DELETE_IT_YOURSELF}"
+        return f"not written by ragdx (it has no {OWNER_MARK} mark; an earlier ragdx wrote none); {_DELETE_IT_YOURSELF}"
+    if mark.get("files") is None:
+        return None
+    extra = sorted(set(files_under(directory)) - set(mark["files"]) - {OWNER_MARK, *ignore})
+    if extra:
+        return (f"holds {len(extra)} file(s) ragdx did not write ({extra[0]}{', …' if len(extra) > 1 else ''}); "
+                f"{_DELETE_IT_YOURSELF}")
+    return None
 
 
 def written_by_ragdx(directory: str | Path) -> bool:
     """Whether ``directory`` is a ragdx output (or empty), i.e. whether replacing it loses nothing
-    of the user's."""
-    directory = Path(directory)
-    entries = list(directory.iterdir())
-    if not entries or (directory / OWNER_MARK).is_file():
-        return True
-    names = {e.name for e in entries}
-    return bool(names & _LEGACY_MANIFESTS) and all(
-        e.is_file() and not e.is_symlink() and (e.name in _LEGACY_FILES or e.name.endswith(".npy"))
-        for e in entries)
+    of the user's (:func:`not_ours` says why not)."""
+    return not_ours(directory) is None
 
 
 def check_replaceable(target: str | Path, overwrite: bool) -> None:
-    """Refuse, in one line, to write over anything but a directory ragdx wrote itself."""
+    """Refuse, in one line, to write over anything but a directory ragdx wrote whole itself."""
     from ragdx.errors import RagdxError
 
     target = Path(target)
+    if target.name in ("", ".."):  # '.' or '..': the staging siblings need the directory's own name
+        target = Path(os.path.abspath(target))
     recover_staged(target)
     if not target.exists() and not target.is_symlink():
         return
     if not overwrite:
         raise RagdxError("already exists (pass --overwrite to replace it)", source=str(target))
-    if target.is_symlink() or not target.is_dir():
-        raise RagdxError("is not a directory ragdx wrote; refusing to replace it", source=str(target))
-    if not written_by_ragdx(target):
-        raise RagdxError("not written by ragdx (no ragdx manifest, or files of its own); refusing to "
-                         "replace it: choose another directory", source=str(target))
+    if target.is_symlink():
+        # replacing the link would leave its target as it was, and a person who links an output
+        # folder elsewhere means the folder: never guess which
+        raise RagdxError(f"is a symbolic link; {_DELETE_IT_YOURSELF}", source=str(target))
+    if not target.is_dir():
+        raise RagdxError(f"is a file, not a directory ragdx wrote; {_DELETE_IT_YOURSELF}", source=str(target))
+    mark = read_owner_mark(target)
+    if mark is not None and mark.get("files") is None:
+        raise RagdxError(f"is a ragdx {mark.get('kind')} directory, which gathers files over time, not an output "
+                         f"ragdx writes whole; {_DELETE_IT_YOURSELF}", source=str(target))
+    reason = not_ours(target)
+    if reason:
+        raise RagdxError(reason, source=str(target))
+
+
+def check_writable_directory(directory: str | Path, *, ignore: Iterable[str] = ()) -> None:
+    """Before writing ragdx's own named files into ``directory`` (a run, the demo's, a comparison):
+    it must be absent, empty but for ``ignore``, or carry ragdx's mark, so no name ragdx writes can
+    be a person's file."""
+    from ragdx.errors import RagdxError
+
+    directory = Path(directory)
+    if directory.is_symlink():
+        raise RagdxError(f"is a symbolic link; {_DELETE_IT_YOURSELF}", source=str(directory))
+    if not directory.exists():
+        return
+    if not directory.is_dir():
+        raise RagdxError("exists and is not a directory", source=str(directory))
+    if read_owner_mark(directory) is None:
+        reason = not_ours(directory, ignore=ignore)
+        if reason:
+            raise RagdxError(reason, source=str(directory))
+
+
+def claim_directory(directory: str | Path, *, kind: str, ignore: Iterable[str] = ()) -> Path:
+    """Create (or adopt an empty) ``directory`` for ragdx's named files and mark it, after
+    :func:`check_writable_directory`; a directory already marked is kept as it is."""
+    directory = Path(directory)
+    check_writable_directory(directory, ignore=ignore)
+    directory.mkdir(parents=True, exist_ok=True)
+    if read_owner_mark(directory) is None:
+        write_owner_mark(directory, kind=kind, files=None)
+    return directory
+
+
+def check_output_file(path: str | Path, overwrite: bool, *, option: str = "--out") -> None:
+    """Before any work, for an ``-o FILE`` option: an existing file is replaced only with
+    ``--overwrite`` (then atomically, by the writer); a directory or anything but a plain file
+    never."""
+    from ragdx.errors import RagdxError
+
+    path = Path(path)
+    if not path.exists() and not path.is_symlink():
+        return
+    if path.is_dir():
+        raise RagdxError("is a directory; name the file to write", source=str(path), field=option)
+    if not overwrite:
+        raise RagdxError("already exists (pass --overwrite to replace it)", source=str(path), field=option)
+    if path.is_symlink() or not path.is_file():
+        # os.replace would swap the link for a file, leaving what it points at unchanged
+        raise RagdxError(f"is a link or not a plain file; {_DELETE_IT_YOURSELF}", source=str(path), field=option)
 
 
 def _alive(pid: int) -> bool:
@@ -505,7 +642,7 @@ def recover_staged(target: str | Path) -> None:
 
 
 @contextlib.contextmanager
-def staged_directory(target: str | Path, *, overwrite: bool = False) -> Iterator[Path]:
+def staged_directory(target: str | Path, *, overwrite: bool = False, kind: str = "output") -> Iterator[Path]:
     """Yield an empty staging directory next to ``target``; on success it replaces ``target``.
 
     Only an empty directory or one ragdx wrote is ever replaced (``check_replaceable``). On any
@@ -518,7 +655,7 @@ def staged_directory(target: str | Path, *, overwrite: bool = False) -> Iterator
     try:
         os.chmod(stage, default_mode(target, directory=True))
         yield stage
-        write_json(stage / OWNER_MARK, {"written_by": "ragdx"})
+        write_owner_mark(stage, kind=kind, files=files_under(stage))
     except BaseException:
         shutil.rmtree(stage, ignore_errors=True)
         raise

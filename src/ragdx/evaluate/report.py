@@ -203,6 +203,10 @@ def summary_markdown(result: EvaluationResult, title: str) -> str:
             said.append(f"{sum(fallbacks.values())} decided by the offline rule because the LLM gave no verdict "
                         f"({reasons_text(fallbacks)})")
         parts.append(f"\nJudge: {'; '.join(said)}. Neither is cached: the next evaluation asks the LLM again.")
+    if result.extra.get("llm_usage") is not None:
+        from ragdx.llm import usage_line
+
+        parts.append(f"\n{usage_line(result.extra['llm_usage'])} (calls are HTTP requests, retries included).")
     for w in result.warnings:
         parts.append(f"\n> **Warning:** {w}")
     b = result.blame.get("all")
@@ -258,6 +262,10 @@ def summary_markdown(result: EvaluationResult, title: str) -> str:
         parts += ["", "## Text metrics", ""]
         for k, v in result.text_metrics.items():
             parts.append(f"- {k}: {v}")
+    if result.extra.get("llm_usage") is not None:
+        from ragdx.llm import usage_markdown
+
+        parts += ["", "## LLM usage", "", usage_markdown(result.extra["llm_usage"])]
     return "\n".join(parts) + "\n"
 
 
@@ -275,7 +283,7 @@ def write_report(result: EvaluationResult, out: str | Path, title: str, *, sourc
     from ragdx.store import atomic_write_text, staged_directory, write_json, write_jsonl
 
     out = Path(out)
-    with staged_directory(out, overwrite=True) as stage:
+    with staged_directory(out, overwrite=True, kind="evaluation") as stage:
         write_json(stage / "metrics.json", result.to_dict())
         atomic_write_text(stage / "summary.md", summary_markdown(result, title))
         judged = list(result.judgements) + list(result.extra_judgements)
@@ -290,10 +298,29 @@ def write_report(result: EvaluationResult, out: str | Path, title: str, *, sourc
         write_json(stage / "manifest.json", {"kind": "evaluation", "source": str(source) if source else None,
                                              "source_relative": relative_to(source, out) if source else None,
                                              "source_sha256": _content_hash(source) if source else None,
-                                             "queries": result.queries, "inputs": result.inputs})
+                                             "queries": result.queries, "inputs": result.inputs,
+                                             "llm_usage": result.extra.get("llm_usage")})
     return out
 
 
+def _counting_llm_usage(fn: Any) -> Any:
+    """Run ``fn`` in a ``counting`` scope of its own when it is given an LLM, so that what it
+    records as ``llm_usage`` is exactly its own requests (several runs may share one client)."""
+    import functools
+
+    @functools.wraps(fn)
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        if kwargs.get("llm") is None:
+            return fn(*args, **kwargs)
+        from ragdx.llm import counting
+
+        with counting():
+            return fn(*args, **kwargs)
+
+    return counted
+
+
+@_counting_llm_usage
 @gc_paused()  # bulk work on small objects in no cycle: see ragdx.store.gc_paused
 def evaluate(path: str | Path, *, out: str | Path | None = None, judge: str | Judge = "cascade", llm: Any = None,
              sets: str = "all", k: int | None = None, cache: Any = None, n_boot: int = 1000, seed: int = 0,
@@ -354,6 +381,11 @@ def evaluate(path: str | Path, *, out: str | Path | None = None, judge: str | Ju
         from ragdx.rag.run_dataset import relative_to
 
         result.source["relative_path"] = relative_to(path, out)  # from the output directory
+    if llm is not None:  # what this evaluation asked of the LLM (judge, closed book, G-Eval)
+        from ragdx.llm import usage_record
+        from ragdx.llm.client import current_usage
+
+        result.extra["llm_usage"] = usage_record(current_usage())
     result.output = str(write_report(result, out, path.name, source=path))
     return result
 
@@ -406,9 +438,10 @@ def compare_paths(a: str | Path, b: str | Path, *, out: str | Path | None = None
             if w.startswith(("the system searched a different corpus", "no retrieved")) or "match no document" in w:
                 result["warnings"].append(f"{name}: {w}")
     if out is not None:
-        from ragdx.store import atomic_write_text, write_json
+        from ragdx.store import atomic_write_text, claim_directory, write_json
 
-        Path(out).mkdir(parents=True, exist_ok=True)
+        # comparison.json/.md are rewritten in place: only in a directory ragdx made (or an empty one)
+        claim_directory(out, kind="comparison")
         write_json(Path(out) / "comparison.json", result)
         atomic_write_text(Path(out) / "comparison.md", compare_markdown(result) + "\n")
     return result

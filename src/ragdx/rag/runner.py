@@ -109,6 +109,9 @@ class RunSummary:
     empty: int = 0
     #: what the run found wrong with its input (e.g. ``--otel`` saw no retriever span)
     warnings: list[str] = field(default_factory=list)
+    #: summed over every line like the tokens: what ragdx's LLM clients did for the system (calls,
+    #: retries, failures, cache hits, tokens, cost); None when it made no request through them
+    llm_usage: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -181,12 +184,23 @@ class _Scan:
     torn_bytes: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    llm: Any = None  # ragdx.llm.Usage summed over the lines that carry one
 
     def add(self, obj: dict[str, Any]) -> None:
         self.latest[obj["id"]] = obj
         self.lines += 1
         self.prompt_tokens += int(obj.get("prompt_tokens") or 0)
         self.completion_tokens += int(obj.get("completion_tokens") or 0)
+        if isinstance(obj.get("llm"), dict):
+            from ragdx.llm.client import Usage
+
+            used = Usage.from_dict(obj["llm"])
+            self.llm = used if self.llm is None else self.llm + used
+
+    def llm_usage(self) -> dict[str, Any] | None:
+        from ragdx.llm.estimate import usage_record
+
+        return usage_record(self.llm)
 
 
 def _scan_results(path: Path, *, check: bool = True) -> _Scan:
@@ -300,6 +314,7 @@ def read_manifest(run_dir: str | Path) -> dict[str, Any]:
         manifest["status"] = "interrupted"
         manifest["counts"] = {**_counts(inputs, scan.latest), "result_lines": scan.lines}
         manifest["tokens"] = {"prompt": scan.prompt_tokens, "completion": scan.completion_tokens}
+        manifest["llm_usage"] = scan.llm_usage()
     return manifest
 
 
@@ -385,7 +400,11 @@ def _open_run(run_dir: Path, system: System, config: Any, dataset: dict[str, Any
     if run_dir.exists() and not run_dir.is_dir():
         raise RagdxError("exists and is not a directory", source=str(run_dir))
     if overwrite:
-        # Only our own files: the user may have pointed at a directory holding other things.
+        from ragdx.store import check_writable_directory
+
+        # Only a directory ragdx made (its mark) or an empty one: a person's manifest.json or
+        # results.jsonl has the same name as ours. Then only our own files: the rest stays.
+        check_writable_directory(run_dir, ignore={LOCK})
         for name in _OWN_FILES:
             (run_dir / name).unlink(missing_ok=True)
     if manifest_path.exists():
@@ -417,6 +436,11 @@ def _open_run(run_dir: Path, system: System, config: Any, dataset: dict[str, Any
         raise RagdxError(f"has {RESULTS} or {INPUTS} but no {MANIFEST}; pass --overwrite to start over",
                          source=str(run_dir))
     run_dir.mkdir(parents=True, exist_ok=True)
+    if all(e.name == LOCK for e in run_dir.iterdir()):
+        from ragdx.store import write_owner_mark
+
+        # a directory this run made: marked, so a later --overwrite may start it afresh
+        write_owner_mark(run_dir, kind="run", files=None)
     # Inputs first, manifest last: a directory with a manifest is always a complete start.
     write_jsonl(run_dir / INPUTS, ({"id": i.id, "query": i.query} for i in inputs))
     manifest = {
@@ -439,6 +463,7 @@ def _write_manifest(run_dir: Path, manifest: dict[str, Any], inputs: Sequence[Sy
     counts = _counts(inputs, scan.latest)
     manifest["counts"] = {**counts, "result_lines": scan.lines}
     manifest["tokens"] = {"prompt": scan.prompt_tokens, "completion": scan.completion_tokens}
+    manifest["llm_usage"] = scan.llm_usage()
     manifest["latency_s"] = _latency_stats(scan.latest[i.id] for i in inputs if i.id in scan.latest)
     write_json(run_dir / MANIFEST, manifest)
 
@@ -485,13 +510,18 @@ class _NoProgress:
 
 async def _answer(system: System, item: SystemInput) -> SystemOutput:
     """One query, never raising: a system that breaks the protocol still leaves a record."""
+    from ragdx.llm.client import counting
+    from ragdx.redact import redact_text
+
     started = time.perf_counter()
     try:
-        out = await system.answer(item)
+        # the query's own requests, though the system's client serves every query at once
+        with counting() as usage:
+            out = await system.answer(item)
     except asyncio.CancelledError:
         raise
     except Exception as exc:
-        text = " ".join(str(exc).split())[:300]
+        text = redact_text(" ".join(str(exc).split()))[:300]
         return SystemOutput(id=item.id, query=item.query, answer=None, latency_s=time.perf_counter() - started,
                             error=f"system raised {type(exc).__name__}: {text}")
     if not isinstance(out, SystemOutput):
@@ -500,8 +530,20 @@ async def _answer(system: System, item: SystemInput) -> SystemOutput:
     if out.id != item.id:
         return SystemOutput(id=item.id, query=item.query, answer=None, latency_s=out.latency_s,
                             error=f"system answered for id {out.id!r} instead")
+    if out.error:
+        # written to results.jsonl: a server quoting the request (URL, headers, body) in its error
+        # must not put a credential there
+        out.error = redact_text(out.error)
     # latency_s stays as the system reported it: None means unknown (a results file without
     # timings), and the runner's own clock would pass a lookup off as the system's speed.
+    if usage.counted():
+        from ragdx.llm.estimate import usage_record
+
+        out.llm = usage_record(usage)
+        if out.attempts == 1:
+            # a system that counts no attempts of its own (a pipeline) retried through its LLM
+            # client: its record said 1 attempt whatever the client did
+            out.attempts += usage.retries
     return out
 
 
@@ -562,6 +604,24 @@ def _otel_warnings() -> list[str]:
     return [message]
 
 
+def _check_run_dir(run_dir: Path) -> None:
+    """Before the lock file is created in it: a run goes only into a directory ragdx made (its
+    mark), an empty one, or a run an earlier ragdx made before runs were marked (its manifest
+    reads as a run's, and is resumed; ``--overwrite`` refuses it in :func:`_open_run`)."""
+    from ragdx.store import check_writable_directory, read_owner_mark
+
+    if not run_dir.is_dir() or read_owner_mark(run_dir) is not None:
+        check_writable_directory(run_dir, ignore={LOCK})
+        return
+    try:
+        manifest = json.loads((run_dir / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        manifest = None
+    if not (isinstance(manifest, dict) and manifest.get("format") == FORMAT_VERSION
+            and isinstance(manifest.get("system"), dict) and isinstance(manifest.get("dataset"), dict)):
+        check_writable_directory(run_dir, ignore={LOCK})
+
+
 @contextlib.contextmanager
 def _exclusive(run_dir: Path) -> Iterator[None]:
     """Hold ``run_dir/.lock`` for the run: two runners appending to one results file would
@@ -569,13 +629,16 @@ def _exclusive(run_dir: Path) -> Iterator[None]:
     SIGKILL, so a crash never leaves the directory locked."""
     if run_dir.exists() and not run_dir.is_dir():
         raise RagdxError("exists and is not a directory", source=str(run_dir))
-    run_dir.mkdir(parents=True, exist_ok=True)
+    _check_run_dir(run_dir)
+    from ragdx.store import private_dir, private_opener
+
+    private_dir(run_dir)  # user-only whatever the umask: it holds every query, answer and context
     try:
         import fcntl
     except ImportError:  # not POSIX: no advisory locks, run without one
         yield
         return
-    with (run_dir / LOCK).open("a") as fh:
+    with open(run_dir / LOCK, "a", opener=private_opener) as fh:
         try:
             fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -631,7 +694,9 @@ async def _run_locked(system: System, inputs: list[SystemInput], dataset_info: d
     executor = executor or LocalAsyncExecutor()
     done_before = sum(1 for i in inputs if not wanted(i))
     bar, task = _progress(done_before + len(todo), done_before, system.name) if progress else (_NoProgress(), None)
-    fh = results_path.open("ab")
+    from ragdx.store import private_opener
+
+    fh = open(results_path, "ab", opener=private_opener)  # noqa: SIM115 - closed in the finally below
     refreshed = time.monotonic()
     # Group commit: every line is handed to the OS whole as it comes (a killed process loses
     # none of them, and at most the last is torn), and fsync'd in groups, of GROUP_COMMIT_LINES
@@ -692,7 +757,7 @@ async def _run_locked(system: System, inputs: list[SystemInput], dataset_info: d
                     fh.flush()
                     unsynced.append({"id": out.id, "answer": out.answer, "error": out.error,
                                      "latency_s": out.latency_s, "prompt_tokens": out.prompt_tokens,
-                                     "completion_tokens": out.completion_tokens})
+                                     "completion_tokens": out.completion_tokens, "llm": out.llm})
                     if len(unsynced) >= GROUP_COMMIT_LINES or time.monotonic() - synced_at >= GROUP_COMMIT_S:
                         commit(wait=False)
                     if time.monotonic() - refreshed >= MANIFEST_REFRESH_S:
@@ -734,6 +799,7 @@ async def _run_locked(system: System, inputs: list[SystemInput], dataset_info: d
         run_dir=run_dir, system=system.name, **counts, attempted=attempted, skipped=skipped,
         prompt_tokens=scan.prompt_tokens, completion_tokens=scan.completion_tokens,
         latency_s=manifest["latency_s"], elapsed_s=round(time.perf_counter() - clock, 3),
+        llm_usage=manifest["llm_usage"],
     )
 
 
@@ -748,6 +814,7 @@ def _summary_from_dir(run_dir: Path, system_name: str, elapsed: float) -> RunSum
         prompt_tokens=manifest.get("tokens", {}).get("prompt", 0),
         completion_tokens=manifest.get("tokens", {}).get("completion", 0),
         latency_s=manifest.get("latency_s", {}), elapsed_s=round(elapsed, 3), interrupted=True,
+        llm_usage=manifest.get("llm_usage"),
     )
 
 
@@ -869,6 +936,10 @@ def run_grid(grid: str | Path | Mapping[str, Any], dataset: str | Path | Iterabl
     if not isinstance(dataset, str | Path):
         dataset = list(dataset)  # read once, used by every run
     source = str(grid) if isinstance(grid, str | Path) else "grid"
+    from ragdx.store import claim_directory
+
+    # one subdirectory per system, each checked by its run; anything else there is a person's
+    claim_directory(out_dir, kind="grid", ignore={n for n, _ in specs})
     summaries = []
     for name, spec in specs:
         system = load_system(spec, base_dir=base_dir, source=f"{source}: {name}")
@@ -883,20 +954,32 @@ def summary_table(summaries: Sequence[RunSummary], title: str | None = None):
     from rich.table import Table
     from rich.text import Text
 
-    table = Table(title=title)
-    table.add_column("system", no_wrap=True, min_width=8)
-    for col in ("total", "ok", "failed", "pending", "sent", "mean s", "p90 s", "tokens"):
-        table.add_column(col, justify="right", no_wrap=True)
+    # Counts never shrink to "11…" in a narrow terminal or a log read at 80 columns: each number
+    # column is as wide as its widest cell, and the system's name folds onto more lines instead.
+    heads = ("total", "ok", "failed", "pending", "sent", "mean s", "p90 s", "tokens")
 
     def seconds(value: float | None) -> str:
         return "–" if value is None else f"{value:.3f}"
 
+    rows = []
     for s in summaries:
-        # a system's name is data ("[bold]" in a directory name must not style the table)
         ok = f"{s.ok} ({s.empty} empty)" if s.empty else str(s.ok)
-        table.add_row(Text(str(s.system)), str(s.total), ok, f"[red]{s.failed}[/]" if s.failed else "0",
-                      str(s.pending), str(s.attempted), seconds(s.latency_s.get("mean")),
-                      seconds(s.latency_s.get("p90")), str(s.prompt_tokens + s.completion_tokens))
+        rows.append((str(s.total), ok, str(s.failed), str(s.pending), str(s.attempted),
+                     seconds(s.latency_s.get("mean")), seconds(s.latency_s.get("p90")),
+                     str(s.prompt_tokens + s.completion_tokens)))
+    from rich import box
+
+    # no vertical rules: they cost three characters a column, the difference between fitting 80
+    # columns and cutting the token count short
+    table = Table(title=title, box=box.SIMPLE_HEAD, collapse_padding=True, pad_edge=False)
+    table.add_column("system", overflow="fold", min_width=8)
+    for i, col in enumerate(heads):
+        table.add_column(col, justify="right", no_wrap=True,
+                         min_width=max([len(col)] + [len(row[i]) for row in rows]))
+    for s, row in zip(summaries, rows, strict=True):
+        # a system's name is data ("[bold]" in a directory name must not style the table)
+        cells = [Text(c, style="red") if i == 2 and s.failed else Text(c) for i, c in enumerate(row)]
+        table.add_row(Text(str(s.system)), *cells)
     return table
 
 
@@ -976,7 +1059,9 @@ def _pipeline_with_corpus(path: Path, name: str | None, corpus: str | Path | Non
         corpus = dataset_knowledge_base(dataset)
     if corpus is None and name is None:
         return None
-    spec: dict[str, Any] = {"kind": "pipeline", "path": path.name}
+    # an inline spec (``kind: pipeline`` and the configuration) is taken as written; a pipeline
+    # YAML is named by path (read as a pipeline file, where 'kind' would be an unknown key)
+    spec: dict[str, Any] = dict(data) if "kind" in data else {"kind": "pipeline", "path": path.name}
     if corpus is not None:
         spec["corpus"] = str(Path(corpus).resolve())
     if name is not None:

@@ -37,17 +37,9 @@ def progress_bars(enabled: bool = True) -> Iterator[Any]:
     if not enabled:
         yield None
         return
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
+    from ragdx.progress import bars as make_bars
 
-    bars = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                    TimeElapsedColumn(), TimeRemainingColumn(), console=err, transient=False)
+    bars = make_bars(console=err)
 
     def bar(what: str):
         task = None
@@ -112,9 +104,10 @@ def relevance_calibrate(
     config: ConfigOpt = None,
 ):
     """Fit a knowledge-boundary tester on a corpus and in-knowledge calibration queries."""
-    from ragdx.relevance.cli_support import calibrate, refuse_existing
+    from ragdx.relevance.cli_support import calibrate
+    from ragdx.store import check_replaceable
 
-    refuse_existing(out, overwrite)
+    check_replaceable(out, overwrite)  # the tester directory is replaced whole: only one ragdx wrote
     cfg = _config(config)
     embedder = _embedder(cfg, executor, address, workers) if retriever == "dense" else None
     try:
@@ -153,6 +146,10 @@ def relevance_test(
 ):
     """A p-value and a decision per query, printed as a table; with --drift, a KS test of the whole batch."""
     from ragdx.relevance.cli_support import screen_queries
+    from ragdx.store import check_output_file
+
+    if out is not None:
+        check_output_file(out, overwrite)
 
     tests: list = []
     with progress_bars(not no_progress) as bar:
@@ -197,6 +194,10 @@ def relevance_monitor(
     """Sliding-window KS drift over a query log, family-wise over the windows (Holm): when and how
     far the queries moved, and how many windows rejected."""
     from ragdx.relevance.cli_support import monitor_log
+    from ragdx.store import check_output_file
+
+    if out is not None:
+        check_output_file(out, overwrite)
 
     with progress_bars(not no_progress) as bar:
         report = monitor_log(tester, log, query_field=query_field, timestamp_field=timestamp_field, window=window,
@@ -232,9 +233,10 @@ def relevance_report(
     """The knowledge-boundary section of `ragdx report` for any tester: p-values, ROC, drift, and
     the answerability check on in-domain queries whose facts are missing."""
     from ragdx.relevance.boundary import boundary_sentences
-    from ragdx.relevance.cli_support import boundary_report, parse_named_files, refuse_existing
+    from ragdx.relevance.cli_support import boundary_report, parse_named_files
+    from ragdx.store import check_output_file
 
-    refuse_existing(out, overwrite)
+    check_output_file(out, overwrite)
     named = parse_named_files(out_of_knowledge, "--out-of-knowledge")
     with progress_bars(not no_progress) as bar:
         result = boundary_report(tester, out, in_knowledge=in_knowledge, out_of_knowledge=named, gaps=gaps,
@@ -283,8 +285,14 @@ def relevance_bench(
     from ragdx.relevance.bench import load_custom_setting, load_setting1, render_markdown, run_bench
     from ragdx.relevance.cli_support import parse_named_files
 
-    if out is not None and out.exists() and not overwrite and any(out.iterdir()):
-        raise RagdxError("already exists and is not empty (pass --overwrite to replace its files)", source=str(out))
+    if out is not None:
+        from ragdx.store import check_writable_directory
+
+        if out.is_dir() and not overwrite and any(out.iterdir()):
+            raise RagdxError("already exists and is not empty (pass --overwrite to replace its files)",
+                             source=str(out))
+        # --overwrite rewrites relevance-bench.json/.md in place: only in a directory ragdx made
+        check_writable_directory(out)
     cfg = _config(config)
     if corpus is not None:
         if data is not None:
@@ -304,6 +312,10 @@ def relevance_bench(
         if cfg.llm is None:
             raise RagdxError("--llm needs an 'llm:' section (base_url, model) in ragdx.yaml", field="llm")
         llm = make_llm(cfg.llm)
+    if out is not None:
+        from ragdx.store import claim_directory
+
+        claim_directory(out, kind="relevance-bench")
     with progress_bars(not no_progress) as bar:
         result = run_bench(setting, out, n_per_class=n, seeds=seeds, k=k, temperature=temperature, alpha=alpha,
                            llm=llm, embedder=_embedder(cfg), progress=lambda msg: err.print(msg), bar=bar)
