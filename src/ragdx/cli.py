@@ -93,6 +93,13 @@ def _llm(cfg, dry_run: bool, needed: bool):
 
     if cfg.llm is None:
         raise RagdxError("this method needs an 'llm:' section (base_url, model) in ragdx.yaml", field="llm")
+    base_url = getattr(cfg.llm, "base_url", None)
+    if base_url:
+        try:
+            _check_http_url(str(base_url), "llm.base_url")
+        except RagdxError as exc:
+            raise RagdxError(exc.message, source=str(getattr(cfg, "source", None) or "ragdx.yaml"),
+                             field="llm.base_url") from None
     return make_llm(cfg.llm, dry_run=dry_run)
 
 
@@ -218,10 +225,14 @@ def templates_text(
 
     cfg = _config(config)
     sec = cfg.text_templates
-    method = _pick(method, sec.method)
-    styles = style or sec.styles
-    n = _pick(n, sec.n)
+    method = _choice(_pick(method, sec.method), ("rules", "llm"), "--method")
+    styles = _check_styles(style or sec.styles, cfg.styles, method)
+    n = _at_least_one(_pick(n, sec.n), "--n")
     out = Path(_pick(out, sec.file))
+    from ragdx.gen.text_templates import read_text_templates
+
+    for path in ([out] if out.exists() else []) + list(import_ or []):
+        read_text_templates(path)  # a broken file stops the stage here, before any work
     engine, sch = _open(_database(db, cfg), cfg)
     parsed, rejected = load_parsed(Path(_pick(sql, cfg.sql_templates.file)), sch)
     _report_sql_rejections(rejected)
@@ -250,6 +261,32 @@ def templates_text(
         console.print(escape(usage_line(llm.usage)), highlight=False)
     if result.errors:
         raise typer.Exit(1)
+
+
+def _check_styles(styles, custom, method: str, flag: str = "--style") -> list[str]:
+    """Styles known (built-in, or defined under 'styles:' for --method llm), checked before any
+    work; an unknown one is named with the styles there are."""
+    import difflib
+
+    from ragdx.gen.verbalise import BUILTIN_STYLES
+
+    known = list(BUILTIN_STYLES) + [s for s in (custom or {}) if s not in BUILTIN_STYLES]
+    for s in styles:
+        if s not in known:
+            close = difflib.get_close_matches(s, known, n=1)
+            hint = f"did you mean {close[0]}? " if close else ""
+            raise RagdxError(f"unknown style {s!r} ({hint}styles: {', '.join(known)}; define others under "
+                             "'styles:' in ragdx.yaml)", field=flag)
+        if method == "rules" and s not in BUILTIN_STYLES:
+            raise RagdxError(f"style {s!r} has no rules (built-in: {', '.join(BUILTIN_STYLES)}); use --method llm "
+                             "for a user style", field=flag)
+    return list(styles)
+
+
+def _at_least_one(value, flag: str):
+    if value is not None and value < 1:
+        raise RagdxError(f"expected 1 or more, got {value}", field=flag)
+    return value
 
 
 def _report_sql_rejections(rejected) -> None:
@@ -292,6 +329,8 @@ def gen(
     cfg = _config(config)
     g = cfg.gen
     cap = _pick(max_groups, g.max_groups_per_template)
+    _at_least_one(_pick(n, cfg.text_templates.n), "--n")
+    _at_least_one(_pick(per_group, g.per_group), "--per-group")
     if cap is not None and cap < 0:
         raise RagdxError(f"expected 0 (no cap) or a positive number, got {cap}", field="--max-groups-per-template")
     # the options are checked (in this order) before the stage's modules are imported
@@ -318,6 +357,7 @@ def gen(
     if not parsed:
         raise RagdxError("no valid SQL template", source=str(sql_path))
     texts = read_text_templates(text_path)
+    _check_gen_styles(style or g.styles, texts, text_path)
     kb_dir = _pick(kb, g.kb)
     corpus_path = _pick(corpus, g.corpus)
     if corpus_path is not None and kb_dir is not None:
@@ -358,6 +398,15 @@ def gen(
         _print_lint(result, parsed, sch)
     console.print(f"{len(result.records)} records in {len({r.group_id for r in result.records})} "
                   f"semantic groups → {escape(str(out))}")
+
+
+def _check_gen_styles(styles, texts, text_path: Path) -> None:
+    # before answering: a style with no text templates would leave every query out
+    have = sorted({t.style for t in texts})
+    for s in styles or []:
+        if s not in have:
+            raise RagdxError(f"no text templates in style {s!r} (styles there: {', '.join(have) or 'none'})",
+                             source=str(text_path), field="--style")
 
 
 CorpusOpt = Annotated[Path | None, typer.Option("--corpus", help="Your own documents (JSONL, JSON {id: text}, or a folder of .txt/.md/.html/.pdf): link each record's evidence in them.")]
@@ -756,6 +805,22 @@ BootOpt = Annotated[int, typer.Option("--boot", min=100, help="Bootstrap resampl
 DatasetOpt = Annotated[Path | None, typer.Option("--dataset", help="Where the runs' dataset is now, if it moved (default: the path the run manifest records relative to the run directory, then the absolute one); it must be the same dataset (content hash).")]
 
 
+def _check_judging(judge: str | None = None, sets: str | None = None, retrieval: str | None = None,
+                   judge_flag: str = "--judge") -> None:
+    """The judge, answer-set and retrieval rule names, before any run is read or judged."""
+    if judge is not None:
+        from ragdx.evaluate.judges import JUDGES
+
+        if judge not in JUDGES:
+            raise RagdxError(f"unknown judge {judge!r} (choose from {', '.join(JUDGES)})", field=judge_flag)
+    if sets is not None:
+        _choice(sets, ("all", "any"), "--sets")
+    if retrieval is not None:
+        from ragdx.evaluate.reference import RETRIEVAL_RULES
+
+        _choice(retrieval, tuple(RETRIEVAL_RULES), "--retrieval")
+
+
 def _judge_llm(cfg, judge: str):
     # the cascade asks an LLM only where the cheap judges cannot decide, and only if one is configured
     if judge == "llm" or (judge == "cascade" and cfg.llm is not None):
@@ -790,6 +855,9 @@ def evaluate(
     from ragdx.evaluate import evaluate_many
 
     cfg = _config(config)
+    _check_judging(judge, sets, retrieval)
+    if benchmark is not None:
+        _choice(benchmark, ("aurp", "spider-open", "spider-closed", "none"), "--benchmark")
     if fail_under:  # bad thresholds fail before any judging
         from ragdx.evaluate.gate import parse_threshold
 
@@ -861,6 +929,13 @@ def compare(
 
         check_writable_directory(out)
     cfg = _config(config)
+    _check_judging(judge, sets, retrieval)
+    _choice(gap, ("joint", "each"), "--gap")
+    for metric in regression_metric or []:
+        from ragdx.evaluate.gate import gate_metrics
+
+        if metric not in gate_metrics():
+            raise RagdxError(f"no metric {metric!r} (metrics: {', '.join(gate_metrics())})", field="--metric")
     result = compare_paths(a, b, out=out, judge=judge, llm=_judge_llm(cfg, judge), sets=sets, k=k,
                            retrieval=retrieval, n_boot=boot, seed=seed, gap=gap, style=style, strict=strict,
                            dataset=dataset)
@@ -898,6 +973,9 @@ def judge_agreement_cmd(
     from ragdx.evaluate import judge_agreement
 
     cfg = _config(config)
+    for name, flag in ((judge_a, "--a"), (judge_b, "--b")):
+        if name != "stored":
+            _check_judging(name, sets, judge_flag=flag)
     needs = judge_a == "llm" or judge_b == "llm"
     result = judge_agreement(path, judge_a, judge_b, llm=_llm(cfg, False, needs), sets=sets)
     console.print(result["markdown"], markup=False, highlight=False)
@@ -931,9 +1009,9 @@ app.add_typer(cache_app, name="cache")
 def serve(
     tester: Annotated[Path, typer.Argument(help="Directory of a fitted tester.")],
     host: Annotated[str, typer.Option("--host")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port")] = 8080,
+    port: Annotated[int, typer.Option("--port", min=0, max=65535)] = 8080,
     token_env: Annotated[str, typer.Option("--token-env", help="Environment variable holding the bearer token.")] = "RAGDX_SERVE_TOKEN",
-    max_batch: Annotated[int, typer.Option("--max-batch")] = 256,
+    max_batch: Annotated[int, typer.Option("--max-batch", min=1)] = 256,
     max_pending: Annotated[int, typer.Option("--max-pending", min=0, help="Requests in flight before 503 + Retry-After.")] = 64,
 ):
     """Serve the tester over HTTP: POST /v1/relevance, POST /v1/drift, GET /healthz."""
@@ -983,6 +1061,7 @@ def report(
     tests, the knowledge boundary and a searchable table of every failure. Runs without an
     up-to-date evaluation are evaluated first (into RUN_DIR/evaluation)."""
     _choice(fmt, ("html", "md"), "--format")  # before the report's modules (numpy, scipy) are imported
+    _check_judging(judge)
     from ragdx.store import check_output_file
 
     check_output_file(out, overwrite)

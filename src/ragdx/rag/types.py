@@ -39,6 +39,9 @@ class SystemOutput:
     #: None when the system answered; otherwise the error after retries (never a silent NaN)
     error: str | None = None
     attempts: int = 1
+    #: what ragdx's LLM clients did for this query (``ragdx.llm.Usage.as_dict``): calls, retries,
+    #: cache hits, tokens; None when the system made no request through them
+    llm: dict[str, Any] | None = None
 
     @property
     def retrieved_ids(self) -> list[str]:
@@ -55,7 +58,8 @@ class SystemOutput:
             contexts.append({"id": c.id, "text": c.text, "score": c.score})
         return {"id": self.id, "query": self.query, "answer": self.answer, "contexts": contexts,
                 "latency_s": self.latency_s, "prompt_tokens": self.prompt_tokens,
-                "completion_tokens": self.completion_tokens, "error": self.error, "attempts": self.attempts}
+                "completion_tokens": self.completion_tokens, "error": self.error, "attempts": self.attempts,
+                "llm": self.llm}
 
     @classmethod
     def from_dict(cls, obj: dict[str, Any]) -> SystemOutput:
