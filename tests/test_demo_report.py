@@ -5,6 +5,7 @@ Chromium (no console error, charts and failure table there, a screenshot kept un
 
 from __future__ import annotations
 
+import html as html_lib
 import io
 import json
 import os
@@ -24,6 +25,58 @@ from tests.support.timing import scaled
 REPO = Path(__file__).resolve().parents[1]
 ARTIFACTS = REPO / "test-artifacts"
 SECTIONS = ("overview", "dataset", "systems", "comparisons", "boundary", "failures-section")
+#: the order a reader meets them: the diagnosis first, then the comparisons, then the details
+ORDER = ("diagnosis", "comparisons", "overview", "systems", "dataset", "boundary", "failures-section")
+#: measured in the page itself (real layout, real fonts), written into the DOM for --dump-dom:
+#: where the diagnosis lies, elements sticking out of their card (unless inside a wrapper that
+#: scrolls), table wrappers that must scroll, SVG labels outside their chart, the page's own
+#: horizontal overflow. Every <details> is opened first, so a collapsed table is measured too.
+LAYOUT_CHECK = """
+(function () {
+  Array.prototype.forEach.call(document.querySelectorAll('details'), function (d) { d.open = true; });
+  function name(el) { return el.tagName.toLowerCase() + ' ' + (el.textContent || '').trim().slice(0, 50); }
+  function scrolls(el, stop) {
+    for (var a = el.parentElement; a && a !== stop; a = a.parentElement) {
+      var o = getComputedStyle(a).overflowX;
+      if (o === 'auto' || o === 'scroll' || o === 'hidden') { return true; }
+    }
+    return false;
+  }
+  var out = {height: window.innerHeight, overflow: [], scrolling: [], clipped: [], diagnosis: null, first: []};
+  Array.prototype.forEach.call(document.querySelectorAll('main > section'), function (s) {
+    var box = s.getBoundingClientRect();
+    Array.prototype.forEach.call(s.querySelectorAll('*'), function (el) {
+      var r = el.getBoundingClientRect();
+      if (r.width > 0 && (r.right > box.right + 1 || r.left < box.left - 1) && !scrolls(el, s)) {
+        out.overflow.push(s.id + ': ' + name(el));
+      }
+    });
+  });
+  Array.prototype.forEach.call(document.querySelectorAll('.tablewrap'), function (w) {
+    if (w.scrollWidth > w.clientWidth + 1) { out.scrolling.push(name(w.firstElementChild)); }
+  });
+  Array.prototype.forEach.call(document.querySelectorAll('svg text'), function (t) {
+    var r = t.getBoundingClientRect(), b = t.ownerSVGElement.getBoundingClientRect();
+    if (r.width > 0 && (r.left < b.left - 0.5 || r.right > b.right + 0.5 || r.top < b.top - 0.5
+                        || r.bottom > b.bottom + 0.5)) {
+      out.clipped.push(t.ownerSVGElement.getAttribute('aria-label') + ': ' + t.textContent);
+    }
+  });
+  out.page = document.documentElement.scrollWidth - document.documentElement.clientWidth;
+  var d = document.getElementById('diagnosis');
+  if (d) {
+    var r = d.getBoundingClientRect();
+    out.diagnosis = [r.top, r.bottom];
+    Array.prototype.forEach.call(d.querySelectorAll('.fix, .sure'), function (el) {
+      out.first.push([el.textContent.slice(0, 40), el.getBoundingClientRect().bottom]);
+    });
+  }
+  var pre = document.createElement('pre');
+  pre.id = 'layout-check';
+  pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+})();
+"""
 CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync")
 
@@ -118,6 +171,19 @@ def _console_messages(stderr: str) -> list[str]:
     return [line for line in stderr.splitlines() if ":CONSOLE" in line or "Uncaught" in line]
 
 
+def _layout(binary: str, report: Path, tmp_path: Path, width: int) -> dict:
+    """Open ``report`` at ``width`` x 900 px with ``LAYOUT_CHECK`` added and return what it measured."""
+    page = tmp_path / f"layout-{width}.html"
+    page.write_text(report.read_text(encoding="utf-8").replace("</body>", f"<script>{LAYOUT_CHECK}</script></body>"),
+                    encoding="utf-8")
+    r = _chrome(binary, page.as_uri(), "--dump-dom", f"--window-size={width},900")
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert _console_messages(r.stderr) == []
+    found = re.search(r'<pre id="layout-check">(.*?)</pre>', r.stdout, re.S)
+    assert found, r.stdout[-2000:]
+    return json.loads(html_lib.unescape(found.group(1)))
+
+
 @pytest.mark.slow
 def test_report_renders_in_headless_chromium(demo, tmp_path):
     binary = _chromium()
@@ -146,6 +212,37 @@ def test_report_renders_in_headless_chromium(demo, tmp_path):
     assert r.returncode == 0, r.stderr[-2000:]
     assert _console_messages(r.stderr) == []
     assert shot.exists() and shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 20_000
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("width", [1280, 800])
+def test_report_opens_with_the_diagnosis_and_nothing_overflows(demo, tmp_path, width):
+    """At a laptop's and a narrow window's width: the diagnosis (each system's module to fix and
+    how sure) is on the first screen; no element sticks out of its card, the page never scrolls
+    sideways, no chart label is cut off; at 1280 px no table even needs its sideways scroll."""
+    binary = _chromium()
+    # the detector itself: a page with a table wider than its card and a label outside its chart
+    bad = tmp_path / "bad.html"
+    bad.write_text('<html><body><main><section id="diagnosis" style="width:300px"><table><tr><td style="white-space:'
+                   'nowrap">' + "x" * 200 + '</td></tr></table><svg width="50" height="20" aria-label="c"><text x="40" '
+                   'y="15">a long label</text></svg></section></main></body></html>')
+    caught = _layout(binary, bad, tmp_path, width)
+    assert caught["overflow"] and caught["clipped"] and caught["page"] > 0
+
+    out, _, _ = demo
+    seen = _layout(binary, out / "report.html", tmp_path, width)
+    assert seen["overflow"] == [] and seen["page"] <= 0 and seen["clipped"] == []
+    if width >= 1280:
+        assert seen["scrolling"] == []
+    top, _ = seen["diagnosis"]
+    assert top < 300
+    assert len(seen["first"]) == 2 * 2  # the module to fix and how sure, for each system
+    assert all(bottom <= seen["height"] for _, bottom in seen["first"]), seen["first"]
+    ARTIFACTS.mkdir(exist_ok=True)
+    shot = ARTIFACTS / f"report-first-screen-{width}.png"
+    r = _chrome(binary, (out / "report.html").resolve().as_uri(), f"--screenshot={shot}", f"--window-size={width},900",
+                "--hide-scrollbars")
+    assert r.returncode == 0 and shot.exists()
 
 
 def test_one_definition_per_metric_across_the_report(demo):
@@ -185,3 +282,47 @@ def test_one_definition_per_metric_across_the_report(demo):
         assert lm["difference"] == 0.0
     assert "language model" not in [m for m in ("retrieval", "language model")
                                     if m in c["sentence"].split(".")[0]]
+
+
+def test_report_opens_with_the_diagnosis(demo):
+    """Per system: the module to fix, how sure and one line of evidence, first in the HTML and the
+    Markdown, read from the evaluation's own verdicts; then the comparisons, then the details,
+    with the long coverage table collapsed."""
+    out, summary, printed = demo
+    html = (out / "report.html").read_text(encoding="utf-8")
+    at = [html.index(f'id="{section}"') for section in ORDER]
+    assert at == sorted(at)
+    for name in ("keyword", "bm25-dense"):
+        counts = json.loads((out / "runs" / name / "evaluation" / "metrics.json").read_text())["blame"]["all"]
+        modules = {"kb_gap": "knowledge base", "retrieval_failure": "retriever", "lm_failure": "language model"}
+        top = max(modules, key=lambda v: counts[v])
+        wrong = counts["total"] - counts["correct"] - counts["unjudged"]
+        section = html[html.index('id="diagnosis"'):html.index('id="comparisons"')]
+        card = next(c for c in section.split('<div class="card diag" data-system="')[1:] if c.startswith(f'{name}"'))
+        assert f"Fix the {modules[top]}" in card
+        share = round(100 * counts[top] / wrong)
+        assert f"{share} % of the {wrong} wrong answers ({counts[top]}; 95 % CI" in card
+        assert f"unsure verdicts: {counts['unsure']}" in card and "Evidence:" in card
+    # the coverage table (one row per SQL template) is collapsed below the verdicts
+    cov = html.index("Knowledge-base coverage (known, before any system runs)")
+    assert html.rfind("<details>", 0, cov) > html.index('id="dataset"') and html.index('id="systems"') < cov
+    md = (out / "report.md").read_text(encoding="utf-8")
+    assert md.index("**Diagnosis: which module to fix**") < md.index("**Hypothesis tests**") < md.index("| metric |")
+    assert md.count("How sure:") == 2 and md.count("Evidence:") == 2
+
+
+def test_report_counts_the_templates_as_the_console_does(demo):
+    """The console counts every SQL template; the report did count those with queries (48 against
+    49): now it says how many have none and why."""
+    out, summary, printed = demo
+    manifest = json.loads((out / "dataset" / "manifest.json").read_text())
+    used = {json.loads(line)["sql_template_id"] for line in (out / "dataset" / "records.jsonl").open()}
+    total = summary["sql_templates"]
+    assert f"{total} SQL templates" in printed and len(manifest["per_template_counts"]) == total
+    empty = total - len(used)
+    assert empty >= 1  # the demo has a template whose every value combination has several answers
+    words = f"{total} SQL templates, {empty} without queries"
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert words in html and words in (out / "report.md").read_text(encoding="utf-8")
+    assert "with several answers (dropped: multi_answer = drop)" in html
+    assert f"({len(used)} with queries of {words})" in html

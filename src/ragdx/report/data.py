@@ -163,6 +163,8 @@ def build_report(run_dirs: Sequence[str | Path], *, relevance: str | Path | None
     ``dataset`` where that dataset is now, when it moved away from the runs."""
     from ragdx.evaluate.compare import compare
     from ragdx.gen.dataset import stats
+    from ragdx.report.diagnosis import diagnose
+    from ragdx.report.templates import template_counts
 
     if not run_dirs:
         raise RagdxError("give at least one run directory", field="RUN_DIR")
@@ -195,6 +197,7 @@ def build_report(run_dirs: Sequence[str | Path], *, relevance: str | Path | None
             "style_test": m.comparison,
             "per_template": _per_template(run["judgements"], run["blame"], records_by_id),
             "counts": (run["manifest"].get("counts") or {}),
+            "diagnosis": diagnose(run["name"], run["blame"].values(), run["judgements"], n_boot=n_boot, seed=seed),
         })
 
     comparisons = []
@@ -232,6 +235,7 @@ def build_report(run_dirs: Sequence[str | Path], *, relevance: str | Path | None
                     "kb_gap_queries": sum(r.kb_supported is False for r in records),
                     "styles": sorted({r.style for r in records}), "stats": stats(records) if records else [],
                     "kb_coverage": kb_coverage_table(records),
+                    "templates": template_counts(manifest, records, dataset_path),
                     "options": manifest.get("options", {})},
         "systems": systems, "comparisons": comparisons, "failures": failures,
         "relevance": rel, "relevance_path": str(rel_path) if rel_path else None, "n_boot": n_boot,

@@ -10,6 +10,7 @@ from typing import Any
 
 from ragdx.report import svg
 from ragdx.report.data import HEADLINE, UNSURE, VERDICT_LABELS, VERDICTS
+from ragdx.report.diagnosis import MODULES, NONE, Diagnosis
 
 VERDICT_COLOURS = {"correct": "#2e7d32", "kb_gap": "#7b5ea7", "retrieval_failure": "#e08a00",
                    "lm_failure": "#c62828", "kb_or_retrieval": "#b39ddb", "retrieval_or_lm": "#ffcc80",
@@ -27,8 +28,8 @@ CSS = """
 * { box-sizing: border-box; }
 body { margin:0; font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif; color:var(--fg);
   background:var(--soft); }
-header { background:#1d2330; color:#fff; padding:22px 32px 18px; }
-header h1 { margin:0 0 4px; font-size:24px; font-weight:650; }
+header { background:#1d2330; color:#fff; padding:14px 32px 12px; }
+header h1 { margin:0 0 4px; font-size:22px; font-weight:650; }
 header p { margin:0; color:#c5cbd6; font-size:13px; }
 nav { position:sticky; top:0; z-index:5; background:#fff; border-bottom:1px solid var(--line); padding:8px 32px; }
 nav a { color:var(--accent); text-decoration:none; margin-right:18px; font-size:14px; }
@@ -46,12 +47,31 @@ p.lead, .muted { color:var(--muted); }
 table { border-collapse:collapse; width:100%; font-size:13px; margin:6px 0 12px; }
 th, td { border-bottom:1px solid var(--line); padding:5px 8px; text-align:left; vertical-align:top; }
 th { background:var(--soft); font-weight:600; }
-td.num, th.num { text-align:right; font-variant-numeric:tabular-nums; white-space:nowrap; }
+td.num, th.num { text-align:right; font-variant-numeric:tabular-nums; }
+td.num { white-space:nowrap; }
+/* a table wider than its card scrolls inside it; long SQL, responses and ids break anywhere */
+.tablewrap { overflow-x:auto; max-width:100%; margin:6px 0 12px; }
+.tablewrap > table { margin:0; }
+td code, .resp { overflow-wrap:anywhere; }
+.row2 > div, .cards > div, .cols32 > div { min-width:0; }
+/* a wide table beside a small one: side by side where both fit, stacked on a narrow screen */
+.cols32 { display:grid; grid-template-columns:minmax(0,3fr) minmax(0,2fr); gap:12px; align-items:start; }
+@media (max-width:900px) { .cols32 { grid-template-columns:minmax(0,1fr); } }
+.diag h3 { display:flex; flex-wrap:wrap; gap:4px 10px; align-items:baseline; }
+.diag h3 .muted { font-size:13px; font-weight:400; }
+.fix { font-size:19px; font-weight:650; margin:2px 0; }
+.fix-why { color:var(--muted); font-size:13px; margin:0 0 6px; }
+.split { display:flex; height:14px; border-radius:4px; overflow:hidden; margin:6px 0 4px; background:var(--line); }
+.split span { display:block; height:100%; }
+.shares, .sure, .evidence { font-size:13px; margin:4px 0; }
+.shares span { display:inline-block; margin-right:10px; }
+.dot { display:inline-block; width:9px; height:9px; border-radius:2px; margin-right:4px; }
 .ci { color:var(--muted); font-size:12px; }
 .warn { color:#8a4b00; background:#fff4e0; padding:4px 8px; border-radius:4px; font-size:13px; }
 .sentence { background:#eef3ff; border-left:4px solid var(--accent); padding:8px 12px; border-radius:4px;
   margin:8px 0; }
 .badge { display:inline-block; padding:1px 8px; border-radius:10px; color:#fff; font-size:12px; white-space:nowrap; }
+th .badge { white-space:normal; }
 .chart { max-width:100%; height:auto; display:block; margin:6px 0 10px; }
 .chart .grid { stroke:#e8ebf0; stroke-width:1; }
 .chart .zero { stroke:#555; stroke-width:1.2; stroke-dasharray:4 3; }
@@ -146,6 +166,11 @@ def _ci(entry: dict[str, float] | None, digits: int = 3) -> str:
     return f'{head} <span class="ci">[{lo:.{digits}f}, {hi:.{digits}f}]</span>'
 
 
+def _table(inner: str, attrs: str = "") -> str:
+    """A table in a wrapper that scrolls sideways when it is wider than its card."""
+    return f'<div class="tablewrap"><table{attrs}>{inner}</table></div>'
+
+
 def _badge(verdict: str) -> str:
     return (f'<span class="badge" style="background:{VERDICT_COLOURS.get(verdict, "#777")}">'
             f"{_e(VERDICT_LABELS.get(verdict, verdict))}</span>")
@@ -156,19 +181,63 @@ def _badge(verdict: str) -> str:
 
 def _header(data: dict[str, Any]) -> str:
     ds = data["dataset"]
-    return (f"<header><h1>{_e(data['title'])}</h1><p>{len(data['systems'])} system(s) on "
-            f"{ds['records']} queries in {ds['groups']} semantic groups "
-            f"({', '.join(ds['styles']) or 'no style'}); generated {_e(data['generated'])}; intervals: 95 %, "
-            f"bootstrap over semantic groups ({data['n_boot']} resamples).</p></header>")
+    n = len(data["systems"])
+    # one short line: at 800 px the diagnosis below must still fit the first screen
+    return (f"<header><h1>{_e(data['title'])}</h1><p>{n} system{'s' if n != 1 else ''} · {ds['records']} queries "
+            f"· {ds['groups']} semantic groups ({', '.join(ds['styles']) or 'no style'}) · 95 % intervals "
+            f"({data['n_boot']} bootstrap resamples)</p></header>")
 
 
 def _nav(data: dict[str, Any]) -> str:
-    links = [("overview", "Overview"), ("dataset", "Dataset"), ("systems", "Systems"),
-             ("comparisons", "Comparisons")]
+    links = [("diagnosis", "Diagnosis"), ("comparisons", "Comparisons"), ("overview", "Metrics"),
+             ("systems", "Verdicts"), ("dataset", "Dataset")]
     if data.get("relevance"):
         links.append(("boundary", "Knowledge boundary"))
     links.append(("failures-section", "Failures"))
     return "<nav>" + "".join(f'<a href="#{a}">{t}</a>' for a, t in links) + "</nav>"
+
+
+def _split(d: Diagnosis) -> str:
+    """The wrong answers as one bar split by module (and unsure), with each share and interval."""
+    # the modules in one order for every system, so that two bars read side by side
+    shares = sorted(d.shares, key=lambda m: [v for v, _ in MODULES].index(m.verdict))
+    parts = [(m.verdict, m.share, f"{VERDICT_LABELS[m.verdict]} {m.count} ({_pct(m.share)})",
+              f"95 % CI {_pct(m.ci_low)}–{_pct(m.ci_high)}") for m in shares]
+    if d.unsure:
+        parts.append(("undetermined", d.unsure_share, f"unsure {d.unsure} ({_pct(d.unsure_share)})", ""))
+    bar = "".join(f'<span style="width:{100 * share:.2f}%;background:{VERDICT_COLOURS[v]}" '
+                  f'title="{_e(text)}{"; " + ci if ci else ""}"></span>' for v, share, text, ci in parts if share > 0)
+    keys = "".join(f'<span title="{_e(ci)}"><i class="dot" style="background:{VERDICT_COLOURS[v]}"></i>{_e(text)}'
+                   "</span>" for v, _, text, ci in parts)
+    return (f'<div class="split" role="img" aria-label="the {d.wrong} wrong answers by module">{bar}</div>'
+            f'<p class="shares">{keys}</p>')
+
+
+def _diagnosis_card(s: dict[str, Any]) -> str:
+    d: Diagnosis = s["diagnosis"]
+    acc = _metric(s["overall"], "accuracy")
+    inputs = s.get("inputs") or {}
+    judged = (f" · {inputs.get('judged')}/{inputs.get('total')} judged"
+              f"{' — incomplete' if not inputs.get('complete', True) else ''}" if inputs.get("total") else "")
+    shown = f"{_num((acc or {}).get('value'))} {_ci_text(acc)}" if acc else "–"
+    head = f'<h3>{_e(s["name"])}<span class="muted">accuracy {_e(shown)}{_e(judged)}</span></h3>'
+    warns = "".join(f'<p class="warn">⚠ {_e(w)}</p>' for w in s.get("warnings") or [])
+    if d.module == NONE:
+        body = f'<p class="fix">{_e(d.headline)}</p><p class="sure">{_e(d.sure)}</p>'
+    else:
+        fix, _, why = d.headline.partition(": ")
+        body = (f'<p class="fix">{_e(fix)}</p><p class="fix-why">{_e(why)}</p>{_split(d)}'
+                f'<p class="sure"><b>How sure:</b> {_e(d.sure)}</p>')
+    if d.evidence:
+        body += f'<p class="evidence"><b>Evidence:</b> {_e(d.evidence)}</p>'
+    return f'<div class="card diag" data-system="{_e(s["name"])}">{head}{warns}{body}</div>'
+
+
+def _diagnosis(data: dict[str, Any]) -> str:
+    cards = "".join(_diagnosis_card(s) for s in data["systems"])
+    return ('<section id="diagnosis"><h2>Diagnosis: which module to fix</h2><p class="muted">Wrong answers by the '
+            'module their verdict blames (<a href="#systems">Verdicts</a>); 95 % intervals.</p>'
+            f'<div class="cards">{cards}</div></section>')
 
 
 def _overview(data: dict[str, Any]) -> str:
@@ -197,7 +266,7 @@ def _overview(data: dict[str, Any]) -> str:
     colours = [SYSTEM_COLOURS[i % len(SYSTEM_COLOURS)] for _ in HEADLINE for i in range(len(data["systems"]))]
     chart = svg.interval_dots(rows, title="Headline metrics per system with 95 % intervals", colours=colours,
                               width=860, label_width=300)
-    return (f'<section id="overview"><h2>Overview</h2><div class="cards">{"".join(cards)}</div>'
+    return (f'<section id="overview"><h2>Headline metrics</h2><div class="cards">{"".join(cards)}</div>'
             f"<h3>Accuracy, R, λ, Acc_retrieval_db and knowledge-base coverage with 95 % intervals</h3>{chart}"
             '<p class="muted">Accuracy = R × (1 − λ). <b>Answer-based</b> (GRAMMAR §4.3): a gap group is a semantic '
             "group that no phrasing of any style answered; R counts the other groups' queries; λ is the share of "
@@ -205,6 +274,10 @@ def _overview(data: dict[str, Any]) -> str:
             "answers, so retrieval and LM failures that sink a whole group count as gaps too. <b>Knowledge-base "
             "coverage</b> is the truth where ragdx knows the knowledge base's content (a knowledge base it rendered, "
             "or evidence linked in your corpus): the share of groups whose facts it states.</p></section>")
+
+
+def _pct(x: float) -> str:
+    return "–" if not math.isfinite(x) else f"{100 * x:.0f} %"
 
 
 def _ci_text(e: dict[str, float]) -> str:
@@ -244,19 +317,35 @@ def _dataset(data: dict[str, Any]) -> str:
             f"<tr><td>{_e(r['table'])}</td><td><code>{_e(r['sql'])}</code></td><td class=num>{r['stated_groups']}"
             f" / {r['groups']}</td><td class=num>{_num(r['coverage'], 2)}</td><td>{_e(r['basis'])}</td>"
             f"<td>{_e(r['missing_example'] or '')}</td></tr>" for r in cov)
-        coverage = ("<h3>Knowledge-base coverage (known, before any system runs)</h3><p class=muted>Semantic groups "
+        short = sum(r["coverage"] < 1.0 for r in cov)
+        # collapsed: one row per SQL template is long, and the diagnosis above already says what it means
+        coverage = (f"<details><summary>Knowledge-base coverage (known, before any system runs): {len(cov)} SQL "
+                    f"templates, {short} of them with facts left out</summary><p class=muted>Semantic groups "
                     "whose facts the knowledge base states, per SQL template: the truth that the answer-based "
                     "Acc_retrieval_db estimates from answers (basis: fact_index = a knowledge base ragdx rendered, "
                     "linked = evidence found in your corpus). `ragdx kb audit` gives the same per column.</p>"
-                    "<table><tr><th>table</th><th>SQL template</th><th class=num>stated groups</th>"
-                    "<th class=num>coverage</th><th>basis</th><th>a query it cannot answer</th></tr>"
-                    f"{crow}</table>")
+                    + _table("<tr><th>table</th><th>SQL template</th><th class=num>stated groups</th>"
+                             "<th class=num>coverage</th><th>basis</th><th>a query it cannot answer</th></tr>"
+                             + crow) + "</details>")
     return (f'<section id="dataset"><h2>Dataset</h2><p class="lead">Per table and style (GRAMMAR Table 2): M SQL '
             "templates, N text templates per SQL template and Q semantic groups (value combinations) per SQL "
             "template, both means; groups = M × Q; each group is asked in the sampled number of phrasings, so "
             "queries = groups × queries per group (M × N × Q is the pool before sampling). The all-styles row "
             f"counts each group once. Source: <code>{_e(ds['path'])}</code>"
-            f"{'; ' + _e(note) if note else ''}.</p><table>{head}{body}{total}</table>{bars}{coverage}</section>")
+            f"{'; ' + _e(note) if note else ''}.</p>{_table(head + body + total)}{_templates(ds)}{bars}{coverage}"
+            "</section>")
+
+
+def _templates(ds: dict[str, Any]) -> str:
+    """How many SQL templates, as the console counts them, and why any made no query."""
+    counted = ds.get("templates")
+    if counted is None:
+        return ""
+    if not counted.without:
+        return f'<p class="muted">{_e(counted.words())}.</p>'
+    items = "".join(f"<li><code>{_e(t.sql or t.template)}</code>: {_e(t.why)}</li>" for t in counted.without)
+    return (f'<p class="muted">{_e(counted.words())} (the table counts the {counted.with_queries} with queries):'
+            f"</p><ul class=muted>{items}</ul>")
 
 
 def _metrics_table(s: dict[str, Any]) -> str:
@@ -273,15 +362,16 @@ def _metrics_table(s: dict[str, Any]) -> str:
     notes = f'<p class="muted">Gap rule: {_e(s.get("gap_rule", ""))}.'
     if s.get("retrieval_rule"):
         notes += f" Retrieval rule: {_e(s['retrieval_rule'])}; the confusion matrix and hit rates use it too."
-    return f"<table>{head}{''.join(rows)}</table>{notes}</p>"
+    return f"{_table(head + ''.join(rows))}{notes}</p>"
 
 
 def _confusion(c: dict[str, int] | None) -> str:
     if not c:
         return '<p class="muted">No RAG confusion matrix (the run has no gold documents).</p>'
-    return ('<table class="confusion"><tr><th></th><th>answer acceptable</th><th>answer not acceptable</th></tr>'
-            f"<tr><th>relevant document retrieved</th><td>TP {c['TP']}</td><td>FN {c['FN']}</td></tr>"
-            f"<tr><th>no relevant document</th><td>FP {c['FP']}</td><td>TN {c['TN']}</td></tr></table>")
+    return _table("<tr><th></th><th>answer acceptable</th><th>answer not acceptable</th></tr>"
+                  f"<tr><th>relevant document retrieved</th><td>TP {c['TP']}</td><td>FN {c['FN']}</td></tr>"
+                  f"<tr><th>no relevant document</th><td>FP {c['FP']}</td><td>TN {c['TN']}</td></tr>",
+                  ' class="confusion"')
 
 
 def _template_table(s: dict[str, Any]) -> str:
@@ -292,7 +382,7 @@ def _template_table(s: dict[str, Any]) -> str:
         f"<tr><td>{_e(r['table'])}</td><td><code>{_e(r['sql'])}</code></td><td class=num>{r['queries']}</td>"
         f"<td class=num>{_num(r['accuracy'], 2)}</td><td class=num>{_num(r['retrieval'], 2)}</td>"
         + "".join(f"<td class=num>{r['verdicts'][v]}</td>" for v in VERDICTS) + "</tr>" for r in s["per_template"])
-    return (f"<table>{head}{body}</table><p class=muted>The verdicts of a row sum to its queries (less any whose "
+    return (f"{_table(head + body)}<p class=muted>The verdicts of a row sum to its queries (less any whose "
             "judge failed); accuracy = correct answers / judged queries.</p>")
 
 
@@ -316,14 +406,16 @@ def _systems(data: dict[str, Any]) -> str:
         f"<td class=num>{s['blame_all'].get(v, 0)}</td>" for v in VERDICTS)
         + f"<td class=num>{sum(s['blame_all'][v] for v in VERDICTS)}</td>"
         f"<td class=num>{sum(s['blame_all'].get(v, 0) for v in UNSURE)}</td></tr>" for s in systems)
-    parts = [f'<section id="systems"><h2>Systems</h2><h3>Group tags</h3>'
-             '<p class="muted">A semantic group (one fact asked in several phrasings) is <b>robust</b> when every '
-             "phrasing was answered, <b>gap</b> when none was, <b>non-robust</b> otherwise.</p>"
-             f"{tags_chart}<h3>Verdicts: where each wrong answer comes from</h3>"
-             f"<table>{vhead}{vbody}</table>"
+    parts = ['<section id="systems"><h2>Verdicts: where each wrong answer comes from</h2>'
+             f"{_table(vhead + vbody)}"
              '<p class="muted">An <b>unsure</b> verdict names the modules that remain when the evidence cannot tell '
              "them apart (knowledge base or retriever; retriever or LM; undetermined) rather than guessing one.</p>"
-             f"{verdict_chart}"]
+             f"{verdict_chart}<h3>Group tags</h3>"
+             '<p class="muted">A semantic group (one fact asked in several phrasings) is <b>robust</b> when every '
+             "phrasing was answered, <b>gap</b> when none was, <b>non-robust</b> otherwise.</p>"
+             f"{tags_chart}"]
+    counted = data["dataset"].get("templates")
+    of = f" of {counted.words()}" if counted is not None and counted.without else ""
     for s in systems:
         tm = s.get("text_metrics") or {}
         # a metric left out says so ("rouge_l not computed (--no-rouge)") rather than vanishing
@@ -332,10 +424,10 @@ def _systems(data: dict[str, Any]) -> str:
         parts.append(f"<h3>{_e(s['name'])}</h3>")
         if s.get("description"):
             parts.append(f'<p class="muted">{_e(s["description"])}. Judged by {_e(", ".join(s["judges"]))}.</p>')
-        parts.append(f'<div class="row2"><div><b>Per style</b>{_metrics_table(s)}</div>'
+        parts.append(f'<div class="cols32"><div><b>Per style</b>{_metrics_table(s)}</div>'
                      f"<div><b>RAG confusion matrix</b> (retrieval × answer, ground truth){_confusion(s['confusion'])}"
                      f'<p class="muted">{_e(extra)}</p></div></div>')
-        parts.append(f"<details><summary>Per SQL template ({len(s['per_template'])} templates)</summary>"
+        parts.append(f"<details><summary>Per SQL template ({len(s['per_template'])} with queries{_e(of)})</summary>"
                      f"{_template_table(s)}</details>")
     parts.append("</section>")
     return "".join(parts)
@@ -373,7 +465,7 @@ def _comparison_block(c: dict[str, Any], heading: str) -> str:
     tests = "".join(f"<li>{_e(what)}: {_e(t['test'])}, p = {t['p_value']:.3g} ({t['pairs']} pairs)</li>"
                     for what, t in c["tests"].items())
     return (f"<h3>{_e(heading)}</h3><p class=sentence>{_e(c['sentence'])}</p>{chart}"
-            f"<details><summary>Table and paired tests</summary><table>{head}{body}</table><ul>{tests}</ul>"
+            f"<details><summary>Table and paired tests</summary>{_table(head + body)}<ul>{tests}</ul>"
             "</details>")
 
 
@@ -428,7 +520,7 @@ def _boundary(data: dict[str, Any]) -> str:
                 f"{d['ks_statistic']:.3f}, p = {d['p_value']:.2g} at α = {d['alpha']:g} against "
                 f"{d['n_reference']} calibration queries; median shift {d['median_shift']:+.3f}.")
 
-    table = (f"<table><tr><th>calibration queries</th><td class=num>{r['n_calibration']}</td>"
+    table = _table(f"<tr><th>calibration queries</th><td class=num>{r['n_calibration']}</td>"
              f"<th>held-out in-knowledge</th><td class=num>{r['n_in']}</td><th>off-topic</th>"
              f"<td class=num>{r['n_out']}</td></tr><tr><th>AUROC</th><td class=num>{r['auroc']:.3f}</td>"
              f"<th>AUPRC</th><td class=num>{r['auprc']:.3f}</td><th>TPR at 5 % FPR</th>"
@@ -438,7 +530,7 @@ def _boundary(data: dict[str, Any]) -> str:
              f"<td class=num>{r['der']:.3f}</td></tr>"
              + (f"<tr><th>facts left out, in-domain (p ≤ α)</th><td class=num>{ans['flagged']} / {ans['n']}</td>"
                 f"<th>AUROC vs answerable</th><td class=num>{ans['auroc_vs_in']:.3f}</td><td></td><td></td></tr>"
-                if ans else "") + "</table>")
+                if ans else ""))
     from ragdx.relevance.boundary import boundary_sentences
 
     # what the test measures, in the words the README uses: topic distance, not answerability
@@ -524,16 +616,19 @@ def _failures(data: dict[str, Any]) -> str:
                  "object a line (<code>grep</code>, <code>jq</code>, or any JSONL reader).")
     return (f'<section id="failures-section"><h2>Every failure</h2><p class="muted">Wrong answers of every system, '
             "with the documents it retrieved (★ the gold document that states the answer) and the verdict of module "
-            f"blame. {len(every)} rows.{paged}</p>{controls}<table id=failures><thead><tr><th>system</th><th>query</th>"
+            f"blame. {len(every)} rows.{paged}</p>{controls}<div class=tablewrap><table id=failures><thead><tr>"
+            "<th>system</th><th>query</th>"
             "<th>true answer</th><th>response</th><th>retrieved documents</th><th>verdict</th></tr></thead>"
-            f"<tbody>{''.join(rows)}</tbody></table></section>")
+            f"<tbody>{''.join(rows)}</tbody></table></div></section>")
 
 
 def render_html(data: dict[str, Any]) -> str:
     """The whole report as one HTML document (no external resource)."""
-    body = "".join([_header(data), _nav(data), "<main>", _overview(data), _dataset(data), _systems(data),
-                    _comparisons(data), _boundary(data), _failures(data), "</main>",
-                    "<footer>ragdx · self-contained report: no network needed to view or print it.</footer>"])
+    # the diagnosis first (above the fold), then the comparisons, then the details
+    body = "".join([_header(data), _nav(data), "<main>", _diagnosis(data), _comparisons(data), _overview(data),
+                    _systems(data), _dataset(data), _boundary(data), _failures(data), "</main>",
+                    f"<footer>ragdx · generated {_e(data['generated'])} · self-contained report: no network needed "
+                    "to view or print it.</footer>"])
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
             f"<title>{_e(data['title'])}</title><style>{CSS}</style></head><body>{body}"

@@ -6,6 +6,7 @@ import math
 from typing import Any
 
 from ragdx.report.data import HEADLINE, UNSURE, VERDICT_LABELS, VERDICTS
+from ragdx.report.diagnosis import NONE
 
 
 def _v(e: dict[str, float] | None) -> str:
@@ -22,12 +23,45 @@ def _entry(style, key: str) -> dict[str, float] | None:
     return None if m is None else {"value": m.value, "ci_low": m.ci_low, "ci_high": m.ci_high}
 
 
+def _diagnosis(systems: list[dict[str, Any]]) -> list[str]:
+    """The report's first lines, as in the HTML: per system, which module to fix and how sure."""
+    out = ["**Diagnosis: which module to fix**", ""]
+    for s in systems:
+        d = s.get("diagnosis")
+        if d is None:
+            continue
+        line = f"- **{s['name']}**: {d.headline}."
+        if d.module != NONE:
+            line += f" How sure: {d.sure}"
+        elif d.sure:
+            line += f" {d.sure}"
+        if d.evidence:
+            line += f" Evidence: {d.evidence}"
+        out.append(line)
+    return out + [""]
+
+
+def _tests(data: dict[str, Any]) -> list[str]:
+    tests = [c["sentence"] for c in data["comparisons"]]
+    tests += [f"({s['name']}, {s['style_test']['b']} vs {s['style_test']['a']}) {s['style_test']['sentence']}"
+              for s in data["systems"] if s.get("style_test")]
+    return ["**Hypothesis tests**", ""] + [f"- {t}" for t in tests] + [""] if tests else []
+
+
 def render_markdown(data: dict[str, Any], *, max_failures: int = 5) -> str:
     ds = data["dataset"]
     systems = data["systems"]
+    counted = ds.get("templates")
     out = [f"## {data['title']}", "",
-           f"{ds['records']} queries in {ds['groups']} semantic groups ({', '.join(ds['styles'])}); "
-           f"95 % intervals from {data['n_boot']} bootstrap resamples of semantic groups.", ""]
+           f"{ds['records']} queries in {ds['groups']} semantic groups ({', '.join(ds['styles'])})"
+           + (f" from {counted.words()}" if counted is not None else "")
+           + f"; 95 % intervals from {data['n_boot']} bootstrap resamples of semantic groups.", ""]
+    # the diagnosis first, then the comparisons, then the numbers they rest on
+    out += _diagnosis(systems)
+    warnings = [f"{s['name']}: {w}" for s in systems for w in s.get("warnings") or []]
+    if warnings:  # beside the diagnosis they qualify
+        out += [f"> **Warning:** {w}" for w in warnings] + [""]
+    out += _tests(data)
     out += ["| metric | " + " | ".join(s["name"] for s in systems) + " |", "|---|" + "---:|" * len(systems)]
     out.append("| queries judged | " + " | ".join(
         f"{(s.get('inputs') or {}).get('judged', s['queries'])} of {(s.get('inputs') or {}).get('total', s['queries'])}"
@@ -42,14 +76,6 @@ def render_markdown(data: dict[str, Any], *, max_failures: int = 5) -> str:
                    + " |")
     out.append("| unsure verdicts (queries) | " + " | ".join(str(sum(s["blame_all"].get(v, 0) for v in UNSURE))
                                                           for s in systems) + " |")
-    warnings = [f"{s['name']}: {w}" for s in systems for w in s.get("warnings") or []]
-    if warnings:
-        out += [""] + [f"> **Warning:** {w}" for w in warnings]
-    tests = [c["sentence"] for c in data["comparisons"]]
-    tests += [f"({s['name']}, {s['style_test']['b']} vs {s['style_test']['a']}) {s['style_test']['sentence']}"
-              for s in systems if s.get("style_test")]
-    if tests:
-        out += ["", "**Hypothesis tests**", ""] + [f"- {t}" for t in tests]
     r = data.get("relevance")
     if r:
         d = r["drift"]["mixed"]

@@ -7,10 +7,35 @@ Every chart is an ``<svg>`` with a ``viewBox`` (it scales with the page and prin
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections.abc import Sequence
 from html import escape
 
 FONT = 'font-family="system-ui, -apple-system, Segoe UI, Roboto, sans-serif"'
+#: advance widths (em) of ASCII 32..126 in DejaVu Sans, the widest of the fonts ``FONT`` falls back
+#: to (Linux's system-ui): a label sized by them fits in Segoe UI, Roboto or Helvetica too
+_WIDTHS = (
+    0.318, 0.401, 0.46, 0.838, 0.636, 0.95, 0.78, 0.275, 0.39, 0.39, 0.5, 0.838, 0.318, 0.361, 0.318, 0.337,
+    0.636, 0.636, 0.636, 0.636, 0.636, 0.636, 0.636, 0.636, 0.636, 0.636, 0.337, 0.337, 0.838, 0.838, 0.838, 0.531,
+    1.0, 0.684, 0.686, 0.698, 0.77, 0.632, 0.575, 0.775, 0.752, 0.295, 0.295, 0.656, 0.557, 0.863, 0.748, 0.787,
+    0.603, 0.787, 0.695, 0.635, 0.611, 0.732, 0.684, 0.989, 0.685, 0.611, 0.685, 0.39, 0.337, 0.39, 0.838, 0.5,
+    0.5, 0.613, 0.635, 0.55, 0.635, 0.615, 0.352, 0.635, 0.634, 0.278, 0.278, 0.579, 0.278, 0.974, 0.634, 0.612,
+    0.635, 0.635, 0.411, 0.521, 0.392, 0.634, 0.592, 0.818, 0.592, 0.592, 0.525, 0.636, 0.337, 0.636, 0.838)
+#: labels are drawn at this size unless a class says otherwise (``.axis`` is 11 px)
+SIZE = 12
+
+
+def text_width(text: str, size: float = SIZE) -> float:
+    """The width in px a label takes, so that a chart leaves it room instead of clipping it
+    (an SVG text is never wrapped or shrunk by the browser)."""
+    em = 0.0
+    for ch in text:
+        code = ord(ch)
+        if 32 <= code < 127:
+            em += _WIDTHS[code - 32]
+        else:  # CJK and other wide characters take a full em; other letters about a capital's width
+            em += 1.0 if unicodedata.east_asian_width(ch) in ("W", "F") else 0.84
+    return em * size
 
 
 def _f(x: float) -> str:
@@ -28,22 +53,37 @@ def _text(x: float, y: float, s: str, anchor: str = "start", cls: str = "", extr
     return f'<text x="{_f(x)}" y="{_f(y)}" text-anchor="{anchor}"{c} {extra}>{escape(s)}</text>'
 
 
+def _legend(items: Sequence[tuple[str, str]], x0: float, y0: float, right: float, *, swatch: str = "box",
+            opacity: str = "") -> tuple[list[str], float]:
+    """Legend entries (label, colour) laid out left to right from (x0, y0), starting a new row
+    where the next would pass ``right``; returns the marks and the height taken."""
+    out, x, y, row = [], x0, y0, 18
+    for label, colour in items:
+        w = 16 + text_width(label) + 14
+        if x > x0 and x + w - 14 > right:
+            x, y = x0, y + row
+        h = 12 if swatch == "box" else 4
+        out.append(f'<rect x="{_f(x)}" y="{_f(y + (0 if swatch == "box" else 4))}" width="12" height="{h}" '
+                   f'fill="{colour}"{opacity}/>')
+        out.append(_text(x + 16, y + 10, label))
+        x += w
+    return out, y + row - y0
+
+
 def stacked_bars(rows: Sequence[tuple[str, Sequence[tuple[str, float]]]], colours: dict[str, str], *,
                  title: str, width: int = 720, label_width: int = 150, bar: int = 22, percent: bool = True,
                  legend_labels: dict[str, str] | None = None) -> str:
     """One horizontal bar per row, split into named segments (shares of the row's total)."""
     legend_labels = legend_labels or {}
     names = list(colours)
-    top = 26
-    height = top + len(rows) * (bar + 10) + 10
+    # the label column fits the longest label; the bars keep at least half the width
+    label_width = max(label_width, math.ceil(max([text_width(r[0]) for r in rows] + [0]) + 16))
+    width = max(width, 2 * label_width + 10)
     plot = width - label_width - 10
-    out = _open(width, height, title, "stacked")
-    x = label_width
-    for name in names:  # legend
-        out.append(f'<rect x="{_f(x)}" y="6" width="12" height="12" fill="{colours[name]}"/>')
-        label = legend_labels.get(name, name)
-        out.append(_text(x + 16, 16, label))
-        x += 28 + 7 * len(label)
+    legend, legend_h = _legend([(legend_labels.get(n, n), colours[n]) for n in names], label_width, 4, width - 4)
+    top = int(4 + legend_h + 4)
+    height = top + len(rows) * (bar + 10) + 10
+    out = _open(width, height, title, "stacked") + legend
     for i, (label, segments) in enumerate(rows):
         y = top + i * (bar + 10)
         out.append(_text(label_width - 8, y + bar * 0.7, label, "end"))
@@ -57,8 +97,8 @@ def stacked_bars(rows: Sequence[tuple[str, Sequence[tuple[str, float]]]], colour
             tip = f"{label}: {legend_labels.get(name, name)} {v:g} ({share:.0%})"
             out.append(f'<rect x="{_f(x)}" y="{y}" width="{_f(w)}" height="{bar}" fill="{colours.get(name, "#999")}">'
                        f"<title>{escape(tip)}</title></rect>")
-            if w > 34:
-                shown = f"{share:.0%}" if percent else f"{v:g}"
+            shown = f"{share:.0%}" if percent else f"{v:g}"
+            if w > text_width(shown, 11) + 8:  # a number that does not fit its segment is in the tooltip
                 out.append(_text(x + w / 2, y + bar * 0.7, shown, "middle", "onbar"))
             x += w
     out.append("</svg>")
@@ -72,6 +112,9 @@ def interval_dots(rows: Sequence[tuple[str, float, float, float]], *, title: str
     reference line (0 for differences)."""
     top, row_h = 14, 26
     height = top + len(rows) * row_h + 34
+    # the label column fits the longest label; the axis keeps at least 40 % of the width
+    label_width = max(label_width, math.ceil(max([text_width(r[0]) for r in rows] + [0]) + 20))
+    width = max(width, math.ceil((label_width + 20) / 0.6))
     plot_l, plot_r = label_width, width - 20
     span = (hi - lo) or 1.0
 
@@ -114,7 +157,11 @@ def histograms(series: Sequence[tuple[str, Sequence[float], str]], *, title: str
                hi: float = 1.0, width: int = 520, height: int = 240, xlabel: str = "", alpha_line: float | None = None
                ) -> str:
     """Overlaid histograms (share of each series per bin), same bins for all series."""
-    left, right, top, bottom = 46, 12, 26, 40
+    left, right, bottom = 46, 12, 40
+    legend, legend_h = _legend([(f"{name} (n={len(values)})", colour) for name, values, colour in series],
+                               left, 4, width - 4, opacity=' fill-opacity="0.7"')
+    top = int(4 + legend_h + 6)
+    height += top - 26  # the plot keeps its height under a legend of several rows
     pw, ph = width - left - right, height - top - bottom
     span = (hi - lo) or 1.0
     shares = []
@@ -152,12 +199,7 @@ def histograms(series: Sequence[tuple[str, Sequence[float], str]], *, title: str
         out.append(f'<line x1="{_f(x)}" x2="{_f(x)}" y1="{top}" y2="{top + ph}" class="zero"/>')
         out.append(_text(x + 4, top + 10, f"α = {alpha_line:g}", "start", "axis"))
     out.append(_text(left + pw / 2, height - 4, xlabel, "middle", "axis"))
-    x = left
-    for name, values, colour in series:  # legend
-        out.append(f'<rect x="{_f(x)}" y="6" width="12" height="12" fill="{colour}" fill-opacity="0.7"/>')
-        label = f"{name} (n={len(values)})"
-        out.append(_text(x + 16, 16, label))
-        x += 30 + 6.5 * len(label)
+    out += legend
     out.append("</svg>")
     return "\n".join(out)
 
@@ -166,7 +208,11 @@ def lines(series: Sequence[tuple[str, Sequence[float], Sequence[float], str]], *
           ylabel: str, width: int = 420, height: int = 300, diagonal: bool = False, step: bool = False,
           xlim: tuple[float, float] = (0.0, 1.0), ylim: tuple[float, float] = (0.0, 1.0)) -> str:
     """Line (or step) charts: ROC curves, empirical CDFs."""
-    left, right, top, bottom = 48, 14, 28, 42
+    left, right, bottom = 48, 14, 42
+    legend, legend_h = _legend([(name, colour) for name, _, _, colour in series], left + 6, 4, width - 4,
+                               swatch="line")
+    top = int(4 + legend_h + 6)
+    height += top - 28  # the plot keeps its height under a legend of several rows
     pw, ph = width - left - right, height - top - bottom
     (x0, x1), (y0, y1) = xlim, ylim
 
@@ -185,7 +231,6 @@ def lines(series: Sequence[tuple[str, Sequence[float], Sequence[float], str]], *
         out.append(_text(left - 5, sy(yv) + 4, f"{yv:.1f}", "end", "axis"))
     if diagonal:
         out.append(f'<line x1="{_f(sx(x0))}" y1="{_f(sy(y0))}" x2="{_f(sx(x1))}" y2="{_f(sy(y1))}" class="zero"/>')
-    legend_x = left + 6
     for name, xs, ys, colour in series:
         pts = []
         prev_y = None
@@ -196,11 +241,9 @@ def lines(series: Sequence[tuple[str, Sequence[float], Sequence[float], str]], *
             prev_y = yv
         out.append(f'<polyline points="{" ".join(pts)}" fill="none" stroke="{colour}" stroke-width="2.2">'
                    f"<title>{escape(name)}</title></polyline>")
-        out.append(f'<rect x="{_f(legend_x)}" y="8" width="12" height="4" fill="{colour}"/>')
-        out.append(_text(legend_x + 16, 14, name))
-        legend_x += 30 + 6.5 * len(name)
     out.append(_text(left + pw / 2, height - 6, xlabel, "middle", "axis"))
     out.append(_text(12, top + ph / 2, ylabel, "middle", "axis", f'transform="rotate(-90 12 {_f(top + ph / 2)})"'))
+    out += legend
     out.append("</svg>")
     return "\n".join(out)
 
