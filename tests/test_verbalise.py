@@ -8,13 +8,9 @@ import sys
 
 import pytest
 
+from ragdx.gen.naming import readable_entity, readable_name
 from ragdx.gen.semantics import ColumnRef, Condition, Join, TemplateSemantics
-from ragdx.gen.verbalise import (
-    BUILTIN_STYLES,
-    readable_entity,
-    readable_name,
-    verbalise,
-)
+from ragdx.gen.verbalise import BUILTIN_STYLES, verbalise
 
 STYLES = ("short", "long", "interrogative", "directive", "formal", "casual")
 

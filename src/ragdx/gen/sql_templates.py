@@ -26,6 +26,7 @@ from sqlglot.optimizer.scope import traverse_scope
 
 from ragdx.db.schema import Schema, TableInfo
 from ragdx.errors import TemplateError
+from ragdx.gen.naming import low_words, relation_noun, table_words
 from ragdx.gen.semantics import ColumnRef, Condition, Join, TemplateSemantics
 
 #: a table or column name a placeholder can carry: letters of any script, digits, '_', '$' and
@@ -564,15 +565,11 @@ def is_binary(table: TableInfo, column: str) -> bool:
 
 
 def _words(identifier: str) -> tuple[str, ...]:
-    from ragdx.gen.verbalise import readable_name
-
-    return tuple(readable_name(identifier).lower().split())
+    return tuple(low_words(identifier))
 
 
 def _entity_words(table: TableInfo) -> set[tuple[str, ...]]:
-    from ragdx.gen.verbalise import readable_entity
-
-    return {_words(table.name), tuple(readable_entity(table.name).lower().split())}
+    return {tuple(words) for words in table_words(table.name)}
 
 
 _COMPANY = frozenset({"company", "organisation", "organization", "business", "trade", "brand", "full",
@@ -698,27 +695,8 @@ def _association_ends(schema: Schema, assoc: TableInfo) -> list[tuple[str, Table
     return ends
 
 
-_RELATION_SYNONYMS = {
-    # what the row at the end of a foreign key is, when the column names a verb or a role
-    "reports to": "manager", "supervisor or manager": "supervisor", "ship via": "shipper",
-    "shipped via": "shipper", "managed by": "manager", "parent": "parent", "boss": "manager",
-    "mentor": "mentor", "referred by": "referrer", "created by": "creator", "owned by": "owner",
-}
 
 
-def relation_noun(fk_column: str, ref_table: str) -> str:
-    """The noun for the row a foreign key points at: ``ReportsTo`` -> "manager", ``ShipVia``
-    -> "shipper", ``SupplierID`` -> "supplier" (the referenced entity's own noun)."""
-    from ragdx.gen.verbalise import readable_entity
-
-    words = [w for w in _words(fk_column) if w not in ("id", "fk", "key", "no", "number")]
-    phrase = " ".join(words)
-    if phrase in _RELATION_SYNONYMS:
-        return _RELATION_SYNONYMS[phrase]
-    entity = readable_entity(ref_table).lower()
-    if not words or phrase == entity or entity.endswith(phrase) or phrase.endswith(entity):
-        return entity
-    return phrase
 
 
 def _alias(noun: str) -> str:

@@ -3,7 +3,8 @@
 The verbaliser only knows table and column names, not the domain, so it describes a template by
 walking the join graph: the anchor is what the placeholders identify ("the project
 '[Project.Name]'"), each hop through a foreign key becomes a relation noun named after the
-foreign-key column ("the project manager of ..."), and the projected columns become the head noun
+foreign-key column ("the project manager of ...", named by ragdx.gen.naming, the schema's one
+vocabulary), and the projected columns become the head noun
 ("the department of ..."). Every style then pours those pieces into a fixed list of sentence frames,
 so the output is deterministic and each placeholder appears exactly once, quotes included.
 """
@@ -13,9 +14,23 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ragdx.gen.naming import (
+    COMPANY_WORDS,
+    SINGULAR_EXCEPTIONS,
+    SINGULAR_IN_S,
+    UNCOUNTABLE,
+    column_phrase,
+    low_words,
+    plural_phrase,
+    readable_entity,
+    readable_name,
+    relation_noun,
+    starts_with_table,
+    table_words,
+)
 from ragdx.gen.semantics import ColumnRef, Condition, Join, TemplateSemantics
 
-__all__ = ["BUILTIN_STYLES", "readable_entity", "readable_name", "verbalise"]
+__all__ = ["BUILTIN_STYLES", "verbalise"]
 
 
 BUILTIN_STYLES: dict[str, str] = {
@@ -65,264 +80,6 @@ BUILTIN_STYLES: dict[str, str] = {
 }
 
 
-# --------------------------------------------------------------------------- readable names
-
-_TOKEN = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
-# Kept upper case even when the identifier is written all in capitals, where "is it an acronym?"
-# cannot be read off the spelling (GPA vs NAME).
-_ACRONYMS = frozenset(
-    {
-        "id",
-        "gpa",
-        "ects",
-        "url",
-        "ssn",
-        "isbn",
-        "vat",
-        "ceo",
-        "cfo",
-        "gdp",
-        "uk",
-        "usa",
-        "eu",
-        "ip",
-        "api",
-        "sql",
-        "pk",
-        "fk",
-    }
-)
-# Units that read as plurals after "in" ("Sales_in_Billion" means amounts in billions).
-_UNITS = frozenset(
-    {
-        "billion",
-        "million",
-        "thousand",
-        "hundred",
-        "dollar",
-        "euro",
-        "pound",
-        "year",
-        "month",
-        "week",
-        "day",
-        "hour",
-        "minute",
-        "second",
-        "meter",
-        "metre",
-        "kilometer",
-        "kilometre",
-        "mile",
-        "gram",
-        "kilogram",
-        "liter",
-        "litre",
-        "foot",
-        "inch",
-        "point",
-        "unit",
-    }
-)
-_PLURAL_EXCEPTIONS = {
-    "person": "people",
-    "man": "men",
-    "woman": "women",
-    "child": "children",
-    "foot": "feet",
-    "mouse": "mice",
-    "tooth": "teeth",
-}
-# "staff" names a group; one row of a Staff table is a staff member.
-_SINGULAR_EXCEPTIONS = {v: k for k, v in _PLURAL_EXCEPTIONS.items()} | {
-    "persons": "person",
-    "staff": "staff member",
-}
-# Abbreviations of "number" at the end of a column name (SemesterNo, Phone_Nr).
-_NUMBER_ABBREVIATIONS = frozenset({"no", "nr", "num", "nbr"})
-# Same in singular and plural.
-_UNCOUNTABLE = frozenset(
-    {
-        "data",
-        "information",
-        "equipment",
-        "staff",
-        "series",
-        "species",
-        "news",
-        "sheep",
-        "software",
-        "hardware",
-        "personnel",
-        "feedback",
-        "research",
-        "media",
-    }
-)
-# Singular despite the final "s", so the singulariser must leave them alone.
-_SINGULAR_IN_S = frozenset(
-    {
-        "status",
-        "analysis",
-        "basis",
-        "bus",
-        "campus",
-        "thesis",
-        "census",
-        "address",
-        "class",
-        "business",
-        "access",
-        "process",
-        "gas",
-        "bonus",
-        "virus",
-    }
-)
-# "-ies" words whose singular keeps the "ie".
-_IE_WORDS = frozenset(
-    {"movies", "cookies", "zombies", "pies", "ties", "lies", "calories", "rookies"}
-)
-
-
-def _tokens(identifier: str) -> list[str]:
-    tokens: list[str] = []
-    for chunk in re.split(r"[\s_\-.]+", identifier.strip()):
-        tokens.extend(_TOKEN.findall(chunk))
-    return tokens
-
-
-def _plural_word(word: str) -> str:
-    low = word.lower()
-    if low in _PLURAL_EXCEPTIONS:
-        return _PLURAL_EXCEPTIONS[low]
-    if low in _UNCOUNTABLE:
-        return word
-    if word.isupper() and len(word) > 1:
-        return word + "s"
-    if low.endswith("y") and len(low) > 1 and low[-2] not in "aeiou":
-        return word[:-1] + "ies"
-    if low.endswith("sis"):
-        return word[:-2] + "es"
-    if low.endswith(("s", "x", "z", "ch", "sh")):
-        return word + "es"
-    return word + "s"
-
-
-def _singular_word(word: str) -> str:
-    low = word.lower()
-    if low in _SINGULAR_EXCEPTIONS:
-        return _SINGULAR_EXCEPTIONS[low]
-    if low in _UNCOUNTABLE or low in _SINGULAR_IN_S or word.isupper():
-        return word
-    if low in _IE_WORDS:
-        return word[:-1]
-    if low.endswith("es") and low[:-2] in _SINGULAR_IN_S:
-        return word[:-2]
-    if low.endswith("es") and low[:-2] + "is" in _SINGULAR_IN_S:
-        return word[:-2] + "is"
-    if low.endswith("ies") and len(low) > 3:
-        return word[:-3] + "y"
-    if low.endswith(("sses", "ches", "shes", "xes", "zes")):
-        return word[:-2]
-    if low.endswith(("ss", "us", "is")):
-        return word
-    if low.endswith("s") and len(low) > 2:
-        return word[:-1]
-    return word
-
-
-def readable_name(identifier: str) -> str:
-    """Identifier as lower-case words: ``Sales_in_Billion`` -> ``sales in billions``.
-
-    CamelCase, snake_case and digits are split; acronyms keep their capitals (``ECTS_Credits`` ->
-    ``ECTS credits``, ``Client_ID`` -> ``client ID``).
-    """
-    tokens = _tokens(identifier)
-    letters = [c for c in identifier if c.isalpha()]
-    all_caps = bool(letters) and all(c.isupper() for c in letters)
-    words: list[str] = []
-    for token in tokens:
-        if token.lower() in _ACRONYMS:
-            words.append(token.upper())
-        elif token.isupper() and len(token) > 1 and not all_caps:
-            words.append(token)
-        else:
-            words.append(token.lower())
-    for i in range(1, len(words)):
-        if words[i - 1] == "in" and words[i] in _UNITS:
-            words[i] = _plural_word(words[i])
-    if len(words) > 1 and words[-1] in _NUMBER_ABBREVIATIONS:
-        words[-1] = "number"
-    return " ".join(words)
-
-
-def readable_entity(table: str) -> str:
-    """Singular readable noun for a table: ``people`` -> ``person``, ``StudyProgrammes`` ->
-    ``study programme``."""
-    words = readable_name(table).split()
-    if not words:
-        return ""
-    words[-1] = _singular_word(words[-1])
-    return " ".join(words)
-
-
-def _plural_phrase(noun: str) -> str:
-    words = noun.split()
-    if not words:
-        return noun
-    words[-1] = _plural_word(words[-1])
-    return " ".join(words)
-
-
-# --------------------------------------------------------------------------- synonyms
-
-# A small table of what column names abbreviate or say awkwardly; applied to whole phrases.
-COLUMN_SYNONYMS = {
-    "contact name": "contact person", "home page": "website", "homepage": "website",
-    "phone": "phone number", "fax": "fax number", "extension": "phone extension",
-    "birth date": "date of birth", "dob": "date of birth", "zip": "ZIP code", "zip code": "ZIP code",
-    "qty": "quantity", "desc": "description", "addr": "address", "tel": "telephone number",
-    "email": "email address", "e mail": "email address", "mail": "email address",
-    "photo path": "photo file", "discontinued": "discontinued status", "reports to": "manager",
-}
-# What the row at the end of a foreign key is, when the column names a verb or a role.
-RELATION_SYNONYMS = {
-    "reports to": "manager", "supervisor or manager": "supervisor or manager", "ship via": "shipper",
-    "shipped via": "shipper", "managed by": "manager", "boss": "manager", "referred by": "referrer",
-    "created by": "creator", "owned by": "owner", "assigned to": "assignee", "sold by": "seller",
-}
-_COMPANY_WORDS = frozenset({"company", "organisation", "organization", "business", "trade", "brand",
-                            "full", "display"})
-
-
-def column_phrase(column: str) -> str:
-    """A column name as the noun a person would use: split, then the synonym table
-    (``HomePage`` -> "website", ``ShipCity`` -> "shipping city")."""
-    phrase = readable_name(column)
-    low = phrase.lower()
-    if low in COLUMN_SYNONYMS:
-        return COLUMN_SYNONYMS[low]
-    words = phrase.split()
-    if len(words) > 1 and words[0].lower() == "ship":
-        rest = " ".join(words[1:])
-        return "shipping " + COLUMN_SYNONYMS.get(rest.lower(), rest)
-    return phrase
-
-
-def relation_noun(fk_column: str, ref_table: str) -> str:
-    """The noun for the row a foreign key points at: ``ReportsTo`` -> "manager", ``ShipVia``
-    -> "shipper", ``SupplierID`` -> "supplier" (the referenced entity's own noun)."""
-    words = [w for w in readable_name(fk_column).lower().split() if w not in ("id", "fk", "key", "no", "number")]
-    phrase = " ".join(words)
-    if phrase in RELATION_SYNONYMS:
-        return RELATION_SYNONYMS[phrase]
-    entity = readable_entity(ref_table).lower()
-    if not words or phrase == entity or entity.endswith(phrase) or phrase.endswith(entity):
-        return entity
-    return phrase
-
-
 _FIRST_NAME = (["first", "name"], ["given", "name"], ["forename"])
 _LAST_NAME = (["last", "name"], ["surname"], ["family", "name"])
 
@@ -330,56 +87,48 @@ _LAST_NAME = (["last", "name"], ["surname"], ["family", "name"])
 # --------------------------------------------------------------------------- column roles
 
 
-def _low_words(identifier: str) -> list[str]:
-    return readable_name(identifier).lower().split()
-
-
-def _table_words(table: str) -> tuple[list[str], list[str]]:
-    return _low_words(table), readable_entity(table).lower().split()
-
-
 def _is_name_like(column: str, table: str) -> bool:
     """True for the column people use to name a row (Name, Title, ClientName), which lets a
     placeholder stand on its own ("industry of '[Client.Name]'")."""
-    words = _low_words(column)
+    words = low_words(column)
     if words in (["name"], ["title"], ["full", "name"], ["label"]):
         return True
-    if len(words) == 2 and words[-1] == "name" and words[0] in _COMPANY_WORDS:
+    if len(words) == 2 and words[-1] == "name" and words[0] in COMPANY_WORDS:
         return True
     if len(words) >= 2 and words[-1] in ("name", "title", "description"):
-        return words[:-1] in _table_words(table)
+        return words[:-1] in table_words(table)
     return False
 
 
 def _is_number_key(column: str, table: str, kind: str = "") -> bool:
     """An own id or number people use to name a row (order 10248)."""
-    words = _low_words(column)
+    words = low_words(column)
     if not words or words[-1] not in ("id", "no", "number", "nr", "num"):
         return False
     if kind and kind not in ("integer", "number"):
         return False
-    return not words[:-1] or words[:-1] in _table_words(table)
+    return not words[:-1] or words[:-1] in table_words(table)
 
 
 def _name_pair(conditions_or_columns: list[str]) -> bool:
-    words = [_low_words(c) for c in conditions_or_columns]
+    words = [low_words(c) for c in conditions_or_columns]
     return len(words) == 2 and words[0] in _FIRST_NAME and words[1] in _LAST_NAME
 
 
 def _is_own_key(column: str, table: str) -> bool:
     if _is_name_like(column, table):
         return True
-    words = _low_words(column)
+    words = low_words(column)
     if not words or words[-1] not in ("id", "pk", "key", "code", "no", "number"):
         return False
     prefix = words[:-1]
-    return not prefix or prefix in _table_words(table)
+    return not prefix or prefix in table_words(table)
 
 
 def _identifies_row(target: ColumnRef) -> bool:
     """Whether asking for this column means asking for the row itself. Titles do not count:
     a Staff.Title is "Dr", not the person."""
-    if _low_words(target.column)[-1:] in (["title"], ["label"]):
+    if low_words(target.column)[-1:] in (["title"], ["label"]):
         return False
     return _is_own_key(target.column, target.table) or _is_name_like(target.column, target.table)
 
@@ -391,9 +140,6 @@ def _targets_identify_row(targets: list[ColumnRef]) -> bool:
     return len({t.table for t in targets}) == 1 and _name_pair([t.column for t in targets])
 
 
-def _starts_with_table(column: str, table: str) -> bool:
-    words = _low_words(column)
-    return any(tw and words[: len(tw)] == tw for tw in _table_words(table))
 
 
 def _fk_side(join: Join) -> tuple[ColumnRef, ColumnRef]:
@@ -406,41 +152,26 @@ def _fk_side(join: Join) -> tuple[ColumnRef, ColumnRef]:
     if left_key and not right_key:
         return right, left
     # a self-join (Employees.ReportsTo = Manager.EmployeeID): the id column is the referenced one
-    left_id = _low_words(left.column)[-1:] in (["id"], ["key"], ["pk"])
-    right_id = _low_words(right.column)[-1:] in (["id"], ["key"], ["pk"])
+    left_id = low_words(left.column)[-1:] in (["id"], ["key"], ["pk"])
+    right_id = low_words(right.column)[-1:] in (["id"], ["key"], ["pk"])
     if right_id and not left_id:
         return left, right
     if left_id and not right_id:
         return right, left
-    left_points = _starts_with_table(left.column, right.table)
-    right_points = _starts_with_table(right.column, left.table)
+    left_points = starts_with_table(left.column, right.table)
+    right_points = starts_with_table(right.column, left.table)
     if right_points and not left_points:
         return right, left
     return left, right  # the usual "fk = pk" order
 
 
-def _relation_label(fk: ColumnRef, target_table: str) -> str:
-    """What the row at the end of a foreign key is to the referencing row: ``ProjectManager`` ->
-    "project manager", ``Client_ID`` -> "client", ``People_ID`` -> "person"."""
-    entity = readable_entity(target_table)
-    if _starts_with_table(fk.column, target_table):
-        return entity
-    words = readable_name(fk.column).split()
-    while words and words[-1].lower() in ("id", "fk"):
-        words.pop()
-    while words and words[0].lower() in ("id", "fk"):
-        words.pop(0)
-    phrase = " ".join(words)
-    if phrase.lower() in RELATION_SYNONYMS:
-        return RELATION_SYNONYMS[phrase.lower()]
-    return phrase if words else entity
 
 
 def _attribute_label(column: str, table: str) -> str:
     """Column name for "the course with code '...'", without the table's own name in front."""
     words = readable_name(column).split()
     low = [w.lower() for w in words]
-    for tw in _table_words(table):
+    for tw in table_words(table):
         if tw and low[: len(tw)] == tw and len(low) > len(tw):
             return column_phrase("".join(w.capitalize() for w in words[len(tw):]))
     return column_phrase(column)
@@ -458,9 +189,9 @@ def _looks_plural(phrase: str) -> bool:
         return False
     last = noun[-1]
     low = last.lower()
-    if last.isupper() or low in _UNCOUNTABLE or low in _SINGULAR_IN_S:
+    if last.isupper() or low in UNCOUNTABLE or low in SINGULAR_IN_S:
         return False
-    if low in _SINGULAR_EXCEPTIONS:
+    if low in SINGULAR_EXCEPTIONS:
         return True
     return low.endswith("s") and not low.endswith(("ss", "us", "is"))
 
@@ -552,10 +283,10 @@ def _adjacency(joins: tuple[Join, ...]) -> dict[str, list[tuple[str, _Step]]]:
     graph: dict[str, list[tuple[str, _Step]]] = {}
     for join in joins:
         fk, ref = _fk_side(join)
-        label = _relation_label(fk, ref.table)
+        label = relation_noun(fk.column, ref.table)
         forward = _Step("forward", label, label, ref.table)
         reverse = _Step(
-            "reverse", _plural_phrase(readable_entity(fk.table)), label, fk.table
+            "reverse", plural_phrase(readable_entity(fk.table)), label, fk.table
         )
         graph.setdefault(fk.table.lower(), []).append((ref.table.lower(), forward))
         graph.setdefault(ref.table.lower(), []).append((fk.table.lower(), reverse))
@@ -599,7 +330,7 @@ def _merge_many_to_many(steps: list[_Step]) -> list[_Step]:
             and steps[i + 1].kind == "forward"
         ):
             dest = steps[i + 1].to_table
-            merged.append(_Step("m2m", _plural_phrase(readable_entity(dest)), "", dest))
+            merged.append(_Step("m2m", plural_phrase(readable_entity(dest)), "", dest))
             i += 2
             continue
         merged.append(step)
@@ -690,7 +421,7 @@ def _multi_anchor_meaning(
 
     full = _join_list([a[0] for a in anchors])
     if _targets_identify_row(targets):
-        noun = _plural_phrase(readable_entity(targets[0].table))
+        noun = plural_phrase(readable_entity(targets[0].table))
         return _Meaning(noun, noun, True, "linked to", (), full, short_anchor, None)
     if len(target_tables) > 1:
         parts = [
@@ -710,7 +441,7 @@ def _meaning(sem: TemplateSemantics) -> _Meaning:
         key = cond.column.table.lower()
         groups.setdefault(key, (cond.column.table, []))[1].append(cond)
     if not groups:
-        plural = _plural_phrase(readable_entity(sem.entity))
+        plural = plural_phrase(readable_entity(sem.entity))
         base = _single_anchor_meaning(sem, sem.entity, [])
         return _Meaning(
             base.head,

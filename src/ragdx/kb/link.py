@@ -921,7 +921,7 @@ _GENERIC_WORDS = COLUMN_FILLER_WORDS
 
 @functools.lru_cache(maxsize=4096)
 def _column_words(name: str) -> frozenset[str]:
-    from ragdx.gen.verbalise import readable_name
+    from ragdx.gen.naming import readable_name
     from ragdx.kb.normalise import tokens
 
     out = set()
@@ -1087,7 +1087,7 @@ class FactResolver:
         return out
 
     def _noun(self, meta: _TableMeta) -> str:
-        from ragdx.gen.verbalise import readable_entity
+        from ragdx.gen.naming import readable_entity
 
         return readable_entity(meta.info.name).strip()
 
@@ -1217,7 +1217,7 @@ class FactResolver:
     def alt_name_nouns(self) -> dict[str, str]:
         """Padded phrase of every alternative name (``_alt_names``) → the table's noun, padded
         (" leeds " → " office "): "Leeds" names the office only where the text speaks of an office."""
-        from ragdx.gen.verbalise import readable_entity
+        from ragdx.gen.naming import readable_entity
 
         out: dict[str, str] = {}
         for name in self.schema.tables:
@@ -1436,7 +1436,7 @@ def _looks_like_code(value: Any) -> bool:
 
 def null_variants(column: str) -> list[Variant]:
     """How a document says a value is missing: "X has no recorded office", "X has no office"."""
-    from ragdx.gen.verbalise import readable_name
+    from ragdx.gen.naming import readable_name
 
     words = phrase(readable_name(column)).strip()
     if not words:

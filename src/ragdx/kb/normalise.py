@@ -881,7 +881,7 @@ def flag_value(value: Any) -> int | None:
 
 def flag_variants(column: str, value: bool) -> list[Variant]:
     """How a document states a yes/no column: "Discontinued: yes", "discontinued", "not discontinued"."""
-    from ragdx.gen.verbalise import readable_name  # a leaf of ragdx.gen; imported where used
+    from ragdx.gen.naming import readable_name  # a leaf of ragdx.gen; imported where used
 
     words = phrase(readable_name(column)).strip()
     if not words:

@@ -20,6 +20,7 @@ from sqlalchemy.engine import Engine
 from ragdx.db.schema import Schema, TableInfo
 from ragdx.errors import RagdxError
 from ragdx.gen.dataset import value_text
+from ragdx.gen.naming import column_phrase, plural_phrase, readable_entity, readable_name, relation_noun
 from ragdx.gen.qa import key_text, value_sort_key
 from ragdx.gen.sql_templates import (
     entity_key,
@@ -29,7 +30,6 @@ from ragdx.gen.sql_templates import (
     is_surrogate,
     lookup_keys,
 )
-from ragdx.gen.verbalise import column_phrase, readable_entity, readable_name, relation_noun
 
 #: a parent lists at most this many children of one kind; the rest are counted (a customer's
 #: 30th order is stated in the order's own document), so no document grows without bound
@@ -265,7 +265,7 @@ def render_kb(engine: Engine, schema: Schema, *, omit: Iterable[str] = (),
             for parent_doc, n in listed.items():
                 if not assoc and n > MAX_LISTED:
                     lines[parent_doc].append(
-                        f"{n - MAX_LISTED} more {_plural(readable_entity(child.name))} name "
+                        f"{n - MAX_LISTED} more {plural_phrase(readable_entity(child.name))} name "
                         f"{docs[parent_doc].title} as their {relation_noun(fk.columns[0], parent.name)}.")
     documents = []
     for doc_id, doc in docs.items():
@@ -274,11 +274,6 @@ def render_kb(engine: Engine, schema: Schema, *, omit: Iterable[str] = (),
     omitted = sorted(f"{t}.{c}" for t, c in omitted_cols) + sorted(dropped)
     return KnowledgeBase(documents, {k: sorted(v) for k, v in sorted(facts.items())}, omitted)
 
-
-def _plural(noun: str) -> str:
-    from ragdx.gen.verbalise import _plural_phrase
-
-    return _plural_phrase(noun)
 
 
 def _norm(value: Any) -> Any:
