@@ -78,3 +78,31 @@ def test_one_name_for_a_relation_in_questions_and_documents(sales):
         # never the key column's full name, never the bare entity for a role the schema names
         assert "employee number" not in low and "sales rep employee" not in low, text
     assert all("sales rep" in t for t in texts), texts
+
+
+def test_a_row_is_named_by_a_place_before_a_code(tmp_path):
+    # classicmodels' offices: keyed by a text code ('1', '4'), unique by city; a person says "the
+    # Paris office", and the rendered documents were titled "4" ("4 is an office in our records")
+    path = tmp_path / "offices.sqlite"
+    con = sqlite3.connect(path)
+    con.executescript("""
+        CREATE TABLE offices(officeCode TEXT PRIMARY KEY, phone TEXT NOT NULL, city TEXT NOT NULL, country TEXT);
+        INSERT INTO offices VALUES ('1','+1 650 219 4782','San Francisco','USA'),('2','+1 215 837 0825','Boston','USA'),
+                                   ('4','+33 14 723 4404','Paris','France');
+        CREATE TABLE courses(code TEXT PRIMARY KEY, description TEXT NOT NULL, credits INTEGER);
+        INSERT INTO courses VALUES ('CS101','An introduction to programming in Python, with weekly labs.',6),
+                                   ('MA201','Linear algebra for engineers: vectors, matrices and maps.',5);
+    """)
+    con.commit()
+    con.close()
+    engine = connect(f"sqlite:///{path}")
+    try:
+        from ragdx.gen.sql_templates import lookup_keys
+
+        schema = inspect_schema(engine)
+        assert lookup_keys(schema.table("offices")) == ["city"]
+        assert lookup_keys(schema.table("courses")) == ["code"]  # a code before free text
+        titles = {d.title for d in render_kb(engine, schema).documents}
+        assert {"Paris", "Boston", "San Francisco"} <= titles and "4" not in titles
+    finally:
+        engine.dispose()

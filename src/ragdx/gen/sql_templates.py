@@ -21,6 +21,7 @@ from typing import Any
 
 import sqlglot
 from sqlglot import exp
+from sqlglot.dialects.mysql import MySQL
 from sqlglot.errors import SqlglotError
 from sqlglot.optimizer.scope import traverse_scope
 
@@ -44,6 +45,23 @@ _SENTINEL = "__ragdx_p{}__"
 _SENTINEL_RE = re.compile(r"__ragdx_p\d+__")
 _QUOTED_SENTINEL = re.compile(r"'__ragdx_p(\d+)__'")
 _GLOT_DIALECT = {"sqlite": "sqlite", "postgresql": "postgres", "mysql": "mysql", "mariadb": "mysql"}
+
+
+class _MySQLAndMariaDB(MySQL):
+    """MySQL as sqlglot writes it, but with ``a REGEXP b`` where sqlglot writes REGEXP_LIKE(a, b):
+    MariaDB has no REGEXP_LIKE, and both servers know the operator."""
+
+    class Generator(MySQL.Generator):
+        TRANSFORMS = {
+            **MySQL.Generator.TRANSFORMS,
+            exp.RegexpLike: lambda self, e: (
+                f"{self.sql(e, 'this')} REGEXP {self.sql(e, 'expression')}" if not e.args.get("flag")
+                else self.function_fallback_sql(e)),
+        }
+
+
+#: the dialect each database's SQL is written in (the names _GLOT_DIALECT reads it by)
+_WRITE_DIALECT = {**_GLOT_DIALECT, "mysql": _MySQLAndMariaDB, "mariadb": _MySQLAndMariaDB}
 
 
 def template_id(sql: str) -> str:
@@ -189,7 +207,7 @@ class ParsedTemplate:
         return bool(self._ast.args.get("distinct"))
 
     def _render(self, tree: exp.Expression) -> str:
-        return tree.sql(dialect=_GLOT_DIALECT[self.dialect], identify=True)
+        return tree.sql(dialect=_WRITE_DIALECT[self.dialect], identify=True)
 
 
 def entity_key(table: TableInfo) -> list[str]:
@@ -323,6 +341,9 @@ def parse_template(template: SqlTemplate, schema: Schema) -> ParsedTemplate:
             raise fail("only a plain SELECT is allowed")
         if isinstance(node, exp.With) and node.args.get("recursive"):
             raise fail("WITH RECURSIVE is not allowed in a template (unbounded)")
+        if isinstance(node, exp.SessionParameter | exp.Parameter):
+            # @@datadir, @@version, @var: the server's own state, not the user's data
+            raise fail(f"server and session variables ({node.sql()}) are not allowed in a template")
         if isinstance(node, exp.Func):
             problem = _function_problem(node)
             if problem:
@@ -603,6 +624,34 @@ def _near_unique(table: TableInfo, column: str) -> bool:
     return col.nulls == 0 and present > 0 and col.distinct >= _NEAR_UNIQUE * present
 
 
+_PLACE_WORDS = frozenset({"city", "town", "location", "place", "site", "campus", "building", "country", "region"})
+_CONTACT_WORDS = frozenset({"phone", "fax", "email", "mail", "address", "postal", "zip", "postcode", "url",
+                            "website", "homepage", "extension"})
+_CODE_WORDS = frozenset({"code", "id", "no", "number", "nr", "num", "key", "ref"})
+_FREE_TEXT_WORDS = frozenset({"description", "comment", "comments", "notes", "note", "text", "summary", "details"})
+
+
+def _naming_tier(column: str) -> int:
+    """Among unique text columns, which one a person names a row by: a name or title first, then a
+    place (the Paris office, not office '4'), then a code (a course code is how people say it),
+    then other text, then contact details (no one says "the office at +33 14 723 4404") and free
+    text last."""
+    words = _words(column)
+    if not words:
+        return 3
+    if words[-1] in ("name", "title", "label"):
+        return 0
+    if words[-1] in _PLACE_WORDS:
+        return 1
+    if words[-1] in _CODE_WORDS:
+        return 2
+    if set(words) & _CONTACT_WORDS:
+        return 4
+    if words[-1] in _FREE_TEXT_WORDS:
+        return 5
+    return 3
+
+
 def lookup_keys(table: TableInfo) -> list[str]:
     """The columns a person names a row of ``table`` by (one key, possibly composite), or [].
 
@@ -637,7 +686,7 @@ def lookup_keys(table: TableInfo) -> list[str]:
     if ranked:
         return [ranked[0][3]]
     unique = [c.name for c in table.columns if usable(c) and table.is_unique(c.name)]
-    unique.sort(key=lambda name: (not _NAME_LIKE.search(name), table.columns.index(table.column(name))))
+    unique.sort(key=lambda name: (_naming_tier(name), table.columns.index(table.column(name))))
     if unique:
         return unique[:1]
     own_name = any(name_rank(table, c.name) == 0 for c in table.columns if c.kind == "text")
