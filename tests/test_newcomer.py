@@ -128,3 +128,16 @@ def test_waits_stretch_with_the_load(monkeypatch):
         assert timing.scaled(30) == 30  # never shortened
     finally:
         timing.time_scale.cache_clear()
+
+
+def test_time_remaining_shows_when_a_step_takes_longer_than_30_s():
+    # Rich's default keeps 30 s of speed samples: a calibration step of 256 texts that takes 45 s
+    # left the window empty and the time-remaining column blank for the whole run
+    now = [0.0]
+    out = io.StringIO()
+    bar = bars(console=Console(file=out, width=120, force_terminal=True), get_time=lambda: now[0])
+    task = bar.add_task("embedding corpus", total=4)
+    for _ in range(2):
+        now[0] += 45.0
+        bar.advance(task, 1)
+    assert bar.tasks[0].time_remaining == pytest.approx(90.0)

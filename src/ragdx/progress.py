@@ -73,8 +73,9 @@ def _bars_class() -> type:
     class Bars(Progress):
         """A Rich Progress that, off a terminal, logs plain lines instead of redrawing."""
 
-        def __init__(self, *columns: Any, console: Any = None, disable: bool = False) -> None:
-            super().__init__(*columns, console=console, transient=False,
+        def __init__(self, *columns: Any, console: Any = None, disable: bool = False,
+                     get_time: Any = None) -> None:
+            super().__init__(*columns, console=console, transient=False, get_time=get_time,
                              speed_estimate_period=SPEED_WINDOW_S, disable=disable)
             # self.console is Rich's choice when none was given (stdout)
             self.plain = not disable and not self.console.is_terminal
@@ -121,7 +122,7 @@ def _bars_class() -> type:
 
 
 def bars(*, console: Any = None, failed: bool = False, rate: bool = False, eta: bool = True,
-         disable: bool = False) -> Any:
+         disable: bool = False, get_time: Any = None) -> Any:
     """A progress display: description, bar, done/total, optionally failures and rate, elapsed and
     time remaining; on stderr unless ``console`` says otherwise. Use as a context manager."""
     from rich.console import Console
@@ -149,4 +150,4 @@ def bars(*, console: Any = None, failed: bool = False, rate: bool = False, eta: 
     if eta:
         columns += [TextColumn("eta"), TimeRemainingColumn()]
     return _bars_class()(*columns, console=console if console is not None else Console(stderr=True),
-                         disable=disable)
+                         disable=disable, get_time=get_time)
