@@ -326,3 +326,42 @@ def test_report_counts_the_templates_as_the_console_does(demo):
     assert words in html and words in (out / "report.md").read_text(encoding="utf-8")
     assert "with several answers (dropped: multi_answer = drop)" in html
     assert f"({len(used)} with queries of {words})" in html
+
+
+@pytest.mark.slow
+def test_the_readme_quotes_what_the_demo_prints(tmp_path):
+    """Every demo figure the README quotes, worked out from a real `ragdx demo` (its console, its
+    relevance.json and report.md): a change to the demo that moves a figure fails here until the
+    README says the new one."""
+    out = tmp_path / "demo-out"
+    env = {**os.environ, "COLUMNS": "200", "NO_COLOR": "1"}
+    r = subprocess.run([sys.executable, "-m", "ragdx.cli", "demo", "--out", str(out)], capture_output=True, text=True,
+                       env=env, timeout=900)
+    assert r.returncode == 0, r.stderr[-2000:]
+    printed = " ".join(r.stdout.split())
+    readme = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+
+    rel = json.loads((out / "relevance" / "relevance.json").read_text())
+    gaps = rel["answerability"]
+    for k, n in ((rel["flagged_out"], rel["n_out"]), (rel["flagged_in"], rel["n_in"]), (gaps["flagged"], gaps["n"])):
+        assert f"{k}/{n}" in printed, (k, n)  # the figures below are the ones the console shows
+    quotes = [f"({gaps['flagged']} of {gaps['n']} against {rel['flagged_in']} of {rel['n_in']} answerable; "
+              f"off-topic questions: {rel['flagged_out']} of {rel['n_out']})"]
+
+    md = " ".join((out / "report.md").read_text(encoding="utf-8").split())
+    found = re.findall(r"- \*\*([\w-]+)\*\*: Fix the language model: .*? How sure: (\d+) % of the (\d+) wrong "
+                       r"answers \(\d+; 95 % CI [^)]*\) are LM failures, ahead of the ([\w ]+?) \((\d+) %", md)
+    said = {name: figures for name, *figures in found}
+    assert set(said) == {"keyword", "bm25-dense"}, md[:3000]
+    (ks, kw, kr, kr_share), (bs, bw, br, br_share) = said["keyword"], said["bm25-dense"]
+    assert "unsure verdicts: 0 (0 %)" in md
+    quotes += [f"{ks} % of keyword's {kw} wrong answers and {bs} % of bm25-dense's {bw} are LM failures",
+               f"(the {kr} for keyword, {kr_share} %; the {br} for bm25-dense, {br_share} %), with no unsure verdict"]
+
+    total = int(re.search(r"(\d+) SQL templates", printed).group(1))
+    empty = int(re.search(r"from \d+ SQL templates, (\d+) without queries", md).group(1))
+    quotes.append(f"({total} SQL templates, {empty} without queries: every value combination of one join has "
+                  "several answers)")
+    assert "with several answers (dropped: multi_answer = drop)" in (out / "report.html").read_text(encoding="utf-8")
+    for quote in quotes:
+        assert quote in readme, f"README.md should say: {quote}"
