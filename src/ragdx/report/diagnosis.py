@@ -73,6 +73,10 @@ def _pct(x: float) -> str:
     return "–" if not np.isfinite(x) else f"{100 * x:.0f} %"
 
 
+def _n(k: int, what: str) -> str:
+    return f"{k} {what}{'' if k == 1 else 's'}"
+
+
 def _cut(text: str | None) -> str:
     text = " ".join(str(text or "").split())
     return text if len(text) <= EXAMPLE_CHARS else text[: EXAMPLE_CHARS - 1] + "…"
@@ -116,13 +120,15 @@ def _nothing(system: str, judged: int, wrong: int, unjudged: int, unsure: int, r
              judgements: Mapping[str, object]) -> Diagnosis:
     """No module to name: no judged query, no wrong answer, or only unsure verdicts."""
     if judged == 0:
-        headline, sure, evidence = ("Nothing to diagnose: no query was judged", f"{unjudged} judgements failed.",
-                                    "")
+        headline, sure, evidence = ("Nothing to diagnose: no query was judged",
+                                    f"{_n(unjudged, 'judgement')} failed.", "")
     elif wrong == 0:
-        headline, sure, evidence = "Nothing to fix: every judged answer is correct", f"{judged} judged.", ""
+        headline, sure, evidence = ("Nothing to fix: every judged answer is correct",
+                                    f"{_n(judged, 'answer')} judged, none wrong.", "")
     else:
         top = Counter(r["verdict"] for r in rows if r.get("verdict") in UNSURE).most_common(1)[0][0]
-        headline = f"No module can be named: all {wrong} wrong answers have unsure verdicts"
+        headline = f"No module can be named: {'all ' if wrong > 1 else ''}{_n(wrong, 'wrong answer')} " \
+                   f"{'have unsure verdicts' if wrong > 1 else 'has an unsure verdict'}"
         sure = (f"unsure verdicts: {unsure} of {wrong} (100 %); the evidence cannot tell the modules apart — link "
                 "your corpus (`ragdx kb link`) or capture the retrieved documents.")
         evidence = _evidence(top, rows, judgements)
@@ -163,7 +169,7 @@ def diagnose(system: str, blame_rows: Iterable[Mapping], judgements: Iterable[ob
             f"{_pct(first.ci_high)}) are {VERDICT_LABELS[first.verdict]}s, {ahead} the {second.module} "
             f"({_pct(second.share)}; difference {100 * lead:+.0f} points, CI {100 * lead_low:+.0f} to "
             f"{100 * lead_high:+.0f}); unsure verdicts: {unsure} ({_pct(unsure / wrong)})"
-            + (f"; {unjudged} judgements failed" if unjudged else "") + ".")
+            + (f"; {_n(unjudged, 'judgement')} failed" if unjudged else "") + ".")
     return Diagnosis(system, first.module, first.verdict, judged, wrong, unjudged, unsure,
                      tuple(shares[i] for i in order), lead, lead_low, lead_high, significant, headline, sure,
                      _evidence(first.verdict, rows, by_id))
