@@ -12,13 +12,22 @@ starts the same command again, and compares the outcome with an uninterrupted ru
 * leftovers: staging (``.partial``) or ``.old`` directories still there after the restart;
 * silently wrong: a kill that left an output that reads as complete but is not.
 
-Part 2 runs an OpenAI-compatible server on 127.0.0.1 (``tests/support/openai_server.py``) that
-fails 30 % of requests, in every way in turn (429 with Retry-After, 500, 503, a hang past the
-client's timeout, truncated JSON, an HTML page, empty choices, null content), under
-`evaluate --judge llm` and under a pipeline whose generator is that LLM. A failure must be
-recorded (the judgement's or the record's error) or retried into the right answer; a wrong
-verdict or answer without an error is "silently wrong". All counts but failed-and-recorded must
-be 0.
+Part 2 (``--part llm`` runs it alone, keeping the SIGKILL table of ``--out``) runs an
+OpenAI-compatible server on 127.0.0.1 (``tests/support/openai_server.py``) that fails 30 % of
+requests, in ten ways in turn (429 with Retry-After, 500, 503, a hang past the client's timeout,
+truncated JSON, an HTML page, empty choices, null content, a reply that is no verdict, a 2 MB
+reply), under `evaluate --judge llm` and under a pipeline whose generator is that LLM, each with a
+completion cache; then runs each again with the endpoint healthy on the same cache. Checked:
+
+* a failure is recorded (the judgement's or the record's error) or retried into the right answer;
+  a wrong verdict or answer without an error is "silently wrong";
+* non-verdicts counted as verdicts: a judgement whose verdict was read from a reply that gave none;
+* failures cached: a cached reply that is no verdict (judge) or no answer (generator), after both
+  runs; on the replay every failed item must be asked again, and every success come from the cache
+  (cache hits on the replay = the hostile run's answers the cache may keep);
+* usage counted exactly: the requests the server saw = the calls ragdx reported (``llm_usage``).
+
+All counts but failed-and-recorded must be 0.
 """
 
 from __future__ import annotations
@@ -216,7 +225,11 @@ def part1(root: Path, kills: int, rng: random.Random) -> list[dict]:
 # ----------------------------------------------------------------------------- part 2: a faulty LLM
 
 
-FAULT_KINDS = ("429", "500", "503", "hang", "truncated", "html", "empty_choices", "null_content")
+FAULT_KINDS = ("429", "500", "503", "hang", "truncated", "html", "empty_choices", "null_content", "non_verdict",
+               "huge")
+#: a reply that is neither Correct nor Incorrect, and a 2 MB one whose first word reads as a verdict
+NON_VERDICT = "Maybe. It is hard to say."
+HUGE = "Correct " + "blah " * 400_000
 
 
 class FaultyReplies:
@@ -252,6 +265,10 @@ class FaultyReplies:
             return Fault.empty_choices()
         if kind == "null_content":
             return Fault.content(None)
+        if kind == "non_verdict":
+            return NON_VERDICT
+        if kind == "huge":
+            return HUGE
         return scripted(body)
 
 
@@ -265,62 +282,166 @@ def scripted(body) -> str:
     return "ANSWER-" + hashlib.sha256(question.encode()).hexdigest()[:8]
 
 
+def judge_key(body) -> tuple[str, str]:
+    """(query, response) of a judge request: what identifies the judgement it asks for."""
+    user = body["messages"][-1]["content"]
+    query = user.split("##Query##: ", 1)[1].split("\n##True Answer##", 1)[0]
+    return query, user.split("##Given Response##: ", 1)[1].split("\n##Judgement##", 1)[0]
+
+
+def cache_texts(cache_dir: Path) -> list[str]:
+    import sqlite3
+
+    path = cache_dir / "llm-cache.sqlite"
+    if not path.exists():
+        return []
+    with sqlite3.connect(path) as conn:
+        return [json.loads(row[0]).get("text", "") for row in conn.execute("SELECT response FROM completions")]
+
+
+def size_mb(*paths: Path) -> float:
+    return sum(p.stat().st_size for p in paths if p.exists()) / 1e6
+
+
+def llm_config(server, cache_dir: Path) -> dict:
+    return {"base_url": server.base_url, "model": "test-model", "max_retries": 2, "timeout": 1,
+            "max_concurrency": 16, "cache_dir": str(cache_dir)}
+
+
+def evaluate_once(root: Path, server, cfg: Path, out: str) -> tuple[dict, int, subprocess.Popen]:
+    """`evaluate --judge llm` on part 1's run; the judgements by id and the requests it sent."""
+    before = len(server.chat_requests)
+    proc = ragdx("evaluate", "ref-run", "--judge", "llm", "--no-geval", "--boot", "200", "-o", out, "-c", str(cfg),
+                 cwd=root)
+    _, err = proc.communicate(timeout=1800)
+    proc.stderr_text = err  # kept for the note on a failed exit
+    return jsonl_by_id(root / out / "judgements.jsonl")[0], len(server.chat_requests) - before, proc
+
+
+def evaluate_llm(root: Path, server) -> dict:
+    """Hostile, then replayed with the endpoint healthy on the same completion cache."""
+    cache = root / "judge-cache"
+    cfg = root / "ragdx-llm.yaml"
+    cfg.write_text(json.dumps({"llm": llm_config(server, cache)}))
+    say("evaluate --judge llm against the faulty endpoint")
+    judged, sent, proc = evaluate_once(root, server, cfg, "llm-eval")
+    metrics = json.loads((root / "llm-eval" / "metrics.json").read_text()) if proc.returncode == 0 else {}
+    usage = metrics.get("llm_usage") or {}
+    failed = [j for j in judged.values() if j.get("error")]
+    wrong = sum(1 for j in judged.values() if not j.get("error") and j.get("judge") != "refusal"
+                and bool(j.get("correct")) != (str(j.get("answer", "")).casefold()
+                                               in str(j.get("response") or "").casefold()))
+    # a verdict read from a reply that gave none: its reason would be that reply
+    as_verdicts = sum(1 for j in judged.values() if not j.get("error")
+                      and ("blah" in str(j.get("reason")) or NON_VERDICT[:5] in str(j.get("reason"))))
+    non_verdicts = sum(v for k, v in (metrics.get("inputs", {}).get("judge_failed_by") or {}).items()
+                       if k != "call failed")
+    cached_failures = sum(1 for t in cache_texts(cache) if t not in ("Correct", "Incorrect"))
+    row = {"scenario": "evaluate --judge llm", "points": len(judged), "exit": proc.returncode,
+           "duplicated": jsonl_by_id(root / "llm-eval" / "judgements.jsonl")[1],
+           "lost": 0 if proc.returncode == 0 else 1,
+           "failed_and_recorded": len(failed), "silently_wrong": wrong, "non_verdicts_as_verdicts": as_verdicts,
+           "sent": sent, "calls": usage.get("calls"), "usage": usage, "cache_mb": size_mb(cache / "llm-cache.sqlite"),
+           "results_mb": size_mb(root / "llm-eval" / "judgements.jsonl"),
+           "note": proc.stderr_text.strip().splitlines()[-1][:120] if proc.returncode else ""}
+    say("evaluate --judge llm again, the endpoint healthy")
+    server.reply = scripted
+    before = len(server.chat_requests)
+    again, sent_again, proc2 = evaluate_once(root, server, cfg, "llm-eval-replay")
+    asked = {judge_key(r.body) for r in server.chat_requests[before:]}
+    usage2 = json.loads((root / "llm-eval-replay" / "metrics.json").read_text()).get("llm_usage") or {} \
+        if proc2.returncode == 0 else {}
+    cached_failures = max(cached_failures, sum(1 for t in cache_texts(cache) if t not in ("Correct", "Incorrect")))
+    row.update(
+        replay_exit=proc2.returncode, replay_sent=sent_again, replay_calls=usage2.get("calls"),
+        replay_usage=usage2, failures_cached=cached_failures,
+        # every judgement that failed is asked again; nothing else is
+        not_asked_again=sum(1 for j in failed if (j["query"], j.get("response") or "") not in asked),
+        asked_again=len(asked), failed_prompts=len({(j["query"], j.get("response") or "") for j in failed}),
+        replay_hits=usage2.get("cache_hits"),
+        # what the hostile run may have cached: its answers that were verdicts (and its own hits)
+        cacheable=(usage.get("completions") or 0) - non_verdicts + (usage.get("cache_hits") or 0),
+        replay_failed=sum(1 for j in again.values() if j.get("error")))
+    return row
+
+
+def run_once(root: Path, server, out: str) -> tuple[dict, int, subprocess.Popen]:
+    before = len(server.chat_requests)
+    proc = ragdx("run", "-d", "ref-gen", "--system", "llm-pipeline.yaml", "-o", out, "--no-progress", "-j", "8",
+                 "--limit", "300", cwd=root)
+    _, err = proc.communicate(timeout=1800)
+    proc.stderr_text = err  # kept for the note on a failed exit
+    return jsonl_by_id(root / out / "results.jsonl")[0], len(server.chat_requests) - before, proc
+
+
+def run_llm(root: Path, server, replies: FaultyReplies) -> dict:
+    """An llm: pipeline over the knowledge base, hostile then replayed healthy on the same cache."""
+    cache = root / "gen-cache"
+    (root / "llm-pipeline.yaml").write_text(json.dumps({
+        "name": "llm-faults", "corpus": str(root / "ref-kb" / "documents.jsonl"), "top_k": 2,
+        "chunker": {"type": "whole_document"}, "retriever": {"type": "bm25"},
+        "generator": {"type": "llm", "params": {"llm": llm_config(server, cache)}}}))
+    say("an llm: pipeline against the faulty endpoint")
+    server.reply = replies
+    results, sent, proc = run_once(root, server, "llm-run")
+    manifest = json.loads((root / "llm-run" / "manifest.json").read_text())
+    usage = manifest.get("llm_usage") or {}
+    inputs = {json.loads(x)["id"]: json.loads(x)["query"]
+              for x in (root / "llm-run" / "inputs.jsonl").read_text().splitlines() if x.strip()}
+    failed = [i for i, r in results.items() if r.get("error")]
+
+    def expected(answer: str | None, rid: str) -> bool:  # what the model said: by script, or a hostile reply
+        return answer in ("ANSWER-" + hashlib.sha256(inputs[rid].encode()).hexdigest()[:8], NON_VERDICT) \
+            or (answer is not None and HUGE.startswith(answer) and len(answer) > 100)
+
+    wrong = sum(1 for i, r in results.items() if not r.get("error") and not expected(r.get("answer"), i))
+    bad_cached = sum(1 for t in cache_texts(cache)
+                     if not (t.startswith("ANSWER-") or t == NON_VERDICT or HUGE.startswith(t)))
+    row = {"scenario": "run (llm: pipeline)", "points": len(results), "exit": proc.returncode,
+           "duplicated": jsonl_by_id(root / "llm-run" / "results.jsonl")[1], "lost": 0 if proc.returncode == 0 else 1,
+           "failed_and_recorded": len(failed), "silently_wrong": wrong, "non_verdicts_as_verdicts": "–",
+           "sent": sent, "calls": usage.get("calls"), "usage": usage, "cache_mb": size_mb(cache / "llm-cache.sqlite"),
+           "results_mb": size_mb(root / "llm-run" / "results.jsonl", root / "llm-run" / "contexts.jsonl"),
+           "attempts_over_1": sum(1 for r in results.values() if (r.get("attempts") or 1) > 1),
+           "note": proc.stderr_text.strip().splitlines()[-1][:120] if proc.returncode > 1 else ""}
+    say("the llm: pipeline again, the endpoint healthy, a new run directory on the same cache")
+    server.reply = scripted
+    before = len(server.chat_requests)
+    _, sent_again, proc2 = run_once(root, server, "llm-run-replay")
+    usage2 = json.loads((root / "llm-run-replay" / "manifest.json").read_text()).get("llm_usage") or {}
+    asked = {r.body["messages"][-1]["content"].rsplit("Question: ", 1)[-1] for r in server.chat_requests[before:]}
+    row.update(replay_exit=proc2.returncode, replay_sent=sent_again, replay_calls=usage2.get("calls"),
+               replay_usage=usage2, failures_cached=max(bad_cached, sum(
+                   1 for t in cache_texts(cache) if not (t.startswith("ANSWER-") or t == NON_VERDICT
+                                                         or HUGE.startswith(t)))),
+               not_asked_again=sum(1 for i in failed if inputs[i] not in asked), asked_again=len(asked),
+               failed_prompts=len({inputs[i] for i in failed}), replay_hits=usage2.get("cache_hits"),
+               cacheable=(usage.get("completions") or 0) + (usage.get("cache_hits") or 0),
+               replay_failed=sum(1 for r in jsonl_by_id(root / "llm-run-replay" / "results.jsonl")[0].values()
+                                 if r.get("error")))
+    return row
+
+
 def part2(root: Path, seed: int) -> list[dict]:
     from tests.support.openai_server import OpenAIServer
 
-    rows = []
-    replies = FaultyReplies(seed)
     with OpenAIServer() as server:
-        server.reply = replies
-        cfg = root / "ragdx-llm.yaml"
-        cfg.write_text(f"llm:\n  base_url: {server.base_url}\n  model: test-model\n  max_retries: 2\n"
-                       f"  timeout: 1\n  max_concurrency: 16\n  cache_dir: null\n")
-        say("evaluate --judge llm against the faulty endpoint")
-        # evaluate --judge llm on the uninterrupted run of part 1
-        proc = ragdx("evaluate", "ref-run", "--judge", "llm", "--boot", "200", "-o", "llm-eval", "-c", str(cfg),
-                     cwd=root)
-        out, err = proc.communicate(timeout=900)
-        judged, dup = jsonl_by_id(root / "llm-eval" / "judgements.jsonl")
-        failed = sum(1 for j in judged.values() if j.get("error"))
-        wrong = 0
-        for j in judged.values():
-            if j.get("error") or j.get("judge") == "refusal":
-                continue
-            expected = str(j.get("answer", "")).casefold() in str(j.get("response") or "").casefold()
-            wrong += bool(j.get("correct")) != expected
-        rows.append({"scenario": "evaluate --judge llm", "points": len(judged), "exit": proc.returncode,
-                     "duplicated": dup, "failed_and_recorded": failed, "silently_wrong": wrong,
-                     "lost": 0 if proc.returncode == 0 else len(judged) or 1,
-                     "note": err.strip().splitlines()[-1][:120] if proc.returncode else ""})
-        # an llm: pipeline over the knowledge base
-        (root / "llm-pipeline.yaml").write_text(json.dumps({
-            "name": "llm-faults", "corpus": str(root / "ref-kb" / "documents.jsonl"), "top_k": 2,
-            "chunker": {"type": "whole_document"}, "retriever": {"type": "bm25"},
-            "generator": {"type": "llm", "params": {"llm": {"base_url": server.base_url, "model": "test-model",
-                                                            "max_retries": 2, "timeout": 1, "max_concurrency": 16,
-                                                            "cache_dir": None}}}}))
-        say("an llm: pipeline against the faulty endpoint")
-        proc = ragdx("run", "-d", "ref-gen", "--system", "llm-pipeline.yaml", "-o", "llm-run", "--no-progress",
-                     "-j", "8", "--limit", "300", cwd=root)
-        out, err = proc.communicate(timeout=900)
-        results, dup = jsonl_by_id(root / "llm-run" / "results.jsonl")
-        inputs = {json.loads(x)["id"]: json.loads(x)["query"]
-                  for x in (root / "llm-run" / "inputs.jsonl").read_text().splitlines() if x.strip()}
-        failed = sum(1 for r in results.values() if r.get("error"))
-        wrong = sum(1 for i, r in results.items() if not r.get("error")
-                    and r.get("answer") != "ANSWER-" + hashlib.sha256(inputs[i].encode()).hexdigest()[:8])
-        rows.append({"scenario": "run (llm: pipeline)", "points": len(results), "exit": proc.returncode,
-                     "duplicated": dup, "failed_and_recorded": failed, "silently_wrong": wrong,
-                     "lost": 0 if proc.returncode in (0,) else 1,
-                     "note": err.strip().splitlines()[-1][:120] if proc.returncode else ""})
-    rows.append({"scenario": "faults injected", "note": ", ".join(f"{k} {v}" for k, v in replies.faults.items())})
-    return rows
+        judge_faults, run_faults = FaultyReplies(seed), FaultyReplies(seed + 1)
+        server.reply = judge_faults
+        eval_row = evaluate_llm(root, server)
+        run_row = run_llm(root, server, run_faults)
+    eval_row["faults"], run_row["faults"] = judge_faults.faults, run_faults.faults
+    return [eval_row, run_row]
 
 
 # ----------------------------------------------------------------------------- table
 
 
-def table(kill_rows: list[dict], llm_rows: list[dict]) -> str:
+PART2_HEAD = "## An OpenAI-compatible endpoint failing 30 % of requests"
+TITLE = "# benchmarks/faults.py\n"
+
+
+def kill_table(kill_rows: list[dict]) -> str:
     out = ["## SIGKILL at random points, then the same command again", "",
            "| command | kill points | killed before it ended | lost | duplicated | differing | leftovers |"
            " silently wrong | restart failed |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
@@ -333,16 +454,70 @@ def table(kill_rows: list[dict], llm_rows: list[dict]) -> str:
                    f"{total['differing']} | {total['leftovers']} | {total['silently_wrong']} | {failed} |")
     notes = [r["restart_failed"] for r in kill_rows if r.get("restart_failed")]
     out += [f"- restart failed: {n}" for n in notes[:5]]
-    out += ["", "## An OpenAI-compatible endpoint failing 30 % of requests", "",
-            "| scenario | items | exit | lost | duplicated | failed and recorded | silently wrong |",
-            "|---|---:|---:|---:|---:|---:|---:|"]
+    return "\n".join(out) + "\n"
+
+
+def _usage_row(name: str, sent: int, usage: dict) -> str:
+    tokens = f"{usage.get('prompt_tokens', 0):,} + {usage.get('completion_tokens', 0):,}"
+    same = "yes" if sent == usage.get("calls") else "**no**"
+    return (f"| {name} | {sent:,} | {usage.get('calls', '–')} | {same} | {usage.get('retries', '–')} | "
+            f"{usage.get('failures', '–')} | {usage.get('cache_hits', '–')} | {usage.get('truncated', '–')} | "
+            f"{tokens} |")
+
+
+def llm_table(llm_rows: list[dict]) -> str:
+    out = [PART2_HEAD, "",
+           "Ten kinds of failure in turn (429 with Retry-After, 500, 503, a hang past the 1 s timeout, truncated "
+           "JSON, an HTML page, empty choices, null content, a reply that is no verdict, a 2 MB reply), then the "
+           "same command again with the endpoint healthy, on the same completion cache.", "",
+           "| scenario | items | exit | lost | duplicated | failed and recorded | silently wrong | "
+           "non-verdicts counted as verdicts | failures cached |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in llm_rows:
-        if r["scenario"] == "faults injected":
-            continue
         out.append(f"| {r['scenario']} | {r['points']} | {r['exit']} | {r['lost']} | {r['duplicated']} | "
-                   f"{r['failed_and_recorded']} | {r['silently_wrong']} |")
+                   f"{r['failed_and_recorded']} | {r['silently_wrong']} | {r['non_verdicts_as_verdicts']} | "
+                   f"{r['failures_cached']} |")
+    out += ["", "Usage counted exactly: requests the server saw against the calls ragdx reported "
+            "(`llm_usage` of metrics.json / the run manifest).", "",
+            "| stage | requests seen by the server | calls reported | equal | retries | failures | cache hits | "
+            "truncated | prompt + completion tokens |", "|---|---:|---:|---|---:|---:|---:|---:|---:|"]
+    for r in llm_rows:
+        out.append(_usage_row(f"{r['scenario']}, hostile", r["sent"], r["usage"]))
+        out.append(_usage_row(f"{r['scenario']}, replayed healthy", r["replay_sent"], r["replay_usage"]))
+    out += ["", "Replayed with the endpoint healthy: every failed item asked again, every success answered from "
+            "the cache.", "",
+            "| scenario | failed items (distinct prompts) | failed and not asked again | prompts asked on replay | "
+            "cache hits on replay | hostile run's cacheable answers | failed on replay | cache MB | output MB |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in llm_rows:
+        out.append(f"| {r['scenario']} | {r['failed_prompts']} | {r['not_asked_again']} | {r['asked_again']} | "
+                   f"{r['replay_hits']} | {r['cacheable']} | {r['replay_failed']} | {r['cache_mb']:.2f} | "
+                   f"{r['results_mb']:.2f} |")
+    out += [""] + [f"- faults injected ({r['scenario']}): " + ", ".join(f"{k} {v}" for k, v in r["faults"].items())
+                   for r in llm_rows if r.get("faults")]
     out += [f"- {r['scenario']}: {r['note']}" for r in llm_rows if r.get("note")]
     return "\n".join(out) + "\n"
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    import platform
+
+    return platform.processor() or "unknown"
+
+
+def kept_part1(path: Path | None) -> str:
+    """The title and SIGKILL table of an earlier full run (its command line included), kept when
+    only part 2 is run again."""
+    if path is None or not path.exists():
+        return TITLE
+    text = path.read_text(encoding="utf-8")
+    end = text.find(PART2_HEAD)
+    return text[:end].rstrip() + "\n" if end > 0 and "## SIGKILL" in text[:end] else TITLE
 
 
 def main() -> None:
@@ -350,18 +525,27 @@ def main() -> None:
     parser.add_argument("--kills", type=int, default=4, help="kill points per command (5 commands)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=None, help="also write the table here (Markdown)")
-    parser.add_argument("--skip-kills", action="store_true", help="only the faulty-LLM part (needs no kills)")
+    parser.add_argument("--part", choices=("all", "kills", "llm"), default="all",
+                        help="kills: part 1 only; llm: part 2 only (part 1's world is built, nothing killed; "
+                             "--out keeps the file's SIGKILL table)")
+    parser.add_argument("--skip-kills", action="store_true", help="the same as --part llm")
     args = parser.parse_args()
+    part = "llm" if args.skip_kills else args.part
     rng = random.Random(args.seed)
     root = Path(tempfile.mkdtemp(prefix="ragdx-faults-"))
     started = time.monotonic()
     try:
-        kill_rows = part1(root, 0 if args.skip_kills else args.kills, rng)
-        llm_rows = part2(root, args.seed)
+        kill_rows = part1(root, 0 if part == "llm" else args.kills, rng)
+        llm_rows = part2(root, args.seed) if part != "kills" else []
     finally:
         shutil.rmtree(root, ignore_errors=True)
     elapsed = time.monotonic() - started
-    text = table(kill_rows, llm_rows) + f"\n{elapsed:.0f} s on {os.cpu_count()} CPUs, seed {args.seed}\n"
+    command = "benchmarks/faults.py" + ("" if part == "all" else f" --part {part}")
+    header = f"`.venv/bin/python benchmarks/faults.py --kills {args.kills} --seed {args.seed}` (demo database)."
+    first = f"{TITLE}\n{header}\n\n{kill_table(kill_rows)}" if part != "llm" else kept_part1(args.out)
+    text = "\n".join(t for t in (first, llm_table(llm_rows) if llm_rows else "") if t)
+    text += (f"\n`{command} --seed {args.seed}`: {elapsed:.0f} s. CPU: {cpu_model()}, {os.cpu_count()} CPUs "
+             "(shared with other work).\n")
     print(text)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
