@@ -130,9 +130,13 @@ class _VectorCache:
             return None
         if self._db is None:
             try:
-                root.mkdir(parents=True, exist_ok=True)
+                from ragdx.llm.cache import private_cache_file
+
+                # user-only whatever the umask: the texts embedded are the user's data
+                private_cache_file(root / CACHE_FILE)
                 self._db = sqlite3.connect(root / CACHE_FILE, check_same_thread=False, timeout=30)
                 self._db.execute("PRAGMA journal_mode=WAL")
+                private_cache_file(root / CACHE_FILE, siblings_only=True)
                 self._db.execute("CREATE TABLE IF NOT EXISTS emb (key TEXT PRIMARY KEY, vec BLOB)")
             except (sqlite3.Error, OSError) as exc:
                 raise RagdxError(f"embedding cache unusable: {exc}", source=str(root / CACHE_FILE)) from None
@@ -440,8 +444,12 @@ class OpenAIEmbedder(_CachedEmbedder):
 
     @property
     def model_id(self) -> str:
+        from ragdx.redact import redact_url
+
         dims = f"@{self.dimensions}" if self.dimensions else ""
-        return f"openai:{self.base_url}/{self.model}{dims}"
+        # shown and written as the embedder's name: the URL's credentials stay out of it (they do
+        # not change the vectors either)
+        return f"openai:{redact_url(self.base_url)}/{self.model}{dims}"
 
     def to_dict(self) -> dict:
         return {"kind": self.kind, "model": self.model, "base_url": self.base_url, "api_key_env": self.api_key_env,

@@ -95,6 +95,7 @@ class RecordedRequest:
     path: str
     headers: dict[str, str]  # names lower-cased
     body: Any  # decoded JSON, or None for bodiless requests
+    query: str = ""  # the query string of the request's URL, without '?'
 
 
 def echo_reply(body: dict[str, Any]) -> str:
@@ -133,10 +134,12 @@ class _Handler(BaseHTTPRequestHandler):
         raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
         body = json.loads(raw) if raw else None
         self._record(body)
-        if self.path == "/v1/embeddings":
+        # routed by path alone, as real servers do: a query string (…?api-version=1) is no other route
+        route = self.path.partition("?")[0]
+        if route == "/v1/embeddings":
             self._embeddings(body)
             return
-        if self.path != "/v1/chat/completions":
+        if route != "/v1/chat/completions":
             self._send(404, {"error": {"message": f"no route {self.path}"}})
             return
         with state.lock:
@@ -182,7 +185,8 @@ class _Handler(BaseHTTPRequestHandler):
         state = self.server.state
         with state.lock:
             headers = {name.lower(): value for name, value in self.headers.items()}
-            state.requests.append(RecordedRequest(self.command, self.path, headers, body))
+            path, _, query = self.path.partition("?")
+            state.requests.append(RecordedRequest(self.command, path, headers, body, query))
 
     def _send(self, status: int, payload: dict[str, Any]) -> None:
         self._send_raw(status, json.dumps(payload).encode(), ())

@@ -152,7 +152,7 @@ class _Handler(BaseHTTPRequestHandler):
             state.in_flight += 1
             state.max_in_flight = max(state.max_in_flight, state.in_flight)
         try:
-            if self.path != state.path:
+            if self.path.partition("?")[0] != state.path:  # a query string (…?jwt=…) is no other route
                 self._send(404, b'{"error": "no such route"}', ())
                 return
             fault = state.faults(record_id, attempt)

@@ -337,6 +337,7 @@ def write_dataset(directory: str | Path, records: Sequence[QARecord], manifest: 
     """Write the whole directory or nothing: staged, then renamed into place."""
     import pyarrow.parquet as pq
 
+    from ragdx.redact import redact
     from ragdx.store import staged_directory, write_json, write_jsonl
 
     ids = Counter(r.id for r in records)
@@ -346,9 +347,10 @@ def write_dataset(directory: str | Path, records: Sequence[QARecord], manifest: 
     with staged_directory(directory, overwrite=overwrite) as stage:
         write_jsonl(stage / "records.jsonl", (r.to_dict() for r in records))
         pq.write_table(_parquet_table(records), stage / "records.parquet")
-        write_json(stage / "manifest.json", {"format": FORMAT_VERSION, **manifest,
-                                             "records": len(records),
-                                             "semantic_groups": len({r.group_id for r in records})})
+        # redacted as a whole: the database URL of every caller (CLI, Python API) may carry a password
+        write_json(stage / "manifest.json", redact({"format": FORMAT_VERSION, **manifest,
+                                                    "records": len(records),
+                                                    "semantic_groups": len({r.group_id for r in records})}))
     return Path(directory)
 
 

@@ -34,7 +34,34 @@ def canonical_json(value: Any) -> str:
 
 
 def request_key(request: Mapping[str, Any]) -> str:
-    return hashlib.sha256(canonical_json(request).encode()).hexdigest()
+    """sha256 of the request as it bears on the answer: with the credentials of its endpoint URL
+    and of secret-named parameters masked (a key or token does not change the completion, and
+    the key must not be a function of it), the messages exactly as sent (masking text inside
+    them could make two different prompts one entry)."""
+    return hashlib.sha256(canonical_json(keyed_request(request)).encode()).hexdigest()
+
+
+def keyed_request(request: Mapping[str, Any]) -> dict[str, Any]:
+    """What :func:`request_key` hashes: ``request`` with its ``base_url`` and secret-named
+    ``params`` masked; equal to ``request`` when it holds no credential, so existing cache
+    entries keep their keys."""
+    from ragdx.redact import MASK, redact_url, secret_name
+
+    keyed = dict(request)
+    if isinstance(keyed.get("base_url"), str):
+        keyed["base_url"] = redact_url(keyed["base_url"])
+    if isinstance(keyed.get("params"), Mapping):
+        keyed["params"] = {k: (MASK if secret_name(k) and v not in (None, "") else v)
+                           for k, v in keyed["params"].items()}
+    return keyed
+
+
+def stored_request(request: Mapping[str, Any]) -> str:
+    """The request as the cache file keeps it, for people reading the cache: every credential
+    masked, in the URL, the parameters and the text of the messages."""
+    from ragdx.redact import redact
+
+    return canonical_json(redact(_normalise(request)))
 
 
 def _normalise(value: Any) -> Any:
@@ -52,8 +79,11 @@ class CompletionCache:
 
     The key is the sha256 of the canonical JSON of the full request (endpoint, model,
     messages, every sampling parameter and the sample index), so any change to what would be
-    sent is a miss. Entries are never overwritten: when two processes race on one request
-    the first answer stays, and a key never changes meaning once someone has read it.
+    sent is a miss; credentials in the endpoint URL or the parameters are masked before hashing
+    and storing (:func:`request_key`, :func:`stored_request`): they never reach the file.
+    The file and its directory are created user-only. Entries are never overwritten: when two
+    processes race on one request the first answer stays, and a key never changes meaning once
+    someone has read it.
 
     WAL mode lets readers and one writer work at once; it needs a local file system.
     Each operation opens its own connection, which keeps the object free of thread and
@@ -77,7 +107,7 @@ class CompletionCache:
                 "INSERT OR IGNORE INTO completions (key, request, response, created) VALUES (?, ?, ?, ?)",
                 (
                     request_key(request),
-                    canonical_json(request),
+                    stored_request(request),
                     canonical_json(response),
                     datetime.now(UTC).isoformat(timespec="seconds"),
                 ),
@@ -94,12 +124,14 @@ class CompletionCache:
     def _connect(self) -> Iterator[sqlite3.Connection]:
         try:
             if not self._ready:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
+                private_cache_file(self.path)
             conn = sqlite3.connect(self.path, timeout=30)
             try:
                 if not self._ready:
                     conn.execute("PRAGMA journal_mode=WAL")
                     conn.execute(_SCHEMA)
+                    # SQLite gives -wal and -shm the database's mode; an older ragdx's are narrowed
+                    private_cache_file(self.path, siblings_only=True)
                     self._ready = True
                 with conn:  # one transaction per operation
                     yield conn
@@ -107,3 +139,17 @@ class CompletionCache:
                 conn.close()
         except (sqlite3.Error, OSError) as exc:
             raise RagdxError(f"LLM cache unusable: {exc}", source=str(self.path)) from exc
+
+
+def private_cache_file(path: Path, *, siblings_only: bool = False) -> None:
+    """The cache file (it holds full prompts and answers) and its WAL companions user-only,
+    whatever the umask; its directory created 0700 when ragdx creates it."""
+    from ragdx.store import private_dir, private_file
+
+    if not siblings_only:
+        private_dir(path.parent)
+        private_file(path)
+    for suffix in ("-wal", "-shm"):
+        sibling = path.with_name(path.name + suffix)
+        if sibling.exists():
+            private_file(sibling)

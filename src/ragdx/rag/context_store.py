@@ -111,7 +111,9 @@ class ContextStore:
                 new.append(json.dumps({"sha": sha, "text": text}, ensure_ascii=False, separators=(",", ":")) + "\n")
         if new:
             if self._fh is None:
-                self._fh = self.path.open("ab")
+                from ragdx.store import private_opener
+
+                self._fh = open(self.path, "ab", opener=private_opener)  # noqa: SIM115 - closed by close()
             self._fh.write("".join(new).encode("utf-8"))
             self._fh.flush()
             os.fsync(self._fh.fileno())

@@ -356,7 +356,11 @@ class RelevanceTester:
                 file.write_text(json.dumps(self.index_.texts, ensure_ascii=False), encoding="utf-8")
                 entries["corpus_texts"] = {"file": file.name, "sha256": sha256_file(file),
                                            "shape": [len(self.index_.texts)], "dtype": "str"}
-            embedder = self.embedder.to_dict() if hasattr(self.embedder, "to_dict") else None
+            from ragdx.redact import redact
+
+            # an embeddings endpoint's URL may carry a credential: it does not reach the file (a
+            # tester loaded back takes its key from api_key_env, or an embedder passed to load)
+            embedder = redact(self.embedder.to_dict()) if hasattr(self.embedder, "to_dict") else None
             write_json(stage / MANIFEST, {
                 "format": FORMAT, "version": FORMAT_VERSION, "config": self.config(),
                 "embedding_model": self.embedding_model_, "embedder": embedder,
