@@ -439,6 +439,7 @@ def part2(root: Path, seed: int) -> list[dict]:
 
 PART2_HEAD = "## An OpenAI-compatible endpoint failing 30 % of requests"
 TITLE = "# benchmarks/faults.py\n"
+KEPT = "_Part 1 is kept from an earlier full run; part 2 was measured again (the command at the end)._"
 
 
 def kill_table(kill_rows: list[dict]) -> str:
@@ -543,6 +544,8 @@ def main() -> None:
     command = "benchmarks/faults.py" + ("" if part == "all" else f" --part {part}")
     header = f"`.venv/bin/python benchmarks/faults.py --kills {args.kills} --seed {args.seed}` (demo database)."
     first = f"{TITLE}\n{header}\n\n{kill_table(kill_rows)}" if part != "llm" else kept_part1(args.out)
+    if part == "llm" and KEPT not in first:
+        first += f"\n{KEPT}\n"
     text = "\n".join(t for t in (first, llm_table(llm_rows) if llm_rows else "") if t)
     text += (f"\n`{command} --seed {args.seed}`: {elapsed:.0f} s. CPU: {cpu_model()}, {os.cpu_count()} CPUs "
              "(shared with other work).\n")
