@@ -77,10 +77,16 @@ def assert_identical(a: Path, b: Path, *, layout_kept: bool = True) -> None:
 def world(tmp_path_factory):
     """``root/orig/demo-out``: the small demo, a keyword-overlap run made from ``root/orig`` as a
     user would (``ragdx run -d demo-out/dataset -o demo-out/runs/keyword``) and its evaluation
-    from there, the baseline every other evaluation must equal."""
+    from there, the baseline every other evaluation must equal. Copies of it go under other
+    names: its knowledge base, named ``demo-out/kb``, is found where it was relative to the
+    dataset."""
     root = tmp_path_factory.mktemp("relocate")
     orig = root / "orig"
     build_small_demo(orig / "demo-out")
+    # the knowledge base named relative to the working directory, as `ragdx demo --out demo-out` writes it
+    manifest = json.loads((orig / "demo-out" / "dataset" / "manifest.json").read_text())
+    manifest["knowledge_base"] = "demo-out/kb"
+    (orig / "demo-out" / "dataset" / "manifest.json").write_text(json.dumps(manifest))
     (orig / "demo-out" / "keyword.yaml").write_text(KEYWORD, encoding="utf-8")
     r = ragdx("run", "-d", "demo-out/dataset", "-o", "demo-out/runs/keyword", "--system", "demo-out/keyword.yaml",
               "--no-progress", cwd=orig)
@@ -217,3 +223,21 @@ def test_resolution_order_and_content_check(small, tmp_path):
     with pytest.raises(RagdxError, match="no dataset there") as exc:
         resolve_dataset(run_dir, tmp_path / "nowhere")
     assert exc.value.field == "--dataset"
+
+
+def test_the_knowledge_base_is_found_beside_a_copied_dataset(small, tmp_path):
+    from ragdx.evaluate.runs import judge_run
+
+    shutil.copytree(small, tmp_path / "proj" / "w", ignore=shutil.ignore_patterns("*.sqlite"))
+    copy = tmp_path / "proj" / "w"
+    # as `ragdx gen -o w/dataset --kb w/kb` run in proj writes it: relative to that working directory
+    manifest = json.loads((copy / "dataset" / "manifest.json").read_text())
+    manifest["knowledge_base"] = "w/kb"
+    (copy / "dataset" / "manifest.json").write_text(json.dumps(manifest))
+    found = judge_run(copy / "runs" / "oracle", judge="contains")
+    assert found.check.corpus_fingerprint and not any("is not there" in w for w in found.check.warnings)
+    assert found.check.dataset_path == "../../dataset"
+    shutil.rmtree(copy / "kb")
+    lost = judge_run(copy / "runs" / "oracle", judge="contains")
+    assert lost.check.corpus_fingerprint is None
+    assert any(w.startswith("the dataset's knowledge base w/kb is not there") for w in lost.check.warnings)

@@ -8,13 +8,16 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ragdx.errors import RagdxError
 from ragdx.evaluate.judges import Judge, VerdictCache, make_judge
 from ragdx.evaluate.protocol import CORPUS_CHANGED, RETRIEVAL_IDS_UNMATCHED, RETRIEVAL_NO_CONTEXT
 from ragdx.evaluate.records import JudgeItem, Judgement
 from ragdx.evaluate.reference import read_plain_jsonl, retrieval_verdict
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ragdx.rag.run_dataset import RecordedDataset
 
 _REFUSAL = re.compile(r"\b(no (such|answer|information|record|data)|not (found|available|known|stated|mentioned)|"
                       r"unknown|cannot|can't|unable|none|n/a|does not (exist|say|state|mention))\b", re.I)
@@ -148,14 +151,14 @@ _CHUNK_SEPARATORS = ("#", "::", "|", "@", "_chunk_", "-chunk-", "_chunk", ":chun
 _UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
 
 
-def _corpus_info(dataset_dir: Path | None, records: Sequence[Any], moved_from: Path | None = None
+def _corpus_info(dataset_dir: Path | None, records: Sequence[Any], moved_from: RecordedDataset | None = None
                  ) -> tuple[set[str] | None, bool, str | None, Any | None, str | None]:
     """Document ids of the knowledge base the dataset was made against — the corpus the dataset's
     manifest names when it can be read (exact), else every document a record names (a lower
     bound) — that corpus's fingerprint (the manifest's ``corpus_fingerprint``, else the loaded
     corpus's own) and the corpus itself (None when it could not be read). ``moved_from``: where
-    the dataset was when the run was made, so that a knowledge base its manifest names by an
-    absolute path is found beside the moved dataset first, as it was beside the original. Last,
+    the run recorded its dataset, so that a knowledge base its manifest names is found beside
+    the moved dataset first, as it was beside the original (see ``beside_dataset``). Last,
     the corpus the manifest names that is not there (None when it names none or it was read)."""
     fingerprint = None
     missing = None
@@ -172,19 +175,17 @@ def _corpus_info(dataset_dir: Path | None, records: Sequence[Any], moved_from: P
             if not where:
                 continue
             missing = missing or str(where)
-            from ragdx.rag.run_dataset import moved_along
+            from ragdx.rag.run_dataset import beside_dataset
 
-            moved = moved_along(where, dataset_dir, moved_from)
-            for candidate in (*([moved] if moved is not None else []), Path(where), dataset_dir / where,
-                              dataset_dir.parent / where):
+            for candidate in beside_dataset(str(where), dataset_dir, moved_from):
                 if candidate.exists():
                     try:
                         from ragdx.rag.corpus import load_corpus
 
                         corpus = load_corpus(candidate)
                         return set(corpus.ids), True, fingerprint or corpus.fingerprint, corpus, None
-                    except RagdxError:
-                        break
+                    except RagdxError:  # something else by that name: look further up
+                        continue
     named = {d for r in records for d in (list(getattr(r, "gold_document_ids", []) or [])
                                            + list(getattr(r, "entity_document_ids", []) or []))}
     return (named or None), False, fingerprint, None, missing

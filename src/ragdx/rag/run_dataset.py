@@ -13,6 +13,7 @@ run is never judged against another dataset that happens to sit where its own us
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -78,6 +79,16 @@ class RecordedDataset:
 
         return cls(manifest, text("sha256"), text("queries_sha256"), text("relative_path"), text("absolute_path"),
                    text("path"))
+
+    def working_directory(self) -> Path | None:
+        """The working directory of ``ragdx run``, where ``path`` (as given) is the tail of
+        ``absolute_path``; None when that cannot be told (an absolute or ``..`` path)."""
+        if not self.path or not self.absolute_path or os.path.isabs(self.path):
+            return None
+        tail, full = Path(os.path.normpath(self.path)).parts, Path(self.absolute_path).parts
+        if ".." in tail or len(tail) >= len(full) or full[-len(tail):] != tail:
+            return None
+        return Path(*full[:-len(tail)])
 
     def candidates(self, run_dir: Path) -> list[tuple[str, Path]]:
         """(manifest field, path) in the order they are tried; the old ``path`` was relative to
@@ -167,27 +178,36 @@ def resolve_dataset(run_dir: str | Path, dataset: str | Path | None = None) -> P
                      source=str(recorded.manifest), field=first_field)
 
 
-def original_location(run_dir: str | Path) -> Path | None:
-    """Where the run's dataset was when the run was made (its absolute path), or None: with it, a
-    path the dataset's own manifest wrote absolute (its knowledge base) can be found again in the
+def original_location(run_dir: str | Path) -> RecordedDataset | None:
+    """What the run recorded of where its dataset was (None when the manifest cannot be read):
+    with it, a path the dataset's own manifest names (its knowledge base) is found again in the
     same place relative to a moved dataset."""
     try:
-        recorded = RecordedDataset.read(Path(run_dir))
+        return RecordedDataset.read(Path(run_dir))
     except RagdxError:
         return None
-    return Path(recorded.absolute_path) if recorded.absolute_path else None
 
 
-def moved_along(where: str, dataset_dir: Path, original: Path | None) -> Path | None:
-    """``where`` (a path in the dataset's manifest, absolute as written when it was made) at the same
-    place relative to ``dataset_dir`` as it was to the dataset's ``original`` directory."""
-    if original is None or not os.path.isabs(where):
-        return None
-    original_dir = original.parent if original.suffix in (".jsonl", ".parquet") else original
-    try:
-        return dataset_dir / os.path.relpath(where, original_dir)
-    except ValueError:
-        return None
+def beside_dataset(where: str, dataset_dir: Path, recorded: RecordedDataset | None) -> list[Path]:
+    """Where to look for a path the dataset's manifest names (its knowledge base), nearest the
+    dataset first, so that data moved together stays together. ``where`` as it was when the run
+    was made (absolute, or relative to the working directory of ``ragdx run``, taken to be that
+    of the command that made the dataset too) is taken at the same place relative to
+    ``dataset_dir`` as it was to the dataset then; then, a relative ``where`` is looked for under
+    the dataset's directory and each directory above it (the command that made the dataset ran in
+    one of them); last, ``where`` as it is."""
+    out = []
+    original = Path(recorded.absolute_path) if recorded is not None and recorded.absolute_path else None
+    workdir = recorded.working_directory() if recorded is not None else None
+    then = where if os.path.isabs(where) else (str(workdir / where) if workdir is not None else None)
+    if original is not None and then is not None:
+        original_dir = original.parent if original.suffix in (".jsonl", ".parquet") else original
+        with contextlib.suppress(ValueError):  # another drive (Windows): no relative path
+            out.append(dataset_dir / os.path.relpath(then, original_dir))
+    if not os.path.isabs(where):
+        here = dataset_dir.resolve()
+        out += [base / where for base in (here, *here.parents)]
+    return [*out, Path(where)]
 
 
 def describe(path: Path, run_dir: Path) -> dict[str, Any]:
