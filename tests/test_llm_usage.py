@@ -243,3 +243,28 @@ def test_evaluate_judge_llm_writes_usage_equal_to_the_server_log(tmp_path):
         assert len(server.chat_requests) == before
         assert (warm["calls"], warm["cache_hits"]) == (0, usage["completions"])
         assert "LLM usage: 0 calls, 6 cache hits" in r.stdout
+
+
+def test_relevance_calibrate_synthesize_reports_its_llm_usage(tmp_path):
+    from ragdx.relevance.cli_support import calibrate
+
+    corpus = tmp_path / "corpus.jsonl"
+    corpus.write_text("".join(json.dumps({"content": f"Fact #{i}: the {i}th reactor runs at {i * 10} degrees."})
+                              + "\n" for i in range(6)))
+    examples = tmp_path / "examples.jsonl"
+    examples.write_text(json.dumps({"question": "How hot does a reactor run?"}) + "\n")
+    with OpenAIServer() as server:
+        def question(body):
+            number = re.findall(r"#(\d+)", body["messages"][-1]["content"])[-1]
+            return json.dumps({"question": f"How hot is reactor {number}?", "answer": "hot"})
+
+        model = FlakyModel(fail_once={1}, reply=question)
+        server.reply = model
+        # alpha 0.25: four calibration queries can reject (1/5 <= alpha)
+        llm = {"base_url": server.base_url, "model": "test-model", "cache_dir": None, "max_retries": 2}
+        summary = calibrate(corpus, tmp_path / "tester", synthesize=4, examples=examples, retriever="bm25",
+                            alpha=0.25, k=3, llm_config=llm)
+        usage = summary.llm_usage
+        assert usage["calls"] == len(server.chat_requests) == 4 + (1 in model.seen)
+        assert usage["completions"] == 4 and usage["retries"] == usage["calls"] - 4
+        assert (usage["prompt_tokens"], usage["completion_tokens"]) == model.tokens()

@@ -35,6 +35,8 @@ class CalibrateSummary:
     embedding_model: str
     index: str
     synthesis_failures: int = 0
+    #: what the LLM did for ``--synthesize`` (``ragdx.llm.usage_record``); None without it
+    llm_usage: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -69,6 +71,7 @@ def calibrate(corpus: str | os.PathLike, out: str | os.PathLike, *, queries: str
                          field="calibration")
     texts = read_corpus(corpus, field_name=corpus_field)
     failures = 0
+    llm_usage = None
     if queries is not None:
         cal, source = read_questions(queries, field_name=query_field), f"queries {queries}"
     elif dataset is not None:
@@ -76,12 +79,14 @@ def calibrate(corpus: str | os.PathLike, out: str | os.PathLike, *, queries: str
     else:
         if examples is None:
             raise RagdxError("--synthesize needs --examples (a JSONL of a few real questions)", field="examples")
-        from ragdx.llm import make_llm
+        from ragdx.llm import counting, make_llm, usage_record
 
         rng = np.random.default_rng(seed)
         picks = rng.choice(len(texts), min(synthesize, len(texts)), replace=False)
         shown = read_questions(examples, field_name=query_field)[:3]
-        res = synthesize_queries(make_llm(llm_config or {}), [texts[i] for i in picks], examples=shown)
+        with counting() as used:
+            res = synthesize_queries(make_llm(llm_config or {}), [texts[i] for i in picks], examples=shown)
+        llm_usage = usage_record(used)
         if not res.questions:
             first = res.failures[0][1] if res.failures else "no answer"
             raise RagdxError(f"no synthetic question could be made ({first})", field="synthesize")
@@ -94,7 +99,7 @@ def calibrate(corpus: str | os.PathLike, out: str | os.PathLike, *, queries: str
     tester.save(out, overwrite=overwrite)
     return CalibrateSummary(tester_dir=str(out), source=source, n_calibration=tester.n_calibration_,
                             corpus_chunks=tester.index_.size, embedding_model=tester.embedding_model_,
-                            index=tester.index_.kind, synthesis_failures=failures)
+                            index=tester.index_.kind, synthesis_failures=failures, llm_usage=llm_usage)
 
 
 @dataclass(frozen=True, slots=True)
