@@ -125,6 +125,7 @@ def schema(url: Annotated[str, typer.Argument(help="Database URL.")],
            config: ConfigOpt = None):
     """Tables, columns, types, keys, and per column the distinct count and uniqueness measured
     from the data."""
+    from ragdx.gen.naming import column_phrase, readable_entity, relation_noun
     from ragdx.gen.sql_templates import is_surrogate, lookup_keys
 
     engine, sch = _open(url, _config(config))
@@ -132,18 +133,22 @@ def schema(url: Annotated[str, typer.Argument(help="Database URL.")],
         print(json.dumps(sch.to_dict(), indent=2, default=str))
         return
     for t in sch.tables.values():
-        table = Table(title=f"{escape(t.name)} ({t.rows} rows)", title_justify="left")
-        for head in ("column", "type", "key", "distinct", "nulls", "unique", "note"):
-            table.add_column(head)
+        # "called": the words questions and documents will use (ragdx.gen.naming), shown so that a
+        # user checks them before generating anything
+        table = Table(title=f"{escape(t.name)} ({t.rows} rows), called \"{escape(readable_entity(t.name))}\"",
+                      title_justify="left")
+        for head in ("column", "called", "type", "key", "distinct", "nulls", "unique", "note"):
+            table.add_column(head, overflow="fold")
         keys = lookup_keys(t)
         for c in t.columns:
             fk = t.foreign_key_of(c.name)
             key = "PK" if c.primary_key else ""
             if fk:
                 key = (key + " " if key else "") + f"FK → {fk.ref_table}.{fk.ref_columns[0]}"
+            called = relation_noun(c.name, fk.ref_table) if fk else column_phrase(c.name)
             note = "look-up key" if c.name in keys else (
                 "binary" if c.kind == "binary" else "surrogate" if is_surrogate(t, c.name) else "")
-            table.add_row(escape(c.name), escape(c.type), escape(key), str(c.distinct), str(c.nulls),
+            table.add_row(escape(c.name), escape(called), escape(c.type), escape(key), str(c.distinct), str(c.nulls),
                           "yes" if t.is_unique(c.name) else "no", note)
         console.print(table)
     engine.dispose()
@@ -169,11 +174,16 @@ def templates_sql(
 
     cfg = _config(config)
     sec = cfg.sql_templates
-    method = _pick(method, sec.method)
+    method = _choice(_pick(method, sec.method), ("schema", "llm"), "--method")
     out = _pick(out, sec.file)
     engine, sch = _open(_database(db, cfg), cfg)
     llm = _llm(cfg, dry_run, method == "llm")
     targets = [t.split(",") for t in target] if target else sec.schemas
+    for names in targets or []:
+        for table in names:
+            if table.strip() not in sch.tables:
+                raise RagdxError(f"no table {table.strip()!r} in the database (tables: {', '.join(sch.tables)})",
+                                 field="--schema")
     if dry_run:
         if llm is None:
             console.print("method 'schema' makes no LLM call.")
@@ -438,6 +448,20 @@ def _check_replaceable(out: Path, overwrite: bool) -> None:
     check_replaceable(out, overwrite)
 
 
+def _check_evaluation_out(out: Path, paths: list[Path]) -> None:
+    # one path: --out is the evaluation; several: --out/<name> each, and nothing else of a
+    # person's in --out (a name there that is not an evaluation ragdx wrote is refused)
+    from ragdx.store import check_writable_directory
+
+    if len(paths) == 1:
+        _check_replaceable(out, True)
+        return
+    names = {Path(p).name for p in paths}
+    check_writable_directory(out, ignore=names)
+    for name in sorted(names):
+        _check_replaceable(out / name, True)
+
+
 def _choice(value: str, allowed: tuple[str, ...], name: str) -> str:
     if value not in allowed:
         raise RagdxError(f"expected one of {', '.join(allowed)}, got '{value}'", field=name)
@@ -670,15 +694,22 @@ def run_cmd(
 
     Exit codes: 0 the run is written; 1 it is written but every record sent failed, or more than
     --max-failed did (the manifest's "exit" says which); 2 bad input, nothing run; 130 interrupted."""
-    from ragdx.rag.runner import RunInterrupted, failure_reasons, parse_max_failed, run, run_grid, summary_table, system_from_options
+    from ragdx.rag.runner import (
+        RunInterrupted,
+        failure_reasons,
+        parse_max_failed,
+        run,
+        run_grid,
+        summary_table,
+        system_from_options,
+    )
 
     _choice(executor, ("local", "ray"), "--executor")
     _choice(contexts, ("once", "full", "hash"), "--contexts")
-    if overwrite and grid is None:  # before the system is built: --overwrite starts only a run ragdx made
-        from ragdx.rag.runner import LOCK
-        from ragdx.store import check_writable_directory
+    if grid is None:  # before the system is built: a run goes only where no file can be a person's
+        from ragdx.rag.runner import check_run_directory
 
-        check_writable_directory(out, ignore={LOCK})
+        check_run_directory(out, overwrite=overwrite)
     max_failed_limit = parse_max_failed(max_failed)
     for url, flag in ((http, "--http"), (openai, "--openai")):
         if url is not None:
@@ -865,7 +896,7 @@ def evaluate(
     if exclude_open_domain and closed_book is None:
         raise RagdxError("--exclude-open-domain needs --closed-book RUN", field="--exclude-open-domain")
     if out is not None:  # an evaluation replaces its --out whole: only one ragdx wrote, checked before judging
-        _check_replaceable(out, True)
+        _check_evaluation_out(out, paths)
     results = evaluate_many(paths, out=out, judge=judge, llm=_judge_llm(cfg, judge), sets=sets, k=k,
                             retrieval=retrieval, n_boot=boot, seed=seed, bertscore=bertscore, rouge=rouge,
                             benchmark=benchmark, require_complete=require_complete, geval=geval, dataset=dataset,

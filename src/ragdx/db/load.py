@@ -131,11 +131,42 @@ def load_tables_json(url: str, path: str | Path, *, replace: bool = False) -> di
     for name, table_rows in rows.items():
         if not isinstance(table_rows, list) or not all(isinstance(r, dict) for r in table_rows):
             raise RagdxError("expected a list of row objects", source=str(path), field=f"rows.{name}")
+        _check_rows(name, table_rows, schema, path)
+    new_file = _new_sqlite_file(url)
     try:
         load_tables(url, schema, rows, replace=replace)
-    except RagdxError as exc:
-        raise RagdxError(exc.message, source=str(path), field=exc.field) from None
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        # a hand-written schema with a key missing or of the wrong shape
-        raise RagdxError(f"not a tables file ({type(exc).__name__}: {exc})", source=str(path)) from None
+    except Exception as exc:
+        if new_file is not None:
+            new_file.unlink(missing_ok=True)  # a failed load leaves no empty database behind
+        if isinstance(exc, RagdxError):
+            raise RagdxError(exc.message, source=str(path), field=exc.field) from None
+        if isinstance(exc, KeyError | TypeError | ValueError | AttributeError):
+            # a hand-written schema with a key missing or of the wrong shape
+            raise RagdxError(f"not a tables file ({type(exc).__name__}: {exc})", source=str(path)) from None
+        raise
     return {name: len(r) for name, r in rows.items()}
+
+
+def _check_rows(name: str, table_rows: list[dict], schema: Mapping[str, Any], path: Path) -> None:
+    # rows of a table the schema lacks, or with a column it lacks, would be dropped without a word
+    if name not in schema:
+        raise RagdxError(f"no table {name!r} in 'schema' (tables: {', '.join(schema)})", source=str(path),
+                         field=f"rows.{name}")
+    columns = {c["name"] for c in schema[name]["columns"]}
+    for i, row in enumerate(table_rows):
+        unknown = [k for k in row if k not in columns]
+        if unknown:
+            raise RagdxError(f"no column {unknown[0]!r} in table {name!r} (columns: {', '.join(sorted(columns))})",
+                             source=str(path), field=f"rows.{name}[{i}].{unknown[0]}")
+
+
+def _new_sqlite_file(url: str) -> Path | None:
+    """The SQLite file a load would create, when it does not exist yet (None otherwise)."""
+    try:
+        parsed = sa.engine.make_url(url)
+    except sa.exc.ArgumentError:
+        return None
+    if not parsed.drivername.startswith("sqlite") or not parsed.database or parsed.database == ":memory:":
+        return None
+    file = Path(parsed.database)
+    return None if file.exists() else file

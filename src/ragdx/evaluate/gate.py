@@ -23,6 +23,7 @@ case per check, for CI systems that show test reports.
 
 from __future__ import annotations
 
+import difflib
 import json
 import math
 import os
@@ -36,7 +37,8 @@ from xml.etree import ElementTree as ET
 from ragdx.errors import RagdxError
 
 __all__ = ["Check", "GateResult", "parse_threshold", "check_thresholds", "check_regression", "gate_markdown",
-           "junit_xml", "write_step_summary", "write_junit", "as_dict", "LOWER_IS_BETTER", "ALL_STYLES"]
+           "junit_xml", "write_step_summary", "write_junit", "as_dict", "LOWER_IS_BETTER", "ALL_STYLES",
+           "gate_metrics"]
 
 ALL_STYLES = "all styles"
 #: metrics where a higher value is worse (a regression is a significant increase)
@@ -120,7 +122,21 @@ def parse_threshold(spec: str) -> tuple[str | None, str, float]:
         value = float(m.group("value"))
     except ValueError:
         raise RagdxError(f"not a number: {m.group('value')!r}", field="--fail-under") from None
-    return m.group("style"), m.group("metric"), value
+    metric = m.group("metric")
+    names = gate_metrics()
+    if metric not in names:
+        # checked here, before any judging: a typo must not cost a whole evaluation
+        close = difflib.get_close_matches(metric, names, n=1)
+        hint = f"did you mean {close[0]}? " if close else ""
+        raise RagdxError(f"no metric {metric!r} ({hint}metrics: {', '.join(names)})", field="--fail-under")
+    return m.group("style"), metric, value
+
+
+def gate_metrics() -> tuple[str, ...]:
+    """The metrics every evaluation reports per style, which ``--fail-under`` can gate on."""
+    from ragdx.evaluate.stats import METRIC_NAMES
+
+    return tuple(METRIC_NAMES)
 
 
 def _num(value: Any) -> float | None:

@@ -67,8 +67,10 @@ def connect_ray(address: str | None, cpus: int = 1) -> tuple[Any, bool]:
             # without RAY_AUTH_MODE=token gets only "Failed to connect".
             hint = (" (if the cluster uses token authentication, set RAY_AUTH_MODE=token and RAY_AUTH_TOKEN "
                     "or RAY_AUTH_TOKEN_PATH)")
-        raise RagdxError(f"cannot connect to Ray: {_one_line(exc)}{hint}", source=address or "local",
-                         field="--address") from None
+        # without an address ragdx started a local instance: --address was not given, so not named
+        what = "connect to Ray" if address else "start a local Ray instance"
+        raise RagdxError(f"cannot {what}: {_one_line(exc)}{hint}", source=address or None,
+                         field="--address" if address else "--executor") from None
     return ray, True
 
 

@@ -400,11 +400,9 @@ def _open_run(run_dir: Path, system: System, config: Any, dataset: dict[str, Any
     if run_dir.exists() and not run_dir.is_dir():
         raise RagdxError("exists and is not a directory", source=str(run_dir))
     if overwrite:
-        from ragdx.store import check_writable_directory
-
         # Only a directory ragdx made (its mark) or an empty one: a person's manifest.json or
         # results.jsonl has the same name as ours. Then only our own files: the rest stays.
-        check_writable_directory(run_dir, ignore={LOCK})
+        check_run_directory(run_dir, overwrite=True)
         for name in _OWN_FILES:
             (run_dir / name).unlink(missing_ok=True)
     if manifest_path.exists():
@@ -604,12 +602,17 @@ def _otel_warnings() -> list[str]:
     return [message]
 
 
-def _check_run_dir(run_dir: Path) -> None:
+def check_run_directory(run_dir: str | Path, *, overwrite: bool = False) -> None:
     """Before the lock file is created in it: a run goes only into a directory ragdx made (its
     mark), an empty one, or a run an earlier ragdx made before runs were marked (its manifest
-    reads as a run's, and is resumed; ``--overwrite`` refuses it in :func:`_open_run`)."""
+    reads as a run's, and is resumed). ``overwrite`` deletes the run's files, so it needs the
+    mark of a run. Public so that the CLI refuses before building the system."""
     from ragdx.store import check_writable_directory, read_owner_mark
 
+    run_dir = Path(run_dir)
+    if overwrite:
+        check_writable_directory(run_dir, ignore={LOCK}, kind="run")
+        return
     if not run_dir.is_dir() or read_owner_mark(run_dir) is not None:
         check_writable_directory(run_dir, ignore={LOCK})
         return
@@ -629,7 +632,7 @@ def _exclusive(run_dir: Path) -> Iterator[None]:
     SIGKILL, so a crash never leaves the directory locked."""
     if run_dir.exists() and not run_dir.is_dir():
         raise RagdxError("exists and is not a directory", source=str(run_dir))
-    _check_run_dir(run_dir)
+    check_run_directory(run_dir)
     from ragdx.store import private_dir, private_opener
 
     private_dir(run_dir)  # user-only whatever the umask: it holds every query, answer and context

@@ -656,10 +656,17 @@ class ResultsFileSystem:
         from ragdx.rag.context_store import inflate, load_texts
 
         texts = load_texts(self.path.parent) if self.path.name == "results.jsonl" else {}
+        # a run's own results.jsonl holds retries, the later line superseding; in anyone else's
+        # file a repeated key leaves two answers to one query, and which one counts is not ours to pick
+        own_run = self.path.name == "results.jsonl" and (self.path.parent / "manifest.json").exists()
+        first_line: dict[str, int] = {}
         for number, row in iter_jsonl(self.path):
             key = get_path(row, key_field, None)
             if key is None:
                 raise RagdxError(f"no {key_field!r}", source=str(self.path), field=f"line {number}")
+            if not own_run and first_line.setdefault(str(key), number) != number:
+                raise RagdxError(f"{key_field} {str(key)!r} repeats line {first_line[str(key)]}: two answers to one "
+                                 "query (keep one)", source=str(self.path), field=f"line {number}")
             self._rows[str(key)] = inflate(row, texts, str(self.path)) if texts else row
         self.sha256 = sha256_file(self.path)
 
@@ -874,7 +881,12 @@ def load_system(spec: Mapping[str, Any] | str | Path, *, base_dir: str | Path | 
                                   retries=o.retries, max_concurrency=o.max_concurrency)
     if kind == "http":
         h = _validate(_HTTPSpec, spec, where)
-        if urlsplit(h.url).scheme not in ("http", "https") or not urlsplit(h.url).netloc:
+        try:
+            parts = urlsplit(h.url)
+            parts.port  # noqa: B018 - raises ValueError for a port out of range
+        except ValueError:
+            raise RagdxError("not a URL", source=where, field="url") from None
+        if parts.scheme not in ("http", "https") or not parts.netloc:
             raise RagdxError("not an http(s) URL", source=where, field="url")  # the spec file, not the URL
         return HTTPSystem(h.url, name=h.name, method=h.method, body=h.body, headers=h.headers,
                           bearer_env=h.bearer_env, answer_path=h.answer_path, contexts_path=h.contexts_path,

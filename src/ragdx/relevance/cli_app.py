@@ -58,6 +58,11 @@ def progress_bars(enabled: bool = True) -> Iterator[Any]:
         yield bar
 
 
+def _check_alpha(alpha: float | None, flag: str = "--alpha") -> None:
+    if alpha is not None and not 0 < alpha < 1:
+        raise RagdxError(f"expected a level strictly between 0 and 1, got {alpha:g}", field=flag)
+
+
 def _config(path: Path | None):
     from ragdx.config import load_config
 
@@ -150,7 +155,7 @@ def relevance_test(
 
     if out is not None:
         check_output_file(out, overwrite)
-
+    _check_alpha(alpha)  # before the tester is loaded and the queries embedded
     tests: list = []
     with progress_bars(not no_progress) as bar:
         summary = screen_queries(tester, queries_file=queries, queries=query or None, query_field=query_field,

@@ -224,7 +224,10 @@ def create_app(tester: RelevanceTester | str | os.PathLike, *, token: str | None
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException):
-        return error(exc.status_code, str(exc.detail))
+        response = error(exc.status_code, str(exc.detail))
+        # the router's headers say what to do next (a 405's Allow lists the methods: RFC 9110 §15.5.6)
+        response.headers.update(exc.headers or {})
+        return response
 
     @app.exception_handler(_Refused)
     async def refused(request: Request, exc: _Refused):
