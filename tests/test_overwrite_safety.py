@@ -48,11 +48,13 @@ class World:
 
 
 def ragdx(*args: str) -> tuple[int, str]:
-    """The CLI in process (the matrix below is ~80 calls); a RagdxError counts as main() reports it:
-    its exit code and its message, which main() prints on one line."""
+    """The CLI in process (the matrix below is ~80 calls); a RagdxError or OSError counts as main()
+    reports it: its exit code and its message, which main() prints on one line."""
     result = CliRunner().invoke(app, [str(a) for a in args])
     if isinstance(result.exception, RagdxError):
         return result.exception.exit_code, str(result.exception)
+    if isinstance(result.exception, OSError):  # main() prints these in one line too, exit 2
+        return 2, f"{result.exception.filename}: {result.exception.strerror}"
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise result.exception
     return result.exit_code, result.output
@@ -73,7 +75,11 @@ def _answers(dataset: Path, out: Path, wrong_every: int) -> Path:
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory) -> World:
-    root = tmp_path_factory.mktemp("world")
+    return build_world(tmp_path_factory.mktemp("world"))
+
+
+def build_world(root: Path) -> World:
+    """Also used by benchmarks/overwrite_safety.py, which counts what each writer touches."""
     dataset = build_small_demo(root)
     runs = []
     for name, every in (("a", 3), ("b", 2)):
@@ -127,6 +133,8 @@ WRITERS = [
                                        "--no-progress"], True, "dir"),
     Writer("evaluate", lambda w, o: ["evaluate", w.run_a, "--judge", "contains", "--boot", "100", "--no-rouge",
                                      "-o", o], False, "dir"),
+    Writer("evaluate two runs", lambda w, o: ["evaluate", w.run_a, w.run_b, "--judge", "contains", "--boot", "100",
+                                              "--no-rouge", "-o", o], False, "dir"),
     Writer("compare", lambda w, o: ["compare", w.run_a, w.run_b, "--judge", "contains", "--boot", "100", "-o", o],
            False, "dir"),
     Writer("annotate", lambda w, o: ["annotate", w.run_a, "-n", "2", "-o", o], False, "dir"),
@@ -150,9 +158,14 @@ WRITERS = [
 ]
 
 
-def users_things(area: Path) -> tuple[Path, Path]:
+def users_things(area: Path) -> tuple[Path, Path, Path]:
     """A person's folder (their own manifest.json and summary.md, which ragdx's outputs also hold,
-    beside files and a folder of theirs) and a person's file, in ``area``."""
+    beside files and a folder of theirs), a person's file, and a folder of theirs holding nothing
+    but a manifest.json and a summary.md (issue 23 measured ragdx deleting that one), in ``area``."""
+    lookalike = area / "mine-lookalike"
+    lookalike.mkdir(parents=True)
+    (lookalike / "manifest.json").write_text('{"records": 3}\n')
+    (lookalike / "summary.md").write_text("# Results\n\nMy own.\n")
     folder = area / "mine"
     (folder / "drafts").mkdir(parents=True)
     (folder / "manifest.json").write_text('{"project": "thesis", "chapters": 4}\n')
@@ -163,9 +176,9 @@ def users_things(area: Path) -> tuple[Path, Path]:
     file.write_text("my own file\n")
     past = 1_600_000_000_000_000_000  # an old mtime: a rewrite with the same bytes still shows
     for p in (folder / "manifest.json", folder / "summary.md", folder / "notes.txt", folder / "drafts" / "ch1.tex",
-              file):
+              file, lookalike / "manifest.json", lookalike / "summary.md"):
         os.utime(p, ns=(past, past))
-    return folder, file
+    return folder, file, lookalike
 
 
 def snapshot(area: Path) -> dict[str, tuple]:
@@ -189,21 +202,25 @@ def touched(before: dict, after: dict) -> list[str]:
     return sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
 
 
-CASES = [(w, target, overwrite) for w in WRITERS for target in ("folder", "file")
+CASES = [(w, target, overwrite) for w in WRITERS for target in ("folder", "file", "lookalike")
          for overwrite in ((False, True) if w.overwrite else (False,))]
 
 
 def try_case(world: World, area: Path, writer: Writer, target: str, overwrite: bool) -> tuple[int, str, list[str]]:
     """(exit code, message, entries touched) of one writer pointed at a person's folder or file."""
-    folder, file = users_things(area)
+    folder, file, lookalike = users_things(area)
     before = snapshot(area)
-    code, message = ragdx(*writer.args(world, folder if target == "folder" else file),
+    code, message = ragdx(*writer.args(world, {"folder": folder, "file": file, "lookalike": lookalike}[target]),
                           *(["--overwrite"] if overwrite else []))
     return code, message, touched(before, snapshot(area))
 
 
 @pytest.fixture(scope="module")
 def grid(world):
+    write_grid(world)
+
+
+def write_grid(world: World) -> None:
     (world.root / "grid.yaml").write_text(f"systems:\n  a:\n    kind: results\n    path: {world.root / 'a.jsonl'}\n")
 
 
@@ -224,7 +241,7 @@ def test_no_writer_touches_a_persons_folder_or_file(world, grid, tmp_path, write
 def test_the_refusal_is_one_line_on_stderr_with_exit_2(world, tmp_path):
     """The in-process matrix reads the error main() prints; here main() itself, for a file and a
     folder writer."""
-    folder, file = users_things(tmp_path)
+    folder, file, _ = users_things(tmp_path)
     before = snapshot(tmp_path)
     for args in (["report", world.run_a, "-o", file], ["export", world.dataset, "-o", file],
                  ["kb", "render", "--db", world.url, "-o", folder, "--overwrite"]):
@@ -320,8 +337,13 @@ def test_a_run_directory_ragdx_made_starts_afresh_and_a_persons_does_not(world, 
     assert json.loads((run_dir / ".ragdx-output").read_text())["kind"] == "run"
     run(ResultsFileSystem(world.root / "b.jsonl"), world.dataset, run_dir, progress=False, overwrite=True)
     # the API refuses a person's folder too, not only the CLI
-    folder, _ = users_things(tmp_path / "area")
+    folder, _, _ = users_things(tmp_path / "area")
     before = snapshot(tmp_path / "area")
     with pytest.raises(RagdxError, match="not written by ragdx"):
         run(ResultsFileSystem(world.root / "a.jsonl"), world.dataset, folder, progress=False, overwrite=True)
     assert touched(before, snapshot(tmp_path / "area")) == []
+    # nor another output of ragdx's: starting a run afresh deletes a manifest.json
+    before = snapshot(world.dataset)
+    with pytest.raises(RagdxError, match="not a run directory"):
+        run(ResultsFileSystem(world.root / "a.jsonl"), world.dataset, world.dataset, progress=False, overwrite=True)
+    assert touched(before, snapshot(world.dataset)) == []

@@ -558,10 +558,11 @@ def check_replaceable(target: str | Path, overwrite: bool) -> None:
         raise RagdxError(reason, source=str(target))
 
 
-def check_writable_directory(directory: str | Path, *, ignore: Iterable[str] = ()) -> None:
+def check_writable_directory(directory: str | Path, *, ignore: Iterable[str] = (), kind: str | None = None) -> None:
     """Before writing ragdx's own named files into ``directory`` (a run, the demo's, a comparison):
     it must be absent, empty but for ``ignore``, or carry ragdx's mark, so no name ragdx writes can
-    be a person's file."""
+    be a person's file. ``kind``: the mark must be of that kind too (a run started afresh deletes
+    its manifest.json, which in a dataset or knowledge base is another output's)."""
     from ragdx.errors import RagdxError
 
     directory = Path(directory)
@@ -571,10 +572,14 @@ def check_writable_directory(directory: str | Path, *, ignore: Iterable[str] = (
         return
     if not directory.is_dir():
         raise RagdxError("exists and is not a directory", source=str(directory))
-    if read_owner_mark(directory) is None:
+    mark = read_owner_mark(directory)
+    if mark is None:
         reason = not_ours(directory, ignore=ignore)
         if reason:
             raise RagdxError(reason, source=str(directory))
+    elif kind is not None and mark.get("kind") != kind:
+        raise RagdxError(f"is a ragdx {mark.get('kind')} directory, not a {kind} directory; {_DELETE_IT_YOURSELF}",
+                         source=str(directory))
 
 
 def claim_directory(directory: str | Path, *, kind: str, ignore: Iterable[str] = ()) -> Path:

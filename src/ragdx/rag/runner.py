@@ -567,6 +567,7 @@ async def arun(system: System, dataset: str | Path | Iterable[Any], run_dir: str
         dataset_info.update(dataset_location(dataset_info["path"], run_dir))
     # One-time setup (a pipeline's index, a model load) happens before the first query, so it
     # neither counts as that query's latency nor fails every record one by one.
+    check_run_directory(run_dir, overwrite=overwrite)  # before the system is built (an index takes minutes)
     build = getattr(system, "build", None)
     if callable(build):
         await asyncio.to_thread(build)
@@ -576,7 +577,7 @@ async def arun(system: System, dataset: str | Path | Iterable[Any], run_dir: str
         from ragdx.rag.adapters.otel import reset_span_stats
 
         reset_span_stats()
-    with _exclusive(run_dir):
+    with _exclusive(run_dir, overwrite=overwrite):
         summary = await _run_locked(system, inputs, dataset_info, config, run_dir, clock, concurrency=concurrency,
                                     rerun_failed=rerun_failed, executor=executor, progress=progress,
                                     overwrite=overwrite, limit=limit, contexts=contexts)
@@ -610,11 +611,8 @@ def check_run_directory(run_dir: str | Path, *, overwrite: bool = False) -> None
     from ragdx.store import check_writable_directory, read_owner_mark
 
     run_dir = Path(run_dir)
-    if overwrite:
+    if overwrite or not run_dir.is_dir() or read_owner_mark(run_dir) is not None:
         check_writable_directory(run_dir, ignore={LOCK}, kind="run")
-        return
-    if not run_dir.is_dir() or read_owner_mark(run_dir) is not None:
-        check_writable_directory(run_dir, ignore={LOCK})
         return
     try:
         manifest = json.loads((run_dir / MANIFEST).read_text(encoding="utf-8"))
@@ -626,13 +624,13 @@ def check_run_directory(run_dir: str | Path, *, overwrite: bool = False) -> None
 
 
 @contextlib.contextmanager
-def _exclusive(run_dir: Path) -> Iterator[None]:
+def _exclusive(run_dir: Path, *, overwrite: bool = False) -> Iterator[None]:
     """Hold ``run_dir/.lock`` for the run: two runners appending to one results file would
     send and write records twice. The kernel drops the lock when a process dies, even by
     SIGKILL, so a crash never leaves the directory locked."""
     if run_dir.exists() and not run_dir.is_dir():
         raise RagdxError("exists and is not a directory", source=str(run_dir))
-    check_run_directory(run_dir)
+    check_run_directory(run_dir, overwrite=overwrite)
     from ragdx.store import private_dir, private_opener
 
     private_dir(run_dir)  # user-only whatever the umask: it holds every query, answer and context
