@@ -268,6 +268,33 @@ def test_fuzzy_filter_restricts_to_the_named_entity():
     assert fuzzy_score("Champs-Élysées Boutique Hotel", "client of champs elysees boutique hotel?") == 1.0
 
 
+def test_filter_puts_the_entity_first_and_fills_the_free_slots():
+    # one document per entity (a rendered knowledge base, a CRM): the second hop of "the building of
+    # the faculty of Astrid Nyberg" is in another entity's document, which a wall would never let in
+    from ragdx.rag.pipeline import Pipeline
+
+    texts = {"Astrid Nyberg": "Astrid Nyberg is a staff member. Her faculty is the Faculty of Engineering.",
+             "Faculty of Engineering": "The Faculty of Engineering is housed in the Turing building.",
+             "Faculty of Humanities": "The Faculty of Humanities is housed in the Arendt building.",
+             "Jonas Weber": "Jonas Weber is a staff member. His faculty is the Faculty of Humanities."}
+    query = "Which building houses the faculty of Astrid Nyberg?"
+    got = {}
+    for fill in (True, False):
+        spec = {"name": "f", "top_k": 3, "retriever": {"type": "bm25"},
+                "filter": {"type": "entity_filter", "params": {"fill": fill}}}
+        pipeline = Pipeline.from_dict(spec, corpus=Corpus.from_texts(texts))
+        got[fill] = [c.id for c in pipeline.retrieve(query)]
+    assert got[False] == ["Astrid Nyberg"]
+    assert got[True][0] == "Astrid Nyberg" and "Faculty of Engineering" in got[True] and len(got[True]) == 3
+
+
+def test_fuzzy_score_floor_never_changes_the_best_name():
+    query = "what is the faculty of staff member 'Astrid Nybreg'?"
+    assert fuzzy_score("Astrid Nyberg", query) > 0.8
+    assert fuzzy_score("Astrid Nyberg", query, floor=0.99) == 0.0  # cannot beat the floor: not scored
+    assert fuzzy_score("Astrid Nyberg", query, floor=0.5) == fuzzy_score("Astrid Nyberg", query)
+
+
 def test_filter_matches_given_entity_names_to_documents_by_cosine(embedder):
     f = EntityFilter(entities=["Oslo research laboratory"])
     f.fit(SMALL)

@@ -140,7 +140,13 @@ class Pipeline:
     async def aretrieve(self, query: str, ctx: QueryContext | None = None) -> list[RetrievedContext]:
         self.build()
         allowed = None if self.filter is None else await self.filter.allowed(query, ctx)
-        return await self.retriever.aretrieve(query, self.top_k, allowed, ctx)
+        found = await self.retriever.aretrieve(query, self.top_k, allowed, ctx)
+        if allowed is not None and self.filter.fill and len(found) < self.top_k:
+            # the entity's documents first, the free slots from the unfiltered ranking (EntityFilter)
+            seen = {c.id for c in found}
+            rest = await self.retriever.aretrieve(query, self.top_k, None, ctx)
+            found += [c for c in rest if c.id not in seen][: self.top_k - len(found)]
+        return found
 
     def retrieve(self, query: str, ctx: QueryContext | None = None) -> list[RetrievedContext]:
         from ragdx.llm import run_sync
