@@ -83,16 +83,20 @@ def generate_dataset(db: str, out: str | Path, *, kb: str | Path | None = None, 
 def as_system(system: Any, *, name: str | None = None) -> System:
     """Anything that can answer queries, as a :class:`~ragdx.rag.types.System`: a System already;
     a function (sync or async), a LangChain runnable, a LlamaIndex query engine or a Haystack
-    pipeline; ``"pkg.mod:obj"``; an ``http(s)://`` URL; a spec or pipeline YAML; a results JSONL."""
-    from ragdx.rag.systems import CallableSystem, HTTPSystem, ResultsFileSystem, load_system
+    pipeline; ``"pkg.mod:obj"``; an ``http(s)://`` URL; a spec or pipeline YAML, or a built-in pipeline by name
+    (``"er"``); a results JSONL."""
+    from ragdx.rag.systems import CallableSystem, HTTPSystem, ResultsFileSystem, load_system, spec_file
     from ragdx.rag.types import System
 
     if isinstance(system, System):
         return system
     if isinstance(system, str) and system.startswith(("http://", "https://")):
         return HTTPSystem(system, name=name)
-    if isinstance(system, str | Path) and Path(system).suffix in (".yaml", ".yml") and Path(system).exists():
-        loaded = load_system(Path(system))
+    from ragdx.rag.pipeline import PAPER_CONFIGS
+
+    named = isinstance(system, str | Path) and Path(system).suffix in (".yaml", ".yml") or system in PAPER_CONFIGS
+    if named and (Path(system).exists() or Path(system).stem in PAPER_CONFIGS):
+        loaded = load_system(spec_file(system))
         if name:
             loaded.name = name
         return loaded

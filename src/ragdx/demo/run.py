@@ -202,8 +202,10 @@ def run_demo(out: Path, console: Console | None = None, *, max_groups: int = DEM
         console.print(f"[bold]{name}[/]: accuracy {m.accuracy.value:.3f}, R {m.refined_accuracy.value:.3f}, "
                       f"λ {m.gap_share.value:.3f} and Acc_retrieval_db {m.acc_retrieval_db.value:.3f} (answer-based), "
                       f"true knowledge-base coverage {m.kb_coverage.value:.3f}")
+    from ragdx.evaluate.compare import sentence_lines
+
     console.print(f"[bold]{run_dirs[1].name} vs {run_dirs[0].name}[/]: ", end="")
-    console.print(comparison["sentence"], markup=False, highlight=False)
+    console.print("\n".join(sentence_lines(comparison)), markup=False, highlight=False)
 
     # 4. knowledge boundary ------------------------------------------------------------------
     _step(console, 4, "knowledge-boundary tester: calibration, held-out and off-topic queries, drift", clock)

@@ -460,6 +460,20 @@ def sentence(result: dict[str, Any]) -> str:
     """One plain sentence: which module behaves differently, whether it is significant, and — where
     overall accuracy moved significantly in a way no named module explains — why, or that no single
     module does (never "no module differs" beside a significant change of accuracy)."""
+    head, parts, tail, warn = _sentence_parts(result)
+    return f"{head}. " + "; ".join(parts) + f"; {tail}.{warn}"
+
+
+def sentence_lines(result: dict[str, Any]) -> list[str]:
+    """The sentence for a console: the verdict first, on its own line, then one line per module and
+    one for overall accuracy (a 150-word sentence is read in a report, not in a terminal)."""
+    if "modules" not in result or "differences" not in result:
+        return [result["sentence"]]  # a result read back without its parts: the sentence as written
+    head, parts, tail, warn = _sentence_parts(result)
+    return [f"{head}.", *(f"  {p}" for p in parts), f"  {tail}"] + ([warn.strip()] if warn else [])
+
+
+def _sentence_parts(result: dict[str, Any]) -> tuple[str, list[str], str, str]:
     a, b = result["a"], result["b"]
     parts = []
     differing = differing_modules(result)
@@ -512,7 +526,7 @@ def sentence(result: dict[str, Any]) -> str:
         tail += (f"; group by group (both styles' groups weighted alike) {by_group['a']:.3f} vs {by_group['b']:.3f} "
                  f"({by_group['difference']:+.3f}, CI {by_group['ci_low']:+.3f} to {by_group['ci_high']:+.3f})")
     warn = "".join(f" Note: {w}." for w in result.get("warnings", []))
-    return f"{head}. " + "; ".join(parts) + f"; {tail}.{warn}"
+    return head, parts, tail, warn
 
 
 def compare_markdown(result: dict[str, Any]) -> str:
