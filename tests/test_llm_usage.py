@@ -268,3 +268,21 @@ def test_relevance_calibrate_synthesize_reports_its_llm_usage(tmp_path):
         assert usage["calls"] == len(server.chat_requests) == 4 + (1 in model.seen)
         assert usage["completions"] == 4 and usage["retries"] == usage["calls"] - 4
         assert (usage["prompt_tokens"], usage["completion_tokens"]) == model.tokens()
+
+
+def test_a_priced_dry_run_estimates_the_cost_it_would_incur():
+    from rich.console import Console
+
+    from ragdx.llm import DryRunLLM, estimate_table, make_llm
+
+    dry = make_llm({"cache_dir": None, "price": {"prompt": 3.0, "completion": 15.0}}, dry_run=True)
+    assert isinstance(dry, DryRunLLM)
+    dry.complete_many_sync(_ask(range(3)))
+    expected = (dry.usage.prompt_tokens * 3.0 + dry.usage.completion_tokens * 15.0) / 1e6
+    assert dry.usage.cost_usd == pytest.approx(expected) and expected > 0
+    # every request carries the default bound, so the estimate is the smaller of it and the default
+    assert dry.usage.completion_tokens == 3 * min(DEFAULT_MAX_TOKENS, dry.default_completion_tokens)
+    console = Console(record=True, width=120)
+    console.print(estimate_table(dry.usage))
+    assert f"${expected:.4f}" in console.export_text()
+    assert DryRunLLM("m").usage.cost_usd is None  # unpriced: no cost, rather than a cost of 0
