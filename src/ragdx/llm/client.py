@@ -161,6 +161,12 @@ def counting(usage: Usage | None = None) -> Iterator[Usage]:
         _SCOPES.reset(token)
 
 
+def current_usage() -> Usage | None:
+    """The ``Usage`` of the innermost ``counting`` scope of this context; None outside any."""
+    scopes = _SCOPES.get()
+    return scopes[-1] if scopes else None
+
+
 def _count(own: Usage, *, cost_usd: float | None = None, **counts: int) -> None:
     with _COUNT_LOCK:
         for usage in (own, *_SCOPES.get()):

@@ -69,13 +69,13 @@ def usage_record(usage: Usage | Mapping[str, Any] | None) -> dict[str, Any] | No
 
 
 def usage_line(usage: Usage | Mapping[str, Any] | None) -> str:
-    """One line a person reads: "LLM: 120 calls (3 retries, 2 failed, 1 truncated), 40 cache hits,
+    """One line a person reads: "LLM usage: 120 calls (3 retries, 2 failed, 1 truncated), 40 cache hits,
     12,345 prompt + 678 completion tokens, ≈ $0.0123". Zero counts of trouble are left out."""
     data = usage_record(usage) or {}
     calls = int(data.get("calls") or 0)
     trouble = [f"{int(data.get(k) or 0):,} {label}" for k, label in
                (("retries", "retries"), ("failures", "failed"), ("truncated", "truncated")) if data.get(k)]
-    line = f"LLM: {calls:,} call{'s' if calls != 1 else ''}"
+    line = f"LLM usage: {calls:,} call{'s' if calls != 1 else ''}"
     line += f" ({', '.join(trouble)})" if trouble else ""
     line += (f", {int(data.get('cache_hits') or 0):,} cache hits, {int(data.get('prompt_tokens') or 0):,} prompt + "
              f"{int(data.get('completion_tokens') or 0):,} completion tokens")
