@@ -120,6 +120,29 @@ def test_llm_cache_keys_on_the_redacted_request_and_stores_no_secret(tmp_path):
     assert "alice:***@" in repr(llm) and C["llm base_url ?api_key="] not in repr(llm)
 
 
+def test_a_cache_an_older_ragdx_wrote_is_scrubbed_and_narrowed(tmp_path):
+    import sqlite3
+
+    from ragdx.llm.cache import CompletionCache, canonical_json
+
+    path = tmp_path / "llm-cache.sqlite"
+    secret = C["llm base_url ?api_key="]
+    old = {"base_url": f"http://h/v1?api_key={secret}", "model": "m", "messages": [{"role": "user", "content": "q"}],
+           "params": {}, "sample_index": 0}
+    with sqlite3.connect(path) as conn:  # the file as ragdx wrote it before: request in clear, 0644
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("CREATE TABLE completions (key TEXT PRIMARY KEY, request TEXT NOT NULL, "
+                     "response TEXT NOT NULL, created TEXT NOT NULL)")
+        conn.execute("INSERT INTO completions VALUES ('k', ?, '{\"text\": \"a\"}', 'then')", (canonical_json(old),))
+    conn.close()
+    os.chmod(path, 0o644)
+    assert secret.encode() in path.read_bytes() + b"".join(p.read_bytes() for p in tmp_path.glob("*-wal"))
+    assert len(CompletionCache(path)) == 1  # the entry stays
+    for file in tmp_path.iterdir():
+        assert secret.encode() not in file.read_bytes(), file
+        assert stat.S_IMODE(file.stat().st_mode) == 0o600, file
+
+
 def test_http_system_manifest_masks_url_body_and_headers(tmp_path, monkeypatch):
     from ragdx.rag.runner import run
     from ragdx.rag.systems import load_system
@@ -236,7 +259,8 @@ def build_world(root: Path) -> World:
     db_url = f"sqlite:///{db}?password={C['database ?password=']}"
     with OpenAIServer() as llm, RAGServer() as rag, \
             RAGServer(query_path="query", id_path="query", answer=_plain_answer) as plain, \
-            RAGServer(faults=lambda record_id, attempt: Fault(status=400, body=ECHO)) as echo:
+            RAGServer(query_path="query", id_path="query",
+                      faults=lambda record_id, attempt: Fault(status=400, body=ECHO)) as echo:
         llm.reply = lambda body: "Correct"
         llm_url = (llm.base_url.replace("http://", f"http://alice:{C['llm base_url userinfo password']}@")
                    + f"?api_key={C['llm base_url ?api_key=']}&jwt={C['llm base_url ?jwt=']}"
@@ -363,6 +387,9 @@ def test_no_canary_in_any_file_or_output(world):
     assert any("llm-cache.sqlite" in p.name for p in files)
     assert any(p.name == "embeddings.sqlite" or "emb" in p.name for p in files if world.cache in p.parents)
     assert hits(world) == []
+    # the hostile server's replies quoting the secrets it was sent were recorded, masked
+    echoed = (world.work / "runs" / "echo" / "results.jsonl").read_text()
+    assert "HTTP 400" in echoed and '"jwt\\": \\"***\\"' in echoed, echoed[:500]
 
 
 @pytest.mark.slow

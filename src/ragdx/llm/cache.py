@@ -132,6 +132,7 @@ class CompletionCache:
                     conn.execute(_SCHEMA)
                     # SQLite gives -wal and -shm the database's mode; an older ragdx's are narrowed
                     private_cache_file(self.path, siblings_only=True)
+                    _scrub_once(conn)
                     self._ready = True
                 with conn:  # one transaction per operation
                     yield conn
@@ -139,6 +140,34 @@ class CompletionCache:
                 conn.close()
         except (sqlite3.Error, OSError) as exc:
             raise RagdxError(f"LLM cache unusable: {exc}", source=str(self.path)) from exc
+
+
+#: ``PRAGMA user_version`` of a cache whose stored requests are redacted (0: written by an older
+#: ragdx, which stored the request, base URL credentials included, in clear)
+_REDACTED_VERSION = 1
+
+
+def _scrub_once(conn: sqlite3.Connection) -> None:
+    """Redact the requests an older ragdx stored in clear, once per file. Their keys stay: a hash
+    reveals nothing, and such an entry is simply never asked for again when its URL held a secret."""
+    with conn:
+        if conn.execute("PRAGMA user_version").fetchone()[0] >= _REDACTED_VERSION:
+            return
+        changed = []
+        for key, request in conn.execute("SELECT key, request FROM completions"):
+            try:
+                clean = stored_request(json.loads(request))
+            except ValueError:
+                clean = canonical_json({"unreadable": True})
+            if clean != request:
+                changed.append((clean, key))
+        conn.executemany("UPDATE completions SET request = ? WHERE key = ?", changed)
+        conn.execute(f"PRAGMA user_version = {_REDACTED_VERSION}")
+    if changed:
+        # the old text may linger in free pages and the WAL until they are rewritten
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        conn.execute("VACUUM")
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
 
 def private_cache_file(path: Path, *, siblings_only: bool = False) -> None:
