@@ -284,5 +284,5 @@ def test_a_priced_dry_run_estimates_the_cost_it_would_incur():
     assert dry.usage.completion_tokens == 3 * min(DEFAULT_MAX_TOKENS, dry.default_completion_tokens)
     console = Console(record=True, width=120)
     console.print(estimate_table(dry.usage))
-    assert f"${expected:.4f}" in console.export_text()
+    assert f"${expected:.6f}" in console.export_text()
     assert DryRunLLM("m").usage.cost_usd is None  # unpriced: no cost, rather than a cost of 0

@@ -73,15 +73,22 @@ def usage_line(usage: Usage | Mapping[str, Any] | None) -> str:
     12,345 prompt + 678 completion tokens, ≈ $0.0123". Zero counts of trouble are left out."""
     data = usage_record(usage) or {}
     calls = int(data.get("calls") or 0)
-    trouble = [f"{int(data.get(k) or 0):,} {label}" for k, label in
-               (("retries", "retries"), ("failures", "failed"), ("truncated", "truncated")) if data.get(k)]
+    trouble = [f"{int(data.get(k) or 0):,} {label if data.get(k) != 1 or k != 'retries' else 'retry'}"
+               for k, label in (("retries", "retries"), ("failures", "failed"), ("truncated", "truncated"))
+               if data.get(k)]
     line = f"LLM usage: {calls:,} call{'s' if calls != 1 else ''}"
     line += f" ({', '.join(trouble)})" if trouble else ""
     line += (f", {int(data.get('cache_hits') or 0):,} cache hits, {int(data.get('prompt_tokens') or 0):,} prompt + "
              f"{int(data.get('completion_tokens') or 0):,} completion tokens")
     if data.get("cost_usd") is not None:
-        line += f", \u2248 ${data['cost_usd']:.4f}"
+        line += f", \u2248 {dollars(data['cost_usd'])}"
     return line
+
+
+def dollars(cost: float) -> str:
+    """A cost in dollars, to the cent from a dollar up and to six places below one (a few hundred
+    tokens cost a thousandth of a cent)."""
+    return f"${cost:,.2f}" if cost >= 1 else f"${cost:.6f}"
 
 
 def usage_markdown(usage: Usage | Mapping[str, Any] | None) -> str:
@@ -94,7 +101,7 @@ def usage_markdown(usage: Usage | Mapping[str, Any] | None) -> str:
                        ("completion_tokens", "completion tokens")):
         rows.append(f"| {label} | {int(data.get(key) or 0):,} |")
     cost = data.get("cost_usd")
-    rows.append(f"| estimated cost | {'no price configured' if cost is None else f'${cost:.4f}'} |")
+    rows.append(f"| estimated cost | {'no price configured' if cost is None else dollars(cost)} |")
     return "\n".join(rows)
 
 
@@ -114,5 +121,5 @@ def estimate_table(usage: Usage, *, model: str | None = None) -> Table:
     table.add_row("completion tokens (est.)", f"{usage.completion_tokens:,}")
     table.add_row("total tokens (est.)", f"{usage.prompt_tokens + usage.completion_tokens:,}")
     if usage.cost_usd is not None:
-        table.add_row("cost (est.)", f"${usage.cost_usd:.4f}")
+        table.add_row("cost (est.)", dollars(usage.cost_usd))
     return table
