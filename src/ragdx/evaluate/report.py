@@ -203,10 +203,7 @@ def summary_markdown(result: EvaluationResult, title: str) -> str:
             said.append(f"{sum(fallbacks.values())} decided by the offline rule because the LLM gave no verdict "
                         f"({reasons_text(fallbacks)})")
         parts.append(f"\nJudge: {'; '.join(said)}. Neither is cached: the next evaluation asks the LLM again.")
-    if result.extra.get("llm_usage") is not None:
-        from ragdx.llm import usage_line
-
-        parts.append(f"\n{usage_line(result.extra['llm_usage'])} (calls are HTTP requests, retries included).")
+    parts += _llm_usage_parts(result, table=False)
     for w in result.warnings:
         parts.append(f"\n> **Warning:** {w}")
     b = result.blame.get("all")
@@ -262,11 +259,20 @@ def summary_markdown(result: EvaluationResult, title: str) -> str:
         parts += ["", "## Text metrics", ""]
         for k, v in result.text_metrics.items():
             parts.append(f"- {k}: {v}")
-    if result.extra.get("llm_usage") is not None:
-        from ragdx.llm import usage_markdown
-
-        parts += ["", "## LLM usage", "", usage_markdown(result.extra["llm_usage"])]
+    parts += _llm_usage_parts(result, table=True)
     return "\n".join(parts) + "\n"
+
+
+def _llm_usage_parts(result: EvaluationResult, *, table: bool) -> list[str]:
+    """What the evaluation asked of the LLM: a line under the source (``table=False``) or a section."""
+    usage = result.extra.get("llm_usage")
+    if usage is None:
+        return []
+    from ragdx.llm import usage_line, usage_markdown
+
+    if table:
+        return ["", "## LLM usage", "", usage_markdown(usage)]
+    return [f"\n{usage_line(usage)} (calls are HTTP requests, retries included)."]
 
 
 def _content_hash(path: Path) -> str | None:
