@@ -201,7 +201,7 @@ def main() -> None:
     args = ap.parse_args()
     args.command = " ".join([Path(sys.executable).name, *sys.argv])
 
-    from ragdx.rag.executor_ray import connect_ray
+    from ragdx.ray_support import connect_ray
 
     console = Console(record=True, width=160)  # the tables are wider than a pipe's default 80
     start = time.perf_counter()

@@ -164,7 +164,7 @@ def test_ray_start_failure_does_not_blame_an_address_nobody_gave(tmp_path):
     pytest.importorskip("ray")
     not_a_dir = tmp_path / "file"
     not_a_dir.write_text("x")  # Ray cannot make its session folder under a file: the local start fails
-    code = ("from ragdx.rag.executor_ray import connect_ray\nfrom ragdx.errors import RagdxError\n"
+    code = ("from ragdx.ray_support import connect_ray\nfrom ragdx.errors import RagdxError\n"
             "try:\n    connect_ray(None)\nexcept RagdxError as e:\n    print(e)\n")
     env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,

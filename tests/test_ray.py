@@ -171,7 +171,7 @@ def test_executor_options_are_checked(tmp_path):
 def test_missing_extra_is_one_line(tmp_path):
     # a Python where 'import ray' fails, as without the extra
     code = ("import sys; sys.modules['ray'] = None\n"
-            "from ragdx.rag.executor_ray import import_ray\n"
+            "from ragdx.ray_support import import_ray\n"
             "from ragdx.errors import RagdxError\n"
             "try:\n    import_ray()\nexcept RagdxError as e:\n    print(e)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True)

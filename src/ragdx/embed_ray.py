@@ -99,7 +99,7 @@ class RayEmbedder(_CachedEmbedder):
 
     def _connect(self):
         if self._ray is None:
-            from ragdx.rag.executor_ray import connect_ray
+            from ragdx.ray_support import connect_ray
 
             self._ray, started = connect_ray(self.address, self.workers * math.ceil(self.num_cpus))
             self._started_ray = self._started_ray or started
@@ -166,6 +166,6 @@ class RayEmbedder(_CachedEmbedder):
         except RagdxError:
             raise
         except Exception as exc:  # a worker that died, a model that would not load on a node
-            from ragdx.rag.executor_ray import ray_failure
+            from ragdx.ray_support import ray_failure
 
             raise ray_failure(exc, "Ray Data embedding failed", self.address or "local", "embedder") from None

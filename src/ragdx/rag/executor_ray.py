@@ -19,59 +19,13 @@ from __future__ import annotations
 
 import asyncio
 import math
-import os
 import time
 from collections.abc import Callable
 from typing import Any
 
 from ragdx.errors import RagdxError
 from ragdx.rag.types import System, SystemInput, SystemOutput
-
-#: environment the workers need to behave like the driver (offline, no busy-waiting OpenMP
-#: threads); never credentials: a cluster gets its secrets from its own environment
-_PASSED_ENV = ("HF_HUB_OFFLINE", "OMP_WAIT_POLICY", "RAGDX_CACHE_DIR", "PYTHONPATH")
-
-
-def import_ray():
-    """The ``ray`` module, or one line saying how to get it."""
-    try:
-        import ray
-    except ImportError:
-        raise RagdxError("the Ray executor needs Ray: pip install 'ragdx[ray]'", field="--executor") from None
-    return ray
-
-
-def connect_ray(address: str | None, cpus: int = 1) -> tuple[Any, bool]:
-    """Ray, initialised: ``(ray, started)``, ``started`` True when this call did it (the caller
-    then owns the instance and shuts it down). ``address`` None means ``$RAY_ADDRESS``, else a
-    local instance with ``max(cpus, os.cpu_count())`` CPUs. Shared by the executor and the Ray
-    Data embedder (:mod:`ragdx.embed_ray`)."""
-    ray = import_ray()
-    if ray.is_initialized():
-        return ray, False
-    address = address or os.environ.get("RAY_ADDRESS") or None
-    env = {k: os.environ[k] for k in _PASSED_ENV if k in os.environ}
-    # Workers import ragdx and the user's modules from where the driver stands.
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (os.getcwd(), env.get("PYTHONPATH")) if p)
-    kwargs: dict[str, Any] = {"runtime_env": {"env_vars": env}, "include_dashboard": False,
-                              "log_to_driver": False}
-    try:
-        if address:
-            ray.init(address=address, **kwargs)
-        else:
-            ray.init(address="local", num_cpus=max(cpus, os.cpu_count() or 1), **kwargs)
-    except Exception as exc:  # an unreachable address, a version mismatch, a refused token
-        hint = ""
-        if address and not os.environ.get("RAY_AUTH_MODE"):
-            # recent Ray (2.60): a cluster whose head found a token runs in token mode, and a driver
-            # without RAY_AUTH_MODE=token gets only "Failed to connect".
-            hint = (" (if the cluster uses token authentication, set RAY_AUTH_MODE=token and RAY_AUTH_TOKEN "
-                    "or RAY_AUTH_TOKEN_PATH)")
-        # without an address ragdx started a local instance: --address was not given, so not named
-        what = "connect to Ray" if address else "start a local Ray instance"
-        raise RagdxError(f"cannot {what}: {_one_line(exc)}{hint}", source=address or None,
-                         field="--address" if address else "--executor") from None
-    return ray, True
+from ragdx.ray_support import connect_ray, import_ray, ray_failure
 
 
 class _Worker:
@@ -89,40 +43,14 @@ class _Worker:
     async def answer(self, item: SystemInput) -> SystemOutput:
         # The runner's own wrapper, so a system that raises or breaks the protocol is recorded
         # on the worker exactly as it would be locally.
-        from ragdx.rag.runner import _answer
+        from ragdx.rag.runner import answer_query
 
-        return await _answer(self.system, item)
+        return await answer_query(self.system, item)
 
     async def aclose(self) -> None:
         aclose = getattr(self.system, "aclose", None)
         if aclose is not None:
             await aclose()
-
-
-def _cause(exc: BaseException) -> BaseException:
-    """The worker's own exception inside Ray's wrappers (a RagdxError from a bad spec)."""
-    seen = 0
-    while seen < 5:
-        inner = getattr(exc, "cause", None) or getattr(exc, "__cause__", None)
-        if inner is None or inner is exc:
-            break
-        exc, seen = inner, seen + 1
-    return exc
-
-
-def ray_failure(exc: BaseException, what: str, source: str | None, field: str | None = None) -> RagdxError:
-    """The error to raise for ``exc`` from Ray: the worker's own RagdxError as it was, anything
-    else as one line saying ``what`` failed."""
-    cause = _cause(exc)
-    if isinstance(cause, RagdxError):
-        return cause
-    return RagdxError(f"{what}: {_one_line(cause)}", source=source, field=field)
-
-
-def _one_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    # Ray's messages lead with a traceback; the last line is the error itself
-    return (text[-1] if text else type(exc).__name__)[:300]
 
 
 class RaySystem:

@@ -506,7 +506,7 @@ class _NoProgress:
 # ----------------------------------------------------------------------------- run
 
 
-async def _answer(system: System, item: SystemInput) -> SystemOutput:
+async def answer_query(system: System, item: SystemInput) -> SystemOutput:
     """One query, never raising: a system that breaks the protocol still leaves a record."""
     from ragdx.llm.client import counting
     from ragdx.redact import redact_text
@@ -749,7 +749,7 @@ async def _run_locked(system: System, inputs: list[SystemInput], dataset_info: d
 
     try:
         with bar:
-            results = executor.map(lambda item: _answer(system, item), todo, concurrency)
+            results = executor.map(lambda item: answer_query(system, item), todo, concurrency)
             try:
                 async for out in results:
                     # contexts.jsonl gets any new text (synced) before the line that refers to it
