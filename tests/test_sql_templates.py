@@ -26,8 +26,8 @@ from ragdx.gen.sql_templates import (
     schema_templates,
     sql_literal,
     sql_prompt,
-    validate_templates,
 )
+from ragdx.gen.validate import validate_templates
 from ragdx.llm import OpenAICompatibleLLM
 from tests.conftest import AURP, SPIDER, need
 from tests.support.openai_server import OpenAIServer

@@ -19,13 +19,11 @@ from ragdx.gen.dataset import QARecord, build_records, sample_balanced, sample_u
 from ragdx.gen.qa import AnswerCounts, AnswerOptions, answer_template
 from ragdx.gen.sql_templates import (
     ParsedTemplate,
-    Rejection,
     SqlTemplate,
     llm_templates,
     merge_into_file,
     read_templates,
     schema_templates,
-    validate_templates,
 )
 from ragdx.gen.text_templates import (
     TextRejection,
@@ -34,6 +32,7 @@ from ragdx.gen.text_templates import (
     merge_text_file,
     read_text_templates,
 )
+from ragdx.gen.validate import Rejection, validate_templates
 from ragdx.store import gc_paused
 
 Progress = Callable[[], None] | None

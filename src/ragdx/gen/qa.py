@@ -14,15 +14,12 @@ with no row is unanswerable, and each policy (drop or keep) is counted.
 
 from __future__ import annotations
 
-import itertools
 import math
-import random
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
-from decimal import Decimal
 from typing import Any, Literal
 
 from sqlalchemy.engine import Engine
@@ -30,6 +27,7 @@ from sqlalchemy.engine import Engine
 from ragdx.db.engine import driver_rows
 from ragdx.db.schema import Schema
 from ragdx.gen.sql_templates import ParsedTemplate
+from ragdx.gen.values import FETCH_ROWS, choose_combinations, quote_identifier, row_sort_key, value_sort_key
 from ragdx.store import gc_paused
 
 MultiPolicy = Literal["drop", "keep"]
@@ -120,31 +118,14 @@ class AnswerCounts:
         return {k: getattr(self, k) for k in self.__slots__}
 
 
-def value_sort_key(value: Any) -> tuple:
-    """Total order over mixed SQL values (SQLite columns may hold several types)."""
-    if value is None:
-        return (0, 0)
-    if isinstance(value, bool | int | float | Decimal):
-        return (1, float(value), str(value))
-    if isinstance(value, datetime | date | time):
-        return (2, value.isoformat())
-    if isinstance(value, bytes):
-        return (4, value.hex())
-    return (3, str(value))
-
-
-def row_sort_key(row: Sequence[Any]) -> tuple:
-    return tuple(value_sort_key(v) for v in row)
-
-
 def placeholder_domains(engine: Engine, parsed: ParsedTemplate) -> list[list[Any]]:
     """``SELECT DISTINCT column`` for each placeholder (§4.2), NULL excluded, in a stable order."""
     out = []
     with engine.connect() as conn:
         for ph in parsed.placeholders:
             table, column = parsed.domains[ph]
-            sql = f"SELECT DISTINCT {_qi(parsed.dialect, column)} FROM {_qi(parsed.dialect, table)} " \
-                  f"WHERE {_qi(parsed.dialect, column)} IS NOT NULL"
+            col, tab = quote_identifier(parsed.dialect, column), quote_identifier(parsed.dialect, table)
+            sql = f"SELECT DISTINCT {col} FROM {tab} WHERE {col} IS NOT NULL"
             # fetched at once, as the driver's tuples: iterating the result fetches row by row
             # (psycopg: a call per row), and a Row per value costs more than the value
             values = [v for batch in driver_rows(conn.exec_driver_sql(sql)) for (v,) in batch]
@@ -153,31 +134,6 @@ def placeholder_domains(engine: Engine, parsed: ParsedTemplate) -> list[list[Any
             else:
                 values.sort(key=value_sort_key)
             out.append(values)
-    return out
-
-
-def _qi(dialect: str, name: str) -> str:
-    quote = "`" if dialect == "mysql" else '"'
-    return quote + name.replace(quote, quote * 2) + quote
-
-
-def choose_combinations(domains: Sequence[Sequence[Any]], cap: int | None, seed: int,
-                        template_id: str) -> list[tuple[Any, ...]]:
-    """The Cartesian product of the domains, or a seeded sample of ``cap`` of its members drawn
-    without building the product (it can be far larger than memory)."""
-    sizes = [len(d) for d in domains]
-    total = math.prod(sizes)
-    if cap is None or total <= cap:
-        return list(itertools.product(*domains))
-    rng = random.Random(f"{seed}:{template_id}")
-    picks = sorted(rng.sample(range(total), cap))
-    out = []
-    for index in picks:
-        combo = []
-        for domain, size in zip(reversed(domains), reversed(sizes), strict=True):
-            index, r = divmod(index, size)
-            combo.append(domain[r])
-        out.append(tuple(reversed(combo)))
     return out
 
 
@@ -278,11 +234,6 @@ def _loose(value: Any) -> Any:
         return value
     decomposed = unicodedata.normalize("NFKD", value.casefold())
     return "".join(c for c in decomposed if not unicodedata.combining(c)).rstrip(" ")
-
-
-#: rows per fetch of a streamed scan: few round trips (each one a wait on a loaded server),
-#: a bounded batch in memory (about 100k rows of a few columns: tens of MB)
-FETCH_ROWS = 100_000
 
 
 #: a slot of a combination with more than one row (its rows are in ``_Scan.more``)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from decimal import Decimal
@@ -508,49 +508,6 @@ def _resolve_column(column: exp.Column, scope, schema: Schema, fail) -> tuple[st
     if len(candidates) > 1:
         raise fail(f"ambiguous column '{column.name}': qualify it with its table")
     return candidates[0]
-
-
-# ----------------------------------------------------------------------------- validation
-
-
-@dataclass(slots=True)
-class Rejection:
-    template: SqlTemplate
-    reason: str
-
-
-def validate_templates(
-    templates: Iterable[SqlTemplate], schema: Schema, engine=None, *, sample: int = 3
-) -> tuple[list[ParsedTemplate], list[Rejection]]:
-    """Parse every template and, with an engine, execute it on ``sample`` combinations of real
-    values. Duplicates (same normalised SQL) are rejected after their first occurrence."""
-    from ragdx.gen.qa import placeholder_domains, run_per_combination
-
-    accepted: list[ParsedTemplate] = []
-    rejected: list[Rejection] = []
-    seen: set[str] = set()
-    for tpl in templates:
-        if tpl.id in seen:
-            rejected.append(Rejection(tpl, "duplicate of an earlier template"))
-            continue
-        seen.add(tpl.id)
-        try:
-            parsed = parse_template(tpl, schema)
-        except TemplateError as exc:
-            rejected.append(Rejection(tpl, exc.message))
-            continue
-        if engine is not None:
-            try:
-                domains = placeholder_domains(engine, parsed)
-                combos = list(itertools.islice(itertools.product(*domains), sample))
-                # an empty table still gets one execution, so a broken template cannot pass
-                run_per_combination(engine, parsed, combos or [(None,) * len(parsed.placeholders)])
-            except Exception as exc:  # the database's own words are the useful reason
-                text = str(getattr(exc, "orig", None) or exc).strip().splitlines()
-                rejected.append(Rejection(tpl, f"fails on the database: {text[0] if text else exc}"))
-                continue
-        accepted.append(parsed)
-    return accepted, rejected
 
 
 # ----------------------------------------------------------------------------- schema method

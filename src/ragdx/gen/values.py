@@ -15,6 +15,8 @@ says there is no record).
 
 from __future__ import annotations
 
+import itertools
+import math
 import random
 from collections.abc import Sequence
 from datetime import date, datetime, time
@@ -165,7 +167,6 @@ def joint_domains(engine, parsed) -> list[tuple[list[int], list[tuple]]] | None:
     values from the same rows: ``SELECT DISTINCT first, last``, not the product of the two
     columns. Returns (placeholder indices, value tuples) per group, or None when every
     placeholder stands alone."""
-    from ragdx.gen.qa import _qi, row_sort_key
 
     by_qualifier: dict[str, list[int]] = {}
     for i, ph in enumerate(parsed.placeholders):
@@ -178,8 +179,8 @@ def joint_domains(engine, parsed) -> list[tuple[list[int], list[tuple]]] | None:
     with engine.connect() as conn:
         for indices in by_qualifier.values():
             table = parsed.domains[parsed.placeholders[indices[0]]][0]
-            cols = [_qi(parsed.dialect, parsed.domains[parsed.placeholders[i]][1]) for i in indices]
-            sql = (f"SELECT DISTINCT {', '.join(cols)} FROM {_qi(parsed.dialect, table)} WHERE "
+            cols = [quote_identifier(parsed.dialect, parsed.domains[parsed.placeholders[i]][1]) for i in indices]
+            sql = (f"SELECT DISTINCT {', '.join(cols)} FROM {quote_identifier(parsed.dialect, table)} WHERE "
                    + " AND ".join(f"{c} IS NOT NULL" for c in cols))
             values = sorted((tuple(r) for r in conn.exec_driver_sql(sql)), key=row_sort_key)
             out.append((indices, values))
@@ -193,7 +194,6 @@ def draw_combinations(engine, parsed, schema: Schema, domains: Sequence[Sequence
     the seeded sample is drawn from the combinations the data holds, so a cap on an association
     (830 orders x 77 products, 2,155 lines) does not spend itself on empty pairs. Returns the
     combinations and how many there were to draw from (the difference was left out by the cap)."""
-    from ragdx.gen.qa import choose_combinations, row_sort_key
 
     cap = options.max_groups_per_template
     joint = joint_domains(engine, parsed)
@@ -224,7 +224,6 @@ def draw_combinations(engine, parsed, schema: Schema, domains: Sequence[Sequence
 
 def _present_combinations(engine, parsed, schema: Schema) -> set[tuple]:
     from ragdx.db.engine import driver_rows
-    from ragdx.gen.qa import FETCH_ROWS
 
     sql, n_ph, _ = parsed.set_based_query(schema)
     found: set[tuple] = set()
@@ -233,3 +232,53 @@ def _present_combinations(engine, parsed, schema: Schema) -> set[tuple]:
         for batch in driver_rows(result, FETCH_ROWS):  # the driver's tuples, as the set-based scan reads them
             found.update(row[:n_ph] for row in batch)
     return found
+
+
+# ----------------------------------------------------------------------------- orders and samples
+
+#: rows per fetch of a streamed scan: few round trips (each one a wait on a loaded server),
+#: a bounded batch in memory (about 100k rows of a few columns: tens of MB)
+FETCH_ROWS = 100_000
+
+
+def value_sort_key(value: Any) -> tuple:
+    """Total order over mixed SQL values (SQLite columns may hold several types)."""
+    if value is None:
+        return (0, 0)
+    if isinstance(value, bool | int | float | Decimal):
+        return (1, float(value), str(value))
+    if isinstance(value, datetime | date | time):
+        return (2, value.isoformat())
+    if isinstance(value, bytes):
+        return (4, value.hex())
+    return (3, str(value))
+
+
+def row_sort_key(row: Sequence[Any]) -> tuple:
+    return tuple(value_sort_key(v) for v in row)
+
+
+def quote_identifier(dialect: str, name: str) -> str:
+    """``name`` quoted for ``dialect`` (backticks on MySQL/MariaDB), quotes inside doubled."""
+    quote = "`" if dialect == "mysql" else '"'
+    return quote + name.replace(quote, quote * 2) + quote
+
+
+def choose_combinations(domains: Sequence[Sequence[Any]], cap: int | None, seed: int,
+                        template_id: str) -> list[tuple[Any, ...]]:
+    """The Cartesian product of the domains, or a seeded sample of ``cap`` of its members drawn
+    without building the product (it can be far larger than memory)."""
+    sizes = [len(d) for d in domains]
+    total = math.prod(sizes)
+    if cap is None or total <= cap:
+        return list(itertools.product(*domains))
+    rng = random.Random(f"{seed}:{template_id}")
+    picks = sorted(rng.sample(range(total), cap))
+    out = []
+    for index in picks:
+        combo = []
+        for domain, size in zip(reversed(domains), reversed(sizes), strict=True):
+            index, r = divmod(index, size)
+            combo.append(domain[r])
+        out.append(tuple(reversed(combo)))
+    return out

@@ -21,7 +21,7 @@ from ragdx.db.schema import Schema, TableInfo
 from ragdx.errors import RagdxError
 from ragdx.gen.dataset import value_text
 from ragdx.gen.naming import column_phrase, plural_phrase, readable_entity, readable_name, relation_noun
-from ragdx.gen.qa import key_text, value_sort_key
+from ragdx.gen.qa import key_text
 from ragdx.gen.sql_templates import (
     entity_key,
     is_association,
@@ -30,6 +30,7 @@ from ragdx.gen.sql_templates import (
     is_surrogate,
     lookup_keys,
 )
+from ragdx.gen.values import value_sort_key
 
 #: a parent lists at most this many children of one kind; the rest are counted (a customer's
 #: 30th order is stated in the order's own document), so no document grows without bound
