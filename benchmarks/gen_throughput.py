@@ -71,7 +71,7 @@ from ragdx.gen.qa import (
     run_per_combination,
     run_set_based,
 )
-from ragdx.gen.sql_templates import _GLOT_DIALECT, SqlTemplate, parse_template
+from ragdx.gen.sql_templates import GLOT_DIALECT, SqlTemplate, parse_template
 from ragdx.gen.text_templates import TextTemplate
 
 #: bump when the generated data changes, so an old file is rebuilt rather than reused
@@ -332,7 +332,7 @@ def bench_template(spec: tuple[str, ...], engine, schema, args, table: Table, ta
 
     label, schema_key, sql, bare_sql, text = spec
     # the floor in the engine's own quoting (PostgreSQL folds unquoted names to lower case)
-    write = _GLOT_DIALECT[schema.dialect]
+    write = GLOT_DIALECT[schema.dialect]
     bare_sql = sqlglot.transpile(bare_sql, read="sqlite", write=write, identify=True)[0]
     repeat, extra, no_gc = args.repeat, args.extra_repeat, args.no_gc
     parsed = parse_template(SqlTemplate(sql, schema_key), schema)
@@ -462,7 +462,7 @@ def main(argv: list[str] | None = None) -> int:
                       f"{path.stat().st_size / 2**20:.0f} MiB) in {time.perf_counter() - t0:.1f} s "
                       "[dim](not measured)")
 
-    from ragdx.db.engine import _safe, normalise_url
+    from ragdx.db.engine import normalise_url, safe_url
 
     names = {"sqlite": "SQLite", "postgresql": "PostgreSQL", "mysql": "MariaDB"}
     engines: list[tuple[str, Any]] = [] if args.no_sqlite else [("SQLite", f"sqlite:///{path}")]
@@ -471,21 +471,21 @@ def main(argv: list[str] | None = None) -> int:
         parsed = normalise_url(url)
         backend = parsed.get_backend_name()
         if backend not in ("postgresql", "mysql"):
-            console.print(f"[red]--url {escape(_safe(url))}: a PostgreSQL or MariaDB/MySQL server URL, please")
+            console.print(f"[red]--url {escape(safe_url(url))}: a PostgreSQL or MariaDB/MySQL server URL, please")
             return 1
         label = names[backend]
         try:
             if server_ready(parsed, name, args.rows):
-                console.print(f"{label}: reusing database {name} on {escape(_safe(url))}")
+                console.print(f"{label}: reusing database {name} on {escape(safe_url(url))}")
             else:
                 t0 = time.perf_counter()
                 load_server(parsed, name, path)
-                console.print(f"{label}: loaded database {name} on {escape(_safe(url))} in "
+                console.print(f"{label}: loaded database {name} on {escape(safe_url(url))} in "
                               f"{time.perf_counter() - t0:.1f} s [dim](not measured)")
         except sqlalchemy.exc.SQLAlchemyError as exc:
-            from ragdx.db.engine import _first_line
+            from ragdx.db.engine import first_line
 
-            console.print(f"[red]{label} at {escape(_safe(url))}: {escape(_first_line(exc))}")
+            console.print(f"[red]{label} at {escape(safe_url(url))}: {escape(first_line(exc))}")
             return 1
         engines.append((label, parsed.set(database=name)))
 
@@ -546,10 +546,10 @@ def main(argv: list[str] | None = None) -> int:
 def write_markdown(path: Path, console: Console, summary: list, argv: list[str] | None, load_start: str) -> None:
     """The summary as a Markdown table, then the console's whole output, with the command that
     made it (server URLs masked)."""
-    from ragdx.db.engine import _safe
+    from ragdx.db.engine import safe_url
 
     words = list(sys.argv[1:] if argv is None else argv)
-    shown = [_safe(w) if i and words[i - 1] == "--url" else w for i, w in enumerate(words)]
+    shown = [safe_url(w) if i and words[i - 1] == "--url" else w for i, w in enumerate(words)]
     lines = ["# Generation throughput: set-based answering vs a bare GROUP BY", "",
              "```", "OMP_WAIT_POLICY=passive .venv/bin/python benchmarks/gen_throughput.py " + " ".join(shown), "```",
              "", f"Load average at start {load_start}, at end {_loadavg()} on {os.cpu_count()} CPUs "

@@ -83,7 +83,7 @@ def _read(kind: str, path: Path, tmp: Path):
 
         return read_plain_jsonl(path)
     if kind in ("results", "inputs"):
-        from ragdx.rag.runner import _read_inputs, read_run
+        from ragdx.rag.runner import read_inputs, read_run
 
         run = tmp / "run"
         run.mkdir(exist_ok=True)
@@ -92,7 +92,7 @@ def _read(kind: str, path: Path, tmp: Path):
         (run / "manifest.json").write_text("{}")
         os.replace(path, run / f"{kind}.jsonl")
         path = run / f"{kind}.jsonl"
-        return read_run(run) if kind == "results" else _read_inputs(run)
+        return read_run(run) if kind == "results" else read_inputs(run)
     if kind == "system":
         from ragdx.rag.systems import load_system
 

@@ -49,9 +49,12 @@ def sales(tmp_path):
                                reportsTo INTEGER REFERENCES employees(employeeNumber));
         CREATE TABLE customers(customerNumber INTEGER PRIMARY KEY, customerName TEXT NOT NULL, city TEXT,
                                salesRepEmployeeNumber INTEGER REFERENCES employees(employeeNumber));
-        INSERT INTO employees VALUES (1002,'Murphy','Diane','President',NULL),(1056,'Patterson','Mary','VP Sales',1002),
-                                     (1370,'Hernandez','Gerard','Sales Rep',1056),(1165,'Jennings','Leslie','Sales Rep',1056);
-        INSERT INTO customers VALUES (103,'Atelier graphique','Nantes',1370),(112,'Signal Gift Stores','Las Vegas',1165),
+        INSERT INTO employees VALUES (1002,'Murphy','Diane','President',NULL),
+                                     (1056,'Patterson','Mary','VP Sales',1002),
+                                     (1370,'Hernandez','Gerard','Sales Rep',1056),
+                                     (1165,'Jennings','Leslie','Sales Rep',1056);
+        INSERT INTO customers VALUES (103,'Atelier graphique','Nantes',1370),
+                                     (112,'Signal Gift Stores','Las Vegas',1165),
                                      (119,'La Rochelle Gifts','Nantes',1370);
     """)
     con.commit()
@@ -86,8 +89,10 @@ def test_a_row_is_named_by_a_place_before_a_code(tmp_path):
     path = tmp_path / "offices.sqlite"
     con = sqlite3.connect(path)
     con.executescript("""
-        CREATE TABLE offices(officeCode TEXT PRIMARY KEY, phone TEXT NOT NULL, city TEXT NOT NULL, country TEXT);
-        INSERT INTO offices VALUES ('1','+1 650 219 4782','San Francisco','USA'),('2','+1 215 837 0825','Boston','USA'),
+        CREATE TABLE offices(officeCode TEXT PRIMARY KEY, phone TEXT NOT NULL, city TEXT NOT NULL,
+                             country TEXT);
+        INSERT INTO offices VALUES ('1','+1 650 219 4782','San Francisco','USA'),
+                                   ('2','+1 215 837 0825','Boston','USA'),
                                    ('4','+33 14 723 4404','Paris','France');
         CREATE TABLE courses(code TEXT PRIMARY KEY, description TEXT NOT NULL, credits INTEGER);
         INSERT INTO courses VALUES ('CS101','An introduction to programming in Python, with weekly labs.',6),

@@ -26,9 +26,9 @@ from ragdx.gen.sql_templates import (
     lookup_keys,
     parse_template,
     schema_templates,
-    validate_templates,
 )
 from ragdx.gen.text_templates import generate_text_templates
+from ragdx.gen.validate import validate_templates
 from tests.conftest import DATA, need
 from tests.support.timing import scaled
 

@@ -385,7 +385,7 @@ def test_templates_may_not_call_side_effecting_or_unbounded_functions(tmp_path, 
 def test_a_runaway_statement_stops_at_the_statement_timeout_with_a_clear_message(tmp_path):
     import time
 
-    from ragdx.gen.sql_templates import validate_templates
+    from ragdx.gen.validate import validate_templates
 
     path = tmp_path / "big.sqlite"
     with sqlite3.connect(path) as conn:
@@ -420,7 +420,8 @@ def test_server_engines_have_a_statement_timeout(request, kind):
 
 
 def test_schema_method_templates_for_odd_table_names_pass_their_own_validation(tmp_path):
-    from ragdx.gen.sql_templates import schema_templates, validate_templates
+    from ragdx.gen.sql_templates import schema_templates
+    from ragdx.gen.validate import validate_templates
 
     path = tmp_path / "odd.sqlite"
     with sqlite3.connect(path) as conn:
@@ -444,7 +445,8 @@ def test_schema_method_templates_for_odd_table_names_pass_their_own_validation(t
 
 @pytest.mark.slow
 def test_a_mariadb_column_with_a_backtick_is_read_and_answered(mysql_databases):
-    from ragdx.gen.sql_templates import schema_templates, validate_templates
+    from ragdx.gen.sql_templates import schema_templates
+    from ragdx.gen.validate import validate_templates
 
     url = mysql_databases.new()
     engine = sa.create_engine(url)

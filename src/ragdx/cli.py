@@ -469,9 +469,9 @@ def _choice(value: str, allowed: tuple[str, ...], name: str) -> str:
 
 
 def _safe_url(url: str) -> str:
-    from ragdx.db.engine import _safe
+    from ragdx.db.engine import safe_url
 
-    return _safe(url)
+    return safe_url(url)
 
 
 def _print_counts(result) -> None:
@@ -694,26 +694,14 @@ def run_cmd(
 
     Exit codes: 0 the run is written; 1 it is written but every record sent failed, or more than
     --max-failed did (the manifest's "exit" says which); 2 bad input, nothing run; 130 interrupted."""
-    from ragdx.rag.runner import (
-        RunInterrupted,
-        failure_reasons,
-        parse_max_failed,
-        run,
-        run_grid,
-        summary_table,
-        system_from_options,
-    )
+    from ragdx.rag.runner import RunInterrupted, failure_reasons, run, run_grid, summary_table, system_from_options
 
     _choice(executor, ("local", "ray"), "--executor")
-    _choice(contexts, ("once", "full", "hash"), "--contexts")
+    max_failed_limit = _check_run_options(contexts, max_failed, http=http, openai=openai)
     if grid is None:  # before the system is built: a run goes only where no file can be a person's
         from ragdx.rag.runner import check_run_directory
 
         check_run_directory(out, overwrite=overwrite)
-    max_failed_limit = parse_max_failed(max_failed)
-    for url, flag in ((http, "--http"), (openai, "--openai")):
-        if url is not None:
-            _check_http_url(url, flag)
     if executor == "local" and (address is not None or workers != 2):
         raise RagdxError("--address and --workers are for --executor ray", field="--executor")
     if executor == "ray" and (closed_book or grid is not None):
@@ -765,6 +753,17 @@ def run_cmd(
             for reason, count in failure_reasons(summary.run_dir):
                 console.print(f"  {count:>5} × {reason}", highlight=False, markup=False, soft_wrap=True)
     _finish_run(summaries, max_failed_limit)
+
+
+def _check_run_options(contexts: str, max_failed: str | None, *, http: str | None, openai: str | None):
+    """The options of `ragdx run` that need no file, before any work; returns --max-failed parsed."""
+    from ragdx.rag.runner import parse_max_failed
+
+    _choice(contexts, ("once", "full", "hash"), "--contexts")
+    for url, flag in ((http, "--http"), (openai, "--openai")):
+        if url is not None:
+            _check_http_url(url, flag)
+    return parse_max_failed(max_failed)
 
 
 def _finish_run(summaries, max_failed) -> None:

@@ -253,8 +253,8 @@ def _careful_line(raw: bytes, path: Path, number: int) -> Any:
     if not line.strip():
         return _BLANK
     try:
-        return json.loads(line, object_pairs_hook=_unique_keys)
-    except _DuplicateKey as exc:
+        return json.loads(line, object_pairs_hook=unique_keys)
+    except DuplicateKey as exc:
         raise RagdxError(f"key '{exc.key}' appears twice", source=str(path), field=f"line {number}") from None
     except (ValueError, RecursionError) as exc:
         msg = getattr(exc, "msg", None) or "nested too deeply"
@@ -313,18 +313,18 @@ def _orjson():
     return orjson.loads, orjson.dumps, orjson.JSONDecodeError
 
 
-class _DuplicateKey(ValueError):
+class DuplicateKey(ValueError):
     def __init__(self, key: str):
         super().__init__(key)
         self.key = key
 
 
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict:
+def unique_keys(pairs: list[tuple[str, Any]]) -> dict:
     # a key given twice is a person's mistake: json keeps the last silently, YAML too
     out: dict = {}
     for key, value in pairs:
         if key in out:
-            raise _DuplicateKey(key)
+            raise DuplicateKey(key)
         out[key] = value
     return out
 
@@ -441,8 +441,8 @@ def read_structured(path: str | Path, *, error: type | None = None) -> Any:
     text = read_text(path, error=error)
     if path.suffix == ".json":
         try:
-            return json.loads(text, object_pairs_hook=_unique_keys)
-        except _DuplicateKey as exc:
+            return json.loads(text, object_pairs_hook=unique_keys)
+        except DuplicateKey as exc:
             raise error(f"key '{exc.key}' appears twice", source=str(path)) from None
         except (ValueError, RecursionError) as exc:
             raise error(f"not valid JSON ({exc if not isinstance(exc, RecursionError) else 'nested too deeply'})",

@@ -44,12 +44,12 @@ def normalise_url(url: str | URL) -> URL:
     try:
         parsed = make_url(url) if isinstance(url, str) else url
     except Exception as exc:  # sqlalchemy raises ArgumentError with a terse message
-        raise DatabaseError(f"not a database URL ({exc}){_path_hint(url)}", source=_safe(url)) from None
+        raise DatabaseError(f"not a database URL ({exc}){_path_hint(url)}", source=safe_url(url)) from None
     backend = parsed.get_backend_name()
     if backend not in _DRIVERS:
         raise DatabaseError(
             f"unsupported database '{backend}'; use sqlite, postgresql or mysql/mariadb",
-            source=_safe(url),
+            source=safe_url(url),
         )
     if "+" not in parsed.drivername:
         parsed = parsed.set(drivername=_DRIVERS[backend])
@@ -121,14 +121,14 @@ def connect(url: str | URL, *, read_only: bool = True, check: bool = True,
                 cur.execute("SET SESSION TRANSACTION READ ONLY")
 
     if timeout:
-        _bound_statements(engine, backend, timeout, _safe(url))
+        _bound_statements(engine, backend, timeout, safe_url(url))
     if check:
         try:
             with engine.connect() as conn:
                 conn.execute(sa.text("SELECT 1"))
         except Exception as exc:
             engine.dispose()
-            raise DatabaseError(f"cannot connect: {_first_line(exc)}", source=_safe(url)) from None
+            raise DatabaseError(f"cannot connect: {first_line(exc)}", source=safe_url(url)) from None
     return engine
 
 
@@ -227,7 +227,7 @@ def _sqlite_url(url: URL, read_only: bool) -> URL:
     return url.set(database=f"file:{encoded}", query={**query, "mode": mode, "uri": "true"})
 
 
-def _first_line(exc: BaseException) -> str:
+def first_line(exc: BaseException) -> str:
     from ragdx.redact import redact_text
 
     text = str(getattr(exc, "orig", None) or exc).strip()
@@ -235,7 +235,7 @@ def _first_line(exc: BaseException) -> str:
     return redact_text(text.splitlines()[0]) if text else type(exc).__name__
 
 
-def _safe(url: str | URL) -> str:
+def safe_url(url: str | URL) -> str:
     """The URL without its password or any secret query parameter (``?password=``), for
     messages and manifests."""
     from ragdx.redact import redact_url

@@ -106,11 +106,11 @@ def load_tables(
 
 
 def _read_json(path: Path) -> Any:
-    from ragdx.store import _DuplicateKey, _unique_keys, read_text
+    from ragdx.store import DuplicateKey, read_text, unique_keys
 
     try:
-        return json.loads(read_text(path), object_pairs_hook=_unique_keys)
-    except _DuplicateKey as exc:
+        return json.loads(read_text(path), object_pairs_hook=unique_keys)
+    except DuplicateKey as exc:
         raise RagdxError(f"key '{exc.key}' appears twice", source=str(path)) from None
     except (ValueError, RecursionError) as exc:
         raise RagdxError(f"not valid JSON ({exc})", source=str(path)) from None

@@ -172,9 +172,9 @@ def inspect_schema(engine: Engine, *, profile: bool = True) -> Schema:
         insp = sa.inspect(engine)
         names = insp.get_table_names()
     except Exception as exc:
-        from ragdx.db.engine import _first_line, _safe
+        from ragdx.db.engine import first_line, safe_url
 
-        raise DatabaseError(f"cannot read the schema: {_first_line(exc)}", source=_safe(engine.url)) from None
+        raise DatabaseError(f"cannot read the schema: {first_line(exc)}", source=safe_url(engine.url)) from None
     # SQLAlchemy's MySQL reflection reads SHOW CREATE TABLE and leaves a backtick in a column
     # name doubled ("Na``me"): every query on that column then names a column that does not exist
     unquote = (lambda n: n.replace("``", "`")) if engine.dialect.name == "mysql" else (lambda n: n)

@@ -483,7 +483,7 @@ def judge_run(run_dir: str | Path, *, judge: str | Judge = "cascade", llm: Any =
     system was asked for)."""
     from ragdx.gen.dataset import read_records
     from ragdx.rag.run_dataset import describe, original_location, resolve_dataset
-    from ragdx.rag.runner import _read_inputs, read_run
+    from ragdx.rag.runner import read_inputs, read_run
 
     run_dir = Path(run_dir)
     dataset_dir = None
@@ -500,7 +500,7 @@ def judge_run(run_dir: str | Path, *, judge: str | Judge = "cascade", llm: Any =
         records = read_records(dataset)
     else:
         records = list(dataset)
-    inputs = _read_inputs(run_dir)
+    inputs = read_inputs(run_dir)
     by_id = {r.id: r for r in records}
     gone = [i.id for i in inputs if i.id not in by_id or by_id[i.id].query != i.query]
     if gone:

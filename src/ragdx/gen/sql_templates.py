@@ -44,7 +44,7 @@ _QUOTED_PLACEHOLDER = re.compile(r"'\[[^\]'\n]+\]'")
 _SENTINEL = "__ragdx_p{}__"
 _SENTINEL_RE = re.compile(r"__ragdx_p\d+__")
 _QUOTED_SENTINEL = re.compile(r"'__ragdx_p(\d+)__'")
-_GLOT_DIALECT = {"sqlite": "sqlite", "postgresql": "postgres", "mysql": "mysql", "mariadb": "mysql"}
+GLOT_DIALECT = {"sqlite": "sqlite", "postgresql": "postgres", "mysql": "mysql", "mariadb": "mysql"}
 
 
 class _MySQLAndMariaDB(MySQL):
@@ -60,8 +60,8 @@ class _MySQLAndMariaDB(MySQL):
         }
 
 
-#: the dialect each database's SQL is written in (the names _GLOT_DIALECT reads it by)
-_WRITE_DIALECT = {**_GLOT_DIALECT, "mysql": _MySQLAndMariaDB, "mariadb": _MySQLAndMariaDB}
+#: the dialect each database's SQL is written in (the names GLOT_DIALECT reads it by)
+_WRITE_DIALECT = {**GLOT_DIALECT, "mysql": _MySQLAndMariaDB, "mariadb": _MySQLAndMariaDB}
 
 
 def template_id(sql: str) -> str:
@@ -317,14 +317,14 @@ def parse_template(template: SqlTemplate, schema: Schema) -> ParsedTemplate:
     def fail(reason: str) -> TemplateError:
         return TemplateError(reason, field=f"{template.schema}: {sql}")
 
-    dialect = schema.dialect if schema.dialect in _GLOT_DIALECT else "sqlite"
+    dialect = schema.dialect if schema.dialect in GLOT_DIALECT else "sqlite"
     bare = _QUOTED_PLACEHOLDER.sub("''", sql)
     if "[" in bare and PLACEHOLDER.search(bare):
         raise fail("a placeholder must be quoted like '[Table.Column]'")
     try:
         # ragdx's own templates quote identifiers the standard way ("Order Details"), which
         # MySQL's reader would take for a string: they are read as the dialect-neutral SQL they are
-        read = "sqlite" if template.method == "schema" else _GLOT_DIALECT[dialect]
+        read = "sqlite" if template.method == "schema" else GLOT_DIALECT[dialect]
         statements = [s for s in sqlglot.parse(sql, read=read) if s is not None]
     except SqlglotError as exc:
         raise fail(f"not valid SQL ({str(exc).splitlines()[0]})") from None

@@ -263,7 +263,7 @@ def _output(obj: Mapping[str, Any]) -> SystemOutput:
     return SystemOutput.from_dict(data)
 
 
-def _read_inputs(run_dir: Path) -> list[SystemInput]:
+def read_inputs(run_dir: Path) -> list[SystemInput]:
     from ragdx.store import iter_jsonl
 
     path = run_dir / INPUTS
@@ -309,7 +309,7 @@ def read_manifest(run_dir: str | Path) -> dict[str, Any]:
     if not isinstance(manifest, dict):
         raise RagdxError("not a run manifest", source=str(path))
     if manifest.get("status") in ("running", "created") and _lock_is_free(run_dir):
-        inputs = _read_inputs(run_dir)
+        inputs = read_inputs(run_dir)
         scan = _scan_results(run_dir / RESULTS)
         manifest["status"] = "interrupted"
         manifest["counts"] = {**_counts(inputs, scan.latest), "result_lines": scan.lines}
@@ -326,7 +326,7 @@ def read_run(run_dir: str | Path, *, inputs: list[SystemInput] | None = None) ->
     from ragdx.rag.context_store import inflate, load_texts
 
     run_dir = Path(run_dir)
-    inputs = _read_inputs(run_dir) if inputs is None else inputs
+    inputs = read_inputs(run_dir) if inputs is None else inputs
     latest = _scan_results(run_dir / RESULTS, check=False).latest
     texts = load_texts(run_dir)  # contexts stored once per distinct text
     out = []
@@ -872,14 +872,14 @@ def load_grid(grid: str | Path | Mapping[str, Any]) -> tuple[list[tuple[str, dic
         systems:
           vendor: {kind: http, url: http://127.0.0.1:8000/ask}
     """
-    from ragdx.rag.systems import _read_yaml, merge
+    from ragdx.rag.systems import merge, read_yaml
 
     source = "grid"
     base_dir: Path | None = None
     if isinstance(grid, str | Path):
         source = str(grid)
         base_dir = Path(grid).parent
-        data = _read_yaml(Path(grid))
+        data = read_yaml(Path(grid))
     else:
         data = grid
     if not isinstance(data, Mapping):
@@ -1049,9 +1049,9 @@ def _pipeline_with_corpus(path: Path, name: str | None, corpus: str | Path | Non
                           dataset: str | Path | None) -> System | None:
     """A pipeline YAML (no ``kind``, or ``kind: pipeline``) with the corpus filled in when it
     names none; None for other spec files, which load as they are."""
-    from ragdx.rag.systems import _read_yaml, load_system
+    from ragdx.rag.systems import load_system, read_yaml
 
-    data = _read_yaml(path)
+    data = read_yaml(path)
     if not isinstance(data, Mapping) or data.get("kind", "pipeline") != "pipeline":
         return None
     if corpus is None and data.get("corpus") is None and dataset is not None:

@@ -815,7 +815,7 @@ def _pipeline_module() -> Any:
     return pipeline
 
 
-def _read_yaml(path: Path) -> Any:
+def read_yaml(path: Path) -> Any:
     # one reader for every user file: undecodable bytes, duplicate keys and alias bombs included
     from ragdx.store import read_structured
 
@@ -854,7 +854,7 @@ def load_system(spec: Mapping[str, Any] | str | Path, *, base_dir: str | Path | 
     """
     if isinstance(spec, str | Path):
         path = Path(spec)
-        data = _read_yaml(path)
+        data = read_yaml(path)
         if isinstance(data, Mapping) and "kind" not in data:
             return _checked(_pipeline_module().Pipeline.from_yaml(path), str(path))
         if not isinstance(data, Mapping):
