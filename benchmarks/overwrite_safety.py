@@ -7,7 +7,8 @@ manifest.json and summary.md beside other files) and at a person's file, with an
 
     .venv/bin/python benchmarks/overwrite_safety.py
     # the code before a change, e.g.:
-    git archive COMMIT src | tar -x -C /tmp/base && PYTHONPATH=/tmp/base/src .venv/bin/python benchmarks/overwrite_safety.py
+    git archive COMMIT src | tar -x -C /tmp/base
+    PYTHONPATH=/tmp/base/src .venv/bin/python benchmarks/overwrite_safety.py
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.test_overwrite_safety import CASES, build_world, try_case, write_grid  # noqa: E402
-
 
 #: the person's own files that users_things writes (the rest of an entry count is folders and files added)
 OWN = {"mine/manifest.json", "mine/summary.md", "mine/notes.txt", "mine/drafts/ch1.tex", "mine.txt",
