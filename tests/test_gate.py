@@ -147,3 +147,18 @@ def test_the_fixture(runs, ragdx_gate):  # noqa: F811  (pytest injects the fixtu
     gate = ragdx_gate.metrics(dirs["good"], accuracy=0.5)
     assert gate.passed and gate.checks[0].ci_low is not None
 
+
+
+def test_one_interval_formatter_everywhere():
+    # the console, summary.md, the report and the gate write a metric the same way (issue 20)
+    from ragdx.evaluate.gate import _fmt
+    from ragdx.evaluate.intervals import fmt_interval, interval_parts
+    from ragdx.evaluate.results import Metric
+    from ragdx.report.markdown import _v
+
+    entry = {"value": 0.71249, "ci_low": 0.6712, "ci_high": 0.75}
+    assert fmt_interval(entry) == "0.712 [0.671, 0.750]"
+    assert _fmt(entry) == _v(entry) == str(Metric(0.71249, 0.6712, 0.75)) == "0.712 [0.671, 0.750]"
+    assert fmt_interval({"value": 0.5, "ci_low": float("nan"), "ci_high": float("nan")}) == "0.500"
+    assert fmt_interval({"value": float("nan"), "ci_low": 0.1, "ci_high": 0.2}) == "–"
+    assert fmt_interval(None) == "–" and interval_parts({"value": 12}) == ("12", None)

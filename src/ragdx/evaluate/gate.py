@@ -148,11 +148,9 @@ def _num(value: Any) -> float | None:
 
 
 def _fmt(metric: Mapping[str, Any]) -> str:
-    value, lo, hi = (_num(metric.get(k)) for k in ("value", "ci_low", "ci_high"))
-    text = "–" if value is None else f"{value:.3f}"
-    if lo is not None and hi is not None:
-        text += f" [{lo:.3f}, {hi:.3f}]"
-    return text
+    from ragdx.evaluate.intervals import fmt_interval
+
+    return fmt_interval(metric)
 
 
 def check_thresholds(result: Any, thresholds: Iterable[str | tuple[str | None, str, float]], *,

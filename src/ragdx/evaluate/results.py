@@ -60,11 +60,9 @@ class Metric:
                    float(obj.get("ci_high", math.nan)))
 
     def __str__(self) -> str:
-        if not self.known:
-            return "–"
-        if math.isnan(self.ci_low):
-            return f"{self.value:.3f}"
-        return f"{self.value:.3f} [{self.ci_low:.3f}, {self.ci_high:.3f}]"
+        from ragdx.evaluate.intervals import fmt_interval
+
+        return fmt_interval({"value": self.value, "ci_low": self.ci_low, "ci_high": self.ci_high})
 
 
 @dataclass(slots=True)

@@ -11,7 +11,7 @@ groups is a 100,000 x 11 matrix, whatever the number of queries per group.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -244,11 +244,6 @@ def wilcoxon_groups(a: np.ndarray, b: np.ndarray) -> dict[str, Any]:
         p = float(wilcoxon(a[mask], b[mask], zero_method="wilcox", method="auto").pvalue)
     return {"test": "Wilcoxon signed-rank (paired semantic groups)", "pairs": int(mask.sum()),
             "nonzero": nonzero, "p_value": p}
-
-
-def fmt_interval(entry: Mapping[str, float], key: str = "value", digits: int = 3) -> str:
-    v = entry[key]
-    return f"{v:.{digits}f} [{entry['ci_low']:.{digits}f}, {entry['ci_high']:.{digits}f}]"
 
 
 def group_stats_from_arrays(group: np.ndarray, correct: np.ndarray, retrieval: np.ndarray | None = None,

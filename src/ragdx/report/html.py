@@ -8,6 +8,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from ragdx.evaluate.intervals import interval_parts
 from ragdx.report import svg
 from ragdx.report.data import HEADLINE, UNSURE, VERDICT_LABELS, VERDICTS
 from ragdx.report.diagnosis import MODULES, NONE, Diagnosis
@@ -156,14 +157,8 @@ def _metric(style: Any, key: str) -> dict[str, float] | None:
 
 
 def _ci(entry: dict[str, float] | None, digits: int = 3) -> str:
-    if not entry:
-        return "–"
-    v = entry.get("value")
-    lo, hi = entry.get("ci_low"), entry.get("ci_high")
-    head = _num(v, digits)
-    if lo is None or hi is None or (isinstance(lo, float) and math.isnan(lo)):
-        return head
-    return f'{head} <span class="ci">[{lo:.{digits}f}, {hi:.{digits}f}]</span>'
+    head, bounds = interval_parts(entry, digits=digits)
+    return _e(head) if bounds is None else f'{_e(head)} <span class="ci">{bounds}</span>'
 
 
 def _table(inner: str, attrs: str = "") -> str:

@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
+from ragdx.evaluate.intervals import fmt_interval
 from ragdx.report.data import HEADLINE, UNSURE, VERDICT_LABELS, VERDICTS
 from ragdx.report.diagnosis import NONE
 
 
 def _v(e: dict[str, float] | None) -> str:
-    if not e or e.get("value") is None or math.isnan(e["value"]):
-        return "–"
-    lo, hi = e.get("ci_low"), e.get("ci_high")
-    if lo is None or hi is None or math.isnan(lo):
-        return f"{e['value']:.3f}"
-    return f"{e['value']:.3f} [{lo:.3f}, {hi:.3f}]"
+    return fmt_interval(e)
 
 
 def _entry(style, key: str) -> dict[str, float] | None:
