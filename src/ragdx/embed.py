@@ -320,6 +320,11 @@ class Embedder(_CachedEmbedder):
                         warnings.warn("this CPU has no native bfloat16 (AVX-512 BF16 or AMX): "
                                       "embedding in bfloat16 will be slower than float32", stacklevel=2)
                 try:
+                    # transformers draws a "Loading weights" bar of its own on stderr: in a log it
+                    # is a line of noise per model load between ragdx's own progress lines
+                    from transformers.utils import logging as hf_logging
+
+                    hf_logging.disable_progress_bar()
                     self._model = SentenceTransformer(path, device=self.device, **options)
                 except Exception as exc:
                     raise RagdxError(f"cannot load the embedding model ({exc})", source=path) from None
