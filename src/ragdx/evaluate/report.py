@@ -426,6 +426,9 @@ def compare_paths(a: str | Path, b: str | Path, *, out: str | Path | None = None
     ja = load_judgements(a, judge=judge, llm=llm, sets=sets, k=k, cache=cache, retrieval=retrieval, dataset=dataset)
     jb = load_judgements(b, judge=judge, llm=llm, sets=sets, k=k, cache=cache, retrieval=retrieval, dataset=dataset)
     if style is not None:
+        styles = sorted({str(j.style) for j in (*ja, *jb) if j.style is not None})
+        if style not in styles:
+            raise RagdxError(f"no queries in style {style!r} (styles: {', '.join(styles) or 'none'})", field="--style")
         ja = Judged([j for j in ja if j.style == style], getattr(ja, "check", None))
         jb = Judged([j for j in jb if j.style == style], getattr(jb, "check", None))
     if strict:
