@@ -18,10 +18,9 @@ from ragdx.embed import (
     OpenAIEmbedder,
     cache_info,
     cache_root,
-    embedder_from_dict,
-    make_embedder,
     packaged_model_path,
 )
+from ragdx.embedders import embedder_from_dict, make_embedder
 from ragdx.errors import RagdxError
 from tests.support.openai_server import Fault, OpenAIServer, embedding_vector
 
@@ -226,7 +225,7 @@ def test_ragdx_cache_dir_overrides_the_per_user_directory(tmp_path, monkeypatch,
 
 @pytest.mark.slow
 def test_bfloat16_is_opt_in_close_to_float32_and_cached_apart(tmp_path):
-    from ragdx.embed import Embedder, embedder_from_dict, make_embedder
+    from ragdx.embed import Embedder
 
     texts = ["The mayor of Arlen is Ann Lee.", "Which river runs through Bexmoor?",
              "Corvale's school was founded in 1850 " * 20]
@@ -245,7 +244,7 @@ def test_bfloat16_is_opt_in_close_to_float32_and_cached_apart(tmp_path):
 
 
 def test_an_unknown_dtype_is_refused_naming_the_field():
-    from ragdx.embed import Embedder, make_embedder
+    from ragdx.embed import Embedder
 
     with pytest.raises(RagdxError, match="dtype") as info:
         Embedder(cache_dir=None, dtype="float16")

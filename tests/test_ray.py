@@ -193,8 +193,9 @@ def test_bad_worker_count_is_refused():
 def test_ray_embedding_is_configured_not_started(tmp_path):
     """The config paths reach a RayEmbedder (nothing connects before the first miss) and refuse
     what cannot work; a dense retriever's identity is unchanged unless it asks for Ray."""
-    from ragdx.embed import Embedder, EmbedderConfig, make_embedder
+    from ragdx.embed import Embedder, EmbedderConfig
     from ragdx.embed_ray import RayEmbedder
+    from ragdx.embedders import make_embedder
     from ragdx.rag.retrievers import build_component  # importing it registers the retrievers
 
     emb = make_embedder(EmbedderConfig(executor="ray", address="127.0.0.1:1", workers=3), cache_dir=tmp_path)

@@ -71,7 +71,7 @@ def _config(path: Path | None):
 
 def _embedder(cfg, executor: str | None = None, address: str | None = None, workers: int | None = None):
     """The embedder of ragdx.yaml; ``--executor/--address/--workers`` override its Ray settings."""
-    from ragdx.embed import make_embedder
+    from ragdx.embedders import make_embedder
 
     if executor not in (None, "local", "ray"):
         raise RagdxError(f"expected local or ray, got {executor!r}", field="--executor")

@@ -150,7 +150,7 @@ def create_app(tester: RelevanceTester | str | os.PathLike, *, token: str | None
     if not isinstance(tester, RelevanceTester):
         tester = RelevanceTester.load(tester)
         if getattr(tester.embedder, "cache_dir", None):
-            from ragdx.embed import embedder_from_dict
+            from ragdx.embedders import embedder_from_dict
 
             # a service must not keep every user query on disk: the cache would grow without bound
             # and hold what users asked (embedder_from_dict also rebuilds an endpoint embedder)

@@ -393,7 +393,7 @@ class RelevanceTester:
         if unknown:
             raise RagdxError(f"unknown keys {sorted(unknown)}", source=str(manifest_path), field="config")
         if embedder is None and manifest.get("embedder"):
-            from ragdx.embed import embedder_from_dict
+            from ragdx.embedders import embedder_from_dict
 
             try:
                 embedder = embedder_from_dict(dict(manifest["embedder"]))
