@@ -389,7 +389,7 @@ def evaluate(path: str | Path, *, out: str | Path | None = None, judge: str | Ju
         result.source["relative_path"] = relative_to(path, out)  # from the output directory
     if llm is not None:  # what this evaluation asked of the LLM (judge, closed book, G-Eval)
         from ragdx.llm import usage_record
-        from ragdx.llm.client import current_usage
+        from ragdx.llm.usage import current_usage
 
         result.extra["llm_usage"] = usage_record(current_usage())
     result.output = str(write_report(result, out, path.name, source=path))

@@ -9,12 +9,11 @@ from ragdx.llm.client import (
     LLMConfig,
     LLMFailure,
     OpenAICompatibleLLM,
-    Usage,
-    counting,
     make_llm,
     run_sync,
 )
 from ragdx.llm.estimate import Price, estimate_table, estimate_tokens, usage_line, usage_markdown, usage_record
+from ragdx.llm.usage import Usage, counting
 
 __all__ = [
     "LLM",

@@ -8,16 +8,14 @@ thing for the HTTP client, the cache and the dry run.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import contextvars
 import json
 import os
 import random
-import threading
 import weakref
-from collections.abc import Callable, Coroutine, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, Self, TypeVar, runtime_checkable
 
@@ -26,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ragdx.errors import LLMError, validated
 from ragdx.llm.cache import CompletionCache, request_key
 from ragdx.llm.estimate import Price, estimate_prompt_tokens
+from ragdx.llm.usage import Usage, count_usage
 
 if TYPE_CHECKING:
     import openai  # imported where used: ragdx.config (every CLI command) needs only LLMConfig
@@ -86,94 +85,6 @@ class ChatRequest:
     messages: Sequence[Message]
     params: Mapping[str, Any] = field(default_factory=dict)
     sample_index: int = 0
-
-
-@dataclass
-class Usage:
-    """What a client has done so far.
-
-    ``calls`` are HTTP requests, retries included (``retries`` of them); ``completions`` are
-    answers received from the endpoint, ``failures`` requests given up after their retries, and
-    ``cache_hits`` answers served from the cache, which cost no tokens. ``truncated`` counts
-    replies cut at the client's ``max_completion_chars``. ``cost_usd`` is the estimated cost of
-    the tokens received when the client has a ``price``, None when it has none. A ``DryRunLLM``
-    fills in the numbers a failure-free real run would report, with estimated tokens.
-    """
-
-    calls: int = 0
-    completions: int = 0
-    cache_hits: int = 0
-    failures: int = 0
-    retries: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    truncated: int = 0
-    cost_usd: float | None = None
-
-    def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Usage:
-        """The counters of a stored record (a results line, a manifest); unknown keys are ignored."""
-        usage = cls(**{f.name: int(data.get(f.name) or 0) for f in fields(cls) if f.name != "cost_usd"})
-        cost = data.get("cost_usd")
-        usage.cost_usd = None if cost is None else float(cost)
-        return usage
-
-    def __add__(self, other: Usage) -> Usage:
-        if not isinstance(other, Usage):
-            return NotImplemented
-        total = Usage(**{f.name: getattr(self, f.name) + getattr(other, f.name) for f in fields(self)
-                         if f.name != "cost_usd"})
-        if self.cost_usd is not None or other.cost_usd is not None:
-            total.cost_usd = (self.cost_usd or 0.0) + (other.cost_usd or 0.0)
-        return total
-
-    def counted(self) -> bool:
-        """Whether any request was counted (sent, failed or answered from the cache)."""
-        return bool(self.calls or self.cache_hits or self.completions or self.failures)
-
-
-# Where usage is counted besides the client's own ``usage``: every ``Usage`` of the active
-# ``counting`` scopes. A context variable, so each query of a run (one asyncio task) or each
-# evaluated run counts exactly its own requests, though they share one client.
-_SCOPES: contextvars.ContextVar[tuple[Usage, ...]] = contextvars.ContextVar("ragdx_llm_usage", default=())
-# Clients are used from worker threads too (the sync face inside a running loop, a callable
-# system run in threads): ``+=`` on a shared counter is not atomic there.
-_COUNT_LOCK = threading.Lock()
-
-
-@contextlib.contextmanager
-def counting(usage: Usage | None = None) -> Iterator[Usage]:
-    """Count every request that ragdx's clients make in this context into ``usage`` (a fresh
-    ``Usage`` when None), as well as into each client's own ``usage``.
-
-    The context is this thread's or this asyncio task's, and what it starts: tasks created
-    inside (``asyncio.gather``), ``asyncio.to_thread`` and ``run_sync`` inherit it. Scopes nest:
-    a request counts in every enclosing one. Do not pass a client's own ``usage`` (it would
-    count twice)."""
-    usage = Usage() if usage is None else usage
-    token = _SCOPES.set((*_SCOPES.get(), usage))
-    try:
-        yield usage
-    finally:
-        _SCOPES.reset(token)
-
-
-def current_usage() -> Usage | None:
-    """The ``Usage`` of the innermost ``counting`` scope of this context; None outside any."""
-    scopes = _SCOPES.get()
-    return scopes[-1] if scopes else None
-
-
-def _count(own: Usage, *, cost_usd: float | None = None, **counts: int) -> None:
-    with _COUNT_LOCK:
-        for usage in (own, *_SCOPES.get()):
-            for name, n in counts.items():
-                setattr(usage, name, getattr(usage, name) + n)
-            if cost_usd is not None:
-                usage.cost_usd = (usage.cost_usd or 0.0) + cost_usd
 
 
 @runtime_checkable
@@ -481,17 +392,17 @@ class OpenAICompatibleLLM(_ChatLLM):
             text = str((hit or {}).get("text") or "")
             if hit is not None and text.strip() and (cache_if is None or cache_if(text)):
                 # a priced client marks its usage as priced, though a hit costs nothing
-                _count(self.usage, cache_hits=1, cost_usd=None if self.price is None else 0.0)
+                count_usage(self.usage, cache_hits=1, cost_usd=None if self.price is None else 0.0)
                 return _completion_from_record(hit)
         result = await self._call(request)
         if isinstance(result, LLMFailure):
-            _count(self.usage, failures=1)
+            count_usage(self.usage, failures=1)
             return result
         whole = result.text
         result = self._bounded(result)
-        _count(self.usage, completions=1, prompt_tokens=result.prompt_tokens,
-               completion_tokens=result.completion_tokens, truncated=int(result.truncated),
-               cost_usd=self._cost(result.prompt_tokens, result.completion_tokens))
+        count_usage(self.usage, completions=1, prompt_tokens=result.prompt_tokens,
+                    completion_tokens=result.completion_tokens, truncated=int(result.truncated),
+                    cost_usd=self._cost(result.prompt_tokens, result.completion_tokens))
         # the caller judges the whole reply: a cut one must not pass for what it would have said
         if self.cache is not None and (cache_if is None or cache_if(whole)):
             self.cache.put(request, _record_from_completion(result))
@@ -509,7 +420,7 @@ class OpenAICompatibleLLM(_ChatLLM):
                 attempt += 1
                 # counted as sent: a retry is a request after the first, so calls - retries is
                 # the number of requests asked for, whatever a cancellation interrupts
-                _count(self.usage, calls=1, retries=int(attempt > 1))
+                count_usage(self.usage, calls=1, retries=int(attempt > 1))
                 try:
                     raw = await state.client.chat.completions.with_raw_response.create(
                         model=self.model,
@@ -596,7 +507,7 @@ class DryRunLLM(_ChatLLM):
     ) -> Completion:
         key = request_key(request)
         if self.cache is not None and (key in self._seen or self.cache.get(request) is not None):
-            _count(self.usage, cache_hits=1, cost_usd=None if self.price is None else 0.0)
+            count_usage(self.usage, cache_hits=1, cost_usd=None if self.price is None else 0.0)
             return Completion(text="", model=self.model, cached=True, dry_run=True)
         self._seen.add(key)
         params = request["params"]
@@ -606,8 +517,8 @@ class DryRunLLM(_ChatLLM):
         ceiling = params.get("max_tokens") or params.get("max_completion_tokens")
         completion_tokens = int(min(ceiling, self.default_completion_tokens) if ceiling
                                 else self.default_completion_tokens)
-        _count(self.usage, calls=1, completions=1, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens,
-               cost_usd=self._cost(prompt_tokens, completion_tokens))
+        count_usage(self.usage, calls=1, completions=1, prompt_tokens=prompt_tokens,
+                    completion_tokens=completion_tokens, cost_usd=self._cost(prompt_tokens, completion_tokens))
         return Completion(
             text="",
             model=self.model,

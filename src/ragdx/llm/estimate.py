@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from rich.table import Table
 
 if TYPE_CHECKING:
-    from ragdx.llm.client import Usage
+    from ragdx.llm.usage import Usage
 
 CHARS_PER_TOKEN = 4
 # Role name and separators that chat templates wrap around each message.

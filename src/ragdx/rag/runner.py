@@ -192,7 +192,7 @@ class _Scan:
         self.prompt_tokens += int(obj.get("prompt_tokens") or 0)
         self.completion_tokens += int(obj.get("completion_tokens") or 0)
         if isinstance(obj.get("llm"), dict):
-            from ragdx.llm.client import Usage
+            from ragdx.llm.usage import Usage
 
             used = Usage.from_dict(obj["llm"])
             self.llm = used if self.llm is None else self.llm + used
@@ -508,7 +508,7 @@ class _NoProgress:
 
 async def answer_query(system: System, item: SystemInput) -> SystemOutput:
     """One query, never raising: a system that breaks the protocol still leaves a record."""
-    from ragdx.llm.client import counting
+    from ragdx.llm.usage import counting
     from ragdx.redact import redact_text
 
     started = time.perf_counter()
