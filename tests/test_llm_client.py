@@ -416,3 +416,24 @@ def test_server_lists_models(server: OpenAIServer) -> None:
     with urllib.request.urlopen(f"{server.base_url}/models", timeout=5) as response:
         data = json.load(response)
     assert data["data"][0]["id"] == "test-model"
+
+
+def test_one_retry_policy_for_every_client():
+    # the LLM client, the embeddings client and the HTTP systems retry the same statuses and wait
+    # the same way (issue 20: two retryable sets had drifted apart; 425 was retried by one only)
+    import random
+
+    from ragdx.retry import Backoff, is_retryable, one_line, retry_after_seconds, retryable_status
+
+    assert [s for s in (400, 401, 404, 408, 409, 422, 425, 429, 500, 503) if retryable_status(s)] == \
+        [408, 409, 425, 429, 500, 503]
+
+    class StatusError(Exception):
+        status_code = 404
+
+    assert not is_retryable(StatusError()) and is_retryable(TimeoutError())
+    assert retry_after_seconds({"retry-after-ms": "1500"}) == 1.5 and retry_after_seconds({}) is None
+    waits = [Backoff(1.0, 8.0, random.Random(0)).delay(a) for a in (1, 2, 3, 4, 5, 6)]
+    assert all(step / 2 <= w <= step for w, step in zip(waits, (1, 2, 4, 8, 8, 8), strict=True))
+    assert Backoff(1.0, 8.0).delay(1, hinted=30.0) == 8.0  # a server's wait, up to the cap
+    assert one_line("failed for http://u:hunter2@h/x\n  at line 2") == "failed for http://u:***@h/x at line 2"

@@ -510,7 +510,7 @@ class OpenAIEmbedder(_CachedEmbedder):
         import numpy as np
         import openai
 
-        from ragdx.llm.client import _is_retryable, _one_line
+        from ragdx.retry import is_retryable, one_line
 
         state = llm._loop_state()
         extra = {"dimensions": self.dimensions} if self.dimensions else None
@@ -530,9 +530,9 @@ class OpenAIEmbedder(_CachedEmbedder):
                     llm.usage.prompt_tokens += int(getattr(res.usage, "prompt_tokens", 0) or 0)
                     return np.asarray([d.embedding for d in data], dtype=np.float32)
                 except (openai.APIStatusError, openai.APIConnectionError) as exc:
-                    if not _is_retryable(exc) or attempt > llm.max_retries:
+                    if not is_retryable(exc) or attempt > llm.max_retries:
                         llm.usage.failures += 1
-                        raise RagdxError(f"embeddings failed after {attempt} attempt(s): {_one_line(exc)}",
+                        raise RagdxError(f"embeddings failed after {attempt} attempt(s): {one_line(exc)}",
                                          source=f"{self.base_url}/embeddings") from None
                     llm.usage.retries += 1
                     await asyncio.sleep(llm._backoff(attempt, exc))

@@ -25,6 +25,7 @@ from ragdx.errors import LLMError, validated
 from ragdx.llm.cache import CompletionCache, request_key
 from ragdx.llm.estimate import Price, estimate_prompt_tokens
 from ragdx.llm.usage import Usage, count_usage
+from ragdx.retry import Backoff, is_retryable, one_line, retry_after_seconds
 
 if TYPE_CHECKING:
     import openai  # imported where used: ragdx.config (every CLI command) needs only LLMConfig
@@ -46,7 +47,6 @@ DEFAULT_MAX_COMPLETION_CHARS = 20_000
 # key from what is sent, or (stream) produce a body this client cannot read.
 _RESERVED_PARAMS = frozenset({"model", "messages", "stream"})
 # Same set as the OpenAI SDK's own retry logic: timeouts, lock conflicts, rate limits.
-_RETRYABLE_STATUS = frozenset({408, 409, 429})
 
 
 @dataclass(frozen=True)
@@ -432,8 +432,8 @@ class OpenAICompatibleLLM(_ChatLLM):
                     )
                     return _parse_completion(raw.http_response.text, self.model)
                 except (openai.APIStatusError, openai.APIConnectionError, _MalformedResponse) as exc:
-                    if not _is_retryable(exc) or attempt > self.max_retries:
-                        return LLMFailure(type(exc).__name__, _one_line(exc), attempt)
+                    if not is_retryable(exc) or attempt > self.max_retries:
+                        return LLMFailure(type(exc).__name__, one_line(exc), attempt)
                     await asyncio.sleep(self._backoff(attempt, exc))
 
     def _loop_state(self) -> _LoopState:
@@ -453,12 +453,7 @@ class OpenAICompatibleLLM(_ChatLLM):
         return state
 
     def _backoff(self, attempt: int, exc: Exception) -> float:
-        step = min(self.max_backoff, self.backoff_base * 2 ** (attempt - 1))
-        # "Equal jitter": never less than half a step, so that retries really back off,
-        # but spread out so parallel requests that failed together do not retry together.
-        delay = step / 2 + self._rng.uniform(0, step / 2)
-        hinted = _retry_after(exc)
-        return delay if hinted is None else max(delay, min(hinted, self.max_backoff))
+        return Backoff(self.backoff_base, self.max_backoff, self._rng).delay(attempt, _retry_after(exc))
 
 
 class DryRunLLM(_ChatLLM):
@@ -575,14 +570,6 @@ def _completion_from_record(record: Mapping[str, Any]) -> Completion:
     )
 
 
-def _is_retryable(exc: Exception) -> bool:
-    import openai
-
-    if isinstance(exc, openai.APIStatusError):
-        return exc.status_code in _RETRYABLE_STATUS or exc.status_code >= 500
-    return True  # timeouts, connection errors, unusable bodies
-
-
 def _retry_after(exc: Exception) -> float | None:
     """The server's requested wait in seconds, if it sent one we can read."""
     import openai
@@ -590,27 +577,6 @@ def _retry_after(exc: Exception) -> float | None:
     if not isinstance(exc, openai.APIStatusError):
         return None
     return retry_after_seconds(exc.response.headers)
-
-
-def retry_after_seconds(headers: Mapping[str, str]) -> float | None:
-    """``Retry-After`` / ``retry-after-ms`` in seconds; None when absent or an HTTP date."""
-    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
-        value = headers.get(name)
-        if value is not None:
-            try:
-                return max(0.0, float(value) * scale)
-            except ValueError:
-                continue  # an HTTP date: rare enough to fall back on our own backoff
-    return None
-
-
-def _one_line(exc: Exception) -> str:
-    from ragdx.redact import redact_text
-
-    # a failure's message is recorded (judgements, results): a server quoting the URL or the
-    # request in its error must not put a credential there
-    text = redact_text(" ".join(str(exc).split())) or type(exc).__name__
-    return text if len(text) <= 300 else text[:297] + "..."
 
 
 def _redacted(url: str) -> str:

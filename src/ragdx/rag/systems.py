@@ -46,7 +46,6 @@ import importlib
 import inspect
 import json
 import os
-import random
 import re
 import sys
 import threading
@@ -62,6 +61,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ragdx.errors import RagdxError, validated
 from ragdx.rag.types import RetrievedContext, System, SystemInput, SystemOutput
+from ragdx.retry import Backoff, one_line, retry_after_seconds, retryable_status
 from ragdx.store import sha256_file
 
 __all__ = [
@@ -76,7 +76,6 @@ __all__ = [
 ]
 
 # Same policy as the LLM client: timeouts, lock conflicts and rate limits are worth another try.
-_RETRYABLE_STATUS = frozenset({408, 409, 425, 429})
 
 
 # ----------------------------------------------------------------------------- shared helpers
@@ -141,13 +140,8 @@ def fill_template(template: Any, item: SystemInput) -> Any:
     return template
 
 
-def _one_line(text: str, limit: int = 300) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
 def _error_text(exc: BaseException) -> str:
-    message = _one_line(str(exc))
+    message = one_line(str(exc))
     return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
 
 
@@ -243,21 +237,6 @@ def _failed(item: SystemInput, error: str, attempts: int, started: float | None)
                         latency_s=latency)
 
 
-class _Backoff:
-    """Exponential backoff with "equal jitter", as in the LLM client: never less than half a
-    step, so retries really back off, but spread so parallel failures do not retry together."""
-
-    def __init__(self, base: float, cap: float):
-        self.base = base
-        self.cap = cap
-        self._rng = random.Random()
-
-    def delay(self, attempt: int, hinted: float | None = None) -> float:
-        step = min(self.cap, self.base * 2 ** (attempt - 1))
-        delay = step / 2 + self._rng.uniform(0, step / 2)
-        return delay if hinted is None else max(delay, min(hinted, self.cap))
-
-
 # ----------------------------------------------------------------------------- callable
 
 
@@ -336,7 +315,7 @@ class CallableSystem:
         self.options = dict(options or {})
         self.retries = retries
         self.timeout = timeout
-        self._backoff = _Backoff(backoff, max_backoff)
+        self._backoff = Backoff(backoff, max_backoff)
         self._fields = _ContextFields()
         self._built = target is not None and self._setup is None
         self._build_lock = threading.Lock()
@@ -483,8 +462,6 @@ class _Fatal(Exception):
 
 
 def _retry_after(headers: httpx.Headers) -> float | None:
-    from ragdx.llm.client import retry_after_seconds
-
     return retry_after_seconds(headers)
 
 
@@ -533,7 +510,7 @@ class HTTPSystem:
         self.timeout = timeout
         self.retries = retries
         self.max_concurrency = max_concurrency
-        self._backoff = _Backoff(backoff, max_backoff)
+        self._backoff = Backoff(backoff, max_backoff)
         # httpx connections and semaphores belong to one event loop; keep one set per loop.
         self._loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, tuple[httpx.AsyncClient,
                                                                               asyncio.Semaphore | None]] = (
@@ -577,14 +554,14 @@ class HTTPSystem:
             raise _Retryable(_error_text(exc)) from None
         status = response.status_code
         if status >= 400:
-            message = f"HTTP {status}: {_one_line(response.text, 200)}"
-            if status in _RETRYABLE_STATUS or status >= 500:
+            message = f"HTTP {status}: {one_line(response.text, 200)}"
+            if retryable_status(status):
                 raise _Retryable(message, _retry_after(response.headers))
             raise _Fatal(message)
         try:
             data = response.json()
         except ValueError:
-            raise _Retryable(f"response is not JSON: {_one_line(response.text, 120)!r}") from None
+            raise _Retryable(f"response is not JSON: {one_line(response.text, 120)!r}") from None
         try:
             return _as_output(item, data, self._fields, answer_path=self.answer_path,
                               contexts_path=self.contexts_path, prompt_tokens_path=self.prompt_tokens_path,
