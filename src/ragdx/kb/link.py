@@ -1007,12 +1007,12 @@ class FactResolver:
         """What linking needs to know of a table, worked out once (the schema helpers profile data)."""
         hit = self._meta.get(table)
         if hit is None:
-            from ragdx.gen.sql_templates import entity_key, is_surrogate, lookup_keys
+            from ragdx.gen.sql_templates import entity_key, is_association, is_surrogate, lookup_keys
 
             info = self.schema.table(table)
             keys = entity_key(info)
             names = lookup_keys(info)
-            hit = _TableMeta(info, keys, names[:2], _is_association(info),
+            hit = _TableMeta(info, keys, names[:2], is_association(info),
                              {c.name for c in info.columns if is_surrogate(info, c.name)})
             self._meta[table] = hit
         return hit
@@ -1446,13 +1446,6 @@ def null_variants(column: str) -> list[Variant]:
 
 def schema_table(schema, name: str) -> str:
     return schema.table(name).name if schema.has_table(name) else name
-
-
-def _is_association(table) -> bool:
-    from ragdx.gen.sql_templates import lookup_keys
-
-    fk_cols = {fk.columns[0] for fk in table.foreign_keys if len(fk.columns) == 1}
-    return len(fk_cols) >= 2 and not lookup_keys(table)
 
 
 # ----------------------------------------------------------------------------- records

@@ -90,10 +90,6 @@ def read_documents(directory: str | Path) -> list[Document]:
     return out
 
 
-def _is_association(table: TableInfo) -> bool:
-    return is_association(table)
-
-
 def _shown(value: Any) -> str:
     # documents state a date-time at midnight as the date, like the answers do
     from datetime import datetime, time
@@ -159,7 +155,7 @@ def render_kb(engine: Engine, schema: Schema, *, omit: Iterable[str] = (),
         if doc_id not in facts[fact]:
             facts[fact].append(doc_id)
 
-    entity_tables = [t for t in schema.tables.values() if not _is_association(t) and t.name not in dropped]
+    entity_tables = [t for t in schema.tables.values() if not is_association(t) and t.name not in dropped]
     for table in entity_tables:
         noun = readable_entity(table.name)
         for row in sorted(rows[table.name], key=lambda r: value_sort_key(label_of(table, r))):
@@ -203,7 +199,7 @@ def render_kb(engine: Engine, schema: Schema, *, omit: Iterable[str] = (),
     for child in schema.tables.values():
         if child.name in dropped:
             continue
-        assoc = _is_association(child)
+        assoc = is_association(child)
         for fk in child.foreign_keys:
             if len(fk.columns) != 1 or (child.name, fk.columns[0]) in omitted_cols:
                 continue
