@@ -427,7 +427,24 @@ CorpusTextOpt = Annotated[str, typer.Option("--corpus-text-field", help="Text fi
 def _read_corpus(path: Path, id_field: str = "id", text_field: str = "text"):
     from ragdx.rag.corpus import load_corpus
 
+    _check_corpus_id_field(path, id_field)
     return load_corpus(path, id_field=id_field, text_field=text_field)
+
+
+def _check_corpus_id_field(path: Path, id_field: str) -> None:
+    # a line without an id is numbered (documented), so a misspelt --corpus-id-field would link
+    # every record to line numbers without a word: a field named on purpose must be there
+    if id_field == "id" or not path.is_file() or path.suffix.lower() != ".jsonl":
+        return
+    with path.open(encoding="utf-8", errors="replace") as fh:
+        first = next((line for line in fh if line.strip()), "")
+    try:
+        obj = json.loads(first)
+    except ValueError:
+        return  # the reader names the bad line
+    if isinstance(obj, dict) and id_field not in obj:
+        raise RagdxError(f"no field {id_field!r} on the first line (fields: {', '.join(map(str, obj)) or 'none'})",
+                         source=str(path), field="--corpus-id-field")
 
 
 def _print_link_stats(linked) -> None:

@@ -163,7 +163,7 @@ class _VectorCache:
                 db.executemany("INSERT OR REPLACE INTO emb VALUES (?, ?)", rows)
 
 
-class _CachedEmbedder:
+class CachedEmbedder:
     """What every embedder shares: the cache keyed by (model identity, text), batches of misses,
     progress and normalisation. Subclasses give ``model_id`` and ``_encode``."""
 
@@ -251,7 +251,7 @@ class _CachedEmbedder:
         return np.ascontiguousarray(v / norms, dtype=np.float32)
 
 
-class Embedder(_CachedEmbedder):
+class Embedder(CachedEmbedder):
     """``Embedder(model_path=None, cache_dir="user", batch_size=64, device="cpu", dtype="float32")``:
     a sentence-transformers model.
 
@@ -416,7 +416,7 @@ class Embedder(_CachedEmbedder):
         return batches
 
 
-class OpenAIEmbedder(_CachedEmbedder):
+class OpenAIEmbedder(CachedEmbedder):
     """``OpenAIEmbedder(model, base_url, api_key_env="OPENAI_API_KEY", dimensions=None, ...)``:
     any OpenAI-compatible ``/v1/embeddings`` endpoint (OpenAI, vLLM, Ollama, llama.cpp, TEI).
 

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from ragdx.embed import ENCODE_STEP, Embedder, _CachedEmbedder
+from ragdx.embed import ENCODE_STEP, CachedEmbedder, Embedder
 from ragdx.errors import RagdxError
 
 #: seconds the embedding pool's actors may take to start (load the model) before giving up
@@ -53,7 +53,7 @@ class _EmbedBatch:
                 "node": np.asarray([self.node] * len(texts))}
 
 
-class RayEmbedder(_CachedEmbedder):
+class RayEmbedder(CachedEmbedder):
     """``local`` (an :class:`~ragdx.embed.Embedder`) with its cache misses embedded by Ray Data.
 
     ``address``: a Ray address (``ray://head:10001``, ``head:6379``, ``auto``); None means

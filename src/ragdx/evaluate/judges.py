@@ -687,10 +687,10 @@ class LLMJudge(Judge):
     def _request_options(self) -> dict[str, Any]:
         """What is sent besides the prompt: temperature 0; to ragdx's own clients also the reply's
         size bound and which replies their completion cache may keep (verdicts only)."""
-        from ragdx.llm.client import _ChatLLM
+        from ragdx.llm.client import ChatLLM
 
         options: dict[str, Any] = {"temperature": 0}
-        if isinstance(self.llm, _ChatLLM):
+        if isinstance(self.llm, ChatLLM):
             options["cache_if"] = self._is_verdict
             own = self.llm.params
             if self.max_tokens is not None and "max_completion_tokens" not in own and "max_tokens" not in own:

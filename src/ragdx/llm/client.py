@@ -132,7 +132,7 @@ def run_sync(coro: Coroutine[Any, Any, T]) -> T:
         return pool.submit(context.run, asyncio.run, coro).result()
 
 
-class _ChatLLM:
+class ChatLLM:
     """Request building, caching policy and the sync and batch faces shared by the clients."""
 
     def __init__(
@@ -309,7 +309,7 @@ class _LoopState:
     slots: asyncio.Semaphore
 
 
-class OpenAICompatibleLLM(_ChatLLM):
+class OpenAICompatibleLLM(ChatLLM):
     """A client for any ``/chat/completions`` endpoint: OpenAI, vLLM, Ollama, llama.cpp.
 
     Retries with exponential backoff and jitter on 408/409/429/5xx, timeouts, connection
@@ -456,7 +456,7 @@ class OpenAICompatibleLLM(_ChatLLM):
         return Backoff(self.backoff_base, self.max_backoff, self._rng).delay(attempt, _retry_after(exc))
 
 
-class DryRunLLM(_ChatLLM):
+class DryRunLLM(ChatLLM):
     """Sends nothing; counts what a real run would send and estimates its tokens.
 
     A request found in the cache, or repeated within the run while a cache is configured,
