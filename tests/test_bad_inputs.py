@@ -35,6 +35,7 @@ FAST = (
     "evaluate: --fail-under acuracy",
     "compare: --metric acuracy",
     "report: --judge bogus",
+    "kb link: --corpus-id-field wrong",
 )
 #: more of the same, slower together than the suite's 30 s budget for one file
 MORE = (
