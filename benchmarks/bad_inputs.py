@@ -7,7 +7,7 @@ case has planted its bad file. The world's tree (names, sizes, modification time
 before and after: any file created, changed or removed counts as "wrote something".
 
     OMP_WAIT_POLICY=passive HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/bad_inputs.py \\
-        --out benchmarks/results/bad_inputs.md          # ~4 min on 2 cores
+        --out benchmarks/results/bad_inputs.md          # ~1 min on 2 idle cores
 
 ``--only SUBSTRING`` runs the cases whose name contains it; ``--jobs N`` runs N at once.
 tests/test_bad_inputs.py runs a representative subset through :func:`run_case`.
