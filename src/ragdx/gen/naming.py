@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["COLUMN_SYNONYMS", "RELATION_SYNONYMS", "column_phrase", "low_words", "plural_phrase",
-           "readable_entity", "readable_name", "relation_noun", "starts_with_table", "table_words"]
+__all__ = ["COLUMN_SYNONYMS", "PLACE_WORDS", "RELATION_SYNONYMS", "column_phrase", "low_words", "names_a_place",
+           "plural_phrase", "readable_entity", "readable_name", "relation_noun", "starts_with_table", "table_words"]
 
 _TOKEN = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 # Kept upper case even when the identifier is written all in capitals, where "is it an acronym?"
@@ -273,6 +273,16 @@ ROLE_NOUNS = frozenset({
     "chair", "leader", "partner", "referrer", "planner", "consultant", "engineer", "doctor", "physician",
     "nurse", "therapist", "driver", "captain", "editor", "accountant", "auditor", "custodian", "steward",
 })
+
+
+# The last word of a column that holds a place: such a value names a row only beside the row's
+# noun ("the Hamburg office"); alone ("moved to Hamburg") it is the place, not the row.
+PLACE_WORDS = frozenset({"city", "town", "location", "place", "site", "campus", "building", "country", "region"})
+
+
+def names_a_place(column: str) -> bool:
+    words = low_words(column)
+    return bool(words) and words[-1] in PLACE_WORDS
 
 
 def low_words(identifier: str) -> list[str]:

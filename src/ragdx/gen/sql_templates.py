@@ -27,7 +27,7 @@ from sqlglot.optimizer.scope import traverse_scope
 
 from ragdx.db.schema import Schema, TableInfo
 from ragdx.errors import TemplateError
-from ragdx.gen.naming import low_words, relation_noun, table_words
+from ragdx.gen.naming import low_words, names_a_place, relation_noun, table_words
 from ragdx.gen.semantics import ColumnRef, Condition, Join, TemplateSemantics
 
 #: a table or column name a placeholder can carry: letters of any script, digits, '_', '$' and
@@ -581,7 +581,6 @@ def _near_unique(table: TableInfo, column: str) -> bool:
     return col.nulls == 0 and present > 0 and col.distinct >= _NEAR_UNIQUE * present
 
 
-_PLACE_WORDS = frozenset({"city", "town", "location", "place", "site", "campus", "building", "country", "region"})
 _CONTACT_WORDS = frozenset({"phone", "fax", "email", "mail", "address", "postal", "zip", "postcode", "url",
                             "website", "homepage", "extension"})
 _CODE_WORDS = frozenset({"code", "id", "no", "number", "nr", "num", "key", "ref"})
@@ -598,7 +597,7 @@ def _naming_tier(column: str) -> int:
         return 3
     if words[-1] in ("name", "title", "label"):
         return 0
-    if words[-1] in _PLACE_WORDS:
+    if names_a_place(column):
         return 1
     if words[-1] in _CODE_WORDS:
         return 2

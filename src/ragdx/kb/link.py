@@ -1216,13 +1216,17 @@ class FactResolver:
 
     def alt_name_nouns(self) -> dict[str, str]:
         """Padded phrase of every alternative name (``_alt_names``) → the table's noun, padded
-        (" leeds " → " office "): "Leeds" names the office only where the text speaks of an office."""
-        from ragdx.gen.naming import readable_entity
+        (" leeds " → " office "): "Leeds" names the office only where the text speaks of an office.
+        A row named by a place (an office by its unique city) is named that way too: "moved to
+        Hamburg" speaks of the city, "our Hamburg office" of the office."""
+        from ragdx.gen.naming import names_a_place, readable_entity
 
         out: dict[str, str] = {}
         for name in self.schema.tables:
             meta = self.meta(name)
             cols = self._alt_names(meta)
+            if meta.names and all(names_a_place(c) for c in meta.names):
+                cols = [*cols, *meta.names]
             noun = phrase(readable_entity(meta.info.name))
             if not noun:
                 continue
