@@ -243,7 +243,8 @@ def writes_value(st: Statement, carrier: Carrier, value: str) -> bool:
     "Chai" for Chai's supplier)."""
     if not st.surface or st.form in NOT_THE_VALUE:
         return False
-    direct = not carrier.hop and not carrier.fk and (carrier.fact or "").startswith(f"{carrier.table}.{carrier.column}@")
+    direct = (not carrier.hop and not carrier.fk
+              and (carrier.fact or "").startswith(f"{carrier.table}.{carrier.column}@"))
     if direct:
         return True
     said = _tokens(st.surface)
@@ -367,7 +368,8 @@ class World:
             return " ".join(words[: math.ceil(len(words) / 3)]), "lm:partial"
         wrong = self.other_value(rec, rng)
         if kind == "hedge":
-            return (f"Possibly {wrong}, but I am not sure." if wrong else "I am not sure; it could be several things."), "lm:hedge"
+            hedge = f"Possibly {wrong}, but I am not sure." if wrong else "I am not sure; it could be several things."
+            return hedge, "lm:hedge"
         if wrong:
             return wrong, "lm:wrong"
         return "I am not sure; it could be several things.", "lm:hedge"
@@ -400,7 +402,8 @@ def simulate(world: World, sc: Scenario, bm25_k: int = 5) -> tuple[dict[str, Out
         injected = ""
         if ranker is not None:
             if rec.query not in bm25_memo:
-                bm25_memo[rec.query] = list(dict.fromkeys(c.id.split("#")[0] for c in ranker.retrieve(rec.query, bm25_k)))
+                found = ranker.retrieve(rec.query, bm25_k)
+                bm25_memo[rec.query] = list(dict.fromkeys(c.id.split("#")[0] for c in found))
             retrieved = bm25_memo[rec.query]
         else:
             stating = world.truth.stating_docs(rec.need) & searched
@@ -453,7 +456,7 @@ def er_truth(world: World, results: dict[str, dict[str, Any]]) -> dict[str, Outc
         retrieved = list(dict.fromkeys(str(c.get("id", "")).split("#")[0] for c in res.get("contexts") or []))
         norm = " " + " ".join(re.findall(r"\w+", unicodedata.normalize("NFKC", answer).casefold())) + " "
 
-        def has(text: str) -> bool:
+        def has(text: str, norm: str = norm) -> bool:  # this record's answer, bound now
             w = " ".join(re.findall(r"\w+", unicodedata.normalize("NFKC", str(text)).casefold()))
             return bool(w) and f" {w} " in norm
 
@@ -563,7 +566,8 @@ def judge_figures(outcomes: dict[str, Outcome], accepted: dict[str, bool | None]
 # ----------------------------------------------------------------------------- running ragdx
 
 def _ragdx(*args: str, cwd: Path) -> None:
-    cmd = [sys.executable, "-c", "import sys; from ragdx.cli import main; sys.argv[0] = 'ragdx'; sys.exit(main())", *args]
+    code = "import sys; from ragdx.cli import main; sys.argv[0] = 'ragdx'; sys.exit(main())"
+    cmd = [sys.executable, "-c", code, *args]
     res = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
     if res.returncode:
         raise SystemExit(f"ragdx {' '.join(args)} failed ({res.returncode}): {res.stderr.strip()[-2000:]}")
@@ -629,7 +633,8 @@ def make_dataset(work: Path, corpus: Path, db: Path, max_groups: int, templates:
     return ds, dbcopy
 
 
-def run_and_evaluate(system: Any, dataset: Path, run_dir: Path, n_boot: int) -> tuple[dict[str, str], dict[str, bool | None], Any]:
+def run_and_evaluate(system: Any, dataset: Path, run_dir: Path,
+                     n_boot: int) -> tuple[dict[str, str], dict[str, bool | None], Any]:
     import ragdx
 
     ragdx.run(system, dataset, run_dir, overwrite=True, progress=False, concurrency=8)
@@ -672,8 +677,8 @@ def load_world(corpus: Path, db: Path, work: Path, max_groups: int, templates: i
     return World(corpus, dbcopy, scorer, truth, docs, recs), ds
 
 
-def run_scenario(world: World, ds: Path, sc: Scenario, work: Path, n_boot: int, er_world: tuple[World, Path] | None = None,
-                 log: Any = print) -> dict[str, Any]:
+def run_scenario(world: World, ds: Path, sc: Scenario, work: Path, n_boot: int,
+                 er_world: tuple[World, Path] | None = None, log: Any = print) -> dict[str, Any]:
     t0 = time.perf_counter()
     run_dir = work / "runs" / re.sub(r"[^a-z0-9]+", "-", sc.name.lower()).strip("-")
     if sc.retriever == "er":
@@ -849,7 +854,8 @@ def _provenance() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--corpus", action="append", type=Path, help="corpus folder (docs/, truth.json, score_linking.py); repeatable")
+    ap.add_argument("--corpus", action="append", type=Path,
+                    help="corpus folder (docs/, truth.json, score_linking.py); repeatable")
     ap.add_argument("--db", action="append", type=Path, help="its SQLite database (one per --corpus, in order)")
     ap.add_argument("--max-groups", type=int, default=6, help="semantic groups per SQL template (ragdx gen's cap)")
     ap.add_argument("--templates", type=int, default=0, help="keep this many SQL templates (0: all)")

@@ -86,8 +86,10 @@ def load_module(name: str, path: Path):
 
 def before_modules(rev: str, tmp: Path):
     out = []
-    for rel, name in (("src/ragdx/evaluate/judges.py", "before_judges"), ("src/ragdx/kb/normalise.py", "before_normalise")):
-        text = subprocess.run(["git", "show", f"{rev}:{rel}"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    for rel, name in (("src/ragdx/evaluate/judges.py", "before_judges"),
+                      ("src/ragdx/kb/normalise.py", "before_normalise")):
+        text = subprocess.run(["git", "show", f"{rev}:{rel}"], cwd=ROOT, capture_output=True, text=True,
+                              check=True).stdout
         path = tmp / f"{name}.py"
         path.write_text(text)
         out.append(load_module(name, path))
@@ -370,7 +372,7 @@ def main(argv: list[str] | None = None) -> int:
     head = [
         "# Judge and linker on values as people write them",
         "",
-        f"`{' '.join(['.venv/bin/python', 'benchmarks/judge_formats.py'] + (argv if argv is not None else sys.argv[1:]))}`"
+        f"`{' '.join(['.venv/bin/python', 'benchmarks/judge_formats.py', *(sys.argv[1:] if argv is None else argv)])}`"
         f" on {cpu_model()} (Python {platform.python_version()}); truth `{args.truth}`, database `{args.db}`;"
         f" before = `{args.before}`, after = the working tree.",
         "",

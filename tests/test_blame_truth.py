@@ -56,11 +56,14 @@ def test_verdict_scores_on_a_hand_checked_case():
 def _tiny_truth(tmp_path: Path) -> bt.Truth:
     t = {
         "facts": [
-            {"fact_key": "T.a@1", "doc_id": "d1.md", "surface": "Berlin", "exact": True, "form": "verbatim", "how": "prose"},
-            {"fact_key": "T.a@1", "doc_id": "d2.txt", "surface": "about Berlin", "exact": False, "form": "approx", "how": "prose"},
-            {"fact_key": "T.b@1", "doc_id": "reg.txt", "surface": "42", "exact": True, "form": "verbatim", "how": "split",
-             "split_id": "s1"},
-            {"fact_key": "T.c@2", "doc_id": "d3.html", "surface": "x", "exact": True, "form": "verbatim", "how": "card"},
+            {"fact_key": "T.a@1", "doc_id": "d1.md", "surface": "Berlin", "exact": True, "form": "verbatim",
+             "how": "prose"},
+            {"fact_key": "T.a@1", "doc_id": "d2.txt", "surface": "about Berlin", "exact": False, "form": "approx",
+             "how": "prose"},
+            {"fact_key": "T.b@1", "doc_id": "reg.txt", "surface": "42", "exact": True, "form": "verbatim",
+             "how": "split", "split_id": "s1"},
+            {"fact_key": "T.c@2", "doc_id": "d3.html", "surface": "x", "exact": True, "form": "verbatim",
+             "how": "card"},
         ],
         "split_facts": [{"fact_key": "T.b@1", "split_id": "s1", "doc_ids": ["prof.md", "reg.txt"]}],
         "distractor_doc_ids": ["dis.md"],

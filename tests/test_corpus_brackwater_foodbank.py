@@ -72,7 +72,7 @@ def _row(con, table, key):
     parts = key.split("|")
     cols = PKS[table]
     where = " AND ".join(f'"{c}" = ?' for c in cols)
-    vals = [int(p) if c != "weekday" else p for c, p in zip(cols, parts)]
+    vals = [int(p) if c != "weekday" else p for c, p in zip(cols, parts, strict=False)]
     return con.execute(f'SELECT * FROM "{table}" WHERE {where}', vals).fetchone()
 
 
@@ -170,7 +170,8 @@ def test_generators_are_deterministic(tmp_path):
 def test_database_shape(con):
     n = sum(con.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in PKS)
     assert 300 <= n <= 1000
-    assert con.execute("SELECT COUNT(*) FROM volunteers WHERE first_name='Sarah' AND last_name='Jones'").fetchone()[0] == 2
+    sarahs = "SELECT COUNT(*) FROM volunteers WHERE first_name='Sarah' AND last_name='Jones'"
+    assert con.execute(sarahs).fetchone()[0] == 2
 
 
 def test_surfaces_sit_at_their_offsets(truth):

@@ -169,7 +169,7 @@ def _time(s, form):
 def _minutes(s):
     total = 0
     parts = s.split()
-    for n, unit in zip(parts[::2], parts[1::2]):
+    for n, unit in zip(parts[::2], parts[1::2], strict=False):
         total += int(n) * (60 if unit == "hr" else 1)
     return total
 
@@ -226,7 +226,8 @@ def test_exact_statements_agree_with_database(truth, con):
             if table == "sailings":
                 assert int(s) == row["sailing_no"], f
             else:
-                qname = con.execute("SELECT name FROM qualifications WHERE qual_id = ?", (row["qual_id"],)).fetchone()[0]
+                qname = con.execute("SELECT name FROM qualifications WHERE qual_id = ?",
+                                    (row["qual_id"],)).fetchone()[0]
                 assert s in ("X", qname), f
         elif (table, col) in FK:
             target = FK[(table, col)]

@@ -208,7 +208,8 @@ def test_scorer_needs(con):
     needs = mod.Needs(str(DB))
     b = con.execute("SELECT book_id, title FROM books WHERE series_id IS NOT NULL ORDER BY book_id LIMIT 1").fetchone()
     title = b["title"].replace("'", "''")
-    sql = f"SELECT series.title FROM books JOIN series ON books.series_id = series.series_id WHERE books.title = '{title}'"
+    sql = ("SELECT series.title FROM books JOIN series ON books.series_id = series.series_id "
+           f"WHERE books.title = '{title}'")
     assert needs(sql) == [[f"books.series_id@{b['book_id']}"]]
     ba = con.execute("SELECT book_id, author_id FROM book_authors ORDER BY book_id, author_id LIMIT 1").fetchone()
     name = con.execute("SELECT full_name FROM authors WHERE author_id = ?", (ba["author_id"],)).fetchone()[0]
