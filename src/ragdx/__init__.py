@@ -1,6 +1,6 @@
 """ragdx: grounded, modular diagnosis for retrieval-augmented generation systems.
 
-The Python API (see :mod:`ragdx.api`)::
+The Python API (see :mod:`ragdx._api`)::
 
     import ragdx
     dataset = ragdx.generate_dataset("sqlite:///shop.db", "out/dataset", kb="out/kb")
@@ -38,8 +38,8 @@ __all__ = [
 ]
 
 _LAZY = {
-    "generate_dataset": "ragdx.api", "run": "ragdx.api", "arun": "ragdx.api", "compare": "ragdx.api",
-    "as_system": "ragdx.api",
+    "generate_dataset": "ragdx._api", "run": "ragdx._api", "arun": "ragdx._api", "compare": "ragdx._api",
+    "as_system": "ragdx._api",
     "EvaluationResult": "ragdx.evaluate.results", "Metric": "ragdx.evaluate.results",
     "RunSummary": "ragdx.rag.runner", "RelevanceTester": "ragdx.relevance.tester",
     "assert_metrics": "ragdx.testing", "assert_no_regression": "ragdx.testing",
@@ -52,7 +52,7 @@ class _CallableModule(types.ModuleType):
     """A submodule that is also the API function of its name (``ragdx.evaluate(path)``)."""
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        from ragdx import api
+        from ragdx import _api as api
 
         return getattr(api, self.__name__.rpartition(".")[2])(*args, **kwargs)
 
