@@ -540,8 +540,30 @@ class Linker:
             return 0.0
         norm, ctx = passage.norm, passage.ctx
         all_names = [p for names in subject_phrases for p in names]
-        name_spans = [sp for p in all_names for sp in _occurrences(norm, p)]
         value_spans = [_occurrences(norm, v) for v in value]
+        value_sents, value_in_ctx = self._value_reading(hop, passage, value, value_spans, all_names)
+        if not value_sents and not value_in_ctx:
+            return 0.0
+        if passage.cells is not None and value_sents:
+            verdict = self._row_reading(hop, passage, value, subject_phrases)
+            if verdict is not None:
+                return verdict
+        flat_values = [sp for spans in value_spans for sp in spans]
+        weight = 1.0
+        for (entity, _), names, docs_about in zip(hop.subjects, subject_phrases, about, strict=True):
+            subject_weight = self._subject_weight(hop, pid, entity, names, docs_about, flat_values, value_sents,
+                                                  value_in_ctx)
+            if not subject_weight:
+                return 0.0
+            weight = min(weight, subject_weight)
+        return weight
+
+    def _value_reading(self, hop: Hop, passage: Passage, value: tuple[str, ...],
+                       value_spans: list[list[tuple[int, int]]], all_names: list[str]) -> tuple[set[int], bool]:
+        """Where ``passage`` states ``value``: the sentences that state it outside any name, and
+        whether (stated in no sentence) the heading it is read under gives it."""
+        norm, ctx = passage.norm, passage.ctx
+        name_spans = [sp for p in all_names for sp in _occurrences(norm, p)]
         # a value inside another entity's name ("Hamburg" in "Hamburg Wasserwerke Nord", "Malmö" in
         # "the Malmö office") names that entity; it states no city
         name_spans += self._other_names_around(norm, value, all_names, hop.ref_noun)
@@ -553,59 +575,49 @@ class Linker:
         value_in_ctx = not value_sents and bool(ctx) and all(v in ctx for v in value) \
             and not any(v in p and p in ctx for v in value for p in all_names) \
             and self._stated_in_ctx(ctx, value, all_names, hop.ref_noun)
-        if not value_sents and not value_in_ctx:
+        return value_sents, value_in_ctx
+
+    def _subject_weight(self, hop: Hop, pid: int, entity: str, names: list[str], docs_about: set[int],
+                        flat_values: list[tuple[int, int]], value_sents: set[int], value_in_ctx: bool) -> float:
+        """How surely passage ``pid`` (stating the value in ``value_sents``, or under its heading
+        when ``value_in_ctx``) speaks of the subject ``entity`` named by ``names`` (0: it does not)."""
+        passage = self.index.passages[pid]
+        norm, ctx = passage.norm, passage.ctx
+        # the subject's name inside another entity's longer name ("Tidewell" in "Tidewell Lions")
+        # names that one, not the subject
+        around = self._other_names_around(norm, tuple(p for p in names if p in self.alt_nouns), names,
+                                          nouns=False)
+        blocked = flat_values + around
+        named = {norm.count(SEP, 0, a) for p in names for a, b in _occurrences(norm, p)
+                 if not any(x <= a and b <= y and (y - x) > (b - a) for x, y in blocked)}
+        named = {i for i in named if self._full_mention(pid, i, names)}
+        if value_in_ctx:
+            # in a tree, the line above is the parent: a peer relation (reports to) is read there
+            if named and (not hop.peers or passage.kind == "branch") and passage.kind != "heading":
+                return TOPIC_WEIGHT
             return 0.0
-        if passage.cells is not None and value_sents:
-            verdict = self._row_reading(hop, passage, value, subject_phrases)
-            if verdict is not None:
-                return verdict
-        flat_values = [sp for spans in value_spans for sp in spans]
-        weight = 1.0
-        for (entity, _), names, docs_about in zip(hop.subjects, subject_phrases, about, strict=True):
-            # the subject's name inside another entity's longer name ("Tidewell" in "Tidewell Lions")
-            # names that one, not the subject
-            around = self._other_names_around(norm, tuple(p for p in names if p in self.alt_nouns), names,
-                                              nouns=False)
-            blocked = flat_values + around
-            named = {norm.count(SEP, 0, a) for p in names for a, b in _occurrences(norm, p)
-                     if not any(x <= a and b <= y and (y - x) > (b - a) for x, y in blocked)}
-            named = {i for i in named if self._full_mention(pid, i, names)}
-            if value_in_ctx:
-                # in a tree, the line above is the parent: a peer relation (reports to) is read there
-                if named and (not hop.peers or passage.kind == "branch") and passage.kind != "heading":
-                    weight = min(weight, TOPIC_WEIGHT)
-                    continue
-                return 0.0
-            if named & value_sents and not (hop.peers and passage.doc in docs_about):
-                if hop.peers:
-                    weight = min(weight, PEER_WEIGHT)
-                continue
-            if ctx and any(p in ctx for p in names) and self._speaks_of(pid, names) and not (
-                    passage.kind == "para" and self._leads_with_another(pid, entity, names)):
-                # the heading (or caption, or the paragraph a pronoun points back to) names it
-                weight = min(weight, TOPIC_WEIGHT)
-                continue
-            if passage.kind == "card" and named and not hop.peers \
-                    and not self._named_before(pid, min(named), names):
-                # a card is about the first entity it names ("Company: ANG Resellers" then "City: Madrid")
-                weight = min(weight, TOPIC_WEIGHT)
-                continue
-            if passage.doc in docs_about and (named or not self._leads_with_another(pid, entity, names)):
-                weight = min(weight, TOPIC_WEIGHT)
-                continue
-            if not hop.peers and passage.kind == "para" and _lead_sentence(norm) in named:
-                # the paragraph's opening sentence names the subject: what follows is about it
-                # ("Skyline Developers is a Dubai firm. It was founded in 1999.")
-                weight = min(weight, LEAD_WEIGHT)
-                continue
-            k = next(i for i, s_ in enumerate(hop.subjects) if s_[0] == entity)
-            if k < len(hop.descriptors) and self._described(passage, value_sents, hop.descriptors[k]):
-                # a numbered row told apart by its other values ("Einaudi took Italian rights in
-                # The Oyster Wars, advance £2,000")
-                weight = min(weight, TOPIC_WEIGHT)
-                continue
-            return 0.0
-        return weight
+        if named & value_sents and not (hop.peers and passage.doc in docs_about):
+            return PEER_WEIGHT if hop.peers else 1.0
+        if ctx and any(p in ctx for p in names) and self._speaks_of(pid, names) and not (
+                passage.kind == "para" and self._leads_with_another(pid, entity, names)):
+            # the heading (or caption, or the paragraph a pronoun points back to) names it
+            return TOPIC_WEIGHT
+        if passage.kind == "card" and named and not hop.peers \
+                and not self._named_before(pid, min(named), names):
+            # a card is about the first entity it names ("Company: ANG Resellers" then "City: Madrid")
+            return TOPIC_WEIGHT
+        if passage.doc in docs_about and (named or not self._leads_with_another(pid, entity, names)):
+            return TOPIC_WEIGHT
+        if not hop.peers and passage.kind == "para" and _lead_sentence(norm) in named:
+            # the paragraph's opening sentence names the subject: what follows is about it
+            # ("Skyline Developers is a Dubai firm. It was founded in 1999.")
+            return LEAD_WEIGHT
+        k = next(i for i, s_ in enumerate(hop.subjects) if s_[0] == entity)
+        if k < len(hop.descriptors) and self._described(passage, value_sents, hop.descriptors[k]):
+            # a numbered row told apart by its other values ("Einaudi took Italian rights in
+            # The Oyster Wars, advance £2,000")
+            return TOPIC_WEIGHT
+        return 0.0
 
     @staticmethod
     def _described(passage: Passage, value_sents: set[int], descriptors: Sequence[tuple[str, ...]]) -> bool:
