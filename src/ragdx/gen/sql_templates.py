@@ -318,6 +318,28 @@ def parse_template(template: SqlTemplate, schema: Schema) -> ParsedTemplate:
         return TemplateError(reason, field=f"{template.schema}: {sql}")
 
     dialect = schema.dialect if schema.dialect in GLOT_DIALECT else "sqlite"
+    resolved = _qualified(_checked_select(template, sql, dialect, fail), schema, fail)
+    conditions, compared, compared_q, domains = _bind_placeholders(resolved, schema, fail)
+    targets, outputs = _projections(resolved, template, set(compared_q.values()), fail)
+    tree = resolved.tree
+    set_based = not any(tree.find(t) for t in _UNSUPPORTED_FOR_SET)
+    semantics = TemplateSemantics(
+        targets=tuple(targets),
+        entity=conditions[0].column.table,
+        conditions=tuple(conditions),
+        joins=tuple(_joins(resolved)),
+        target_kinds=tuple(_target_kinds(resolved)),
+        condition_kinds=tuple(resolved.kind_of(*compared_q[c.placeholder]) for c in conditions),
+    )
+    return ParsedTemplate(template, semantics, dialect, compared, compared_q, _fact_columns(resolved), domains,
+                          outputs, resolved.sources, set_based, tree)
+
+
+_Fail = Callable[[str], TemplateError]
+
+
+def _checked_select(template: SqlTemplate, sql: str, dialect: str, fail: _Fail) -> exp.Select:
+    """``sql`` parsed as one plain SELECT that calls nothing a template may not call."""
     bare = _QUOTED_PLACEHOLDER.sub("''", sql)
     if "[" in bare and PLACEHOLDER.search(bare):
         raise fail("a placeholder must be quoted like '[Table.Column]'")
@@ -348,11 +370,42 @@ def parse_template(template: SqlTemplate, schema: Schema) -> ParsedTemplate:
             problem = _function_problem(node)
             if problem:
                 raise fail(problem)
+    return tree
 
-    # --- resolve every table and column against the schema; qualify every column with the
-    # table's real name, or with its alias where the query gives one
+
+@dataclass
+class _Qualified:
+    """A template's tree with every column qualified, and the tables its qualifiers stand for."""
+
+    tree: exp.Select
+    schema: Schema
+    real_of: dict[str, str]  # qualifier used in the rewritten query -> real table name
+    sources: list[tuple[str, str]]  # (real table, qualifier) of the outer SELECT
+    occurrences: dict[str, int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.occurrences = {}
+        for real, _ in self.sources:
+            self.occurrences[real] = self.occurrences.get(real, 0) + 1
+
+    def meaning_name(self, qualifier: str) -> str:
+        # In the meaning of a template a table is named by its real name, except where it occurs
+        # twice (a self-join: the employee and the employee's supervisor are different rows).
+        real = self.real_of.get(qualifier, qualifier)
+        return qualifier if self.occurrences.get(real, 0) > 1 else real
+
+    def kind_of(self, qualifier: str, column: str) -> str:
+        real = self.real_of.get(qualifier, qualifier)
+        if self.schema.has_table(real) and self.schema.table(real).has_column(column):
+            return self.schema.table(real).column(column).kind
+        return ""
+
+
+def _qualified(tree: exp.Select, schema: Schema, fail: _Fail) -> _Qualified:
+    """Resolve every table and column of a copy of ``tree`` against the schema; qualify every
+    column with the table's real name, or with its alias where the query gives one."""
     tree = tree.copy()
-    real_of: dict[str, str] = {}  # qualifier used in the rewritten query -> real table name
+    real_of: dict[str, str] = {}
     sources: list[tuple[str, str]] = []
     for scope in traverse_scope(tree):
         renamed: dict[str, str] = {}
@@ -376,25 +429,21 @@ def parse_template(template: SqlTemplate, schema: Schema) -> ParsedTemplate:
     for table_node in tree.find_all(exp.Table):
         if schema.has_table(table_node.name):
             table_node.set("this", exp.to_identifier(schema.table(table_node.name).name))
+    return _Qualified(tree, schema, real_of, sources)
 
-    # In the meaning of a template a table is named by its real name, except where it occurs
-    # twice (a self-join: the employee and the employee's supervisor are different rows).
-    occurrences: dict[str, int] = {}
-    for real, _ in sources:
-        occurrences[real] = occurrences.get(real, 0) + 1
 
-    def meaning_name(qualifier: str) -> str:
-        real = real_of.get(qualifier, qualifier)
-        return qualifier if occurrences.get(real, 0) > 1 else real
-
-    # --- placeholders
+def _bind_placeholders(q: _Qualified, schema: Schema, fail: _Fail) -> tuple[
+        list[Condition], dict[str, tuple[str, str]], dict[str, tuple[str, str]], dict[str, tuple[str, str]]]:
+    """Check every placeholder and replace it in ``q.tree`` by its numbered sentinel: the
+    conditions, the column each placeholder is compared with (real table; qualifier) and the
+    column whose values fill it."""
     conditions: list[Condition] = []
     compared: dict[str, tuple[str, str]] = {}
     compared_q: dict[str, tuple[str, str]] = {}
     domains: dict[str, tuple[str, str]] = {}
-    where_node = tree.args.get("where")
+    where_node = q.tree.args.get("where")
     root_conjuncts = {id(c) for c in _conjuncts(where_node.this)} if where_node else set()
-    literals = [lit for lit in tree.find_all(exp.Literal) if lit.is_string]
+    literals = [lit for lit in q.tree.find_all(exp.Literal) if lit.is_string]
     index = 0
     for lit in literals:
         match = PLACEHOLDER.fullmatch(lit.this)
@@ -416,67 +465,68 @@ def parse_template(template: SqlTemplate, schema: Schema) -> ParsedTemplate:
             domains[ph] = schema.resolve(match.group(1), match.group(2))
         except TemplateError as exc:
             raise fail(f"placeholder '[{ph}]' names an {exc.message}") from None
-        compared[ph] = (real_of.get(other.table, other.table), other.name)
+        compared[ph] = (q.real_of.get(other.table, other.table), other.name)
         compared_q[ph] = (other.table, other.name)
-        conditions.append(Condition(ColumnRef(meaning_name(other.table), other.name), ph))
+        conditions.append(Condition(ColumnRef(q.meaning_name(other.table), other.name), ph))
         lit.replace(exp.Literal.string(_SENTINEL.format(index)))
         index += 1
     if not conditions:
         raise fail("no placeholder: a template needs at least one '[Table.Column]' in WHERE")
+    return conditions, compared, compared_q, domains
 
-    # --- projections
+
+def _projections(q: _Qualified, template: SqlTemplate, predicate: set[tuple[str, str]],
+                 fail: _Fail) -> tuple[list[ColumnRef], list[str]]:
+    """The columns the SELECT projects and its output names."""
     targets: list[ColumnRef] = []
     outputs: list[str] = []
-    predicate = set(compared_q.values())
-    for proj in tree.expressions:
+    for proj in q.tree.expressions:
         inner = proj.this if isinstance(proj, exp.Alias) else proj
         outputs.append(proj.alias_or_name or inner.sql())
         for col in inner.find_all(exp.Column):
-            targets.append(ColumnRef(meaning_name(col.table), col.name))
+            targets.append(ColumnRef(q.meaning_name(col.table), col.name))
             # Table 7's criterion binds generators; a person's file may project the key on
             # purpose (the reference's *_with_ids templates select Name as the gold document id)
             if (col.table, col.name) in predicate and template.method in GENERATED:
                 raise fail(f"the projected column '{targets[-1].qualified}' appears in the predicate")
+    return targets, outputs
 
+
+def _joins(q: _Qualified) -> list[Join]:
     joins: list[Join] = []
-    for node in tree.find_all(exp.EQ):
+    for node in q.tree.find_all(exp.EQ):
         if isinstance(node.this, exp.Column) and isinstance(node.expression, exp.Column):
             joins.append(Join(
-                ColumnRef(meaning_name(node.this.table), node.this.name),
-                ColumnRef(meaning_name(node.expression.table), node.expression.name),
+                ColumnRef(q.meaning_name(node.this.table), node.this.name),
+                ColumnRef(q.meaning_name(node.expression.table), node.expression.name),
             ))
+    return joins
+
+
+def _fact_columns(q: _Qualified) -> list[tuple[str, str, str]]:
+    """(qualifier, real table, column) of every column whose value is a fact the knowledge base must state."""
+    tree, schema = q.tree, q.schema
     fact_columns: list[tuple[str, str, str]] = []
     for col in itertools.chain(*(p.find_all(exp.Column) for p in tree.expressions),
                                *(w.find_all(exp.Column) for w in [tree.args.get("where")] if w),
                                *(j.find_all(exp.Column) for j in tree.args.get("joins") or [])):
-        fact = (col.table, real_of.get(col.table, col.table), col.name)
+        fact = (col.table, q.real_of.get(col.table, col.table), col.name)
         # an association row's key is the link itself: a fact the knowledge base must state
         if fact[1] in schema.tables and (col.name not in entity_key(schema.table(fact[1]))
                                          or is_association(schema.table(fact[1]))) \
                 and fact not in fact_columns:
             fact_columns.append(fact)
-    set_based = not any(tree.find(t) for t in _UNSUPPORTED_FOR_SET)
-    def kind_of(qualifier: str, column: str) -> str:
-        real = real_of.get(qualifier, qualifier)
-        if schema.has_table(real) and schema.table(real).has_column(column):
-            return schema.table(real).column(column).kind
-        return ""
+    return fact_columns
 
+
+def _target_kinds(q: _Qualified) -> list[str]:
+    """The kind of each projected column, "" for one inside an expression."""
     target_kinds = []
-    for proj in tree.expressions:
+    for proj in q.tree.expressions:
         inner = proj.this if isinstance(proj, exp.Alias) else proj
         for col in inner.find_all(exp.Column):
-            target_kinds.append(kind_of(col.table, col.name) if inner is col else "")
-    semantics = TemplateSemantics(
-        targets=tuple(targets),
-        entity=conditions[0].column.table,
-        conditions=tuple(conditions),
-        joins=tuple(joins),
-        target_kinds=tuple(target_kinds),
-        condition_kinds=tuple(kind_of(*compared_q[c.placeholder]) for c in conditions),
-    )
-    return ParsedTemplate(template, semantics, dialect, compared, compared_q, fact_columns, domains,
-                          outputs, sources, set_based, tree)
+            target_kinds.append(q.kind_of(col.table, col.name) if inner is col else "")
+    return target_kinds
 
 
 def _resolve_column(column: exp.Column, scope, schema: Schema, fail) -> tuple[str, str] | None:
