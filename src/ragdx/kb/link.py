@@ -538,7 +538,7 @@ class Linker:
             return self._weigh_long(hop, pid, subject_phrases, about)
         if not self._value_may_be_here(hop, passage, value, subject_phrases):
             return 0.0
-        norm, ctx = passage.norm, passage.ctx
+        norm = passage.norm
         all_names = [p for names in subject_phrases for p in names]
         value_spans = [_occurrences(norm, v) for v in value]
         value_sents, value_in_ctx = self._value_reading(hop, passage, value, value_spans, all_names)
