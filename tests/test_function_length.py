@@ -15,7 +15,6 @@ MAX_LINES = 80
 # is gone or is now short fails test_allow_list_is_not_stale, so a split removes it for good. A
 # function that is one cohesive generated table or prompt would be listed here with that reason.
 ALLOWED: dict[str, str] = {
-    "ragdx/rag/runner.py:_run_locked": "being split in issue 20",
     "ragdx/evaluate/runs.py:judge_outputs": "being split in issue 20",
     "ragdx/report/data.py:build_report": "being split in issue 20",
     "ragdx/gen/qa.py:_scan_set_based": "being split in issue 20",
@@ -27,7 +26,6 @@ ALLOWED: dict[str, str] = {
     "ragdx/relevance/serve.py:create_app": "being split in issue 20",
     "ragdx/relevance/bench.py:run_bench": "being split in issue 20",
     "ragdx/relevance/bench.py:render_markdown": "being split in issue 20",
-    "ragdx/evaluate/protocol.py:_verdict": "being split in issue 20",
     "ragdx/rag/corpus.py:_html_text": "being split in issue 20",
     "ragdx/demo/run.py:run_demo": "being split in issue 20",
     "ragdx/relevance/tester.py:RelevanceTester.load": "being split in issue 20",

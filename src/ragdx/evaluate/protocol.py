@@ -364,8 +364,11 @@ def never_retrieved(judgements: Sequence[Any]) -> set[str] | None:
     return gold - seen
 
 
+_Verdict = tuple[str, str, str, str, list[str]]
+
+
 def _verdict(j: Any, tags: dict[Any, str], groups: dict[Any, _Group], within_style: bool,
-             unseen: set[str] | None = None) -> tuple[str, str, str, str, list[str]]:
+             unseen: set[str] | None = None) -> _Verdict:
     """(verdict, basis, confidence, why, documents) of one wrong answer."""
     key = _key(j, within_style)
     notes = _notes(j)
@@ -378,78 +381,96 @@ def _verdict(j: Any, tags: dict[Any, str], groups: dict[Any, _Group], within_sty
 
     # 1. the knowledge base states the facts and retrieval was judged against the linked evidence
     if j.kb_supported is not False and j.retrieval_correct is not None:
-        if j.retrieval_correct:
-            gold_set = set(gold)
-            return ("lm_failure", "evidence", "medium" if weak else "high",
-                    "the documents stating the facts were retrieved and the answer is wrong"
-                    + (f" (linked evidence weak: confidence {conf:.2f})" if weak else ""),
-                    [d for d in ids if d in gold_set])
-        if group is not None and tuple(sorted(ids)) in group.contexts:
-            return ("lm_failure", "context_comparison", "medium",
-                    f"the linked evidence was not retrieved, yet phrasing {group.examples[0]} was answered correctly "
-                    "from exactly these documents", sorted(ids))
-        if weak or CORPUS_CHANGED in notes:
-            why = (f"the documents the linker says state the facts (confidence {conf:.2f}, weak) were not retrieved; "
-                   "they may not state them at all" if weak else
-                   "the evidence was not retrieved, but the system searched another corpus than the one the "
-                   "evidence was linked in: it may not hold it")
-            if group is not None and set(ids) & group.answered_from:
-                return ("lm_failure", "group_answer_documents", "low",
-                        why + f"; yet another phrasing ({group.examples[0]}) was answered correctly from documents "
-                        "this one retrieved", sorted(set(ids) & group.answered_from))
-            return "kb_or_retrieval", "weak_evidence" if weak else "corpus_changed", "low", why, gold
-        if j.kb_supported is None and tags.get(key) == GAP:
-            return ("kb_or_retrieval", "answer_based_gap_group", "low",
-                    "no phrasing of the group was answered and the knowledge base's content is unknown: its gold "
-                    "documents were not retrieved, but they may not state the facts", gold)
-        if group is not None and not group.strong:
-            # the correct phrasings were answered without any linked evidence document in their
-            # context: the linked evidence is not all there is
-            shared = sorted(set(ids) & group.answered_from)
-            if shared:
-                return ("lm_failure", "group_answer_documents", "low",
-                        f"the linked evidence was not retrieved, but phrasing {group.examples[0]} was answered "
-                        f"correctly without it, from documents this one retrieved too ({', '.join(shared[:3])})",
-                        shared)
-            return ("retrieval_failure", "evidence", "medium",
-                    "the documents stating the facts were not retrieved (another phrasing was answered correctly "
-                    "without them, so the linked evidence may be incomplete)", gold)
-        missing = [set(e) for e in (getattr(j, "evidence_sets", None) or []) if e and not set(e) & set(ids)]
-        if unseen and missing and any(e <= unseen for e in missing):
-            docs = sorted(d for e in missing if e <= unseen for d in e)
-            return ("kb_or_retrieval", "evidence_never_retrieved", "low",
-                    f"no query of the run retrieved {', '.join(docs[:3])}{', …' if len(docs) > 3 else ''}, the only "
-                    "documents stating a fact this answer needs: if the system's index lacks them (deleted, not yet "
-                    "indexed, filtered out) this is a knowledge-base gap, otherwise its retriever cannot reach them",
-                    docs)
-        return ("retrieval_failure", "evidence", "high",
-                "the documents stating the facts were not retrieved", gold)
+        return _verdict_on_evidence(j, tags.get(key), group, notes, ids, gold, conf, weak, unseen)
 
     # 2. another phrasing of the same facts was answered correctly from captured documents: the
     #    corpus the system searched states them, whatever the linker found
     if group is not None and ids_usable:
-        overridden = ("; the linker found no passage stating the facts, but the answers show the corpus states them"
-                      if j.kb_supported is False else "")
-        example = group.examples[0]
-        if tuple(sorted(ids)) in group.contexts:
-            return ("lm_failure", "context_comparison", "high",
-                    f"the same documents were retrieved as for phrasing {example}, which was answered correctly"
-                    + overridden, sorted(ids))
+        return _verdict_by_group(j, group, notes, ids)
+    return _verdict_without_comparison(j, tags.get(key), notes, gold)
+
+
+def _verdict_on_evidence(j: Any, tag: str | None, group: _Group | None, notes: set[str], ids: list[str],
+                         gold: list[str], conf: float | None, weak: bool, unseen: set[str] | None) -> _Verdict:
+    """The verdict where the knowledge base may state the facts and retrieval was judged against
+    the linked evidence (``weak``: the linker's confidence ``conf`` in it is low)."""
+    if j.retrieval_correct:
+        gold_set = set(gold)
+        return ("lm_failure", "evidence", "medium" if weak else "high",
+                "the documents stating the facts were retrieved and the answer is wrong"
+                + (f" (linked evidence weak: confidence {conf:.2f})" if weak else ""),
+                [d for d in ids if d in gold_set])
+    if group is not None and tuple(sorted(ids)) in group.contexts:
+        return ("lm_failure", "context_comparison", "medium",
+                f"the linked evidence was not retrieved, yet phrasing {group.examples[0]} was answered correctly "
+                "from exactly these documents", sorted(ids))
+    if weak or CORPUS_CHANGED in notes:
+        why = (f"the documents the linker says state the facts (confidence {conf:.2f}, weak) were not retrieved; "
+               "they may not state them at all" if weak else
+               "the evidence was not retrieved, but the system searched another corpus than the one the "
+               "evidence was linked in: it may not hold it")
+        if group is not None and set(ids) & group.answered_from:
+            return ("lm_failure", "group_answer_documents", "low",
+                    why + f"; yet another phrasing ({group.examples[0]}) was answered correctly from documents "
+                    "this one retrieved", sorted(set(ids) & group.answered_from))
+        return "kb_or_retrieval", "weak_evidence" if weak else "corpus_changed", "low", why, gold
+    if j.kb_supported is None and tag == GAP:
+        return ("kb_or_retrieval", "answer_based_gap_group", "low",
+                "no phrasing of the group was answered and the knowledge base's content is unknown: its gold "
+                "documents were not retrieved, but they may not state the facts", gold)
+    if group is not None and not group.strong:
+        # the correct phrasings were answered without any linked evidence document in their
+        # context: the linked evidence is not all there is
         shared = sorted(set(ids) & group.answered_from)
         if shared:
-            return ("lm_failure", "group_answer_documents", "medium" if group.strong else "low",
-                    f"the retrieved documents include {', '.join(shared[:3])}, from which phrasing {example} was "
-                    "answered correctly" + ("" if group.strong else " (which of them stated the answer is unknown)")
-                    + overridden, shared)
-        if RETRIEVAL_IDS_UNMATCHED in notes:
-            return ("retrieval_or_lm", "retrieval_unjudged_ids", "medium",
-                    f"phrasing {example} was answered correctly, so the facts are stated; this one's retrieved ids "
-                    "match no document of the knowledge base, so its retrieval cannot be judged" + overridden, [])
-        return ("retrieval_failure", "context_comparison", "medium" if group.strong else "low",
-                f"phrasing {example} was answered correctly from documents "
-                + (f"({', '.join(sorted(group.answered_from)[:3])}) " if group.answered_from else "")
-                + "this one did not retrieve" + overridden, sorted(group.answered_from))
+            return ("lm_failure", "group_answer_documents", "low",
+                    f"the linked evidence was not retrieved, but phrasing {group.examples[0]} was answered "
+                    f"correctly without it, from documents this one retrieved too ({', '.join(shared[:3])})",
+                    shared)
+        return ("retrieval_failure", "evidence", "medium",
+                "the documents stating the facts were not retrieved (another phrasing was answered correctly "
+                "without them, so the linked evidence may be incomplete)", gold)
+    missing = [set(e) for e in (getattr(j, "evidence_sets", None) or []) if e and not set(e) & set(ids)]
+    if unseen and missing and any(e <= unseen for e in missing):
+        docs = sorted(d for e in missing if e <= unseen for d in e)
+        return ("kb_or_retrieval", "evidence_never_retrieved", "low",
+                f"no query of the run retrieved {', '.join(docs[:3])}{', …' if len(docs) > 3 else ''}, the only "
+                "documents stating a fact this answer needs: if the system's index lacks them (deleted, not yet "
+                "indexed, filtered out) this is a knowledge-base gap, otherwise its retriever cannot reach them",
+                docs)
+    return ("retrieval_failure", "evidence", "high",
+            "the documents stating the facts were not retrieved", gold)
 
+
+def _verdict_by_group(j: Any, group: _Group, notes: set[str], ids: list[str]) -> _Verdict:
+    """The verdict where another phrasing of the same facts was answered correctly and this
+    answer's retrieved documents are known."""
+    overridden = ("; the linker found no passage stating the facts, but the answers show the corpus states them"
+                  if j.kb_supported is False else "")
+    example = group.examples[0]
+    if tuple(sorted(ids)) in group.contexts:
+        return ("lm_failure", "context_comparison", "high",
+                f"the same documents were retrieved as for phrasing {example}, which was answered correctly"
+                + overridden, sorted(ids))
+    shared = sorted(set(ids) & group.answered_from)
+    if shared:
+        return ("lm_failure", "group_answer_documents", "medium" if group.strong else "low",
+                f"the retrieved documents include {', '.join(shared[:3])}, from which phrasing {example} was "
+                "answered correctly" + ("" if group.strong else " (which of them stated the answer is unknown)")
+                + overridden, shared)
+    if RETRIEVAL_IDS_UNMATCHED in notes:
+        return ("retrieval_or_lm", "retrieval_unjudged_ids", "medium",
+                f"phrasing {example} was answered correctly, so the facts are stated; this one's retrieved ids "
+                "match no document of the knowledge base, so its retrieval cannot be judged" + overridden, [])
+    return ("retrieval_failure", "context_comparison", "medium" if group.strong else "low",
+            f"phrasing {example} was answered correctly from documents "
+            + (f"({', '.join(sorted(group.answered_from)[:3])}) " if group.answered_from else "")
+            + "this one did not retrieve" + overridden, sorted(group.answered_from))
+
+
+def _verdict_without_comparison(j: Any, tag: str | None, notes: set[str], gold: list[str]) -> _Verdict:
+    """The verdict where neither judged retrieval nor a correct phrasing tells it: the knowledge
+    base's content, then what could not be judged."""
     # 3. the knowledge base lacks the facts, by the linker's search or ragdx's own fact index
     if j.kb_supported is False:
         doubt = _kb_doubt(j)
@@ -478,7 +499,7 @@ def _verdict(j: Any, tags: dict[Any, str], groups: dict[Any, _Group], within_sty
         return ("retrieval_or_lm", "no_gold_documents", "medium",
                 "the knowledge base states the facts but no document is known to state them, and no phrasing "
                 "was answered correctly to compare with", [])
-    if tags.get(key) == GAP:
+    if tag == GAP:
         return ("kb_or_retrieval", "answer_based_gap_group", "low",
                 "no phrasing of the group was answered (GRAMMAR's gap tag), and the knowledge base's content is "
                 "unknown: link your corpus to tell a gap from a retrieval failure", [])
