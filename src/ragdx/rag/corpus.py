@@ -14,8 +14,10 @@ from __future__ import annotations
 import hashlib
 import inspect
 import json
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -213,120 +215,122 @@ def _pdf_text(path: Path) -> str:
     return "\n\n".join(p.strip() for p in pages)
 
 
+_BLOCKS = {"p", "div", "br", "section", "article", "header", "footer", "blockquote", "pre", "ul", "ol",
+           "dl", "table", "caption", "main", "nav", "aside", "figure", "figcaption", "address", "form"}
+
+
 def _html_text(markup: str) -> tuple[str | None, str]:
     """The visible text of an HTML page and its <title>, with its structure kept in Markdown form:
     headings as ``#`` lines, list items as ``-`` lines, a table's rows as ``| a | b |`` lines under
     a header separator, and a key/value table (each row a ``<th>`` and a ``<td>``) as ``key: value``
     lines. Evidence linking reads the subject of a cell from that structure
     (:mod:`ragdx.kb.structure`); block elements are paragraphs."""
-    from html.parser import HTMLParser
-
-    blocks = {"p", "div", "br", "section", "article", "header", "footer", "blockquote", "pre", "ul", "ol",
-              "dl", "table", "caption", "main", "nav", "aside", "figure", "figcaption", "address", "form"}
-
-    def clean(parts: list[str]) -> str:
-        return " ".join("".join(parts).split())
-
-    class _Text(HTMLParser):
-        def __init__(self) -> None:
-            super().__init__(convert_charrefs=True)
-            self.parts: list[str] = []
-            self.title: list[str] = []
-            self.skip = 0
-            self.in_title = False
-            self.heading = 0
-            #: the open table's rows: each a list of (is_header, text) cells; the open cell's text
-            self.rows: list[list[tuple[bool, str]]] | None = None
-            self.cell: list[str] | None = None
-            self.cell_th = False
-
-        def flush_table(self) -> None:
-            rows = [r for r in self.rows or [] if any(t for _, t in r)]
-            self.rows = None
-            if not rows:
-                return
-            lines: list[str] = []
-            if all(len(r) == 2 and r[0][0] and not r[1][0] for r in rows):
-                lines = [f"{r[0][1]}: {r[1][1]}" for r in rows]
-            else:
-                header = all(th for th, _ in rows[0])
-                for k, r in enumerate(rows):
-                    lines.append("| " + " | ".join(t.replace("|", "/") for _, t in r) + " |")
-                    if k == 0 and header:
-                        lines.append("|" + "---|" * len(r))
-            self.parts.append("\n\n" + "\n".join(lines) + "\n\n")
-
-        def handle_starttag(self, tag, attrs):
-            if tag in ("script", "style", "noscript"):
-                self.skip += 1
-            elif tag == "title":
-                self.in_title = True
-            elif self.rows is not None and tag in ("td", "th"):
-                self.cell, self.cell_th = [], tag == "th"
-            elif self.cell is not None and tag in ("br", "p", "div", "li"):
-                # lines inside a cell ("Old Creamery<br>Station Road<br>Felby"): keep them apart
-                self.cell.append(", " if tag == "br" else " ")
-            elif self.rows is not None and tag == "tr":
-                self.rows.append([])
-            elif tag == "table":
-                if self.rows is not None:  # a nested table: its text joins the open cell
-                    return
-                self.rows = []
-            elif tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
-                self.heading = int(tag[1])
-                self.parts.append("\n\n" + "#" * self.heading + " ")
-            elif tag in ("li", "dt"):
-                self.parts.append("\n- ")
-            elif tag == "dd":
-                self.parts.append(": ")
-            elif tag in blocks:
-                self.parts.append("\n\n")
-
-        def handle_endtag(self, tag):
-            if tag in ("script", "style", "noscript"):
-                self.skip = max(0, self.skip - 1)
-            elif tag == "title":
-                self.in_title = False
-            elif self.rows is not None and tag in ("td", "th"):
-                if self.cell is not None:
-                    if not self.rows:
-                        self.rows.append([])
-                    self.rows[-1].append((self.cell_th, clean(self.cell)))
-                self.cell = None
-            elif tag == "table" and self.rows is not None:
-                self.flush_table()
-            elif tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
-                self.heading = 0
-                self.parts.append("\n\n")
-            elif tag in ("ul", "ol", "dl") or tag in blocks:
-                self.parts.append("\n\n")
-
-        def handle_data(self, data):
-            if self.in_title:
-                self.title.append(data)
-            elif self.skip:
-                return
-            elif self.cell is not None:
-                self.cell.append(data)
-            elif self.rows is not None:
-                return  # text between cells (whitespace)
-            elif self.heading:
-                self.parts.append(" ".join(data.split()) + (" " if data[-1:].isspace() else ""))
-            else:
-                self.parts.append(data)
-
-    parser = _Text()
+    parser = _HtmlText()
     parser.feed(markup)
     parser.close()
     if parser.rows is not None:
         parser.flush_table()
-    import re
-
     text = re.sub(r"[ \t]+", " ", "".join(parser.parts))
     text = re.sub(r" *\n *", "\n", text)
     text = re.sub(r"\n{3,}", "\n\n", text).strip()
     title = " ".join("".join(parser.title).split()) or None
     return title, text
+
+
+def _clean(parts: list[str]) -> str:
+    return " ".join("".join(parts).split())
+
+
+class _HtmlText(HTMLParser):
+    """Reads a page into ``parts`` (Markdown-like text, see :func:`_html_text`) and ``title``."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.title: list[str] = []
+        self.skip = 0
+        self.in_title = False
+        self.heading = 0
+        #: the open table's rows: each a list of (is_header, text) cells; the open cell's text
+        self.rows: list[list[tuple[bool, str]]] | None = None
+        self.cell: list[str] | None = None
+        self.cell_th = False
+
+    def flush_table(self) -> None:
+        rows = [r for r in self.rows or [] if any(t for _, t in r)]
+        self.rows = None
+        if not rows:
+            return
+        lines: list[str] = []
+        if all(len(r) == 2 and r[0][0] and not r[1][0] for r in rows):
+            lines = [f"{r[0][1]}: {r[1][1]}" for r in rows]
+        else:
+            header = all(th for th, _ in rows[0])
+            for k, r in enumerate(rows):
+                lines.append("| " + " | ".join(t.replace("|", "/") for _, t in r) + " |")
+                if k == 0 and header:
+                    lines.append("|" + "---|" * len(r))
+        self.parts.append("\n\n" + "\n".join(lines) + "\n\n")
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("script", "style", "noscript"):
+            self.skip += 1
+        elif tag == "title":
+            self.in_title = True
+        elif self.rows is not None and tag in ("td", "th"):
+            self.cell, self.cell_th = [], tag == "th"
+        elif self.cell is not None and tag in ("br", "p", "div", "li"):
+            # lines inside a cell ("Old Creamery<br>Station Road<br>Felby"): keep them apart
+            self.cell.append(", " if tag == "br" else " ")
+        elif self.rows is not None and tag == "tr":
+            self.rows.append([])
+        elif tag == "table":
+            if self.rows is not None:  # a nested table: its text joins the open cell
+                return
+            self.rows = []
+        elif tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
+            self.heading = int(tag[1])
+            self.parts.append("\n\n" + "#" * self.heading + " ")
+        elif tag in ("li", "dt"):
+            self.parts.append("\n- ")
+        elif tag == "dd":
+            self.parts.append(": ")
+        elif tag in _BLOCKS:
+            self.parts.append("\n\n")
+
+    def handle_endtag(self, tag):
+        if tag in ("script", "style", "noscript"):
+            self.skip = max(0, self.skip - 1)
+        elif tag == "title":
+            self.in_title = False
+        elif self.rows is not None and tag in ("td", "th"):
+            if self.cell is not None:
+                if not self.rows:
+                    self.rows.append([])
+                self.rows[-1].append((self.cell_th, _clean(self.cell)))
+            self.cell = None
+        elif tag == "table" and self.rows is not None:
+            self.flush_table()
+        elif tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
+            self.heading = 0
+            self.parts.append("\n\n")
+        elif tag in ("ul", "ol", "dl") or tag in _BLOCKS:
+            self.parts.append("\n\n")
+
+    def handle_data(self, data):
+        if self.in_title:
+            self.title.append(data)
+        elif self.skip:
+            return
+        elif self.cell is not None:
+            self.cell.append(data)
+        elif self.rows is not None:
+            return  # text between cells (whitespace)
+        elif self.heading:
+            self.parts.append(" ".join(data.split()) + (" " if data[-1:].isspace() else ""))
+        else:
+            self.parts.append(data)
+
 
 
 # ----------------------------------------------------------------------------- components
