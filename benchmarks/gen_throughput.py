@@ -62,6 +62,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from ragdx.db import connect, inspect_schema
+from ragdx.db.dialect import dialect_named
 from ragdx.gen.dataset import build_records
 from ragdx.gen.qa import (
     AnswerOptions,
@@ -71,7 +72,7 @@ from ragdx.gen.qa import (
     run_per_combination,
     run_set_based,
 )
-from ragdx.gen.sql_templates import GLOT_DIALECT, SqlTemplate, parse_template
+from ragdx.gen.sql_templates import SqlTemplate, parse_template
 from ragdx.gen.text_templates import TextTemplate
 
 #: bump when the generated data changes, so an old file is rebuilt rather than reused
@@ -332,7 +333,7 @@ def bench_template(spec: tuple[str, ...], engine, schema, args, table: Table, ta
 
     label, schema_key, sql, bare_sql, text = spec
     # the floor in the engine's own quoting (PostgreSQL folds unquoted names to lower case)
-    write = GLOT_DIALECT[schema.dialect]
+    write = dialect_named(schema.dialect).glot
     bare_sql = sqlglot.transpile(bare_sql, read="sqlite", write=write, identify=True)[0]
     repeat, extra, no_gc = args.repeat, args.extra_repeat, args.no_gc
     parsed = parse_template(SqlTemplate(sql, schema_key), schema)

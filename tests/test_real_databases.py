@@ -315,12 +315,14 @@ def test_null_answers_are_dropped_and_counted_or_unanswerable(tmp_path):
 
 
 def test_values_render_the_same_whatever_the_engine_returns():
+    from ragdx.db.dialect import dialect_named
     from ragdx.gen.dataset import answer_text, value_text
     from ragdx.gen.values import canonical
 
-    assert canonical("1996-07-04 00:00:00", "date", "DATETIME", "sqlite") == datetime(1996, 7, 4)
-    assert canonical(0.05000000074505806, "number", "REAL", "postgresql") == 0.05
-    assert canonical("1", "boolean", "BOOLEAN", "sqlite") is True
+    sqlite, postgresql = dialect_named("sqlite"), dialect_named("postgresql")
+    assert canonical("1996-07-04 00:00:00", "date", "DATETIME", sqlite) == datetime(1996, 7, 4)
+    assert canonical(0.05000000074505806, "number", "REAL", postgresql) == 0.05
+    assert canonical("1", "boolean", "BOOLEAN", sqlite) is True
     assert value_text(True) == "yes" and value_text(None) == "not recorded"
     assert answer_text([("Andrew", "Fuller")], ["FirstName", "LastName"]) == "Andrew Fuller"
 

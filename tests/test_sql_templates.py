@@ -24,7 +24,6 @@ from ragdx.gen.sql_templates import (
     parse_template,
     read_templates,
     schema_templates,
-    sql_literal,
     sql_prompt,
 )
 from ragdx.gen.validate import validate_templates
@@ -646,16 +645,6 @@ def test_concrete_sql_returns_the_rows_of_the_bound_query(empty_db):
                 assert bound == []  # '= NULL' never holds, bound or not
     finally:
         engine.dispose()
-
-
-def test_sql_literal_quoting():
-    assert sql_literal("O'Brien", "sqlite") == "'O''Brien'"
-    assert sql_literal("a\\b", "sqlite") == "'a\\b'"
-    assert sql_literal("a\\b", "postgresql") == "'a\\b'"
-    assert sql_literal("a\\b", "mysql") == "'a\\\\b'"
-    assert sql_literal(None, "postgresql") == "NULL"
-    assert sql_literal(42, "mysql") == "42"
-    assert sql_literal(True, "sqlite") == "1" and sql_literal(True, "postgresql") == "TRUE"
 
 
 def test_concrete_sql_value_that_looks_like_a_sentinel(tmp_path):

@@ -3,29 +3,20 @@
 User databases are opened read-only, enforced by the engine rather than by our good behaviour:
 SQLite through ``mode=ro``, PostgreSQL through ``default_transaction_read_only``, MySQL/MariaDB
 through ``SET SESSION TRANSACTION READ ONLY`` on every new connection. A write then fails in the
-database itself, which is what a person trusting ragdx with production data needs.
+database itself, which is what a person trusting ragdx with production data needs. How each
+engine does it (and every other engine-specific decision) is its :mod:`ragdx.db.dialect` object's.
 """
 
 from __future__ import annotations
 
 import os
-import re
-import time
 from collections.abc import Iterator, Sequence
-from pathlib import Path
 
 import sqlalchemy as sa
 from sqlalchemy.engine import URL, Engine, make_url
 
+from ragdx.db.dialect import Dialect, dialect_named
 from ragdx.errors import DatabaseError
-
-_DRIVERS = {
-    "sqlite": "sqlite+pysqlite",
-    "postgresql": "postgresql+psycopg",
-    "postgres": "postgresql+psycopg",
-    "mysql": "mysql+pymysql",
-    "mariadb": "mysql+pymysql",
-}
 
 
 def _path_hint(url: str | URL) -> str:
@@ -45,28 +36,17 @@ def normalise_url(url: str | URL) -> URL:
         parsed = make_url(url) if isinstance(url, str) else url
     except Exception as exc:  # sqlalchemy raises ArgumentError with a terse message
         raise DatabaseError(f"not a database URL ({exc}){_path_hint(url)}", source=safe_url(url)) from None
-    backend = parsed.get_backend_name()
-    if backend not in _DRIVERS:
-        raise DatabaseError(
-            f"unsupported database '{backend}'; use sqlite, postgresql or mysql/mariadb",
-            source=safe_url(url),
-        )
-    if "+" not in parsed.drivername:
-        parsed = parsed.set(drivername=_DRIVERS[backend])
-    if backend == "sqlite" and isinstance(url, str):
-        # SQLAlchemy percent-decodes the path ('x%41.db' became 'xA.db'): a file path is taken
-        # as written, up to the query string
-        raw = re.match(r"^[^:]*:///([^?]*)", url)
-        if raw and raw.group(1) and parsed.database and not raw.group(1).startswith("file:"):
-            parsed = parsed.set(database=raw.group(1))
-    if backend == "mysql" and "charset" not in parsed.query:
-        parsed = parsed.update_query_dict({"charset": "utf8mb4"})
-    return parsed
+    return dialect_named(parsed.get_backend_name(), source=safe_url(url)).normalise_url(parsed, url)
+
+
+def dialect_of(url: str | URL) -> Dialect:
+    """The :class:`~ragdx.db.dialect.Dialect` of the engine ``url`` names."""
+    return dialect_named(normalise_url(url).get_backend_name())
 
 
 def dialect_name(url: str | URL) -> str:
     """``sqlite``, ``postgresql`` or ``mysql`` (MariaDB speaks the MySQL dialect)."""
-    return normalise_url(url).get_backend_name()
+    return dialect_of(url).name
 
 
 #: Seconds one statement may run before the database stops it (``RAGDX_STATEMENT_TIMEOUT``;
@@ -96,32 +76,13 @@ def connect(url: str | URL, *, read_only: bool = True, check: bool = True,
     MariaDB's ``max_statement_time`` (MySQL's ``MAX_EXECUTION_TIME``), a progress handler on
     SQLite. A statement stopped so raises :class:`DatabaseError` saying so."""
     parsed = normalise_url(url)
-    backend = parsed.get_backend_name()
+    dialect = dialect_named(parsed.get_backend_name())
     timeout = _default_timeout() if statement_timeout == "default" else statement_timeout
-    connect_args: dict = {}
-    options = []
-    if backend == "sqlite":
-        parsed = _sqlite_url(parsed, read_only)
-    elif backend == "postgresql" and read_only:
-        options.append("-c default_transaction_read_only=on")
-    elif backend == "mysql":
-        connect_args["connect_timeout"] = 10
-    if backend == "postgresql":
-        connect_args["connect_timeout"] = 10
-        if timeout:
-            options.append(f"-c statement_timeout={max(1, int(timeout * 1000))}")
-        if options:
-            connect_args["options"] = " ".join(options)
-    engine = sa.create_engine(parsed, connect_args=connect_args, pool_pre_ping=True)
-    if backend == "mysql" and read_only:
-
-        @sa.event.listens_for(engine, "connect")
-        def _read_only(dbapi_conn, _record):  # noqa: ANN001 - DB-API objects are untyped
-            with dbapi_conn.cursor() as cur:
-                cur.execute("SET SESSION TRANSACTION READ ONLY")
-
+    parsed = dialect.engine_url(parsed, read_only)
+    engine = sa.create_engine(parsed, connect_args=dialect.connect_args(read_only, timeout), pool_pre_ping=True)
+    dialect.prepare(engine, read_only=read_only, timeout=timeout)
     if timeout:
-        _bound_statements(engine, backend, timeout, safe_url(url))
+        _report_timeouts(engine, dialect, timeout, safe_url(url))
     if check:
         try:
             with engine.connect() as conn:
@@ -132,43 +93,12 @@ def connect(url: str | URL, *, read_only: bool = True, check: bool = True,
     return engine
 
 
-def _bound_statements(engine: Engine, backend: str, timeout: float, where: str) -> None:
-    """Install the statement timeout and turn the engine's "stopped" error into one clear line."""
-    if backend == "mysql":
-
-        @sa.event.listens_for(engine, "connect")
-        def _max_time(dbapi_conn, _record):  # noqa: ANN001
-            with dbapi_conn.cursor() as cur:
-                try:  # MariaDB: seconds, every statement
-                    cur.execute(f"SET SESSION max_statement_time={float(timeout)!r}")
-                except Exception:  # MySQL: milliseconds, SELECTs (all a template is)
-                    cur.execute(f"SET SESSION MAX_EXECUTION_TIME={max(1, int(timeout * 1000))}")
-
-    elif backend == "sqlite":
-
-        @sa.event.listens_for(engine, "connect")
-        def _handler(dbapi_conn, record):  # noqa: ANN001
-            deadline = [float("inf")]
-            record.info["ragdx_deadline"] = deadline
-            # called every 10,000 virtual-machine steps; a true return interrupts the statement
-            dbapi_conn.set_progress_handler(lambda: time.monotonic() > deadline[0], 10_000)
-
-        @sa.event.listens_for(engine, "before_cursor_execute")
-        def _start(conn, cursor, statement, parameters, context, executemany):  # noqa: ANN001
-            deadline = conn.info.get("ragdx_deadline")
-            if deadline is not None:
-                deadline[0] = time.monotonic() + timeout
+def _report_timeouts(engine: Engine, dialect: Dialect, timeout: float, where: str) -> None:
+    """Turn the engine's "stopped" error into one clear line."""
 
     @sa.event.listens_for(engine, "handle_error")
     def _timed_out(context):  # noqa: ANN001
-        orig = context.original_exception
-        text = str(orig).lower()
-        stopped = (
-            (backend == "sqlite" and "interrupted" in text)
-            or (backend == "postgresql" and "statement timeout" in text)
-            or (backend == "mysql" and ("max_statement_time" in text or "maximum statement execution time" in text))
-        )
-        if stopped:
+        if dialect.stopped_by_timeout(str(context.original_exception).lower()):
             raise DatabaseError(f"a statement ran past the statement timeout of {timeout:g} s and was stopped "
                                 "(set RAGDX_STATEMENT_TIMEOUT to allow longer)", source=where) from None
 
@@ -196,35 +126,6 @@ def driver_rows(result: sa.CursorResult, size: int | None = None) -> Iterator[Se
         return
     while batch := strategy.fetchmany(result, cursor, size):
         yield batch
-
-
-def _sqlite_url(url: URL, read_only: bool) -> URL:
-    """A ``file:`` URI for pysqlite, with the path percent-encoded and ``mode`` ours.
-
-    SQLite's URI parser reads ``#`` as a fragment and decodes ``%XX``: a path holding them, passed
-    as it is, opened another file (created empty and writable, ``mode=ro`` lost with the
-    fragment). A URI the user wrote (``sqlite:///file:...``) keeps its other parameters, but its
-    ``mode`` never weakens read-only."""
-    from urllib.parse import quote, unquote
-
-    database = url.database or ""
-    if database in ("", ":memory:"):
-        return url
-    query = {k: v for k, v in url.query.items() if k not in ("mode", "uri")}
-    if database.startswith("file:"):
-        encoded = database[len("file:"):]  # already a URI path: the user encoded it
-        path = Path(unquote(encoded))
-        if not read_only:
-            return url.update_query_dict({"uri": "true"})
-    else:
-        path = Path(database).resolve()
-        # everything but the separators is encoded: '#', '?', '%' and spaces mean something in a URI
-        encoded = quote(path.as_posix(), safe="/")
-    if read_only and not path.exists():
-        # sqlite would otherwise create an empty file and report "no such table" much later
-        raise DatabaseError("no such SQLite file", source=str(path))
-    mode = "ro" if read_only else "rwc"
-    return url.set(database=f"file:{encoded}", query={**query, "mode": mode, "uri": "true"})
 
 
 def first_line(exc: BaseException) -> str:

@@ -14,8 +14,9 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from ragdx.db.dialect import dialect_named
 from ragdx.db.engine import connect
-from ragdx.errors import RagdxError
+from ragdx.errors import DatabaseError, RagdxError
 
 _TYPES = {
     "VARCHAR": lambda n: sa.String(n or 255),
@@ -132,7 +133,7 @@ def load_tables_json(url: str, path: str | Path, *, replace: bool = False) -> di
         if not isinstance(table_rows, list) or not all(isinstance(r, dict) for r in table_rows):
             raise RagdxError("expected a list of row objects", source=str(path), field=f"rows.{name}")
         _check_rows(name, table_rows, schema, path)
-    new_file = _new_sqlite_file(url)
+    new_file = _new_database_file(url)
     try:
         load_tables(url, schema, rows, replace=replace)
     except Exception as exc:
@@ -160,13 +161,11 @@ def _check_rows(name: str, table_rows: list[dict], schema: Mapping[str, Any], pa
                              source=str(path), field=f"rows.{name}[{i}].{unknown[0]}")
 
 
-def _new_sqlite_file(url: str) -> Path | None:
-    """The SQLite file a load would create, when it does not exist yet (None otherwise)."""
+def _new_database_file(url: str) -> Path | None:
+    """The database file (SQLite's) a load would create, when it does not exist yet (None otherwise)."""
     try:
         parsed = sa.engine.make_url(url)
-    except sa.exc.ArgumentError:
-        return None
-    if not parsed.drivername.startswith("sqlite") or not parsed.database or parsed.database == ":memory:":
-        return None
-    file = Path(parsed.database)
-    return None if file.exists() else file
+        file = dialect_named(parsed.get_backend_name()).database_file(parsed)
+    except (sa.exc.ArgumentError, DatabaseError):
+        return None  # the load itself says what is wrong with the URL
+    return None if file is None or file.exists() else file

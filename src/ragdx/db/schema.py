@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass, field
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
+from ragdx.db.dialect import dialect_named
 from ragdx.errors import DatabaseError, TemplateError
 
 
@@ -175,9 +176,8 @@ def inspect_schema(engine: Engine, *, profile: bool = True) -> Schema:
         from ragdx.db.engine import first_line, safe_url
 
         raise DatabaseError(f"cannot read the schema: {first_line(exc)}", source=safe_url(engine.url)) from None
-    # SQLAlchemy's MySQL reflection reads SHOW CREATE TABLE and leaves a backtick in a column
-    # name doubled ("Na``me"): every query on that column then names a column that does not exist
-    unquote = (lambda n: n.replace("``", "`")) if engine.dialect.name == "mysql" else (lambda n: n)
+    dialect = dialect_named(engine.dialect.name)
+    unquote = dialect.reflected_name
     tables: dict[str, TableInfo] = {}
     for name in sorted(names):
         pk = [unquote(c) for c in insp.get_pk_constraint(name).get("constrained_columns") or []]
@@ -202,7 +202,7 @@ def inspect_schema(engine: Engine, *, profile: bool = True) -> Schema:
         # them (templates, documents) depends on the engine
         fks.sort(key=lambda fk: (fk.columns, fk.ref_table, fk.ref_columns))
         tables[name] = TableInfo(name=name, columns=columns, primary_key=pk, foreign_keys=fks)
-    schema = Schema(dialect=engine.dialect.name, tables=tables)
+    schema = Schema(dialect=dialect.name, tables=tables)
     if profile:
         with engine.connect() as conn:
             for table in tables.values():

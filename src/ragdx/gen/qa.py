@@ -15,7 +15,6 @@ with no row is unanswerable, and each policy (drop or keep) is counted.
 from __future__ import annotations
 
 import math
-import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -24,10 +23,11 @@ from typing import Any, Literal
 
 from sqlalchemy.engine import Engine
 
+from ragdx.db.dialect import dialect_named
 from ragdx.db.engine import driver_rows
 from ragdx.db.schema import Schema
 from ragdx.gen.sql_templates import ParsedTemplate
-from ragdx.gen.values import FETCH_ROWS, choose_combinations, quote_identifier, row_sort_key, value_sort_key
+from ragdx.gen.values import FETCH_ROWS, choose_combinations, row_sort_key, value_sort_key
 from ragdx.store import gc_paused
 
 MultiPolicy = Literal["drop", "keep"]
@@ -120,11 +120,12 @@ class AnswerCounts:
 
 def placeholder_domains(engine: Engine, parsed: ParsedTemplate) -> list[list[Any]]:
     """``SELECT DISTINCT column`` for each placeholder (§4.2), NULL excluded, in a stable order."""
+    quote = dialect_named(parsed.dialect).quote_identifier
     out = []
     with engine.connect() as conn:
         for ph in parsed.placeholders:
             table, column = parsed.domains[ph]
-            col, tab = quote_identifier(parsed.dialect, column), quote_identifier(parsed.dialect, table)
+            col, tab = quote(column), quote(table)
             sql = f"SELECT DISTINCT {col} FROM {tab} WHERE {col} IS NOT NULL"
             # fetched at once, as the driver's tuples: iterating the result fetches row by row
             # (psycopg: a call per row), and a Row per value costs more than the value
@@ -228,14 +229,6 @@ class CollationMismatch(Exception):
     database, so the template is answered per combination instead."""
 
 
-def _loose(value: Any) -> Any:
-    """What a case-, accent- and trailing-space-insensitive collation keeps of a text value."""
-    if not isinstance(value, str):
-        return value
-    decomposed = unicodedata.normalize("NFKD", value.casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).rstrip(" ")
-
-
 #: a slot of a combination with more than one row (its rows are in ``_Scan.more``)
 _MORE = object()
 
@@ -303,6 +296,7 @@ def _scan_set_based(engine: Engine, parsed: ParsedTemplate, schema: Schema,
     more: dict[int, list[tuple]] = {}
     checks: list | None = None
     seen: set[tuple] = set()
+    loose_key = dialect_named(parsed.dialect).collation_key
 
     def check(params: tuple) -> None:
         """Raise CollationMismatch when ``params`` shows the database merging values."""
@@ -311,9 +305,9 @@ def _scan_set_based(engine: Engine, parsed: ParsedTemplate, schema: Schema,
             checks = []
             for ph, domain in zip(parsed.placeholders, domains, strict=True):
                 same = parsed.compared[ph] == parsed.domains[ph]
-                checks.append((set(domain), None if same else {_loose(v) for v in domain}))
+                checks.append((set(domain), None if same else {loose_key(v) for v in domain}))
         for value, (exact, loose) in zip(params, checks, strict=True):
-            if value not in exact and (loose is None or _loose(value) in loose):
+            if value not in exact and (loose is None or loose_key(value) in loose):
                 raise CollationMismatch(parsed.id)
 
     verify = domains is not None

@@ -14,17 +14,15 @@ import itertools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime, time
-from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import sqlglot
 from sqlglot import exp
-from sqlglot.dialects.mysql import MySQL
 from sqlglot.errors import SqlglotError
 from sqlglot.optimizer.scope import traverse_scope
 
+from ragdx.db.dialect import NEUTRAL_GLOT, dialect_named
 from ragdx.db.schema import Schema, TableInfo
 from ragdx.errors import TemplateError
 from ragdx.gen.naming import low_words, names_a_place, relation_noun, table_words
@@ -44,26 +42,6 @@ _QUOTED_PLACEHOLDER = re.compile(r"'\[[^\]'\n]+\]'")
 _SENTINEL = "__ragdx_p{}__"
 _SENTINEL_RE = re.compile(r"__ragdx_p\d+__")
 _QUOTED_SENTINEL = re.compile(r"'__ragdx_p(\d+)__'")
-GLOT_DIALECT = {"sqlite": "sqlite", "postgresql": "postgres", "mysql": "mysql", "mariadb": "mysql"}
-
-
-class _MySQLAndMariaDB(MySQL):
-    """MySQL as sqlglot writes it, but with ``a REGEXP b`` where sqlglot writes REGEXP_LIKE(a, b):
-    MariaDB has no REGEXP_LIKE, and both servers know the operator."""
-
-    class Generator(MySQL.Generator):
-        TRANSFORMS = {
-            **MySQL.Generator.TRANSFORMS,
-            exp.RegexpLike: lambda self, e: (
-                f"{self.sql(e, 'this')} REGEXP {self.sql(e, 'expression')}" if not e.args.get("flag")
-                else self.function_fallback_sql(e)),
-        }
-
-
-#: the dialect each database's SQL is written in (the names GLOT_DIALECT reads it by)
-_WRITE_DIALECT = {**GLOT_DIALECT, "mysql": _MySQLAndMariaDB, "mariadb": _MySQLAndMariaDB}
-
-
 def template_id(sql: str) -> str:
     """Stable id of a template: its text with whitespace and a trailing ';' normalised."""
     canonical = " ".join(sql.strip().rstrip(";").split())
@@ -123,7 +101,7 @@ class ParsedTemplate:
 
     def executable(self) -> tuple[str, list[str]]:
         """SQL in the engine's own parameter style and the parameter names, in order of use."""
-        return _bind(self._render(self._ast), self.dialect, len(self.placeholders))
+        return self._bind(self._render(self._ast), len(self.placeholders))
 
     def display(self) -> str:
         """The template rendered for the engine with sentinels that :func:`concrete_sql` fills."""
@@ -132,19 +110,20 @@ class ParsedTemplate:
     def concrete_sql(self, values: Sequence[Any]) -> str:
         """The concrete query for people to read, every value quoted for this dialect."""
         # one pass: a value that happens to contain a sentinel must stay a value
-        return _QUOTED_SENTINEL.sub(lambda m: sql_literal(values[int(m.group(1))], self.dialect), self.display())
+        literal = dialect_named(self.dialect).literal
+        return _QUOTED_SENTINEL.sub(lambda m: literal(values[int(m.group(1))]), self.display())
 
     def concrete_sql_renderer(self) -> Callable[[Sequence[Any]], str]:
         """:meth:`concrete_sql` for many value tuples: the display split at its sentinels once."""
         pieces = _QUOTED_SENTINEL.split(self.display())  # literal, index, literal, ..., literal
         literals = pieces[0::2]
         slots = [int(i) for i in pieces[1::2]]
-        dialect = self.dialect
+        value_literal = dialect_named(self.dialect).literal
 
         def render(values: Sequence[Any]) -> str:
             out = [literals[0]]
             for slot, literal in zip(slots, literals[1:], strict=True):
-                out.append(sql_literal(values[slot], dialect))
+                out.append(value_literal(values[slot]))
                 out.append(literal)
             return "".join(out)
 
@@ -177,7 +156,7 @@ class ParsedTemplate:
         tree.set("where", exp.Where(this=exp.and_(*keep)) if keep else None)
         tree.set("order", None)
         tree.set("distinct", None)
-        sql, _ = _bind(self._render(tree), self.dialect, 0)
+        sql, _ = self._bind(self._render(tree), 0)
         return sql, len(ph_cols), layout
 
     def keyed_query(self, schema: Schema) -> tuple[str, list[str], list[tuple[str, str, list[str]]]]:
@@ -189,7 +168,7 @@ class ParsedTemplate:
             key_cols, layout = self._key_columns(schema)
             tree.set("expressions", key_cols + list(tree.expressions))
             tree.set("distinct", None)
-        sql, names = _bind(self._render(tree), self.dialect, len(self.placeholders))
+        sql, names = self._bind(self._render(tree), len(self.placeholders))
         return sql, names, layout
 
     def _key_columns(self, schema: Schema) -> tuple[list[exp.Expression], list[tuple[str, str, list[str]]]]:
@@ -207,51 +186,22 @@ class ParsedTemplate:
         return bool(self._ast.args.get("distinct"))
 
     def _render(self, tree: exp.Expression) -> str:
-        return tree.sql(dialect=_WRITE_DIALECT[self.dialect], identify=True)
+        return tree.sql(dialect=dialect_named(self.dialect).sqlglot_writer(), identify=True)
+
+    def _bind(self, display: str, n: int) -> tuple[str, list[str]]:
+        """``display`` with its sentinels as the engine's bound parameters, and their names."""
+        dialect = dialect_named(self.dialect)
+        names = [f"p{i}" for i in range(n)]
+        sql = dialect.escape_for_parameters(display)
+        for i, name in enumerate(names):
+            sql = sql.replace(f"'{_SENTINEL.format(i)}'", dialect.parameter(name))
+        return sql, names
 
 
 def entity_key(table: TableInfo) -> list[str]:
     """The columns that identify a row: the primary key, else every column (a keyless table's
     row is identified by its whole content)."""
     return list(table.primary_key) or [c.name for c in table.columns]
-
-
-def _bind(display: str, dialect: str, n: int) -> tuple[str, list[str]]:
-    names = [f"p{i}" for i in range(n)]
-    if dialect == "sqlite":
-        sql = display
-        for i, name in enumerate(names):
-            sql = sql.replace(f"'{_SENTINEL.format(i)}'", f":{name}")
-        return sql, names
-    # psycopg and PyMySQL use pyformat: a literal % must be doubled
-    sql = display.replace("%", "%%")
-    for i, name in enumerate(names):
-        sql = sql.replace(f"'{_SENTINEL.format(i)}'", f"%({name})s")
-    return sql, names
-
-
-def sql_literal(value: Any, dialect: str) -> str:
-    """A SQL literal for ``value``; only for display and re-checking, never for executing
-    user-facing queries with values (those are bound parameters)."""
-    if type(value) is str:  # the common case first: a million values per template are text
-        return _text_literal(value, dialect)
-    if value is None:
-        return "NULL"
-    if isinstance(value, bool):
-        return ("1" if value else "0") if dialect == "sqlite" else ("TRUE" if value else "FALSE")
-    if isinstance(value, int | float | Decimal):
-        return repr(value) if isinstance(value, float) else str(value)
-    if isinstance(value, datetime | date | time):
-        value = value.isoformat(sep=" ") if isinstance(value, datetime) else value.isoformat()
-    if isinstance(value, bytes):
-        return "X'" + value.hex() + "'"
-    return _text_literal(str(value), dialect)
-
-
-def _text_literal(text: str, dialect: str) -> str:
-    if dialect == "mysql":
-        text = text.replace("\\", "\\\\")
-    return "'" + text.replace("'", "''") + "'"
 
 
 def _conjuncts(node: exp.Expression) -> list[exp.Expression]:
@@ -317,7 +267,7 @@ def parse_template(template: SqlTemplate, schema: Schema) -> ParsedTemplate:
     def fail(reason: str) -> TemplateError:
         return TemplateError(reason, field=f"{template.schema}: {sql}")
 
-    dialect = schema.dialect if schema.dialect in GLOT_DIALECT else "sqlite"
+    dialect = dialect_named(schema.dialect).name
     resolved = _qualified(_checked_select(template, sql, dialect, fail), schema, fail)
     conditions, compared, compared_q, domains = _bind_placeholders(resolved, schema, fail)
     targets, outputs = _projections(resolved, template, set(compared_q.values()), fail)
@@ -346,7 +296,7 @@ def _checked_select(template: SqlTemplate, sql: str, dialect: str, fail: _Fail) 
     try:
         # ragdx's own templates quote identifiers the standard way ("Order Details"), which
         # MySQL's reader would take for a string: they are read as the dialect-neutral SQL they are
-        read = "sqlite" if template.method == "schema" else GLOT_DIALECT[dialect]
+        read = NEUTRAL_GLOT if template.method == "schema" else dialect_named(dialect).glot
         statements = [s for s in sqlglot.parse(sql, read=read) if s is not None]
     except SqlglotError as exc:
         raise fail(f"not valid SQL ({str(exc).splitlines()[0]})") from None

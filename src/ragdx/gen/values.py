@@ -25,6 +25,7 @@ from typing import Any, Literal
 
 from sqlglot import exp
 
+from ragdx.db.dialect import Dialect, dialect_named
 from ragdx.db.schema import Schema
 
 NullPolicy = Literal["drop", "unanswerable", "keep"]
@@ -66,7 +67,7 @@ def _as_temporal(value: Any) -> Any:
     return value
 
 
-def canonical(value: Any, kind: str, type_name: str, dialect: str) -> Any:
+def canonical(value: Any, kind: str, type_name: str, dialect: Dialect) -> Any:
     """One value in its canonical Python form for its column kind (datetimes stay datetimes
     here; :func:`normalise_rows` decides per column whether they are dates)."""
     if value is None:
@@ -81,9 +82,8 @@ def canonical(value: Any, kind: str, type_name: str, dialect: str) -> Any:
         text = str(value).strip().lower()
         return True if text in _TRUE else False if text in _FALSE else value
     if kind in ("number", "integer") and isinstance(value, float):
-        # a 4-byte REAL read back as a double carries noise in its last digits on PostgreSQL
-        digits = 7 if dialect == "postgresql" and type_name in ("REAL", "FLOAT4") else 15
-        return float(f"{value:.{digits}g}")
+        # a float read back carries noise past the digits its column type holds
+        return float(f"{value:.{dialect.float_digits(type_name)}g}")
     if kind in ("number", "integer") and isinstance(value, Decimal):
         return value.normalize() if value == value else value
     return value
@@ -108,7 +108,7 @@ def normalise_rows(parsed, schema: Schema, row_lists: Sequence[list[tuple]]) -> 
     kinds = output_kinds(parsed, schema)
     if not _normalised_kinds(kinds):
         return [list(rows) for rows in row_lists]  # text needs nothing: skip the per-value pass
-    dialect = schema.dialect
+    dialect = dialect_named(schema.dialect)
     out = [[tuple(canonical(v, k[0], k[1], dialect) if k else v for v, k in zip(row, kinds, strict=False))
             for row in rows] for rows in row_lists]
     for i, k in enumerate(kinds):
@@ -175,12 +175,13 @@ def joint_domains(engine, parsed) -> list[tuple[list[int], list[tuple]]] | None:
         by_qualifier.setdefault(parsed.compared_q[ph][0], []).append(i)
     if all(len(ix) == 1 for ix in by_qualifier.values()):
         return None
+    quote = dialect_named(parsed.dialect).quote_identifier
     out = []
     with engine.connect() as conn:
         for indices in by_qualifier.values():
             table = parsed.domains[parsed.placeholders[indices[0]]][0]
-            cols = [quote_identifier(parsed.dialect, parsed.domains[parsed.placeholders[i]][1]) for i in indices]
-            sql = (f"SELECT DISTINCT {', '.join(cols)} FROM {quote_identifier(parsed.dialect, table)} WHERE "
+            cols = [quote(parsed.domains[parsed.placeholders[i]][1]) for i in indices]
+            sql = (f"SELECT DISTINCT {', '.join(cols)} FROM {quote(table)} WHERE "
                    + " AND ".join(f"{c} IS NOT NULL" for c in cols))
             values = sorted((tuple(r) for r in conn.exec_driver_sql(sql)), key=row_sort_key)
             out.append((indices, values))
@@ -256,12 +257,6 @@ def value_sort_key(value: Any) -> tuple:
 
 def row_sort_key(row: Sequence[Any]) -> tuple:
     return tuple(value_sort_key(v) for v in row)
-
-
-def quote_identifier(dialect: str, name: str) -> str:
-    """``name`` quoted for ``dialect`` (backticks on MySQL/MariaDB), quotes inside doubled."""
-    quote = "`" if dialect == "mysql" else '"'
-    return quote + name.replace(quote, quote * 2) + quote
 
 
 def choose_combinations(domains: Sequence[Sequence[Any]], cap: int | None, seed: int,
