@@ -147,8 +147,8 @@ def test_run_dir_with_dataset_from_manifest_blame_and_compare(tmp_path):
                                   "contexts": []}, name="oracle"),
         tmp_path / "ds", tmp_path / "run2", progress=False)
     cmp = compare_paths(tmp_path / "run", tmp_path / "run2", judge="exact", n_boot=100, out=tmp_path / "cmp")
-    assert cmp["tests"]["answer"]["test"].startswith("McNemar")
-    assert cmp["tests"]["answer"]["only_b"] == 4 and cmp["tests"]["answer"]["only_a"] == 0
+    assert cmp.tests["answer"]["test"].startswith("McNemar")
+    assert cmp.tests["answer"]["only_b"] == 4 and cmp.tests["answer"]["only_a"] == 0
     assert (tmp_path / "cmp" / "comparison.md").read_text().startswith("### run2 against run")
     agree = judge_agreement(tmp_path / "run", "exact", "contains")
     assert agree["n"] == 6 and agree["table"]["both_correct"] == 2

@@ -221,8 +221,8 @@ def test_a_system_that_searched_another_corpus_is_noticed(project):
     same = Pipeline("kw", corpus, retriever=KeywordRetriever(), generator=WholeContext(), top_k=1)
     run(same, tmp_path / "ds", tmp_path / "same", progress=False)
     res = compare_paths(tmp_path / "same", tmp_path / "other", judge="exact", n_boot=50)
-    assert any(w.startswith("other: the system searched a different corpus") for w in res["warnings"])
-    assert not any(w.startswith("same:") for w in res["warnings"])
+    assert any(w.startswith("other: the system searched a different corpus") for w in res.warnings)
+    assert not any(w.startswith("same:") for w in res.warnings)
 
 
 def test_file_paths_and_chunks_map_to_folder_corpus_ids():

@@ -26,6 +26,9 @@ from typing import TYPE_CHECKING, Any
 from ragdx.errors import RagdxError
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ragdx.evaluate.compare import Comparison
+    from ragdx.evaluate.config import EvaluationConfig, JudgeSpec
+    from ragdx.evaluate.judges import Judge
     from ragdx.evaluate.results import EvaluationResult
     from ragdx.rag.runner import RunSummary
     from ragdx.rag.types import System
@@ -158,16 +161,48 @@ def evaluate(path: str | Path, *, judge: str = "cascade", n_boot: int = 1000,
     run recorded); by default it is found from the run directory."""
     from ragdx.evaluate import evaluate as _evaluate
 
-    return _evaluate(path, judge=judge, n_boot=n_boot, dataset=dataset, **kwargs)
+    return EvaluationConfig.build(config, **{k: v for k, v in given.items() if v is not None})
 
 
-def compare(a: str | Path, b: str | Path, *, judge: str = "cascade", n_boot: int = 1000,
-            dataset: str | Path | Iterable[Any] | None = None, **kwargs: Any) -> Any:
+def evaluate(path: str | Path, config: EvaluationConfig | None = None, *,
+             judge: str | Judge | JudgeSpec | None = None, sets: str | None = None, llm: Any = None,
+             retrieval: str | None = None, k: int | None = None, n_boot: int | None = None, seed: int | None = None,
+             lab: bool | None = None, rouge: bool | None = None, bertscore: bool | None = None,
+             geval: bool | None = None, benchmark: str | None = None, require_complete: bool | None = None,
+             closed_book: str | Path | None = None, exclude_open_domain: bool | None = None,
+             compare_pair: tuple[str, str] | None = None, cache: Any = None,
+             dataset: str | Path | Iterable[Any] | None = None, out: str | Path | None = None) -> EvaluationResult:
+    """Judge a run directory (or a plain QA JSONL, or a GRAMMAR reference directory): metrics with
+    95 % intervals, group tags, module blame, the style test. ``result.overall.accuracy``.
+
+    How: ``config`` (an :class:`~ragdx.evaluate.config.EvaluationConfig`; default: cascade judge,
+    evidence rule, 1000 bootstrap resamples), with each keyword given (not None) in place of its
+    field; a misspelt judge or rule fails here, before anything is judged. ``dataset``: where the
+    run's dataset is now, if it moved (it must have the content hash the run recorded); by default
+    it is found from the run directory. ``out``: default ``PATH/evaluation`` for a run directory."""
+    from ragdx.evaluate.report import evaluate as evaluate_path
+
+    given = dict(judge=judge, sets=sets, llm=llm, retrieval=retrieval, k=k, n_boot=n_boot, seed=seed, lab=lab,
+                 rouge=rouge, bertscore=bertscore, geval=geval, benchmark=benchmark,
+                 require_complete=require_complete, closed_book=closed_book,
+                 exclude_open_domain=exclude_open_domain, compare_pair=compare_pair, cache=cache)
+    return evaluate_path(path, _evaluation_config(config, given), out=out, dataset=dataset)
+
+
+def compare(a: str | Path, b: str | Path, config: EvaluationConfig | None = None, *,
+            judge: str | Judge | JudgeSpec | None = None, sets: str | None = None, llm: Any = None,
+            retrieval: str | None = None, k: int | None = None, n_boot: int | None = None, seed: int | None = None,
+            gap: str | None = None, style: str | None = None, strict: bool | None = None, cache: Any = None,
+            dataset: str | Path | Iterable[Any] | None = None, out: str | Path | None = None) -> Comparison:
     """Run B against run A on one dataset: which module differs, with intervals and paired tests
-    (``dataset``: where that dataset is now, as for :func:`evaluate`)."""
-    from ragdx.evaluate import compare_paths
+    (``dataset``: where that dataset is now, as for :func:`evaluate`; ``config`` and the keywords
+    as there, with ``gap``, ``style`` and ``strict``). ``out``: where ``comparison.json`` and
+    ``comparison.md`` go, if anywhere."""
+    from ragdx.evaluate.report import compare_paths
 
-    return compare_paths(a, b, judge=judge, n_boot=n_boot, dataset=dataset, **kwargs)
+    given = dict(judge=judge, sets=sets, llm=llm, retrieval=retrieval, k=k, n_boot=n_boot, seed=seed, gap=gap,
+                 style=style, strict=strict, cache=cache)
+    return compare_paths(a, b, _evaluation_config(config, given), out=out, dataset=dataset)
 
 
 def report(runs: str | Path | Sequence[str | Path], out: str | Path = "report.html", *, fmt: str | None = None,

@@ -852,20 +852,25 @@ BootOpt = Annotated[int, typer.Option("--boot", min=100, help="Bootstrap resampl
 DatasetOpt = Annotated[Path | None, typer.Option("--dataset", help="Where the runs' dataset is now, if it moved (default: the path the run manifest records relative to the run directory, then the absolute one); it must be the same dataset (content hash).")]
 
 
-def _check_judging(judge: str | None = None, sets: str | None = None, retrieval: str | None = None,
-                   judge_flag: str = "--judge") -> None:
-    """The judge, answer-set and retrieval rule names, before any run is read or judged."""
-    if judge is not None:
-        from ragdx.evaluate.judges import JUDGES
+#: the options of the evaluation's configuration (``EvaluationConfig``'s fields) by their flags
+_EVALUATION_FLAGS = {"judge": "--judge", "sets": "--sets", "retrieval": "--retrieval", "k": "--k", "n_boot": "--boot",
+                     "seed": "--seed", "gap": "--gap", "benchmark": "--benchmark", "style": "--style",
+                     "closed_book": "--closed-book", "exclude_open_domain": "--exclude-open-domain"}
 
-        if judge not in JUDGES:
-            raise RagdxError(f"unknown judge {judge!r} (choose from {', '.join(JUDGES)})", field=judge_flag)
-    if sets is not None:
-        _choice(sets, ("all", "any"), "--sets")
-    if retrieval is not None:
-        from ragdx.evaluate.reference import RETRIEVAL_RULES
 
-        _choice(retrieval, tuple(RETRIEVAL_RULES), "--retrieval")
+def _evaluation_config(cfg, judge: str = "cascade", *, llm_for: tuple[str, ...] | None = None, **options):
+    """The evaluation's configuration from the flags, validated before any run is read or judged;
+    a bad value is named by its flag. The judge's name is checked before the LLM is looked for
+    (``llm_for``: the judges' names when the LLM is for others than ``judge``)."""
+    from ragdx.evaluate.config import EvaluationConfig, judge_name
+
+    judge = judge_name(judge, "--judge")
+    llm = _judge_llm(cfg, judge) if llm_for is None else _llm(cfg, False, "llm" in llm_for)
+    try:
+        return EvaluationConfig.build(judge=judge, llm=llm, **options)
+    except RagdxError as exc:
+        raise RagdxError(exc.message, source=exc.source, field=_EVALUATION_FLAGS.get(exc.field or "", exc.field)
+                         ) from None
 
 
 def _judge_llm(cfg, judge: str):
@@ -902,22 +907,19 @@ def evaluate(
     from ragdx.evaluate import evaluate_many
 
     cfg = _config(config)
-    _check_judging(judge, sets, retrieval)
-    if benchmark is not None:
-        _choice(benchmark, ("aurp", "spider-open", "spider-closed", "none"), "--benchmark")
+    if exclude_open_domain and closed_book is None:
+        raise RagdxError("--exclude-open-domain needs --closed-book RUN", field="--exclude-open-domain")
+    job = _evaluation_config(cfg, judge, sets=sets, k=k, retrieval=retrieval, n_boot=boot, seed=seed,
+                             bertscore=bertscore, rouge=rouge, benchmark=benchmark,
+                             require_complete=require_complete, geval=geval, closed_book=closed_book,
+                             exclude_open_domain=exclude_open_domain)
     if fail_under:  # bad thresholds fail before any judging
         from ragdx.evaluate.gate import parse_threshold
 
         thresholds = [parse_threshold(t) for t in fail_under]
-    if exclude_open_domain and closed_book is None:
-        raise RagdxError("--exclude-open-domain needs --closed-book RUN", field="--exclude-open-domain")
     if out is not None:  # an evaluation replaces its --out whole: only one ragdx wrote, checked before judging
         _check_evaluation_out(out, paths)
-    results = evaluate_many(paths, out=out, judge=judge, llm=_judge_llm(cfg, judge), sets=sets, k=k,
-                            retrieval=retrieval, n_boot=boot, seed=seed, bertscore=bertscore, rouge=rouge,
-                            benchmark=benchmark, require_complete=require_complete, geval=geval, dataset=dataset,
-                            **({"closed_book": closed_book, "exclude_open_domain": exclude_open_domain}
-                               if closed_book is not None else {}))
+    results = evaluate_many(paths, job, out=out, dataset=dataset)
     for result in results:
         if result.extra.get("open_domain"):
             from ragdx.evaluate.open_domain import open_domain_markdown
@@ -976,23 +978,19 @@ def compare(
 
         check_writable_directory(out)
     cfg = _config(config)
-    _check_judging(judge, sets, retrieval)
-    _choice(gap, ("joint", "each"), "--gap")
+    job = _evaluation_config(cfg, judge, sets=sets, k=k, retrieval=retrieval, n_boot=boot, seed=seed, gap=gap,
+                             style=style, strict=strict)
     for metric in regression_metric or []:
         from ragdx.evaluate.gate import gate_metrics
 
         if metric not in gate_metrics():
             raise RagdxError(f"no metric {metric!r} (metrics: {', '.join(gate_metrics())})", field="--metric")
-    result = compare_paths(a, b, out=out, judge=judge, llm=_judge_llm(cfg, judge), sets=sets, k=k,
-                           retrieval=retrieval, n_boot=boot, seed=seed, gap=gap, style=style, strict=strict,
-                           dataset=dataset)
+    result = compare_paths(a, b, job, out=out, dataset=dataset)
     for side, path in (("a", a), ("b", b)):
-        inputs = (result.get("inputs") or {}).get(side) or {}
+        inputs = (result.inputs or {}).get(side) or {}
         if inputs.get("total"):
             console.print(f"{escape(str(path))}: {inputs['judged']} of {inputs['total']} queries judged", highlight=False)
-    from ragdx.evaluate.compare import sentence_lines
-
-    console.print("\n".join(sentence_lines(result)), markup=False, highlight=False)
+    console.print("\n".join(result.lines()), markup=False, highlight=False)
     if fail_on_regression:
         from ragdx.evaluate.gate import check_regression, finish
 
@@ -1018,13 +1016,14 @@ def judge_agreement_cmd(
         console.print(human_agreement_markdown(human_agreement(path, human)), markup=False, highlight=False)
         return
     from ragdx.evaluate import judge_agreement
+    from ragdx.evaluate.config import judge_name
 
     cfg = _config(config)
-    for name, flag in ((judge_a, "--a"), (judge_b, "--b")):
-        if name != "stored":
-            _check_judging(name, sets, judge_flag=flag)
-    needs = judge_a == "llm" or judge_b == "llm"
-    result = judge_agreement(path, judge_a, judge_b, llm=_llm(cfg, False, needs), sets=sets)
+    judge_a, judge_b = (name if name == "stored" else judge_name(name, flag)
+                        for name, flag in ((judge_a, "--a"), (judge_b, "--b")))
+    # the LLM only for a judge named llm: here the cascade stays offline, whatever ragdx.yaml says
+    job = _evaluation_config(cfg, llm_for=(judge_a, judge_b), sets=sets)
+    result = judge_agreement(path, judge_a, judge_b, job)
     console.print(result["markdown"], markup=False, highlight=False)
 
 
@@ -1108,7 +1107,9 @@ def report(
     tests, the knowledge boundary and a searchable table of every failure. Runs without an
     up-to-date evaluation are evaluated first (into RUN_DIR/evaluation)."""
     _choice(fmt, ("html", "md"), "--format")  # before the report's modules (numpy, scipy) are imported
-    _check_judging(judge)
+    from ragdx.evaluate.config import judge_name
+
+    judge = judge_name(judge, "--judge")
     from ragdx.store import check_output_file
 
     check_output_file(out, overwrite)

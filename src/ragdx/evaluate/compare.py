@@ -36,12 +36,14 @@ on their intersection, and the result says so (``query_sets``).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields
 from typing import Any, TypedDict
 
 import numpy as np
 
 from ragdx.errors import RagdxError
+from ragdx.evaluate.config import GapRule, parse_choice
 from ragdx.evaluate.protocol import by_style, group_stats
 from ragdx.evaluate.records import Judgement
 from ragdx.evaluate.stats import (
@@ -121,6 +123,65 @@ class StyleComparisonResult(ComparisonResult, total=False):
     """Two styles of one run: also the accuracy change group by group, both styles weighted alike."""
 
     accuracy_by_group: Difference
+
+
+@dataclass
+class Comparison:
+    """Run B against run A, typed (what ``ragdx.compare`` / :func:`~ragdx.evaluate.compare_paths`
+    return); :meth:`to_dict` is the layout of ``comparison.json`` (:class:`ComparisonResult`)."""
+
+    a: str
+    b: str
+    #: "paired queries" (two runs) or "same groups, different queries" (two styles)
+    mode: str
+    gap: str
+    n_boot: int
+    level: float
+    queries: dict[str, Any]
+    inputs: dict[str, Any]
+    groups: int
+    shared_groups: int
+    differences: dict[str, Difference]
+    modules: dict[str, ModuleEntry]
+    tests: dict[str, dict[str, Any]]
+    warnings: list[str]
+    #: the one sentence: which module behaves differently, and whether significantly
+    sentence: str
+    #: two runs: the accuracy change split by what the two retrievers did
+    accuracy_by_retrieval: list[dict[str, Any]] | None = None
+    #: two styles: the accuracy change group by group
+    accuracy_by_group: Difference | None = None
+    #: keys a later ragdx wrote that this one does not know, kept for the round trip
+    extra: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    @property
+    def differing(self) -> list[str]:
+        """The modules the sentence names (significant on a common footing)."""
+        return differing_modules(self)
+
+    def lines(self) -> list[str]:
+        """The sentence for a console (see :func:`sentence_lines`)."""
+        return sentence_lines(self)
+
+    def markdown(self) -> str:
+        return compare_markdown(self)
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "extra"}
+        for name in ("accuracy_by_retrieval", "accuracy_by_group"):
+            if out[name] is None:
+                del out[name]
+        return {**out, **self.extra}
+
+    @classmethod
+    def from_dict(cls, obj: Mapping[str, Any]) -> Comparison:
+        names = {f.name for f in fields(cls)} - {"extra"}
+        return cls(**{k: v for k, v in obj.items() if k in names},
+                   extra={k: v for k, v in obj.items() if k not in names})
+
+
+def _plain(result: Comparison | Mapping[str, Any]) -> Mapping[str, Any]:
+    return result.to_dict() if isinstance(result, Comparison) else result
 
 
 def _judged(js: Sequence[Judgement]) -> list[Judgement]:
@@ -307,9 +368,8 @@ def _per_group(stats, num: str, den: str, gap_out: bool = False) -> np.ndarray:
 
 def compare(a: Sequence[Judgement], b: Sequence[Judgement], *, names: tuple[str, str] = ("A", "B"),
             gap: str = "joint", n_boot: int = 1000, seed: int = 0, level: float = 0.95) -> ComparisonResult:
-    """Compare side B against side A (see the module docs)."""
-    if gap not in ("joint", "each"):
-        raise RagdxError(f"gap must be 'joint' or 'each', not {gap!r}", field="gap")
+    """Compare side B against side A (see the module docs); ``gap``: a :class:`GapRule`'s value."""
+    gap = parse_choice(GapRule, gap, "gap rule", "gap").value
     checks = {side: getattr(js, "check", None) for side, js in (("a", a), ("b", b))}
     failed = {"a": len(a) - len(_judged(a)), "b": len(b) - len(_judged(b))}
     a, b = _judged(a), _judged(b)
@@ -381,8 +441,9 @@ def significant(entry: dict[str, float]) -> bool:
     return not (math.isnan(lo) or math.isnan(hi)) and (lo > 0 or hi < 0)
 
 
-def differing_modules(result: dict[str, Any]) -> list[str]:
+def differing_modules(result: Comparison | Mapping[str, Any]) -> list[str]:
     """The modules whose comparison is significant on a common footing (what the sentence names)."""
+    result = _plain(result)
     return [m for m in MODULES if m in result["modules"] and significant(result["modules"][m])
             and not result["modules"][m].get("confounded")]
 
@@ -464,16 +525,17 @@ def sentence(result: dict[str, Any]) -> str:
     return f"{head}. " + "; ".join(parts) + f"; {tail}.{warn}"
 
 
-def sentence_lines(result: dict[str, Any]) -> list[str]:
+def sentence_lines(result: Comparison | Mapping[str, Any]) -> list[str]:
     """The sentence for a console: the verdict first, on its own line, then one line per module and
     one for overall accuracy (a 150-word sentence is read in a report, not in a terminal)."""
+    result = _plain(result)
     if "modules" not in result or "differences" not in result:
         return [result["sentence"]]  # a result read back without its parts: the sentence as written
     head, parts, tail, warn = _sentence_parts(result)
     return [f"{head}.", *(f"  {p}" for p in parts), f"  {tail}"] + ([warn.strip()] if warn else [])
 
 
-def _sentence_parts(result: dict[str, Any]) -> tuple[str, list[str], str, str]:
+def _sentence_parts(result: Mapping[str, Any]) -> tuple[str, list[str], str, str]:
     a, b = result["a"], result["b"]
     parts = []
     differing = differing_modules(result)
@@ -529,7 +591,8 @@ def _sentence_parts(result: dict[str, Any]) -> tuple[str, list[str], str, str]:
     return head, parts, tail, warn
 
 
-def compare_markdown(result: dict[str, Any]) -> str:
+def compare_markdown(result: Comparison | Mapping[str, Any]) -> str:
+    result = _plain(result)
     a, b = result["a"], result["b"]
     lines = [f"### {b} against {a}", "", result["sentence"], "",
              f"| metric | {a} | {b} | difference | {int(result['level'] * 100)} % CI (groups resampled, "

@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from ragdx.errors import RagdxError
-from ragdx.evaluate.compare import compare, compare_markdown
+from ragdx.evaluate.compare import Comparison, compare, compare_markdown
+from ragdx.evaluate.config import BENCHMARKS, EvaluationConfig
 from ragdx.evaluate.judges import Judge, agreement, agreement_markdown
 from ragdx.evaluate.protocol import VERDICT_LABELS, VERDICTS, blame, blame_counts, by_style, group_tags, metrics
 from ragdx.evaluate.records import Judgement, write_judgements
@@ -36,7 +37,7 @@ def benchmark_of(path: str | Path, declared: str | None = None) -> str | None:
     (``aurp``, ``spider-open``, ``spider-closed``, ``none``), else ``aurp`` when the directory holds
     the Aurp database (``aurp_tables.json``), else None (no paper column is shown)."""
     if declared is not None:
-        if declared not in (*PAPER_TABLE3, "none"):
+        if declared not in BENCHMARKS:
             raise RagdxError(f"unknown benchmark {declared!r} (aurp, spider-open, spider-closed or none)",
                              field="benchmark")
         return None if declared == "none" else declared
@@ -54,25 +55,25 @@ def _kind(path: Path) -> str:
                      source=str(path))
 
 
-def load_judgements(path: str | Path, *, judge: str | Judge = "cascade", llm: Any = None, sets: str = "all",
-                    k: int | None = None, cache: Any = None, dataset: Any = None,
-                    reference_set: str = "unbalanced", retrieval: str = "evidence") -> list[Judgement]:
+def load_judgements(path: str | Path, config: EvaluationConfig | None = None, *, dataset: Any = None,
+                    **options: Any) -> list[Judgement]:
     """Judged queries of a run directory, a plain JSONL or a GRAMMAR reference directory
-    (``reference_set``: ``unbalanced`` or ``balanced`` files, all styles)."""
+    (``config.reference_set``: ``unbalanced`` or ``balanced`` files, all styles), judged as
+    ``config`` (or ``options``, its keywords: :meth:`EvaluationConfig.build`) says."""
+    config = EvaluationConfig.build(config, **options)
     path = Path(path)
     kind = _kind(path)
     if kind == "run":
-        return judge_run(path, judge=judge, llm=llm, sets=sets, dataset=dataset, k=k, cache=cache,
-                         retrieval=retrieval)
+        return judge_run(path, config, dataset=dataset)
     if kind == "jsonl":
-        return judge_plain(path, judge=judge, llm=llm, sets=sets, k=k, cache=cache, retrieval=retrieval)
+        return judge_plain(path, config)
     from ragdx.evaluate.runs import Judged
 
     ref = read_reference(path)
     out = Judged(check=InputCheck(source=str(path), retrieval_rule="stored retrieval_judgement"))
     for style in ref.styles:
         sets_ = ref.sets[style]
-        out.extend(sets_.get(reference_set) or sets_.get("unbalanced") or sets_["balanced"])
+        out.extend(sets_.get(config.reference_set) or sets_.get("unbalanced") or sets_["balanced"])
     out.check.total = out.check.answered = out.check.judged = len(out)
     return out
 
@@ -91,10 +92,13 @@ def _style_metrics(judgements: Sequence[Judgement], n_boot: int, seed: int) -> d
     return out
 
 
-def evaluate_judgements(judgements: Sequence[Judgement], *, n_boot: int = 1000, seed: int = 0,
-                        compare_pair: tuple[str, str] | None = None) -> EvaluationResult:
-    """Metrics per style, module blame and (given two styles) the hypothesis test. Judgements
-    whose judge failed (``error``) are counted and excluded from every metric."""
+def evaluate_judgements(judgements: Sequence[Judgement], config: EvaluationConfig | None = None,
+                        **options: Any) -> EvaluationResult:
+    """Metrics per style, module blame and (given two styles) the hypothesis test, with
+    ``config``'s bootstrap (``n_boot``, ``seed``) and ``compare_pair``. Judgements whose judge
+    failed (``error``) are counted and excluded from every metric."""
+    config = EvaluationConfig.build(config, **options)
+    n_boot, seed, compare_pair = config.n_boot, config.seed, config.compare_pair
     check = getattr(judgements, "check", None)
     verdicts = blame(judgements)
     failed = sum(1 for j in judgements if j.error)
@@ -122,20 +126,21 @@ def evaluate_judgements(judgements: Sequence[Judgement], *, n_boot: int = 1000, 
     return result
 
 
-def evaluate_reference(root: str | Path, *, n_boot: int = 1000, seed: int = 0,
-                       benchmark: str | None = None) -> EvaluationResult:
+def evaluate_reference(root: str | Path, config: EvaluationConfig | None = None, **options: Any) -> EvaluationResult:
     """The GRAMMAR reference's stored results: Table 3 (both styles, gap groups found per style as
     the paper does), metrics, blame and the short-vs-long test (on the balanced files, where every
-    group weighs the same)."""
+    group weighs the same); ``config.benchmark`` names the paper's benchmark it is."""
+    config = EvaluationConfig.build(config, **options)
+    n_boot, seed = config.n_boot, config.seed
     ref = read_reference(root)
     cells = ref.table3()
     unbalanced = [j for s in ref.styles for j in (ref.sets[s].get("unbalanced") or [])]
     balanced = [j for s in ref.styles for j in (ref.sets[s].get("balanced") or [])]
-    result = evaluate_judgements(balanced or unbalanced, n_boot=n_boot, seed=seed)
+    result = evaluate_judgements(balanced or unbalanced, config)
     result.retrieval_rule = "the reference's stored retrieval_judgement (all gold documents retrieved)"
     result.source = {"kind": "grammar-reference", "path": str(root),
                      "metrics_on": "balanced files" if balanced else "unbalanced files",
-                     "benchmark": benchmark_of(root, benchmark)}
+                     "benchmark": benchmark_of(root, config.benchmark)}
     if unbalanced and balanced:
         result.by_style_unbalanced = _style_metrics(unbalanced, n_boot, seed)
     result.table3 = cells
@@ -283,9 +288,28 @@ def _content_hash(path: Path) -> str | None:
     return sha256_file(target) if target.is_file() else None
 
 
-def write_report(result: EvaluationResult, out: str | Path, title: str, *, source: Path | None = None) -> Path:
+def evaluation_is_current(directory: Path, source: Path) -> bool:
+    """Whether ``directory`` holds a whole evaluation (as :func:`write_report` writes it) made
+    from ``source`` as it is now: its manifest names their content hash (never judged by file
+    times, which a copy or a crash can leave misleading)."""
+    import json
+
+    needed = [directory / name for name in ("metrics.json", "judgements.jsonl", "blame.jsonl", "manifest.json")]
+    if not all(p.exists() for p in needed):
+        return False
+    try:
+        manifest = json.loads((directory / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    digest = _content_hash(source)
+    return digest is not None and isinstance(manifest, dict) and manifest.get("source_sha256") == digest
+
+
+def write_report(result: EvaluationResult, out: str | Path, title: str, *, source: Path | None = None,
+                 config: EvaluationConfig | None = None) -> Path:
     """One staged directory, swapped in whole: a crash never leaves a mix of old and new files,
-    and its manifest names the content hash of what was evaluated (``report`` checks it)."""
+    and its manifest names the content hash of what was evaluated (``report`` checks it) and the
+    configuration it was evaluated with."""
     from ragdx.store import atomic_write_text, staged_directory, write_json, write_jsonl
 
     out = Path(out)
@@ -305,80 +329,43 @@ def write_report(result: EvaluationResult, out: str | Path, title: str, *, sourc
                                              "source_relative": relative_to(source, out) if source else None,
                                              "source_sha256": _content_hash(source) if source else None,
                                              "queries": result.queries, "inputs": result.inputs,
+                                             "config": config.to_dict() if config is not None else None,
                                              "llm_usage": result.extra.get("llm_usage")})
     return out
 
 
-def _counting_llm_usage(fn: Any) -> Any:
-    """Run ``fn`` in a ``counting`` scope of its own when it is given an LLM, so that what it
-    records as ``llm_usage`` is exactly its own requests (several runs may share one client)."""
-    import functools
-
-    @functools.wraps(fn)
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        if kwargs.get("llm") is None:
-            return fn(*args, **kwargs)
-        from ragdx.llm import counting
-
-        with counting():
-            return fn(*args, **kwargs)
-
-    return counted
-
-
-@_counting_llm_usage
 @gc_paused()  # bulk work on small objects in no cycle: see ragdx.store.gc_paused
-def evaluate(path: str | Path, *, out: str | Path | None = None, judge: str | Judge = "cascade", llm: Any = None,
-             sets: str = "all", k: int | None = None, cache: Any = None, n_boot: int = 1000, seed: int = 0,
-             dataset: Any = None, compare_pair: tuple[str, str] | None = None,
-             retrieval: str = "evidence", lab: bool = True, bertscore: bool = False, rouge: bool = True,
-             benchmark: str | None = None, require_complete: bool = False,
-             closed_book: str | Path | None = None, exclude_open_domain: bool = False,
-             geval: bool | None = None) -> EvaluationResult:
+def evaluate(path: str | Path, config: EvaluationConfig | None = None, *, out: str | Path | None = None,
+             dataset: Any = None, **options: Any) -> EvaluationResult:
     """``ragdx evaluate PATH``: judge (run directory / JSONL) or read (GRAMMAR reference), compute
     the protocol's metrics, blame and the style test, and write ``metrics.json``, ``summary.md``,
     ``judgements.jsonl``, ``blame.jsonl`` and a manifest to ``out`` (default ``PATH/evaluation``
-    for a run directory; required for anything else), as one staged directory. ``lab`` adds hit
-    rate@k, MRR, ROUGE-L and the RAG confusion matrix, all by the same retrieval rule (ROUGE-L
-    costs about 1 s per 100k queries; ``rouge=False`` skips it and NLTK's import, and ``rouge_l``
-    reads "not computed (--no-rouge)"); ``bertscore`` adds BERTScore on the packaged MiniLM.
-    ``require_complete`` refuses a run that did not answer every query (a killed or ``--limit``
-    run); otherwise such a run is evaluated and marked "n of N" everywhere. With an LLM, the
-    lab's four G-Eval criteria (1-5) and their per-criterion RAG confusion matrices are added
-    (``geval=False`` leaves them out)."""
-    path = Path(path)
+    for a run directory; required for anything else), as one staged directory.
+
+    How is ``config`` (or ``options``, its keywords: :meth:`EvaluationConfig.build`), validated
+    before anything is read. Its ``lab`` adds hit rate@k, MRR, ROUGE-L and the RAG confusion
+    matrix, all by the same retrieval rule (ROUGE-L costs about 1 s per 100k queries;
+    ``rouge=False`` skips it and NLTK's import, and ``rouge_l`` reads "not computed
+    (--no-rouge)"); ``bertscore`` adds BERTScore on the packaged MiniLM. ``require_complete``
+    refuses a run that did not answer every query (a killed or ``--limit`` run); otherwise such a
+    run is evaluated and marked "n of N" everywhere. With an LLM, the lab's four G-Eval criteria
+    (1-5) and their per-criterion RAG confusion matrices are added (``geval=False`` leaves them
+    out). ``dataset``: where the run's dataset is now, if it moved."""
+    config = EvaluationConfig.build(config, **options)
+    if config.judge.llm is None:
+        return _evaluate(Path(path), config, out, dataset)
+    from ragdx.llm import counting
+
+    # a counting scope of its own, so that the llm_usage it records is exactly this evaluation's
+    # requests (several evaluations may share one client)
+    with counting():
+        return _evaluate(Path(path), config, out, dataset)
+
+
+def _evaluate(path: Path, config: EvaluationConfig, out: str | Path | None, dataset: Any) -> EvaluationResult:
     kind = _kind(path)
-    if kind == "reference":
-        result = evaluate_reference(path, n_boot=n_boot, seed=seed, benchmark=benchmark)
-    else:
-        judged = load_judgements(path, judge=judge, llm=llm, sets=sets, k=k, cache=cache, dataset=dataset,
-                                 retrieval=retrieval)
-        check = getattr(judged, "check", None)
-        if require_complete and check is not None and check.answered < check.total:
-            raise RagdxError(f"incomplete run: {check.answered} of {check.total} queries answered "
-                             f"(status {check.status or 'unknown'}); finish it with `ragdx run` or drop "
-                             "--require-complete", source=str(path))
-        open_domain = None
-        if closed_book is not None:  # GRAMMAR §5.2: groups the model answers without retrieval
-            from ragdx.evaluate.open_domain import tag_open_domain
-
-            closed = load_judgements(closed_book, judge=judge, llm=llm, sets=sets, cache=cache, dataset=dataset)
-            judged, open_domain = tag_open_domain(judged, closed, exclude=exclude_open_domain)
-        result = evaluate_judgements(judged, n_boot=n_boot, seed=seed, compare_pair=compare_pair)
-        if open_domain is not None:
-            result.extra["open_domain"] = open_domain.to_dict()
-        result.source = {"kind": kind, "path": str(path), "k": k, "retrieval_rule": retrieval}
-        if lab:
-            from ragdx.evaluate.text_metrics import lab_metrics
-
-            result.text_metrics = lab_metrics([j for j in judged if not j.error], k=k or 5, bertscore=bertscore,
-                                              rule=retrieval, rouge=rouge)
-        if kind == "run" and llm is not None and (geval is None or geval):
-            result.extra["geval"] = _geval(llm, path, [j for j in judged if not j.error])
-            result.geval_scores = result.extra["geval"].pop("scores")
-        elif geval:
-            raise RagdxError("G-Eval needs an LLM (an llm: section in ragdx.yaml) and a run directory "
-                             "(its retrieved contexts)", source=str(path))
+    result = (evaluate_reference(path, config) if kind == "reference"
+              else _evaluate_answers(path, kind, config, dataset))
     if out is None:
         if kind != "run":
             raise RagdxError("give an output directory (--out) for anything but a run directory", source=str(path))
@@ -387,12 +374,48 @@ def evaluate(path: str | Path, *, out: str | Path | None = None, judge: str | Ju
         from ragdx.rag.run_dataset import relative_to
 
         result.source["relative_path"] = relative_to(path, out)  # from the output directory
-    if llm is not None:  # what this evaluation asked of the LLM (judge, closed book, G-Eval)
+    if config.judge.llm is not None:  # what this evaluation asked of the LLM (judge, closed book, G-Eval)
         from ragdx.llm import usage_record
         from ragdx.llm.usage import current_usage
 
         result.extra["llm_usage"] = usage_record(current_usage())
-    result.output = str(write_report(result, out, path.name, source=path))
+    result.output = str(write_report(result, out, path.name, source=path, config=config))
+    return result
+
+
+def _evaluate_answers(path: Path, kind: str, config: EvaluationConfig, dataset: Any) -> EvaluationResult:
+    """A run directory's or a results JSONL's answers judged and measured (see :func:`evaluate`)."""
+    judged = load_judgements(path, config, dataset=dataset)
+    check = getattr(judged, "check", None)
+    if config.require_complete and check is not None and check.answered < check.total:
+        raise RagdxError(f"incomplete run: {check.answered} of {check.total} queries answered "
+                         f"(status {check.status or 'unknown'}); finish it with `ragdx run` or drop "
+                         "--require-complete", source=str(path))
+    open_domain = None
+    if config.closed_book is not None:  # GRAMMAR §5.2: groups the model answers without retrieval
+        from ragdx.evaluate.open_domain import tag_open_domain
+
+        # the closed-book run is judged by the same judge; its retrieval is not looked at
+        closed = load_judgements(config.closed_book, EvaluationConfig(judge=config.judge, cache=config.cache),
+                                 dataset=dataset)
+        judged, open_domain = tag_open_domain(judged, closed, exclude=config.exclude_open_domain)
+    result = evaluate_judgements(judged, config)
+    if open_domain is not None:
+        result.extra["open_domain"] = open_domain.to_dict()
+    retrieval = config.retrieval.value
+    result.source = {"kind": kind, "path": str(path), "k": config.k, "retrieval_rule": retrieval}
+    if config.lab:
+        from ragdx.evaluate.text_metrics import lab_metrics
+
+        result.text_metrics = lab_metrics([j for j in judged if not j.error], k=config.k or 5,
+                                          bertscore=config.bertscore, rule=retrieval, rouge=config.rouge)
+    llm = config.judge.llm
+    if kind == "run" and llm is not None and (config.geval is None or config.geval):
+        result.extra["geval"] = _geval(llm, path, [j for j in judged if not j.error])
+        result.geval_scores = result.extra["geval"].pop("scores")
+    elif config.geval:
+        raise RagdxError("G-Eval needs an LLM (an llm: section in ragdx.yaml) and a run directory "
+                         "(its retrieved contexts)", source=str(path))
     return result
 
 
@@ -404,41 +427,44 @@ def _geval(llm: Any, run_dir: Path, judged: Sequence[Judgement]) -> dict[str, An
     return geval_metrics(llm, judged, contexts)
 
 
-def evaluate_many(paths: Sequence[str | Path], *, out: str | Path | None = None,
-                  **kwargs: Any) -> list[EvaluationResult]:
+def evaluate_many(paths: Sequence[str | Path], config: EvaluationConfig | None = None, *,
+                  out: str | Path | None = None, dataset: Any = None, **options: Any) -> list[EvaluationResult]:
     """``ragdx evaluate RUN_DIR...``: each path on its own (into ``out/<name>`` when ``out`` is given)."""
+    config = EvaluationConfig.build(config, **options)
     results = []
     for p in paths:
         target = None if out is None else (Path(out) if len(paths) == 1 else Path(out) / Path(p).name)
-        results.append(evaluate(p, out=target, **kwargs))
+        results.append(evaluate(p, config, out=target, dataset=dataset))
     return results
 
 
-def compare_paths(a: str | Path, b: str | Path, *, out: str | Path | None = None, judge: str | Judge = "cascade",
-                  llm: Any = None, sets: str = "all", k: int | None = None, cache: Any = None, n_boot: int = 1000,
-                  seed: int = 0, gap: str = "joint", style: str | None = None, retrieval: str = "evidence",
-                  dataset: Any = None, strict: bool = False) -> dict[str, Any]:
-    """``ragdx compare A B``: two runs (or results) on one dataset; ``style`` restricts both to one
-    style. Different query sets are compared on their intersection and marked; ``strict`` refuses
-    them instead. Writes ``comparison.json`` and ``comparison.md`` to ``out`` when given."""
+def compare_paths(a: str | Path, b: str | Path, config: EvaluationConfig | None = None, *,
+                  out: str | Path | None = None, dataset: Any = None, **options: Any) -> Comparison:
+    """``ragdx compare A B``: two runs (or results) on one dataset, judged and compared as ``config``
+    (or ``options``) says; its ``style`` restricts both to one style. Different query sets are
+    compared on their intersection and marked; ``strict`` refuses them instead. Writes
+    ``comparison.json`` and ``comparison.md`` to ``out`` when given."""
     from ragdx.evaluate.runs import Judged
 
-    ja = load_judgements(a, judge=judge, llm=llm, sets=sets, k=k, cache=cache, retrieval=retrieval, dataset=dataset)
-    jb = load_judgements(b, judge=judge, llm=llm, sets=sets, k=k, cache=cache, retrieval=retrieval, dataset=dataset)
-    if style is not None:
+    config = EvaluationConfig.build(config, **options)
+    ja = load_judgements(a, config, dataset=dataset)
+    jb = load_judgements(b, config, dataset=dataset)
+    if config.style is not None:
+        style = config.style
         styles = sorted({str(j.style) for j in (*ja, *jb) if j.style is not None})
         if style not in styles:
             raise RagdxError(f"no queries in style {style!r} (styles: {', '.join(styles) or 'none'})", field="--style")
         ja = Judged([j for j in ja if j.style == style], getattr(ja, "check", None))
         jb = Judged([j for j in jb if j.style == style], getattr(jb, "check", None))
-    if strict:
+    if config.strict:
         ids_a, ids_b = {j.id for j in ja if not j.error}, {j.id for j in jb if not j.error}
         if ids_a != ids_b:
             raise RagdxError(f"the runs answered different queries ({len(ids_a)} and {len(ids_b)}, "
                              f"{len(ids_a & ids_b)} "
                              "in common); finish both runs or compare without --strict (on the intersection)",
                              source=f"{a} {b}")
-    result = compare(ja, jb, names=(Path(a).name, Path(b).name), gap=gap, n_boot=n_boot, seed=seed)
+    result = compare(ja, jb, names=(Path(a).name, Path(b).name), gap=config.gap.value, n_boot=config.n_boot,
+                     seed=config.seed)
     # what each side's evaluation warned about the corpus and the captured contexts (compare itself
     # names incomplete runs and unmatched ids)
     for name, js in ((Path(a).name, ja), (Path(b).name, jb)):
@@ -453,18 +479,24 @@ def compare_paths(a: str | Path, b: str | Path, *, out: str | Path | None = None
         claim_directory(out, kind="comparison")
         write_json(Path(out) / "comparison.json", result)
         atomic_write_text(Path(out) / "comparison.md", compare_markdown(result) + "\n")
-    return result
+    return Comparison.from_dict(result)
 
 
-def judge_agreement(path: str | Path, judge_a: str = "stored", judge_b: str = "cascade", *, llm: Any = None,
-                    sets: str = "all", cache: Any = None, dataset: Any = None) -> dict[str, Any]:
+def judge_agreement(path: str | Path, judge_a: str | Judge = "stored", judge_b: str | Judge = "cascade",
+                    config: EvaluationConfig | None = None, *, dataset: Any = None,
+                    **options: Any) -> dict[str, Any]:
     """``ragdx judge-agreement PATH --a JUDGE --b JUDGE``: how often two judges agree on the same
-    responses. ``stored`` is the verdict already there (the reference's judgements, a JSONL's
-    ``correct``); for a run directory the first judge judges and the second re-judges."""
-    base_judge = "cascade" if judge_a == "stored" else judge_a
-    base = load_judgements(path, judge=base_judge, llm=llm, sets=sets, cache=cache, dataset=dataset)
-    left = base if judge_a in ("stored", base_judge) else rejudge(base, judge_a, llm=llm, sets=sets, cache=cache)
-    right = base if judge_b == "stored" else rejudge(base, judge_b, llm=llm, sets=sets, cache=cache)
-    result = agreement(left, right, names=(judge_a, judge_b))
+    responses (each with ``config``'s answer sets, LLM and cache). ``stored`` is the verdict
+    already there (the reference's judgements, a JSONL's ``correct``); for a run directory the
+    first judge judges and the second re-judges."""
+    config = EvaluationConfig.build(config, **options)
+    # both judges named before anything is judged: a typo in the second costs no judging by the first
+    spec_a = None if judge_a == "stored" else config.judge.named(judge_a, "judge_a")
+    spec_b = None if judge_b == "stored" else config.judge.named(judge_b, "judge_b")
+    base_config = EvaluationConfig.build(config, judge=spec_a or config.judge.named("cascade"))
+    left = load_judgements(path, base_config, dataset=dataset)  # judge A's verdicts, or the stored ones
+    right = left if spec_b is None else rejudge(left, EvaluationConfig.build(config, judge=spec_b))
+    names = (str(getattr(judge_a, "name", judge_a)), str(getattr(judge_b, "name", judge_b)))
+    result = agreement(left, right, names=names)
     result["markdown"] = agreement_markdown(result)
     return result

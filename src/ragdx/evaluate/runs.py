@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ragdx.errors import RagdxError
-from ragdx.evaluate.judges import Judge, VerdictCache, make_judge
+from ragdx.evaluate.config import EvaluationConfig
+from ragdx.evaluate.judges import Judge, VerdictCache
 from ragdx.evaluate.protocol import CORPUS_CHANGED, RETRIEVAL_IDS_UNMATCHED, RETRIEVAL_NO_CONTEXT
 from ragdx.evaluate.records import JudgeItem, Judgement
 from ragdx.evaluate.reference import read_plain_jsonl, retrieval_verdict
@@ -25,10 +26,6 @@ _REFUSAL = re.compile(r"\b(no (such|answer|information|record|data)|not (found|a
 
 def is_refusal(response: str | None) -> bool:
     return response is None or not response.strip() or bool(_REFUSAL.search(response))
-
-
-def _resolve_judge(judge: str | Judge, llm: Any, sets: str) -> Judge:
-    return judge if isinstance(judge, Judge) else make_judge(judge, llm=llm, sets=sets)
 
 
 def _by_reason(reasons: Iterable[str | None]) -> dict[str, int]:
@@ -343,14 +340,14 @@ def _short(fp: str | None) -> str:
     return fp[:12] if fp else "unknown"
 
 
-def judge_outputs(records: Sequence[Any], outputs: Sequence[Any], *, judge: str | Judge = "cascade",
-                  llm: Any = None, sets: str = "all", k: int | None = None,
-                  cache: VerdictCache | str | Path | None = None, retrieval: str = "evidence",
+def judge_outputs(records: Sequence[Any], outputs: Sequence[Any], config: EvaluationConfig | None = None, *,
                   known_ids: set[str] | None = None, known_exact: bool = True,
-                  check: InputCheck | None = None, corpus_texts: Mapping[str, str] | None = None) -> Judged:
+                  check: InputCheck | None = None, corpus_texts: Mapping[str, str] | None = None,
+                  **options: Any) -> Judged:
     """Judge system outputs (``SystemOutput``-like: id, answer, retrieved_ids, error) against
-    dataset records, in memory. ``retrieval`` names the one rule retrieval is judged by (see
-    ``reference.RULE_WORDS``). Where the knowledge base lacks the facts (``kb_supported`` False)
+    dataset records, in memory, as ``config`` says (or ``options``: its keywords, see
+    :meth:`EvaluationConfig.build`): its judge, and ``retrieval``, the one rule retrieval is
+    judged by over the top ``k``. Where the knowledge base lacks the facts (``kb_supported`` False)
     there is nothing right to retrieve, so retrieval is not judged (None): that is the knowledge
     base's failure. A failed query (``error``) is judged as no response: Incorrect. With
     ``known_ids`` (the knowledge base's document ids), chunk ids map to their documents and the
@@ -365,6 +362,8 @@ def judge_outputs(records: Sequence[Any], outputs: Sequence[Any], *, judge: str 
     With ``corpus_texts`` (id -> text of the linked corpus), a record the linker found unsupported
     notes the documents about its entity that write its answer's values anyway
     (``value_seen_in``: a fact the linker may have missed in a table, card or heading)."""
+    config = EvaluationConfig.build(config, **options)
+    retrieval, k = config.retrieval.value, config.k
     check = check or InputCheck(total=len(outputs), answered=len(outputs))
     check.retrieval_rule = retrieval
     by_id = {r.id: r for r in records}
@@ -417,7 +416,7 @@ def judge_outputs(records: Sequence[Any], outputs: Sequence[Any], *, judge: str 
             "gaps and retrieval failures may be the other corpus's, and are marked unsure (link the dataset "
             "against the corpus the system searches: `ragdx kb link`)")
     items = [JudgeItem(r.query, r.answer_rows, None if o.error else o.answer, r.answer_kind) for r, o in pairs]
-    verdicts = judge_items(items, _resolve_judge(judge, llm, sets), cache)
+    verdicts = judge_items(items, config.judge.build(), config.cache)
     out = Judged(check=check)
     passages: dict[str, str] = {}
     for (r, o), ids, unknown, it, v in zip(pairs, retrieved_lists, unknown_per, items, verdicts, strict=True):
@@ -473,18 +472,18 @@ def judge_outputs(records: Sequence[Any], outputs: Sequence[Any], *, judge: str 
     return out
 
 
-def judge_run(run_dir: str | Path, *, judge: str | Judge = "cascade", llm: Any = None, sets: str = "all",
-              dataset: str | Path | Iterable[Any] | None = None, k: int | None = None,
-              cache: VerdictCache | str | Path | None = None, retrieval: str = "evidence") -> Judged:
-    """Judge every answered record of a run directory against its dataset (see
-    :func:`judge_outputs`); the result's ``check`` says how many of the run's queries that is, and
-    whether the dataset changed since the run (a query the run asked that the dataset no longer
-    has, or now words differently, refuses the evaluation: its gold answer is not the one the
-    system was asked for)."""
+def judge_run(run_dir: str | Path, config: EvaluationConfig | None = None, *,
+              dataset: str | Path | Iterable[Any] | None = None, **options: Any) -> Judged:
+    """Judge every answered record of a run directory against its dataset, as ``config`` (or
+    ``options``) says (see :func:`judge_outputs`); the result's ``check`` says how many of the
+    run's queries that is, and whether the dataset changed since the run (a query the run asked
+    that the dataset no longer has, or now words differently, refuses the evaluation: its gold
+    answer is not the one the system was asked for)."""
     from ragdx.gen.dataset import read_records
     from ragdx.rag.run_dataset import describe, original_location, resolve_dataset
     from ragdx.rag.runner import read_inputs, read_run
 
+    config = EvaluationConfig.build(config, **options)
     run_dir = Path(run_dir)
     dataset_dir = None
     used: dict[str, Any] = {}
@@ -521,8 +520,7 @@ def judge_run(run_dir: str | Path, *, judge: str | Judge = "cascade", llm: Any =
                        corpus_changed=bool(fingerprint and run_fingerprint and fingerprint != run_fingerprint))
     if not outputs:
         raise RagdxError(f"no answered record in this run (0 of {len(inputs)} queries)", source=str(run_dir))
-    judged = judge_outputs(records, outputs, judge=judge, llm=llm, sets=sets, k=k, cache=cache,
-                           retrieval=retrieval, known_ids=known, known_exact=exact, check=check,
+    judged = judge_outputs(records, outputs, config, known_ids=known, known_exact=exact, check=check,
                            corpus_texts=None if corpus is None else {d.id: d.text for d in corpus.documents})
     if missing:
         # judged without it, retrieval is matched against fewer documents and no answer is looked up
@@ -539,14 +537,15 @@ def judge_run(run_dir: str | Path, *, judge: str | Judge = "cascade", llm: Any =
     return judged
 
 
-def judge_plain(path: str | Path, *, judge: str | Judge = "cascade", llm: Any = None, sets: str = "all",
-                k: int | None = None, cache: VerdictCache | str | Path | None = None,
-                trust_stored: bool = True, retrieval: str = "evidence") -> Judged:
-    """Judge a plain JSONL of query / answer / response / retrieved ids (see ``reference``).
-    A stored ``correct`` is kept when ``trust_stored``."""
+def judge_plain(path: str | Path, config: EvaluationConfig | None = None, *, trust_stored: bool = True,
+                **options: Any) -> Judged:
+    """Judge a plain JSONL of query / answer / response / retrieved ids (see ``reference``), as
+    ``config`` (or ``options``) says. A stored ``correct`` is kept when ``trust_stored``."""
+    config = EvaluationConfig.build(config, **options)
+    retrieval, k = config.retrieval.value, config.k
     rows = read_plain_jsonl(path)
     need = [i for i, r in enumerate(rows) if not (trust_stored and r.correct is not None)]
-    verdicts = judge_items([rows[i].item for i in need], _resolve_judge(judge, llm, sets), cache)
+    verdicts = judge_items([rows[i].item for i in need], config.judge.build(), config.cache)
     got = dict(zip(need, verdicts, strict=True))
     out = Judged(check=InputCheck(source=str(path), total=len(rows), answered=len(rows), retrieval_rule=retrieval))
     # gold ids but no retrieved ids anywhere: the tool captured no contexts; retrieval is not judged
@@ -573,12 +572,11 @@ def judge_plain(path: str | Path, *, judge: str | Judge = "cascade", llm: Any = 
     return out
 
 
-def rejudge(judgements: Sequence[Judgement], judge: str | Judge, *, llm: Any = None, sets: str = "all",
-            cache: VerdictCache | str | Path | None = None) -> list[Judgement]:
-    """The same queries judged again by another judge (for judge agreement)."""
+def rejudge(judgements: Sequence[Judgement], config: EvaluationConfig) -> list[Judgement]:
+    """The same queries judged again by ``config``'s judge (for judge agreement)."""
     from dataclasses import replace
 
     items = [JudgeItem.from_text(j.query, j.answer, j.response) for j in judgements]
-    verdicts = judge_items(items, _resolve_judge(judge, llm, sets), cache)
+    verdicts = judge_items(items, config.judge.build(), config.cache)
     return [replace(j, correct=bool(v.correct), judge=v.judge, reason=v.reason, error=getattr(v, "error", None))
             for j, v in zip(judgements, verdicts, strict=True)]
