@@ -346,7 +346,7 @@ class MySQL(Dialect):
         return name.replace("``", "`")
 
     def text_literal(self, text: str) -> str:
-        return super().text_literal(text.replace("\\", "\\\\"))
+        return "'" + text.replace("\\", "\\\\").replace("'", "''") + "'"
 
     def sqlglot_writer(self) -> Any:
         return _mysql_writer()
