@@ -142,19 +142,10 @@ def create_app(tester: RelevanceTester | str | os.PathLike, *, token: str | None
 
     ``token`` None reads it from ``token_env``; an empty token is an error, never "no auth".
     More than ``max_pending`` /v1 requests in flight are answered 503 with ``Retry-After``."""
-    from fastapi import FastAPI, Header, Request
-    from fastapi.exceptions import RequestValidationError
-    from fastapi.responses import JSONResponse
-    from starlette.exceptions import HTTPException as StarletteHTTPException
+    from fastapi import FastAPI, Header
 
     if not isinstance(tester, RelevanceTester):
-        tester = RelevanceTester.load(tester)
-        if getattr(tester.embedder, "cache_dir", None):
-            from ragdx.embedders import embedder_from_dict
-
-            # a service must not keep every user query on disk: the cache would grow without bound
-            # and hold what users asked (embedder_from_dict also rebuilds an endpoint embedder)
-            tester.embedder = embedder_from_dict({**tester.embedder.to_dict(), "cache_dir": None})
+        tester = _service_tester(tester)
     tester._check_fitted()
     secret = token if token is not None else os.environ.get(token_env, "")
     if not secret:
@@ -163,43 +154,111 @@ def create_app(tester: RelevanceTester | str | os.PathLike, *, token: str | None
     batcher = _MicroBatcher(tester)
 
     def inputs(batch: Batch) -> Any:
-        items = batch.queries if batch.queries is not None else batch.embeddings
-        assert items is not None
-        if len(items) > max_batch:
-            raise _Refused(422, f"batch of {len(items)} exceeds the limit of {max_batch}")
-        if batch.queries is not None:
-            for i, q in enumerate(batch.queries):
-                if len(q) > max_query_chars:
-                    raise _Refused(422, f"queries[{i}] has {len(q)} characters, over the limit of {max_query_chars}")
-            return batch.queries
-        arr = np.asarray(batch.embeddings, dtype=np.float32)
-        if arr.ndim != 2 or (dim is not None and arr.shape[1] != dim):
-            raise RagdxError(f"embeddings must all have dimension {dim}", field="embeddings")
-        return arr
+        return _batch_inputs(batch, max_batch, max_query_chars, dim)
 
     # no /docs or /redoc: their pages load scripts and styles from a CDN
     app = FastAPI(title="ragdx knowledge-boundary screening",
                   description="Goodness-of-fit tests of queries against the in-knowledge distribution "
                               "(query-knowledge relevance).", version="1", docs_url=None, redoc_url=None)
+    _add_guard(app, secret, max_body_bytes, max_pending, retry_after_s)
+    _add_error_handlers(app)
+
+    @app.get("/healthz")
+    def healthz(authorization: str | None = Header(None, include_in_schema=False)) -> dict[str, Any]:
+        if not _authorized(authorization or "", secret):
+            return {"status": "ok"}  # what a load balancer needs; the model and corpus size need the token
+        return {"status": "ok", "statistic": tester.statistic, "alpha": tester.alpha, "k": tester.k,
+                "n_calibration": tester.n_calibration_, "embedding_model": tester.embedding_model_,
+                "corpus_chunks": tester.index_.size}
+
+    @app.post("/v1/relevance", responses=_RESPONSES)
+    def relevance(batch: Batch) -> dict[str, Any]:
+        items = inputs(batch)
+        results = tester.test_statistics(batcher.statistics(items), batch.queries, batch.alpha)
+        return {"statistic": tester.statistic, "alpha": batch.alpha or tester.alpha,
+                "results": [r.to_dict() for r in results]}
+
+    @app.post("/v1/drift", responses=_RESPONSES)
+    def drift(batch: Batch) -> dict[str, Any]:
+        result = tester.drift_statistics(batcher.statistics(inputs(batch)), batch.alpha)
+        return result.to_dict()
+
+    return app
+
+
+_RESPONSES = {
+    400: {"description": "unusable input (for example, embeddings of the wrong dimension)", "model": _Error},
+    401: {"description": "missing or wrong bearer token", "model": _Error},
+    411: {"description": "no Content-Length header", "model": _Error},
+    413: {"description": "request body over the size limit", "model": _Error},
+    422: {"description": "the body does not fit the schema, or a batch or query over its limit",
+          "model": _Error},
+    503: {"description": "too many requests in flight; retry after the Retry-After header's seconds",
+          "model": _Error},
+}
+
+
+def _service_tester(directory: str | os.PathLike) -> RelevanceTester:
+    """The saved tester in ``directory``, with no embedding cache on disk."""
+    tester = RelevanceTester.load(directory)
+    if getattr(tester.embedder, "cache_dir", None):
+        from ragdx.embedders import embedder_from_dict
+
+        # a service must not keep every user query on disk: the cache would grow without bound
+        # and hold what users asked (embedder_from_dict also rebuilds an endpoint embedder)
+        tester.embedder = embedder_from_dict({**tester.embedder.to_dict(), "cache_dir": None})
+    return tester
+
+
+def _authorized(header: str, secret: str) -> bool:
+    """Does the ``Authorization`` header carry the bearer token ``secret``?"""
+    given = header[7:] if header.lower().startswith("bearer ") else ""
+    return bool(given) and hmac.compare_digest(given.encode(), secret.encode())
+
+
+def _batch_inputs(batch: Batch, max_batch: int, max_query_chars: int, dim: int | None) -> Any:
+    """The batch's texts, or its embeddings as an array, once within the limits."""
+    items = batch.queries if batch.queries is not None else batch.embeddings
+    assert items is not None
+    if len(items) > max_batch:
+        raise _Refused(422, f"batch of {len(items)} exceeds the limit of {max_batch}")
+    if batch.queries is not None:
+        for i, q in enumerate(batch.queries):
+            if len(q) > max_query_chars:
+                raise _Refused(422, f"queries[{i}] has {len(q)} characters, over the limit of {max_query_chars}")
+        return batch.queries
+    arr = np.asarray(batch.embeddings, dtype=np.float32)
+    if arr.ndim != 2 or (dim is not None and arr.shape[1] != dim):
+        raise RagdxError(f"embeddings must all have dimension {dim}", field="embeddings")
+    return arr
+
+
+def _error(status: int, reason: str):
+    from fastapi.responses import JSONResponse
+
+    return JSONResponse({"error": reason}, status_code=status)
+
+
+def _add_guard(app, secret: str, max_body_bytes: int, max_pending: int, retry_after_s: int) -> None:
+    """What every /v1 request passes before any work: the token, the body's size, and a bound on
+    the requests in flight."""
+    from fastapi import Request
+    from fastapi.responses import JSONResponse
+
     pending = {"n": 0}
     pending_lock = threading.Lock()
-
-    def error(status: int, reason: str) -> JSONResponse:
-        return JSONResponse({"error": reason}, status_code=status)
 
     @app.middleware("http")
     async def guard(request: Request, call_next):
         if request.url.path.startswith("/v1/"):
-            header = request.headers.get("authorization", "")
-            given = header[7:] if header.lower().startswith("bearer ") else ""
-            if not given or not hmac.compare_digest(given.encode(), secret.encode()):
+            if not _authorized(request.headers.get("authorization", ""), secret):
                 return JSONResponse({"error": "missing or wrong bearer token"}, status_code=401,
                                     headers={"WWW-Authenticate": "Bearer"})
             length = request.headers.get("content-length")
             if length is None and request.method == "POST":
-                return error(411, "a Content-Length header is required")
+                return _error(411, "a Content-Length header is required")
             if length is not None and (not length.isdigit() or int(length) > max_body_bytes):
-                return error(413, f"request body over the limit of {max_body_bytes} bytes")
+                return _error(413, f"request body over the limit of {max_body_bytes} bytes")
             with pending_lock:
                 shed = pending["n"] >= max_pending
                 if not shed:
@@ -215,67 +274,39 @@ def create_app(tester: RelevanceTester | str | os.PathLike, *, token: str | None
                     pending["n"] -= 1
         return await call_next(request)
 
+
+def _add_error_handlers(app) -> None:
+    """Every error as ``{"error": reason}`` JSON; an internal one never says more than that."""
+    from fastapi import Request
+    from fastapi.exceptions import RequestValidationError
+    from starlette.exceptions import HTTPException as StarletteHTTPException
+
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError):
         first = exc.errors()[0] if exc.errors() else {"msg": "invalid request", "loc": ()}
         where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
         msg = str(first.get("msg", "invalid request")).removeprefix("Value error, ")
-        return error(422, f"{where}: {msg}" if where else msg)
+        return _error(422, f"{where}: {msg}" if where else msg)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException):
-        response = error(exc.status_code, str(exc.detail))
+        response = _error(exc.status_code, str(exc.detail))
         # the router's headers say what to do next (a 405's Allow lists the methods: RFC 9110 §15.5.6)
         response.headers.update(exc.headers or {})
         return response
 
     @app.exception_handler(_Refused)
     async def refused(request: Request, exc: _Refused):
-        return error(exc.status, exc.reason)
+        return _error(exc.status, exc.reason)
 
     @app.exception_handler(RagdxError)
     async def ragdx_error(request: Request, exc: RagdxError):
-        return error(400, str(exc))
+        return _error(400, str(exc))
 
     @app.exception_handler(Exception)
     async def crash(request: Request, exc: Exception):
         # the type and text of an internal error say how the server is built: never sent
-        return error(500, "internal error")
-
-    @app.get("/healthz")
-    def healthz(authorization: str | None = Header(None, include_in_schema=False)) -> dict[str, Any]:
-        header = authorization or ""
-        given = header[7:] if header.lower().startswith("bearer ") else ""
-        if not given or not hmac.compare_digest(given.encode(), secret.encode()):
-            return {"status": "ok"}  # what a load balancer needs; the model and corpus size need the token
-        return {"status": "ok", "statistic": tester.statistic, "alpha": tester.alpha, "k": tester.k,
-                "n_calibration": tester.n_calibration_, "embedding_model": tester.embedding_model_,
-                "corpus_chunks": tester.index_.size}
-
-    responses = {
-        400: {"description": "unusable input (for example, embeddings of the wrong dimension)", "model": _Error},
-        401: {"description": "missing or wrong bearer token", "model": _Error},
-        411: {"description": "no Content-Length header", "model": _Error},
-        413: {"description": "request body over the size limit", "model": _Error},
-        422: {"description": "the body does not fit the schema, or a batch or query over its limit",
-              "model": _Error},
-        503: {"description": "too many requests in flight; retry after the Retry-After header's seconds",
-              "model": _Error},
-    }
-
-    @app.post("/v1/relevance", responses=responses)
-    def relevance(batch: Batch) -> dict[str, Any]:
-        items = inputs(batch)
-        results = tester.test_statistics(batcher.statistics(items), batch.queries, batch.alpha)
-        return {"statistic": tester.statistic, "alpha": batch.alpha or tester.alpha,
-                "results": [r.to_dict() for r in results]}
-
-    @app.post("/v1/drift", responses=responses)
-    def drift(batch: Batch) -> dict[str, Any]:
-        result = tester.drift_statistics(batcher.statistics(inputs(batch)), batch.alpha)
-        return result.to_dict()
-
-    return app
+        return _error(500, "internal error")
 
 
 def serve(tester_dir: str | os.PathLike, *, host: str = "127.0.0.1", port: int = 8080,
