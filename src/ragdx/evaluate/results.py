@@ -78,11 +78,50 @@ class StyleMetrics:
     metrics: dict[str, Metric]
 
     def __getattr__(self, name: str) -> Metric:
-        # slots classes still reach __getattr__ for unknown names: metrics by attribute
+        # slots classes still reach __getattr__ for unknown names: any other metric by attribute
         metrics = object.__getattribute__(self, "metrics")
         if name in metrics:
             return metrics[name]
         raise AttributeError(name)
+
+    def _metric(self, name: str) -> Metric:
+        if name in self.metrics:
+            return self.metrics[name]
+        raise AttributeError(f"{name} was not computed for this style")
+
+    # the protocol's metrics (stats.METRIC_NAMES) as declared attributes, so that an editor or a
+    # notebook completes and types them (``result.overall.accuracy``)
+    @property
+    def accuracy(self) -> Metric:
+        return self._metric("accuracy")
+
+    @property
+    def refined_accuracy(self) -> Metric:
+        return self._metric("refined_accuracy")
+
+    @property
+    def gap_share(self) -> Metric:
+        return self._metric("gap_share")
+
+    @property
+    def acc_retrieval_db(self) -> Metric:
+        return self._metric("acc_retrieval_db")
+
+    @property
+    def kb_coverage(self) -> Metric:
+        return self._metric("kb_coverage")
+
+    @property
+    def retrieval_accuracy(self) -> Metric:
+        return self._metric("retrieval_accuracy")
+
+    @property
+    def retrieval_refined(self) -> Metric:
+        return self._metric("retrieval_refined")
+
+    @property
+    def lm_accuracy_given_retrieval(self) -> Metric:
+        return self._metric("lm_accuracy_given_retrieval")
 
     def to_dict(self) -> dict[str, Any]:
         return {"queries": self.queries, "groups": self.groups, "gap": self.gap, "robust": self.robust,
