@@ -25,7 +25,6 @@ ALLOWED: dict[str, str] = {
     "ragdx/relevance/bench.py:run_bench": "being split in issue 20",
     "ragdx/relevance/bench.py:render_markdown": "being split in issue 20",
     "ragdx/demo/run.py:run_demo": "being split in issue 20",
-    "ragdx/relevance/tester.py:RelevanceTester.load": "being split in issue 20",
 }
 
 

@@ -375,23 +375,8 @@ class RelevanceTester:
         ``embedder`` None rebuilds the embedder the tester was saved with (when it had one)."""
         root = Path(path)
         manifest_path = root / MANIFEST
-        if not manifest_path.is_file():
-            raise RagdxError("not a saved relevance tester (no relevance-tester.json)", source=str(root))
-        try:
-            manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-        except (ValueError, UnicodeDecodeError) as exc:
-            raise RagdxError(f"not valid JSON ({exc})", source=str(manifest_path)) from None
-        if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-            raise RagdxError(f"not a {FORMAT} manifest", source=str(manifest_path), field="format")
-        if manifest.get("version") != FORMAT_VERSION:
-            raise RagdxError(f"format version {manifest.get('version')!r} is not supported (this ragdx reads "
-                             f"version {FORMAT_VERSION})", source=str(manifest_path), field="version")
-        config = manifest.get("config")
-        if not isinstance(config, dict):
-            raise RagdxError("missing or not an object", source=str(manifest_path), field="config")
-        unknown = set(config) - {"k", "temperature", "statistic", "alpha", "retriever", "search"}
-        if unknown:
-            raise RagdxError(f"unknown keys {sorted(unknown)}", source=str(manifest_path), field="config")
+        manifest = _read_manifest(root, manifest_path)
+        config = manifest["config"]
         if embedder is None and manifest.get("embedder"):
             from ragdx.embedders import embedder_from_dict
 
@@ -414,29 +399,7 @@ class RelevanceTester:
         needed = ["calibration_topk", "corpus_texts" if kind == "bm25" else "corpus_embeddings"]
         if kind == "ivf":
             needed += ["ivf_centroids", "ivf_offsets"]
-        loaded: dict[str, Any] = {}
-        for name in needed:
-            entry = entries.get(name)
-            if not isinstance(entry, dict) or not {"file", "sha256", "shape"} <= set(entry):
-                raise RagdxError("missing or incomplete entry", source=str(manifest_path), field=f"arrays.{name}")
-            file = root / Path(str(entry["file"])).name
-            if not file.is_file():
-                raise RagdxError("file is missing", source=str(file))
-            if sha256_file(file) != entry["sha256"]:
-                raise RagdxError("checksum mismatch: the file is damaged or was changed after saving",
-                                 source=str(file))
-            if name == "corpus_texts":
-                value: Any = json.loads(file.read_text(encoding="utf-8"))
-                shape = [len(value)]
-            else:
-                try:
-                    value = np.load(file, allow_pickle=False)
-                except ValueError as exc:
-                    raise RagdxError(f"not a readable .npy array ({exc})", source=str(file)) from None
-                shape = list(value.shape)
-            if shape != list(entry["shape"]):
-                raise RagdxError(f"shape {shape} does not match the manifest's {entry['shape']}", source=str(file))
-            loaded[name] = value
+        loaded = {name: _read_array(root, manifest_path, name, entries.get(name)) for name in needed}
         topk = loaded["calibration_topk"]
         if topk.ndim != 2 or topk.shape[1] < tester.k:
             raise RagdxError(f"calibration has {topk.shape[-1]} neighbours, the config asks for k={tester.k}",
@@ -455,3 +418,48 @@ class RelevanceTester:
         return tester
 
 
+def _read_manifest(root: Path, manifest_path: Path) -> dict[str, Any]:
+    """A saved tester's manifest, its format, version and ``config`` keys checked."""
+    if not manifest_path.is_file():
+        raise RagdxError("not a saved relevance tester (no relevance-tester.json)", source=str(root))
+    try:
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise RagdxError(f"not valid JSON ({exc})", source=str(manifest_path)) from None
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        raise RagdxError(f"not a {FORMAT} manifest", source=str(manifest_path), field="format")
+    if manifest.get("version") != FORMAT_VERSION:
+        raise RagdxError(f"format version {manifest.get('version')!r} is not supported (this ragdx reads "
+                         f"version {FORMAT_VERSION})", source=str(manifest_path), field="version")
+    config = manifest.get("config")
+    if not isinstance(config, dict):
+        raise RagdxError("missing or not an object", source=str(manifest_path), field="config")
+    unknown = set(config) - {"k", "temperature", "statistic", "alpha", "retriever", "search"}
+    if unknown:
+        raise RagdxError(f"unknown keys {sorted(unknown)}", source=str(manifest_path), field="config")
+    return manifest
+
+
+def _read_array(root: Path, manifest_path: Path, name: str, entry: Any) -> Any:
+    """The saved array ``name`` (the corpus texts: a list) that the manifest's ``entry`` describes,
+    its checksum and shape checked."""
+    if not isinstance(entry, dict) or not {"file", "sha256", "shape"} <= set(entry):
+        raise RagdxError("missing or incomplete entry", source=str(manifest_path), field=f"arrays.{name}")
+    file = root / Path(str(entry["file"])).name
+    if not file.is_file():
+        raise RagdxError("file is missing", source=str(file))
+    if sha256_file(file) != entry["sha256"]:
+        raise RagdxError("checksum mismatch: the file is damaged or was changed after saving",
+                         source=str(file))
+    if name == "corpus_texts":
+        value: Any = json.loads(file.read_text(encoding="utf-8"))
+        shape = [len(value)]
+    else:
+        try:
+            value = np.load(file, allow_pickle=False)
+        except ValueError as exc:
+            raise RagdxError(f"not a readable .npy array ({exc})", source=str(file)) from None
+        shape = list(value.shape)
+    if shape != list(entry["shape"]):
+        raise RagdxError(f"shape {shape} does not match the manifest's {entry['shape']}", source=str(file))
+    return value
