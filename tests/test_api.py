@@ -7,10 +7,12 @@ import asyncio
 import json
 import subprocess
 import sys
+import types
 
 import pytest
 
 import ragdx
+from ragdx.errors import RagdxError
 from tests.conftest import REPO
 from tests.support.timing import scaled
 from tests.test_runner import make_dataset
@@ -27,14 +29,47 @@ def test_the_public_names_are_locked():
     assert all(callable(getattr(ragdx, n)) for n in API if n not in ("__version__",))
 
 
-def test_subpackages_named_like_api_functions_stay_modules_and_call_the_function():
-    import ragdx.evaluate.report as module  # the import system's path still works
+def test_names_shared_with_a_subpackage_are_plain_functions_and_the_subpackages_plain_modules(tmp_path):
+    from ragdx.evaluate import compare_paths, judges  # the subpackage, reached through sys.modules
+    from ragdx.evaluate import report as module
+    from ragdx.export import FORMATS
+    from ragdx.report import write_report
 
-    assert module.__name__ == "ragdx.evaluate.report"
-    assert ragdx.evaluate.compare_paths is module.compare_paths
-    assert callable(ragdx.evaluate) and callable(ragdx.report) and callable(ragdx.export)
+    assert module.__name__ == "ragdx.evaluate.report" and judges.__name__ == "ragdx.evaluate.judges"
+    assert compare_paths is module.compare_paths is sys.modules["ragdx.evaluate"].compare_paths
+    assert write_report is sys.modules["ragdx.report"].write_report and "jsonl" in FORMATS
+    for name in ("evaluate", "report", "export"):
+        assert isinstance(getattr(ragdx, name), types.FunctionType), name
+        assert getattr(ragdx, name).__module__ == "ragdx._api"
+        assert type(sys.modules[f"ragdx.{name}"]) is types.ModuleType, name  # no callable module class
+    assert type(ragdx) is types.ModuleType
+    with pytest.raises(RagdxError, match="missing"):
+        ragdx.evaluate(tmp_path / "missing")
     with pytest.raises(AttributeError):
         ragdx.no_such_name  # noqa: B018
+
+
+def test_the_subpackages_resolve_every_name_they_list():
+    # ragdx.evaluate and ragdx.report import their names on first use (ragdx loads both at its import)
+    for name in ("ragdx.evaluate", "ragdx.report", "ragdx.export"):
+        package = sys.modules[name]
+        assert [n for n in package.__all__ if getattr(package, n, None) is None] == [], name
+        assert set(package.__all__) <= set(dir(package))
+    # a name a subpackage shares with its own submodule is the submodule, whatever was imported first
+    from ragdx.evaluate import compare
+
+    assert compare is sys.modules["ragdx.evaluate.compare"] and callable(compare.compare)
+
+
+def test_a_subpackage_imported_before_the_package_leaves_the_function_in_place(tmp_path):
+    # the import system binds ragdx.evaluate to the subpackage when it first loads it: ragdx loads the
+    # three itself before binding the functions, so a program that starts with a submodule keeps them
+    code = ("import ragdx.evaluate.judges, ragdx.report.markdown, ragdx.export, types, ragdx; "
+            "print([type(getattr(ragdx, n)).__name__ for n in ('evaluate', 'report', 'export')])")
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=scaled(120))
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "['function', 'function', 'function']"
 
 
 def _answer(query: str) -> dict:

@@ -21,7 +21,6 @@ from ragdx.evaluate import (
     agreement,
     blame,
     blame_counts,
-    compare,
     compare_styles,
     context_comparison,
     evaluate,
@@ -36,6 +35,7 @@ from ragdx.evaluate import (
     wilson,
     write_judgements,
 )
+from ragdx.evaluate.compare import compare  # ragdx.evaluate.compare is the submodule (ragdx/evaluate/__init__)
 from ragdx.evaluate.protocol import VERDICTS
 from ragdx.evaluate.stats import bootstrap_metrics, group_stats_from_arrays, point_metrics
 from tests.conftest import AURP, need

@@ -27,7 +27,7 @@ def test_write_report_leaves_the_collector_as_it_found_it(tmp_path):
 
 
 def test_write_report_builds_with_the_collector_paused(tmp_path, monkeypatch):
-    import ragdx.report as report
+    from ragdx.report import data  # not `import ragdx.report.data as data`: ragdx.report is the API function
 
     seen = []
 
@@ -35,7 +35,7 @@ def test_write_report_builds_with_the_collector_paused(tmp_path, monkeypatch):
         seen.append(gc.isenabled())
         raise RagdxError("stop here")
 
-    monkeypatch.setattr(report, "build_report", build)
+    monkeypatch.setattr(data, "build_report", build)
     with pytest.raises(RagdxError, match="stop here"):
         write_report([tmp_path], tmp_path / "report.html")
     assert seen == [False] and gc.isenabled()

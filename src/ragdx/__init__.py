@@ -1,6 +1,6 @@
 """ragdx: grounded, modular diagnosis for retrieval-augmented generation systems.
 
-The Python API (see :mod:`ragdx._api`)::
+The Python API (the functions are defined in ``ragdx._api``)::
 
     import ragdx
     dataset = ragdx.generate_dataset("sqlite:///shop.db", "out/dataset", kb="out/kb")
@@ -8,21 +8,37 @@ The Python API (see :mod:`ragdx._api`)::
     result = ragdx.evaluate("out/runs/mine")
     ragdx.report(["out/runs/mine"], "out/report.html")
 
-Names are imported on first use, so ``import ragdx`` stays cheap. ``evaluate``, ``report`` and
-``export`` are also the names of subpackages (``ragdx.evaluate.compare_paths`` and the like keep
-working): those modules are made callable, calling the API function of the same name, rather
-than letting the import system replace the function by the module the moment a submodule is
-imported somewhere.
+``evaluate``, ``report`` and ``export`` are API functions here and also the names of a subpackage or
+module with their own contents. ``ragdx.evaluate`` is the function; the subpackage is reached by
+importing from it: ``from ragdx.evaluate import compare_paths``, ``from ragdx.evaluate import judges``.
+(``import ragdx.evaluate.judges as judges`` does not work: Python resolves its ``as`` through the
+attribute ``ragdx.evaluate``, the function.)
+
+The types and test helpers are imported on first use, so that ``import ragdx`` stays cheap.
 """
 
 from __future__ import annotations
 
 import importlib
-import sys
-import types
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ragdx.errors import RagdxError
+
+# The import system sets ``ragdx.<name>`` to a submodule when it first loads one (and only then).
+# Loading the three that share a name with an API function here, before the functions are bound
+# below, leaves the functions in place for good, whatever is imported later. Their own
+# ``__init__`` imports nothing heavy.
+importlib.import_module("ragdx.evaluate")
+importlib.import_module("ragdx.report")
+importlib.import_module("ragdx.export")
+
+from ragdx._api import arun, as_system, compare, evaluate, export, generate_dataset, report, run  # noqa: E402
+
+if TYPE_CHECKING:  # imported on first use, by __getattr__ below
+    from ragdx.evaluate.results import EvaluationResult, Metric
+    from ragdx.rag.runner import RunSummary
+    from ragdx.relevance.tester import RelevanceTester
+    from ragdx.testing import assert_metrics, assert_no_regression
 
 __version__ = "0.1.0"
 
@@ -38,39 +54,13 @@ __all__ = [
 ]
 
 _LAZY = {
-    "generate_dataset": "ragdx._api", "run": "ragdx._api", "arun": "ragdx._api", "compare": "ragdx._api",
-    "as_system": "ragdx._api",
     "EvaluationResult": "ragdx.evaluate.results", "Metric": "ragdx.evaluate.results",
     "RunSummary": "ragdx.rag.runner", "RelevanceTester": "ragdx.relevance.tester",
     "assert_metrics": "ragdx.testing", "assert_no_regression": "ragdx.testing",
 }
-#: API functions that share their name with a submodule
-_CALLABLE_SUBMODULES = ("evaluate", "report", "export")
-
-
-class _CallableModule(types.ModuleType):
-    """A submodule that is also the API function of its name (``ragdx.evaluate(path)``)."""
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        from ragdx import _api as api
-
-        return getattr(api, self.__name__.rpartition(".")[2])(*args, **kwargs)
-
-
-class _Package(types.ModuleType):
-    def __setattr__(self, name: str, value: Any) -> None:
-        # The import system sets ragdx.<name> when a submodule is first imported: make it callable.
-        if name in _CALLABLE_SUBMODULES and type(value) is types.ModuleType:
-            value.__class__ = _CallableModule
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package
 
 
 def __getattr__(name: str) -> Any:
-    if name in _CALLABLE_SUBMODULES:
-        return importlib.import_module(f"ragdx.{name}")
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'ragdx' has no attribute {name!r}")
