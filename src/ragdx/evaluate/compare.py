@@ -4,7 +4,7 @@ Every difference (B − A) has a 95 % interval from a bootstrap that resamples s
 both sides with the same resample, so the pairing by group is kept. What is compared for each
 module is chosen so that a module that did not change shows no difference *by construction*:
 
-* **retrieval**: the evidence rule (``reference.RULE_WORDS``) on the queries whose retrieval both
+* **retrieval**: the evidence rule (``config.RULE_WORDS``) on the queries whose retrieval both
   sides could be judged on (two runs: the same queries, paired; McNemar). Where the knowledge
   base's content is known, queries whose facts it lacks are not judged at all, so nothing is
   removed on the answers' word; otherwise gap groups are removed jointly (GRAMMAR's retrieval-only R).

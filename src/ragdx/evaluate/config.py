@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 class RetrievalRule(StrEnum):
-    """The one rule retrieval is judged by (its words: ``reference.RULE_WORDS``)."""
+    """The one rule retrieval is judged by (its words: :data:`RULE_WORDS`)."""
 
     EVIDENCE = "evidence"  # every fact the answer needs stated by a retrieved document
     ALL = "all"            # every gold document retrieved
@@ -33,9 +33,16 @@ class RetrievalRule(StrEnum):
 
     @property
     def words(self) -> str:
-        from ragdx.evaluate.reference import RULE_WORDS
-
         return RULE_WORDS[self.value]
+
+
+#: how each retrieval rule is named wherever a retrieval number is shown
+RULE_WORDS = {
+    RetrievalRule.EVIDENCE.value: "evidence rule: every fact the answer needs is stated by at least one retrieved "
+                                  "document",
+    RetrievalRule.ALL.value: "all-gold rule: every gold document retrieved",
+    RetrievalRule.ANY.value: "any-gold rule: at least one gold document retrieved (hit)",
+}
 
 
 class AnswerSets(StrEnum):
@@ -241,5 +248,5 @@ def _pair(pair: Any) -> tuple[str, str]:
     return (str(pair[0]), str(pair[1]))
 
 
-__all__ = ["BENCHMARKS", "AnswerSets", "EvaluationConfig", "GapRule", "JudgeSpec", "RetrievalRule", "judge_name",
-           "parse_choice"]
+__all__ = ["BENCHMARKS", "RULE_WORDS", "AnswerSets", "EvaluationConfig", "GapRule", "JudgeSpec", "RetrievalRule",
+           "judge_name", "parse_choice"]

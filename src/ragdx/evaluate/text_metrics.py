@@ -276,11 +276,12 @@ def lab_metrics(judgements: Sequence[Any], *, k: int = 5, bertscore: bool = Fals
     """Hit rate@1 and @k, MRR, mean ROUGE-L (unless ``rouge=False``: then ``rouge_l`` says it was not
     computed) and BERTScore F1 (with ``bertscore``) and the ground-truth confusion
     matrix of judged queries, all retrieval numbers by the one rule the evaluation names
-    (``reference.RULE_WORDS``): a hit@k is "the top k hold the evidence", the MRR uses the rank at
+    (``config.RULE_WORDS``): a hit@k is "the top k hold the evidence", the MRR uses the rank at
     which they first do, and the confusion matrix's "relevant document retrieved" is the query's
     retrieval verdict (what the system gave its language model). Queries whose facts the knowledge
     base lacks have nothing relevant to retrieve; they count as "no relevant document"."""
-    from ragdx.evaluate.reference import RULE_WORDS, evidence_rank, retrieval_verdict
+    from ragdx.evaluate.config import RULE_WORDS
+    from ragdx.evaluate.reference import evidence_rank, retrieval_verdict
 
     judged = [j for j in judgements if j.retrieval_correct is not None]
     refs = [j.answer for j in judgements]
