@@ -63,7 +63,8 @@ def main() -> None:
     import ragdx.rag.retrievers as retrievers
     from ragdx.demo.run import DEMO_TOP_K, _systems
     from ragdx.rag.generators import ExtractiveReader
-    from ragdx.rag.runner import read_run, run
+    from ragdx.rag.rundir import read_run
+    from ragdx.rag.runner import run
 
     new_scores, new_prepare = retrievers.KeywordRetriever.scores, ExtractiveReader.prepare
     new_passages, new_dense = ExtractiveReader.prepare_passages, retrievers.DenseRetriever.prepare

@@ -62,7 +62,8 @@ def build_run(n: int, demo: Path, work: Path, distinct: bool = False) -> Path:
     """DIR/run: the demo's keyword run over its dataset, repeated to ``n`` queries (once). With
     ``distinct`` every copy's answer gets its own suffix ("... (variant bc)"), so that no answer
     text repeats and no per-text cache can flatter the timing."""
-    from ragdx.rag.runner import read_run, run
+    from ragdx.rag.rundir import read_run
+    from ragdx.rag.runner import run
     from ragdx.rag.systems import ResultsFileSystem
 
     run_dir = work / "run"

@@ -31,7 +31,8 @@ def main() -> None:
     args = parser.parse_args()
 
     from ragdx.demo.run import DEMO_TOP_K, _systems
-    from ragdx.rag.runner import read_run, run
+    from ragdx.rag.rundir import read_run
+    from ragdx.rag.runner import run
     from tests.support.small_demo import build_small_demo
 
     console = Console(width=160)

@@ -72,7 +72,7 @@ def make_inputs(tmp: Path, n_docs: int, n_queries: int) -> tuple[Path, Path]:
 
 
 def records(run_dir: Path) -> list[dict]:
-    from ragdx.rag.runner import read_run
+    from ragdx.rag.rundir import read_run
 
     return [{k: v for k, v in o.to_dict().items() if k != "latency_s"} for o in read_run(run_dir)]
 

@@ -10,7 +10,8 @@ import pytest
 
 from ragdx.errors import RagdxError
 from ragdx.rag.context_store import CONTEXTS, text_sha
-from ragdx.rag.runner import read_run, run
+from ragdx.rag.rundir import read_run
+from ragdx.rag.runner import run
 from ragdx.rag.systems import CallableSystem, ResultsFileSystem
 from tests.test_runner import make_dataset
 

@@ -19,7 +19,8 @@ from ragdx.errors import RagdxError
 from ragdx.evaluate import evaluate, load_judgements
 from ragdx.gen.dataset import read_records
 from ragdx.rag.corpus import load_corpus
-from ragdx.rag.runner import read_run, run
+from ragdx.rag.rundir import read_run
+from ragdx.rag.runner import run
 from ragdx.rag.systems import CallableSystem
 from tests.support.small_demo import build_small_demo
 from tests.support.timing import scaled

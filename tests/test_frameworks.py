@@ -16,7 +16,8 @@ from typer.testing import CliRunner
 from ragdx.cli import app
 from ragdx.errors import RagdxError
 from ragdx.evaluate import load_judgements
-from ragdx.rag.runner import failure_reasons, read_run
+from ragdx.rag.rundir import read_run
+from ragdx.rag.runner import failure_reasons
 from tests.support.small_demo import build_small_demo
 
 pytest.importorskip("langchain_core", reason="langchain-core not installed (pip install 'ragdx[langchain]')")

@@ -83,7 +83,7 @@ def _read(kind: str, path: Path, tmp: Path):
 
         return read_plain_jsonl(path)
     if kind in ("results", "inputs"):
-        from ragdx.rag.runner import read_inputs, read_run
+        from ragdx.rag.rundir import read_inputs, read_run
 
         run = tmp / "run"
         run.mkdir(exist_ok=True)

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from ragdx.cli import app
 from ragdx.errors import RagdxError
-from ragdx.rag.runner import read_run
+from ragdx.rag.rundir import read_run
 from ragdx.rag.systems import load_system
 from tests.support.openai_server import Fault, OpenAIServer
 from tests.test_runner import make_dataset

@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from ragdx.errors import RagdxError
-from ragdx.rag.runner import read_manifest, read_run, run
+from ragdx.rag.rundir import read_manifest, read_run
+from ragdx.rag.runner import run
 from tests.test_runner import make_dataset
 
 REPO = Path(__file__).resolve().parents[1]
@@ -98,7 +99,7 @@ def test_pipeline_records_match_the_local_executor(ray_local, tmp_path):
     assert _records(tmp_path / "ray") == _records(tmp_path / "local")
     assert any(r["answer"] for r in _records(tmp_path / "ray"))
     # the same identity: a run started locally can be resumed on Ray and back
-    assert (read_manifest(tmp_path / "ray")["system"] == read_manifest(tmp_path / "local")["system"])
+    assert (read_manifest(tmp_path / "ray").system == read_manifest(tmp_path / "local").system)
     # one line per record: nothing was answered twice
     assert len((tmp_path / "ray" / "results.jsonl").read_text().splitlines()) == 24
 

@@ -36,7 +36,8 @@ from pathlib import Path
 
 import pytest
 
-from ragdx.rag.runner import read_run, run
+from ragdx.rag.rundir import read_run
+from ragdx.rag.runner import run
 from tests.support.timing import scaled
 from tests.test_ray import REPO, _records, pipeline_setup
 

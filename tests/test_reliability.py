@@ -528,7 +528,7 @@ def test_a_kill_between_inputs_and_manifest_needs_no_overwrite(tmp_path):
 def test_after_a_sigkill_the_manifest_tells_the_truth(tmp_path):
     import signal
 
-    from ragdx.rag.runner import read_manifest
+    from ragdx.rag.rundir import read_manifest
     from tests.test_runner import child, make_dataset, wait_for_lines
 
     dataset = make_dataset(tmp_path / "ds", 400)
@@ -545,8 +545,8 @@ def test_after_a_sigkill_the_manifest_tells_the_truth(tmp_path):
     assert on_disk["counts"]["ok"] >= 100  # ...but the counts were kept current while it ran
     lines = (run_dir / "results.jsonl").read_bytes().count(b"\n")
     manifest = read_manifest(run_dir)  # and a reader is told what happened
-    assert manifest["status"] == "interrupted"
-    assert manifest["counts"]["ok"] == lines and manifest["counts"]["pending"] == 400 - lines
+    assert manifest.status == "interrupted"
+    assert manifest.counts["ok"] == lines and manifest.counts["pending"] == 400 - lines
 
 
 def test_input_that_used_to_pass_silently_is_refused_in_one_line(tmp_path):

@@ -23,7 +23,8 @@ import pytest
 
 from ragdx.errors import RagdxError
 from ragdx.rag.executor import LocalAsyncExecutor
-from ragdx.rag.runner import RunSummary, load_grid, read_run, run, run_grid, summary_table
+from ragdx.rag.rundir import read_run
+from ragdx.rag.runner import RunSummary, load_grid, run, run_grid, summary_table
 from ragdx.rag.systems import CallableSystem, ResultsFileSystem
 from ragdx.rag.types import SystemInput, SystemOutput
 from tests.support.timing import scaled
@@ -528,13 +529,13 @@ def test_a_result_line_is_the_output_as_asdict_serialises_it():
 
 
 def test_overlapped_group_commit_writes_what_waiting_for_each_fsync_writes(tmp_path, monkeypatch):
-    import ragdx.rag.runner as runner_module
+    import ragdx.rag.writer as writer_module
 
     dataset = make_dataset(tmp_path / "ds", 150)
     lines = {}
     for overlap in (False, True):
-        monkeypatch.setattr(runner_module, "GROUP_COMMIT_OVERLAP", overlap)
-        monkeypatch.setattr(runner_module, "GROUP_COMMIT_LINES", 7)
+        monkeypatch.setattr(writer_module, "GROUP_COMMIT_OVERLAP", overlap)
+        monkeypatch.setattr(writer_module, "GROUP_COMMIT_LINES", 7)
         summary = run(CallableSystem(suffix_answer), dataset, tmp_path / f"run-{overlap}", progress=False,
                       concurrency=1)
         assert summary.ok == summary.attempted == 150 and summary.pending == 0

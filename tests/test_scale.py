@@ -136,6 +136,7 @@ def test_group_commit_counts_only_synced_records(tmp_path, monkeypatch):
     import os
 
     import ragdx.rag.runner as runner
+    import ragdx.rag.writer as writer
     from ragdx.rag.systems import CallableSystem
     from tests.test_runner import make_dataset
 
@@ -156,14 +157,14 @@ def test_group_commit_counts_only_synced_records(tmp_path, monkeypatch):
 
     def write_manifest(run_dir, manifest, inputs, scan):
         real_write(run_dir, manifest, inputs, scan)
-        done = manifest["counts"]["ok"] + manifest["counts"]["failed"]
+        done = manifest.counts["ok"] + manifest.counts["failed"]
         assert done <= synced[0], (done, synced[0])
         checked.append(done)
 
-    monkeypatch.setattr(runner.os, "fsync", fsync)
+    monkeypatch.setattr(writer.os, "fsync", fsync)
     monkeypatch.setattr(runner, "_write_manifest", write_manifest)
     monkeypatch.setattr(runner, "MANIFEST_REFRESH_S", 0.0)  # a manifest after every record
-    monkeypatch.setattr(runner, "GROUP_COMMIT_S", 60.0)  # groups by size only
+    monkeypatch.setattr(writer, "GROUP_COMMIT_S", 60.0)  # groups by size only
     summary = runner.run(CallableSystem(_instant), dataset, tmp_path / "run", progress=False, concurrency=8)
     assert summary.ok == 300 and checked[-1] == 300
     assert len(syncs) < 300 / 10  # grouped: 64 lines a sync, not one each

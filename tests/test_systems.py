@@ -11,7 +11,8 @@ from collections import Counter
 import pytest
 
 from ragdx.errors import RagdxError
-from ragdx.rag.runner import read_run, run
+from ragdx.rag.rundir import read_run
+from ragdx.rag.runner import run
 from ragdx.rag.systems import (
     CallableSystem,
     HTTPSystem,

@@ -100,7 +100,7 @@ def export_rows(dataset: str | Path, run: str | Path | None = None) -> list[Expo
     corpus = load_corpus(kb_path) if kb_path is not None else None
     outputs: dict[str, Any] = {}
     if run is not None:
-        from ragdx.rag.runner import read_run
+        from ragdx.rag.rundir import read_run
 
         outputs = {o.id: o for o in read_run(run)}
         unknown = set(outputs) - {r.id for r in records}

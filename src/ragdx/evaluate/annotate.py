@@ -39,7 +39,7 @@ def write_sheet(run_dir: str | Path, out: str | Path, *, n: int = 50, seed: int 
                 context_chars: int = 1500) -> dict[str, Any]:
     """Write ``ratings.csv`` and ``ratings.html`` for a seeded sample of ``n`` judged queries."""
     from ragdx.evaluate.records import read_judgements
-    from ragdx.rag.runner import read_run
+    from ragdx.rag.rundir import read_run
     from ragdx.store import staged_directory
 
     run_dir = Path(run_dir)

@@ -160,7 +160,7 @@ def items_from_run(run_dir: str | Path, *, judge: Any = "cascade", llm: Any = No
                    limit: int | None = None) -> list[RFItem]:
     """Reference-free items of a run directory; the ground truth comes from a reference-based judge."""
     from ragdx.evaluate.runs import judge_run
-    from ragdx.rag.runner import read_run
+    from ragdx.rag.rundir import read_run
 
     judged = {j.id: j for j in judge_run(run_dir, judge=judge, llm=llm, dataset=dataset)}
     out = []

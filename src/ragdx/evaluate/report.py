@@ -47,7 +47,9 @@ def benchmark_of(path: str | Path, declared: str | None = None) -> str | None:
 def _kind(path: Path) -> str:
     if path.is_file() and path.suffix == ".jsonl":
         return "jsonl"
-    if path.is_dir() and (path / "manifest.json").exists() and (path / "inputs.jsonl").exists():
+    from ragdx.rag.rundir import is_run_directory
+
+    if is_run_directory(path):
         return "run"
     if is_reference_dir(path):
         return "reference"
@@ -282,9 +284,10 @@ def _llm_usage_parts(result: EvaluationResult, *, table: bool) -> list[str]:
 
 def _content_hash(path: Path) -> str | None:
     """What the evaluation was made from: the run's results file (or the source file)."""
+    from ragdx.rag.rundir import RunPaths
     from ragdx.store import sha256_file
 
-    target = path / "results.jsonl" if path.is_dir() else path
+    target = RunPaths(path).results if path.is_dir() else path
     return sha256_file(target) if target.is_file() else None
 
 
@@ -421,7 +424,7 @@ def _evaluate_answers(path: Path, kind: str, config: EvaluationConfig, dataset: 
 
 def _geval(llm: Any, run_dir: Path, judged: Sequence[Judgement]) -> dict[str, Any]:
     from ragdx.evaluate.text_metrics import geval_metrics
-    from ragdx.rag.runner import read_run
+    from ragdx.rag.rundir import read_run
 
     contexts = {o.id: "\n\n".join(c.text for c in o.contexts if c.text) for o in read_run(run_dir)}
     return geval_metrics(llm, judged, contexts)

@@ -3,7 +3,6 @@ or the GRAMMAR reference's stored results, into :class:`Judgement` records."""
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
@@ -160,9 +159,11 @@ def _corpus_info(dataset_dir: Path | None, records: Sequence[Any], moved_from: R
     fingerprint = None
     missing = None
     if dataset_dir is not None:
+        from ragdx.gen.dataset import read_manifest
+
         try:
-            manifest = json.loads((dataset_dir / "manifest.json").read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            manifest = read_manifest(dataset_dir)
+        except RagdxError:
             manifest = {}
         fingerprint = manifest.get("corpus_fingerprint") or None
         for key in ("corpus", "knowledge_base"):
@@ -481,7 +482,7 @@ def judge_run(run_dir: str | Path, config: EvaluationConfig | None = None, *,
     answer is not the one the system was asked for)."""
     from ragdx.gen.dataset import read_records
     from ragdx.rag.run_dataset import describe, original_location, resolve_dataset
-    from ragdx.rag.runner import read_inputs, read_run
+    from ragdx.rag.rundir import Manifest, RunPaths, read_inputs, read_run
 
     config = EvaluationConfig.build(config, **options)
     run_dir = Path(run_dir)
@@ -492,7 +493,7 @@ def judge_run(run_dir: str | Path, config: EvaluationConfig | None = None, *,
         dataset = resolve_dataset(run_dir, dataset)
         if dataset is None:
             raise RagdxError("the run's manifest names no dataset file (it was given records in memory): "
-                             "pass --dataset PATH", source=str(run_dir / "manifest.json"), field="dataset.path")
+                             "pass --dataset PATH", source=str(RunPaths(run_dir).manifest), field="dataset.path")
         used = describe(dataset, run_dir)
     if isinstance(dataset, str | Path):
         dataset_dir = Path(dataset) if Path(dataset).is_dir() else Path(dataset).parent
@@ -507,14 +508,15 @@ def judge_run(run_dir: str | Path, config: EvaluationConfig | None = None, *,
                          f"no longer in it or are worded differently (e.g. {gone[0]}); run again on this dataset",
                          source=str(run_dir))
     try:
-        manifest = json.loads((run_dir / "manifest.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        manifest = {}
+        manifest: Manifest | None = Manifest.read(run_dir)
+    except RagdxError:
+        manifest = None
     outputs = read_run(run_dir, inputs=inputs)
     known, exact, fingerprint, corpus, missing = _corpus_info(dataset_dir, records, original_location(run_dir))
-    run_fingerprint = _run_fingerprint((manifest.get("system") or {}).get("config"))
+    run_fingerprint = _run_fingerprint(manifest.system_config if manifest is not None else None)
     check = InputCheck(source=str(run_dir), total=len(inputs), answered=len(outputs),
-                       status=str(manifest.get("status") or ""), corpus_fingerprint=fingerprint,
+                       status=str((manifest.status if manifest is not None else None) or ""),
+                       corpus_fingerprint=fingerprint,
                        dataset_sha256=used.get("sha256"), dataset_path=used.get("relative_path"),
                        run_corpus_fingerprint=run_fingerprint,
                        corpus_changed=bool(fingerprint and run_fingerprint and fingerprint != run_fingerprint))

@@ -27,6 +27,8 @@ from ragdx.gen.text_templates import TextTemplate
 from ragdx.store import gc_paused
 
 FORMAT_VERSION = 1
+#: a dataset directory's manifest (this module owns the dataset format)
+MANIFEST = "manifest.json"
 
 
 @dataclass(slots=True)
@@ -348,7 +350,7 @@ def write_dataset(directory: str | Path, records: Sequence[QARecord], manifest: 
         write_jsonl(stage / "records.jsonl", (r.to_dict() for r in records))
         pq.write_table(_parquet_table(records), stage / "records.parquet")
         # redacted as a whole: the database URL of every caller (CLI, Python API) may carry a password
-        write_json(stage / "manifest.json", redact({"format": FORMAT_VERSION, **manifest,
+        write_json(stage / MANIFEST, redact({"format": FORMAT_VERSION, **manifest,
                                                     "records": len(records),
                                                     "semantic_groups": len({r.group_id for r in records})}))
     return Path(directory)
@@ -410,7 +412,7 @@ _BOOL_FIELDS = tuple(f.name for f in fields(QARecord) if "bool" in str(f.type))
 
 
 def read_manifest(directory: str | Path) -> dict[str, Any]:
-    path = Path(directory) / "manifest.json"
+    path = Path(directory) / MANIFEST
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:

@@ -14,23 +14,13 @@ run is never judged against another dataset that happens to sit where its own us
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import json
 import os
-from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ragdx.errors import RagdxError
-
-MANIFEST = "manifest.json"
-
-
-def queries_sha256(pairs: Iterable[tuple[str, str]]) -> str:
-    """The hash of a dataset's (id, query) pairs in order: what a run's answers depend on."""
-    blob = json.dumps([[i, q] for i, q in pairs], ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(blob.encode()).hexdigest()
+from ragdx.rag.rundir import Manifest, RunPaths, queries_sha256
 
 
 def records_file(path: Path) -> Path:
@@ -65,20 +55,14 @@ class RecordedDataset:
 
     @classmethod
     def read(cls, run_dir: Path) -> RecordedDataset:
-        manifest = run_dir / MANIFEST
-        try:
-            data = json.loads(manifest.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise RagdxError(f"cannot read the run manifest ({exc})", source=str(manifest)) from None
-        info = data.get("dataset") if isinstance(data, dict) else None
-        info = info if isinstance(info, dict) else {}
+        info = Manifest.read(run_dir).dataset
 
         def text(key: str) -> str | None:
             value = info.get(key)
             return value if isinstance(value, str) and value else None
 
-        return cls(manifest, text("sha256"), text("queries_sha256"), text("relative_path"), text("absolute_path"),
-                   text("path"))
+        return cls(RunPaths(run_dir).manifest, text("sha256"), text("queries_sha256"), text("relative_path"),
+                   text("absolute_path"), text("path"))
 
     def working_directory(self) -> Path | None:
         """The working directory of ``ragdx run``, where ``path`` (as given) is the tail of

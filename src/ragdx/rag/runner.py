@@ -1,22 +1,7 @@
 """Run a system over a dataset into a run directory that survives crashes and resumes.
 
-A run directory holds:
-
-``inputs.jsonl``
-    the queries (id, query) in dataset order, written once when the run is created, so that
-    the directory can be read without the dataset and a resume can tell it is the same one.
-``results.jsonl``
-    append-only: one line per completed attempt of a record (a :class:`SystemOutput` as
-    JSON), written whole as it comes and fsync'd in groups (``GROUP_COMMIT_LINES`` lines or
-    ``GROUP_COMMIT_S`` seconds); a record counts as done only once synced. The latest line of a record is its
-    result; a record with no line is pending. A process killed mid-write leaves at most one
-    torn final line (it has no newline); it is ignored on reading and cut off before the
-    next run appends.
-``manifest.json``
-    written atomically: the system's ``describe()``, the dataset (path, sha256), versions,
-    every invocation's start and end, counts (total/ok/failed/pending), tokens and latency
-    percentiles. It is a summary: ``results.jsonl`` is the truth and counts are recomputed
-    from it on every start.
+The run directory's files, its manifest and how they are read are :mod:`ragdx.rag.rundir`'s;
+the results file's writer (group commit) is :mod:`ragdx.rag.writer`'s.
 
 A run only appends to a directory made by the same system configuration over the same
 queries; anything else is refused unless ``overwrite`` is given, so two systems' answers are
@@ -33,10 +18,9 @@ never sent twice.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import contextlib
+import functools
 import json
-import os
 import platform
 import re
 import sys
@@ -49,15 +33,31 @@ from typing import Any
 
 from ragdx.errors import RagdxError
 from ragdx.rag.executor import Executor, LocalAsyncExecutor
+from ragdx.rag.rundir import (
+    INPUTS,
+    LOCK,
+    MANIFEST,
+    OWN_FILES,
+    RESULTS,
+    Manifest,
+    ResultsScan,
+    RunPaths,
+    check_identity,
+    counts,
+    cut_torn_tail,
+    queries_sha256,
+    scan_results,
+    write_inputs,
+)
 from ragdx.rag.types import System, SystemInput, SystemOutput
-from ragdx.store import gc_paused, sha256_file
+from ragdx.rag.writer import ResultsWriter
+from ragdx.store import sha256_file
 
 __all__ = [
     "RunSummary",
     "RunInterrupted",
     "run",
     "arun",
-    "read_run",
     "run_grid",
     "load_grid",
     "grid_table",
@@ -69,20 +69,8 @@ __all__ = [
     "record_exit",
 ]
 
-FORMAT_VERSION = 1
-RESULTS = "results.jsonl"
-MANIFEST = "manifest.json"
-INPUTS = "inputs.jsonl"
-LOCK = ".lock"
-_OWN_FILES = (RESULTS, MANIFEST, INPUTS, "contexts.jsonl")
 #: seconds between rewrites of the manifest's counts while a run goes on
 MANIFEST_REFRESH_S = 1.0
-#: results.jsonl is fsync'd once per this many lines, or sooner when this many seconds passed
-#: since the last sync (a slow system's every record is synced as it comes)
-GROUP_COMMIT_LINES = 64
-GROUP_COMMIT_S = 0.2
-#: fsync on a thread while the next lines are written (False: the runner waits for each fsync)
-GROUP_COMMIT_OVERLAP = True
 
 
 @dataclass(slots=True)
@@ -136,10 +124,7 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-
 def _inputs_hash(inputs: Sequence[SystemInput]) -> str:
-    from ragdx.rag.run_dataset import queries_sha256
-
     return queries_sha256((i.id, i.query) for i in inputs)
 
 
@@ -173,210 +158,6 @@ def _load_dataset(dataset: str | Path | Iterable[Any]) -> tuple[list[SystemInput
     return inputs, info
 
 
-# ----------------------------------------------------------------------------- results file
-
-
-@dataclass
-class _Scan:
-    latest: dict[str, dict[str, Any]] = field(default_factory=dict)
-    lines: int = 0
-    valid_bytes: int = 0
-    torn_bytes: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    llm: Any = None  # ragdx.llm.Usage summed over the lines that carry one
-
-    def add(self, obj: dict[str, Any]) -> None:
-        self.latest[obj["id"]] = obj
-        self.lines += 1
-        self.prompt_tokens += int(obj.get("prompt_tokens") or 0)
-        self.completion_tokens += int(obj.get("completion_tokens") or 0)
-        if isinstance(obj.get("llm"), dict):
-            from ragdx.llm.usage import Usage
-
-            used = Usage.from_dict(obj["llm"])
-            self.llm = used if self.llm is None else self.llm + used
-
-    def llm_usage(self) -> dict[str, Any] | None:
-        from ragdx.llm.estimate import usage_record
-
-        return usage_record(self.llm)
-
-
-def _scan_results(path: Path, *, check: bool = True) -> _Scan:
-    """Every complete line of ``results.jsonl``; a final line without a newline is torn.
-    ``check``: each record is also built as a :class:`SystemOutput` here, so that a hand-edited
-    one fails naming its line (``read_run``, which builds them anyway, checks them itself)."""
-    from ragdx.store import parse_lines
-
-    scan = _Scan()
-    if not path.exists():
-        return scan
-    data = path.read_bytes()
-    end = data.rfind(b"\n") + 1
-    scan.valid_bytes = end
-    scan.torn_bytes = len(data) - end
-    lines = data[:end].split(b"\n")[:-1]
-    for start in range(0, len(lines), _SCAN_BLOCK):
-        block = lines[start:start + _SCAN_BLOCK]
-        # orjson where it reads the block as json does (see ragdx.store.parse_lines); line by
-        # line otherwise, where a blank line is skipped and a bad one named
-        objs = parse_lines(block)
-        for number, line in enumerate(block, start + 1):
-            if objs is not None:
-                obj = objs[number - start - 1]
-            elif not line.strip():
-                continue
-            else:
-                try:
-                    one = parse_lines([line])
-                    obj = one[0] if one is not None else json.loads(line)
-                except ValueError:
-                    # Only the last line can be torn by a crash (lines are written whole, in
-                    # order, and a torn tail is cut before appending); damage elsewhere is not
-                    # ours to guess.
-                    raise RagdxError("not valid JSON (edited by hand?)", source=str(path),
-                                     field=f"line {number}") from None
-            if not isinstance(obj, dict) or not isinstance(obj.get("id"), str):
-                raise RagdxError("not a result record", source=str(path), field=f"line {number}")
-            try:
-                # a hand-edited record with a field missing or of the wrong type stops here, in
-                # one line, rather than as a traceback wherever the field is first used
-                if check:
-                    _output(obj)
-                scan.add(obj)
-            except (TypeError, ValueError, AttributeError) as exc:
-                raise RagdxError(f"not a result record ({exc})", source=str(path),
-                                 field=f"line {number}") from None
-    return scan
-
-
-_SCAN_BLOCK = 20_000
-_OUTPUT_FIELDS = set(SystemOutput.__dataclass_fields__)
-
-
-def _output(obj: Mapping[str, Any]) -> SystemOutput:
-    data = {k: v for k, v in obj.items() if k in _OUTPUT_FIELDS}
-    if any(isinstance(c, Mapping) and "sha" in c for c in data.get("contexts") or []):
-        # a context stored once (context_store): text comes from contexts.jsonl via inflate()
-        data["contexts"] = [{"text": "", **{k: v for k, v in c.items() if k != "sha"}} for c in data["contexts"]]
-    return SystemOutput.from_dict(data)
-
-
-def read_inputs(run_dir: Path) -> list[SystemInput]:
-    from ragdx.store import iter_jsonl
-
-    path = run_dir / INPUTS
-    if not path.exists():
-        raise RagdxError(f"not a run directory (no {INPUTS})", source=str(run_dir))
-    inputs = []
-    for number, obj in iter_jsonl(path):
-        if not isinstance(obj.get("id"), str) or not isinstance(obj.get("query"), str):
-            raise RagdxError("expected 'id' and 'query' (text)", source=str(path), field=f"line {number}")
-        inputs.append(SystemInput(id=obj["id"], query=obj["query"]))
-    return inputs
-
-
-def _lock_is_free(run_dir: Path) -> bool:
-    """Whether no runner holds ``run_dir/.lock`` (the kernel releases it when a runner dies)."""
-    try:
-        import fcntl
-    except ImportError:
-        return True
-    try:
-        fh = (run_dir / LOCK).open("a")
-    except OSError:
-        return True
-    with fh:
-        try:
-            fcntl.flock(fh.fileno(), fcntl.LOCK_SH | fcntl.LOCK_NB)
-        except BlockingIOError:
-            return False
-        fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
-        return True
-
-
-def read_manifest(run_dir: str | Path) -> dict[str, Any]:
-    """The run manifest as it stands: a run whose manifest says ``running`` (or ``created``) but
-    whose lock nobody holds was killed; it reads as ``interrupted``, with its counts taken from
-    ``results.jsonl`` rather than from the last refresh before the kill."""
-    run_dir = Path(run_dir)
-    path = run_dir / MANIFEST
-    try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise RagdxError(f"cannot read the run manifest ({exc})", source=str(path)) from None
-    if not isinstance(manifest, dict):
-        raise RagdxError("not a run manifest", source=str(path))
-    if manifest.get("status") in ("running", "created") and _lock_is_free(run_dir):
-        inputs = read_inputs(run_dir)
-        scan = _scan_results(run_dir / RESULTS)
-        manifest["status"] = "interrupted"
-        manifest["counts"] = {**_counts(inputs, scan.latest), "result_lines": scan.lines}
-        manifest["tokens"] = {"prompt": scan.prompt_tokens, "completion": scan.completion_tokens}
-        manifest["llm_usage"] = scan.llm_usage()
-    return manifest
-
-
-@gc_paused()  # bulk work on small objects in no cycle: see ragdx.store.gc_paused
-def read_run(run_dir: str | Path, *, inputs: list[SystemInput] | None = None) -> list[SystemOutput]:
-    """The latest result of every record that has one, in dataset order (pending ones are
-    left out). Reads only; a torn final line is ignored, not repaired. ``inputs``: the run's
-    ``inputs.jsonl`` when the caller has read it already."""
-    from ragdx.rag.context_store import inflate, load_texts
-
-    run_dir = Path(run_dir)
-    inputs = read_inputs(run_dir) if inputs is None else inputs
-    latest = _scan_results(run_dir / RESULTS, check=False).latest
-    texts = load_texts(run_dir)  # contexts stored once per distinct text
-    out = []
-    for i in inputs:
-        obj = latest.get(i.id)
-        if obj is None:
-            continue
-        try:
-            out.append(_output(inflate(obj, texts, str(run_dir))))
-        except (TypeError, ValueError, AttributeError) as exc:  # a hand-edited record
-            raise RagdxError(f"not a result record ({exc})", source=str(run_dir / RESULTS), field=i.id) from None
-    return out
-
-
-# ----------------------------------------------------------------------------- manifest
-
-
-def _percentile(sorted_values: Sequence[float], q: float) -> float:
-    # Linear interpolation between closest ranks (numpy's default), without numpy.
-    pos = (len(sorted_values) - 1) * q
-    lo = int(pos)
-    hi = min(lo + 1, len(sorted_values) - 1)
-    return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (pos - lo)
-
-
-def _latency_stats(latest: Iterable[Mapping[str, Any]]) -> dict[str, float | None]:
-    values = sorted(float(o["latency_s"]) for o in latest
-                    if o.get("error") is None and o.get("latency_s") is not None)
-    if not values:
-        return {"n": 0, "mean": None, "p50": None, "p90": None, "p99": None, "max": None}
-    return {"n": len(values), "mean": round(sum(values) / len(values), 6),
-            **{f"p{int(q * 100)}": round(_percentile(values, q), 6) for q in (0.5, 0.9, 0.99)},
-            "max": round(values[-1], 6)}
-
-
-def _counts(inputs: Sequence[SystemInput], latest: Mapping[str, Mapping[str, Any]]) -> dict[str, int]:
-    ok = failed = empty = 0
-    for i in inputs:
-        obj = latest.get(i.id)
-        if obj is None:
-            continue
-        if obj.get("error") is None:
-            ok += 1
-            answer = obj.get("answer")
-            empty += answer is None or not str(answer).strip()
-        else:
-            failed += 1
-    return {"total": len(inputs), "ok": ok, "failed": failed, "pending": len(inputs) - ok - failed, "empty": empty}
-
-
 def _normalise(config: Any) -> Any:
     """describe() as it will read back from JSON, so that a resumed run compares equal, with
     every credential (a URL's password or token, a secret-named key) masked: it goes to disk."""
@@ -392,45 +173,31 @@ def _versions() -> dict[str, str]:
 
 
 def _open_run(run_dir: Path, system: System, config: Any, dataset: dict[str, Any], inputs: list[SystemInput],
-              overwrite: bool) -> dict[str, Any]:
+              overwrite: bool) -> Manifest:
     """Check that ``run_dir`` may receive this run; create it if new. Returns the manifest."""
-    from ragdx.store import write_json, write_jsonl
-
-    manifest_path = run_dir / MANIFEST
+    paths = RunPaths(run_dir)
     if run_dir.exists() and not run_dir.is_dir():
         raise RagdxError("exists and is not a directory", source=str(run_dir))
     if overwrite:
         # Only a directory ragdx made (its mark) or an empty one: a person's manifest.json or
         # results.jsonl has the same name as ours. Then only our own files: the rest stays.
         check_run_directory(run_dir, overwrite=True)
-        for name in _OWN_FILES:
+        for name in OWN_FILES:
             (run_dir / name).unlink(missing_ok=True)
-    if manifest_path.exists():
-        try:
-            manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise RagdxError(f"cannot read the run manifest ({exc})", source=str(manifest_path)) from None
-        old_queries = manifest.get("dataset", {}).get("queries_sha256")
-        if old_queries != dataset["queries_sha256"]:
-            raise RagdxError(
-                f"holds a run over a different dataset ({manifest.get('dataset', {}).get('path')}, "
-                f"{manifest.get('dataset', {}).get('records')} records); pass --overwrite to start over",
-                source=str(run_dir))
-        if manifest.get("system", {}).get("config") != config:
-            raise RagdxError(
-                f"holds a run of a different system configuration ({manifest.get('system', {}).get('name')}); "
-                "use another directory or pass --overwrite to start over", source=str(run_dir))
-        if not (run_dir / INPUTS).exists():
-            write_jsonl(run_dir / INPUTS, ({"id": i.id, "query": i.query} for i in inputs))
+    if paths.manifest.exists():
+        manifest = Manifest.read(run_dir)
+        check_identity(manifest, config, dataset, run_dir)
+        if not paths.inputs.exists():
+            write_inputs(run_dir, inputs)
         # The dataset may have been regenerated or moved with the same queries: keep it current.
-        manifest["dataset"] = dataset
+        manifest.dataset = dataset
         return manifest
-    if (run_dir / INPUTS).exists() and not (run_dir / RESULTS).exists() or \
-            (run_dir / RESULTS).exists() and (run_dir / RESULTS).stat().st_size == 0:
+    if paths.inputs.exists() and not paths.results.exists() or \
+            paths.results.exists() and paths.results.stat().st_size == 0:
         # a kill between writing inputs.jsonl and manifest.json: our own start, nothing answered
         # yet; starting again loses nothing, so it needs no --overwrite
         pass
-    elif run_dir.exists() and any((run_dir / name).exists() for name in (RESULTS, INPUTS)):
+    elif run_dir.exists() and (paths.results.exists() or paths.inputs.exists()):
         raise RagdxError(f"has {RESULTS} or {INPUTS} but no {MANIFEST}; pass --overwrite to start over",
                          source=str(run_dir))
     run_dir.mkdir(parents=True, exist_ok=True)
@@ -440,30 +207,16 @@ def _open_run(run_dir: Path, system: System, config: Any, dataset: dict[str, Any
         # a directory this run made: marked, so a later --overwrite may start it afresh
         write_owner_mark(run_dir, kind="run", files=None)
     # Inputs first, manifest last: a directory with a manifest is always a complete start.
-    write_jsonl(run_dir / INPUTS, ({"id": i.id, "query": i.query} for i in inputs))
-    manifest = {
-        "format": FORMAT_VERSION,
-        "system": {"name": system.name, "config": config},
-        "dataset": dataset,
-        "versions": _versions(),
-        "started": _now(),
-        "ended": None,
-        "status": "created",
-        "invocations": [],
-    }
-    write_json(manifest_path, manifest)
+    write_inputs(run_dir, inputs)
+    manifest = Manifest(system={"name": system.name, "config": config}, dataset=dataset, versions=_versions(),
+                        started=_now(), ended=None, status="created", invocations=[])
+    manifest.write(run_dir)
     return manifest
 
 
-def _write_manifest(run_dir: Path, manifest: dict[str, Any], inputs: Sequence[SystemInput], scan: _Scan) -> None:
-    from ragdx.store import write_json
-
-    counts = _counts(inputs, scan.latest)
-    manifest["counts"] = {**counts, "result_lines": scan.lines}
-    manifest["tokens"] = {"prompt": scan.prompt_tokens, "completion": scan.completion_tokens}
-    manifest["llm_usage"] = scan.llm_usage()
-    manifest["latency_s"] = _latency_stats(scan.latest[i.id] for i in inputs if i.id in scan.latest)
-    write_json(run_dir / MANIFEST, manifest)
+def _write_manifest(run_dir: Path, manifest: Manifest, inputs: Sequence[SystemInput], scan: ResultsScan) -> None:
+    manifest.summarise(inputs, scan)
+    manifest.write(run_dir)
 
 
 def _json_scalar(value: Any) -> Any:
@@ -615,11 +368,10 @@ def check_run_directory(run_dir: str | Path, *, overwrite: bool = False) -> None
         check_writable_directory(run_dir, ignore={LOCK}, kind="run")
         return
     try:
-        manifest = json.loads((run_dir / MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        manifest = None
-    if not (isinstance(manifest, dict) and manifest.get("format") == FORMAT_VERSION
-            and isinstance(manifest.get("system"), dict) and isinstance(manifest.get("dataset"), dict)):
+        ours = Manifest.read(run_dir).is_run()
+    except RagdxError:
+        ours = False
+    if not ours:
         check_writable_directory(run_dir, ignore={LOCK})
 
 
@@ -639,7 +391,7 @@ def _exclusive(run_dir: Path, *, overwrite: bool = False) -> Iterator[None]:
     except ImportError:  # not POSIX: no advisory locks, run without one
         yield
         return
-    with open(run_dir / LOCK, "a", opener=private_opener) as fh:
+    with open(RunPaths(run_dir).lock, "a", opener=private_opener) as fh:
         try:
             fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -658,15 +410,9 @@ async def _run_locked(system: System, inputs: list[SystemInput], dataset_info: d
 
     manifest = _open_run(run_dir, system, config, dataset_info, inputs, overwrite)
     store = ContextStore(run_dir, contexts)
-
-    results_path = run_dir / RESULTS
-    scan = _scan_results(results_path)
-    if scan.torn_bytes:
-        # A crash in the middle of a line: that record was not finished, so it is pending.
-        with results_path.open("r+b") as fh:
-            fh.truncate(scan.valid_bytes)
-            fh.flush()
-            os.fsync(fh.fileno())
+    results_path = RunPaths(run_dir).results
+    scan = scan_results(results_path)
+    cut_torn_tail(results_path, scan)
 
     def wanted(item: SystemInput) -> bool:
         obj = scan.latest.get(item.id)
@@ -679,9 +425,9 @@ async def _run_locked(system: System, inputs: list[SystemInput], dataset_info: d
     invocation = {"started": _now(), "ended": None, "concurrency": concurrency, "rerun_failed": rerun_failed,
                   "scheduled": len(todo), "attempted": 0, "repaired_torn_line": scan.torn_bytes > 0,
                   "status": "running", "contexts": contexts}
-    manifest["invocations"].append(invocation)
-    manifest["status"] = "running"
-    manifest["ended"] = None
+    manifest.invocations.append(invocation)
+    manifest.status = "running"
+    manifest.ended = None
     _write_manifest(run_dir, manifest, inputs, scan)
     prepare = getattr(system, "prepare", None)
     if callable(prepare) and todo:
@@ -689,133 +435,95 @@ async def _run_locked(system: System, inputs: list[SystemInput], dataset_info: d
         # them in batches): done once, here, rather than one model call per query
         await asyncio.to_thread(prepare, [i.query for i in todo])
 
-    attempted = 0
-    failed_now = 0
     status = "error"
-    executor = executor or LocalAsyncExecutor()
     done_before = sum(1 for i in inputs if not wanted(i))
     bar, task = _progress(done_before + len(todo), done_before, system.name) if progress else (_NoProgress(), None)
-    from ragdx.store import private_opener
-
-    fh = open(results_path, "ab", opener=private_opener)  # noqa: SIM115 - closed in the finally below
-    refreshed = time.monotonic()
-    # Group commit: every line is handed to the OS whole as it comes (a killed process loses
-    # none of them, and at most the last is torn), and fsync'd in groups, of GROUP_COMMIT_LINES
-    # or after GROUP_COMMIT_S; a record counts as done (progress, manifest) only once synced.
-    # What a power loss takes is an unsynced tail, which a resume runs again.
-    # What commit() counts is what the line says, taken from the output rather than parsed back
-    # from the line: the fields that counts, tokens and latency read (each read through int(),
-    # float() or a None test, so a numpy scalar counts as the number its line holds).
-    # With GROUP_COMMIT_OVERLAP the fsync runs on a thread while the next lines are written (the
-    # disk's wait overlaps the runner's work); a group is counted only once the fsync that
-    # started after its last line was written has returned.
-    unsynced: list[dict[str, Any]] = []
-    syncing: tuple[concurrent.futures.Future[None], list[dict[str, Any]]] | None = None  # the fsync under way
-    syncer = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="ragdx-fsync") \
-        if GROUP_COMMIT_OVERLAP else None
-    synced_at = 0.0
 
     def acknowledge(group: list[dict[str, Any]]) -> None:
-        nonlocal attempted, failed_now
         for obj in group:
             scan.add(obj)
-            attempted += 1
-            failed_now += obj["error"] is not None
-        bar.update(task, advance=len(group), failed=failed_now)
+        bar.update(task, advance=len(group), failed=writer.failed)
 
-    def commit(wait: bool = True) -> None:
-        """Sync every line written so far and count it; ``wait=False`` (while running, with the
-        overlap) counts the previous group if its fsync is done and starts the next in the
-        background, or does nothing while that fsync is still going (the lines wait for the
-        next call)."""
-        nonlocal synced_at, syncing
-        if syncing is not None:
-            future, group = syncing
-            if not wait and not future.done():
-                return
-            syncing = None
-            future.result()  # an fsync's OSError ends the run, as it did inline
-            acknowledge(group)
-        if not unsynced:
-            return
-        group = unsynced.copy()
-        unsynced.clear()
-        synced_at = time.monotonic()
-        if syncer is None or wait:
-            os.fsync(fh.fileno())
-            acknowledge(group)
-        else:
-            syncing = (syncer.submit(os.fsync, fh.fileno()), group)
-
+    writer = ResultsWriter(results_path, acknowledge)
+    refresh = functools.partial(_write_manifest, run_dir, manifest, inputs, scan)
     try:
         with bar:
-            results = executor.map(lambda item: answer_query(system, item), todo, concurrency)
             try:
-                async for out in results:
-                    # contexts.jsonl gets any new text (synced) before the line that refers to it
-                    line = _LINE_ENCODER.encode(store.compact(out.to_dict())) + "\n"
-                    fh.write(line.encode("utf-8"))
-                    fh.flush()
-                    unsynced.append({"id": out.id, "answer": out.answer, "error": out.error,
-                                     "latency_s": out.latency_s, "prompt_tokens": out.prompt_tokens,
-                                     "completion_tokens": out.completion_tokens, "llm": out.llm})
-                    if len(unsynced) >= GROUP_COMMIT_LINES or time.monotonic() - synced_at >= GROUP_COMMIT_S:
-                        commit(wait=False)
-                    if time.monotonic() - refreshed >= MANIFEST_REFRESH_S:
-                        # a SIGKILL leaves no time to write the manifest: keep its counts current
-                        _write_manifest(run_dir, manifest, inputs, scan)
-                        refreshed = time.monotonic()
+                await _answer_all(system, todo, executor or LocalAsyncExecutor(), concurrency, store, writer,
+                                  refresh)
                 status = "complete"
             except (asyncio.CancelledError, KeyboardInterrupt):
                 status = "interrupted"
                 raise
             finally:
-                await results.aclose()
                 # the last group is counted while the bar is still shown: off a terminal the bar's
                 # last line is its only one, and it must not end short of what was answered
-                commit()
+                writer.commit()
     finally:
-        try:
-            commit()  # what was answered and written is synced and counted, however the run ends
-        finally:
-            if syncer is not None:
-                syncer.shutdown(wait=True)
-            fh.close()
+        writer.close()  # what was answered and written is synced and counted, however the run ends
         store.close()
-        aclose = getattr(system, "aclose", None)
-        if aclose is not None:
-            try:
-                await aclose()
-            except Exception:  # closing connections must not hide the run's own outcome
-                pass
-        counts = _counts(inputs, scan.latest)
-        if status == "complete" and counts["pending"]:
-            status = "partial"  # --limit left some out
-        invocation.update(ended=_now(), attempted=attempted, status=status)
-        manifest["status"] = status if status != "complete" else ("complete" if not counts["failed"] else
-                                                                   "complete_with_failures")
-        manifest["ended"] = invocation["ended"]
+        await _close_system(system)
+        status = _finish(manifest, invocation, inputs, scan, status, writer.synced)
         _write_manifest(run_dir, manifest, inputs, scan)
     return RunSummary(
-        run_dir=run_dir, system=system.name, **counts, attempted=attempted, skipped=skipped,
-        prompt_tokens=scan.prompt_tokens, completion_tokens=scan.completion_tokens,
-        latency_s=manifest["latency_s"], elapsed_s=round(time.perf_counter() - clock, 3),
-        llm_usage=manifest["llm_usage"],
+        run_dir=run_dir, system=system.name, **counts(inputs, scan.latest), attempted=writer.synced,
+        skipped=skipped, prompt_tokens=scan.prompt_tokens, completion_tokens=scan.completion_tokens,
+        latency_s=manifest.latency_s or {}, elapsed_s=round(time.perf_counter() - clock, 3),
+        llm_usage=manifest.llm_usage,
     )
 
 
+async def _answer_all(system: System, todo: list[SystemInput], executor: Executor, concurrency: int,
+                      store: Any, writer: ResultsWriter, refresh: Any) -> None:
+    """Send ``todo`` and write each answer as it comes; the manifest's counts are rewritten every
+    ``MANIFEST_REFRESH_S`` (a SIGKILL leaves no time to write it at the end)."""
+    refreshed = time.monotonic()
+    results = executor.map(lambda item: answer_query(system, item), todo, concurrency)
+    try:
+        async for out in results:
+            # contexts.jsonl gets any new text (synced) before the line that refers to it
+            writer.append(_LINE_ENCODER.encode(store.compact(out.to_dict())) + "\n", out)
+            if time.monotonic() - refreshed >= MANIFEST_REFRESH_S:
+                refresh()
+                refreshed = time.monotonic()
+    finally:
+        await results.aclose()
+
+
+async def _close_system(system: System) -> None:
+    aclose = getattr(system, "aclose", None)
+    if aclose is not None:
+        try:
+            await aclose()
+        except Exception:  # closing connections must not hide the run's own outcome
+            pass
+
+
+def _finish(manifest: Manifest, invocation: dict[str, Any], inputs: Sequence[SystemInput], scan: ResultsScan,
+            status: str, attempted: int) -> str:
+    """The invocation's end and the run's status, in the manifest; returns the invocation's status."""
+    now = counts(inputs, scan.latest)
+    if status == "complete" and now["pending"]:
+        status = "partial"  # --limit left some out
+    invocation.update(ended=_now(), attempted=attempted, status=status)
+    manifest.status = status if status != "complete" else ("complete" if not now["failed"] else
+                                                            "complete_with_failures")
+    manifest.ended = invocation["ended"]
+    return status
+
+
 def _summary_from_dir(run_dir: Path, system_name: str, elapsed: float) -> RunSummary:
-    manifest = json.loads((run_dir / MANIFEST).read_text(encoding="utf-8"))
-    counts = manifest.get("counts", {})
-    last = (manifest.get("invocations") or [{}])[-1]
+    manifest = Manifest.read(run_dir)
+    done = manifest.counts or {}
+    last = (manifest.invocations or [{}])[-1]
     return RunSummary(
-        run_dir=run_dir, system=system_name, total=counts.get("total", 0), ok=counts.get("ok", 0),
-        failed=counts.get("failed", 0), pending=counts.get("pending", 0), attempted=last.get("attempted", 0),
-        skipped=counts.get("total", 0) - last.get("scheduled", 0),
-        prompt_tokens=manifest.get("tokens", {}).get("prompt", 0),
-        completion_tokens=manifest.get("tokens", {}).get("completion", 0),
-        latency_s=manifest.get("latency_s", {}), elapsed_s=round(elapsed, 3), interrupted=True,
-        llm_usage=manifest.get("llm_usage"),
+        run_dir=run_dir, system=system_name, total=done.get("total", 0), ok=done.get("ok", 0),
+        failed=done.get("failed", 0), pending=done.get("pending", 0), attempted=last.get("attempted", 0),
+        skipped=done.get("total", 0) - last.get("scheduled", 0),
+        prompt_tokens=(manifest.tokens or {}).get("prompt", 0),
+        completion_tokens=(manifest.tokens or {}).get("completion", 0),
+        latency_s=manifest.latency_s or {}, elapsed_s=round(elapsed, 3), interrupted=True,
+        llm_usage=manifest.llm_usage,
     )
 
 
@@ -847,8 +555,7 @@ def run(system: System, dataset: str | Path | Iterable[Any], run_dir: str | Path
         return asyncio.run(coro)
     except KeyboardInterrupt:
         # asyncio.run turned Ctrl-C into a cancellation; arun wrote the manifest on the way out.
-        path = Path(run_dir) / MANIFEST
-        if not path.exists():
+        if not RunPaths(Path(run_dir)).manifest.exists():
             raise
         raise RunInterrupted(_summary_from_dir(Path(run_dir), system.name, time.perf_counter() - clock)) from None
 
@@ -1075,7 +782,7 @@ def failure_reasons(run_dir: str | Path, top: int = 5) -> list[tuple[str, int]]:
     (``HTTP 503 … after 3.2s`` and ``… after 4.1s`` are one reason) so counts mean something."""
     from collections import Counter
 
-    latest = _scan_results(Path(run_dir) / RESULTS).latest
+    latest = scan_results(RunPaths(Path(run_dir)).results).latest
     # grouped with the digits folded, shown as the group's commonest message: a reader sees
     # "gave up after 3 attempts", never a placeholder such as "after N attempts"
     groups: dict[str, Counter[str]] = {}
@@ -1137,12 +844,9 @@ def failure_verdict(summary: RunSummary, max_failed: int | float | None = None) 
 def record_exit(run_dir: str | Path, code: int, reason: str | None) -> None:
     """The command's verdict in the manifest (top level and the latest invocation), so that a
     run directory says why its command exited non-zero."""
-    from ragdx.store import write_json
-
-    path = Path(run_dir) / MANIFEST
-    manifest = json.loads(path.read_text(encoding="utf-8"))
+    manifest = Manifest.read(run_dir)
     verdict = {"code": code, "reason": reason}
-    manifest["exit"] = verdict
-    if manifest.get("invocations"):
-        manifest["invocations"][-1]["exit"] = verdict
-    write_json(path, manifest)
+    manifest.exit = verdict
+    if manifest.invocations:
+        manifest.invocations[-1]["exit"] = verdict
+    manifest.write(run_dir)

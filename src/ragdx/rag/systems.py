@@ -631,11 +631,12 @@ class ResultsFileSystem:
         self._rows: dict[str, dict[str, Any]] = {}
         # ragdx's own results.jsonl keeps context texts once, in contexts.jsonl beside it
         from ragdx.rag.context_store import inflate, load_texts
+        from ragdx.rag.rundir import RESULTS, RunPaths
 
-        texts = load_texts(self.path.parent) if self.path.name == "results.jsonl" else {}
+        texts = load_texts(self.path.parent) if self.path.name == RESULTS else {}
         # a run's own results.jsonl holds retries, the later line superseding; in anyone else's
         # file a repeated key leaves two answers to one query, and which one counts is not ours to pick
-        own_run = self.path.name == "results.jsonl" and (self.path.parent / "manifest.json").exists()
+        own_run = self.path.name == RESULTS and RunPaths(self.path.parent).manifest.exists()
         first_line: dict[str, int] = {}
         for number, row in iter_jsonl(self.path):
             key = get_path(row, key_field, None)

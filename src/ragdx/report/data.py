@@ -25,30 +25,21 @@ HEADLINE = (("accuracy", "Accuracy"), ("refined_accuracy", "Refined accuracy R")
 
 
 def _evaluation_fresh(run_dir: Path) -> bool:
-    """The evaluation was made from the run's current results: its manifest names their content
-    hash (never judged by file times, which a copy or a crash can leave misleading)."""
-    from ragdx.store import sha256_file
+    """The evaluation was made from the run's current results (see ``evaluation_is_current``)."""
+    from ragdx.evaluate.report import evaluation_is_current
 
-    ev = run_dir / "evaluation"
-    needed = [ev / "metrics.json", ev / "judgements.jsonl", ev / "blame.jsonl", ev / "manifest.json"]
-    if not all(p.exists() for p in needed):
-        return False
-    try:
-        manifest = json.loads((ev / "manifest.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
-    results = run_dir / "results.jsonl"
-    return results.exists() and manifest.get("source_sha256") == sha256_file(results)
+    return evaluation_is_current(run_dir / "evaluation", run_dir)
 
 
 def _load_run(run_dir: Path, *, judge: str, n_boot: int, seed: int, dataset: str | Path | None = None
               ) -> dict[str, Any]:
     from ragdx.evaluate import evaluate, read_judgements
     from ragdx.evaluate.results import EvaluationResult
+    from ragdx.rag.rundir import MANIFEST, Manifest, RunPaths
     from ragdx.store import iter_jsonl
 
-    if not (run_dir / "manifest.json").exists():
-        raise RagdxError("not a run directory (no manifest.json): make one with `ragdx run`", source=str(run_dir))
+    if not RunPaths(run_dir).manifest.exists():
+        raise RagdxError(f"not a run directory (no {MANIFEST}): make one with `ragdx run`", source=str(run_dir))
     if not _evaluation_fresh(run_dir):
         evaluate(run_dir, out=run_dir / "evaluation", judge=judge, n_boot=n_boot, seed=seed, dataset=dataset)
     ev = run_dir / "evaluation"
@@ -59,10 +50,9 @@ def _load_run(run_dir: Path, *, judge: str, n_boot: int, seed: int, dataset: str
     judgements = Judged(read_judgements(ev / "judgements.jsonl"),
                         InputCheck.from_dict(metrics.inputs) if metrics.inputs else None)
     blame = {obj["id"]: obj for _, obj in iter_jsonl(ev / "blame.jsonl")}
-    manifest = json.loads((run_dir / "manifest.json").read_text(encoding="utf-8"))
-    system = manifest.get("system") or {}
-    config = system.get("config") or {}
-    return {"name": run_dir.name, "path": str(run_dir), "system": system.get("name") or run_dir.name,
+    manifest = Manifest.read(run_dir)
+    config = manifest.system_config or {}
+    return {"name": run_dir.name, "path": str(run_dir), "system": manifest.system_name or run_dir.name,
             "description": config.get("description") if isinstance(config, dict) else None,
             "manifest": manifest, "metrics": metrics, "judgements": judgements, "blame": blame}
 
@@ -196,7 +186,7 @@ def build_report(run_dirs: Sequence[str | Path], *, relevance: str | Path | None
                              if not isinstance(v, dict) and not k.endswith("_note") and k != "retrieval_rule"},
             "style_test": m.comparison,
             "per_template": _per_template(run["judgements"], run["blame"], records_by_id),
-            "counts": (run["manifest"].get("counts") or {}),
+            "counts": (run["manifest"].counts or {}),
             "diagnosis": diagnose(run["name"], run["blame"].values(), run["judgements"], n_boot=n_boot, seed=seed),
         })
 
@@ -224,9 +214,12 @@ def build_report(run_dirs: Sequence[str | Path], *, relevance: str | Path | None
 
     manifest = {}
     if dataset_path is not None:
-        mf = (dataset_path if dataset_path.is_dir() else dataset_path.parent) / "manifest.json"
-        if mf.exists():
-            manifest = json.loads(mf.read_text(encoding="utf-8"))
+        from ragdx.gen.dataset import MANIFEST as DATASET_MANIFEST
+        from ragdx.gen.dataset import read_manifest
+
+        directory = dataset_path if dataset_path.is_dir() else dataset_path.parent
+        if (directory / DATASET_MANIFEST).exists():
+            manifest = read_manifest(directory)
     return {
         "title": title or ("ragdx report: " + ", ".join(names)),
         "generated": datetime.now(UTC).isoformat(timespec="seconds"),

@@ -13,7 +13,6 @@ splitters copy metadata to their chunks and the adapters read ``ragdx_id`` first
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -31,13 +30,12 @@ def dataset_knowledge_base(dataset: str | Path) -> Path | None:
     directory = Path(dataset)
     if directory.is_file():
         directory = directory.parent
-    manifest = directory / "manifest.json"
+    from ragdx.gen.dataset import MANIFEST, read_manifest
+
+    manifest = directory / MANIFEST
     if not manifest.exists():
         return None
-    try:
-        named = json.loads(manifest.read_text(encoding="utf-8")).get("knowledge_base")
-    except (OSError, ValueError) as exc:
-        raise RagdxError(f"cannot read the manifest ({exc})", source=str(manifest)) from None
+    named = read_manifest(directory).get("knowledge_base")
     if not named:
         return None
     path = Path(named)
