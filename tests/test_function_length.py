@@ -22,7 +22,6 @@ ALLOWED: dict[str, str] = {
     "ragdx/cli.py:gen": "being split in issue 20",
     "ragdx/cli.py:run_cmd": "being split in issue 20",
     # to be removed as each is split (this engineer's part of issue 20)
-    "ragdx/demo/run.py:run_demo": "being split in issue 20",
 }
 
 

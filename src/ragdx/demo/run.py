@@ -155,8 +155,35 @@ def run_demo(out: Path, console: Console | None = None, *, max_groups: int = DEM
     # 1. database, knowledge base, templates and dataset -----------------------------------------
     _step(console, 1, "demo database, knowledge base, templates and a balanced dataset", clock)
     bed = build_testbed(out, console, max_groups=max_groups, per_group=per_group, n=n)
+    summary = _dataset_summary(console, bed)
+
+    # 2. two systems -------------------------------------------------------------------------
+    _step(console, 2, "running the two systems over the dataset", clock)
+    run_dirs = _run_systems(out, top_k, progress)
+
+    # 3. evaluation and comparison -----------------------------------------------------------
+    _step(console, 3, "evaluating: judges, tags, R, blame, short-vs-long and system tests", clock)
+    summary.update(_evaluate_runs(console, out, run_dirs, n_boot))
+
+    # 4. knowledge boundary ------------------------------------------------------------------
+    _step(console, 4, "knowledge-boundary tester: calibration, held-out and off-topic queries, drift", clock)
+    summary["relevance"] = _knowledge_boundary_summary(console, out, bed.result.records)
+
+    # 5. report ------------------------------------------------------------------------------
+    if report:
+        _step(console, STAGES, "writing the report", clock)
+        summary["report"] = _write_report(out, run_dirs, n_boot)
+    elapsed = time.perf_counter() - clock.start
+    summary["elapsed_s"] = round(elapsed, 1)
+    console.print(f"[bold green]done[/] in {elapsed:.0f} s → {out}/ (dataset/, kb/, templates/, runs/, relevance/)")
+    if report:
+        console.print(f"[bold]report:[/] {(out / 'report.html').resolve()}  (open it in a browser; works offline)")
+    return summary
+
+
+def _dataset_summary(console: Console, bed: Testbed) -> dict[str, Any]:
+    """Stage 1's counts, printed and returned as the start of the demo's summary."""
     kb, result, parsed, sql_result, text_result = bed.kb, bed.result, bed.parsed, bed.sql_result, bed.text_result
-    dataset_dir = out / "dataset"
     _print_dataset(console, result.records)
     groups = {r.group_id for r in result.records}
     gap_groups = {r.group_id for r in result.records if r.kb_supported is False}
@@ -176,21 +203,25 @@ def run_demo(out: Path, console: Console | None = None, *, max_groups: int = DEM
                   f"{summary['records']} queries in {summary['semantic_groups']} semantic groups; "
                   f"{summary['kb_gap_groups']} groups ({gap_queries} queries) are knowledge-base gaps by "
                   f"construction.")
+    return summary
 
-    # 2. two systems -------------------------------------------------------------------------
-    _step(console, 2, "running the two systems over the dataset", clock)
+
+def _run_systems(out: Path, top_k: int, progress: bool) -> list[Path]:
     from ragdx.rag.runner import run
 
     run_dirs = []
     for system in _systems(out / "kb", top_k):
         run_dir = out / "runs" / system.name
-        run(system, dataset_dir, run_dir, concurrency=1, progress=progress)
+        run(system, out / "dataset", run_dir, concurrency=1, progress=progress)
         run_dirs.append(run_dir)
+    return run_dirs
 
-    # 3. evaluation and comparison -----------------------------------------------------------
-    _step(console, 3, "evaluating: judges, tags, R, blame, short-vs-long and system tests", clock)
+
+def _evaluate_runs(console: Console, out: Path, run_dirs: list[Path], n_boot: int) -> dict[str, Any]:
+    """Evaluate both runs and compare them; the headline metrics of each run, by its name."""
     from ragdx.evaluate import compare_paths, evaluate
 
+    summary: dict[str, Any] = {}
     evaluations = {}
     for run_dir in run_dirs:
         evaluations[run_dir.name] = evaluate(run_dir, out=run_dir / "evaluation", judge="cascade", n_boot=n_boot)
@@ -206,12 +237,14 @@ def run_demo(out: Path, console: Console | None = None, *, max_groups: int = DEM
 
     console.print(f"[bold]{run_dirs[1].name} vs {run_dirs[0].name}[/]: ", end="")
     console.print("\n".join(sentence_lines(comparison)), markup=False, highlight=False)
+    return summary
 
-    # 4. knowledge boundary ------------------------------------------------------------------
-    _step(console, 4, "knowledge-boundary tester: calibration, held-out and off-topic queries, drift", clock)
-    relevance = knowledge_boundary(out / "kb", result.records, out / "relevance")
-    summary["relevance"] = {k: relevance[k] for k in ("n_calibration", "n_in", "n_out", "auroc")}
-    summary["relevance"]["drift"] = relevance["drift"]["mixed"]["drifted"]
+
+def _knowledge_boundary_summary(console: Console, out: Path, records: list[Any]) -> dict[str, Any]:
+    """Stage 4, printed; its headline numbers."""
+    relevance = knowledge_boundary(out / "kb", records, out / "relevance")
+    headline: dict[str, Any] = {k: relevance[k] for k in ("n_calibration", "n_in", "n_out", "auroc")}
+    headline["drift"] = relevance["drift"]["mixed"]["drifted"]
     console.print(f"calibrated on {relevance['n_calibration']} in-knowledge queries; AUROC "
                   f"{relevance['auroc']:.3f} on {relevance['n_in']} held-out in-knowledge vs "
                   f"{relevance['n_out']} off-topic queries; flagged at α={relevance['alpha']}: "
@@ -221,27 +254,21 @@ def run_demo(out: Path, console: Console | None = None, *, max_groups: int = DEM
                   f"(KS p = {relevance['drift']['mixed']['p_value']:.2g})")
     if relevance.get("answerability"):
         ans = relevance["answerability"]
-        summary["relevance"]["flagged_gaps"] = ans["flagged"]
+        headline["flagged_gaps"] = ans["flagged"]
         console.print(f"in-domain queries whose facts the knowledge base leaves out: {ans['flagged']}/{ans['n']} "
                       f"flagged (AUROC vs answerable {ans['auroc_vs_in']:.3f}) — {relevance['note']}")
+    return headline
 
-    # 5. report ------------------------------------------------------------------------------
-    if report:
-        _step(console, STAGES, "writing the report", clock)
-        from ragdx.report import build_report, render_html, render_markdown
-        from ragdx.store import atomic_write_text
 
-        data = build_report(run_dirs, relevance=out / "relevance" / "relevance.json", n_boot=n_boot)
-        for name, text in (("report.html", render_html(data)), ("report.md", render_markdown(data))):
-            atomic_write_text(out / name, text)
-            (out / name).chmod(0o644)
-        summary["report"] = str(out / "report.html")
-    elapsed = time.perf_counter() - clock.start
-    summary["elapsed_s"] = round(elapsed, 1)
-    console.print(f"[bold green]done[/] in {elapsed:.0f} s → {out}/ (dataset/, kb/, templates/, runs/, relevance/)")
-    if report:
-        console.print(f"[bold]report:[/] {(out / 'report.html').resolve()}  (open it in a browser; works offline)")
-    return summary
+def _write_report(out: Path, run_dirs: list[Path], n_boot: int) -> str:
+    from ragdx.report import build_report, render_html, render_markdown
+    from ragdx.store import atomic_write_text
+
+    data = build_report(run_dirs, relevance=out / "relevance" / "relevance.json", n_boot=n_boot)
+    for name, text in (("report.html", render_html(data)), ("report.md", render_markdown(data))):
+        atomic_write_text(out / name, text)
+        (out / name).chmod(0o644)
+    return str(out / "report.html")
 
 
 def _print_dataset(console: Console, records) -> None:
