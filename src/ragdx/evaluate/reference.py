@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ragdx.errors import RagdxError
+from ragdx.evaluate.config import RULE_WORDS, RetrievalRule, parse_choice
 from ragdx.evaluate.protocol import TABLE3_ROWS, table3
 from ragdx.evaluate.records import JudgeItem, Judgement
 
@@ -203,15 +204,6 @@ def read_plain_jsonl(path: str | Path) -> list[PlainRecord]:
     return out
 
 
-RETRIEVAL_RULES = ("evidence", "all", "any")
-#: how each rule is named wherever a retrieval number is shown
-RULE_WORDS = {
-    "evidence": "evidence rule: every fact the answer needs is stated by at least one retrieved document",
-    "all": "all-gold rule: every gold document retrieved",
-    "any": "any-gold rule: at least one gold document retrieved (hit)",
-}
-
-
 def evidence_rank(evidence_sets: Sequence[Sequence[str]], retrieved: Sequence[str]) -> int | None:
     """1-based rank at which the retrieved prefix first holds the evidence (every set hit), or
     None when it never does."""
@@ -229,15 +221,14 @@ def evidence_rank(evidence_sets: Sequence[Sequence[str]], retrieved: Sequence[st
 
 def retrieval_verdict(gold: Sequence[str], retrieved: Sequence[str], k: int | None = None,
                       rule: str = "evidence", evidence_sets: Sequence[Sequence[str]] = ()) -> bool | None:
-    """The retrieval module on its own, by one named rule (``RULE_WORDS``) over the top ``k``
+    """The retrieval module on its own, by one named rule (``config.RetrievalRule``) over the top ``k``
     retrieved (all of them by default: what the system gave its language model).
 
     ``evidence`` (the default) needs one document of every evidence set; where a record has no
     evidence sets it falls back on ``all`` gold documents, which is the same thing when each
     fact is stated by one document. None when there is nothing to judge against."""
-    if rule not in RETRIEVAL_RULES:
-        raise RagdxError(f"retrieval rule must be one of {', '.join(RETRIEVAL_RULES)}, not {rule!r}",
-                         field="retrieval")
+    if rule not in RULE_WORDS:  # a dict lookup: this runs once per query and cut-off
+        parse_choice(RetrievalRule, rule, "retrieval rule", "retrieval")  # one line naming the choices
     top_list = list(retrieved)[:k] if k else list(retrieved)
     if rule == "evidence" and any(evidence_sets):
         return evidence_rank(evidence_sets, top_list) is not None

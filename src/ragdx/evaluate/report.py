@@ -10,7 +10,7 @@ from typing import Any
 
 from ragdx.errors import RagdxError
 from ragdx.evaluate.compare import Comparison, compare, compare_markdown
-from ragdx.evaluate.config import BENCHMARKS, EvaluationConfig
+from ragdx.evaluate.config import BENCHMARKS, RULE_WORDS, EvaluationConfig
 from ragdx.evaluate.judges import Judge, agreement, agreement_markdown
 from ragdx.evaluate.protocol import VERDICT_LABELS, VERDICTS, blame, blame_counts, by_style, group_tags, metrics
 from ragdx.evaluate.records import Judgement, write_judgements
@@ -18,7 +18,6 @@ from ragdx.evaluate.reference import (
     PAPER_AURP,
     PAPER_SPIDER_CLOSED,
     PAPER_SPIDER_OPEN,
-    RULE_WORDS,
     is_reference_dir,
     read_reference,
     table3_markdown,
