@@ -102,8 +102,8 @@ def test_monitor_cli_statistic_and_count_of_rejecting_windows(project):
     log = topical_questions(40, 7) + [f"{q} number {i}" for i in range(20) for q in OFF_TOPIC[:1]]
     _jsonl(tmp_path / "log.jsonl", [{"question": q, "ts": i} for i, q in enumerate(log)])
     res = runner.invoke(app, ["relevance", "monitor", "tester", "log.jsonl", "--window", "20", "--step", "10",
-                              "--statistic", "mss", "--timestamp-field", "ts", "-o", "drift.json", "--no-progress"],
-                        env={"COLUMNS": "200"})
+                              "--statistic", "mss", "--timestamp-field", "ts", "-o", "drift.json", "--no-progress",
+                              "--method", "windows"], env={"COLUMNS": "200"})
     assert res.exit_code == 0, res.output
     report = json.loads((tmp_path / "drift.json").read_text())
     assert report["statistic"] == "mss" and report["correction"] == "holm" and report["n_windows"] == 5
@@ -111,6 +111,23 @@ def test_monitor_cli_statistic_and_count_of_rejecting_windows(project):
     assert report["n_rejecting"] >= 1 and report["alarm"]["end"] > 40  # only windows holding off-topic queries
     res = runner.invoke(app, ["relevance", "monitor", "tester", "log.jsonl", "--window", "20", "--statistic", "nope"])
     assert failed_with(res, "unknown statistic")
+
+
+def test_monitor_cli_sequential_by_default(project):
+    # the default monitor accumulates evidence query by query: it names where the drift began
+    tmp_path, _ = project
+    _calibrate(tmp_path)
+    log = topical_questions(40, 7) + [f"{q} number {i}" for i in range(20) for q in OFF_TOPIC[:1]]
+    _jsonl(tmp_path / "log.jsonl", [{"question": q, "ts": i} for i, q in enumerate(log)])
+    res = runner.invoke(app, ["relevance", "monitor", "tester", "log.jsonl", "--timestamp-field", "ts",
+                              "-o", "seq.json", "--no-progress"], env={"COLUMNS": "300"})
+    assert res.exit_code == 0, res.output
+    report = json.loads((tmp_path / "seq.json").read_text())
+    assert report["method"] == "sequential" and report["n"] == 60
+    assert report["alarm_at"] is not None and 35 <= report["began_at"] <= 45 and report["alarm_at"] >= 40
+    assert f"drift from query {report['began_at']}" in " ".join(res.output.split())
+    res = runner.invoke(app, ["relevance", "monitor", "tester", "log.jsonl", "--method", "cusum"])
+    assert failed_with(res, "--method")
 
 
 def test_holm_is_step_down():

@@ -192,22 +192,31 @@ def relevance_monitor(
     statistic: Annotated[str | None, typer.Option("--statistic", help="Statistic to monitor (default: the tester's).")] = None,
     correction: Annotated[str, typer.Option("--correction", help="holm (family-wise across windows) or none (each window at alpha).")] = "holm",
     min_consecutive: Annotated[int, typer.Option("--min-consecutive", min=1, help="Alarm only after this many rejecting windows in a row.")] = 1,
+    method: Annotated[str, typer.Option("--method", help="sequential (evidence accumulated query by query; a longer log does not dull it) or windows (KS per window, Holm across them).")] = "sequential",
     out: Annotated[Path | None, typer.Option("--out", "-o")] = None,
     overwrite: OverwriteOpt = False,
     no_progress: NoProgressOpt = False,
 ):
-    """Sliding-window KS drift over a query log, family-wise over the windows (Holm): when and how
-    far the queries moved, and how many windows rejected."""
+    """Drift over a query log: when the queries moved away from the in-knowledge ones, with a
+    false-alarm chance of about alpha for the whole log. ``--method windows``: the paper's KS test
+    per window, family-wise over the windows (Holm)."""
     from ragdx.relevance.cli_support import monitor_log
     from ragdx.store import check_output_file
 
+    if method not in ("sequential", "windows"):
+        raise RagdxError(f"expected sequential or windows, got {method!r}", field="--method")
+    if correction not in ("holm", "none"):  # checked whatever the method: a typo is a typo
+        raise RagdxError(f"correction must be 'holm' or 'none', got {correction!r}", field="--correction")
     if out is not None:
         check_output_file(out, overwrite)
 
     with progress_bars(not no_progress) as bar:
         report = monitor_log(tester, log, query_field=query_field, timestamp_field=timestamp_field, window=window,
                              step=step, alpha=alpha, min_consecutive=min_consecutive, statistic=statistic,
-                             correction=correction, out=out, overwrite=overwrite, progress=bar)
+                             correction=correction, out=out, overwrite=overwrite, progress=bar, method=method)
+    if method == "sequential":
+        console.print(report.summary())
+        return
     rejecting = [w for w in report.windows if w.rejected]
     if rejecting:
         table = Table(title="rejecting windows", title_justify="left")

@@ -184,10 +184,12 @@ def monitor_log(tester_dir: str | os.PathLike, log: str | os.PathLike, *, query_
                 timestamp_field: str | None = None, window: int = 100, step: int | None = None,
                 alpha: float = 0.05, min_consecutive: int = 1, statistic: str | None = None,
                 correction: str = "holm", out: str | os.PathLike | None = None, overwrite: bool = False,
-                progress: Any = None):
-    """Sliding-window KS drift over a JSONL query log in arrival order, with family-wise control
-    across the windows (Holm; ``correction="none"`` tests each window alone); returns the
-    DriftReport (``.summary()`` is one line) and, with ``out``, writes it as JSON."""
+                progress: Any = None, method: str = "windows"):
+    """Drift over a JSONL query log in arrival order. ``method="windows"``: the sliding-window KS
+    test with family-wise control across the windows (Holm; ``correction="none"`` tests each
+    window alone), a DriftReport; ``"sequential"``: the sequential monitor
+    (:mod:`ragdx.relevance.sequential`), a SequentialReport. ``.summary()`` is one line; with
+    ``out`` the report is written as JSON."""
     from ragdx.relevance.drift import DriftMonitor
     from ragdx.relevance.tester import RelevanceTester
     from ragdx.store import iter_jsonl, write_json
@@ -203,12 +205,20 @@ def monitor_log(tester_dir: str | os.PathLike, log: str | os.PathLike, *, query_
             if timestamp_field not in obj:
                 raise RagdxError(f"missing {timestamp_field!r}", source=str(log), field=f"line {number}")
             stamps.append(obj[timestamp_field])
-    if len(texts) < window:
+    if method == "windows" and len(texts) < window:
         raise RagdxError(f"the log has {len(texts)} queries, fewer than one window of {window}", source=str(log))
+    if not texts:
+        raise RagdxError("the log has no queries", source=str(log))
     tester = RelevanceTester.load(tester_dir)
-    report = DriftMonitor(tester, window=window, step=step, alpha=alpha, min_consecutive=min_consecutive,
-                          statistic=statistic, correction=correction).run(texts, timestamps=stamps or None,
-                                                                          progress=progress)
+    if method == "sequential":
+        from ragdx.relevance.sequential import SequentialMonitor
+
+        report = SequentialMonitor(tester, alpha=alpha, statistic=statistic).run(
+            texts, timestamps=stamps or None, progress=progress)
+    else:
+        report = DriftMonitor(tester, window=window, step=step, alpha=alpha, min_consecutive=min_consecutive,
+                              statistic=statistic, correction=correction).run(texts, timestamps=stamps or None,
+                                                                              progress=progress)
     if out is not None:
         write_json(Path(out), report.to_dict())
     return report
