@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import assert_type
 
 import ragdx
+import ragdx.evaluate.judges  # the subpackage imported too: ragdx.evaluate stays the function
 from ragdx import (
     EvaluationResult,
     Metric,
