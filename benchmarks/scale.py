@@ -107,22 +107,24 @@ def replace_section(text: str, name: str, body: str) -> str:
 
 
 def run_step(args, console: Console, ray_init_s: float) -> tuple[str, bool]:
-    from ragdx.rag.executor_ray import ray_system_from_options
-    from ragdx.rag.runner import run, system_from_options
+    from ragdx.rag.executor_ray import ray_system_for
+    from ragdx.rag.resolve import SystemRequest
+    from ragdx.rag.runner import run
 
     with tempfile.TemporaryDirectory(prefix="ragdx-scale-") as tmpname:
         tmp = Path(tmpname)
         spec, dataset = make_inputs(tmp, args.docs, args.queries)
         rows = []
         start = time.perf_counter()
-        local = run(system_from_options(spec, dataset=dataset), dataset, tmp / "local", progress=False)
+        request = SystemRequest(spec, dataset=dataset)
+        local = run(request.build(), dataset, tmp / "local", progress=False)
         local_s = time.perf_counter() - start
         assert local.ok == args.queries, local
         reference = records(tmp / "local")
         rows.append(("local (asyncio)", "–", local_s, None, True))
         for w in args.workers:
             start = time.perf_counter()
-            system, conc = ray_system_from_options(spec, {"dataset": dataset}, workers=w, concurrency=4)
+            system, conc = ray_system_for(request, workers=w, concurrency=4)
             summary = run(system, dataset, tmp / f"ray-{w}", concurrency=conc, progress=False)
             wall = time.perf_counter() - start
             same = summary.ok == args.queries and records(tmp / f"ray-{w}") == reference

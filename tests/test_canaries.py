@@ -144,14 +144,14 @@ def test_a_cache_an_older_ragdx_wrote_is_scrubbed_and_narrowed(tmp_path):
 
 
 def test_http_system_manifest_masks_url_body_and_headers(tmp_path, monkeypatch):
+    from ragdx.rag.resolve import as_system
     from ragdx.rag.runner import run
-    from ragdx.rag.systems import load_system
     from tests.support.small_demo import build_small_demo
 
     dataset = build_small_demo(tmp_path / "w", max_groups=1, per_group=1, n=1)
     monkeypatch.setenv("CANARY_BEARER", C["http bearer token variable"])
     with RAGServer() as server:
-        system = load_system({
+        system = as_system({
             "kind": "http", "answer_path": "data.result.text", "contexts_path": "data.hits",
             "context_id": "doc.key", "context_text": "doc.body", "context_score": "relevance",
             "url": server.url.replace("http://", f"http://{C['http URL short token in userinfo']}@")

@@ -94,9 +94,9 @@ def _read(kind: str, path: Path, tmp: Path):
         path = run / f"{kind}.jsonl"
         return read_run(run) if kind == "results" else read_inputs(run)
     if kind == "system":
-        from ragdx.rag.systems import load_system
+        from ragdx.rag.resolve import as_system
 
-        return load_system(path)
+        return as_system(path)
     if kind == "grid":
         from ragdx.rag.runner import load_grid
 

@@ -15,8 +15,8 @@ from rich.console import Console
 
 from ragdx.errors import RagdxError
 from ragdx.progress import bars
+from ragdx.rag.resolve import spec_file
 from ragdx.rag.runner import RunSummary, summary_table
-from ragdx.rag.systems import spec_file
 from tests.support.timing import scaled
 from tests.test_runner import make_dataset
 

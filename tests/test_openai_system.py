@@ -10,8 +10,8 @@ from typer.testing import CliRunner
 
 from ragdx.cli import app
 from ragdx.errors import RagdxError
+from ragdx.rag.resolve import as_system
 from ragdx.rag.rundir import read_run
-from ragdx.rag.systems import load_system
 from tests.support.openai_server import Fault, OpenAIServer
 from tests.test_runner import make_dataset
 
@@ -37,7 +37,7 @@ def test_openai_chat_endpoint_as_a_system(tmp_path):
 
 
 def test_openai_spec_and_bad_options(tmp_path):
-    system = load_system({"kind": "openai", "base_url": "http://127.0.0.1:9/v1", "model": "m",
+    system = as_system({"kind": "openai", "base_url": "http://127.0.0.1:9/v1", "model": "m",
                           "system_prompt": "Answer from the documents.", "contexts_path": "citations"})
     assert system.url == "http://127.0.0.1:9/v1/chat/completions"
     assert system.body["messages"][0] == {"role": "system", "content": "Answer from the documents."}

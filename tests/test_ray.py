@@ -87,12 +87,13 @@ def _records(run_dir: Path) -> list[dict]:
 
 @pytest.mark.slow
 def test_pipeline_records_match_the_local_executor(ray_local, tmp_path):
-    from ragdx.rag.executor_ray import ray_system_from_options
-    from ragdx.rag.runner import system_from_options
+    from ragdx.rag.executor_ray import ray_system_for
+    from ragdx.rag.resolve import SystemRequest
 
     spec, dataset = pipeline_setup(tmp_path)
-    local = run(system_from_options(spec, dataset=dataset), dataset, tmp_path / "local", progress=False)
-    system, concurrency = ray_system_from_options(spec, {"dataset": dataset}, workers=2, concurrency=4)
+    request = SystemRequest(spec, dataset=dataset)
+    local = run(request.build(), dataset, tmp_path / "local", progress=False)
+    system, concurrency = ray_system_for(request, workers=2, concurrency=4)
     on_ray = run(system, dataset, tmp_path / "ray", concurrency=concurrency, progress=False)
     assert (local.ok, on_ray.ok, on_ray.failed) == (24, 24, 0)
     assert system.build_s is not None and system._actors == []  # built once each, then stopped
@@ -106,7 +107,8 @@ def test_pipeline_records_match_the_local_executor(ray_local, tmp_path):
 
 @pytest.mark.slow
 def test_resume_and_rerun_failed_on_ray(ray_local, tmp_path, monkeypatch):
-    from ragdx.rag.executor_ray import ray_system_from_options
+    from ragdx.rag.executor_ray import ray_system_for
+    from ragdx.rag.resolve import request_from_options
 
     dataset = make_dataset(tmp_path / "data", 20)
     marker = tmp_path / "fail-odd"
@@ -117,7 +119,7 @@ def test_resume_and_rerun_failed_on_ray(ray_local, tmp_path, monkeypatch):
                    runtime_env={"env_vars": {"PYTHONPATH": str(REPO), "RAGDX_TEST_FLAKY_MARKER": str(marker)}})
 
     def ray_run(**kw):
-        system, conc = ray_system_from_options(None, {"callable_": "tests.test_ray:flaky_answer"}, workers=2)
+        system, conc = ray_system_for(request_from_options(callable_="tests.test_ray:flaky_answer"), workers=2)
         return run(system, dataset, tmp_path / "run", concurrency=conc, progress=False, **kw)
 
     first = ray_run(limit=8)

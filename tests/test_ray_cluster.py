@@ -197,9 +197,9 @@ def test_two_nodes_answer_a_run_with_the_local_records(cluster, tmp_path):
 
     # a built-in pipeline: the records of the cluster run are the local executor's
     spec, data = pipeline_setup(tmp_path, n=12)
-    from ragdx.rag.runner import system_from_options
+    from ragdx.rag.resolve import as_system
 
-    local = run(system_from_options(spec, dataset=data), data, tmp_path / "local", progress=False)
+    local = run(as_system(spec, dataset=data), data, tmp_path / "local", progress=False)
     on_cluster = _driver(cluster, "-m", "ragdx.cli", "run", "-d", str(data), "-o", str(tmp_path / "cluster"),
                          "--executor", "ray", "--address", cluster.address, "--workers", "2", "--system",
                          str(spec), "--no-progress")

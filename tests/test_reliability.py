@@ -333,14 +333,15 @@ def test_user_uri_parameters_never_weaken_read_only(tmp_path):
 
 @pytest.mark.slow
 def test_credentials_never_reach_manifests_or_messages(tmp_path, demo_url):
-    from ragdx.rag.runner import run, system_from_options
+    from ragdx.rag.resolve import as_system
+    from ragdx.rag.runner import run
     from tests.support.rag_http_server import RAGServer
 
     ds = _small_run(tmp_path).parent / "ds"
     with RAGServer() as server:
         host = server.url.split("://", 1)[1]
         url = f"http://alice:hunter2pw@{host}?token=tok3nvalue"
-        run(system_from_options(None, http=url), ds, tmp_path / "http-run", progress=False)
+        run(as_system(url), ds, tmp_path / "http-run", progress=False)
     text = (tmp_path / "http-run" / "manifest.json").read_text()
     assert "hunter2pw" not in text and "tok3nvalue" not in text and "alice" in text
     # a database URL's ?password= in the dataset manifest and in error lines

@@ -467,8 +467,11 @@ def test_two_runners_never_share_a_directory(tmp_path):
 
 
 def test_system_from_cli_options(tmp_path):
-    from ragdx.rag.runner import system_from_options
+    from ragdx.rag.resolve import request_from_options
     from ragdx.rag.systems import HTTPSystem
+
+    def system_from_options(system=None, **options):
+        return request_from_options(system, **options).build()
 
     assert isinstance(system_from_options(callable_="tests.test_runner:suffix_answer"), CallableSystem)
     assert isinstance(system_from_options(http="http://127.0.0.1:9/ask"), HTTPSystem)

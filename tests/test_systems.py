@@ -11,6 +11,7 @@ from collections import Counter
 import pytest
 
 from ragdx.errors import RagdxError
+from ragdx.rag.resolve import as_system
 from ragdx.rag.rundir import read_run
 from ragdx.rag.runner import run
 from ragdx.rag.systems import (
@@ -19,7 +20,6 @@ from ragdx.rag.systems import (
     ResultsFileSystem,
     fill_template,
     get_path,
-    load_system,
 )
 from ragdx.rag.types import RetrievedContext, System, SystemInput, SystemOutput
 from tests.support.rag_http_server import Fault, RAGServer, flaky
@@ -247,37 +247,38 @@ def test_results_file_problems_name_the_file_and_line(tmp_path):
 # ----------------------------------------------------------------------------- specs
 
 
-def test_load_system_builds_every_kind_from_a_spec(tmp_path):
+def test_as_system_builds_every_kind_from_a_spec(tmp_path):
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "given.jsonl").write_text('{"id": "r1", "answer": "stored"}\n', encoding="utf-8")
     spec_file = tmp_path / "sub" / "system.yaml"
     spec_file.write_text("kind: results\npath: given.jsonl\nname: vendor\n", encoding="utf-8")
-    from_file = load_system(spec_file)
+    from_file = as_system(spec_file)
     assert isinstance(from_file, ResultsFileSystem) and from_file.name == "vendor"
     assert ask(from_file).answer == "stored"
 
     with RAGServer() as server:
-        http = load_system({"kind": "http", "url": server.url, "body": {"q": "{query}", "rid": "{id}"},
+        http = as_system({"kind": "http", "url": server.url, "body": {"q": "{query}", "rid": "{id}"},
                             "method": "post", **NESTED})
         assert isinstance(http, HTTPSystem) and ask(http, "hi").answer == "answer: hi"
 
-    fn = load_system({"kind": "callable", "target": "tests.test_runner:suffix_answer", "options": {"suffix": "?"}})
+    fn = as_system({"kind": "callable", "target": "tests.test_runner:suffix_answer", "options": {"suffix": "?"}})
     assert isinstance(fn, System) and ask(fn, "why").answer == "why?"
 
 
 def test_bad_specs_are_one_line_errors(tmp_path, monkeypatch):
-    with pytest.raises(RagdxError, match="kind must be one of pipeline, callable, http, results, openai, not 'sql'"):
-        load_system({"kind": "sql"})
+    with pytest.raises(RagdxError,
+                       match="kind must be one of pipeline, callable, http, results, openai, traces, not 'sql'"):
+        as_system({"kind": "sql"})
     with pytest.raises(RagdxError, match=r"system: retires: Extra inputs are not permitted"):
-        load_system({"kind": "http", "url": "http://127.0.0.1:1/", "retires": 3})
+        as_system({"kind": "http", "url": "http://127.0.0.1:1/", "retires": 3})
     with pytest.raises(RagdxError, match=r"url: not an http\(s\) URL"):
-        load_system({"kind": "http", "url": "ftp://x"})
+        as_system({"kind": "http", "url": "ftp://x"})
     with pytest.raises(RagdxError, match="retries: Input should be greater than or equal to 0"):
-        load_system({"kind": "callable", "target": "a:b", "retries": -1})
+        as_system({"kind": "callable", "target": "a:b", "retries": -1})
     bad_yaml = tmp_path / "s.yaml"
     bad_yaml.write_text("kind: [http\n", encoding="utf-8")
     with pytest.raises(RagdxError, match=r"s.yaml: line \d+:"):
-        load_system(bad_yaml)
+        as_system(bad_yaml)
 
     # Built-in pipelines are imported only when asked for; without them the error says so.
     import ragdx.rag
@@ -286,11 +287,11 @@ def test_bad_specs_are_one_line_errors(tmp_path, monkeypatch):
     # once imported, the submodule is also an attribute of its package; hide that too
     monkeypatch.delattr(ragdx.rag, "pipeline", raising=False)
     with pytest.raises(RagdxError, match="built-in pipelines are not available"):
-        load_system({"kind": "pipeline", "path": "er.yaml"})
+        as_system({"kind": "pipeline", "path": "er.yaml"})
     plain_pipeline = tmp_path / "er.yaml"
     plain_pipeline.write_text("retriever: {k: 5}\n", encoding="utf-8")
     with pytest.raises(RagdxError, match="built-in pipelines are not available"):
-        load_system(plain_pipeline)
+        as_system(plain_pipeline)
 
 
 def test_paths_and_templates():
@@ -341,9 +342,9 @@ def test_pipeline_specs_from_a_file_with_overrides(tmp_path):
     (tmp_path / "corpus.json").write_text('{"d1": "text"}', encoding="utf-8")
     (tmp_path / "pipe.yaml").write_text("name: pipe\ncorpus: corpus.json\ntop_k: 3\nretriever: {type: bm25}\n",
                                         encoding="utf-8")
-    as_file = load_system(tmp_path / "pipe.yaml")  # no 'kind': a pipeline file
+    as_file = as_system(tmp_path / "pipe.yaml")  # no 'kind': a pipeline file
     assert as_file.name == "pipe" and as_file.describe()["top_k"] == 3
-    varied = load_system({"kind": "pipeline", "path": "pipe.yaml", "name": "v", "top_k": 1}, base_dir=tmp_path)
+    varied = as_system({"kind": "pipeline", "path": "pipe.yaml", "name": "v", "top_k": 1}, base_dir=tmp_path)
     assert (varied.name, varied.describe()["top_k"], varied.describe()["corpus_documents"]) == ("v", 1, 1)
     with pytest.raises(RagdxError, match="give 'path' or 'paper', not both"):
-        load_system({"kind": "pipeline", "path": "pipe.yaml", "paper": "er"}, base_dir=tmp_path)
+        as_system({"kind": "pipeline", "path": "pipe.yaml", "paper": "er"}, base_dir=tmp_path)

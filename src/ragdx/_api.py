@@ -17,7 +17,6 @@ Nothing heavy is imported until a function is called.
 
 from __future__ import annotations
 
-import asyncio
 import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -83,36 +82,29 @@ def generate_dataset(db: str, out: str | Path, *, kb: str | Path | None = None, 
     return out
 
 
-def as_system(system: Any, *, name: str | None = None) -> System:
+def as_system(system: Any, *, name: str | None = None, corpus: str | Path | None = None,
+              dataset: str | Path | None = None) -> System:
     """Anything that can answer queries, as a :class:`~ragdx.rag.types.System`: a System already;
     a function (sync or async), a LangChain runnable, a LlamaIndex query engine or a Haystack
-    pipeline; ``"pkg.mod:obj"``; an ``http(s)://`` URL; a spec or pipeline YAML, or a built-in pipeline by name
-    (``"er"``); a results JSONL."""
-    from ragdx.rag.systems import CallableSystem, HTTPSystem, ResultsFileSystem, load_system, spec_file
-    from ragdx.rag.types import System
+    pipeline; ``"pkg.mod:obj"``; an ``http(s)://`` URL; a spec dict (``{"kind": "http", "url":
+    ...}``) or a spec or pipeline YAML, or a built-in pipeline by name (``"er"``); a results JSONL.
+    A pipeline without a corpus gets ``corpus``, else the knowledge base of ``dataset``. The one
+    resolver the CLI and Ray workers use too: :func:`ragdx.rag.resolve.as_system`."""
+    from ragdx.rag.resolve import as_system as resolve
 
-    if isinstance(system, System):
-        return system
-    if isinstance(system, str) and system.startswith(("http://", "https://")):
-        return HTTPSystem(system, name=name)
-    from ragdx.rag.pipeline import PAPER_CONFIGS
+    return resolve(system, name=name, corpus=corpus, dataset=dataset)
 
-    named = isinstance(system, str | Path) and Path(system).suffix in (".yaml", ".yml") or system in PAPER_CONFIGS
-    if named and (Path(system).exists() or Path(system).stem in PAPER_CONFIGS):
-        loaded = load_system(spec_file(system))
-        if name:
-            loaded.name = name
-        return loaded
-    if isinstance(system, str | Path) and Path(system).suffix == ".jsonl" and Path(system).exists():
-        return ResultsFileSystem(Path(system), name=name)
-    if isinstance(system, str) and ":" in system:
-        return CallableSystem(system, name=name)
-    return CallableSystem(system, name=name)
+
+def _dataset_path(dataset: Any) -> str | Path | None:
+    # records given in memory name no knowledge base a pipeline could default to
+    return dataset if isinstance(dataset, str | Path) else None
 
 
 def _in_thread(coro: Any) -> Any:
     """Run a coroutine to completion in a worker thread with its own event loop (for callers
     already inside one, such as a notebook, where ``asyncio.run`` refuses)."""
+    import asyncio  # here, not at the top: `import ragdx` (and so `ragdx --help`) loads this module
+
     box: dict[str, Any] = {}
 
     def target() -> None:
@@ -134,9 +126,11 @@ def run(system: Any, dataset: str | Path | Iterable[Any], out: str | Path, *, na
     """Run ``system`` (see :func:`as_system`) over ``dataset`` into the run directory ``out``,
     resuming what is there; ``kwargs`` go to :func:`ragdx.rag.runner.run` (``rerun_failed``,
     ``overwrite``, ``limit``, ``contexts``). Works inside a running event loop too."""
+    import asyncio
+
     from ragdx.rag import runner
 
-    target = as_system(system, name=name)
+    target = as_system(system, name=name, dataset=_dataset_path(dataset))
     try:
         asyncio.get_running_loop()
     except RuntimeError:
@@ -149,17 +143,14 @@ async def arun(system: Any, dataset: str | Path | Iterable[Any], out: str | Path
     """:func:`run`, awaited in the caller's own event loop."""
     from ragdx.rag import runner
 
-    return await runner.arun(as_system(system, name=name), dataset, out, concurrency=concurrency,
-                             progress=progress, **kwargs)
+    target = as_system(system, name=name, dataset=_dataset_path(dataset))
+    return await runner.arun(target, dataset, out, concurrency=concurrency, progress=progress, **kwargs)
 
 
-def evaluate(path: str | Path, *, judge: str = "cascade", n_boot: int = 1000,
-             dataset: str | Path | Iterable[Any] | None = None, **kwargs: Any) -> EvaluationResult:
-    """Judge a run directory (or a plain QA JSONL, or a GRAMMAR reference directory): metrics with
-    95 % intervals, group tags, module blame, the style test. ``result.overall.accuracy``.
-    ``dataset``: where the run's dataset is now, if it moved (it must have the content hash the
-    run recorded); by default it is found from the run directory."""
-    from ragdx.evaluate import evaluate as _evaluate
+def _evaluation_config(config: EvaluationConfig | None, given: dict[str, Any]) -> EvaluationConfig:
+    """``config`` (default: the defaults) with the keywords a caller gave (not None), validated
+    here, once, before any run is read or any answer judged."""
+    from ragdx.evaluate.config import EvaluationConfig
 
     return EvaluationConfig.build(config, **{k: v for k, v in given.items() if v is not None})
 

@@ -679,7 +679,7 @@ def db_load(
 def run_cmd(
     dataset: Annotated[Path, typer.Option("--dataset", "-d", help="Dataset directory from `ragdx gen`.")],
     out: Annotated[Path, typer.Option("--out", "-o", help="Run directory (with --grid: one subdirectory per system).")],
-    system: Annotated[Path | None, typer.Option("--system", "-s", help="System spec YAML (pipeline, callable, http or results).")] = None,
+    system: Annotated[Path | None, typer.Option("--system", "-s", help="System spec YAML (kind: pipeline, callable, http, openai, results or traces), a pipeline YAML, a built-in pipeline by name (er, cpr, ...) or a results JSONL.")] = None,
     callable_: Annotated[str | None, typer.Option("--callable", help="module:obj answering a query: a function (sync or async), a LangChain runnable, a LlamaIndex query engine or a Haystack pipeline.")] = None,
     otel: Annotated[bool, typer.Option("--otel", help="With --callable: take retrieved documents from the app's OpenTelemetry/OpenInference retriever spans.")] = False,
     setup: Annotated[str | None, typer.Option("--setup", help="module:factory called once before the first query (build an index); alone, what it returns is the system.")] = None,
@@ -711,7 +711,7 @@ def run_cmd(
 
     Exit codes: 0 the run is written; 1 it is written but every record sent failed, or more than
     --max-failed did (the manifest's "exit" says which); 2 bad input, nothing run; 130 interrupted."""
-    from ragdx.rag.runner import RunInterrupted, failure_reasons, run, run_grid, summary_table, system_from_options
+    from ragdx.rag.runner import RunInterrupted, failure_reasons, run, run_grid, summary_table
 
     _choice(executor, ("local", "ray"), "--executor")
     max_failed_limit = _check_run_options(contexts, max_failed, http=http, openai=openai)
@@ -742,16 +742,19 @@ def run_cmd(
             summaries = run_grid(grid, dataset, out, concurrency=concurrency, rerun_failed=rerun_failed,
                                  progress=not no_progress, overwrite=overwrite, limit=limit, only=only)
         else:
-            options = dict(callable_=callable_, http=http, results=results, name=name, setup=setup, corpus=corpus,
-                           dataset=dataset, answer_path=answer_path, contexts_path=contexts_path, otel=otel,
-                           traces=traces, openai=openai, model=model)
-            if executor == "ray":
-                from ragdx.rag.executor_ray import ray_system_from_options
+            from ragdx.rag.resolve import request_from_options
 
-                target, concurrency = ray_system_from_options(system, options, workers=workers, address=address,
-                                                              concurrency=concurrency)
+            request = request_from_options(system, callable_=callable_, http=http, results=results, name=name,
+                                           setup=setup, corpus=corpus, dataset=dataset, answer_path=answer_path,
+                                           contexts_path=contexts_path, otel=otel, traces=traces, openai=openai,
+                                           model=model)
+            if executor == "ray":
+                from ragdx.rag.executor_ray import ray_system_for
+
+                target, concurrency = ray_system_for(request, workers=workers, address=address,
+                                                     concurrency=concurrency)
             else:
-                target = system_from_options(system, **options)
+                target = request.build()
             summaries = [run(target, dataset, out, concurrency=concurrency, rerun_failed=rerun_failed,
                              progress=not no_progress, overwrite=overwrite, limit=limit, contexts=contexts)]
     except RunInterrupted as exc:

@@ -21,11 +21,14 @@ import asyncio
 import math
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ragdx.errors import RagdxError
 from ragdx.rag.types import System, SystemInput, SystemOutput
 from ragdx.ray_support import connect_ray, import_ray, ray_failure
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ragdx.rag.resolve import SystemRequest
 
 
 class _Worker:
@@ -58,8 +61,9 @@ class RaySystem:
 
     ``local`` is the same system built on the driver *without* ``build()``; it gives the name
     and ``describe()`` (the run directory's identity). ``factory`` must be picklable and must
-    rebuild an equal system on a worker (``functools.partial(system_from_options, ...)`` with
-    absolute paths): on an existing cluster the paths it names must exist on every node.
+    rebuild an equal system on a worker (``SystemRequest.build`` of a request with absolute
+    paths, :mod:`ragdx.rag.resolve`): on an existing cluster the paths it names must exist on
+    every node.
     ``address`` is a Ray address (``ray://host:10001``, ``host:6379``, ``auto``); None starts
     a local instance with ``max(workers, cpus)`` CPUs and shuts it down at ``aclose``.
     ``concurrency_per_worker`` bounds queries in flight inside one actor (1 for a CPU-bound
@@ -171,21 +175,11 @@ def ray_system(local: System, factory: Callable[[], System], *, workers: int = 2
     return system, max(concurrency, 2 * workers * per_worker)
 
 
-def ray_system_from_options(system: Any, options: dict[str, Any], *, workers: int = 2, address: str | None = None,
-                            concurrency: int = 4) -> tuple[RaySystem, int]:
-    """``ragdx run --executor ray``: the system :func:`~ragdx.rag.runner.system_from_options`
-    makes from the CLI's options, answered on Ray. Paths are made absolute so that a worker,
-    wherever it starts, rebuilds the same system (on a cluster, from a shared filesystem)."""
-    import functools
-    from pathlib import Path
-
-    from ragdx.rag.runner import system_from_options
-
-    def absolute(value: Any) -> Any:
-        return Path(value).resolve() if isinstance(value, Path) else value
-
-    system = absolute(system)
-    options = {k: absolute(v) for k, v in options.items()}
-    local = system_from_options(system, **options)
-    factory = functools.partial(system_from_options, system, **options)
-    return ray_system(local, factory, workers=workers, address=address, concurrency=concurrency)
+def ray_system_for(request: SystemRequest, *, workers: int = 2, address: str | None = None,
+                   concurrency: int = 4) -> tuple[RaySystem, int]:
+    """``ragdx run --executor ray``: the system ``request`` names (built by
+    :func:`~ragdx.rag.resolve.as_system`, as a local run's is), answered on Ray. Its paths are
+    made absolute so that a worker, wherever it starts, rebuilds the same system (on a cluster,
+    from a shared filesystem)."""
+    portable = request.portable()
+    return ray_system(portable.build(), portable.build, workers=workers, address=address, concurrency=concurrency)

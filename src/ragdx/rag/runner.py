@@ -62,7 +62,6 @@ __all__ = [
     "load_grid",
     "grid_table",
     "summary_table",
-    "system_from_options",
     "EXIT_FAILED",
     "parse_max_failed",
     "failure_verdict",
@@ -632,7 +631,7 @@ def run_grid(grid: str | Path | Mapping[str, Any], dataset: str | Path | Iterabl
     """Run every system of a grid over one dataset, each into ``out_dir/<name>``, one after
     another (each run already uses ``concurrency``). ``only`` picks some names. A system is
     built just before its run, so a grid of heavy pipelines holds one at a time."""
-    from ragdx.rag.systems import load_system
+    from ragdx.rag.resolve import as_system
 
     specs, base_dir = load_grid(grid)
     if only:
@@ -650,7 +649,7 @@ def run_grid(grid: str | Path | Mapping[str, Any], dataset: str | Path | Iterabl
     claim_directory(out_dir, kind="grid", ignore={n for n, _ in specs})
     summaries = []
     for name, spec in specs:
-        system = load_system(spec, base_dir=base_dir, source=f"{source}: {name}")
+        system = as_system(spec, base_dir=base_dir, source=f"{source}: {name}")
         summaries.append(run(system, dataset, Path(out_dir) / name, concurrency=concurrency,
                              rerun_failed=rerun_failed, executor=executor, progress=progress,
                              overwrite=overwrite, limit=limit))
@@ -692,89 +691,6 @@ def summary_table(summaries: Sequence[RunSummary], title: str | None = None):
 
 
 grid_table = summary_table
-
-
-def system_from_options(system: str | Path | None = None, *, callable_: str | None = None,
-                        http: str | None = None, results: str | Path | None = None, name: str | None = None,
-                        setup: str | None = None, corpus: str | Path | None = None,
-                        dataset: str | Path | None = None, answer_path: str | None = None,
-                        contexts_path: str | None = None, otel: bool = False,
-                        traces: str | Path | None = None, openai: str | None = None,
-                        model: str | None = None) -> System:
-    """The system named by exactly one of the CLI's options: a spec file (``--system``), a
-    ``module:function`` or framework object (``--callable``), a URL (``--http``, default body;
-    ``answer_path`` / ``contexts_path`` map the response) or a JSONL file (``--results``, default
-    field names). ``setup`` (``pkg:factory``) is called once before the first query; alone, the
-    object it returns is the system. ``name`` names the run's system. A pipeline without a corpus
-    gets ``corpus``, by default the knowledge base the dataset was generated with."""
-    from ragdx.rag.systems import CallableSystem, HTTPSystem, ResultsFileSystem, load_system
-
-    given = [flag for flag, value in (("--system", system), ("--callable", callable_ or setup), ("--http", http),
-                                      ("--results", results), ("--traces", traces), ("--openai", openai)) if value]
-    if len(given) != 1:
-        raise RagdxError("name exactly one system: --system SPEC.yaml, --callable MOD:OBJ (or --setup MOD:FACTORY), "
-                         "--http URL, --openai BASE_URL, --results FILE or --traces FILE "
-                         f"(got {', '.join(given) or 'none'})", field="system")
-    if answer_path and not http:
-        raise RagdxError("--answer-path maps an --http response", field="--answer-path")
-    if contexts_path and not (http or openai):
-        raise RagdxError("--contexts-path maps an --http or --openai response", field="--contexts-path")
-    if openai and not model:
-        raise RagdxError("--openai needs --model", field="--model")
-    if otel and not (callable_ or setup):
-        raise RagdxError("--otel reads the spans of a --callable system", field="--otel")
-    if corpus and not system:
-        raise RagdxError("--corpus is for a built-in pipeline (--system)", field="--corpus")
-    if system:
-        from ragdx.rag.systems import spec_file
-
-        path = spec_file(system)
-        built = _pipeline_with_corpus(path, name, corpus, dataset)
-        if built is not None:
-            return built
-        loaded = load_system(path)
-        if name:
-            loaded.name = name
-        return loaded
-    if callable_ or setup:
-        return CallableSystem(callable_, name=name, setup=setup, otel=otel)
-    if openai:
-        from ragdx.rag.systems import openai_chat_system
-
-        return openai_chat_system(openai, model, name=name, contexts_path=contexts_path)  # type: ignore[arg-type]
-    if traces:
-        from ragdx.rag.adapters.otel import TraceFileSystem
-
-        return TraceFileSystem(Path(traces), name=name)
-    if http:
-        return HTTPSystem(http, name=name, answer_path=answer_path or "answer",
-                          contexts_path=contexts_path or "contexts")
-    return ResultsFileSystem(Path(results), name=name)  # type: ignore[arg-type]
-
-
-def _pipeline_with_corpus(path: Path, name: str | None, corpus: str | Path | None,
-                          dataset: str | Path | None) -> System | None:
-    """A pipeline YAML (no ``kind``, or ``kind: pipeline``) with the corpus filled in when it
-    names none; None for other spec files, which load as they are."""
-    from ragdx.rag.systems import load_system, read_yaml
-
-    data = read_yaml(path)
-    if not isinstance(data, Mapping) or data.get("kind", "pipeline") != "pipeline":
-        return None
-    if corpus is None and data.get("corpus") is None and dataset is not None:
-        from ragdx.rag.adapters.documents import dataset_knowledge_base
-
-        corpus = dataset_knowledge_base(dataset)
-    if corpus is None and name is None:
-        return None
-    # an inline spec (``kind: pipeline`` and the configuration) is taken as written; a pipeline
-    # YAML is named by path (read as a pipeline file, where 'kind' would be an unknown key)
-    spec: dict[str, Any] = dict(data) if "kind" in data else {"kind": "pipeline", "path": path.name}
-    if corpus is not None:
-        spec["corpus"] = str(Path(corpus).resolve())
-    if name is not None:
-        spec["name"] = name
-    return load_system(spec, base_dir=path.parent, source=str(path))
 
 
 def failure_reasons(run_dir: str | Path, top: int = 5) -> list[tuple[str, int]]:

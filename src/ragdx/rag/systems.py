@@ -1,7 +1,9 @@
 """Adapters that turn any RAG system into a :class:`~ragdx.rag.types.System`.
 
-A system under test is one of five kinds, all built from one spec (a dict, or a YAML file)
-with :func:`load_system`:
+A system under test is one of these kinds, each built from one spec (a dict, or a YAML file)
+by :func:`ragdx.rag.resolve.as_system`, which checks the spec against the adapter's own
+constructor (its configuration *is* its constructor call) and also takes a function, a URL,
+a file or a built-in pipeline's name as they are:
 
 ``pipeline``
     a built-in pipeline (:mod:`ragdx.rag.pipeline`): ``{kind: pipeline, path: er.yaml}``, one of
@@ -33,6 +35,8 @@ with :func:`load_system`:
     a JSONL file of answers someone already produced: ``{kind: results, path: out.jsonl}``,
     with field names (or dotted paths) to map. A query absent from the file is answered with
     an error ("not in results file"), never dropped.
+``traces``
+    an exported trace file, one trace per query (:class:`ragdx.rag.adapters.otel.TraceFileSystem`).
 
 Every adapter measures latency (``results`` copies it from the file when it has one: looking
 up a stored answer says nothing about the system's speed) and never raises for a failed query:
@@ -57,9 +61,9 @@ from typing import Any, Literal
 from urllib.parse import urlsplit
 
 import httpx
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, NonNegativeFloat, NonNegativeInt, PositiveFloat, PositiveInt
 
-from ragdx.errors import RagdxError, validated
+from ragdx.errors import RagdxError
 from ragdx.rag.types import RetrievedContext, System, SystemInput, SystemOutput
 from ragdx.retry import Backoff, one_line, retry_after_seconds, retryable_status
 from ragdx.store import sha256_file
@@ -68,8 +72,8 @@ __all__ = [
     "CallableSystem",
     "HTTPSystem",
     "ResultsFileSystem",
-    "load_system",
     "openai_chat_system",
+    "pipeline_system",
     "get_path",
     "fill_template",
     "merge",
@@ -288,8 +292,8 @@ class CallableSystem:
 
     def __init__(self, target: str | Callable[..., Any] | Any | None, *, name: str | None = None,
                  arg: Literal["query", "input"] = "query", options: Mapping[str, Any] | None = None,
-                 retries: int = 0, backoff: float = 0.5, max_backoff: float = 10.0,
-                 timeout: float | None = None, setup: str | Callable[[], Any] | None = None,
+                 retries: NonNegativeInt = 0, backoff: NonNegativeFloat = 0.5, max_backoff: NonNegativeFloat = 10.0,
+                 timeout: PositiveFloat | None = None, setup: str | Callable[[], Any] | None = None,
                  otel: bool = False):
         if arg not in ("query", "input"):
             raise RagdxError(f"arg must be 'query' or 'input', not {arg!r}", field="arg")
@@ -451,6 +455,10 @@ class CallableSystem:
 # ----------------------------------------------------------------------------- HTTP
 
 
+#: the methods an endpoint may be called with (a spec may write them in lower case)
+HTTPMethod = Literal["POST", "PUT", "GET", "post", "put", "get"]
+
+
 class _Retryable(Exception):
     def __init__(self, message: str, retry_after: float | None = None):
         super().__init__(message)
@@ -476,18 +484,21 @@ class HTTPSystem:
     of the runner's own bound, for endpoints that must see fewer than the runner runs.
     """
 
-    def __init__(self, url: str, *, name: str | None = None, method: str = "POST",
+    def __init__(self, url: str, *, name: str | None = None, method: HTTPMethod = "POST",
                  body: Any = None, headers: Mapping[str, str] | None = None, bearer_env: str | None = None,
                  answer_path: str | None = "answer", contexts_path: str | None = "contexts",
                  context_id: str = "id", context_text: str = "text", context_score: str | None = "score",
                  prompt_tokens_path: str | None = None, completion_tokens_path: str | None = None,
-                 timeout: float = 30.0, retries: int = 3, backoff: float = 0.5, max_backoff: float = 10.0,
-                 max_concurrency: int | None = None):
-        from ragdx.redact import redact_url
-
-        parts = urlsplit(url)
+                 timeout: PositiveFloat = 30.0, retries: NonNegativeInt = 3, backoff: NonNegativeFloat = 0.5,
+                 max_backoff: NonNegativeFloat = 10.0, max_concurrency: PositiveInt | None = None):
+        try:
+            parts = urlsplit(url)
+            parts.port  # noqa: B018 - raises ValueError for a port out of range
+        except ValueError:
+            raise RagdxError("not a URL", field="url") from None
+        # no source: the URL is not shown (it may hold a password); whoever read it names its file
         if parts.scheme not in ("http", "https") or not parts.netloc:
-            raise RagdxError("not an http(s) URL", source=redact_url(url), field="url")
+            raise RagdxError("not an http(s) URL", field="url")
         if retries < 0:
             raise RagdxError("retries must not be negative", field="retries")
         self.url = url
@@ -681,84 +692,12 @@ class ResultsFileSystem:
         return out
 
 
-# ----------------------------------------------------------------------------- specs
-
-
-class _Spec(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    kind: str
-    name: str | None = None
-
-
-class _CallableSpec(_Spec):
-    kind: Literal["callable"]
-    target: str | None = None
-    #: ``pkg:factory`` called once before the first query; returns the system when no target
-    setup: str | None = None
-    #: contexts from the app's OpenTelemetry / OpenInference retriever spans
-    otel: bool = False
-    arg: Literal["query", "input"] = "query"
-    options: dict[str, Any] = Field(default_factory=dict)
-    retries: int = Field(0, ge=0)
-    backoff: float = Field(0.5, ge=0)
-    max_backoff: float = Field(10.0, ge=0)
-    timeout: float | None = Field(None, gt=0)
-
-
-class _HTTPSpec(_Spec):
-    kind: Literal["http"]
-    url: str
-    method: Literal["POST", "PUT", "GET", "post", "put", "get"] = "POST"
-    body: Any = None
-    headers: dict[str, str] = Field(default_factory=dict)
-    bearer_env: str | None = None
-    answer_path: str | None = "answer"
-    contexts_path: str | None = "contexts"
-    context_id: str = "id"
-    context_text: str = "text"
-    context_score: str | None = "score"
-    prompt_tokens_path: str | None = None
-    completion_tokens_path: str | None = None
-    timeout: float = Field(30.0, gt=0)
-    retries: int = Field(3, ge=0)
-    backoff: float = Field(0.5, ge=0)
-    max_backoff: float = Field(10.0, ge=0)
-    max_concurrency: int | None = Field(None, ge=1)
-
-
-class _ResultsSpec(_Spec):
-    kind: Literal["results"]
-    path: str
-    match: Literal["id", "query"] = "id"
-    id_field: str = "id"
-    query_field: str = "query"
-    answer_field: str = "answer"
-    contexts_field: str | None = "contexts"
-    context_id: str = "id"
-    context_text: str = "text"
-    context_score: str | None = "score"
-    latency_field: str | None = "latency_s"
-    error_field: str | None = "error"
-    prompt_tokens_field: str | None = "prompt_tokens"
-    completion_tokens_field: str | None = "completion_tokens"
-
-
-class _OpenAISpec(_Spec):
-    kind: Literal["openai"]
-    base_url: str
-    model: str
-    system_prompt: str | None = None
-    contexts_path: str | None = None
-    bearer_env: str | None = None
-    timeout: float = Field(60.0, gt=0)
-    retries: int = Field(3, ge=0)
-    max_concurrency: int | None = Field(None, ge=1)
-
+# ----------------------------------------------------------------------------- OpenAI chat
 
 def openai_chat_system(base_url: str, model: str, *, name: str | None = None, system_prompt: str | None = None,
-                       contexts_path: str | None = None, bearer_env: str | None = None, timeout: float = 60.0,
-                       retries: int = 3, max_concurrency: int | None = None) -> HTTPSystem:
+                       contexts_path: str | None = None, bearer_env: str | None = None,
+                       timeout: PositiveFloat = 60.0, retries: NonNegativeInt = 3,
+                       max_concurrency: PositiveInt | None = None) -> HTTPSystem:
     """A RAG server speaking the OpenAI chat API (``POST {base_url}/chat/completions``) as a
     system: the query is the user message, the answer ``choices[0].message.content``, tokens
     from ``usage``. Retrieved documents, when the server returns them, are read from
@@ -776,107 +715,6 @@ def openai_chat_system(base_url: str, model: str, *, name: str | None = None, sy
                       bearer_env=bearer_env, timeout=timeout, retries=retries, max_concurrency=max_concurrency)
 
 
-KINDS = ("pipeline", "callable", "http", "results", "openai")
-
-
-def _validate(model: type[BaseModel], spec: Mapping[str, Any], source: str) -> Any:
-    return validated(model, spec, source=source)
-
-
-def _pipeline_module() -> Any:
-    # Imported only when a pipeline is asked for: it pulls in retrievers and models that
-    # callable, HTTP and results systems never need.
-    try:
-        from ragdx.rag import pipeline
-    except ImportError as exc:
-        raise RagdxError(f"built-in pipelines are not available ({exc})", field="kind") from None
-    return pipeline
-
-
-def read_yaml(path: Path) -> Any:
-    # one reader for every user file: undecodable bytes, duplicate keys and alias bombs included
-    from ragdx.store import read_structured
-
-    return read_structured(path if path.suffix != ".json" else path)
-
-
-def _resolve(path: str, base_dir: Path | None) -> Path:
-    p = Path(os.path.expanduser(path))
-    return p if p.is_absolute() or base_dir is None else base_dir / p
-
-
-def spec_file(system: str | Path) -> Path:
-    """The file a ``--system`` names: the user's own file when it exists, else one of the built-in
-    pipelines by name (``er`` or ``er.yaml``: they ship inside the package, where no user would
-    look for them); anything else is one line listing both kinds of answer."""
-    path = Path(os.path.expanduser(str(system)))
-    if path.exists():
-        return path
-    from ragdx.rag.pipeline import CONFIG_DIR, PAPER_CONFIGS
-
-    name = path.name[: -len(path.suffix)] if path.suffix in (".yaml", ".yml") else path.name
-    if path.parent == Path(".") and name in PAPER_CONFIGS:
-        return CONFIG_DIR / f"{name}.yaml"
-    raise RagdxError(f"no such file, and not a built-in pipeline ({', '.join(PAPER_CONFIGS)})",
-                     source=str(system))
-
-
-def load_system(spec: Mapping[str, Any] | str | Path, *, base_dir: str | Path | None = None,
-                source: str | None = None) -> System:
-    """Build a system from a spec dict or a YAML file holding one.
-
-    Relative paths in the spec (``path`` of ``results`` and ``pipeline``) are taken from
-    ``base_dir``: the YAML file's directory when a file is given, else the working directory.
-    A YAML file without ``kind`` is a built-in pipeline configuration. ``source`` names the
-    spec in error messages (a grid entry, say).
-    """
-    if isinstance(spec, str | Path):
-        path = Path(spec)
-        data = read_yaml(path)
-        if isinstance(data, Mapping) and "kind" not in data:
-            return _checked(_pipeline_module().Pipeline.from_yaml(path), str(path))
-        if not isinstance(data, Mapping):
-            raise RagdxError("expected a mapping with 'kind'", source=str(path))
-        return load_system(data, base_dir=path.parent if base_dir is None else base_dir, source=str(path))
-    base = None if base_dir is None else Path(base_dir)
-    where = source or "system"
-    if not isinstance(spec, Mapping):
-        raise RagdxError("expected a mapping with 'kind'", source=where)
-    kind = spec.get("kind")
-    if kind not in KINDS:
-        raise RagdxError(f"kind must be one of {', '.join(KINDS)}, not {kind!r}", source=where, field="kind")
-    if kind == "pipeline":
-        return _load_pipeline({k: v for k, v in spec.items() if k != "kind"}, base, where)
-    if kind == "callable":
-        c = _validate(_CallableSpec, spec, where)
-        return CallableSystem(c.target, name=c.name, arg=c.arg, options=c.options, retries=c.retries,
-                              backoff=c.backoff, max_backoff=c.max_backoff, timeout=c.timeout, setup=c.setup,
-                              otel=c.otel)
-    if kind == "openai":
-        o = _validate(_OpenAISpec, spec, where)
-        return openai_chat_system(o.base_url, o.model, name=o.name, system_prompt=o.system_prompt,
-                                  contexts_path=o.contexts_path, bearer_env=o.bearer_env, timeout=o.timeout,
-                                  retries=o.retries, max_concurrency=o.max_concurrency)
-    if kind == "http":
-        h = _validate(_HTTPSpec, spec, where)
-        try:
-            parts = urlsplit(h.url)
-            parts.port  # noqa: B018 - raises ValueError for a port out of range
-        except ValueError:
-            raise RagdxError("not a URL", source=where, field="url") from None
-        if parts.scheme not in ("http", "https") or not parts.netloc:
-            raise RagdxError("not an http(s) URL", source=where, field="url")  # the spec file, not the URL
-        return HTTPSystem(h.url, name=h.name, method=h.method, body=h.body, headers=h.headers,
-                          bearer_env=h.bearer_env, answer_path=h.answer_path, contexts_path=h.contexts_path,
-                          context_id=h.context_id, context_text=h.context_text, context_score=h.context_score,
-                          prompt_tokens_path=h.prompt_tokens_path, completion_tokens_path=h.completion_tokens_path,
-                          timeout=h.timeout, retries=h.retries, backoff=h.backoff, max_backoff=h.max_backoff,
-                          max_concurrency=h.max_concurrency)
-    r = _validate(_ResultsSpec, spec, where)
-    options = r.model_dump(exclude={"kind", "path", "name"})
-    return ResultsFileSystem(_resolve(r.path, base), name=r.name, **options)
-
-
 def merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:
     """``override`` laid over ``base``: mappings merge key by key and anything else (``null``
     included: ``filter: null`` means no filter) replaces. A component whose ``type`` changes is
@@ -892,37 +730,50 @@ def merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict[str, Any
     return out
 
 
-# Spec keys that say where a pipeline comes from; any other key is pipeline configuration.
-_PIPELINE_SOURCE_KEYS = ("path", "paper", "corpus", "variant", "overrides")
+# ----------------------------------------------------------------------------- built-in pipelines
 
 
-def _load_pipeline(rest: dict[str, Any], base: Path | None, where: str) -> System:
-    """``path`` (a pipeline YAML) or ``paper`` (one of the built-in configurations: er, cpr,
-    ...) with any other keys as overrides, or the whole configuration inline. ``corpus`` and
-    ``variant`` (``llm``) are passed to the pipeline; relative paths are taken from ``base``."""
+def read_yaml(path: Path) -> Any:
+    # one reader for every user file: undecodable bytes, duplicate keys and alias bombs included
+    from ragdx.store import read_structured
+
+    return read_structured(path)
+
+
+def _pipeline_module() -> Any:
+    # Imported only when a pipeline is asked for: it pulls in retrievers and models that
+    # callable, HTTP and results systems never need.
+    try:
+        from ragdx.rag import pipeline
+    except ImportError as exc:
+        raise RagdxError(f"built-in pipelines are not available ({exc})", field="kind") from None
+    return pipeline
+
+
+def pipeline_system(*, path: str | Path | None = None, paper: str | None = None, corpus: str | Path | None = None,
+                    variant: str | None = None, overrides: Mapping[str, Any] | None = None,
+                    source: str | None = None, **config: Any) -> System:
+    """A built-in pipeline (:mod:`ragdx.rag.pipeline`), the ``pipeline`` kind of a spec: ``path``
+    (a pipeline YAML) or ``paper`` (one of the built-in configurations: er, cpr, ...) with any
+    other keys (a grid variant's, a ``name``) laid over that configuration, or the whole
+    configuration inline in ``config``. ``corpus`` replaces the configuration's; ``variant``
+    (``llm``) merges that section over the rest. ``source`` names the spec in errors, and an
+    inline configuration without a name is named after it."""
     module = _pipeline_module()
-    path, paper, corpus, variant, overrides = (rest.pop(k, None) for k in _PIPELINE_SOURCE_KEYS)
     if path is not None and paper is not None:
-        raise RagdxError("give 'path' or 'paper', not both", source=where, field="path")
+        raise RagdxError("give 'path' or 'paper', not both", source=source, field="path")
     if overrides is not None and not isinstance(overrides, Mapping):
-        raise RagdxError("expected a mapping", source=where, field="overrides")
-    if corpus is not None:
-        corpus = _resolve(str(corpus), base)
-    kwargs = {"corpus": corpus, "variant": variant}
+        raise RagdxError("expected a mapping", source=source, field="overrides")
+    kwargs: dict[str, Any] = {"corpus": corpus, "variant": variant}
     if path is not None or paper is not None:
-        # What is left (a grid variant's keys, a name) overrides the file's configuration.
-        extra = merge(rest, overrides or {})
+        extra = merge(config, overrides or {})
         kwargs["overrides"] = extra or None
         if path is not None:
-            system = module.Pipeline.from_yaml(_resolve(str(path), base), **kwargs)
+            system = module.Pipeline.from_yaml(path, **kwargs)
         else:
             system = module.paper_config(str(paper), **kwargs)
     else:
-        system = module.Pipeline.from_dict(rest, overrides=overrides, source=where, **kwargs)
-    return _checked(system, where)
-
-
-def _checked(system: Any, where: str) -> System:
+        system = module.Pipeline.from_dict(config, overrides=overrides, source=source or "system", **kwargs)
     if not isinstance(system, System):
-        raise RagdxError(f"{type(system).__name__} does not implement the System protocol", source=where)
+        raise RagdxError(f"{type(system).__name__} does not implement the System protocol", source=source)
     return system
