@@ -535,6 +535,7 @@ def _fmt(cell: dict[str, float]) -> str:
 def render_markdown(result: BenchResult) -> str:
     info = result.info
     lines = _header_lines(info)
+    lines += _length_lines(result)
     for variant, title in (("all", "all queries"), ("length-matched", "length-matched samples")):
         lines += _summary_table(result, variant, title)
         lines += _table1_lines(result, variant, title)
@@ -545,6 +546,23 @@ def render_markdown(result: BenchResult) -> str:
         lines += _monitor_lines(result.monitor)
     lines += _drift_lines(result)
     return "\n".join(lines)
+
+
+def _length_lines(result: BenchResult) -> list[str]:
+    """Above the tables, unprompted: the sets that query length alone separates as well as the best
+    statistic (ragdx.relevance.confounds), with both AUROCs."""
+    from ragdx.relevance.confounds import table_note
+
+    notes = []
+    for name, methods in result.detection.get("all", {}).items():
+        if not isinstance(methods, dict) or "length-dev" not in methods:
+            continue
+        tester = max(methods[s]["auroc"]["mean"] for s in STATISTICS if s in methods)
+        by_length = max(methods[m]["auroc"]["mean"] for m in ("length", "length-short", "length-dev") if m in methods)
+        note = table_note(by_length, tester, result.info["display"].get(name, name))
+        if note:
+            notes.append(f"- **Length:** {note}")
+    return [*notes, ""] if notes else []
 
 
 def _header_lines(info: dict[str, Any]) -> list[str]:

@@ -15,6 +15,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from ragdx.errors import RagdxError
@@ -174,6 +175,8 @@ def relevance_test(
                       f"(first {show} of {len(tests)} rows; -o FILE writes all)")
     console.print(f"{summary.n_out_of_knowledge} of {summary.n_queries} queries rejected as out of knowledge "
                   f"(p ≤ {summary.alpha:g})" + (f"; rows → {summary.output}" if summary.output else ""))
+    if summary.length_note:
+        console.print(f"[yellow]note:[/] {escape(summary.length_note)}")
     if summary.drift:
         d = summary.drift
         console.print(f"batch KS drift test: D = {d['ks_statistic']:.3f}, p = {d['p_value']:.3g} → "
@@ -216,6 +219,8 @@ def relevance_monitor(
                              correction=correction, out=out, overwrite=overwrite, progress=bar, method=method)
     if method == "sequential":
         console.print(report.summary())
+        if report.length_note:
+            console.print(f"[yellow]note:[/] {escape(report.length_note)}")
         return
     rejecting = [w for w in report.windows if w.rejected]
     if rejecting:
@@ -228,6 +233,8 @@ def relevance_monitor(
         console.print(table)
     console.print(f"rejecting windows: {report.n_rejecting} of {len(report.windows)}")
     console.print(report.summary())
+    if report.length_note:
+        console.print(f"[yellow]note:[/] {escape(report.length_note)}")
 
 
 @relevance_app.command("report")

@@ -110,6 +110,8 @@ class ScreenSummary:
     statistic: str
     output: str | None
     drift: dict[str, Any] | None
+    #: one sentence when query length alone explains which queries were flagged (confounds)
+    length_note: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -140,9 +142,13 @@ def screen_queries(tester_dir: str | os.PathLike, *, queries_file: str | os.Path
     if results is not None:
         results.extend(tests)
     drift_result = tester.drift_statistics(stats, alpha).to_dict() if drift and len(items) >= 2 else None
+    from ragdx.relevance.confounds import batch_note
+
+    note = batch_note(getattr(tester, "calibration_lengths_", None), [len(q) for q in items],
+                      [t.out_of_knowledge for t in tests])
     return ScreenSummary(n_queries=len(tests), n_out_of_knowledge=sum(r.out_of_knowledge for r in tests),
                          alpha=tests[0].alpha, statistic=tester.statistic, output=None if out is None else str(out),
-                         drift=drift_result)
+                         drift=drift_result, length_note=note)
 
 
 def tests_as_rows(tests) -> list[dict[str, Any]]:
@@ -213,12 +219,19 @@ def monitor_log(tester_dir: str | os.PathLike, log: str | os.PathLike, *, query_
     if method == "sequential":
         from ragdx.relevance.sequential import SequentialMonitor
 
-        report = SequentialMonitor(tester, alpha=alpha, statistic=statistic).run(
-            texts, timestamps=stamps or None, progress=progress)
+        monitor: Any = SequentialMonitor(tester, alpha=alpha, statistic=statistic)
     else:
-        report = DriftMonitor(tester, window=window, step=step, alpha=alpha, min_consecutive=min_consecutive,
-                              statistic=statistic, correction=correction).run(texts, timestamps=stamps or None,
-                                                                              progress=progress)
+        monitor = DriftMonitor(tester, window=window, step=step, alpha=alpha, min_consecutive=min_consecutive,
+                               statistic=statistic, correction=correction)
+    from ragdx.relevance.confounds import log_note
+    from ragdx.relevance.statistics import STATISTICS
+
+    # the log's statistics once: the monitor reads them, and so does the length check
+    j = STATISTICS.index(monitor.statistic)
+    values = tester.statistics(texts, progress=progress)[:, j]
+    report = monitor.run(values, timestamps=stamps or None)
+    report.length_note = log_note(getattr(tester, "calibration_lengths_", None), [len(q) for q in texts],
+                                  tester.calibration_statistics_[:, j], values)
     if out is not None:
         write_json(Path(out), report.to_dict())
     return report

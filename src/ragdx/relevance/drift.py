@@ -105,9 +105,12 @@ class DriftReport:
     alarm: WindowResult | None = None
     #: the window with the largest KS statistic
     largest: WindowResult | None = None
+    #: one sentence when query length alone tells the log from the calibration questions
+    length_note: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"window": self.window, "step": self.step, "alpha": self.alpha, "min_consecutive": self.min_consecutive,
+                "length_note": self.length_note,
                 "statistic": self.statistic, "correction": self.correction, "n_windows": len(self.windows),
                 "n_rejecting": self.n_rejecting, "alarm": self.alarm.to_dict() if self.alarm else None,
                 "largest": self.largest.to_dict() if self.largest else None,

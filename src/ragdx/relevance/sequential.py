@@ -91,12 +91,15 @@ class SequentialReport:
     share_flagged_since: float | None = None
     #: log10 of the Shiryaev-Roberts statistic at every query (for a chart)
     log10_sr: list[float] = field(default_factory=list)
+    #: one sentence when query length alone tells the log from the calibration questions
+    length_note: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"method": "sequential", "alpha": self.alpha, "horizon": self.horizon, "threshold": self.threshold,
                 "statistic": self.statistic, "n": self.n, "alarm_at": self.alarm_at, "began_at": self.began_at,
                 "started_at": self.started_at, "alarmed_at": self.alarmed_at,
-                "share_flagged_since": self.share_flagged_since, "log10_sr": self.log10_sr}
+                "share_flagged_since": self.share_flagged_since, "length_note": self.length_note,
+                "log10_sr": self.log10_sr}
 
     def summary(self) -> str:
         head = (f"{self.n} queries, {self.statistic} statistic, sequential monitor (Shiryaev-Roberts on conformal "

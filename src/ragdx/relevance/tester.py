@@ -175,6 +175,13 @@ class RelevanceTester:
         ``progress(what)`` returns a ``progress(done, total)`` callback for embedding ``what``
         ("corpus", "calibration"): the CLI's progress bars."""
         self._validate_params()
+        # the calibration questions' lengths, kept to say when length alone explains a separation
+        # (ragdx.relevance.confounds); unknown when embeddings were given
+        texts = None if isinstance(calibration, np.ndarray) else list(calibration)
+        self.calibration_lengths_ = ([len(q) for q in texts] if texts and all(isinstance(q, str) for q in texts)
+                                     else None)
+        if texts is not None:
+            calibration = texts
         if self.retriever == "bm25":
             if isinstance(corpus, np.ndarray) and corpus.dtype.kind == "f":
                 raise RagdxError("the BM25 retriever needs the chunk texts, not embeddings", field="corpus")
@@ -364,6 +371,7 @@ class RelevanceTester:
             write_json(stage / MANIFEST, {
                 "format": FORMAT, "version": FORMAT_VERSION, "config": self.config(),
                 "embedding_model": self.embedding_model_, "embedder": embedder,
+                "calibration_lengths": getattr(self, "calibration_lengths_", None),
                 "n_calibration": self.n_calibration_, "index": self.index_.kind,
                 "ivf_probe": getattr(self.index_, "n_probe", None), "arrays": entries})
         return Path(path)
@@ -415,6 +423,10 @@ class RelevanceTester:
             tester.index_ = BM25Index(loaded["corpus_texts"])
         tester.embedding_model_ = str(manifest.get("embedding_model", "unknown"))
         tester._set_calibration(topk)
+        lengths = manifest.get("calibration_lengths")
+        # a tester saved before lengths were kept, or one calibrated on embeddings: unknown
+        tester.calibration_lengths_ = ([int(x) for x in lengths] if isinstance(lengths, list)
+                                       and len(lengths) == topk.shape[0] else None)
         return tester
 
 
