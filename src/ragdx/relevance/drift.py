@@ -137,6 +137,18 @@ class DriftReport:
                 f"p={a.result.p_value:.2g}, median shift {a.result.median_shift:+.4f}")
 
 
+def monitor_reference(reference: Any, statistic: str | None) -> tuple[Any, str, np.ndarray]:
+    """What a drift monitor compares with: ``(tester or None, statistic, reference statistics)``
+    from a fitted tester (its calibration statistics of the statistic, by default its own) or
+    from a 1-D array of reference statistics (the energy statistic's, unless named)."""
+    from ragdx.relevance.statistics import STATISTICS
+
+    if hasattr(reference, "calibration_statistics_"):
+        chosen = statistic or reference.statistic
+        return reference, chosen, reference.calibration_statistics_[:, STATISTICS.index(chosen)]
+    return None, statistic or "energy", np.asarray(reference, dtype=np.float64).ravel()
+
+
 class DriftMonitor:
     """``DriftMonitor(reference, window=100, step=None, alpha=0.05, min_consecutive=1)``.
 
@@ -157,14 +169,7 @@ class DriftMonitor:
             raise RagdxError(f"alpha must be strictly between 0 and 1, got {alpha!r}", field="alpha")
         self.correction = correction
 
-        if hasattr(reference, "calibration_statistics_"):
-            self.tester = reference
-            self.statistic = statistic or reference.statistic
-            self.reference = reference.calibration_statistics_[:, STATISTICS.index(self.statistic)]
-        else:
-            self.tester = None
-            self.statistic = statistic or "energy"
-            self.reference = np.asarray(reference, dtype=np.float64).ravel()
+        self.tester, self.statistic, self.reference = monitor_reference(reference, statistic)
         if window < 2:
             raise RagdxError(f"window must be at least 2, got {window}", field="window")
         self.window = int(window)

@@ -50,6 +50,7 @@ from typing import Any
 import numpy as np
 
 from ragdx.errors import RagdxError
+from ragdx.relevance.drift import monitor_reference
 
 
 def conformal_p_values(reference: np.ndarray, values: np.ndarray) -> np.ndarray:
@@ -133,14 +134,7 @@ class SequentialMonitor:
             raise RagdxError(f"alpha must be strictly between 0 and 1, got {alpha!r}", field="alpha")
         if horizon is not None and int(horizon) < 1:
             raise RagdxError(f"horizon must be positive, got {horizon}", field="horizon")
-        if hasattr(reference, "calibration_statistics_"):
-            self.tester = reference
-            self.statistic = statistic or reference.statistic
-            self.reference = reference.calibration_statistics_[:, STATISTICS.index(self.statistic)]
-        else:
-            self.tester = None
-            self.statistic = statistic or "energy"
-            self.reference = np.asarray(reference, dtype=np.float64).ravel()
+        self.tester, self.statistic, self.reference = monitor_reference(reference, statistic)
         if self.reference.size < 2:
             raise RagdxError("the reference needs at least 2 calibration statistics", field="reference")
         self.alpha = float(alpha)
