@@ -198,7 +198,9 @@ def _blank(name: str) -> Any:
     if name in _UNSET:
         return _UNSET[name]
     f = next(f for f in _FIELDS if f.name == name)
-    return f.default_factory() if f.default is MISSING else f.default  # type: ignore[misc]
+    if f.default_factory is not MISSING:
+        return f.default_factory()
+    return f.default
 
 
 def lock_is_free(run_dir: str | Path) -> bool:

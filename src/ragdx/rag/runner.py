@@ -25,11 +25,11 @@ import platform
 import re
 import sys
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ragdx.errors import RagdxError
 from ragdx.rag.executor import Executor, LocalAsyncExecutor
@@ -52,6 +52,9 @@ from ragdx.rag.rundir import (
 from ragdx.rag.types import System, SystemInput, SystemOutput
 from ragdx.rag.writer import ResultsWriter
 from ragdx.store import sha256_file
+
+if TYPE_CHECKING:
+    from ragdx.rag.context_store import ContextStore
 
 __all__ = [
     "RunSummary",
@@ -473,7 +476,7 @@ async def _run_locked(system: System, inputs: list[SystemInput], dataset_info: d
 
 
 async def _answer_all(system: System, todo: list[SystemInput], executor: Executor, concurrency: int,
-                      store: Any, writer: ResultsWriter, refresh: Any) -> None:
+                      store: ContextStore, writer: ResultsWriter, refresh: Callable[[], None]) -> None:
     """Send ``todo`` and write each answer as it comes; the manifest's counts are rewritten every
     ``MANIFEST_REFRESH_S`` (a SIGKILL leaves no time to write it at the end)."""
     refreshed = time.monotonic()
