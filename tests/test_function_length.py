@@ -19,8 +19,6 @@ ALLOWED: dict[str, str] = {
     "ragdx/report/data.py:build_report": "being split in issue 20",
     "ragdx/gen/qa.py:_scan_set_based": "being split in issue 20",
     "ragdx/gen/qa.py:_answer_template": "being split in issue 20",
-    "ragdx/cli/main.py:gen": "being split in issue 20",
-    "ragdx/cli/main.py:run_cmd": "being split in issue 20",
 }
 
 

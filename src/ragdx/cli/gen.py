@@ -1,0 +1,223 @@
+"""``ragdx gen`` (the dataset: templates filled with the database's values and answered from it) and
+``ragdx stats`` (its M × N × Q breakdown)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from ragdx.cli.kb import print_link_stats, read_corpus
+from ragdx.cli.options import (
+    ConfigOpt,
+    CorpusIdOpt,
+    CorpusOpt,
+    CorpusTextOpt,
+    DbOpt,
+    at_least_one,
+    check_out,
+    choice,
+    database_url,
+    open_database,
+    pick,
+    project_config,
+    shown_url,
+)
+from ragdx.cli.output import console, err, progress_bars
+from ragdx.cli.templates import report_sql_rejections
+from ragdx.errors import RagdxError
+
+
+def gen(
+    db: DbOpt = None,
+    sql: Annotated[Path | None, typer.Option("--sql", help="SQL templates file.")] = None,
+    text: Annotated[Path | None, typer.Option("--text", help="Text templates file.")] = None,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Dataset directory.")] = None,
+    style: Annotated[list[str] | None, typer.Option("--style", help="Only these styles (repeatable).")] = None,
+    n: Annotated[int | None, typer.Option("--n", help="Text templates per SQL template and style.")] = None,
+    max_groups: Annotated[int | None, typer.Option("--max-groups-per-template", help="Cap on semantic groups per SQL template (seeded sample; default 25, 0 = no cap).")] = None,
+    null_answers: Annotated[str | None, typer.Option("--null-answers", help="drop (default), unanswerable or keep answers that are NULL.")] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed for every sample.")] = None,
+    multi_answer: Annotated[str | None, typer.Option("--multi-answer", help="drop (default) or keep combinations with several answer rows.")] = None,
+    unanswerable: Annotated[str | None, typer.Option("--unanswerable", help="drop (default) or keep combinations with no answer row.")] = None,
+    method: Annotated[str | None, typer.Option(help="set (one query per template, default) or per-combination.")] = None,
+    per_group: Annotated[int | None, typer.Option("--per-group", help="Balanced: this many queries per group and style.")] = None,
+    unbalanced: Annotated[bool | None, typer.Option("--unbalanced", help="Seeded unbalanced subsample per table.")] = None,
+    kb: Annotated[Path | None, typer.Option("--kb", help="Knowledge base from `ragdx kb render`: adds gold document ids.")] = None,
+    corpus: CorpusOpt = None,
+    corpus_id_field: CorpusIdOpt = "id",
+    corpus_text_field: CorpusTextOpt = "text",
+    overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace an existing dataset directory.")] = False,
+    show_stats: Annotated[bool, typer.Option("--stats", help="Print the M × N × Q breakdown and warn about constant, NULL-heavy and binary-candidate templates.")] = False,
+    config: ConfigOpt = None,
+):
+    """Fill the templates with the database's values and answer every query from the database."""
+    cfg = project_config(config)
+    g = cfg.gen
+    options = _answer_options(cfg, n=n, per_group=per_group, max_groups=max_groups, seed=seed,
+                              null_answers=null_answers, multi_answer=multi_answer, unanswerable=unanswerable,
+                              method=method)
+    from ragdx.gen.pipeline import build_dataset, load_parsed, write
+    from ragdx.gen.text_templates import read_text_templates
+    from ragdx.kb.render import read_facts
+
+    out = Path(pick(out, g.out))
+    check_out(out, overwrite)
+    url = database_url(db, cfg)
+    engine, sch = open_database(url, cfg)
+    sql_path = Path(pick(sql, cfg.sql_templates.file))
+    text_path = Path(pick(text, cfg.text_templates.file))
+    parsed, rejected = load_parsed(sql_path, sch, engine)
+    report_sql_rejections(rejected)
+    if not parsed:
+        raise RagdxError("no valid SQL template", source=str(sql_path))
+    texts = read_text_templates(text_path)
+    _check_gen_styles(style or g.styles, texts, text_path)
+    kb_dir, corpus_path = _kb_or_corpus(kb, corpus, g)
+    corpus_docs = read_corpus(corpus_path, corpus_id_field, corpus_text_field) if corpus_path else None
+    facts = read_facts(kb_dir) if kb_dir else None
+    with progress_bars() as bar:
+        task = bar.add_task("answering templates", total=len(parsed))
+        result = build_dataset(engine, sch, parsed, texts, style or g.styles, pick(n, cfg.text_templates.n),
+                               options, kb_facts=facts, per_group=pick(per_group, g.per_group),
+                               unbalanced=pick(unbalanced, g.unbalanced), progress=lambda: bar.advance(task))
+    _report_answer_problems(result, text_path)
+    extra = {}
+    if corpus_docs is not None:
+        from ragdx.kb.link import link_dataset
+
+        linked = link_dataset(engine, sch, result.records, corpus_docs, aliases=cfg.aliases, console=err)
+        result.records = linked.records
+        extra = linked.manifest()
+        print_link_stats(linked)
+    write(out, sch, options, result, {**extra, "database": shown_url(url), "sql_templates": str(sql_path),
+                                      "text_templates": str(text_path),
+                                      "knowledge_base": str(kb_dir) if kb_dir else None}, overwrite=overwrite)
+    _print_counts(result)
+    _print_cap_note(result, options)
+    if show_stats:
+        _print_stats(result.records)
+        _print_lint(result, parsed, sch)
+    console.print(f"{len(result.records)} records in {len({r.group_id for r in result.records})} "
+                  f"semantic groups → {escape(str(out))}")
+
+
+def _answer_options(cfg, *, n: int | None, per_group: int | None, max_groups: int | None, seed: int | None,
+                    null_answers: str | None, multi_answer: str | None, unanswerable: str | None,
+                    method: str | None):
+    """How `ragdx gen` answers (flags over ragdx.yaml's gen: section), every value checked (in
+    this order) before the stage's modules are imported."""
+    g = cfg.gen
+    cap = pick(max_groups, g.max_groups_per_template)
+    at_least_one(pick(n, cfg.text_templates.n), "--n")
+    at_least_one(pick(per_group, g.per_group), "--per-group")
+    if cap is not None and cap < 0:
+        raise RagdxError(f"expected 0 (no cap) or a positive number, got {cap}", field="--max-groups-per-template")
+    choices = dict(
+        null_answers=choice(pick(null_answers, g.null_answers), ("drop", "unanswerable", "keep"),
+                            "--null-answers"),
+        multi_answer=choice(pick(multi_answer, g.multi_answer), ("drop", "keep"), "--multi-answer"),
+        unanswerable=choice(pick(unanswerable, g.unanswerable), ("drop", "keep"), "--unanswerable"),
+        method=choice(pick(method, g.method), ("set", "per-combination"), "--method"))
+    from ragdx.gen.qa import AnswerOptions
+
+    return AnswerOptions(max_groups_per_template=cap or None, seed=pick(seed, g.seed), **choices)
+
+
+def _kb_or_corpus(kb: Path | None, corpus: Path | None, g) -> tuple[Path | None, Path | None]:
+    """Where the gold documents come from: a knowledge base ragdx rendered (--kb) or the user's
+    own documents (--corpus), never both."""
+    kb_dir = pick(kb, g.kb)
+    corpus_path = pick(corpus, g.corpus)
+    if corpus_path is not None and kb_dir is not None:
+        if kb is not None and corpus is not None:
+            raise RagdxError("give --kb (a knowledge base ragdx rendered) or --corpus (your documents), not both",
+                             field="--corpus")
+        # the command line wins over ragdx.yaml: a --corpus given here replaces gen.kb, and a --kb gen.corpus
+        kb_dir = None if kb is None else kb_dir
+        corpus_path = None if kb_dir is not None else corpus_path
+    return kb_dir, corpus_path
+
+
+def _report_answer_problems(result, text_path: Path) -> None:
+    for p in result.text_problems:
+        err.print(f"[yellow]text template problem[/] {escape(str(p))}")
+    for m in result.missing_text:
+        err.print(f"[yellow]no text templates[/] for {escape(str(m))}: run `ragdx templates text`")
+    if not result.records:
+        raise RagdxError("no records: check the text templates and styles", source=str(text_path))
+
+
+def _check_gen_styles(styles, texts, text_path: Path) -> None:
+    # before answering: a style with no text templates would leave every query out
+    have = sorted({t.style for t in texts})
+    for s in styles or []:
+        if s not in have:
+            raise RagdxError(f"no text templates in style {s!r} (styles there: {', '.join(have) or 'none'})",
+                             source=str(text_path), field="--style")
+
+
+def _print_counts(result) -> None:
+    from ragdx.gen.qa import AnswerCounts
+
+    total = AnswerCounts()
+    for c in result.counts.values():
+        total.add(c)
+    table = Table(title="answers measured", title_justify="left")
+    shown = ("combinations", "single", "null_answers", "null_dropped", "null_unanswerable", "multi_kept",
+             "multi_dropped", "unanswerable_kept", "unanswerable_dropped")
+    for k in shown:
+        table.add_column(k.replace("_", " "), justify="right")
+    d = total.as_dict()
+    table.add_row(*(str(d[k]) for k in shown))
+    console.print(table)
+
+
+def _print_cap_note(result, options) -> None:
+    capped = {tid: c.left_out_by_cap for tid, c in result.counts.items() if c.left_out_by_cap}
+    if capped:
+        console.print(f"note: at most {options.max_groups_per_template} groups per template: "
+                      f"{sum(capped.values())} combinations of {len(capped)} templates left out "
+                      "(--max-groups-per-template N to change, 0 for all)")
+
+
+def _print_lint(result, parsed, sch) -> None:
+    from ragdx.gen.lint import binary_projections, lint
+
+    summary = lint(result.records, result.counts, {p.id: p.template.sql for p in parsed},
+                   binary_projections(parsed, sch))
+    console.print(f"template lint: {summary.constant} constant, {summary.null_heavy} NULL-heavy, "
+                  f"{summary.binary} binary-candidate templates")
+    for item in summary.templates:
+        err.print(f"[yellow]lint[/] {escape(item.sql)}\n    " + escape("; ".join(item.warnings)))
+
+
+def _print_stats(records) -> None:
+    from ragdx.gen.dataset import stats
+
+    rows = stats(records)
+    has_kb = any(r.kb_supported is not None for r in records)
+    table = Table(title="M SQL templates × N text templates × Q values (GRAMMAR Table 2 / App. E)",
+                  title_justify="left")
+    for k in ("table", "style", "M", "N", "Q", "groups", "queries", "answer sets", "unanswerable", "kb gaps"):
+        table.add_column(k, justify="left" if k in ("table", "style") else "right")
+    for r in rows:
+        table.add_row(escape(str(r["table"])), escape(str(r["style"])), str(r["M_sql_templates"]), str(r["N_text_templates"]),
+                      str(r["Q_values_per_template"]), str(r["semantic_groups"]), str(r["queries"]),
+                      str(r["answer_sets"]), str(r["unanswerable"]), str(r["kb_gaps"]) if has_kb else "–")
+    table.add_row("all", "", str(len({r.sql_template_id for r in records})), "", "",
+                  str(len({r.group_id for r in records})), str(len(records)),
+                  str(sum(r.answer_kind == "multi" for r in records)),
+                  str(sum(r.answer_kind == "none" for r in records)),
+                  str(sum(r.kb_supported is False for r in records)) if has_kb else "–", style="bold")
+    console.print(table)
+
+
+def stats(dataset: Annotated[Path, typer.Argument(help="Dataset directory or records file.")]):
+    """Print the M × N × Q breakdown of a dataset."""
+    from ragdx.gen.dataset import read_records
+
+    _print_stats(read_records(dataset))

@@ -1,0 +1,172 @@
+"""``ragdx run``: a system (or a grid of systems) over a dataset, resumable, failures recorded."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+
+from ragdx.cli.options import ConfigOpt, check_http_url, choice, project_config
+from ragdx.cli.output import console, err
+from ragdx.errors import RagdxError
+
+
+def run_cmd(
+    dataset: Annotated[Path, typer.Option("--dataset", "-d", help="Dataset directory from `ragdx gen`.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Run directory (with --grid: one subdirectory per system).")],
+    system: Annotated[Path | None, typer.Option("--system", "-s", help="System spec YAML (kind: pipeline, callable, http, openai, results or traces), a pipeline YAML, a built-in pipeline by name (er, cpr, ...) or a results JSONL.")] = None,
+    callable_: Annotated[str | None, typer.Option("--callable", help="module:obj answering a query: a function (sync or async), a LangChain runnable, a LlamaIndex query engine or a Haystack pipeline.")] = None,
+    otel: Annotated[bool, typer.Option("--otel", help="With --callable: take retrieved documents from the app's OpenTelemetry/OpenInference retriever spans.")] = False,
+    setup: Annotated[str | None, typer.Option("--setup", help="module:factory called once before the first query (build an index); alone, what it returns is the system.")] = None,
+    name: Annotated[str | None, typer.Option("--name", help="Name of the system in the run (default: the function, host or file).")] = None,
+    corpus: Annotated[Path | None, typer.Option("--corpus", help="Corpus of a --system pipeline that names none (default: the dataset's knowledge base).")] = None,
+    http: Annotated[str | None, typer.Option("--http", help="An HTTP endpoint taking {\"query\": ...}.")] = None,
+    answer_path: Annotated[str | None, typer.Option("--answer-path", help="With --http: dotted path of the answer in the response (default: answer).")] = None,
+    contexts_path: Annotated[str | None, typer.Option("--contexts-path", help="With --http: dotted path of the retrieved contexts (default: contexts).")] = None,
+    contexts: Annotated[str, typer.Option("--contexts", help="How retrieved texts are kept: once (each distinct text once, in contexts.jsonl), full (inline in every result line) or hash (ids and hashes only).")] = "once",
+    results: Annotated[Path | None, typer.Option("--results", help="A JSONL file of answers someone already produced.")] = None,
+    openai: Annotated[str | None, typer.Option("--openai", help="A RAG server speaking the OpenAI chat API at this base URL (…/v1); needs --model.")] = None,
+    model: Annotated[str | None, typer.Option("--model", help="With --openai: the model name sent.")] = None,
+    traces: Annotated[Path | None, typer.Option("--traces", help="An exported trace file (OTLP/JSON or SDK span JSON): one trace per query, contexts from its retriever spans.")] = None,
+    grid: Annotated[Path | None, typer.Option("--grid", help="A lab YAML of named systems: one run each.")] = None,
+    only: Annotated[list[str] | None, typer.Option("--only", help="With --grid: only these systems (repeatable).")] = None,
+    concurrency: Annotated[int, typer.Option("--concurrency", "-j", min=1, help="Queries in flight at once.")] = 4,
+    rerun_failed: Annotated[bool, typer.Option("--rerun-failed", help="Retry records that failed before.")] = False,
+    overwrite: Annotated[bool, typer.Option("--overwrite", help="Start the run directory afresh.")] = False,
+    limit: Annotated[int | None, typer.Option("--limit", min=1, help="Only the first N records.")] = None,
+    no_progress: Annotated[bool, typer.Option("--no-progress", help="No progress bar.")] = False,
+    closed_book: Annotated[bool, typer.Option("--closed-book", help="The model of the 'llm:' section without retrieval (GRAMMAR §5.2): tags open-domain queries for `evaluate --closed-book`.")] = False,
+    executor: Annotated[str, typer.Option("--executor", help="local (this process) or ray (Ray actors that each build the system once; pip install 'ragdx[ray]').")] = "local",
+    address: Annotated[str | None, typer.Option("--address", help="With --executor ray: the cluster (ray://host:10001, host:6379 or auto; default: RAY_ADDRESS, else a local instance).")] = None,
+    workers: Annotated[int, typer.Option("--workers", min=1, help="With --executor ray: actors, each with its own copy of the system.")] = 2,
+    max_failed: Annotated[str | None, typer.Option("--max-failed", help="Exit 1 (after writing the run) when more records failed than this: a count (0: none may) or a share (0.1 or 10%). A run whose every record failed exits 1 regardless.")] = None,
+    config: ConfigOpt = None,
+):
+    """Run a system (or a grid of systems) over a dataset; resumable, failures recorded.
+
+    Exit codes: 0 the run is written; 1 it is written but every record sent failed, or more than
+    --max-failed did (the manifest's "exit" says which); 2 bad input, nothing run; 130 interrupted."""
+    from ragdx.rag.runner import RunInterrupted, run, run_grid, summary_table
+
+    max_failed_limit = _check_before_running(out, executor=executor, contexts=contexts, max_failed=max_failed,
+                                             http=http, openai=openai, grid=grid, overwrite=overwrite,
+                                             address=address, workers=workers, closed_book=closed_book)
+    try:
+        if closed_book:
+            from ragdx.evaluate.open_domain import ClosedBookSystem
+
+            if any((system, callable_, http, results, setup, grid, corpus)):
+                raise RagdxError("--closed-book is its own system (the llm: model, no retrieval); drop the others",
+                                 field="--closed-book")
+            summaries = [run(ClosedBookSystem(project_config(config).llm, name=name or "closed-book"), dataset, out,
+                             concurrency=concurrency, rerun_failed=rerun_failed, progress=not no_progress,
+                             overwrite=overwrite, limit=limit)]
+        elif grid is not None:
+            if any((system, callable_, http, results, traces, openai, setup, name, corpus, answer_path, contexts_path,
+                    otel)):
+                raise RagdxError("--grid names its own systems; drop --system/--callable/--http/--results",
+                                 field="--grid")
+            summaries = run_grid(grid, dataset, out, concurrency=concurrency, rerun_failed=rerun_failed,
+                                 progress=not no_progress, overwrite=overwrite, limit=limit, only=only)
+        else:
+            from ragdx.rag.resolve import request_from_options
+
+            request = request_from_options(system, callable_=callable_, http=http, results=results, name=name,
+                                           setup=setup, corpus=corpus, dataset=dataset, answer_path=answer_path,
+                                           contexts_path=contexts_path, otel=otel, traces=traces, openai=openai,
+                                           model=model)
+            target, concurrency = _build(request, executor, workers=workers, address=address, concurrency=concurrency)
+            summaries = [run(target, dataset, out, concurrency=concurrency, rerun_failed=rerun_failed,
+                             progress=not no_progress, overwrite=overwrite, limit=limit, contexts=contexts)]
+    except RunInterrupted as exc:
+        console.print(summary_table([exc.summary]))
+        _print_run_usage([exc.summary])
+        sys.exit(130)
+    _print_summaries(summaries)
+    _finish_run(summaries, max_failed_limit)
+
+
+def _check_before_running(out: Path, *, executor: str, contexts: str, max_failed: str | None, http: str | None,
+                          openai: str | None, grid: Path | None, overwrite: bool, address: str | None, workers: int,
+                          closed_book: bool):
+    """Every check of `ragdx run`'s options that comes before a system is built (in this order);
+    returns --max-failed parsed."""
+    choice(executor, ("local", "ray"), "--executor")
+    max_failed_limit = _check_run_options(contexts, max_failed, http=http, openai=openai)
+    if grid is None:  # before the system is built: a run goes only where no file can be a person's
+        from ragdx.rag.runner import check_run_directory
+
+        check_run_directory(out, overwrite=overwrite)
+    if executor == "local" and (address is not None or workers != 2):
+        raise RagdxError("--address and --workers are for --executor ray", field="--executor")
+    if executor == "ray" and (closed_book or grid is not None):
+        raise RagdxError("--executor ray runs one --system/--callable/--http/--results system (not --grid or "
+                         "--closed-book yet)", field="--executor")
+    return max_failed_limit
+
+
+def _build(request, executor: str, *, workers: int, address: str | None, concurrency: int):
+    """The system and the queries in flight: built once here, or (--executor ray) once in each of
+    --workers actors, which then set the concurrency."""
+    if executor == "ray":
+        from ragdx.rag.executor_ray import ray_system_for
+
+        return ray_system_for(request, workers=workers, address=address, concurrency=concurrency)
+    return request.build(), concurrency
+
+
+def _print_summaries(summaries) -> None:
+    from ragdx.rag.runner import failure_reasons, summary_table
+
+    console.print(summary_table(summaries))
+    _print_run_usage(summaries)
+    # "failed 5" says nothing; the commonest reasons usually say what to fix.
+    for summary in summaries:
+        for warning in getattr(summary, "warnings", None) or []:
+            err.print(f"[yellow]warning[/] {escape(warning)}", soft_wrap=True)
+        if summary.failed:
+            console.print(f"[bold red]{summary.failed} failed[/] in {escape(str(summary.run_dir))}; top reasons:",
+                          soft_wrap=True)
+            for reason, count in failure_reasons(summary.run_dir):
+                console.print(f"  {count:>5} × {reason}", highlight=False, markup=False, soft_wrap=True)
+
+
+def _check_run_options(contexts: str, max_failed: str | None, *, http: str | None, openai: str | None):
+    """The options of `ragdx run` that need no file, before any work; returns --max-failed parsed."""
+    from ragdx.rag.runner import parse_max_failed
+
+    choice(contexts, ("once", "full", "hash"), "--contexts")
+    for url, flag in ((http, "--http"), (openai, "--openai")):
+        if url is not None:
+            check_http_url(url, flag)
+    return parse_max_failed(max_failed)
+
+
+def _finish_run(summaries, max_failed) -> None:
+    """Exit 1 when a run was written but cannot be trusted as a measurement (every record
+    failed, or more than --max-failed); the manifest records the verdict either way."""
+    from ragdx.rag.runner import EXIT_FAILED, failure_verdict, record_exit
+
+    code = 0
+    for summary in summaries:
+        reason = failure_verdict(summary, max_failed)
+        record_exit(summary.run_dir, EXIT_FAILED if reason else 0, reason)
+        if reason:
+            err.print(f"[bold red]error:[/] {escape(str(summary.run_dir))}: {escape(reason)} (exit {EXIT_FAILED})",
+                      highlight=False, soft_wrap=True)
+            code = EXIT_FAILED
+    if code:
+        sys.exit(code)
+
+
+def _print_run_usage(summaries) -> None:
+    """What ragdx's LLM clients did for each system that used one (the manifest's llm_usage)."""
+    from ragdx.llm import usage_line
+
+    for summary in summaries:
+        if getattr(summary, "llm_usage", None) is not None:
+            console.print(escape(f"{summary.system}: {usage_line(summary.llm_usage)}"), highlight=False,
+                          soft_wrap=True)
