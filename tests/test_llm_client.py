@@ -154,9 +154,10 @@ def test_cache_persists_across_client_instances(server: OpenAIServer, tmp_path: 
     with sqlite3.connect(path) as conn:
         columns = [row[1] for row in conn.execute("PRAGMA table_info(completions)")]
         (mode,) = conn.execute("PRAGMA journal_mode").fetchone()
-        (request,) = conn.execute("SELECT request FROM completions").fetchone()
+        (request,) = conn.execute("SELECT meta FROM completions").fetchone()
     conn.close()
-    assert columns == ["key", "request", "response", "created"]
+    # one key-value layout for every cache (ragdx.kvcache): the response is the value, the request its meta
+    assert columns == ["key", "value", "meta", "created"]
     assert mode == "wal"
     assert json.loads(request)["messages"] == MESSAGES
 

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import sqlite3
 import threading
 import warnings
 from collections.abc import Callable, Sequence
@@ -41,6 +40,8 @@ from ragdx.errors import RagdxError
 if TYPE_CHECKING:
     # imported where used: ragdx.config, which every CLI command loads, needs only EmbedderConfig
     import numpy as np
+
+    from ragdx.kvcache import Namespace
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 #: ``cache_dir`` value meaning "the per-user cache directory" (resolved when used, so a saved
@@ -116,51 +117,38 @@ def model_fingerprint(path: str | os.PathLike) -> str:
 
 
 class _VectorCache:
-    """The SQLite file of vectors, one per (model identity, text) key; shared safely by threads
-    (one connection, serialised) and processes (WAL)."""
+    """The vectors, one per (model identity, text) key: the ``emb`` namespace of a
+    :class:`ragdx.kvcache.KVStore` in ``cache_dir`` (none when ``cache_dir`` is None), which threads
+    and processes share. The directory is resolved at first use, so ``RAGDX_CACHE_DIR`` set after
+    the embedder was made still counts."""
 
     def __init__(self, cache_dir: str | os.PathLike | None):
         self.cache_dir = cache_dir
         self._lock = threading.Lock()
-        self._db: sqlite3.Connection | None = None
+        self._vectors: Namespace | None = None
 
-    def _open(self) -> sqlite3.Connection | None:
-        root = resolve_cache_dir(self.cache_dir)
-        if root is None:
-            return None
-        if self._db is None:
-            try:
-                from ragdx.llm.cache import private_cache_file
+    def _open(self) -> Namespace | None:
+        with self._lock:
+            if self._vectors is None:
+                root = resolve_cache_dir(self.cache_dir)
+                if root is None:
+                    return None
+                from ragdx.kvcache import KVStore, Legacy
 
-                # user-only whatever the umask: the texts embedded are the user's data
-                private_cache_file(root / CACHE_FILE)
-                self._db = sqlite3.connect(root / CACHE_FILE, check_same_thread=False, timeout=30)
-                self._db.execute("PRAGMA journal_mode=WAL")
-                private_cache_file(root / CACHE_FILE, siblings_only=True)
-                self._db.execute("CREATE TABLE IF NOT EXISTS emb (key TEXT PRIMARY KEY, vec BLOB)")
-            except (sqlite3.Error, OSError) as exc:
-                raise RagdxError(f"embedding cache unusable: {exc}", source=str(root / CACHE_FILE)) from None
-        return self._db
+                # user-only whatever the umask (the texts embedded are the user's data); a vector
+                # replaces an older one of its key; an older ragdx's table (key, vec) adopted in place
+                self._vectors = KVStore(root / CACHE_FILE, label="embedding cache").namespace(
+                    "emb", overwrite=True, legacy=Legacy(renames={"vec": "value"}))
+            return self._vectors
 
     def lookup(self, keys: Sequence[str]) -> dict[str, bytes]:
-        with self._lock:
-            db = self._open()
-            if db is None:
-                return {}
-            found: dict[str, bytes] = {}
-            for i in range(0, len(keys), 500):  # SQLite limits the number of bound parameters
-                chunk = list(keys[i:i + 500])
-                marks = ",".join("?" * len(chunk))
-                found.update(db.execute(f"SELECT key, vec FROM emb WHERE key IN ({marks})", chunk).fetchall())
-            return found
+        vectors = self._open()
+        return {} if vectors is None else vectors.get_many(keys)
 
     def store(self, rows: Sequence[tuple[str, bytes]]) -> None:
-        with self._lock:
-            db = self._open()
-            if db is None:
-                return
-            with db:
-                db.executemany("INSERT OR REPLACE INTO emb VALUES (?, ?)", rows)
+        vectors = self._open()
+        if vectors is not None:
+            vectors.put_many(rows)
 
 
 class CachedEmbedder:
@@ -573,18 +561,14 @@ class EmbedderConfig(BaseModel):
 
 def cache_info(root: Path | None = None) -> dict[str, Any]:
     """What the shared cache holds: directory, files and sizes, number of cached vectors."""
+    from ragdx.kvcache import store_info
+
     root = root or cache_root()
     files = sorted(p for p in root.glob("*") if p.is_file()) if root.is_dir() else []
-    vectors = 0
-    db = root / CACHE_FILE
-    if db.is_file():
-        conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=30)
-        try:
-            vectors = int(conn.execute("SELECT COUNT(*) FROM emb").fetchone()[0])
-        except sqlite3.Error:
-            vectors = 0
-        finally:
-            conn.close()
+    try:
+        vectors = store_info(root / CACHE_FILE).rows.get("emb", 0)
+    except RagdxError:
+        vectors = 0  # an unreadable file is reported as holding nothing: `ragdx cache clear` must still remove it
     return {"directory": str(root), "override": CACHE_ENV if os.environ.get(CACHE_ENV) else None,
             "files": [{"name": p.name, "bytes": p.stat().st_size} for p in files],
             "bytes": sum(p.stat().st_size for p in files), "embeddings": vectors}
@@ -593,11 +577,6 @@ def cache_info(root: Path | None = None) -> dict[str, Any]:
 def cache_clear(root: Path | None = None) -> int:
     """Delete the embedding cache's files (only those: the directory may hold other things);
     returns the number of bytes freed."""
-    root = root or cache_root()
-    freed = 0
-    for name in (CACHE_FILE, CACHE_FILE + "-wal", CACHE_FILE + "-shm"):
-        p = root / name
-        if p.is_file():
-            freed += p.stat().st_size
-            p.unlink()
-    return freed
+    from ragdx.kvcache import remove_store
+
+    return remove_store((root or cache_root()) / CACHE_FILE)

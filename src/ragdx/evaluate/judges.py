@@ -43,11 +43,10 @@ import functools
 import hashlib
 import math
 import re
-import sqlite3
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -874,23 +873,21 @@ def make_judge(name: str, *, llm: Any = None, sets: str = "all", f1_threshold: f
 
 
 class VerdictCache:
-    """SQLite file: hash of (query, answer rows, response, judge config) -> verdict."""
-
-    _SCHEMA = ("CREATE TABLE IF NOT EXISTS verdicts (key TEXT PRIMARY KEY, correct INTEGER NOT NULL, "
-               "judge TEXT NOT NULL, reason TEXT NOT NULL, score REAL, created TEXT NOT NULL)")
+    """SQLite file: hash of (query, answer rows, response, judge config) -> verdict; the
+    ``verdicts`` namespace of a :class:`ragdx.kvcache.KVStore`, created user-only (verdicts quote
+    the responses judged)."""
 
     def __init__(self, path: str | Path):
+        from ragdx.kvcache import KVStore, Legacy
+
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self.hits = 0
         self.misses = 0
-        with self._connect() as conn:
-            conn.execute(self._SCHEMA)
-
-    def _connect(self) -> sqlite3.Connection:
-        conn = sqlite3.connect(self.path, timeout=30)
-        conn.execute("PRAGMA journal_mode=WAL")
-        return conn
+        # an older ragdx's table kept the verdict in columns (correct, judge, reason, score)
+        legacy = Legacy(value_sql="json_object('correct', correct = 1, 'judge', judge, 'reason', reason, "
+                                  "'score', score)")
+        self._entries = KVStore(self.path, label="verdict cache").namespace("verdicts", legacy=legacy)
+        len(self._entries)  # a file that is no cache fails here, before anything is judged
 
     @staticmethod
     def key(item: JudgeItem, judge: Judge) -> str:
@@ -903,24 +900,19 @@ class VerdictCache:
         return hashlib.sha256(blob.encode()).hexdigest()
 
     def get(self, item: JudgeItem, judge: Judge) -> Verdict | None:
-        with self._connect() as conn:
-            row = conn.execute("SELECT correct, judge, reason, score FROM verdicts WHERE key = ?",
-                               (self.key(item, judge),)).fetchone()
-        if row is None:
+        found = self._entries.get_json(self.key(item, judge))
+        if found is None:
             self.misses += 1
             return None
         self.hits += 1
-        return Verdict(bool(row[0]), row[1], row[2], row[3], cached=True)
+        return Verdict(bool(found["correct"]), found["judge"], found["reason"], found["score"], cached=True)
 
     def put(self, item: JudgeItem, judge: Judge, verdict: Verdict) -> None:
-        with self._connect() as conn:
-            conn.execute("INSERT OR IGNORE INTO verdicts VALUES (?, ?, ?, ?, ?, ?)",
-                         (self.key(item, judge), int(bool(verdict.correct)), verdict.judge, verdict.reason,
-                          verdict.score, datetime.now(UTC).isoformat(timespec="seconds")))
+        self._entries.put_json(self.key(item, judge), {"correct": bool(verdict.correct), "judge": verdict.judge,
+                                                       "reason": verdict.reason, "score": verdict.score})
 
     def __len__(self) -> int:
-        with self._connect() as conn:
-            return conn.execute("SELECT COUNT(*) FROM verdicts").fetchone()[0]
+        return len(self._entries)
 
 
 # ----------------------------------------------------------------------------- agreement

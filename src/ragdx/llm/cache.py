@@ -5,23 +5,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import sqlite3
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
-from datetime import UTC, datetime
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
-
-from ragdx.errors import RagdxError
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS completions (
-    key      TEXT PRIMARY KEY,
-    request  TEXT NOT NULL,
-    response TEXT NOT NULL,
-    created  TEXT NOT NULL
-)
-"""
 
 
 def canonical_json(value: Any) -> str:
@@ -75,110 +61,63 @@ def _normalise(value: Any) -> Any:
 
 
 class CompletionCache:
-    """A SQLite file mapping request -> response, shared safely by threads and processes.
+    """A SQLite file mapping request -> response, shared safely by threads and processes: the
+    ``completions`` namespace of a :class:`ragdx.kvcache.KVStore`.
 
     The key is the sha256 of the canonical JSON of the full request (endpoint, model,
     messages, every sampling parameter and the sample index), so any change to what would be
     sent is a miss; credentials in the endpoint URL or the parameters are masked before hashing
     and storing (:func:`request_key`, :func:`stored_request`): they never reach the file.
-    The file and its directory are created user-only. Entries are never overwritten: when two
-    processes race on one request the first answer stays, and a key never changes meaning once
-    someone has read it.
-
-    WAL mode lets readers and one writer work at once; it needs a local file system.
-    Each operation opens its own connection, which keeps the object free of thread and
-    event-loop affinity and needs no closing.
+    The value is the response as JSON; the redacted request is kept beside it for people reading
+    the file. The file and its directory are created user-only. Entries are never overwritten:
+    when two processes race on one request the first answer stays, and a key never changes
+    meaning once someone has read it.
     """
 
     def __init__(self, path: str | os.PathLike[str]):
+        from ragdx.kvcache import KVStore, Legacy
+
         self.path = Path(path)
-        self._ready = False
+        # an older ragdx's table: (key, request, response, created), adopted in place
+        self._entries = KVStore(self.path, label="LLM cache").namespace(
+            "completions", legacy=Legacy(renames={"request": "meta", "response": "value"}))
+        self._scrubbed = False
 
     def get(self, request: Mapping[str, Any]) -> dict[str, Any] | None:
-        with self._connect() as conn:
-            row = conn.execute(
-                "SELECT response FROM completions WHERE key = ?", (request_key(request),)
-            ).fetchone()
-        return None if row is None else json.loads(row[0])
+        self._scrub_once()
+        value: dict[str, Any] | None = self._entries.get_json(request_key(request))
+        return value
 
     def put(self, request: Mapping[str, Any], response: Mapping[str, Any]) -> None:
-        with self._connect() as conn:
-            conn.execute(
-                "INSERT OR IGNORE INTO completions (key, request, response, created) VALUES (?, ?, ?, ?)",
-                (
-                    request_key(request),
-                    stored_request(request),
-                    canonical_json(response),
-                    datetime.now(UTC).isoformat(timespec="seconds"),
-                ),
-            )
+        self._scrub_once()
+        self._entries.put(request_key(request), canonical_json(response), meta=stored_request(request))
 
     def __len__(self) -> int:
-        with self._connect() as conn:
-            return int(conn.execute("SELECT COUNT(*) FROM completions").fetchone()[0])
+        self._scrub_once()
+        return len(self._entries)
 
     def __repr__(self) -> str:
         return f"CompletionCache({str(self.path)!r})"
 
-    @contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
-        try:
-            if not self._ready:
-                private_cache_file(self.path)
-            conn = sqlite3.connect(self.path, timeout=30)
-            try:
-                if not self._ready:
-                    conn.execute("PRAGMA journal_mode=WAL")
-                    conn.execute(_SCHEMA)
-                    # SQLite gives -wal and -shm the database's mode; an older ragdx's are narrowed
-                    private_cache_file(self.path, siblings_only=True)
-                    _scrub_once(conn)
-                    self._ready = True
-                with conn:  # one transaction per operation
-                    yield conn
-            finally:
-                conn.close()
-        except (sqlite3.Error, OSError) as exc:
-            raise RagdxError(f"LLM cache unusable: {exc}", source=str(self.path)) from exc
+    def _scrub_once(self) -> None:
+        """Redact the requests an older ragdx stored in clear, once per file. Their keys stay: a hash
+        reveals nothing, and such an entry is simply never asked for again when its URL held a secret."""
+        if self._scrubbed:
+            return
+        if self._entries.version < _REDACTED_VERSION:
+            if self._entries.rewrite_meta(_redacted, version=_REDACTED_VERSION):
+                # the old text may linger in free pages and the WAL until they are rewritten
+                self._entries.store.compact()
+        self._scrubbed = True
 
 
-#: ``PRAGMA user_version`` of a cache whose stored requests are redacted (0: written by an older
-#: ragdx, which stored the request, base URL credentials included, in clear)
+#: the ``completions`` namespace's version once its stored requests are redacted (0: written by an
+#: older ragdx, which stored the request, base URL credentials included, in clear)
 _REDACTED_VERSION = 1
 
 
-def _scrub_once(conn: sqlite3.Connection) -> None:
-    """Redact the requests an older ragdx stored in clear, once per file. Their keys stay: a hash
-    reveals nothing, and such an entry is simply never asked for again when its URL held a secret."""
-    with conn:
-        if conn.execute("PRAGMA user_version").fetchone()[0] >= _REDACTED_VERSION:
-            return
-        changed = []
-        for key, request in conn.execute("SELECT key, request FROM completions"):
-            try:
-                clean = stored_request(json.loads(request))
-            except ValueError:
-                clean = canonical_json({"unreadable": True})
-            if clean != request:
-                changed.append((clean, key))
-        conn.executemany("UPDATE completions SET request = ? WHERE key = ?", changed)
-        conn.execute(f"PRAGMA user_version = {_REDACTED_VERSION}")
-    if changed:
-        # the old text may linger in free pages and the WAL until they are rewritten
-        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        conn.execute("VACUUM")
-        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-
-
-def private_cache_file(path: Path, *, siblings_only: bool = False) -> None:
-    """The cache file (it holds full prompts and answers) and its WAL companions user-only,
-    whatever the umask; its directory created 0700 when ragdx creates it."""
-    from ragdx.store import private_dir, private_file
-
-    if not siblings_only:
-        private_dir(path.parent)
-        private_file(path)
-    for suffix in ("-wal", "-shm"):
-        sibling = path.with_name(path.name + suffix)
-        if sibling.exists():
-            private_file(sibling)
+def _redacted(request: str | None) -> str:
+    try:
+        return stored_request(json.loads(request or ""))
+    except ValueError:
+        return canonical_json({"unreadable": True})
