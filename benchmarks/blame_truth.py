@@ -613,7 +613,9 @@ def make_dataset(work: Path, corpus: Path, db: Path, max_groups: int, templates:
            "ragdx": _ragdx_fingerprint(),
            "truth": hashlib.sha256((corpus / "truth.json").read_bytes()).hexdigest()[:16]}
     ds = work / name
-    stamp = ds / "blame_truth_key.json"
+    # beside the dataset, not in it: ragdx --overwrite replaces only what it wrote, and refuses a
+    # directory holding a file of someone else's
+    stamp = work / f"{name}.blame_truth_key.json"
     if stamp.exists() and json.loads(stamp.read_text()) == key and (ds / "records.jsonl").exists():
         return ds, dbcopy
     url = f"sqlite:///{dbcopy}"
