@@ -364,15 +364,30 @@ def judge_outputs(records: Sequence[Any], outputs: Sequence[Any], config: Evalua
     notes the documents about its entity that write its answer's values anyway
     (``value_seen_in``: a fact the linker may have missed in a table, card or heading)."""
     config = EvaluationConfig.build(config, **options)
-    retrieval, k = config.retrieval.value, config.k
     check = check or InputCheck(total=len(outputs), answered=len(outputs))
-    check.retrieval_rule = retrieval
+    check.retrieval_rule = config.retrieval.value
     by_id = {r.id: r for r in records}
     pairs = [(by_id[o.id], o) for o in outputs if o.id in by_id]
     if not pairs:
         raise RagdxError("no answered record is in the dataset", source=check.source or None)
+    retrieved_lists, unknown_per = _map_retrieved(pairs, known_ids, check)
+    _check_retrieved(check, retrieved_lists, unknown_per, len(pairs), known_ids, known_exact)
+    items = [JudgeItem(r.query, r.answer_rows, None if o.error else o.answer, r.answer_kind) for r, o in pairs]
+    verdicts = judge_items(items, config.judge.build(), config.cache)
+    out = Judged(check=check)
+    passages: dict[str, str] = {}
+    for (r, o), ids, unknown, it, v in zip(pairs, retrieved_lists, unknown_per, items, verdicts, strict=True):
+        out.append(_judgement(r, o, ids, unknown, it.response, v, config, check,
+                              known_exact=known_exact, corpus_texts=corpus_texts, passages=passages))
+    _close_check(check, out, pairs, verdicts)
+    return out
+
+
+def _map_retrieved(pairs: Sequence[tuple[Any, Any]], known_ids: set[str] | None,
+                   check: InputCheck) -> tuple[list[list[str]], list[int]]:
+    """Per answered query, its retrieved ids (chunk ids mapped to their documents where
+    ``known_ids`` are given) and how many of them match no known document."""
     retrieved_lists, unknown_per = [], []
-    n_ids = n_unknown = 0
     id_cache: dict[str, str | None] = {}
     for _, o in pairs:
         ids = list(o.retrieved_ids)
@@ -380,10 +395,17 @@ def judge_outputs(records: Sequence[Any], outputs: Sequence[Any], config: Evalua
         if known_ids:
             ids, mapped, unknown = map_retrieved_ids(ids, known_ids, id_cache)
             check.chunk_ids_mapped += mapped
-            n_unknown += unknown
-        n_ids += len(ids)
         retrieved_lists.append(ids)
         unknown_per.append(unknown)
+    return retrieved_lists, unknown_per
+
+
+def _check_retrieved(check: InputCheck, retrieved_lists: Sequence[Sequence[str]], unknown_per: Sequence[int],
+                     n_pairs: int, known_ids: set[str] | None, known_exact: bool) -> None:
+    """Whether retrieval can be judged at all (context captured, ids that match the knowledge
+    base), set on ``check`` with a warning for each reason it cannot or may be unsure."""
+    n_ids = sum(len(ids) for ids in retrieved_lists)
+    n_unknown = sum(unknown_per)
     fingerprints = (f" (the dataset's corpus {_short(check.corpus_fingerprint)}, the system's "
                     f"{_short(check.run_corpus_fingerprint)})"
                     if check.corpus_fingerprint or check.run_corpus_fingerprint else "")
@@ -392,7 +414,7 @@ def judge_outputs(records: Sequence[Any], outputs: Sequence[Any], config: Evalua
     check.context_captured = n_ids > 0
     if not check.context_captured:
         check.warnings.append(
-            f"no retrieved documents were captured for any of the {len(pairs)} queries (return the contexts, "
+            f"no retrieved documents were captured for any of the {n_pairs} queries (return the contexts, "
             "use --otel for an instrumented app, or --contexts-path for an --http system); retrieval is not "
             "judged and never blamed")
     if known_ids and n_ids:
@@ -416,45 +438,51 @@ def judge_outputs(records: Sequence[Any], outputs: Sequence[Any], config: Evalua
             f"one the dataset's evidence was linked in ({_short(check.corpus_fingerprint)}){share}: knowledge-base "
             "gaps and retrieval failures may be the other corpus's, and are marked unsure (link the dataset "
             "against the corpus the system searches: `ragdx kb link`)")
-    items = [JudgeItem(r.query, r.answer_rows, None if o.error else o.answer, r.answer_kind) for r, o in pairs]
-    verdicts = judge_items(items, config.judge.build(), config.cache)
-    out = Judged(check=check)
-    passages: dict[str, str] = {}
-    for (r, o), ids, unknown, it, v in zip(pairs, retrieved_lists, unknown_per, items, verdicts, strict=True):
-        evidence = [list(e) for e in (getattr(r, "evidence_sets", None) or [])]
-        notes = []
-        if not check.context_captured:
-            notes.append(RETRIEVAL_NO_CONTEXT)
-        elif not check.retrieval_reliable:
-            notes.append(RETRIEVAL_IDS_UNMATCHED)
-        if check.corpus_changed:
-            notes.append(CORPUS_CHANGED)
-        judged_retrieval = None
-        if r.kb_supported is not False and check.retrieval_reliable and check.context_captured:
-            judged_retrieval = retrieval_verdict(r.gold_document_ids, ids, k, retrieval, evidence)
-            if judged_retrieval is False and unknown and known_exact:
-                # the evidence may be among the ids that match nothing: not judged, never blamed
-                judged_retrieval = None
-                notes.insert(0, RETRIEVAL_IDS_UNMATCHED)
-                check.unmatched_queries += 1
-        out.append(Judgement(
-            id=r.id, group_id=r.group_id, style=r.style, correct=bool(v.correct), judge=v.judge,
-            reason=(f"system error: {o.error}" if o.error else v.reason),
-            retrieval_correct=judged_retrieval,
-            retrieved_ids=ids, gold_ids=list(r.gold_document_ids), kb_supported=r.kb_supported,
-            query=r.query, answer=r.answer_text, response=it.response, evidence_sets=evidence,
-            error=getattr(v, "error", None), kb_basis=getattr(r, "kb_basis", "") or "",
-            evidence_confidence=getattr(r, "evidence_confidence", None),
-            evidence_spans=[dict(e) for e in (getattr(r, "evidence_spans", None) or [])],
-            entity_ids=list(getattr(r, "entity_document_ids", None) or [])[:MAX_ENTITY_IDS],
-            value_seen_in=(_value_seen_in(r, corpus_texts, passages) if corpus_texts and r.kb_supported is False
-                           else []),
-            # where the linker knows no evidence, the documents a correct answer could have read its
-            # values in (what blame takes as the documents it was answered from)
-            answer_docs=(_answer_docs(r, corpus_texts, passages, ids)
-                         if corpus_texts and v.correct and ids and (r.kb_supported is not True or not evidence)
-                         else []),
-            retrieval_note="+".join(notes)))
+
+
+def _judgement(r: Any, o: Any, ids: list[str], unknown: int, response: str | None, v: Any, config: EvaluationConfig,
+               check: InputCheck, *, known_exact: bool, corpus_texts: Mapping[str, str] | None,
+               passages: dict[str, str]) -> Judgement:
+    """One record's judgement from its answer's verdict ``v`` and its retrieved ``ids``."""
+    evidence = [list(e) for e in (getattr(r, "evidence_sets", None) or [])]
+    notes = []
+    if not check.context_captured:
+        notes.append(RETRIEVAL_NO_CONTEXT)
+    elif not check.retrieval_reliable:
+        notes.append(RETRIEVAL_IDS_UNMATCHED)
+    if check.corpus_changed:
+        notes.append(CORPUS_CHANGED)
+    judged_retrieval = None
+    if r.kb_supported is not False and check.retrieval_reliable and check.context_captured:
+        judged_retrieval = retrieval_verdict(r.gold_document_ids, ids, config.k, config.retrieval.value, evidence)
+        if judged_retrieval is False and unknown and known_exact:
+            # the evidence may be among the ids that match nothing: not judged, never blamed
+            judged_retrieval = None
+            notes.insert(0, RETRIEVAL_IDS_UNMATCHED)
+            check.unmatched_queries += 1
+    return Judgement(
+        id=r.id, group_id=r.group_id, style=r.style, correct=bool(v.correct), judge=v.judge,
+        reason=(f"system error: {o.error}" if o.error else v.reason),
+        retrieval_correct=judged_retrieval,
+        retrieved_ids=ids, gold_ids=list(r.gold_document_ids), kb_supported=r.kb_supported,
+        query=r.query, answer=r.answer_text, response=response, evidence_sets=evidence,
+        error=getattr(v, "error", None), kb_basis=getattr(r, "kb_basis", "") or "",
+        evidence_confidence=getattr(r, "evidence_confidence", None),
+        evidence_spans=[dict(e) for e in (getattr(r, "evidence_spans", None) or [])],
+        entity_ids=list(getattr(r, "entity_document_ids", None) or [])[:MAX_ENTITY_IDS],
+        value_seen_in=(_value_seen_in(r, corpus_texts, passages) if corpus_texts and r.kb_supported is False
+                       else []),
+        # where the linker knows no evidence, the documents a correct answer could have read its
+        # values in (what blame takes as the documents it was answered from)
+        answer_docs=(_answer_docs(r, corpus_texts, passages, ids)
+                     if corpus_texts and v.correct and ids and (r.kb_supported is not True or not evidence)
+                     else []),
+        retrieval_note="+".join(notes))
+
+
+def _close_check(check: InputCheck, out: Judged, pairs: Sequence[tuple[Any, Any]], verdicts: Sequence[Any]) -> None:
+    """The warnings that need every judgement (unmatched queries, evidence never retrieved) and
+    the counts of judged, judge-failed and system-failed queries."""
     if check.unmatched_queries:
         check.warnings.append(f"{check.unmatched_queries} queries retrieved ids that match no document and not the "
                               "evidence: their retrieval is not judged (the evidence may be among those ids)")
@@ -470,7 +498,6 @@ def judge_outputs(records: Sequence[Any], outputs: Sequence[Any], config: Evalua
     check.judge_failed = sum(1 for j in out if j.error)
     count_judge_failures(check, verdicts)
     check.system_failed = sum(1 for _, o in pairs if o.error)
-    return out
 
 
 def judge_run(run_dir: str | Path, config: EvaluationConfig | None = None, *,
