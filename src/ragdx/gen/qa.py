@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from typing import Any, Literal
@@ -273,17 +273,12 @@ def _scan_set_based(engine: Engine, parsed: ParsedTemplate, schema: Schema,
 
     With ``domains`` (the ``SELECT DISTINCT`` values of each placeholder), a compared value
     outside its domain that the database must have merged with a domain value raises
-    :class:`CollationMismatch`: ``SELECT DISTINCT`` and ``=`` follow the column's collation,
-    Python's grouping does not. Where the compared column is the domain column itself, any
-    value outside the domain can only be such a merge; elsewhere it is one when it matches a
-    domain value loosely (a value the other table simply does not hold is no mismatch). Each
-    distinct combination is checked once; ``check_hits`` False says ``combos`` is the product
-    of the domains, so that only combinations outside it need a check.
+    :class:`CollationMismatch` (see :func:`_collation_check`). Each distinct combination is
+    checked once; ``check_hits`` False says ``combos`` is the product of the domains, so that
+    only combinations outside it need a check.
     """
     sql, n_ph, layout = parsed.set_based_query(schema)
     build = _GroupBuilder(parsed, layout)
-    n_keys = sum(len(pk) for _, _, pk in layout)
-    end = n_ph + n_keys
     scalar = n_ph == 1
     take_all = combos is None
     if take_all:
@@ -292,14 +287,34 @@ def _scan_set_based(engine: Engine, parsed: ParsedTemplate, schema: Schema,
                                      strict=True))
     #: each combination then makes its own group, from rows it shares (never a group made twice)
     duplicates = len(index) < len(combos)
-    slots: list[Any] = [None] * len(combos)
-    more: dict[int, list[tuple]] = {}
+    scan = _Scan(combos, [None] * len(combos), {}, n_ph, sum(len(pk) for _, _, pk in layout), build,
+                 make_groups and build.keyed and not duplicates)
+    # A group's params are its combination's values. Where every domain value is text, a row's
+    # own values equal to them are the same text, and taking them spares a read of the
+    # combination (a cache miss per row: the rows come in the table's order, not the values').
+    # Anything else keeps the combination's own values (1 and 1.0 are equal, not the same).
+    text_params = domains is not None and all(set(map(type, d)) <= {str} for d in domains)
+    check = None if domains is None else _collation_check(parsed, domains)
+    _read_rows(engine, sql, scan, index, take_all=take_all, check=check, check_hits=check_hits,
+               text_params=text_params)
+    if duplicates:
+        # combinations equal in Python (1 and 1.0) share one index entry: each reads its rows
+        places = [index[c[0] if scalar else c] for c in combos]
+        scan.more = {j: scan.more[i] for j, i in enumerate(places) if i in scan.more}
+        scan.slots = [scan.slots[i] for i in places]
+    return scan
+
+
+def _collation_check(parsed: ParsedTemplate, domains: Sequence[Sequence[Any]]) -> Callable[[tuple], None]:
+    """A check that raises :class:`CollationMismatch` when a combination's values show the
+    database merging values: ``SELECT DISTINCT`` and ``=`` follow the column's collation,
+    Python's grouping does not. Where the compared column is the domain column itself, any
+    value outside the domain can only be such a merge; elsewhere it is one when it matches a
+    domain value loosely (a value the other table simply does not hold is no mismatch)."""
     checks: list | None = None
-    seen: set[tuple] = set()
     loose_key = dialect_named(parsed.dialect).collation_key
 
     def check(params: tuple) -> None:
-        """Raise CollationMismatch when ``params`` shows the database merging values."""
         nonlocal checks
         if checks is None:  # built at the first combination that needs it, often never
             checks = []
@@ -310,17 +325,25 @@ def _scan_set_based(engine: Engine, parsed: ParsedTemplate, schema: Schema,
             if value not in exact and (loose is None or loose_key(value) in loose):
                 raise CollationMismatch(parsed.id)
 
-    verify = domains is not None
+    return check
+
+
+def _read_rows(engine: Engine, sql: str, scan: _Scan, index: dict[Any, int], *, take_all: bool,
+               check: Callable[[tuple], None] | None, check_hits: bool, text_params: bool) -> None:
+    """Run the set-based query ``sql`` and put each row in the slot of its combination in
+    ``scan`` (by ``index``: combination, or its one value, -> place); with ``take_all`` a
+    combination not yet indexed is added, otherwise its rows are skipped. Each combination
+    outside the index, and with ``check_hits`` each one in it, goes through ``check`` once."""
+    # everything the loop reads is a local: it runs once per row, millions of times
+    combos, slots, more, build = scan.combos, scan.slots, scan.more, scan.build
+    n_ph, make_groups, tid = scan.n_ph, scan.made_groups, build.template_id
+    end = n_ph + scan.n_keys
+    scalar = n_ph == 1
+    seen: set[tuple] = set()
+    verify = check is not None
     verify_hits = verify and check_hits
-    make_groups = make_groups and build.keyed and not duplicates
-    tid = parsed.id
     null_singles = 0
     new_group = QAGroup.__new__
-    # A group's params are its combination's values. Where every domain value is text, a row's
-    # own values equal to them are the same text, and taking them spares a read of the
-    # combination (a cache miss per row: the rows come in the table's order, not the values').
-    # Anything else keeps the combination's own values (1 and 1.0 are equal, not the same).
-    text_params = domains is not None and all(set(map(type, d)) <= {str} for d in domains)
     get = index.get
     with engine.connect() as conn:
         result = conn.execution_options(stream_results=True).exec_driver_sql(sql, {})
@@ -366,12 +389,7 @@ def _scan_set_based(engine: Engine, parsed: ParsedTemplate, schema: Schema,
                         held = tuple(combos[i]) + held._pending[1] + answer
                     more[i] = [held, row]
                     slots[i] = _MORE
-    if duplicates:
-        # combinations equal in Python (1 and 1.0) share one index entry: each reads its rows
-        places = [index[c[0] if scalar else c] for c in combos]
-        more = {j: more[i] for j, i in enumerate(places) if i in more}
-        slots = [slots[i] for i in places]
-    return _Scan(combos, slots, more, n_ph, n_keys, build, make_groups, null_singles)
+    scan.null_singles = null_singles
 
 
 def run_set_based(engine: Engine, parsed: ParsedTemplate, schema: Schema,
@@ -435,6 +453,22 @@ def answer_template(engine: Engine, parsed: ParsedTemplate, schema: Schema,
         return _answer_template(engine, parsed, schema, options)
 
 
+def _set_based_or_none(engine: Engine, parsed: ParsedTemplate, schema: Schema, combos: list[tuple[Any, ...]],
+                       domains: Sequence[Sequence[Any]]) -> _Scan | None:
+    """Every combination's rows in one scan, made into one-row groups where they can be; None
+    where the database merges values that Python tells apart (:class:`CollationMismatch`): the
+    combinations are then answered one query each."""
+    same_column = all(parsed.compared[ph] == parsed.domains[ph] for ph in parsed.placeholders)
+    capped = len(combos) < math.prod(len(d) for d in domains)
+    try:
+        # uncapped, on the domain columns themselves: the combinations are the product of
+        # the domains, and only a value outside it needs the collation check
+        return _scan_set_based(engine, parsed, schema, combos, domains,
+                               check_hits=capped or not same_column, make_groups=True)
+    except CollationMismatch:
+        return None
+
+
 def _answer_template(engine: Engine, parsed: ParsedTemplate, schema: Schema,
                      options: AnswerOptions) -> TemplateAnswers:
     from ragdx.gen.values import draw_combinations, needs_normalising, normalise_rows, settle_nulls
@@ -445,17 +479,9 @@ def _answer_template(engine: Engine, parsed: ParsedTemplate, schema: Schema,
     counts = AnswerCounts(combinations=len(combos), method="set" if use_set else "per-combination",
                           left_out_by_cap=available - len(combos))
     groups: list[QAGroup] = []
-    if use_set:
-        same_column = all(parsed.compared[ph] == parsed.domains[ph] for ph in parsed.placeholders)
-        capped = len(combos) < math.prod(len(d) for d in domains)
-        try:
-            # uncapped, on the domain columns themselves: the combinations are the product of
-            # the domains, and only a value outside it needs the collation check
-            scan = _scan_set_based(engine, parsed, schema, combos, domains,
-                                   check_hits=capped or not same_column, make_groups=True)
-        except CollationMismatch:
-            use_set = False
-            counts.method = "per-combination"
+    scan = _set_based_or_none(engine, parsed, schema, combos, domains) if use_set else None
+    if scan is None:
+        counts.method = "per-combination"
     del domains
     keep_none, keep_multi = options.unanswerable == "keep", options.multi_answer == "keep"
     append = groups.append
@@ -480,7 +506,7 @@ def _answer_template(engine: Engine, parsed: ParsedTemplate, schema: Schema,
             row = group.rows[0]
             counts.null_answers += row.count(None) == len(row)
 
-    if use_set:
+    if scan is not None:
         slots, more, build, made = scan.slots, scan.more, scan.build, scan.made_groups
         single = 0
         if made and not more and not keep_none:

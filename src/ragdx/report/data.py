@@ -151,9 +151,7 @@ def build_report(run_dirs: Sequence[str | Path], *, relevance: str | Path | None
                  dataset: str | Path | None = None) -> dict[str, Any]:
     """Gather the report's data for one or more run directories (on one dataset, to be compared);
     ``dataset`` where that dataset is now, when it moved away from the runs."""
-    from ragdx.evaluate.compare import compare
     from ragdx.gen.dataset import stats
-    from ragdx.report.diagnosis import diagnose
     from ragdx.report.templates import template_counts
 
     if not run_dirs:
@@ -166,60 +164,12 @@ def build_report(run_dirs: Sequence[str | Path], *, relevance: str | Path | None
     runs = [_load_run(p, judge=judge, n_boot=n_boot, seed=seed, dataset=dataset) for p in paths]
     dataset_path, records = _dataset_records(paths[0], dataset)
     records_by_id = {r.id: r for r in records}
-
-    systems = []
-    for run in runs:
-        m = run["metrics"]
-        blame_all = m.blame.get("all")
-        counts = blame_all.to_dict() if blame_all is not None else Counter(b["verdict"] for b in run["blame"].values())
-        systems.append({
-            "name": run["name"], "description": run["description"], "path": run["path"],
-            "queries": m.queries, "judges": m.judges, "inputs": m.inputs, "warnings": m.warnings,
-            "gap_rule": m.gap_rule, "retrieval_rule": m.retrieval_rule,
-            "overall_key": m.overall_key, "overall": m.overall, "by_style": m.by_style,
-            "blame": {k: v.to_dict() for k, v in m.blame.items()},
-            "blame_all": {v: int(counts.get(v, 0)) for v in (*VERDICTS, "unjudged")},
-            "unsure": sum(int(counts.get(v, 0)) for v in UNSURE),
-            "confusion": (m.text_metrics or {}).get("confusion_ground_truth"),
-            # the metrics alone: the retrieval rule is shown with the system (``retrieval_rule``)
-            "text_metrics": {k: v for k, v in (m.text_metrics or {}).items()
-                             if not isinstance(v, dict) and not k.endswith("_note") and k != "retrieval_rule"},
-            "style_test": m.comparison,
-            "per_template": _per_template(run["judgements"], run["blame"], records_by_id),
-            "counts": (run["manifest"].counts or {}),
-            "diagnosis": diagnose(run["name"], run["blame"].values(), run["judgements"], n_boot=n_boot, seed=seed),
-        })
-
-    comparisons = []
-    for i in range(len(runs)):
-        for k in range(i + 1, len(runs)):
-            a, b = runs[i], runs[k]
-            ids_a = {j.id for j in a["judgements"]}
-            if not ids_a & {j.id for j in b["judgements"]}:
-                continue
-            try:
-                comparisons.append(compare(a["judgements"], b["judgements"], names=(a["name"], b["name"]),
-                                           n_boot=n_boot, seed=seed))
-            except RagdxError:
-                continue
-
+    systems = [_system(run, records_by_id, n_boot=n_boot, seed=seed) for run in runs]
+    comparisons = _comparisons(runs, n_boot=n_boot, seed=seed)
     failures = [f for run in runs for f in _failures(run, records_by_id)]
     rel_path = Path(relevance) if relevance is not None else _find_relevance(dataset_path)
-    rel = None
-    if rel_path is not None:
-        try:
-            rel = json.loads(Path(rel_path).read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise RagdxError(f"cannot read the knowledge-boundary results ({exc})", source=str(rel_path)) from None
-
-    manifest = {}
-    if dataset_path is not None:
-        from ragdx.gen.dataset import MANIFEST as DATASET_MANIFEST
-        from ragdx.gen.dataset import read_manifest
-
-        directory = dataset_path if dataset_path.is_dir() else dataset_path.parent
-        if (directory / DATASET_MANIFEST).exists():
-            manifest = read_manifest(directory)
+    rel = _read_relevance(rel_path) if rel_path is not None else None
+    manifest = _dataset_manifest(dataset_path)
     return {
         "title": title or ("ragdx report: " + ", ".join(names)),
         "generated": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -233,3 +183,67 @@ def build_report(run_dirs: Sequence[str | Path], *, relevance: str | Path | None
         "systems": systems, "comparisons": comparisons, "failures": failures,
         "relevance": rel, "relevance_path": str(rel_path) if rel_path else None, "n_boot": n_boot,
     }
+
+
+def _system(run: dict[str, Any], records_by_id: dict[str, Any], *, n_boot: int, seed: int) -> dict[str, Any]:
+    """One system's part of the report: its metrics, blame, per-template accuracy and diagnosis."""
+    from ragdx.report.diagnosis import diagnose
+
+    m = run["metrics"]
+    blame_all = m.blame.get("all")
+    counts = blame_all.to_dict() if blame_all is not None else Counter(b["verdict"] for b in run["blame"].values())
+    return {
+        "name": run["name"], "description": run["description"], "path": run["path"],
+        "queries": m.queries, "judges": m.judges, "inputs": m.inputs, "warnings": m.warnings,
+        "gap_rule": m.gap_rule, "retrieval_rule": m.retrieval_rule,
+        "overall_key": m.overall_key, "overall": m.overall, "by_style": m.by_style,
+        "blame": {k: v.to_dict() for k, v in m.blame.items()},
+        "blame_all": {v: int(counts.get(v, 0)) for v in (*VERDICTS, "unjudged")},
+        "unsure": sum(int(counts.get(v, 0)) for v in UNSURE),
+        "confusion": (m.text_metrics or {}).get("confusion_ground_truth"),
+        # the metrics alone: the retrieval rule is shown with the system (``retrieval_rule``)
+        "text_metrics": {k: v for k, v in (m.text_metrics or {}).items()
+                         if not isinstance(v, dict) and not k.endswith("_note") and k != "retrieval_rule"},
+        "style_test": m.comparison,
+        "per_template": _per_template(run["judgements"], run["blame"], records_by_id),
+        "counts": (run["manifest"].counts or {}),
+        "diagnosis": diagnose(run["name"], run["blame"].values(), run["judgements"], n_boot=n_boot, seed=seed),
+    }
+
+
+def _comparisons(runs: Sequence[dict[str, Any]], *, n_boot: int, seed: int) -> list[Any]:
+    """Every pair of systems that answered some of the same queries, compared on those."""
+    from ragdx.evaluate.compare import compare
+
+    comparisons = []
+    for i in range(len(runs)):
+        for k in range(i + 1, len(runs)):
+            a, b = runs[i], runs[k]
+            ids_a = {j.id for j in a["judgements"]}
+            if not ids_a & {j.id for j in b["judgements"]}:
+                continue
+            try:
+                comparisons.append(compare(a["judgements"], b["judgements"], names=(a["name"], b["name"]),
+                                           n_boot=n_boot, seed=seed))
+            except RagdxError:
+                continue
+    return comparisons
+
+
+def _read_relevance(rel_path: Path) -> Any:
+    """The knowledge-boundary results (``relevance.json``) the report shows."""
+    try:
+        return json.loads(Path(rel_path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise RagdxError(f"cannot read the knowledge-boundary results ({exc})", source=str(rel_path)) from None
+
+
+def _dataset_manifest(dataset_path: Path | None) -> dict[str, Any]:
+    """The dataset's manifest, or nothing where the dataset has none (a bare records file)."""
+    if dataset_path is None:
+        return {}
+    from ragdx.gen.dataset import MANIFEST as DATASET_MANIFEST
+    from ragdx.gen.dataset import read_manifest
+
+    directory = dataset_path if dataset_path.is_dir() else dataset_path.parent
+    return read_manifest(directory) if (directory / DATASET_MANIFEST).exists() else {}
