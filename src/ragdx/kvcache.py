@@ -197,6 +197,8 @@ def _columns(conn: sqlite3.Connection, table: str) -> list[str]:
 def _prepare(conn: sqlite3.Connection, ns: Namespace) -> None:
     """Create ``ns``'s table, or adopt the one an older ragdx wrote under that name (once, in one
     transaction, which a second process racing on it waits for and then finds done)."""
+    if "value" in _columns(conn, ns.name) and _columns(conn, _VERSIONS):
+        return  # the usual case, read without taking the write lock
     conn.execute("BEGIN IMMEDIATE")
     try:
         conn.execute(f"CREATE TABLE IF NOT EXISTS {_VERSIONS} (name TEXT PRIMARY KEY, version INTEGER NOT NULL)")
@@ -257,8 +259,8 @@ class Namespace:
 
     def get(self, key: str) -> bytes | None:
         with self.store.connection(self) as conn:
-            row = conn.execute(f'SELECT value FROM "{self.name}" WHERE key = ?', (key,)).fetchone()
-        return None if row is None else _bytes(row[0])
+            row = conn.execute(f'SELECT CAST(value AS BLOB) FROM "{self.name}" WHERE key = ?', (key,)).fetchone()
+        return None if row is None else bytes(row[0])
 
     def get_many(self, keys: Sequence[str]) -> dict[str, bytes]:
         """The entries among ``keys`` that are present (a missing key is simply absent)."""
@@ -267,11 +269,9 @@ class Namespace:
             for i in range(0, len(keys), _CHUNK):
                 chunk = list(keys[i:i + _CHUNK])
                 marks = ",".join("?" * len(chunk))
-                found.update(conn.execute(f'SELECT key, value FROM "{self.name}" WHERE key IN ({marks})',
-                                          chunk).fetchall())
-        for k, v in found.items():
-            if not isinstance(v, bytes):  # written as text (JSON), by ragdx or an older one
-                found[k] = _bytes(v)
+                # a value written as text (JSON, by ragdx or an older one) comes back as its UTF-8
+                found.update(conn.execute(f'SELECT key, CAST(value AS BLOB) FROM "{self.name}" '
+                                          f"WHERE key IN ({marks})", chunk).fetchall())
         return found
 
     def put(self, key: str, value: bytes | str, *, meta: str | None = None) -> None:
@@ -333,10 +333,6 @@ class Namespace:
             conn.execute(f"INSERT OR REPLACE INTO {_VERSIONS} VALUES (?, ?)", (self.name, version))
             conn.execute("COMMIT")
         return len(changed)
-
-
-def _bytes(value: bytes | str) -> bytes:
-    return value.encode() if isinstance(value, str) else value
 
 
 def store_info(path: str | os.PathLike[str]) -> StoreInfo:
