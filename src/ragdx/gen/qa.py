@@ -281,7 +281,7 @@ def _scan_set_based(engine: Engine, parsed: ParsedTemplate, schema: Schema,
     build = _GroupBuilder(parsed, layout)
     scalar = n_ph == 1
     take_all = combos is None
-    if take_all:
+    if combos is None:
         combos = []
     index: dict[Any, int] = dict(zip([c[0] for c in combos] if scalar else combos, range(len(combos)),
                                      strict=True))
@@ -294,9 +294,9 @@ def _scan_set_based(engine: Engine, parsed: ParsedTemplate, schema: Schema,
     # combination (a cache miss per row: the rows come in the table's order, not the values').
     # Anything else keeps the combination's own values (1 and 1.0 are equal, not the same).
     text_params = domains is not None and all(set(map(type, d)) <= {str} for d in domains)
-    check = None if domains is None else _collation_check(parsed, domains)
-    _read_rows(engine, sql, scan, index, take_all=take_all, check=check, check_hits=check_hits,
-               text_params=text_params)
+    # the check is made whatever the domains; without them it is never called (``verify`` False)
+    _read_rows(engine, sql, scan, index, take_all=take_all, check=_collation_check(parsed, domains or ()),
+               verify=domains is not None, check_hits=check_hits, text_params=text_params)
     if duplicates:
         # combinations equal in Python (1 and 1.0) share one index entry: each reads its rows
         places = [index[c[0] if scalar else c] for c in combos]
@@ -329,18 +329,18 @@ def _collation_check(parsed: ParsedTemplate, domains: Sequence[Sequence[Any]]) -
 
 
 def _read_rows(engine: Engine, sql: str, scan: _Scan, index: dict[Any, int], *, take_all: bool,
-               check: Callable[[tuple], None] | None, check_hits: bool, text_params: bool) -> None:
+               check: Callable[[tuple], None], verify: bool, check_hits: bool, text_params: bool) -> None:
     """Run the set-based query ``sql`` and put each row in the slot of its combination in
     ``scan`` (by ``index``: combination, or its one value, -> place); with ``take_all`` a
     combination not yet indexed is added, otherwise its rows are skipped. Each combination
-    outside the index, and with ``check_hits`` each one in it, goes through ``check`` once."""
+    outside the index, and with ``check_hits`` each one in it, goes through ``check`` once
+    where ``verify`` says so."""
     # everything the loop reads is a local: it runs once per row, millions of times
     combos, slots, more, build = scan.combos, scan.slots, scan.more, scan.build
     n_ph, make_groups, tid = scan.n_ph, scan.made_groups, build.template_id
     end = n_ph + scan.n_keys
     scalar = n_ph == 1
     seen: set[tuple] = set()
-    verify = check is not None
     verify_hits = verify and check_hits
     null_singles = 0
     new_group = QAGroup.__new__
@@ -515,7 +515,7 @@ def _answer_template(engine: Engine, parsed: ParsedTemplate, schema: Schema,
             groups.extend([g for g in slots if g is not None])
             single = len(groups)
             counts.unanswerable_dropped += len(slots) - single
-            slots = ()
+            slots = []
         # otherwise one combination at a time, a one-row group already made by the scan
         for i, held in enumerate(slots):
             if held is None:
