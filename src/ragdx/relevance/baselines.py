@@ -30,9 +30,12 @@ from ragdx.errors import RagdxError
 
 EMBEDDING_BASELINES: tuple[str, ...] = ("maha", "svm", "lof", "kde", "copod")
 LENGTH_BASELINES: tuple[str, ...] = ("length", "length-short", "length-dev")
+#: scores that read the corpus's words, not the queries' embeddings (issue 25: what only a tester
+#: holding the corpus can know): the share of a query's information the corpus never writes
+CORPUS_BASELINES: tuple[str, ...] = ("unseen-words",)
 DISPLAY_NAMES = {"maha": "Maha", "svm": "SVM", "lof": "LOF", "kde": "KDE", "copod": "COPOD",
                  "length": "Length (longer = OoK)", "length-short": "Length (shorter = OoK)",
-                 "length-dev": "Length-dev", "lm": "LM score"}
+                 "length-dev": "Length-dev", "unseen-words": "Unseen words", "lm": "LM score"}
 
 
 class Mahalanobis:
@@ -77,6 +80,31 @@ def embedding_baseline_scores(calibration: np.ndarray, queries: np.ndarray,
         det = make_detector(name).fit(cal)
         out[name] = np.asarray(det.decision_function(q), dtype=np.float64)
     return out
+
+
+_WORD = re.compile(r"\w+")
+
+
+def unseen_word_scores(corpus_texts: Sequence[str], texts: Sequence[str]) -> dict[str, np.ndarray]:
+    """``unseen-words``: the IDF-weighted share of a query's words that no corpus chunk contains.
+    A question about an entity no document mentions names words the corpus never uses (the
+    entity's name); one about a covered entity reuses the corpus's words. A word the corpus lacks
+    weighs as much as the rarest word it has."""
+    import math
+    from collections import Counter
+
+    df: Counter[str] = Counter()
+    for text in corpus_texts:
+        df.update(set(_WORD.findall(text.casefold())))
+    n = len(corpus_texts)
+    unseen_weight = math.log((n + 1) / 1) + 1.0
+    out = np.zeros(len(texts))
+    for i, text in enumerate(texts):
+        words = [w for w in _WORD.findall(text.casefold()) if len(w) > 1]
+        weights = [math.log((n + 1) / (df[w] + 1)) + 1.0 if w in df else unseen_weight for w in words]
+        total = sum(weights)
+        out[i] = 0.0 if total == 0 else sum(wt for w, wt in zip(words, weights, strict=True) if w not in df) / total
+    return {"unseen-words": out}
 
 
 def length_scores(calibration_texts: Sequence[str], texts: Sequence[str]) -> dict[str, np.ndarray]:

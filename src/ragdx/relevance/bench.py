@@ -29,14 +29,16 @@ import numpy as np
 from ragdx.embed import USER_CACHE
 from ragdx.errors import RagdxError
 from ragdx.relevance.baselines import (
-    DISPLAY_NAMES as BASELINE_NAMES,
-)
-from ragdx.relevance.baselines import (
+    CORPUS_BASELINES,
     EMBEDDING_BASELINES,
     LENGTH_BASELINES,
     embedding_baseline_scores,
     length_scores,
     lm_relevance_scores,
+    unseen_word_scores,
+)
+from ragdx.relevance.baselines import (
+    DISPLAY_NAMES as BASELINE_NAMES,
 )
 from ragdx.relevance.calibration import read_corpus, read_questions
 from ragdx.relevance.drift import ks_drift
@@ -284,6 +286,7 @@ class _MethodScores:
         self.base_all = embedding_baseline_scores(emb.calibration, all_emb)
         all_texts = setting.in_knowledge + [t for texts in setting.out_of_knowledge.values() for t in texts]
         self.base_all.update(length_scores(setting.calibration, all_texts))
+        self.base_all.update(unseen_word_scores(setting.corpus, all_texts))
         self.offsets, pos = {}, len(emb.in_knowledge)
         for name, e in emb.out_of_knowledge.items():
             self.offsets[name] = (pos, pos + len(e))
@@ -310,7 +313,7 @@ def _detection(setting: Setting, scores: _MethodScores, n_ik: int, n_per_class: 
     length-matched samples, and the sample sizes behind them."""
     scores_ik = scores.of(None)
     len_ik = np.array([len(t) for t in setting.in_knowledge], dtype=np.float64)
-    methods = list(STATISTICS) + list(EMBEDDING_BASELINES) + list(LENGTH_BASELINES)
+    methods = list(STATISTICS) + list(EMBEDDING_BASELINES) + list(LENGTH_BASELINES) + list(CORPUS_BASELINES)
     detection: dict[str, dict] = {"all": {}, "length-matched": {}}
     samples: dict[str, dict] = {"all": {}, "length-matched": {}}
     for name, texts in setting.out_of_knowledge.items():
@@ -432,6 +435,7 @@ def _baseline_frr(setting: Setting, cal_emb: np.ndarray, ik_emb: np.ndarray, alp
         scores = embedding_baseline_scores(cal_emb[fit], np.vstack([cal_emb[ref], ik_emb]))
         texts_fit = [setting.calibration[i] for i in fit]
         scores.update(length_scores(texts_fit, [setting.calibration[i] for i in ref] + setting.in_knowledge))
+        scores.update(unseen_word_scores(setting.corpus, [setting.calibration[i] for i in ref] + setting.in_knowledge))
         m = ref.size
         for name, sc in scores.items():
             reference, held = np.sort(sc[:m]), sc[m:]
@@ -614,7 +618,7 @@ def _table2_lines(result: BenchResult, variant: str, title: str) -> list[str]:
     disp = result.info["display"]
     sets = result.detection[variant]
     lines: list[str] = []
-    baselines = list(EMBEDDING_BASELINES) + list(LENGTH_BASELINES)
+    baselines = list(EMBEDDING_BASELINES) + list(LENGTH_BASELINES) + list(CORPUS_BASELINES)
     has_lm = any("lm" in m for m in sets.values())
     if has_lm:
         baselines.append("lm")
