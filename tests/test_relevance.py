@@ -462,3 +462,13 @@ def test_texts_are_not_embedded_with_a_different_model_than_the_corpus(data):
     t = RelevanceTester().fit(data.corpus, data.calibration, embedding_model="some-other-model")
     with pytest.raises(RagdxError, match="fitted on some-other-model embeddings"):
         t.test(["a question"])
+
+
+def test_unseen_words_reads_what_the_corpus_writes():
+    from ragdx.relevance.baselines import unseen_word_scores
+
+    corpus = ["Alfreds Futterkiste is a customer in Berlin.", "Ana Trujillo Emparedados is based in Mexico."]
+    scores = unseen_word_scores(corpus, ["Which city is Alfreds Futterkiste in?",
+                                         "Which city is Blauer See Delikatessen in?", ""])["unseen-words"]
+    # the covered customer's name is all corpus words; the absent one's name is not
+    assert scores[0] < scores[1] and scores[2] == 0.0 and 0.0 <= scores[0] <= 1.0 and scores[1] > 0.4
