@@ -127,3 +127,21 @@ def test_no_private_name_imported_from_another_module():
             if taken and taken.startswith("_") and not taken.startswith("__") and target != name:
                 private.append(f"{path.relative_to(SRC)}:{line}: {taken} from {target}")
     assert private == []
+
+
+def test_no_circle_between_rooms():
+    # a room is a subpackage (ragdx.gen, ragdx.rag, ...) or a top-level module: rooms form layers,
+    # so no room may import, through any of its modules, a room that imports it back
+    def room(module: str) -> str:
+        parts = module.split(".")
+        return ".".join(parts[:2]) if len(parts) > 2 else module
+
+    rooms: dict[str, set[str]] = {}
+    for module, targets in _graph().items():
+        here = rooms.setdefault(room(module), set())
+        here |= {room(t) for t in targets} - {room(module)}
+    for targets in list(rooms.values()):
+        for t in targets:
+            rooms.setdefault(t, set())
+    assert len(rooms) > 20
+    assert _cycles(rooms) == []
