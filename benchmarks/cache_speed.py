@@ -7,6 +7,10 @@ model's) embeds ``n`` new texts (misses: encode + write) into a fresh cache dire
 embedder instance fetches them all again (hits: one read of ``n`` vectors), ``repeat`` times; the
 median (and the fastest) is printed. LLM: ``n // 10`` completions are put, then each is read back; the median time per
 hit over ``repeat`` passes is printed.
+
+To compare with an earlier ragdx, export its tree (``git archive <commit> src | tar -x -C /tmp/old``) and run
+the script with ``PYTHONPATH=/tmp/old/src``, alternating with the current tree: on a shared machine only the
+fastest passes of several alternations compare.
 """
 
 from __future__ import annotations

@@ -257,3 +257,24 @@ def test_remove_store_deletes_the_file_and_its_wal_only(tmp_path):
     freed = remove_store(path)
     assert freed > 1000 and not path.exists() and not Path(f"{path}-wal").exists() and keep.exists()
     assert store_info(path) == store_info(path) and not store_info(path).exists and store_info(path).rows == {}
+
+
+def test_an_older_completion_cache_still_hits(tmp_path):
+    """llm-cache.sqlite as ragdx wrote it before: (key, request, response, created), already scrubbed."""
+    from ragdx.llm.cache import CompletionCache, canonical_json, request_key, stored_request
+
+    request = {"base_url": "http://h/v1", "model": "m", "messages": [{"role": "user", "content": "q"}],
+               "params": {"temperature": 0}, "sample_index": 0}
+    path = tmp_path / "llm-cache.sqlite"
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE completions (key TEXT PRIMARY KEY, request TEXT NOT NULL, "
+                     "response TEXT NOT NULL, created TEXT NOT NULL)")
+        conn.execute("INSERT INTO completions VALUES (?, ?, ?, 'then')",
+                     (request_key(request), stored_request(request), canonical_json({"text": "old answer"})))
+        conn.execute("PRAGMA user_version = 1")
+    conn.close()
+    cache = CompletionCache(path)
+    assert cache.get(request) == {"text": "old answer"}
+    cache.put(request, {"text": "a racing second answer"})  # the first answer stays
+    cache.put({**request, "sample_index": 1}, {"text": "new"})
+    assert CompletionCache(path).get(request) == {"text": "old answer"} and len(cache) == 2
