@@ -20,9 +20,10 @@ The types and test helpers are imported on first use, so that ``import ragdx`` s
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ragdx.errors import RagdxError
+from ragdx.lazy import lazy_names
 
 # The import system sets ``ragdx.<name>`` to a submodule when it first loads one (and only then).
 # Loading the three that share a name with an API function here, before the functions are bound
@@ -54,20 +55,9 @@ __all__ = [
 ]
 
 _LAZY = {
-    "EvaluationResult": "ragdx.evaluate.results", "Metric": "ragdx.evaluate.results",
-    "RunSummary": "ragdx.rag.runner", "RelevanceTester": "ragdx.relevance.tester",
-    "assert_metrics": "ragdx.testing", "assert_no_regression": "ragdx.testing",
+    "EvaluationResult": "evaluate.results", "Metric": "evaluate.results",
+    "RunSummary": "rag.runner", "RelevanceTester": "relevance.tester",
+    "assert_metrics": "testing", "assert_no_regression": "testing",
 }
 
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'ragdx' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_names(__name__, _LAZY, __all__)

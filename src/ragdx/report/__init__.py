@@ -11,9 +11,10 @@ for ``ragdx --help``.
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from ragdx.lazy import lazy_names
 
 if TYPE_CHECKING:
     from ragdx.report.data import build_report
@@ -25,17 +26,7 @@ __all__ = ["build_report", "render_html", "render_markdown", "write_report"]
 _LAZY = {"build_report": "data", "render_html": "html", "render_markdown": "markdown"}
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_names(__name__, _LAZY, __all__)
 
 
 def write_report(run_dirs, out: str | Path, *, fmt: str = "html", **kwargs: Any) -> Path:
