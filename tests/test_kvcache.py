@@ -278,3 +278,27 @@ def test_an_older_completion_cache_still_hits(tmp_path):
     cache.put(request, {"text": "a racing second answer"})  # the first answer stays
     cache.put({**request, "sample_index": 1}, {"text": "new"})
     assert CompletionCache(path).get(request) == {"text": "old answer"} and len(cache) == 2
+
+
+def test_no_existing_sqlite_file_is_opened_outside_sqlite(tmp_path, monkeypatch):
+    # POSIX drops every lock a process holds on a file when it closes any descriptor of that file:
+    # opening the -shm to narrow its mode released the connection's locks, and another process
+    # then truncated the -shm under this one's mapping (SIGBUS in the two-process test, once)
+    from ragdx import kvcache
+
+    path = tmp_path / "c.sqlite"
+    ns = KVStore(path).namespace("v")
+    ns.put("k", b"v")  # the connection is open, the -wal and -shm exist
+    assert path.with_name("c.sqlite-shm").exists()
+    opened: list[str] = []
+    real_open = os.open
+
+    def spy(name, flags, *args):
+        opened.append(str(name))
+        return real_open(name, flags, *args)
+
+    monkeypatch.setattr(os, "open", spy)
+    kvcache.private_cache_file(path)
+    kvcache.private_cache_file(path, siblings_only=True)
+    assert [p for p in opened if p.startswith(str(path))] == []
+    assert ns.get("k") == b"v"

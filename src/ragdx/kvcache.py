@@ -74,16 +74,51 @@ class StoreInfo:
 
 def private_cache_file(path: Path, *, siblings_only: bool = False) -> None:
     """The cache file and its WAL companions user-only, whatever the umask; its directory created
-    0700 when ragdx creates it."""
-    from ragdx.store import private_dir, private_file
+    0700 when ragdx creates it.
+
+    None of these files is ever opened here once it exists: SQLite holds POSIX locks on them, and
+    POSIX drops every lock a process holds on a file as soon as the process closes *any*
+    descriptor of that file. Opening the -shm to fix its mode, with this process's connection
+    open, released the connection's locks; another process then took the -shm for its first
+    user and truncated it under our mapping (SIGBUS, seen in tests/test_kvcache.py's two-process
+    test). A missing file is created with O_EXCL (no lock can exist on a file that did not
+    exist); an existing one is only chmod-ed, which touches no lock. SQLite gives a new -wal and
+    -shm the database file's mode."""
+    from ragdx.store import PRIVATE_FILE, private_dir
 
     if not siblings_only:
         private_dir(path.parent)
-        private_file(path)
-    for suffix in ("-wal", "-shm"):
-        sibling = path.with_name(path.name + suffix)
-        if sibling.exists():
-            private_file(sibling)
+        if not path.exists():
+            try:
+                os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, PRIVATE_FILE))
+            except FileExistsError:
+                pass  # another process created it just now
+    names = ([] if siblings_only else [path]) + [path.with_name(path.name + s) for s in ("-wal", "-shm")]
+    for name in names:
+        try:
+            if os.stat(name).st_mode & 0o077:
+                os.chmod(name, PRIVATE_FILE)
+        except FileNotFoundError:
+            continue
+
+
+def _wal(conn: sqlite3.Connection, wait_s: float = 30.0) -> None:
+    """WAL mode, once per file (it persists). Switching takes the file alone and does not wait on
+    the busy timeout: two processes opening a new cache at once both try, one is told "locked";
+    it asks again until the other has switched (then the mode reads "wal" and nothing is left)."""
+    import time
+
+    deadline = time.monotonic() + wait_s
+    while True:
+        try:
+            if conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal":
+                return
+            conn.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
 
 
 class KVStore:
@@ -151,7 +186,7 @@ class KVStore:
         if self._conn is None:
             private_cache_file(self.path)
             conn = sqlite3.connect(self.path, timeout=30, check_same_thread=False, isolation_level=None)
-            conn.execute("PRAGMA journal_mode=WAL")
+            _wal(conn)
             # SQLite gives -wal and -shm the database's mode; an older ragdx's are narrowed
             private_cache_file(self.path, siblings_only=True)
             self._conn, self._pid = conn, os.getpid()
