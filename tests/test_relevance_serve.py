@@ -117,3 +117,23 @@ def test_packaged_model_embeds_offline_and_texts_flow_end_to_end(data, saved, tm
     results = r.json()["results"]
     assert [x["query"] for x in results] == texts
     assert results[0]["p_value"] > results[2]["p_value"] and results[2]["out_of_knowledge"]
+
+
+def test_embeddings_beyond_float32_are_refused_not_cast_to_inf():
+    import numpy as np
+
+    from ragdx.errors import RagdxError
+    from ragdx.relevance import serve
+
+    class Batch:
+        queries = None
+        embeddings = [[1e39, 0.0], [0.5, 0.5]]
+
+    try:
+        serve._batch_inputs(Batch(), max_batch=10, max_query_chars=100, dim=2)
+    except RagdxError as exc:
+        assert "float32" in exc.message and exc.field == "embeddings"
+    else:
+        raise AssertionError("1e39 was accepted")
+    Batch.embeddings = [[0.25, 0.5]]
+    assert serve._batch_inputs(Batch(), max_batch=10, max_query_chars=100, dim=2).dtype == np.float32

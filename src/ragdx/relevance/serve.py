@@ -227,10 +227,13 @@ def _batch_inputs(batch: Batch, max_batch: int, max_query_chars: int, dim: int |
             if len(q) > max_query_chars:
                 raise _Refused(422, f"queries[{i}] has {len(q)} characters, over the limit of {max_query_chars}")
         return batch.queries
-    arr = np.asarray(batch.embeddings, dtype=np.float32)
-    if arr.ndim != 2 or (dim is not None and arr.shape[1] != dim):
+    raw = np.asarray(batch.embeddings, dtype=np.float64)
+    if raw.ndim != 2 or (dim is not None and raw.shape[1] != dim):
         raise RagdxError(f"embeddings must all have dimension {dim}", field="embeddings")
-    return arr
+    # a value beyond float32's range would become inf in the cast (and NaN statistics after it)
+    if raw.size and not (np.isfinite(raw).all() and np.abs(raw).max() <= np.finfo(np.float32).max):
+        raise RagdxError("embeddings must be finite numbers within float32's range", field="embeddings")
+    return raw.astype(np.float32)
 
 
 def _error(status: int, reason: str):
