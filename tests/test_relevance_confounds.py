@@ -56,3 +56,20 @@ def test_tester_keeps_calibration_lengths_and_the_cli_says_when_length_explains(
     assert res.exit_code == 0, res.output
     flat = " ".join(res.output.split())
     assert "note: Query length alone tells the" in flat and "flagged queries from the other" in flat
+
+
+def test_the_reports_boundary_section_says_when_length_explains():
+    from ragdx.relevance.boundary import boundary_results, boundary_sentences
+
+    tester = RelevanceTester(retriever="bm25", temperature=1.0).fit(topical_corpus(), topical_questions(40, 1))
+    held_out = topical_questions(20, 5)
+    long_far = [f"could you please tell me in great detail, with every step explained, how the football league "
+                f"planned the spring season in year {y}" for y in range(20)]
+    short_far = [f"football {y}?" for y in range(20)]
+    result = boundary_results(tester, held_out, {"long chit-chat": long_far, "short chit-chat": short_far})
+    assert result["sets"]["long chit-chat"]["length_auroc"] == 1.0
+    notes = result["length_notes"]
+    assert any(n.startswith("long chit-chat: query length alone separates it") for n in notes)
+    assert all(n in boundary_sentences(result) for n in notes)
+    old = {k: v for k, v in result.items() if k != "length_notes"}  # a relevance.json written before them
+    assert not any("query length alone" in line for line in boundary_sentences(old))

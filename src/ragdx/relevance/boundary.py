@@ -40,6 +40,7 @@ def boundary_results(tester, in_knowledge: Sequence[str], out_of_knowledge: Mapp
     """
     from sklearn.metrics import roc_curve
 
+    from ragdx.relevance.confounds import table_note
     from ragdx.relevance.metrics import detection_metrics
     from ragdx.relevance.statistics import STATISTICS
 
@@ -60,11 +61,16 @@ def boundary_results(tester, in_knowledge: Sequence[str], out_of_knowledge: Mapp
     y = np.concatenate([np.zeros(len(p_in)), np.ones(len(p_out))])
     fpr, tpr, _ = roc_curve(y, np.concatenate([s_in[:, col], s_out[:, col]]))
     sets = {}
+    length_notes = []
     for name, st in per_set.items():
         m = detection_metrics(s_in[:, col], st[:, col])
         p = tester.p_values_from_statistics(st)[:, col]
+        by_length = _length_auroc(tester, in_knowledge, out_of_knowledge[name])
         sets[name] = {"n": int(st.shape[0]), "flagged": int((p <= a).sum()), "auroc": m.auroc, "auprc": m.auprc,
-                      "tpr_at_5fpr": m.tpr_at_5fpr}
+                      "tpr_at_5fpr": m.tpr_at_5fpr, "length_auroc": by_length}
+        note = table_note(by_length, m.auroc, name)
+        if note:
+            length_notes.append(note)
 
     # drift: an in-knowledge batch (no drift expected) and a batch where half the queries are off-topic
     rng = np.random.default_rng(seed)
@@ -96,6 +102,7 @@ def boundary_results(tester, in_knowledge: Sequence[str], out_of_knowledge: Mapp
         "examples": {"in": [{"query": q, "p_value": float(p)} for q, p in zip(in_knowledge[:5], p_in[:5], strict=True)],
                      "out": [{"query": q, "p_value": float(p)} for q, p in zip(offtopic[:5], p_out[:5], strict=True)]},
         "note": ANSWERABILITY_NOTE,
+        "length_notes": length_notes,
         "answerability": None,
     }
     if gaps:
@@ -111,6 +118,18 @@ def boundary_results(tester, in_knowledge: Sequence[str], out_of_knowledge: Mapp
     return result
 
 
+def _length_auroc(tester: Any, in_knowledge: Sequence[str], queries: Sequence[str]) -> float:
+    """How well query length alone tells ``queries`` from the in-knowledge ones: the best of
+    longer, shorter and farther from the calibration questions' typical length."""
+    from ragdx.relevance.confounds import auroc, length_deviation
+
+    len_in = np.array([len(q) for q in in_knowledge], dtype=np.float64)
+    len_out = np.array([len(q) for q in queries], dtype=np.float64)
+    reference = getattr(tester, "calibration_lengths_", None) or len_in
+    return max(auroc(len_in, len_out), auroc(-len_in, -len_out),
+               auroc(length_deviation(reference, len_in), length_deviation(reference, len_out)))
+
+
 def boundary_sentences(r: Mapping[str, Any]) -> list[str]:
     """The plain-language lines the HTML and Markdown reports print under the numbers."""
     lines = [f"Off-topic queries flagged: {r['flagged_out']}/{r['n_out']}; held-out in-knowledge queries flagged "
@@ -120,5 +139,6 @@ def boundary_sentences(r: Mapping[str, Any]) -> list[str]:
     if ans:
         lines.append(f"In-domain queries whose facts the knowledge base leaves out flagged: {ans['flagged']}/"
                      f"{ans['n']} (AUROC against answerable queries {ans['auroc_vs_in']:.3f}, 0.5 = no signal).")
+    lines += list(r.get("length_notes") or [])  # (a relevance.json written before them has none)
     lines.append(ANSWERABILITY_NOTE[0].upper() + ANSWERABILITY_NOTE[1:] + ".")
     return lines
