@@ -40,7 +40,6 @@ def boundary_results(tester, in_knowledge: Sequence[str], out_of_knowledge: Mapp
     """
     from sklearn.metrics import roc_curve
 
-    from ragdx.relevance.confounds import table_note
     from ragdx.relevance.metrics import detection_metrics
     from ragdx.relevance.statistics import STATISTICS
 
@@ -60,17 +59,7 @@ def boundary_results(tester, in_knowledge: Sequence[str], out_of_knowledge: Mapp
     det = detection_metrics(s_in[:, col], s_out[:, col])
     y = np.concatenate([np.zeros(len(p_in)), np.ones(len(p_out))])
     fpr, tpr, _ = roc_curve(y, np.concatenate([s_in[:, col], s_out[:, col]]))
-    sets = {}
-    length_notes = []
-    for name, st in per_set.items():
-        m = detection_metrics(s_in[:, col], st[:, col])
-        p = tester.p_values_from_statistics(st)[:, col]
-        by_length = _length_auroc(tester, in_knowledge, out_of_knowledge[name])
-        sets[name] = {"n": int(st.shape[0]), "flagged": int((p <= a).sum()), "auroc": m.auroc, "auprc": m.auprc,
-                      "tpr_at_5fpr": m.tpr_at_5fpr, "length_auroc": by_length}
-        note = table_note(by_length, m.auroc, name)
-        if note:
-            length_notes.append(note)
+    sets, length_notes = _per_set(tester, s_in, per_set, in_knowledge, out_of_knowledge, col, a)
 
     # drift: an in-knowledge batch (no drift expected) and a batch where half the queries are off-topic
     rng = np.random.default_rng(seed)
@@ -116,6 +105,26 @@ def boundary_results(tester, in_knowledge: Sequence[str], out_of_knowledge: Mapp
             "examples": [{"query": q, "p_value": float(p)} for q, p in zip(gaps[:5], p_gap[:5], strict=True)],
         }
     return result
+
+
+def _per_set(tester: Any, s_in: np.ndarray, per_set: Mapping[str, np.ndarray], in_knowledge: Sequence[str],
+             out_of_knowledge: Mapping[str, Sequence[str]], col: int,
+             a: float) -> tuple[dict[str, Any], list[str]]:
+    """Each out-of-knowledge set measured alone, and the sets that length alone separates as well."""
+    from ragdx.relevance.confounds import table_note
+    from ragdx.relevance.metrics import detection_metrics
+
+    sets, notes = {}, []
+    for name, st in per_set.items():
+        m = detection_metrics(s_in[:, col], st[:, col])
+        p = tester.p_values_from_statistics(st)[:, col]
+        by_length = _length_auroc(tester, in_knowledge, out_of_knowledge[name])
+        sets[name] = {"n": int(st.shape[0]), "flagged": int((p <= a).sum()), "auroc": m.auroc, "auprc": m.auprc,
+                      "tpr_at_5fpr": m.tpr_at_5fpr, "length_auroc": by_length}
+        note = table_note(by_length, m.auroc, name)
+        if note:
+            notes.append(note)
+    return sets, notes
 
 
 def _length_auroc(tester: Any, in_knowledge: Sequence[str], queries: Sequence[str]) -> float:
