@@ -27,19 +27,14 @@ def length_deviation(calibration_lengths: Sequence[float], lengths: Sequence[flo
 
 
 def auroc(negatives: np.ndarray, positives: np.ndarray) -> float:
-    """P(a positive scores above a negative), ties counted half (the Mann-Whitney AUROC)."""
-    neg, pos = np.asarray(negatives, dtype=np.float64), np.asarray(positives, dtype=np.float64)
+    """P(a positive scores above a negative), ties counted half: scikit-learn's, as the rest of
+    ragdx's detection metrics (``relevance.metrics``); NaN when a side is empty."""
+    from sklearn.metrics import roc_auc_score
+
+    neg, pos = np.asarray(negatives, dtype=np.float64).ravel(), np.asarray(positives, dtype=np.float64).ravel()
     if neg.size == 0 or pos.size == 0:
         return float("nan")
-    both = np.concatenate([neg, pos])
-    order = both.argsort(kind="mergesort")
-    ranks = np.empty(both.size)
-    ranks[order] = np.arange(1, both.size + 1)
-    for value in np.unique(both):  # average ranks over ties
-        tied = both == value
-        if tied.sum() > 1:
-            ranks[tied] = ranks[tied].mean()
-    return float((ranks[neg.size:].sum() - pos.size * (pos.size + 1) / 2) / (neg.size * pos.size))
+    return float(roc_auc_score(np.r_[np.zeros(neg.size), np.ones(pos.size)], np.r_[neg, pos]))
 
 
 def batch_note(calibration_lengths: Sequence[float] | None, lengths: Sequence[float],
