@@ -51,15 +51,17 @@ import numpy as np
 
 from ragdx.errors import RagdxError
 from ragdx.relevance.drift import monitor_reference
+from ragdx.relevance.statistics import empirical_p_values
+
+#: values of simulated clean logs held at once while the threshold is set (about 32 MB of floats)
+SIMULATED_VALUES = 4_000_000
 
 
 def conformal_p_values(reference: np.ndarray, values: np.ndarray) -> np.ndarray:
-    """``(1 + #{reference >= v}) / (n + 1)`` per value: larger values are further from the
-    in-knowledge queries, so a small p-value is evidence of drift."""
-    ref = np.sort(np.asarray(reference, dtype=np.float64).ravel())
-    vals = np.asarray(values, dtype=np.float64).ravel()
-    at_least = ref.size - np.searchsorted(ref, vals, side="left")
-    return (1.0 + at_least) / (ref.size + 1.0)
+    """The tester's p-values (``statistics.empirical_p_values``) against an unsorted reference:
+    larger values are further from the in-knowledge queries, so a small p-value is evidence of drift."""
+    return empirical_p_values(np.asarray(values, dtype=np.float64).ravel(),
+                              np.sort(np.asarray(reference, dtype=np.float64).ravel()))
 
 
 #: the power calibrators' exponents the monitor bets with (see the module's docstring)
@@ -155,16 +157,25 @@ class SequentialMonitor:
         # smoothed bootstrap: Silverman's bandwidth keeps redrawn values from tying
         bandwidth = 1.06 * float(np.std(ref)) * n ** -0.2 or 1e-9
         refs = np.sort(rng.choice(ref, (b, n)) + rng.normal(0.0, bandwidth, (b, n)), axis=1)
-        logs = rng.choice(ref, (b, horizon)) + rng.normal(0.0, bandwidth, (b, horizon))
-        at_least = n - np.stack([np.searchsorted(refs[i], logs[i], side="left") for i in range(b)])
-        lp = np.log((1.0 + at_least) / (n + 1.0))
+        # simulated logs in blocks of rows, so that memory stays bounded for a long log (one block,
+        # the same draws as a single array, up to SIMULATED_VALUES values)
+        rows = max(1, SIMULATED_VALUES // horizon)
+        peaks = [self._simulated_peaks(rng, refs[i:i + rows], horizon, bandwidth) for i in range(0, b, rows)]
+        return max(doob, float(np.quantile(np.concatenate(peaks), 1.0 - self.alpha)))
+
+    def _simulated_peaks(self, rng: np.random.Generator, refs: np.ndarray, horizon: int,
+                         bandwidth: float) -> np.ndarray:
+        """The largest averaged Shiryaev-Roberts statistic of one clean log per redrawn reference."""
+        b = refs.shape[0]
+        logs = rng.choice(self.reference, (b, horizon)) + rng.normal(0.0, bandwidth, (b, horizon))
+        lp = np.log(np.stack([empirical_p_values(logs[i], refs[i]) for i in range(b)]))
         k = np.asarray(BETS)
         log_sr = np.full((b, k.size), -np.inf)
         peak = np.full(b, -np.inf)
         for t in range(horizon):
             log_sr = np.logaddexp(0.0, log_sr) + (np.log(k) + (k - 1.0) * lp[:, t:t + 1])
             peak = np.maximum(peak, np.logaddexp.reduce(log_sr, axis=1) - np.log(k.size))
-        return max(doob, float(np.quantile(peak, 1.0 - self.alpha)))
+        return peak
 
     def _values(self, log: Sequence[str] | np.ndarray, progress: Any) -> np.ndarray:
         if isinstance(log, np.ndarray) and log.ndim == 1:
