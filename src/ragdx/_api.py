@@ -69,7 +69,8 @@ def generate_dataset(db: str, out: str | Path, *, kb: str | Path | None = None, 
         if not parsed:
             raise RagdxError("no valid SQL template for this database", source=str(sql_file))
         text_stage(parsed, text_file, tuple(styles), n)
-        options = AnswerOptions(seed=seed, max_groups_per_template=max_groups)
+        # 0 means no cap, as `ragdx gen --max-groups-per-template 0` does (a cap of 0 would ask nothing)
+        options = AnswerOptions(seed=seed, max_groups_per_template=max_groups or None)
         result = build_dataset(engine, schema, parsed, read_text_templates(text_file), tuple(styles), n, options,
                                kb_facts=facts, per_group=per_group)
         if not result.records:

@@ -456,6 +456,7 @@ def _joins(q: _Qualified) -> list[Join]:
 def _fact_columns(q: _Qualified) -> list[tuple[str, str, str]]:
     """(qualifier, real table, column) of every column whose value is a fact the knowledge base must state."""
     tree, schema = q.tree, q.schema
+    joined = {(ref.table, ref.column) for j in _joins(q) for ref in (j.left, j.right)}
     fact_columns: list[tuple[str, str, str]] = []
     for col in itertools.chain(*(p.find_all(exp.Column) for p in tree.expressions),
                                *(w.find_all(exp.Column) for w in [tree.args.get("where")] if w),
@@ -463,10 +464,21 @@ def _fact_columns(q: _Qualified) -> list[tuple[str, str, str]]:
         fact = (col.table, q.real_of.get(col.table, col.table), col.name)
         # an association row's key is the link itself: a fact the knowledge base must state
         if fact[1] in schema.tables and (col.name not in entity_key(schema.table(fact[1]))
-                                         or is_association(schema.table(fact[1]))) \
+                                         or is_association(schema.table(fact[1]))
+                                         or _key_hop(schema.table(fact[1]), col.name,
+                                                     (q.meaning_name(col.table), col.name) in joined)) \
                 and fact not in fact_columns:
             fact_columns.append(fact)
     return fact_columns
+
+
+def _key_hop(table: TableInfo, column: str, joined: bool) -> bool:
+    """A foreign key inside a composite primary key, followed by the template's join, is a hop
+    the answer rests on: ``payment(client_id, code)`` joined to its client says "payment P-1
+    was made by client 1", a fact a document must state like any other column. Part of a
+    one-column key it is the row itself (an extension table), not a link."""
+    key = entity_key(table)
+    return joined and len(key) > 1 and any(column in fk.columns for fk in table.foreign_keys)
 
 
 def _target_kinds(q: _Qualified) -> list[str]:
