@@ -13,7 +13,7 @@ import typer
 ROOT = Path(__file__).resolve().parents[1]
 
 #: `ragdx --help`'s order: commands as they were registered in the one-module CLI, then groups
-COMMANDS = ["schema", "gen", "stats", "run", "export", "evaluate", "compare", "judge-agreement", "annotate",
+COMMANDS = ["schema", "gen", "stats", "run", "probe", "export", "evaluate", "compare", "judge-agreement", "annotate",
             "serve", "demo", "report", "templates", "kb", "db", "relevance", "cache"]
 
 

@@ -15,7 +15,7 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from ragdx.cli import db, demo, evaluate, gen, kb, report, run, schema, serve, templates
+from ragdx.cli import db, demo, evaluate, gen, kb, probe, report, run, schema, serve, templates
 from ragdx.cli.output import console, err
 from ragdx.errors import RagdxError
 
@@ -56,6 +56,7 @@ app.command()(schema.schema)
 app.command()(gen.gen)
 app.command()(gen.stats)
 app.command("run")(run.run_cmd)
+app.command("probe")(probe.probe_cmd)
 app.command("export")(report.export_cmd)
 app.command()(evaluate.evaluate)
 app.command()(evaluate.compare)

@@ -43,6 +43,7 @@ def run_cmd(
     address: Annotated[str | None, typer.Option("--address", help="With --executor ray: the cluster (ray://host:10001, host:6379 or auto; default: RAY_ADDRESS, else a local instance).")] = None,
     workers: Annotated[int, typer.Option("--workers", min=1, help="With --executor ray: actors, each with its own copy of the system.")] = 2,
     max_failed: Annotated[str | None, typer.Option("--max-failed", help="Exit 1 (after writing the run) when more records failed than this: a count (0: none may) or a share (0.1 or 10%). A run whose every record failed exits 1 regardless.")] = None,
+    no_probe: Annotated[bool, typer.Option("--no-probe", help="Do not ask the system, after the run, for the evidence documents no query retrieved (see `ragdx probe`).")] = False,
     config: ConfigOpt = None,
 ):
     """Run a system (or a grid of systems) over a dataset; resumable, failures recorded.
@@ -81,12 +82,31 @@ def run_cmd(
             target, concurrency = _build(request, executor, workers=workers, address=address, concurrency=concurrency)
             summaries = [run(target, dataset, out, concurrency=concurrency, rerun_failed=rerun_failed,
                              progress=not no_progress, overwrite=overwrite, limit=limit, contexts=contexts)]
+            if not no_probe:
+                _probe(target if executor == "local" else None, out, concurrency)
     except RunInterrupted as exc:
         console.print(summary_table([exc.summary]))
         _print_run_usage([exc.summary])
         sys.exit(130)
     _print_summaries(summaries)
     _finish_run(summaries, max_failed_limit)
+
+
+def _probe(system, out: Path, concurrency: int) -> None:
+    """The run's never-retrieved evidence documents asked for in their own words (``ragdx probe``),
+    so that ``evaluate`` can tell a knowledge-base gap from a retrieval failure there."""
+    from ragdx.cli.probe import probe_stage
+
+    if system is None:  # the Ray actors that held the system are gone with the run
+        err.print("[yellow]warning[/] probes not run with --executor ray: run `ragdx probe` with the same system",
+                  soft_wrap=True)
+        return
+    try:
+        outcome = probe_stage(system, out, concurrency=concurrency)
+    except RagdxError as exc:  # the run is written; its probes failing does not undo it, but is said
+        err.print(f"[yellow]warning[/] probes not run: {escape(str(exc))}", soft_wrap=True)
+        return
+    console.print(escape(outcome.line()), highlight=False, soft_wrap=True)
 
 
 def _check_before_running(out: Path, *, executor: str, contexts: str, max_failed: str | None, http: str | None,

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from enum import StrEnum
 from typing import Any, TypeVar
 
@@ -368,7 +368,7 @@ _Verdict = tuple[str, str, str, str, list[str]]
 
 
 def _verdict(j: Any, tags: dict[Any, str], groups: dict[Any, _Group], within_style: bool,
-             unseen: set[str] | None = None) -> _Verdict:
+             unseen: set[str] | None = None, probes: Mapping[str, Mapping[str, Any]] | None = None) -> _Verdict:
     """(verdict, basis, confidence, why, documents) of one wrong answer."""
     key = _key(j, within_style)
     notes = _notes(j)
@@ -381,7 +381,7 @@ def _verdict(j: Any, tags: dict[Any, str], groups: dict[Any, _Group], within_sty
 
     # 1. the knowledge base states the facts and retrieval was judged against the linked evidence
     if j.kb_supported is not False and j.retrieval_correct is not None:
-        return _verdict_on_evidence(j, tags.get(key), group, notes, ids, gold, conf, weak, unseen)
+        return _verdict_on_evidence(j, tags.get(key), group, notes, ids, gold, conf, weak, unseen, probes)
 
     # 2. another phrasing of the same facts was answered correctly from captured documents: the
     #    corpus the system searched states them, whatever the linker found
@@ -391,7 +391,8 @@ def _verdict(j: Any, tags: dict[Any, str], groups: dict[Any, _Group], within_sty
 
 
 def _verdict_on_evidence(j: Any, tag: str | None, group: _Group | None, notes: set[str], ids: list[str],
-                         gold: list[str], conf: float | None, weak: bool, unseen: set[str] | None) -> _Verdict:
+                         gold: list[str], conf: float | None, weak: bool, unseen: set[str] | None,
+                         probes: Mapping[str, Mapping[str, Any]] | None = None) -> _Verdict:
     """The verdict where the knowledge base may state the facts and retrieval was judged against
     the linked evidence (``weak``: the linker's confidence ``conf`` in it is low)."""
     if j.retrieval_correct:
@@ -404,6 +405,14 @@ def _verdict_on_evidence(j: Any, tag: str | None, group: _Group | None, notes: s
         return ("lm_failure", "context_comparison", "medium",
                 f"the linked evidence was not retrieved, yet phrasing {group.examples[0]} was answered correctly "
                 "from exactly these documents", sorted(ids))
+    missing = [set(e) for e in (getattr(j, "evidence_sets", None) or []) if e and not set(e) & set(ids)]
+    blind = [e for e in missing if unseen and e <= unseen]
+    if blind and probes and not weak and CORPUS_CHANGED in notes:
+        # the system searched another corpus than the one linked, but the probes asked it for the
+        # documents no query retrieved: whether it holds them settles this miss as in the same corpus
+        settled = _never_retrieved_verdict(blind, probes)
+        if settled[0] != "kb_or_retrieval":
+            return settled
     if weak or CORPUS_CHANGED in notes:
         why = (f"the documents the linker says state the facts (confidence {conf:.2f}, weak) were not retrieved; "
                "they may not state them at all" if weak else
@@ -430,16 +439,55 @@ def _verdict_on_evidence(j: Any, tag: str | None, group: _Group | None, notes: s
         return ("retrieval_failure", "evidence", "medium",
                 "the documents stating the facts were not retrieved (another phrasing was answered correctly "
                 "without them, so the linked evidence may be incomplete)", gold)
-    missing = [set(e) for e in (getattr(j, "evidence_sets", None) or []) if e and not set(e) & set(ids)]
-    if unseen and missing and any(e <= unseen for e in missing):
-        docs = sorted(d for e in missing if e <= unseen for d in e)
-        return ("kb_or_retrieval", "evidence_never_retrieved", "low",
-                f"no query of the run retrieved {', '.join(docs[:3])}{', …' if len(docs) > 3 else ''}, the only "
-                "documents stating a fact this answer needs: if the system's index lacks them (deleted, not yet "
-                "indexed, filtered out) this is a knowledge-base gap, otherwise its retriever cannot reach them",
-                docs)
+    if blind:
+        return _never_retrieved_verdict(blind, probes or {})
     return ("retrieval_failure", "evidence", "high",
             "the documents stating the facts were not retrieved", gold)
+
+
+def _probe_words(p: Mapping[str, Any]) -> str:
+    query = str(p.get("query") or "")
+    return f"“{query[:80]}{'…' if len(query) > 80 else ''}”"
+
+
+def _never_retrieved_verdict(blind: list[set[str]], probes: Mapping[str, Mapping[str, Any]]) -> _Verdict:
+    """The verdict where the only documents stating some fact this answer needs (each of ``blind``:
+    one fact's evidence set) were retrieved by no query of the run. From the outputs alone an
+    index that lacks them and a retriever that cannot reach them look the same; the run's probes
+    (``ragdx.rag.probe``: the system asked for each document in its own words) tell them apart:
+
+    * a fact none of whose documents came back to its own words, though the probes returned
+      contexts, is very likely absent from the index -> ``kb_gap`` (medium: a retriever may miss
+      even its own words, and the linker may not know every document stating the fact);
+    * every such fact has a document that did come back: they are in the index, and this query
+      did not find them -> ``retrieval_failure``;
+    * otherwise (not probed, a probe failed) -> ``kb_or_retrieval``, as without probes."""
+    def found(d: str) -> bool | None:
+        return (probes.get(d) or {}).get("found")
+
+    absent = [e for e in blind if all(found(d) is False for d in e)]
+    if absent:
+        docs = sorted(d for e in absent for d in e)
+        return ("kb_gap", "probe_not_found", "medium",
+                f"no query of the run retrieved {', '.join(docs[:3])}{', …' if len(docs) > 3 else ''}, the only "
+                f"documents stating a fact this answer needs, and neither did a probe made of their own words "
+                f"({_probe_words(probes[docs[0]])}) although it returned contexts: the system's index very likely "
+                "lacks them (deleted, not yet indexed, filtered out)", docs)
+    docs = sorted(d for e in blind for d in e)
+    if all(any(found(d) for d in e) for e in blind):
+        hit = next(d for d in docs if found(d))
+        return ("retrieval_failure", "probe_found", "high",
+                f"no query of the run retrieved {', '.join(docs[:3])}{', …' if len(docs) > 3 else ''}, but a probe "
+                f"made of the words of {hit} ({_probe_words(probes[hit])}) brought it back (rank "
+                f"{probes[hit].get('rank')}): the documents are in the index and the retriever did not find them "
+                "for this query", docs)
+    probed = [d for d in docs if d in probes]
+    return ("kb_or_retrieval", "evidence_never_retrieved", "low",
+            f"no query of the run retrieved {', '.join(docs[:3])}{', …' if len(docs) > 3 else ''}, the only "
+            "documents stating a fact this answer needs: if the system's index lacks them (deleted, not yet "
+            "indexed, filtered out) this is a knowledge-base gap, otherwise its retriever cannot reach them"
+            + ("; probes of them failed or were inconclusive" if probed else
+               " (`ragdx probe` asks the system for them in their own words and tells which)"), docs)
 
 
 def _verdict_by_group(j: Any, group: _Group, notes: set[str], ids: list[str]) -> _Verdict:
@@ -507,7 +555,8 @@ def _verdict_without_comparison(j: Any, tag: str | None, notes: set[str], gold: 
             "no evidence, no gold documents and no correct phrasing with captured documents", [])
 
 
-def blame(judgements: Sequence[Judgement], *, within_style: bool = False) -> list[dict[str, Any]]:
+def blame(judgements: Sequence[Judgement], *, within_style: bool = False,
+          probes: Mapping[str, Mapping[str, Any]] | None = None) -> list[dict[str, Any]]:
     """Per-query verdict (see :class:`ModuleVerdict`), with the evidence it rests on: ``basis`` (a
     short name), ``confidence`` (``high`` / ``medium`` / ``low``), ``why`` (a sentence),
     ``documents`` (the documents the verdict points at) and, for a wrong answer, ``spans`` (the
@@ -529,11 +578,17 @@ def blame(judgements: Sequence[Judgement], *, within_style: bool = False) -> lis
     5. retrieved ids that match no document, or no context captured at all: retrieval is never
        blamed -> ``retrieval_or_lm`` (facts stated) or ``undetermined``;
     6. otherwise: an answer-based gap group -> ``kb_or_retrieval``; ``retrieval_or_lm`` (facts stated,
-       no gold documents) or ``undetermined``."""
+       no gold documents) or ``undetermined``.
+
+    ``probes`` (doc id -> ``{"found": ..., "query": ..., "rank": ...}``, default: the run's, on
+    ``judgements.check.probes``) settle a miss of documents no query retrieved (step 2): see
+    :func:`_never_retrieved_verdict`."""
     live = [j for j in judgements if not getattr(j, "error", None)]
     tags = group_tags(live, by_style=within_style)
     groups = _group_evidence(live, within_style)
     unseen = never_retrieved(live)
+    if probes is None:  # the run's own probes, read by evaluate (ragdx.evaluate.runs.judge_run)
+        probes = getattr(getattr(judgements, "check", None), "probes", None) or {}
     out = []
     for j in judgements:
         row: dict[str, Any] = {"id": j.id, "group_id": j.group_id, "style": j.style}
@@ -544,7 +599,7 @@ def blame(judgements: Sequence[Judgement], *, within_style: bool = False) -> lis
             row.update(verdict="correct", basis="judge", confidence="high", why=j.reason or "judged correct",
                        documents=[])
         else:
-            verdict, basis, confidence, why, docs = _verdict(j, tags, groups, within_style, unseen)
+            verdict, basis, confidence, why, docs = _verdict(j, tags, groups, within_style, unseen, probes)
             row.update(verdict=verdict, basis=basis, confidence=confidence, why=why, documents=docs)
             spans = _spans(j, docs or None)
             if spans:

@@ -113,6 +113,10 @@ class InputCheck:
     run_corpus_fingerprint: str | None = None
     #: the two fingerprints are known and differ
     corpus_changed: bool = False
+    #: the run's probes (``ragdx.rag.probe``): per evidence document no query retrieved, whether the
+    #: system brought it back to a query made of its own words (``found``, ``query``, ``rank``);
+    #: blame reads them to tell a document missing from the index from one the retriever misses
+    probes: dict[str, dict[str, Any]] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
 
     @property
@@ -187,6 +191,15 @@ def _corpus_info(dataset_dir: Path | None, records: Sequence[Any], moved_from: R
     named = {d for r in records for d in (list(getattr(r, "gold_document_ids", []) or [])
                                            + list(getattr(r, "entity_document_ids", []) or []))}
     return (named or None), False, fingerprint, None, missing
+
+
+def dataset_knowledge_base(dataset_dir: Path, run_dir: Path | None = None) -> Any | None:
+    """The corpus the dataset's evidence was linked in, found as ``evaluate`` finds it (beside a
+    moved dataset first, see :func:`_corpus_info`); None when its manifest names none or it is
+    not there. What ``ragdx probe`` makes its queries from."""
+    from ragdx.rag.run_dataset import original_location
+
+    return _corpus_info(dataset_dir, [], original_location(run_dir) if run_dir is not None else None)[3]
 
 
 def _corpus_ids(dataset_dir: Path | None, records: Sequence[Any]) -> tuple[set[str] | None, bool]:
@@ -490,10 +503,17 @@ def _close_check(check: InputCheck, out: Judged, pairs: Sequence[tuple[Any, Any]
 
     unseen = never_retrieved(out)
     if unseen:
+        probed = {d: check.probes[d].get("found") for d in unseen if d in check.probes}
+        found, absent = sum(1 for v in probed.values() if v), sum(1 for v in probed.values() if v is False)
         check.warnings.append(
             f"{len(unseen)} documents that state facts the questions need were never retrieved by any query "
-            f"({', '.join(sorted(unseen)[:5])}{', …' if len(unseen) > 5 else ''}): check that the system's index "
-            "holds them; answers needing only them are blamed 'knowledge base or retriever' (kb_or_retrieval)")
+            f"({', '.join(sorted(unseen)[:5])}{', …' if len(unseen) > 5 else ''}): "
+            + (f"probed in their own words, {found} came back (answers needing them: retrieval failures) and "
+               f"{absent} did not (likely missing from the system's index: knowledge-base gaps)"
+               + (f"; {len(unseen) - found - absent} unknown, blamed 'knowledge base or retriever'"
+                  if len(unseen) - found - absent else "") if probed else
+               "check that the system's index holds them (`ragdx probe` asks for them); answers needing only "
+               "them are blamed 'knowledge base or retriever' (kb_or_retrieval)"))
     check.judged = sum(1 for j in out if not j.error)
     check.judge_failed = sum(1 for j in out if j.error)
     count_judge_failures(check, verdicts)
@@ -549,6 +569,12 @@ def judge_run(run_dir: str | Path, config: EvaluationConfig | None = None, *,
                        corpus_changed=bool(fingerprint and run_fingerprint and fingerprint != run_fingerprint))
     if not outputs:
         raise RagdxError(f"no answered record in this run (0 of {len(inputs)} queries)", source=str(run_dir))
+    from ragdx.rag.probe import probe_summary
+
+    # probe ids mapped to documents as the run's own retrieved ids are
+    check.probes, probe_notes = probe_summary(run_dir,
+                                              (lambda ids: map_retrieved_ids(ids, known)[0]) if known else None)
+    check.warnings.extend(probe_notes)
     judged = judge_outputs(records, outputs, config, known_ids=known, known_exact=exact, check=check,
                            corpus_texts=None if corpus is None else {d.id: d.text for d in corpus.documents})
     if missing:

@@ -14,6 +14,9 @@ executor, ``evaluate``, the report and ``export`` go through it. A run directory
     and cut off before the next run appends.
 ``contexts.jsonl``
     each distinct retrieved text once (:mod:`ragdx.rag.context_store`).
+``probes.jsonl``
+    when the run was probed: queries made of the words of evidence documents no query retrieved,
+    and whether each came back (:mod:`ragdx.rag.probe`), written whole.
 ``manifest.json``
     written atomically: the system's ``describe()``, the dataset (path, sha256), versions,
     every invocation's start and end, counts (total/ok/failed/pending), tokens and latency
@@ -48,9 +51,10 @@ FORMAT_VERSION = 1
 RESULTS = "results.jsonl"
 MANIFEST = "manifest.json"
 INPUTS = "inputs.jsonl"
+PROBES = "probes.jsonl"
 LOCK = ".lock"
 #: what ``--overwrite`` deletes: ragdx's own files, never anything else a person keeps there
-OWN_FILES = (RESULTS, MANIFEST, INPUTS, CONTEXTS)
+OWN_FILES = (RESULTS, MANIFEST, INPUTS, CONTEXTS, PROBES)
 
 
 @dataclass(frozen=True)
@@ -74,6 +78,10 @@ class RunPaths:
     @property
     def lock(self) -> Path:
         return self.root / LOCK
+
+    @property
+    def probes(self) -> Path:
+        return self.root / PROBES
 
 
 def is_run_directory(path: str | Path) -> bool:
