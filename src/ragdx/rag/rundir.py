@@ -21,7 +21,9 @@ executor, ``evaluate``, the report and ``export`` go through it. A run directory
     written atomically: the system's ``describe()``, the dataset (path, sha256), versions,
     every invocation's start and end, counts (total/ok/failed/pending), tokens and latency
     percentiles (:class:`Manifest`). It is a summary: ``results.jsonl`` is the truth and counts
-    are recomputed from it on every start.
+    are recomputed from it on every start. While a run goes on, the runner rewrites it every
+    second from a :class:`RunTally` kept per record (the counts exact, the percentiles from a
+    sketch within 0.5 % of exact: :mod:`ragdx.rag.latency`); at the run's end they are exact.
 
 A run's identity is its system's configuration and the hash of its queries
 (:func:`check_identity`): a run only appends to a directory with the same identity.
@@ -43,8 +45,8 @@ from ragdx.rag.types import SystemInput, SystemOutput
 from ragdx.store import gc_paused
 
 __all__ = ["FORMAT_VERSION", "RESULTS", "MANIFEST", "INPUTS", "LOCK", "OWN_FILES", "RunPaths", "Manifest",
-           "ResultsScan", "is_run_directory", "read_manifest", "lock_is_free", "read_inputs", "write_inputs",
-           "scan_results", "cut_torn_tail", "read_run", "output_from_line", "counts", "latency_stats",
+           "ResultsScan", "RunTally", "is_run_directory", "read_manifest", "lock_is_free", "read_inputs",
+           "write_inputs", "scan_results", "cut_torn_tail", "read_run", "output_from_line", "counts", "latency_stats",
            "queries_sha256", "check_identity"]
 
 FORMAT_VERSION = 1
@@ -188,12 +190,14 @@ class Manifest:
         run directories were marked, is recognised by it)."""
         return self.format == FORMAT_VERSION and "system" not in self._absent and "dataset" not in self._absent
 
-    def summarise(self, inputs: Sequence[SystemInput], scan: ResultsScan) -> None:
-        """Counts, tokens, LLM usage and latency percentiles from the results scanned."""
-        self.counts = {**counts(inputs, scan.latest), "result_lines": scan.lines}
+    def summarise(self, tally: RunTally, *, exact: bool = False) -> None:
+        """Counts, tokens, LLM usage and latency percentiles from the run's tally: in constant
+        time, the percentiles from its sketch, unless ``exact`` (one walk over every record)."""
+        scan = tally.scan
+        self.counts = {**tally.counts(), "result_lines": scan.lines}
         self.tokens = {"prompt": scan.prompt_tokens, "completion": scan.completion_tokens}
         self.llm_usage = scan.llm_usage()
-        self.latency_s = latency_stats(scan.latest[i.id] for i in inputs if i.id in scan.latest)
+        self.latency_s = tally.latency_stats(exact=exact)
         self._absent -= {"counts", "tokens", "llm_usage", "latency_s"}
 
 
@@ -324,6 +328,64 @@ class ResultsScan:
         from ragdx.llm.estimate import usage_record
 
         return usage_record(self.llm)
+
+
+class RunTally:
+    """A run's counts and latency summary kept per acknowledged line, so that rewriting the
+    manifest every second costs the same at the millionth record as at the first (walking every
+    record and sorting every latency each time made a run quadratic).
+
+    Built with one pass over ``inputs`` and the lines already scanned (a resume counts what
+    earlier invocations wrote); then :meth:`add` takes each new line: the record's previous
+    latest line (a failed one sent again) is taken out of the counts and the new one put in.
+    ``add`` is for records of ``inputs`` only (the runner sends nothing else). The counts are
+    exact, and equal :func:`counts` over the scan; the percentiles come from a
+    :class:`~ragdx.rag.latency.LatencySketch` (within its ``alpha`` of exact) unless asked for
+    exactly."""
+
+    def __init__(self, inputs: Sequence[SystemInput], scan: ResultsScan):
+        from ragdx.rag.latency import LatencySketch
+
+        self.inputs = inputs
+        self.scan = scan
+        self.total = len(inputs)
+        self.ok = self.failed = self.empty = 0
+        self.latency = LatencySketch()
+        latest = scan.latest
+        for i in inputs:
+            obj = latest.get(i.id)
+            if obj is not None:
+                self._count(obj, 1)
+
+    def _count(self, obj: Mapping[str, Any], sign: int) -> None:
+        # the same reading of a line as counts() and latency_stats()
+        if obj.get("error") is None:
+            self.ok += sign
+            answer = obj.get("answer")
+            self.empty += sign * (answer is None or not str(answer).strip())
+            latency = obj.get("latency_s")
+            if latency is not None:
+                (self.latency.add if sign > 0 else self.latency.remove)(float(latency))
+        else:
+            self.failed += sign
+
+    def add(self, obj: dict[str, Any]) -> None:
+        """A new line (what :meth:`ResultsScan.add` takes) of a record of the inputs."""
+        previous = self.scan.latest.get(obj["id"])
+        if previous is not None:
+            self._count(previous, -1)
+        self.scan.add(obj)
+        self._count(obj, 1)
+
+    def counts(self) -> dict[str, int]:
+        return {"total": self.total, "ok": self.ok, "failed": self.failed,
+                "pending": self.total - self.ok - self.failed, "empty": self.empty}
+
+    def latency_stats(self, *, exact: bool = False) -> dict[str, float | None]:
+        if exact:
+            latest = self.scan.latest
+            return latency_stats(latest[i.id] for i in self.inputs if i.id in latest)
+        return self.latency.summary()
 
 
 def scan_results(path: Path, *, check: bool = True) -> ResultsScan:

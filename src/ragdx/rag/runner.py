@@ -40,10 +40,9 @@ from ragdx.rag.rundir import (
     OWN_FILES,
     RESULTS,
     Manifest,
-    ResultsScan,
     RunPaths,
+    RunTally,
     check_identity,
-    counts,
     cut_torn_tail,
     queries_sha256,
     scan_results,
@@ -216,8 +215,10 @@ def _open_run(run_dir: Path, system: System, config: Any, dataset: dict[str, Any
     return manifest
 
 
-def _write_manifest(run_dir: Path, manifest: Manifest, inputs: Sequence[SystemInput], scan: ResultsScan) -> None:
-    manifest.summarise(inputs, scan)
+def _write_manifest(run_dir: Path, manifest: Manifest, tally: RunTally, exact: bool = False) -> None:
+    # constant time while the run goes on (the tally is kept per record); ``exact`` walks every
+    # record once, for the manifest a run leaves behind
+    manifest.summarise(tally, exact=exact)
     manifest.write(run_dir)
 
 
@@ -415,6 +416,7 @@ async def _run_locked(system: System, inputs: list[SystemInput], dataset_info: d
     results_path = RunPaths(run_dir).results
     scan = scan_results(results_path)
     cut_torn_tail(results_path, scan)
+    tally = RunTally(inputs, scan)  # the one walk over every record; then kept up per line
 
     def wanted(item: SystemInput) -> bool:
         obj = scan.latest.get(item.id)
@@ -430,7 +432,7 @@ async def _run_locked(system: System, inputs: list[SystemInput], dataset_info: d
     manifest.invocations.append(invocation)
     manifest.status = "running"
     manifest.ended = None
-    _write_manifest(run_dir, manifest, inputs, scan)
+    _write_manifest(run_dir, manifest, tally, exact=True)
     prepare = getattr(system, "prepare", None)
     if callable(prepare) and todo:
         # per-query work a system can do for all queries at once (the extractive reader embeds
@@ -443,11 +445,11 @@ async def _run_locked(system: System, inputs: list[SystemInput], dataset_info: d
 
     def acknowledge(group: list[dict[str, Any]]) -> None:
         for obj in group:
-            scan.add(obj)
+            tally.add(obj)
         bar.update(task, advance=len(group), failed=writer.failed)
 
     writer = ResultsWriter(results_path, acknowledge)
-    refresh = functools.partial(_write_manifest, run_dir, manifest, inputs, scan)
+    refresh = functools.partial(_write_manifest, run_dir, manifest, tally)
     try:
         with bar:
             try:
@@ -465,10 +467,10 @@ async def _run_locked(system: System, inputs: list[SystemInput], dataset_info: d
         writer.close()  # what was answered and written is synced and counted, however the run ends
         store.close()
         await _close_system(system)
-        status = _finish(manifest, invocation, inputs, scan, status, writer.synced)
-        _write_manifest(run_dir, manifest, inputs, scan)
+        status = _finish(manifest, invocation, tally, status, writer.synced)
+        _write_manifest(run_dir, manifest, tally, exact=True)
     return RunSummary(
-        run_dir=run_dir, system=system.name, **counts(inputs, scan.latest), attempted=writer.synced,
+        run_dir=run_dir, system=system.name, **tally.counts(), attempted=writer.synced,
         skipped=skipped, prompt_tokens=scan.prompt_tokens, completion_tokens=scan.completion_tokens,
         latency_s=manifest.latency_s or {}, elapsed_s=round(time.perf_counter() - clock, 3),
         llm_usage=manifest.llm_usage,
@@ -501,10 +503,9 @@ async def _close_system(system: System) -> None:
             pass
 
 
-def _finish(manifest: Manifest, invocation: dict[str, Any], inputs: Sequence[SystemInput], scan: ResultsScan,
-            status: str, attempted: int) -> str:
+def _finish(manifest: Manifest, invocation: dict[str, Any], tally: RunTally, status: str, attempted: int) -> str:
     """The invocation's end and the run's status, in the manifest; returns the invocation's status."""
-    now = counts(inputs, scan.latest)
+    now = tally.counts()
     if status == "complete" and now["pending"]:
         status = "partial"  # --limit left some out
     invocation.update(ended=_now(), attempted=attempted, status=status)
