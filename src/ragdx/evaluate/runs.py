@@ -520,6 +520,15 @@ def _close_check(check: InputCheck, out: Judged, pairs: Sequence[tuple[Any, Any]
     check.system_failed = sum(1 for _, o in pairs if o.error)
 
 
+def _read_probes(check: InputCheck, run_dir: Path, known: set[str] | None) -> None:
+    """The run's probes (``ragdx.rag.probe``) on ``check``, their returned ids mapped to documents
+    as the run's own retrieved ids are; failed probes counted in its warnings."""
+    from ragdx.rag.probe import probe_summary
+
+    check.probes, notes = probe_summary(run_dir, (lambda ids: map_retrieved_ids(ids, known)[0]) if known else None)
+    check.warnings.extend(notes)
+
+
 def judge_run(run_dir: str | Path, config: EvaluationConfig | None = None, *,
               dataset: str | Path | Iterable[Any] | None = None, **options: Any) -> Judged:
     """Judge every answered record of a run directory against its dataset, as ``config`` (or
@@ -569,12 +578,7 @@ def judge_run(run_dir: str | Path, config: EvaluationConfig | None = None, *,
                        corpus_changed=bool(fingerprint and run_fingerprint and fingerprint != run_fingerprint))
     if not outputs:
         raise RagdxError(f"no answered record in this run (0 of {len(inputs)} queries)", source=str(run_dir))
-    from ragdx.rag.probe import probe_summary
-
-    # probe ids mapped to documents as the run's own retrieved ids are
-    check.probes, probe_notes = probe_summary(run_dir,
-                                              (lambda ids: map_retrieved_ids(ids, known)[0]) if known else None)
-    check.warnings.extend(probe_notes)
+    _read_probes(check, run_dir, known)
     judged = judge_outputs(records, outputs, config, known_ids=known, known_exact=exact, check=check,
                            corpus_texts=None if corpus is None else {d.id: d.text for d in corpus.documents})
     if missing:
