@@ -60,15 +60,18 @@ from ragdx.kb.normalise import (
     SPACES,
     abbreviated_amounts,
     boolean_of,
+    extends_value,
     extract_dates,
     extract_numbers,
     flag_value,
     nfkc_casefold,
     normalise_text,
     number_value,
+    person_name_parts,
     scale_key,
     states_text,
     strip_accents,
+    tokens,
 )
 
 __all__ = [
@@ -337,7 +340,7 @@ def token_f1(answer: Any, response: Any) -> float:
 
 #: the version of the offline rules (and of :mod:`ragdx.kb.normalise`'s forms), part of every offline
 #: judge's configuration: a cached verdict of older rules is not replayed
-RULES = "2026-11-26"
+RULES = "2026-11-26b"
 
 _COUNT_QUERY = re.compile(r"\b(how many|number of|count|quantity|total|amount)\b", re.I)
 
@@ -367,7 +370,7 @@ def _value_equal(gold: Any, response: str, query: str = "") -> bool:
             return b is not None and b == flag and len(r.split()) <= 3
     gv = _value_of(gold)
     if gv is None:
-        return isinstance(gold, str) and states_text(gold, response, whole=True)
+        return isinstance(gold, str) and states_text(gold, response, whole=True, query=query)
     rv = _value_of(response)
     if isinstance(gv, date):
         return isinstance(rv, date) and rv == gv
@@ -384,14 +387,16 @@ def _holds_words(words: str, text: str) -> bool:
     return f" {words} " in f" {text} "
 
 
-def _value_contained(gold: Any, response: str, values: tuple[set[date], set[float]], query: str = "") -> bool:
+def _value_contained(gold: Any, response: str, values: tuple[set[date], set[float]], query: str = "",
+                     single: bool = True) -> bool:
     flag = _as_flag(gold, response, query)
     if flag is not None:
         b = boolean_of(response, query)
         if b is not None:
             return b == flag
     g = normalise(gold)
-    if g and _holds_words(g, normalise(response)):
+    if g and _holds_words(g, normalise(response)) and not (
+            isinstance(gold, str) and extends_value(tuple(tokens(gold)), response, query, single=single)):
         return True
     gv = _value_of(gold)
     if isinstance(gv, date):
@@ -399,8 +404,31 @@ def _value_contained(gold: Any, response: str, values: tuple[set[date], set[floa
     if isinstance(gv, float):
         # an abbreviated amount ("12.5k") states the value it equals at the precision written
         return any(_same_number(gv, n) for n in values[1]) or any(
-            lo <= gv <= hi for lo, hi in abbreviated_amounts(response))
-    return isinstance(gold, str) and states_text(gold, response)
+            lo <= gv <= hi for lo, hi in abbreviated_amounts(response)) or _code_in_groups(gold, response)
+    return isinstance(gold, str) and states_text(gold, response, query=query, single=single)
+
+
+#: a run of digit groups joined by hyphens or single spaces ("978-0-7636-1229-0", "0161 496 0000")
+_DIGIT_GROUPS = re.compile(r"(?<![\w.,-])\d+(?:[- \u2010\u2011\u2013]\d+){2,}(?![\w.,-]?\d)")
+
+
+def _code_in_groups(gold: Any, response: str) -> bool:
+    """A code of seven or more digits (an ISBN, a telephone or account number) written in groups:
+    the response joins to exactly its digits. A number of that size is a code, not an amount: the
+    groups are no thousands (those are read first) and no range."""
+    digits = str(gold).strip()
+    if isinstance(gold, bool) or not digits.isdigit() or len(digits) < 7:
+        return False
+    return any(re.sub(r"\D", "", m.group()) == digits for m in _DIGIT_GROUPS.finditer(response))
+
+
+def _row_names_person(row: list[Any], response: str, query: str) -> bool:
+    """A row whose text values together are one person's name (given name and surname in two columns)
+    is stated by any form of that name: "R. King" or "King, R." for (Robert, King)."""
+    if not 2 <= len(row) <= 3 or not all(isinstance(v, str) and v.strip() for v in row):
+        return False
+    name = " ".join(v.strip() for v in row)
+    return person_name_parts(name) is not None and states_text(name, response, query=query)
 
 
 def _combine(flags: Iterable[bool], sets: str) -> bool:
@@ -550,7 +578,9 @@ class ContainmentJudge(Judge):
         rows = _rows(item)
         if len(rows) == 1 and len(rows[0]) == 1 and hedged(rows[0][0], response):
             return Verdict(False, self.name, "a hedged list of candidates", 0.0)
-        per_row = [all(_value_contained(v, response, values, item.query) for v in row) for row in rows]
+        single = len(rows) == 1 and len(rows[0]) == 1
+        per_row = [all(_value_contained(v, response, values, item.query, single) for v in row)
+                   or _row_names_person(row, response, item.query) for row in rows]
         ok = _combine(per_row, self.sets)
         score = sum(per_row) / len(per_row)
         reason = f"{sum(per_row)}/{len(per_row)} answer rows in the response"
@@ -801,6 +831,12 @@ class CascadeJudge(Judge):
             if missing:
                 return Verdict(False, "cascade:f1", f"{v.reason}, but the response lacks {', '.join(missing[:3])}",
                                v.score)
+            rows = _rows(item)
+            if all(isinstance(x, str) and extends_value(tuple(tokens(x)), str(item.response), item.query,
+                                                        single=len(rows) == 1 and len(row) == 1)
+                   for row in rows for x in row):
+                # "Senior Engineer" for Engineer: every word of the gold is there, in a longer name
+                return Verdict(False, "cascade:f1", f"{v.reason}, but the response names a longer value", v.score)
         return Verdict(v.correct, "cascade:f1", v.reason, v.score)
 
     async def ajudge(self, item: JudgeItem) -> Verdict:

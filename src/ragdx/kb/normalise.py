@@ -141,6 +141,8 @@ _DATE_PATTERNS: list[tuple[re.Pattern, str]] = [
     (re.compile(rf"\b(\d{{1,2}})[-/]{_MON}[-/](\d{{4}}|\d{{2}})\b"), "dmy-dash"),
     # 01/15/2023 or 15/01/2023: both readings where both are dates
     (re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})/(\d{4})\b"), "slash"),
+    # 05/04/24: the same with a two-digit year (00-69 → 2000s, 70-99 → 1900s)
+    (re.compile(r"(?<![\d/.])(\d{1,2})/(\d{1,2})/(\d{2})(?![\d/]|\.\d)"), "slash-yy"),
     # spring of 2023
     (re.compile(r"\b(spring|summer|autumn|fall|winter)\s+(?:of\s+)?(\d{4})\b"), "season"),
     # Q1 2023 / the first quarter of 2023
@@ -182,8 +184,10 @@ def _date_of(kind: str, g: tuple[str, ...]) -> tuple[tuple[date, ...], str | Non
         if len(g[2]) == 2:
             y += 2000 if y < 70 else 1900
         cands = [(y, _MONTHS[g[1]], int(g[0]))]
-    elif kind == "slash":
+    elif kind in ("slash", "slash-yy"):
         a, b, y = int(g[0]), int(g[1]), int(g[2])
+        if kind == "slash-yy":
+            y += 2000 if y < 70 else 1900
         cands = [(y, a, b), (y, b, a)] if a != b else [(y, a, b)]
     elif kind == "season":
         return (), f"zseason{g[1]}{'autumn' if g[0] == 'fall' else g[0]}"
@@ -205,6 +209,7 @@ _ANY_MONTH = re.compile(r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec")
 _ANY_SEASON = re.compile(r"spring|summer|autumn|fall|winter|quarter|q[1-4]")
 _DIGIT = re.compile(r"\d")
 _FOUR_DIGITS = re.compile(r"\d{4}")
+_SLASH_YY = re.compile(r"\d/\d{1,2}/\d{2}")
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -213,8 +218,8 @@ def date_matches(low: str) -> tuple[tuple[int, int, tuple[date, ...], str], ...]
     if not _DIGIT.search(low):
         return ()  # every date form has a digit
     months = _ANY_MONTH.search(low) is not None
-    if not months and not _FOUR_DIGITS.search(low):
-        return ()  # a year of two digits is only read after a month in words
+    if not months and not _FOUR_DIGITS.search(low) and not _SLASH_YY.search(low):
+        return ()  # a year of two digits is only read after a month in words, or in d/m/yy
     seasons = _ANY_SEASON.search(low) is not None
     found: list[tuple[int, int, tuple[date, ...], str]] = []
     for pattern, kind in _DATE_PATTERNS:
@@ -369,6 +374,25 @@ def extract_numbers(text: str, skip: tuple[tuple[int, int], ...] | list[tuple[in
     for s, _, value in word_numbers(low):
         if not any(a <= s < b for a, b in skip):
             out.add(float(value))
+    if _DIGIT.search(low) and "h" in low:
+        out |= _durations(low)
+    return out
+
+
+#: a duration in hours and minutes: "1 hr 25 min", "1h35", "2 hours 5 minutes", "1 h"
+_DURATION = re.compile(r"(?<![\w.,])(\d{1,3})\s*(?:hours?|hrs?|h)\.?(?:\s*(?:and\s+)?(\d{1,2})\s*"
+                       r"(?:minutes?|mins?|m)?\.?)?(?![\w])")
+
+
+def _durations(low: str) -> set[float]:
+    """The values a duration in hours (and minutes) states: its minutes and its hours ("1 hr 25 min"
+    is 85 minutes and 1.4167 hours; "2 h" is 120 minutes), besides the numbers written."""
+    out: set[float] = set()
+    for m in _DURATION.finditer(low):
+        hours, minutes = int(m.group(1)), int(m.group(2) or 0)
+        if minutes < 60:
+            out.add(float(hours * 60 + minutes))
+            out.add(hours + minutes / 60)
     return out
 
 
@@ -609,6 +633,9 @@ SYNONYM_TABLE: list[tuple[str, ...]] = [
     ("VP", "Vice President", "Vice-President"),
     ("HR", "Human Resources"),
     ("R&D", "Research and Development"),
+    # book formats as catalogues and rights lists abbreviate them
+    ("Hardback", "Hardcover", "HB", "HBK"),
+    ("Paperback", "Softcover", "Softback", "PB", "PBK"),
 ]
 #: words that name a thing loosely (an adjective): the linker uses them, the judge does not
 LOOSE_SYNONYMS: dict[str, tuple[str, ...]] = {
@@ -679,15 +706,36 @@ def _synonym_variants(toks: list[str], *, loose: bool = True) -> list[list[str]]
 _NAME_WORD = re.compile(r"^[A-Z][^\W\d_]*(?:[-'’][^\W\d_]+)*\.?$")
 
 
-def _person_like(value: str) -> list[str] | None:
+#: lower-case particles that begin a surname ("Pieter de Vries", "Ludwig van Beethoven")
+NAME_PARTICLES = frozenset({"de", "van", "von", "der", "den", "da", "di", "du", "le", "la", "del", "della", "dos",
+                            "das", "do", "ter", "ten", "zu", "af", "bin", "ibn", "al", "el", "y"})
+
+
+def _person_like(value: str, *, particles: bool = False) -> list[str] | None:
     """The words of a value that reads as a person's name ("Nancy Davolio", "Dr. Ann Lee"), honorific
-    aside, or None."""
+    aside, or None. ``particles``: a surname may begin with a lower-case particle ("Pieter de Vries")."""
     words = value.replace(",", " ").split()
     if words and fold(words[0]).rstrip(".") in _HONORIFICS:
         words = words[1:]
-    if not 2 <= len(words) <= 3 or not all(_NAME_WORD.match(w) for w in words):
+    if not 2 <= len(words) <= (4 if particles else 3):
+        return None
+    if not all(_NAME_WORD.match(w) or (particles and 0 < i < len(words) - 1 and w in NAME_PARTICLES)
+               for i, w in enumerate(words)):
         return None
     return words
+
+
+def person_name_parts(value: str) -> tuple[list[str], list[str]] | None:
+    """(given-name tokens, surname tokens) of a value that reads as a person's name: the surname is
+    the last word, or everything from a particle on ("Pieter de Vries" → de vries)."""
+    words = _person_like(value, particles=True)
+    if not words:
+        return None
+    toks = tokens(" ".join(words))
+    if len(toks) != len(words):
+        return None
+    at = next((i for i, w in enumerate(words) if 0 < i and w in NAME_PARTICLES), len(words) - 1)
+    return toks[:at], toks[at:]
 
 
 #: a vessel's prefix before its name
@@ -696,6 +744,25 @@ _NAME_PREFIXES = frozenset({"mv", "ms", "ss", "hms", "rms", "rv", "my", "fv", "m
 _LEGAL_FORMS = frozenset({"ltd", "limited", "inc", "incorporated", "llc", "gmbh", "ag", "ab", "plc", "co", "corp",
                           "corporation", "srl", "spa", "kg", "kf", "oy", "oyj", "bv", "nv", "sarl", "sas", "pty",
                           "lp", "llp", "asa"})
+
+
+def core_name(toks: list[str]) -> list[str] | None:
+    """A name's tokens without a ship's prefix or a company's legal form, which running text usually
+    drops ("MV Isle of Rona" is "the Isle of Rona"; "Pavlova, Ltd." is "Pavlova"); None when nothing
+    is dropped or too little is left (one word of three letters or fewer)."""
+    core = list(toks)
+    if len(core) > 2 and core[0] in _NAME_PREFIXES:
+        core = core[1:]
+    while len(core) > 1 and core[-1] in _LEGAL_FORMS:
+        core = core[:-1]
+    # a dotted form, letter by letter ("s.r.l.", "S.A.", "A/S")
+    for n in (3, 2):
+        if len(core) > n and all(len(t) == 1 for t in core[-n:]) and "".join(core[-n:]) in _LEGAL_FORMS | {"sa", "as"}:
+            core = core[:-n]
+            break
+    if core != toks and core and (len(core) > 1 or len(core[0]) > 3):
+        return core
+    return None
 
 
 def text_variants(value: str, *, weight: float = 1.0) -> list[Variant]:
@@ -725,19 +792,8 @@ def text_variants(value: str, *, weight: float = 1.0) -> list[Variant]:
                 add(v, w)
     if toks[0] in _HONORIFICS and len(toks) > 2:
         add((f" {' '.join(toks[1:])} ",), weight * 0.95)
-    # a ship's prefix or a company's legal form, which running text usually drops ("MV Isle of
-    # Rona" is "the Isle of Rona"; "Pavlova, Ltd." is "Pavlova")
-    core = list(toks)
-    if len(core) > 2 and core[0] in _NAME_PREFIXES:
-        core = core[1:]
-    while len(core) > 1 and core[-1] in _LEGAL_FORMS:
-        core = core[:-1]
-    # a dotted form, letter by letter ("s.r.l.", "S.A.", "A/S")
-    for n in (3, 2):
-        if len(core) > n and all(len(t) == 1 for t in core[-n:]) and "".join(core[-n:]) in _LEGAL_FORMS | {"sa", "as"}:
-            core = core[:-n]
-            break
-    if core != toks and core and (len(core) > 1 or len(core[0]) > 3):
+    core = core_name(toks)
+    if core:
         add((f" {' '.join(core)} ",), weight * 0.95)
     person = _person_like(value) if "," not in value else None
     if person:
@@ -816,6 +872,12 @@ STATE_WORDS: dict[str, tuple[str, ...]] = {
     "verified": ("unverified",),
     "deleted": ("kept",),
     "shipped": ("unshipped",),
+    "seasonal": ("all year", "all year round", "year round", "all the year"),
+}
+#: words that state a yes/no column's own state besides its name: a season states "seasonal"
+#: ("summer only", "winter"), unless negated
+STATE_ALSO: dict[str, tuple[str, ...]] = {
+    "seasonal": ("spring", "summer", "autumn", "fall", "winter", "season"),
 }
 _YES = {"yes", "true"}
 _NO = {"no", "false"}
@@ -858,6 +920,12 @@ def boolean_of(response: str, query: str = "") -> bool | None:
                 before = padded[:at].split()
                 negated = bool(before) and before[-1] in _NEGATIONS
                 votes.add(negated)
+        if not any(f" {o} " in padded for o in STATE_WORDS[state]):
+            for also in STATE_ALSO.get(state, ()):
+                at = padded.find(f" {also} ")
+                if at >= 0:
+                    before = padded[:at].split()
+                    votes.add(not (bool(before) and before[-1] in _NEGATIONS))
     return votes.pop() if len(votes) == 1 else None
 
 
@@ -936,25 +1004,137 @@ def value_variants(value: Any, *, column: str | None = None) -> list[Variant]:
 # ----------------------------------------------------------------------------- the judge's use
 
 
+#: currencies by their ISO code (folded): the signs written for them, longest first where one holds
+#: another ("US$" before "$"); "$" alone is the US dollar, as prices write it
+CURRENCY_SIGNS: dict[str, tuple[str, ...]] = {
+    "usd": ("US$", "$"), "eur": ("€",), "gbp": ("£",), "jpy": ("JP¥", "¥"), "inr": ("₹",), "krw": ("₩",),
+    "cad": ("CA$", "C$"), "aud": ("AU$", "A$"), "nzd": ("NZ$",), "hkd": ("HK$",), "sgd": ("S$",), "brl": ("R$",),
+    "mxn": ("MX$",), "rub": ("₽",), "try": ("₺",), "ils": ("₪",), "ngn": ("₦",), "php": ("₱",), "uah": ("₴",),
+    "vnd": ("₫",), "pln": ("zł",), "thb": ("฿",),
+}
+#: currencies by their ISO code (folded): their names in words
+CURRENCY_NAMES: dict[str, tuple[str, ...]] = {
+    "usd": ("us dollar", "us dollars", "u s dollar", "u s dollars", "united states dollar", "united states dollars"),
+    "eur": ("euro", "euros"),
+    "gbp": ("pound sterling", "pounds sterling", "sterling", "british pound", "british pounds"),
+    "jpy": ("yen", "japanese yen"), "chf": ("swiss franc", "swiss francs"),
+    "sek": ("swedish krona", "swedish kronor"), "nok": ("norwegian krone", "norwegian kroner"),
+    "dkk": ("danish krone", "danish kroner"), "cad": ("canadian dollar", "canadian dollars"),
+    "aud": ("australian dollar", "australian dollars"), "inr": ("indian rupee", "indian rupees", "rupees"),
+    "cny": ("yuan", "renminbi", "chinese yuan"), "pln": ("zloty", "zlotys", "polish zloty"),
+}
+_SIGN_ORDER = sorted(((sign, code) for code, signs in CURRENCY_SIGNS.items() for sign in signs),
+                     key=lambda sc: -len(sc[0]))
+
+
+def currency_signed(response: str) -> set[str]:
+    """The currencies (ISO codes, folded) a text writes by their sign ("€ 1,200" → {"eur"}); a
+    longer sign is read before the one it holds ("C$" is the Canadian dollar, not "$")."""
+    text, found = response, set()
+    for sign, code in _SIGN_ORDER:
+        if sign in text:
+            found.add(code)
+            text = text.replace(sign, " ")
+    return found
+
+
+#: titles a person's name may follow ("Captain Joan Matheson"), beside the honorifics
+_RANKS = frozenset({"captain", "capt", "rev", "revd", "fr", "sgt", "lt", "col", "gen", "cllr", "councillor", "judge",
+                    "officer", "nurse", "sister", "father", "brother", "skipper", "master", "chef", "coach",
+                    "professor", "doctor", "dame", "lord", "lady", "saint", "st"})
+#: words that frame a value in a sentence without changing it ("It is Engineer", "as Engineer")
+_FRAME = frozenset("it is was are were be been being the a an this that these those he she they his her hers their "
+                   "its our my your yes no not as at in on of for to by from with and or but i we you which who "
+                   "whose currently now still also only".split())
+_ROMAN = frozenset({"ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii"})
+_WORD_AT = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _query_words(query: str) -> frozenset[str]:
+    """The words of a query, what it quotes aside (the subject's name is no word of the question)."""
+    return frozenset(tokens(re.sub(r"'[^']*'|\"[^\"]*\"|‘[^’]*’|“[^”]*”", " ", query))) if query else frozenset()
+
+
+def _harmless(word: str, qwords: frozenset[str]) -> bool:
+    f = fold(word).rstrip(".")
+    return (f in _FRAME or f in _HONORIFICS or f in qwords or f.endswith("ly") or not word[:1].isupper()
+            or any(c.isdigit() for c in word))
+
+
+def extends_value(value_toks: tuple[str, ...], response: str, query: str = "", *, single: bool = True) -> bool:
+    """Every occurrence of the value's words in the response is part of a longer name, so the
+    response names another value: a capitalised word joined to it by a space or a hyphen ("Senior
+    Engineer" for Engineer, "Relief Master", "New York" for York), or, for a one-value answer that
+    is nothing but the value and one more word after a comma, that word ("Commissioning Editor,
+    Learning"). A word is no extension when it frames the value (an article, a pronoun, a verb of
+    being, an adverb in -ly), is a word of the question, an honorific or a rank before a person's
+    name, a legal form after a company's, a code in capitals after a place ("Seattle WA"), a known
+    place after a comma ("Paris, France"), or holds a digit. Only values of words are checked (not
+    numbers, dates or codes); False when the value's words are not found as words."""
+    if not value_toks or not all(t.isalpha() for t in value_toks):
+        return False
+    spans = list(_WORD_AT.finditer(response))
+    folded = [fold(m.group()) for m in spans]
+    n, qwords = len(value_toks), _query_words(query)
+    person = len(value_toks) >= 2
+    found = False
+    for i in range(len(spans) - n + 1):
+        if tuple(folded[i:i + n]) != value_toks:
+            continue
+        found = True
+        first, last = spans[i], spans[i + n - 1]
+        left = spans[i - 1] if i else None
+        right = spans[i + n] if i + n < len(spans) else None
+        ext = False
+        if left is not None and first.group()[:1].isupper():
+            sep = response[left.end():first.start()]
+            lw = left.group()
+            ext = sep.strip() in ("", "-") and "\n" not in sep and not _harmless(lw, qwords) and not (
+                person and fold(lw) in _RANKS)
+        if not ext and right is not None and last.group()[:1].isupper():
+            sep = response[last.end():right.start()]
+            rw, rf = right.group(), fold(right.group())
+            code = rw.isupper() and len(rw) <= 3 and rf not in _ROMAN
+            if sep.strip() in ("", "-") and "\n" not in sep:
+                ext = not (_harmless(rw, qwords) or rf in _LEGAL_FORMS or code)
+            elif sep.strip() == "," and single and i == 0 and i + n + 1 == len(spans):
+                ext = not (_harmless(rw, qwords) or rf in _LEGAL_FORMS or code or rf in _SYN_OF
+                           or not response[right.end():].strip(" .!") == "")
+        if not ext:
+            return False
+    return found
+
+
 @functools.lru_cache(maxsize=1 << 16)
 def answer_phrases(value: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The strict ways a gold text value is stated in full, for the judge: (padded token phrases,
     capital codes). The value itself, each synonym of the whole value or of a part of it, a
-    person's name surname first or with the given name's initial ("R. King"); never a loose
-    synonym, a part, or a surname alone."""
+    person's name surname first, with the given name's initial ("R. King", "P. de Vries") or as
+    an honorific and the surname ("Ms. Davolio"), a name without a ship's prefix or a company's
+    legal form ("Glen Sannox II" for MV Glen Sannox II, "Pavlova" for Pavlova, Ltd.), a currency
+    code's name ("euros" for EUR); never a loose synonym, a part, or a bare surname."""
     toks = tokens(value)
     if not toks:
         return (), ()
     phrases = [" ".join(toks)]
     phrases += [" ".join(alt) for alt in _synonym_variants(toks, loose=False)]
-    person = _person_like(value) if "," not in value else None
+    person = person_name_parts(value) if "," not in value else None
     if person:
-        ptoks = tokens(" ".join(person))
-        phrases.append(" ".join(ptoks[-1:] + ptoks[:-1]))
-        if len(ptoks) >= 2 and len(ptoks[0]) > 1 and ptoks[0].isalpha():
+        given, surname = person
+        phrases.append(" ".join(surname + given))
+        if given and len(given[0]) > 1 and given[0].isalpha():
             # "R. King", "King, R.": the given name's initial beside the surname, as rosters and
             # logs write a person (the initial must agree; a surname alone still does not do)
-            phrases += [f"{ptoks[0][0]} {ptoks[-1]}", f"{ptoks[-1]} {ptoks[0][0]}"]
+            phrases += [" ".join([given[0][0], *surname]), " ".join([*surname, given[0][0]])]
+        # "Ms. Davolio", "Dr Okafor": the formal way to name a person again, a title and the surname
+        phrases += [" ".join([h, *surname]) for h in sorted(_HONORIFICS)]
+    core = core_name(toks)
+    if core:
+        phrases.append(" ".join(core))
+    elif len(toks) == 2 and toks[0] in _NAME_PREFIXES and toks[1].isalpha() and len(toks[1]) > 3:
+        phrases.append(toks[1])  # "Portnacraig" for the vessel MV Portnacraig
+    phrases += CURRENCY_NAMES.get(" ".join(toks), ())
     whole = _SYN_OF.get(" ".join(toks))
     codes = _CODES.get(whole[0], ()) if whole else ()
     return tuple(f" {p} " for p in dict.fromkeys(phrases)), codes
@@ -963,11 +1143,31 @@ def answer_phrases(value: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
 _CAPITALS = re.compile(r"\b[A-Z]{2}\b")
 
 
-def states_text(value: str, response: str, *, whole: bool = False) -> bool:
-    """The response states the text value in one of its strict forms (:func:`answer_phrases`);
-    ``whole``: the response is nothing but that form."""
+def _omitted_by_query(toks: list[str], qwords: frozenset[str]) -> list[str]:
+    """The value without its last word where the question itself says that word ("Felby Town" for
+    the hub Felby Town Hub when asked for the hub; "45" for 45 minutes when asked for the minutes):
+    the word dropped is a noun (no function word), and what is left holds a word the question does not."""
+    if len(toks) < 2:
+        return []
+    rest, dropped = toks[:-1], toks[-1]
+    if dropped not in qwords or dropped in _FRAME or len(dropped) < 3 or not dropped.isalpha():
+        return []
+    if not any(t not in qwords and t not in _FRAME and (len(t) > 2 or t.isdigit()) for t in rest):
+        return []
+    return [" ".join(rest)]
+
+
+def states_text(value: str, response: str, *, whole: bool = False, query: str = "", single: bool = True) -> bool:
+    """The response states the text value in one of its strict forms (:func:`answer_phrases`), or
+    without a word the question itself says (:func:`_omitted_by_query`), and not as part of a longer
+    name (:func:`extends_value`); ``whole``: the response is nothing but that form. A currency code
+    is also stated by its sign alone ("€" for EUR, when no other currency's sign is written)."""
     phrases, codes = answer_phrases(value)
     padded = padded_tokens(response)
+    if query and phrases[0] not in padded:
+        # only where the whole value is not written: where it is, it is judged as it is written
+        # ("Commissioning Editor, Learning" is not the title Commissioning Editor)
+        phrases = phrases + tuple(f" {p} " for p in _omitted_by_query(phrases[0].split(), _query_words(query)))
     for p in phrases:
         if whole:
             if padded == p:
@@ -977,8 +1177,14 @@ def states_text(value: str, response: str, *, whole: bool = False) -> bool:
         while at >= 0:
             blocked = _NOT_AFTER.get(p.strip())
             if not blocked or padded[:at].rsplit(None, 1)[-1:] not in ([b] for b in blocked):
-                return True
+                if not extends_value(tuple(p.split()), response, query, single=single):
+                    return True
+                break
             at = padded.find(p, at + 1)
+    key = phrases[0].strip() if phrases else ""
+    if key in CURRENCY_SIGNS and currency_signed(response) == {key} and (
+            not whole or not padded.strip()):
+        return True
     if codes:
         caps = _CAPITALS.findall(response)
         if whole:
