@@ -120,7 +120,18 @@ def child(args: argparse.Namespace) -> None:
     import sys
 
     heavy = [m for m in ("nltk", "openai", "torch", "transformers", "rouge_score") if m in sys.modules]
-    print(json.dumps({"imports_s": imported, "evaluate_s": took, "ragdx": ragdx.__file__, "heavy_imports": heavy}))
+    print(json.dumps({"imports_s": imported, "evaluate_s": took, "ragdx": ragdx.__file__, "heavy_imports": heavy,
+                      "peak_rss_mb": peak_rss_mb()}))
+
+
+def peak_rss_mb() -> float:
+    """This process's peak resident memory so far (the kernel's high-water mark, VmHWM), in MB."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def end_to_end(args: argparse.Namespace) -> None:
@@ -165,19 +176,28 @@ def end_to_end(args: argparse.Namespace) -> None:
           f"| {timed['evaluate_s']:.1f} |")
     print(f"| **fresh process, start to exit** | **{wall:.1f}** |")
     print(f"| CPU time of that process (user + system) | {cpu:.1f} |")
+    print(f"| peak resident memory of that process (VmHWM), MB | {timed['peak_rss_mb']:.0f} |")
     print()
     print(f"heavy modules imported: {', '.join(timed['heavy_imports']) or 'none'}")
     if args.report:
-        from ragdx.report import write_report
         from ragdx.report.html import failures_file
 
         report = args.work / f"report-{args.label}.html"
+        # `ragdx report` in a fresh interpreter too, so that its peak memory is its own
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t = time.perf_counter()
-        write_report([run_dir], report)
+        done = subprocess.run([sys.executable, __file__, "--report-child", str(run_dir), "--work", str(report)],
+                              capture_output=True, text=True, check=False)
         took = time.perf_counter() - t
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if done.returncode != 0:
+            raise SystemExit(f"report failed:\n{done.stderr[-3000:]}")
+        rcpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        rpeak = json.loads(done.stdout.strip().splitlines()[-1])["peak_rss_mb"]
         side = failures_file(report)
         side_mb = side.stat().st_size / 1e6 if side.exists() else 0.0
-        print(f"| `ragdx report` (evaluation reused) | {took:.1f} |")
+        print(f"| `ragdx report` (evaluation reused), fresh process: wall / CPU s | {took:.1f} / {rcpu:.1f} |")
+        print(f"| peak resident memory of `ragdx report` (VmHWM), MB | {rpeak:.0f} |")
         load, blank = chromium_load(report), chromium_load(None)
         if load is not None:
             print(f"| headless Chromium, report loaded and laid out (`--dump-dom`), minus a blank page's "
@@ -227,11 +247,18 @@ def main() -> None:
                     "(`evaluate --no-rouge`)")
     ap.add_argument("--profile", type=Path, default=None, help="with --end-to-end: write a cProfile of evaluate here")
     ap.add_argument("--child", type=Path, default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--report-child", type=Path, default=None, help=argparse.SUPPRESS)
     ap.add_argument("--report", action="store_true", help="with --end-to-end: also time `ragdx report` and "
                     "headless Chromium loading it, and give its size")
     args = ap.parse_args()
     if args.child:
         child(args)
+        return
+    if args.report_child:
+        from ragdx.report import write_report
+
+        write_report([args.report_child], args.work)
+        print(json.dumps({"peak_rss_mb": peak_rss_mb()}))
         return
     if args.end_to_end:
         end_to_end(args)

@@ -158,6 +158,13 @@ def write_jsonl(path: str | Path, rows: Iterable[dict], *, float_free: bool = Fa
     return len(lines)
 
 
+def jsonl_lines(rows: Iterable[dict], *, float_free: bool = False) -> Iterator[bytes]:
+    """The lines :func:`write_jsonl` writes, one at a time (``float_free`` as there), for a writer
+    that streams them into a file of its own rather than holding them all."""
+    line = _line_writer(float_free)
+    return (line(r) for r in rows)
+
+
 def _json_line(row: Any) -> bytes:
     return (json.dumps(row, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
 

@@ -105,19 +105,31 @@ class JudgeItem:
         return cls(query, [[answer]], response)
 
 
+def _float_free(judgements: Sequence[Judgement]) -> bool:
+    """A null in the fast writer's output may stand for a NaN only where a float can be: a response
+    (the system's answer, which a hand-written run may give as a number), the linking confidence
+    and the spans' weights (read from a dataset, finite; a NaN there sends the lines to json).
+    Either way the bytes are json's (``ragdx.store.write_jsonl``): this only picks the faster path."""
+    def finite(x: Any) -> bool:
+        return x is None or type(x) is not float or math.isfinite(x)
+
+    return not any(type(j.response) is float or not finite(j.evidence_confidence)
+                   or any(not finite(e.get("weight")) for e in j.evidence_spans) for j in judgements)
+
+
 def write_judgements(path: str | Path, judgements: Iterable[Judgement]) -> int:
     from ragdx.store import write_jsonl
 
     judgements = list(judgements)
-    # A null in the fast writer's output may stand for a NaN only where a float can be: a response
-    # (the system's answer, which a hand-written run may give as a number), the linking confidence
-    # and the spans' weights (read from a dataset, finite; a NaN there sends the file to json)
-    def finite(x: Any) -> bool:
-        return x is None or type(x) is not float or math.isfinite(x)
+    return write_jsonl(path, (j.to_dict() for j in judgements), float_free=_float_free(judgements))
 
-    float_free = not any(type(j.response) is float or not finite(j.evidence_confidence)
-                         or any(not finite(e.get("weight")) for e in j.evidence_spans) for j in judgements)
-    return write_jsonl(path, (j.to_dict() for j in judgements), float_free=float_free)
+
+def judgement_lines(judgements: Sequence[Judgement]) -> bytes:
+    """One block of ``judgements.jsonl``, byte for byte what :func:`write_judgements` writes for
+    these judgements (an evaluation that streams its judgements writes them block by block)."""
+    from ragdx.store import jsonl_lines
+
+    return b"".join(jsonl_lines((j.to_dict() for j in judgements), float_free=_float_free(judgements)))
 
 
 def read_judgements(path: str | Path) -> list[Judgement]:
@@ -134,3 +146,49 @@ def read_judgements(path: str | Path) -> list[Judgement]:
 
 def by_id(judgements: Sequence[Judgement]) -> dict[str, Judgement]:
     return {j.id: j for j in judgements}
+
+
+#: rows encoded and written at a time by :func:`write_rows`
+ROWS_BLOCK = 20_000
+
+
+def write_rows(path: str | Path, rows: Sequence[dict[str, Any]]) -> int:
+    """``ragdx.store.write_jsonl`` of ``rows`` (the same bytes), encoded and written a block at a
+    time instead of joined into one buffer: a million verdicts are a gigabyte of lines."""
+    import os
+
+    from ragdx.store import default_mode, jsonl_lines
+
+    path = Path(path)
+    with path.open("wb") as fh:
+        os.fchmod(fh.fileno(), default_mode(path))
+        for start in range(0, len(rows), ROWS_BLOCK):
+            fh.write(b"".join(jsonl_lines(rows[start:start + ROWS_BLOCK])))
+        fh.flush()
+        os.fsync(fh.fileno())
+    return len(rows)
+
+
+class JsonlView(Sequence[Any]):
+    """The items of a JSONL file an evaluation wrote (its judgements, its verdicts), read by
+    ``load`` when first looked at: a streamed evaluation does not keep them, and most callers of
+    ``evaluate`` never look."""
+
+    def __init__(self, path: str | Path, load: Any):
+        self.path = Path(path)
+        self._load = load
+        self._items: list[Any] | None = None
+
+    def _all(self) -> list[Any]:
+        if self._items is None:
+            self._items = list(self._load(self.path))
+        return self._items
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __getitem__(self, index: Any) -> Any:
+        return self._all()[index]
+
+    def __iter__(self) -> Any:
+        return iter(self._all())

@@ -4,6 +4,7 @@ compare two of them, and measure how often two judges agree."""
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,7 @@ from ragdx.evaluate.compare import Comparison, compare, compare_markdown
 from ragdx.evaluate.config import BENCHMARKS, RULE_WORDS, EvaluationConfig
 from ragdx.evaluate.judges import Judge, agreement, agreement_markdown
 from ragdx.evaluate.protocol import VERDICT_LABELS, VERDICTS, blame, blame_counts, by_style, group_tags, metrics
-from ragdx.evaluate.records import Judgement, write_judgements
+from ragdx.evaluate.records import Judgement, write_judgements, write_rows
 from ragdx.evaluate.reference import (
     PAPER_AURP,
     PAPER_SPIDER_CLOSED,
@@ -57,15 +58,16 @@ def _kind(path: Path) -> str:
 
 
 def load_judgements(path: str | Path, config: EvaluationConfig | None = None, *, dataset: Any = None,
-                    **options: Any) -> list[Judgement]:
+                    sink: Any = None, **options: Any) -> list[Judgement]:
     """Judged queries of a run directory, a plain JSONL or a GRAMMAR reference directory
     (``config.reference_set``: ``unbalanced`` or ``balanced`` files, all styles), judged as
-    ``config`` (or ``options``, its keywords: :meth:`EvaluationConfig.build`) says."""
+    ``config`` (or ``options``, its keywords: :meth:`EvaluationConfig.build`) says. ``sink``: a
+    run directory is judged in blocks, each handed to it (see :func:`ragdx.evaluate.runs.judge_run`)."""
     config = EvaluationConfig.build(config, **options)
     path = Path(path)
     kind = _kind(path)
     if kind == "run":
-        return judge_run(path, config, dataset=dataset)
+        return judge_run(path, config, dataset=dataset, sink=sink)
     if kind == "jsonl":
         return judge_plain(path, config)
     from ragdx.evaluate.runs import Judged
@@ -93,15 +95,18 @@ def _style_metrics(judgements: Sequence[Judgement], n_boot: int, seed: int) -> d
     return out
 
 
-def evaluate_judgements(judgements: Sequence[Judgement], config: EvaluationConfig | None = None,
-                        **options: Any) -> EvaluationResult:
+def evaluate_judgements(judgements: Sequence[Judgement], config: EvaluationConfig | None = None, *,
+                        blame_out: Path | None = None, **options: Any) -> EvaluationResult:
     """Metrics per style, module blame and (given two styles) the hypothesis test, with
     ``config``'s bootstrap (``n_boot``, ``seed``) and ``compare_pair``. Judgements whose judge
-    failed (``error``) are counted and excluded from every metric."""
+    failed (``error``) are counted and excluded from every metric. ``blame_out``: the per-query
+    verdicts are written there (``blame.jsonl``) and not kept on the result."""
     config = EvaluationConfig.build(config, **options)
     n_boot, seed, compare_pair = config.n_boot, config.seed, config.compare_pair
     check = getattr(judgements, "check", None)
     verdicts = blame(judgements)
+    if blame_out is not None:
+        write_rows(blame_out, verdicts)
     failed = sum(1 for j in judgements if j.error)
     blame_by = {"all": BlameCounts.from_dict(blame_counts(verdicts))}
     for style in sorted(by_style(judgements)):
@@ -114,7 +119,8 @@ def evaluate_judgements(judgements: Sequence[Judgement], config: EvaluationConfi
         by_style=_style_metrics(judgements, n_boot, seed), blame=blame_by,
         inputs=check.to_dict() if check is not None else {}, warnings=warnings,
         retrieval_rule=RULE_WORDS.get(check.retrieval_rule, check.retrieval_rule) if check is not None else "",
-        judgements=list(judgements), verdicts=verdicts)
+        judgements=list(judgements), verdicts=verdicts if blame_out is None else [])
+    del verdicts  # a million rows: gone before the bootstraps run
     styles = sorted(by_style(judgements))
     if compare_pair is None and {"short", "long"} <= set(styles):
         compare_pair = ("short", "long")
@@ -312,28 +318,38 @@ def write_report(result: EvaluationResult, out: str | Path, title: str, *, sourc
     """One staged directory, swapped in whole: a crash never leaves a mix of old and new files,
     and its manifest names the content hash of what was evaluated (``report`` checks it) and the
     configuration it was evaluated with."""
-    from ragdx.store import atomic_write_text, staged_directory, write_json, write_jsonl
+    from ragdx.store import staged_directory
 
     out = Path(out)
     with staged_directory(out, overwrite=True, kind="evaluation") as stage:
-        write_json(stage / "metrics.json", result.to_dict())
-        atomic_write_text(stage / "summary.md", summary_markdown(result, title))
-        judged = list(result.judgements) + list(result.extra_judgements)
-        if judged:
-            write_judgements(stage / "judgements.jsonl", judged)
-        write_jsonl(stage / "blame.jsonl", result.verdicts)
-        if result.geval_scores:
-            write_jsonl(stage / "geval.jsonl", ({"id": i, **v} for i, v in result.geval_scores.items()))
-        from ragdx.rag.run_dataset import relative_to
-
-        # the source as given, and from the evaluation's directory (still true when both move together)
-        write_json(stage / "manifest.json", {"kind": "evaluation", "source": str(source) if source else None,
-                                             "source_relative": relative_to(source, out) if source else None,
-                                             "source_sha256": _content_hash(source) if source else None,
-                                             "queries": result.queries, "inputs": result.inputs,
-                                             "config": config.to_dict() if config is not None else None,
-                                             "llm_usage": result.extra.get("llm_usage")})
+        _fill_stage(stage, result, out, title, source=source, config=config)
     return out
+
+
+def _fill_stage(stage: Path, result: EvaluationResult, out: Path, title: str, *, source: Path | None,
+                config: EvaluationConfig | None, streamed: bool = False) -> None:
+    """The evaluation's files in ``stage`` (``streamed``: judgements.jsonl and blame.jsonl are
+    there already, written as they were made)."""
+    from ragdx.store import atomic_write_text, write_json, write_jsonl
+
+    write_json(stage / "metrics.json", result.to_dict())
+    atomic_write_text(stage / "summary.md", summary_markdown(result, title))
+    judged = [] if streamed else list(result.judgements) + list(result.extra_judgements)
+    if judged:
+        write_judgements(stage / "judgements.jsonl", judged)
+    if not streamed:
+        write_jsonl(stage / "blame.jsonl", result.verdicts)
+    if result.geval_scores:
+        write_jsonl(stage / "geval.jsonl", ({"id": i, **v} for i, v in result.geval_scores.items()))
+    from ragdx.rag.run_dataset import relative_to
+
+    # the source as given, and from the evaluation's directory (still true when both move together)
+    write_json(stage / "manifest.json", {"kind": "evaluation", "source": str(source) if source else None,
+                                         "source_relative": relative_to(source, out) if source else None,
+                                         "source_sha256": _content_hash(source) if source else None,
+                                         "queries": result.queries, "inputs": result.inputs,
+                                         "config": config.to_dict() if config is not None else None,
+                                         "llm_usage": result.extra.get("llm_usage")})
 
 
 @gc_paused()  # bulk work on small objects in no cycle: see ragdx.store.gc_paused
@@ -364,13 +380,22 @@ def evaluate(path: str | Path, config: EvaluationConfig | None = None, *, out: s
         return _evaluate(Path(path), config, out, dataset)
 
 
+def _streams(kind: str, config: EvaluationConfig) -> bool:
+    """Whether an evaluation reads its run in blocks and writes judgements and verdicts as they are
+    made (memory by block, not by run): a run directory judged offline. An LLM's judging, G-Eval
+    and the closed-book run read whole judgements (the query) after judging."""
+    return kind == "run" and config.judge.llm is None and config.closed_book is None and not config.geval
+
+
 def _evaluate(path: Path, config: EvaluationConfig, out: str | Path | None, dataset: Any) -> EvaluationResult:
     kind = _kind(path)
+    if out is None and kind != "run":
+        raise RagdxError("give an output directory (--out) for anything but a run directory", source=str(path))
+    if _streams(kind, config):
+        return _evaluate_streaming(path, config, Path(out) if out is not None else path / "evaluation", dataset)
     result = (evaluate_reference(path, config) if kind == "reference"
               else _evaluate_answers(path, kind, config, dataset))
     if out is None:
-        if kind != "run":
-            raise RagdxError("give an output directory (--out) for anything but a run directory", source=str(path))
         out = path / "evaluation"
     if isinstance(result.source, dict):
         from ragdx.rag.run_dataset import relative_to
@@ -385,9 +410,37 @@ def _evaluate(path: Path, config: EvaluationConfig, out: str | Path | None, data
     return result
 
 
-def _evaluate_answers(path: Path, kind: str, config: EvaluationConfig, dataset: Any) -> EvaluationResult:
-    """A run directory's or a results JSONL's answers judged and measured (see :func:`evaluate`)."""
-    judged = load_judgements(path, config, dataset=dataset)
+def _evaluate_streaming(path: Path, config: EvaluationConfig, out: Path, dataset: Any) -> EvaluationResult:
+    """:func:`_evaluate` for a run judged offline, in blocks: judgements.jsonl is written block by
+    block as judging goes, blame.jsonl as soon as the verdicts are known, both straight into the
+    staged directory; what stays in memory is a slim judgement per query (``runs.slim_judgement``)
+    and the statistics. The files are byte for byte those of the whole-run path."""
+    from ragdx.evaluate.records import JsonlView, judgement_lines, read_judgements
+    from ragdx.rag.run_dataset import relative_to
+    from ragdx.store import default_mode, iter_jsonl, staged_directory
+
+    with staged_directory(out, overwrite=True, kind="evaluation") as stage:
+        target = stage / "judgements.jsonl"
+        with target.open("wb") as fh:
+            os.fchmod(fh.fileno(), default_mode(target))
+            result = _evaluate_answers(path, "run", config, dataset, sink=lambda js: fh.write(judgement_lines(js)),
+                                       blame_out=stage / "blame.jsonl")
+            fh.flush()
+            os.fsync(fh.fileno())
+        result.source["relative_path"] = relative_to(path, out)  # from the output directory
+        _fill_stage(stage, result, out, path.name, source=path, config=config, streamed=True)
+    result.output = str(out)
+    # what the whole-run path keeps in memory, read back from the files when first looked at
+    result.judgements = JsonlView(out / "judgements.jsonl", read_judgements)  # type: ignore[assignment]
+    result.verdicts = JsonlView(out / "blame.jsonl", lambda p: [obj for _, obj in iter_jsonl(p)])  # type: ignore[assignment]
+    return result
+
+
+def _evaluate_answers(path: Path, kind: str, config: EvaluationConfig, dataset: Any, *, sink: Any = None,
+                      blame_out: Path | None = None) -> EvaluationResult:
+    """A run directory's or a results JSONL's answers judged and measured (see :func:`evaluate`);
+    ``sink`` and ``blame_out`` as :func:`load_judgements` and :func:`evaluate_judgements` take them."""
+    judged = load_judgements(path, config, dataset=dataset, sink=sink)
     check = getattr(judged, "check", None)
     if config.require_complete and check is not None and check.answered < check.total:
         raise RagdxError(f"incomplete run: {check.answered} of {check.total} queries answered "
@@ -401,7 +454,7 @@ def _evaluate_answers(path: Path, kind: str, config: EvaluationConfig, dataset: 
         closed = load_judgements(config.closed_book, EvaluationConfig(judge=config.judge, cache=config.cache),
                                  dataset=dataset)
         judged, open_domain = tag_open_domain(judged, closed, exclude=config.exclude_open_domain)
-    result = evaluate_judgements(judged, config)
+    result = evaluate_judgements(judged, config, blame_out=blame_out)
     if open_domain is not None:
         result.extra["open_domain"] = open_domain.to_dict()
     retrieval = config.retrieval.value

@@ -530,13 +530,17 @@ def _read_probes(check: InputCheck, run_dir: Path, known: set[str] | None) -> No
 
 
 def judge_run(run_dir: str | Path, config: EvaluationConfig | None = None, *,
-              dataset: str | Path | Iterable[Any] | None = None, **options: Any) -> Judged:
+              dataset: str | Path | Iterable[Any] | None = None, sink: Any = None, **options: Any) -> Judged:
     """Judge every answered record of a run directory against its dataset, as ``config`` (or
     ``options``) says (see :func:`judge_outputs`); the result's ``check`` says how many of the
     run's queries that is, and whether the dataset changed since the run (a query the run asked
     that the dataset no longer has, or now words differently, refuses the evaluation: its gold
-    answer is not the one the system was asked for)."""
-    from ragdx.gen.dataset import read_records
+    answer is not the one the system was asked for).
+
+    ``sink`` (a callable taking a list of judgements): the dataset and the run are read in blocks
+    and each block's judgements handed to ``sink`` as they are made, the result holding slim
+    ones (:func:`judge_streaming`), so that memory follows the block, not the run."""
+    from ragdx.gen.dataset import iter_records, read_records
     from ragdx.rag.run_dataset import describe, original_location, resolve_dataset
     from ragdx.rag.rundir import Manifest, RunPaths, read_inputs, read_run
 
@@ -551,24 +555,30 @@ def judge_run(run_dir: str | Path, config: EvaluationConfig | None = None, *,
             raise RagdxError("the run's manifest names no dataset file (it was given records in memory): "
                              "pass --dataset PATH", source=str(RunPaths(run_dir).manifest), field="dataset.path")
         used = describe(dataset, run_dir)
+    streaming = sink is not None and isinstance(dataset, str | Path)
+    records: Sequence[Any] = []
     if isinstance(dataset, str | Path):
         dataset_dir = Path(dataset) if Path(dataset).is_dir() else Path(dataset).parent
-        records = read_records(dataset)
+        records = [] if streaming else read_records(dataset)
     else:
         records = list(dataset)
     inputs = read_inputs(run_dir)
-    by_id = {r.id: r for r in records}
-    gone = [i.id for i in inputs if i.id not in by_id or by_id[i.id].query != i.query]
-    if gone:
-        raise RagdxError(f"the dataset changed since the run: {len(gone)} of the run's {len(inputs)} queries are "
-                         f"no longer in it or are worded differently (e.g. {gone[0]}); run again on this dataset",
-                         source=str(run_dir))
+    if not streaming:  # streaming, the same check is made as the dataset is read (_records_in_order)
+        by_id = {r.id: r for r in records}
+        gone = [i.id for i in inputs if i.id not in by_id or by_id[i.id].query != i.query]
+        if gone:
+            raise RagdxError(f"the dataset changed since the run: {len(gone)} of the run's {len(inputs)} queries "
+                             f"are no longer in it or are worded differently (e.g. {gone[0]}); run again on this "
+                             "dataset", source=str(run_dir))
     try:
         manifest: Manifest | None = Manifest.read(run_dir)
     except RagdxError:
         manifest = None
-    outputs = read_run(run_dir, inputs=inputs)
+    outputs: Sequence[Any] = latest_answers(run_dir, inputs) if streaming else read_run(run_dir, inputs=inputs)
     known, exact, fingerprint, corpus, missing = _corpus_info(dataset_dir, records, original_location(run_dir))
+    if streaming and corpus is None:  # the documents the records name: one more pass over the dataset
+        known, exact, fingerprint, corpus, missing = _corpus_info(dataset_dir, iter_records(dataset),  # type: ignore[arg-type]
+                                                                  original_location(run_dir))
     run_fingerprint = _run_fingerprint(manifest.system_config if manifest is not None else None)
     check = InputCheck(source=str(run_dir), total=len(inputs), answered=len(outputs),
                        status=str((manifest.status if manifest is not None else None) or ""),
@@ -579,8 +589,13 @@ def judge_run(run_dir: str | Path, config: EvaluationConfig | None = None, *,
     if not outputs:
         raise RagdxError(f"no answered record in this run (0 of {len(inputs)} queries)", source=str(run_dir))
     _read_probes(check, run_dir, known)
-    judged = judge_outputs(records, outputs, config, known_ids=known, known_exact=exact, check=check,
-                           corpus_texts=None if corpus is None else {d.id: d.text for d in corpus.documents})
+    texts = None if corpus is None else {d.id: d.text for d in corpus.documents}
+    if streaming:
+        judged = judge_streaming(_records_in_order(dataset, inputs, outputs, run_dir), outputs, config, check,  # type: ignore[arg-type]
+                                 sink, known_ids=known, known_exact=exact, corpus_texts=texts)
+    else:
+        judged = judge_outputs(records, outputs, config, known_ids=known, known_exact=exact, check=check,
+                               corpus_texts=texts)
     if missing:
         # judged without it, retrieval is matched against fewer documents and no answer is looked up
         # in its text: the numbers may differ from an evaluation that found it
@@ -639,3 +654,168 @@ def rejudge(judgements: Sequence[Judgement], config: EvaluationConfig) -> list[J
     verdicts = judge_items(items, config.judge.build(), config.cache)
     return [replace(j, correct=bool(v.correct), judge=v.judge, reason=v.reason, error=getattr(v, "error", None))
             for j, v in zip(judgements, verdicts, strict=True)]
+
+
+# ----------------------------------------------------------------------------- streaming
+
+#: answered queries judged per block when ``judge_run`` streams: what is held at once is a block of
+#: dataset records and full judgements, and a slim judgement per query (see :func:`slim_judgement`)
+STREAM_BLOCK = 10_000
+
+
+@dataclass(slots=True)
+class AnswerSummary:
+    """What judging reads of one system output: its answer, its error and its retrieved ids. The
+    contexts' texts, most of an output's memory, stay on disk."""
+
+    id: str
+    answer: str | None
+    error: str | None
+    retrieved_ids: list[str]
+
+
+def _result_objects(path: Path) -> Iterable[tuple[int, Any]]:
+    """(line number, parsed object) of every complete line of a run's results, read 4 MB at a
+    time; a final line without a newline is torn and left out (as ``rundir.scan_results`` does)."""
+    import json
+
+    from ragdx.store import parse_lines
+
+    number = 0
+    with path.open("rb") as fh:
+        rest = b""
+        while chunk := fh.read(1 << 22):
+            data = rest + chunk
+            end = data.rfind(b"\n") + 1
+            rest = data[end:]
+            lines = data[:end].split(b"\n")[:-1]
+            objs = parse_lines(lines) if lines else []
+            for k, line in enumerate(lines):
+                number += 1
+                if objs is not None:
+                    yield number, objs[k]
+                elif line.strip():
+                    try:
+                        yield number, json.loads(line)
+                    except ValueError:
+                        raise RagdxError("not valid JSON (edited by hand?)", source=str(path),
+                                         field=f"line {number}") from None
+
+
+def latest_answers(run_dir: Path, inputs: Sequence[Any]) -> list[AnswerSummary]:
+    """The latest result of every input that has one, in the inputs' order (what ``read_run``
+    gives, without the contexts' texts), read in blocks."""
+    from ragdx.rag.rundir import RunPaths, output_from_line
+
+    path = RunPaths(run_dir).results
+    latest: dict[str, AnswerSummary] = {}
+    ids: dict[str, str] = {}  # one string per distinct retrieved id, however many queries name it
+    if path.exists():
+        for number, obj in _result_objects(path):
+            if not isinstance(obj, dict) or not isinstance(obj.get("id"), str):
+                raise RagdxError("not a result record", source=str(path), field=f"line {number}")
+            try:
+                out = output_from_line(obj)
+            except (TypeError, ValueError, AttributeError) as exc:  # a hand-edited record
+                raise RagdxError(f"not a result record ({exc})", source=str(path), field=f"line {number}") from None
+            latest[out.id] = AnswerSummary(out.id, out.answer, out.error,
+                                           [ids.setdefault(c.id, c.id) for c in out.contexts])
+    return [latest[i.id] for i in inputs if i.id in latest]
+
+
+def _records_in_order(dataset: str | Path, inputs: Sequence[Any], answers: Sequence[AnswerSummary],
+                      run_dir: Path) -> Iterable[tuple[Any, AnswerSummary]]:
+    """(record, answer) of every answered input, in the inputs' order, read from the dataset one
+    record at a time. A record read before its turn waits in a buffer: none waits where the run
+    asked the dataset's queries in its order, as ``ragdx run`` does. Once the dataset is read, an
+    input it lacks or words differently refuses the evaluation, as :func:`judge_run` does."""
+    import numpy as np
+
+    from ragdx.gen.dataset import iter_records
+
+    position = {i.id: k for k, i in enumerate(inputs)}
+    turn = {a.id: k for k, a in enumerate(answers)}
+    state = np.zeros(len(inputs), dtype=np.int8)  # 0 not in the dataset, 1 as asked, 2 worded differently
+    waiting: dict[int, Any] = {}
+    due = 0
+    differs = False  # once one input is worded differently, nothing more is judged: it will be refused
+    for r in iter_records(dataset):
+        k = position.get(r.id)
+        if k is None:
+            continue
+        same = r.query == inputs[k].query
+        state[k] = 1 if same else 2
+        differs = differs or not same
+        n = turn.get(r.id)
+        if n is None or n < due or differs:
+            continue
+        waiting[n] = r
+        while due in waiting:
+            yield waiting.pop(due), answers[due]
+            due += 1
+    gone = [inputs[k].id for k in np.flatnonzero(state != 1)]
+    if gone:
+        raise RagdxError(f"the dataset changed since the run: {len(gone)} of the run's {len(inputs)} queries are "
+                         f"no longer in it or are worded differently (e.g. {gone[0]}); run again on this dataset",
+                         source=str(run_dir))
+
+
+def slim_judgement(j: Judgement, strings: dict[str, str]) -> Judgement:
+    """``j`` without what only ``judgements.jsonl`` needs (written already): the query, the
+    entity documents and a correct answer's evidence spans; what statistics, blame and the lab
+    metrics read stays, its repeated strings shared through ``strings``."""
+    def one(s: str) -> str:
+        return strings.setdefault(s, s)
+
+    j.query = ""
+    j.entity_ids = []
+    if j.correct and not j.error:
+        j.evidence_spans = []
+    j.group_id, j.style, j.answer, j.judge = one(j.group_id), one(j.style), one(j.answer), one(j.judge)
+    j.retrieved_ids = [one(d) for d in j.retrieved_ids]
+    j.gold_ids = [one(d) for d in j.gold_ids]
+    j.evidence_sets = [[one(d) for d in e] for e in j.evidence_sets]
+    return j
+
+
+def judge_streaming(pairs: Iterable[tuple[Any, AnswerSummary]], answers: Sequence[AnswerSummary],
+                    config: EvaluationConfig, check: InputCheck, sink: Any, *, known_ids: set[str] | None,
+                    known_exact: bool, corpus_texts: Mapping[str, str] | None) -> Judged:
+    """:func:`judge_outputs` in blocks of :data:`STREAM_BLOCK`: each block's judgements handed
+    whole to ``sink`` (which writes them), slim ones (:func:`slim_judgement`) kept. The same
+    judgements, in the same order, as judging everything at once."""
+    outputs = [(None, a) for a in answers]
+    retrieved_lists, unknown_per = _map_retrieved(outputs, known_ids, check)
+    _check_retrieved(check, retrieved_lists, unknown_per, len(answers), known_ids, known_exact)
+    judge = config.judge.build()
+    cache = config.cache if config.cache is None or isinstance(config.cache, VerdictCache) else VerdictCache(
+        config.cache)
+    out = Judged(check=check)
+    noted: list[Any] = []  # the verdicts that failed or fell back, all count_judge_failures counts
+    passages: dict[str, str] = {}
+    strings: dict[str, str] = {}
+    block: list[tuple[Any, AnswerSummary]] = []
+
+    def flush() -> None:
+        items = [JudgeItem(r.query, r.answer_rows, None if o.error else o.answer, r.answer_kind) for r, o in block]
+        verdicts = judge_items(items, judge, cache)
+        at = len(out)
+        full = [_judgement(r, o, retrieved_lists[at + n], unknown_per[at + n], it.response, v, config, check,
+                           known_exact=known_exact, corpus_texts=corpus_texts, passages=passages)
+                for n, ((r, o), it, v) in enumerate(zip(block, items, verdicts, strict=True))]
+        sink(full)
+        out.extend(slim_judgement(j, strings) for j in full)
+        noted.extend(v for v in verdicts if getattr(v, "error", None) or getattr(v, "fallback", None))
+        block.clear()
+
+    for pair in pairs:
+        block.append(pair)
+        if len(block) >= STREAM_BLOCK:
+            flush()
+    if block:
+        flush()
+    if len(out) != len(answers):  # an answer whose record never came (a dataset that repeats an id)
+        raise RagdxError(f"{len(answers) - len(out)} answered queries were not matched to one dataset record",
+                         source=check.source or None)
+    _close_check(check, out, outputs, noted)
+    return out

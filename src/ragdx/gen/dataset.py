@@ -194,7 +194,7 @@ def _filler(text: str) -> Callable[[Mapping[str, Any]], str]:
 _DOC_IDS: dict[int, tuple[Mapping[str, list[str]], frozenset[str]]] = {}
 
 
-def _document_ids(kb_facts: Mapping[str, list[str]]) -> frozenset[str]:
+def document_ids(kb_facts: Mapping[str, list[str]]) -> frozenset[str]:
     """Every document id of a fact index (computed once per index, not once per group)."""
     hit = _DOC_IDS.get(id(kb_facts))
     if hit is None or hit[0] is not kb_facts:
@@ -235,7 +235,7 @@ def build_records(parsed: ParsedTemplate, groups: Iterable[QAGroup],
             gold = sorted({d for ds in evidence for d in ds})
             supported = bool(group.facts) and all(evidence)
             # a rendered document's id is its entity's "Table:key"
-            known = _document_ids(kb_facts)
+            known = document_ids(kb_facts)
             entity_docs = [e for e in group.entities if e in known]
             basis = "fact_index"
         for style, filled, tid in styled:
@@ -360,6 +360,12 @@ def write_dataset(directory: str | Path, records: Sequence[QARecord], manifest: 
 def read_records(path: str | Path) -> list[QARecord]:
     """Read ``records.jsonl`` or ``records.parquet`` (or a dataset directory); a record that does
     not fit the type raises naming the file, the line and the field."""
+    return list(iter_records(path))
+
+
+def iter_records(path: str | Path) -> Iterator[QARecord]:
+    """:func:`read_records` one record at a time, in the file's order (what an evaluation of a
+    million queries reads in blocks, without holding every record at once)."""
     from pydantic import TypeAdapter
 
     from ragdx.store import iter_jsonl
@@ -370,7 +376,7 @@ def read_records(path: str | Path) -> list[QARecord]:
     if not path.exists():
         raise RagdxError("no such dataset file", source=str(path))
     adapter = TypeAdapter(QARecord)
-    out = []
+    count = 0
     if path.suffix == ".parquet":
         import pyarrow as pa
         import pyarrow.parquet as pq
@@ -402,10 +408,10 @@ def read_records(path: str | Path) -> list[QARecord]:
             if obj.get(name) is not None and not isinstance(obj[name], bool):
                 raise RagdxError(f"expected true, false or null, got {obj[name]!r}", source=str(path),
                                  field=f"line {number}: {name}")
-        out.append(validated(adapter, obj, source=str(path), prefix=f"line {number}: "))
-    if not out:
+        count += 1
+        yield validated(adapter, obj, source=str(path), prefix=f"line {number}: ")
+    if not count:
         raise RagdxError("no records: the dataset is empty", source=str(path))
-    return out
 
 
 _BOOL_FIELDS = tuple(f.name for f in fields(QARecord) if "bool" in str(f.type))
