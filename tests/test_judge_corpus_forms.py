@@ -127,3 +127,27 @@ def test_what_extends_a_value_and_what_frames_it():
 def test_the_linker_reads_a_two_digit_year_date_too():
     passage = normalised_passage("Received 05/04/24 at the hub.")
     assert any(all(p in passage for p in all_of) for all_of, _ in value_variants("2024-04-05"))
+
+
+@pytest.mark.parametrize("gold,response,query", [
+    ("Smith", "John Smith", "What is the last name of the therapist 'T-04'?"),
+    ("John", "John Smith", "What is the first name of the therapist 'T-04'?"),
+    ("Bath", "Bath, Somerset", "In which town is the clinic 'C-1' based?"),
+])
+def test_what_the_question_asks_decides_what_is_harmless(gold, response, query):
+    """The same words beside the value are another value where the question does not ask for a
+    part of a name or for a place."""
+    assert judged(gold, response, query), (gold, response)
+    assert not judged(gold, response, Q), (gold, response)
+
+
+@pytest.mark.parametrize("gold,response,right", [
+    (1, "Attended", True), (0, "Did not attend", True), (0, "not attended", True), (0, "Attended", False),
+    (1, "Did not attend", False), (0, "Inactive", True), (1, "Inactive", False),
+])
+def test_a_flag_answered_with_the_questions_own_word(gold, response, right):
+    query = "What is the attended of the appointment 'A-17'?" if "ttend" in response else \
+        "What is the active of the therapist 'T-04'?"
+    assert judged([[gold]], response, query) is right, (gold, response)
+    # a count is never a flag
+    assert not judged([[1]], "sessions", "How many sessions are booked?")

@@ -926,7 +926,41 @@ def boolean_of(response: str, query: str = "") -> bool | None:
                 if at >= 0:
                     before = padded[:at].split()
                     votes.add(not (bool(before) and before[-1] in _NEGATIONS))
+    if not votes and state is None and query and len(toks) <= 4:
+        said = _state_by_query(toks, query)
+        if said is not None:
+            votes.add(said)
     return votes.pop() if len(votes) == 1 else None
+
+
+_NEG_PREFIXES = ("non", "un", "in", "dis", "im", "ir")
+
+
+def _same_word(a: str, b: str) -> bool:
+    """One word in two forms ("attended", "attend"): equal, or sharing their first five letters."""
+    return a == b or (len(a) >= 5 and len(b) >= 5 and a[:5] == b[:5])
+
+
+def _state_by_query(toks: list[str], query: str) -> bool | None:
+    """A yes/no column answered with the question's own word ("Attended", "Did not attend", "Consent
+    given", "Unpaid" when asked whether it is paid): True, or False where negated (not, no, never,
+    n't, or an un-, non-, in-, dis- prefix). None when the response says a word the question does not."""
+    qwords = [w for w in _query_words(query) if len(w) > 3 and w not in _FRAME]
+    negated, matched = False, False
+    for t in toks:
+        if t in _NEGATIONS:
+            negated = not negated
+            continue
+        if t in _FRAME or t in ("did", "does", "do", "has", "have", "had", "longer"):
+            continue
+        if any(_same_word(t, q) for q in qwords):
+            matched = True
+            continue
+        if any(t.startswith(p) and any(_same_word(t[len(p):], q) for q in qwords) for p in _NEG_PREFIXES):
+            matched, negated = True, not negated
+            continue
+        return None
+    return (not negated) if matched else None
 
 
 #: yes/no as a table writes it in one character
@@ -1047,6 +1081,13 @@ _FRAME = frozenset("it is was are were be been being the a an this that these th
                    "its our my your yes no not as at in on of for to by from with and or but i we you which who "
                    "whose currently now still also only".split())
 _ROMAN = frozenset({"ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii"})
+#: a question for part of a name: the rest of the name beside it is no other value ("John Smith"
+#: for the surname Smith)
+_NAME_PART_WORDS = frozenset({"first", "last", "given", "surname", "family", "forename", "maiden", "middle"})
+#: a question for a place: a word after a comma is where the place is ("Bath, Somerset"), not another value
+_PLACE_WORDS = frozenset({"city", "town", "place", "location", "address", "port", "region", "county", "country",
+                          "state", "village", "area", "where", "located", "based", "site", "venue", "home",
+                          "province", "district", "suburb", "borough"})
 _WORD_AT = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 
 
@@ -1070,14 +1111,19 @@ def extends_value(value_toks: tuple[str, ...], response: str, query: str = "", *
     Learning"). A word is no extension when it frames the value (an article, a pronoun, a verb of
     being, an adverb in -ly), is a word of the question, an honorific or a rank before a person's
     name, a legal form after a company's, a code in capitals after a place ("Seattle WA"), a known
-    place after a comma ("Paris, France"), or holds a digit. Only values of words are checked (not
+    place after a comma ("Paris, France"), or holds a digit; nor is any word after a comma when the
+    question asks for a place ("Bath, Somerset" for the town), nor the rest of a name when it asks
+    for a part of one ("John Smith" for the surname). Only values of words are checked (not
     numbers, dates or codes); False when the value's words are not found as words."""
     if not value_toks or not all(t.isalpha() for t in value_toks):
         return False
     spans = list(_WORD_AT.finditer(response))
     folded = [fold(m.group()) for m in spans]
     n, qwords = len(value_toks), _query_words(query)
+    if qwords & _NAME_PART_WORDS and ("name" in qwords or "surname" in qwords or "forename" in qwords):
+        return False
     person = len(value_toks) >= 2
+    comma_rule = single and not qwords & _PLACE_WORDS
     found = False
     for i in range(len(spans) - n + 1):
         if tuple(folded[i:i + n]) != value_toks:
@@ -1098,7 +1144,7 @@ def extends_value(value_toks: tuple[str, ...], response: str, query: str = "", *
             code = rw.isupper() and len(rw) <= 3 and rf not in _ROMAN
             if sep.strip() in ("", "-") and "\n" not in sep:
                 ext = not (_harmless(rw, qwords) or rf in _LEGAL_FORMS or code)
-            elif sep.strip() == "," and single and i == 0 and i + n + 1 == len(spans):
+            elif sep.strip() == "," and comma_rule and i == 0 and i + n + 1 == len(spans):
                 ext = not (_harmless(rw, qwords) or rf in _LEGAL_FORMS or code or rf in _SYN_OF
                            or not response[right.end():].strip(" .!") == "")
         if not ext:
