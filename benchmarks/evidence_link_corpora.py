@@ -68,11 +68,71 @@ def score(corpus: Path, db: Path, ds: Path) -> dict:
             "records": int(re.search(r"records:\s+(\d+)", r.stdout).group(1)), "text": r.stdout}
 
 
+def scorer_module(corpus: Path):
+    """The corpus's own ``score_linking.py``, imported (its ``Needs`` says which facts a record needs)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(f"score_linking_{corpus.parent.name}_{corpus.name}",
+                                                  corpus / "score_linking.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, str(corpus.parent))  # the shared benchmarks/corpora/scoring.py
+    try:
+        spec.loader.exec_module(mod)
+    finally:
+        sys.path.remove(str(corpus.parent))
+    return mod
+
+
+def false_positives(corpus: Path, db: Path, ds: Path) -> list[dict]:
+    """Each false-positive gold document of a record (by the writer's truth) with the spans ragdx
+    gave for it, once per (needed facts, document): the six phrasings of a group share one."""
+    mod = scorer_module(corpus)
+    truth = json.loads((corpus / "truth.json").read_text(encoding="utf-8"))
+    stem = mod.stem
+    exact: dict[str, set[str]] = {}
+    stated: dict[str, list[dict]] = {}
+    for f in truth["facts"]:
+        if f["exact"]:
+            exact.setdefault(f["fact_key"], set()).add(stem(f["doc_id"]))
+        stated.setdefault(stem(f["doc_id"]), []).append(f)
+    for sp in truth.get("split_facts", []):
+        for d in sp["doc_ids"]:
+            exact.setdefault(sp["fact_key"], set()).add(stem(d))
+    distractors = {stem(x) for x in truth.get("distractor_doc_ids", [])}
+    needs = mod.Needs(str(db))
+    seen: dict[tuple, dict] = {}
+    for line in (ds / "records.jsonl").read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        r = json.loads(line)
+        try:
+            need = sorted({k for row in needs(r["sql"]) for k in row})
+        except Exception:  # noqa: BLE001 — the scorer counts such a record apart; so does this
+            continue
+        gold = set().union(*(exact.get(k, set()) for k in need)) if need else set()
+        for doc in sorted({stem(x) for x in r.get("gold_document_ids") or []} - gold):
+            key = (tuple(need), doc)
+            if key in seen:
+                seen[key]["records"] += 1
+                continue
+            keys = {k.partition("@")[2] for k in need}
+            seen[key] = {"table": r.get("table"), "need": need, "facts": r.get("facts"), "doc": doc,
+                         "distractor": doc in distractors, "records": 1,
+                         "spans": [{"fact": s["fact"], "weight": s.get("weight"), "text": s["text"][:400]}
+                                   for s in r.get("evidence_spans") or [] if stem(s["doc_id"]) == doc],
+                         # what the writer recorded in this document about the same rows
+                         "truth_here": [f"{f['fact_key']} = {f['surface']!r} ({f['how']})"
+                                        for f in stated.get(doc, []) if f["fact_key"].partition("@")[2] in keys][:8]}
+    return sorted(seen.values(), key=lambda x: -x["records"])
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus", action="append", type=Path)
     ap.add_argument("--before", type=Path, help="a src/ folder of the ragdx to compare with")
     ap.add_argument("--out", type=Path)
+    ap.add_argument("--dump-fp", type=Path, help="write each false-positive gold document (record's needed "
+                    "facts, document, ragdx's spans) here as JSON lines, one file per corpus: FILE.<corpus>.jsonl")
     a = ap.parse_args(argv)
     corpora = a.corpus or ([NORTHWIND] if NORTHWIND.is_dir() else []) + sorted(
         p for p in (ROOT / "benchmarks" / "corpora").iterdir() if (p / "truth.json").is_file())
@@ -92,6 +152,11 @@ def main(argv: list[str] | None = None) -> int:
                    "-o", str(work / "ds"), "--corpus", str(corpus / "docs")])
             after = score(corpus, db, work / "ds")
             after["seconds"] = time.perf_counter() - t0
+            if a.dump_fp:
+                name_ = corpus.parent.name if corpus.name == "corpus" else corpus.name
+                dump = a.dump_fp.with_name(f"{a.dump_fp.name}.{name_}.jsonl")
+                dump.write_text("".join(json.dumps(x, ensure_ascii=False) + "\n"
+                                        for x in false_positives(corpus, db, work / "ds")), encoding="utf-8")
             before = None
             if a.before:
                 ragdx(["kb", "link", str(work / "ds"), "--corpus", str(corpus / "docs"), "--db", url,

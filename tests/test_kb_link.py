@@ -477,3 +477,65 @@ def test_audit_markdown_function_for_the_report(shop):
     assert cities.stated == 1 and cities.facts == 3
     assert "| Customer | City | 3 | 1 | 33% |" in md
     assert audit_markdown(audit.to_dict()) == md
+
+
+@pytest.fixture()
+def foodbank(tmp_path):
+    """Hubs; volunteers with a home hub and, through an association table, the hubs whose rotas
+    they are on (with a role); teams of a hub."""
+    db = tmp_path / "fb.sqlite"
+    with sqlite3.connect(db) as con:
+        con.executescript("""
+            CREATE TABLE hubs (hub_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+            CREATE TABLE volunteers (volunteer_id INTEGER PRIMARY KEY, first_name TEXT, last_name TEXT,
+                                     home_hub_id INTEGER REFERENCES hubs(hub_id));
+            CREATE TABLE hub_volunteers (volunteer_id INTEGER REFERENCES volunteers(volunteer_id),
+                                         hub_id INTEGER REFERENCES hubs(hub_id), role TEXT,
+                                         since DATE, PRIMARY KEY (volunteer_id, hub_id));
+            CREATE TABLE teams (team_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE,
+                                hub_id INTEGER REFERENCES hubs(hub_id));
+            INSERT INTO hubs VALUES (1, 'Tidewell Hub'), (2, 'Eastgate Hub');
+            INSERT INTO volunteers VALUES (1, 'Ann', 'Lee', 2), (2, 'Bo', 'Marsh', 2);
+            INSERT INTO hub_volunteers VALUES (1, 1, 'author', '2019-01-05'), (2, 1, 'lead', '2020-02-03'),
+                                              (1, 2, 'lead', '2018-01-01'), (2, 2, 'lead', '2018-01-01');
+            INSERT INTO teams VALUES (1, 'Night Owls', 2), (2, 'Early Birds', 1);
+        """)
+    engine = connect(f"sqlite:///{db}")
+    return engine, inspect_schema(engine)
+
+
+def _fb_record(facts: list[str]) -> QARecord:
+    return QARecord(id=facts[-1], group_id=facts[-1], sql_template_id="s", text_template_id="t", style="short",
+                    schema="fb", table=facts[-1].partition(".")[0], params={}, sql="", query="",
+                    answer_columns=[], answer_rows=[["x"]], answer_text="x", answer_kind="single",
+                    entities=[], facts=facts)
+
+
+def test_a_listing_does_not_state_a_relation_it_does_not_name(foodbank):
+    """Issue 21 (precision): a rota under a hub's heading lists who is on that rota, not each
+    volunteer's home hub; a table header offering alternatives ("Author / editor") gives no cell
+    its role; a heading's value belongs to the entity of the heading below it, not to another one a
+    line names; and an attribute of an association row (a role on a rota) is what a record asks,
+    not the pair alone."""
+    engine, schema = foodbank
+    corpus = Corpus.from_texts({
+        "rota": "# Eastgate Hub rota\n\n| Volunteer | Since |\n|---|---|\n| Ann Lee | 2019 |\n| Bo Marsh | 2020 |",
+        "bio": "Ann Lee's home hub is Eastgate Hub.",
+        "roles": "# Tidewell Hub\n\n| Name | Author / editor |\n|---|---|\n| Ann Lee | Ann Lee |",
+        "leads": "# Tidewell Hub\n\n| Name | Lead |\n|---|---|\n| Bo Marsh | yes |",
+        "eastgate": "# Eastgate Hub\n\n## Ann Lee\n\nTeam: Night Owls",
+        "teams": "# Eastgate Hub\n\nTeams: Night Owls",
+        "tiderota": "# Tidewell Hub rota\n\nBo Marsh, since 2020.",
+    })
+    records = [_fb_record(["volunteers.home_hub_id@1"]),
+               _fb_record(["hub_volunteers.hub_id@1|1", "hub_volunteers.role@1|1"]),
+               _fb_record(["hub_volunteers.hub_id@2|1", "hub_volunteers.role@2|1"]),
+               _fb_record(["teams.hub_id@1"])]
+    home, author, lead, team = link_records(records, FactResolver(engine, schema), Linker(PassageIndex(corpus)))
+    assert home.gold_document_ids == ["bio"]  # being on Eastgate's rota does not make it her home hub
+    # "Author / editor" says of no one which they are; the pair alone (the rota) does not answer
+    assert author.gold_document_ids == [] and author.kb_supported is False
+    # the Tidewell rota names Bo Marsh on it, not his role: the record asks for the role
+    assert lead.gold_document_ids == ["leads"] and lead.kb_supported is True
+    # "Eastgate Hub" is Ann Lee's heading there: the team she is in is not thereby Eastgate's
+    assert team.gold_document_ids == ["teams"]

@@ -160,7 +160,7 @@ def _normalised_row(row: str, header: str) -> str:
         return _normalised_lines(row)
     parts = []
     for h, c in zip(heads, cells, strict=True):
-        head = [_ABBREVIATIONS.get(t, t) for t in tokens(h)]
+        head = [_ABBREVIATIONS.get(t, t) for t in tokens(h)] if not _ALTERNATIVES.search(h) else []
         # a yes/no cell written as a letter or a tick ("DBS  Y"): its header says what it is
         c = YES_NO_MARKS.get(c.strip().lower(), c)
         parts.append(" ".join(head + tokens(c)))
@@ -169,6 +169,10 @@ def _normalised_row(row: str, header: str) -> str:
     plain = " ".join(t for c in cells for t in tokens(c))
     return " " + plain + " " + " ".join(p for p in parts if p) + " "
 
+
+#: a header offering alternatives ("Author / editor", "Lead or deputy"): its words say which of
+#: them a cell is no more than the cell does, so they are not read into it
+_ALTERNATIVES = re.compile(r"\w\s*/\s*\w|\bor\b", re.I)
 
 #: cells meaning "the same as the cell above"
 _DITTO = {"〃", '"', "''", "”", "“", "do.", "do", "ditto", "-do-", "same", "id.", "ibid."}
@@ -276,8 +280,8 @@ class PassageIndex:
                         heads = tuple(phrase(" ".join(_ABBREVIATIONS.get(t, t) for t in tokens(h))) or " "
                                       for h in head_cells)
                         # a cell read with its header, as the row's sentence is ("project 1143")
-                        cells = tuple(f"{h.rstrip()} {phrase(c).strip()} "
-                                      for h, c in zip(heads, row_cells, strict=True))
+                        cells = tuple(f"{h.rstrip() if not _ALTERNATIVES.search(raw) else ''} {phrase(c).strip()} "
+                                      for h, raw, c in zip(heads, head_cells, row_cells, strict=True))
                 self.passages.append(Passage(d, a, b, norm, ctx, block.kind, block.header, cells, heads))
                 for tok in set(norm.split()) | set(ctx.split()):
                     self.postings[tok].append(pid)
@@ -387,6 +391,13 @@ class Hop:
     #: no name of its own ("Einaudi" with "The Oyster Wars" for rights deal 7): each a tuple of
     #: phrases that must all be in the passage
     descriptors: list[list[tuple[str, ...]]] = field(default_factory=list)
+    #: another relation links the subject's table to the value's (a home hub beside a rota of
+    #: hubs, through an association table): a list under the value's heading may state that one,
+    #: so the heading does not give this value
+    other_relation: bool = False
+
+    def value_phrases(self) -> list[str]:
+        return [p for all_of, _ in self.value for p in all_of]
 
 
 @dataclass(slots=True)
@@ -571,6 +582,9 @@ class Linker:
         value_sents = set.intersection(*({norm.count(SEP, 0, a) for a, b in spans
                                           if not any(x <= a and b <= y and (y - x) > (b - a) for x, y in name_spans)}
                                          for spans in value_spans))
+        if passage.kind == "row" and passage.header is not None:
+            # a table's header row names its columns ("Author / editor"): it gives no row a value
+            ctx = f" {SEP} ".join(ctx.split(f" {SEP} ")[:-1]) + " " if f" {SEP} " in ctx else ""
         # the value given by what the passage is read under (its heading), not by the passage
         value_in_ctx = not value_sents and bool(ctx) and all(v in ctx for v in value) \
             and not any(v in p and p in ctx for v in value for p in all_names) \
@@ -593,7 +607,9 @@ class Linker:
         named = {i for i in named if self._full_mention(pid, i, names)}
         if value_in_ctx:
             # in a tree, the line above is the parent: a peer relation (reports to) is read there
-            if named and (not hop.peers or passage.kind == "branch") and passage.kind != "heading":
+            if named and (not hop.peers or passage.kind == "branch") and passage.kind != "heading" \
+                    and not (hop.other_relation and passage.kind != "branch") \
+                    and not self._heading_of_another(passage, hop.value_phrases(), names):
                 return TOPIC_WEIGHT
             return 0.0
         if named & value_sents and not (hop.peers and passage.doc in docs_about):
@@ -679,6 +695,25 @@ class Linker:
             return None
         wanted = _column_words(hop.column) | _column_words(hop.ref_noun or "")
         return None if _column_words(heads[vcell]) & wanted else 0.0
+
+    def _heading_of_another(self, passage: Passage, values: Sequence[str], names: Sequence[str]) -> bool:
+        """Is there, between the heading that gives a value and the passage, a heading naming
+        another entity ("Wexcombe Learning" › "GIS for Beginners" › "Series: Core Texts ..."): the
+        value is that entity's (the book's imprint), not the subject's the passage mentions."""
+        pieces = [f" {p.strip()} " for p in passage.ctx.split(SEP)]
+        at = max((i for i, piece in enumerate(pieces) if any(v in piece for v in values)), default=None)
+        if at is None:
+            return False
+        known = self._entity_names()
+        own = {n.strip() for n in names} | {v.strip() for v in values}
+        for piece in pieces[at + 1:]:
+            toks = piece.split()
+            for size in range(min(len(toks), 8), 0, -1):
+                for i in range(len(toks) - size + 1):
+                    gram = " ".join(toks[i:i + size])
+                    if gram in known and gram not in own and not any(gram in o for o in own):
+                        return True
+        return False
 
     def _stated_in_ctx(self, ctx: str, value: tuple[str, ...], own: Sequence[str], ref_noun: str) -> bool:
         """Does the heading a passage sits under state ``value`` itself, not inside another
@@ -1014,6 +1049,7 @@ class FactResolver:
         self._codes: dict[str, list[str]] = {}
         self._no_name: dict[str, bool] = {}
         self._desc: dict[str, dict[str, Any]] = {}
+        self._relations: dict[tuple[str, str], bool] = {}
 
     def meta(self, table: str) -> _TableMeta:
         """What linking needs to know of a table, worked out once (the schema helpers profile data)."""
@@ -1374,7 +1410,8 @@ class FactResolver:
             ref = self._referenced(fk.ref_table, fk.ref_columns[0], value)
             if ref is not None and ref[1]:
                 return Hop(fact, subjects, ref[1], peers=schema_table(self.schema, fk.ref_table) == info.name,
-                           column=column, ref_noun=self._noun(self.meta(fk.ref_table)))
+                           column=column, ref_noun=self._noun(self.meta(fk.ref_table)),
+                           other_relation=self._other_relation(info.name, column, fk.ref_table))
             if column in meta.surrogate:
                 return Hop(fact, subjects, [])
         if self._is_flag(info.name, column, value):
@@ -1389,6 +1426,30 @@ class FactResolver:
                 return Hop(fact, subjects, [(parts, 1.0)], long_text=True)
         return Hop(fact, subjects, value_variants(value), exact=exact, column=column,
                    other_columns=self._other_columns(info, column))
+
+    def _other_relation(self, table: str, column: str, ref_table: str) -> bool:
+        """Does another relation link ``table`` to ``ref_table`` besides the foreign key ``column``
+        (a second foreign key to it, or an association table between the two: a volunteer's home
+        hub and the hubs whose rotas they are on)?"""
+        hit = self._relations.get((table, column))
+        if hit is None:
+            hit = self._relations[(table, column)] = self._find_other_relation(table, column, ref_table)
+        return hit
+
+    def _find_other_relation(self, table: str, column: str, ref_table: str) -> bool:
+        ref = schema_table(self.schema, ref_table)
+        info = self.meta(table).info
+        if any(list(fk.columns) != [column] and len(fk.columns) == 1 and schema_table(self.schema, fk.ref_table) == ref
+               for fk in info.foreign_keys):
+            return True
+        for name in self.schema.tables:
+            other = self.meta(name)
+            if name == info.name or not other.association:
+                continue
+            refs = [schema_table(self.schema, fk.ref_table) for fk in other.info.foreign_keys]
+            if info.name in refs and ref in refs and (ref != info.name or refs.count(ref) >= 2):
+                return True
+        return False
 
     def _other_columns(self, info, column: str) -> frozenset[str]:
         key = f"{info.name}.{column}"
@@ -1507,6 +1568,26 @@ def link_records(records: Iterable, resolver: FactResolver, linker: Linker, *,
     return out
 
 
+def implied_rows(hops: list[Hop], resolver: FactResolver) -> list[Hop]:
+    """``hops`` without the existence of a composite-key row (a staff member on a project) when an
+    attribute of that row (their role on it) is asked too: a document stating the role states the
+    row, and one naming only the pair does not answer."""
+    def parts(fact: str) -> tuple[str, str, str]:
+        column_part, _, key = fact.partition("@")
+        table, _, column = column_part.partition(".")
+        return table, column, key
+
+    def key_columns(table: str) -> list[str]:
+        return resolver.meta(table).key if resolver.schema.has_table(table) else []
+
+    facts = [parts(h.fact) for h in hops]
+    attributes = {(t, k) for t, c, k in facts if "|" in k and c not in key_columns(t)}
+    if not attributes:
+        return hops
+    return [h for h, (t, c, k) in zip(hops, facts, strict=True)
+            if not ((t, k) in attributes and c in key_columns(t))]
+
+
 def _link_one(record, resolver: FactResolver, linker: Linker, stats: LinkStats) -> dict[str, Any]:
     idx = linker.index
     entity_docs: set[int] = set()
@@ -1522,7 +1603,7 @@ def _link_one(record, resolver: FactResolver, linker: Linker, stats: LinkStats) 
                 "kb_basis": "unanswerable", "evidence_spans": [], "evidence_confidence": None,
                 "entity_document_ids": entity_ids}
     hops = [resolver.hop(f) for f in record.facts]
-    answer_hops = [h for h in hops if h is not None and not h.identity]
+    answer_hops = implied_rows([h for h in hops if h is not None and not h.identity], resolver)
     identity_hops = [h for h in hops if h is not None and h.identity]
     if not answer_hops and len(identity_hops) >= 2 and all(h.subjects for h in identity_hops):
         # only names: the answer is a relation between entities ("who works at BP": the company
