@@ -9,6 +9,8 @@ Ray is an optional extra (``pip install 'ragdx[ray]'``) and is imported only whe
 from __future__ import annotations
 
 import os
+import sys
+import time
 from typing import Any
 
 from ragdx.errors import RagdxError
@@ -27,11 +29,22 @@ def import_ray():
     return ray
 
 
-def connect_ray(address: str | None, cpus: int = 1) -> tuple[Any, bool]:
+#: tries at starting a local instance (one start in three failed on a loaded 2-core machine:
+#: a raylet or the GCS too slow to come up in time), and the pause before each retry
+START_ATTEMPTS = 3
+RETRY_PAUSE_S = 2.0
+#: a connection to an address is tried again only when it failed faster than this: a slow failure
+#: means Ray has already waited and retried on its own (an unreachable head takes minutes)
+QUICK_FAILURE_S = 15.0
+
+
+def connect_ray(address: str | None, cpus: int = 1, *, attempts: int = START_ATTEMPTS) -> tuple[Any, bool]:
     """Ray, initialised: ``(ray, started)``, ``started`` True when this call did it (the caller
     then owns the instance and shuts it down). ``address`` None means ``$RAY_ADDRESS``, else a
     local instance with ``max(cpus, os.cpu_count())`` CPUs. Shared by the executor and the Ray
-    Data embedder."""
+    Data embedder. A failed start is retried (``attempts`` in all; a connection to an address
+    twice at most, and only after a quick failure), each retry said in one line on stderr; the
+    last failure is one :class:`RagdxError` line."""
     ray = import_ray()
     if ray.is_initialized():
         return ray, False
@@ -41,23 +54,41 @@ def connect_ray(address: str | None, cpus: int = 1) -> tuple[Any, bool]:
     env["PYTHONPATH"] = os.pathsep.join(p for p in (os.getcwd(), env.get("PYTHONPATH")) if p)
     kwargs: dict[str, Any] = {"runtime_env": {"env_vars": env}, "include_dashboard": False,
                               "log_to_driver": False}
-    try:
-        if address:
-            ray.init(address=address, **kwargs)
-        else:
-            ray.init(address="local", num_cpus=max(cpus, os.cpu_count() or 1), **kwargs)
-    except Exception as exc:  # an unreachable address, a version mismatch, a refused token
-        hint = ""
-        if address and not os.environ.get("RAY_AUTH_MODE"):
-            # recent Ray (2.60): a cluster whose head found a token runs in token mode, and a driver
-            # without RAY_AUTH_MODE=token gets only "Failed to connect".
-            hint = (" (if the cluster uses token authentication, set RAY_AUTH_MODE=token and RAY_AUTH_TOKEN "
-                    "or RAY_AUTH_TOKEN_PATH)")
-        # without an address ragdx started a local instance: --address was not given, so not named
-        what = "connect to Ray" if address else "start a local Ray instance"
-        raise RagdxError(f"cannot {what}: {one_line(exc)}{hint}", source=address or None,
-                         field="--address" if address else "--executor") from None
-    return ray, True
+    if address:
+        kwargs["address"] = address
+        attempts = min(attempts, 2)
+    else:
+        kwargs.update(address="local", num_cpus=max(cpus, os.cpu_count() or 1))
+    # without an address ragdx starts a local instance: --address was not given, so not named
+    what = "connect to Ray" if address else "start a local Ray instance"
+    attempt = 0
+    while True:
+        attempt += 1
+        started = time.monotonic()
+        try:
+            ray.init(**kwargs)
+            return ray, True
+        except Exception as exc:  # an unreachable address, a version mismatch, a refused token, a slow raylet
+            if ray.is_initialized():  # half started: cleared before the next try
+                ray.shutdown()
+            quick = not address or time.monotonic() - started < QUICK_FAILURE_S
+            if attempt >= attempts or not quick:
+                raise _start_error(exc, address, what, attempt) from None
+            print(f"ray: could not {what} (attempt {attempt} of {attempts}: {one_line(exc)}); "
+                  f"trying again in {RETRY_PAUSE_S * attempt:g} s", file=sys.stderr, flush=True)
+            time.sleep(RETRY_PAUSE_S * attempt)
+
+
+def _start_error(exc: BaseException, address: str | None, what: str, attempts: int) -> RagdxError:
+    hint = ""
+    if address and not os.environ.get("RAY_AUTH_MODE"):
+        # recent Ray (2.60): a cluster whose head found a token runs in token mode, and a driver
+        # without RAY_AUTH_MODE=token gets only "Failed to connect".
+        hint = (" (if the cluster uses token authentication, set RAY_AUTH_MODE=token and RAY_AUTH_TOKEN "
+                "or RAY_AUTH_TOKEN_PATH)")
+    tries = f" after {attempts} attempts" if attempts > 1 else ""
+    return RagdxError(f"cannot {what}{tries}: {one_line(exc)}{hint}", source=address or None,
+                      field="--address" if address else "--executor")
 
 
 def _cause(exc: BaseException) -> BaseException:

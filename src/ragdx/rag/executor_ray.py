@@ -194,6 +194,11 @@ class RaySystem:
         # The wrapped system's identity: the executor is how a run is computed, not what it is.
         return self.local.describe()
 
+    def actors(self) -> list[dict[str, Any]]:
+        """Each actor as the driver sees it: index, worker pid, ready, alive, its batch size."""
+        return [{"index": a.index, "pid": a.pid, "ready": a.ready, "alive": a.alive, "batch": a.batch}
+                for a in self._actors]
+
     def _connect(self):
         ray, started = connect_ray(self.address, self.workers * math.ceil(self.num_cpus))
         # ours to end at aclose: a local instance stops, a cluster is only disconnected from
@@ -318,14 +323,14 @@ class RaySystem:
 
     def _lose(self, actor: _Actor, batch: list[_Pending], exc: BaseException) -> None:
         """``actor`` died with ``batch`` in flight: re-queue it at the front, replace the actor."""
-        if actor.alive:
+        newly_lost = actor.alive
+        if newly_lost:
             actor.alive = False
             actor.cause = one_line(exc)
             try:
                 self._ray.kill(actor.handle)  # an actor merely unreachable must not answer later
             except Exception:  # already gone
                 pass
-            self._replace()
         again = []
         for pending in batch:
             if pending.future.done():
@@ -338,6 +343,9 @@ class RaySystem:
                 again.append(pending)
         self._queue.extendleft(reversed(again))  # first in the queue, in their order
         actor.requeued += len(again)
+        if newly_lost:
+            self._replace()
+        self._starved()
 
     def _replacing(self) -> str:
         starting = [a.index for a in self._actors if a.alive and not a.ready]
