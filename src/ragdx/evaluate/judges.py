@@ -71,7 +71,7 @@ from ragdx.kb.normalise import (
     scale_key,
     states_text,
     strip_accents,
-    tokens,
+    value_tokens,
 )
 
 __all__ = [
@@ -396,7 +396,7 @@ def _value_contained(gold: Any, response: str, values: tuple[set[date], set[floa
             return b == flag
     g = normalise(gold)
     if g and _holds_words(g, normalise(response)) and not (
-            isinstance(gold, str) and extends_value(tuple(tokens(gold)), response, query, single=single)):
+            isinstance(gold, str) and extends_value(value_tokens(gold), response, query, single=single)):
         return True
     gv = _value_of(gold)
     if isinstance(gv, date):
@@ -832,7 +832,7 @@ class CascadeJudge(Judge):
                 return Verdict(False, "cascade:f1", f"{v.reason}, but the response lacks {', '.join(missing[:3])}",
                                v.score)
             rows = _rows(item)
-            if all(isinstance(x, str) and extends_value(tuple(tokens(x)), str(item.response), item.query,
+            if all(isinstance(x, str) and extends_value(value_tokens(x), str(item.response), item.query,
                                                         single=len(rows) == 1 and len(row) == 1)
                    for row in rows for x in row):
                 # "Senior Engineer" for Engineer: every word of the gold is there, in a longer name

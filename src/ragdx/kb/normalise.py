@@ -1097,12 +1097,19 @@ def _query_words(query: str) -> frozenset[str]:
     return frozenset(tokens(re.sub(r"'[^']*'|\"[^\"]*\"|‘[^’]*’|“[^”]*”", " ", query))) if query else frozenset()
 
 
-def _harmless(word: str, qwords: frozenset[str]) -> bool:
+def _harmless(word: str, query: str) -> bool:
     f = fold(word).rstrip(".")
-    return (f in _FRAME or f in _HONORIFICS or f in qwords or f.endswith("ly") or not word[:1].isupper()
-            or any(c.isdigit() for c in word))
+    return (not word[:1].isupper() or f in _FRAME or f in _HONORIFICS or f.endswith("ly")
+            or any(c.isdigit() for c in word) or f in _query_words(query))
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def value_tokens(value: str) -> tuple[str, ...]:
+    """:func:`tokens` of a gold value, as a tuple, memoised (the judge reads the same golds again)."""
+    return tuple(tokens(value))
+
+
+@functools.lru_cache(maxsize=1 << 16)
 def extends_value(value_toks: tuple[str, ...], response: str, query: str = "", *, single: bool = True) -> bool:
     """Every occurrence of the value's words in the response is part of a longer name, so the
     response names another value: a capitalised word joined to it by a space or a hyphen ("Senior
@@ -1118,10 +1125,13 @@ def extends_value(value_toks: tuple[str, ...], response: str, query: str = "", *
     if not value_toks or not all(t.isalpha() for t in value_toks):
         return False
     spans = list(_WORD_AT.finditer(response))
-    folded = [fold(m.group()) for m in spans]
-    n, qwords = len(value_toks), _query_words(query)
+    n = len(value_toks)
+    if len(spans) <= n:
+        return False  # nothing beside the value
+    qwords = _query_words(query)
     if qwords & _NAME_PART_WORDS and ("name" in qwords or "surname" in qwords or "forename" in qwords):
         return False
+    folded = [fold(m.group()) for m in spans]
     person = len(value_toks) >= 2
     comma_rule = single and not qwords & _PLACE_WORDS
     found = False
@@ -1136,16 +1146,16 @@ def extends_value(value_toks: tuple[str, ...], response: str, query: str = "", *
         if left is not None and first.group()[:1].isupper():
             sep = response[left.end():first.start()]
             lw = left.group()
-            ext = sep.strip() in ("", "-") and "\n" not in sep and not _harmless(lw, qwords) and not (
+            ext = sep.strip() in ("", "-") and "\n" not in sep and not _harmless(lw, query) and not (
                 person and fold(lw) in _RANKS)
         if not ext and right is not None and last.group()[:1].isupper():
             sep = response[last.end():right.start()]
             rw, rf = right.group(), fold(right.group())
             code = rw.isupper() and len(rw) <= 3 and rf not in _ROMAN
             if sep.strip() in ("", "-") and "\n" not in sep:
-                ext = not (_harmless(rw, qwords) or rf in _LEGAL_FORMS or code)
+                ext = not (_harmless(rw, query) or rf in _LEGAL_FORMS or code)
             elif sep.strip() == "," and comma_rule and i == 0 and i + n + 1 == len(spans):
-                ext = not (_harmless(rw, qwords) or rf in _LEGAL_FORMS or code or rf in _SYN_OF
+                ext = not (_harmless(rw, query) or rf in _LEGAL_FORMS or code or rf in _SYN_OF
                            or not response[right.end():].strip(" .!") == "")
         if not ext:
             return False
