@@ -11,7 +11,9 @@ Cheap judges first:
 ``contains``
     the normalised answer occurs in the normalised response on word boundaries, or the answer's
     number / date is among the numbers / dates the response mentions, or the response holds one
-    of the answer's strict forms (a synonym, a name surname first; never a part or an initial).
+    of the answer's strict forms (a synonym, a name surname first or with the given name's initial
+    or a title; never a part or a bare surname), and not only inside a longer name ("Senior
+    Engineer" for Engineer is another value: :func:`ragdx.kb.normalise.extends_value`).
 
 Values are read by :mod:`ragdx.kb.normalise`, the evidence linker's normaliser: one home for the
 rules (numbers in every grouping, abbreviated amounts at the precision written, percentages,

@@ -25,7 +25,8 @@ The rules, in one place:
 * **Percentages.** "15%", "15 %", "15 percent" state 15 and 0.15 (a discount stored as 0.15).
 * **Dates.** ISO (2005-02-22, with or without a time), day-first with dots (22.02.2005),
   day/month/year with slashes read both ways when both are dates (02/03/2005 is 3 February
-  and 2 March; 22/02/2005 only 22 February), a month in words before or after the day, with
+  and 2 March; 22/02/2005 only 22 February; 05/04/24 likewise, with a two-digit year: 00-69 →
+  2000s, 70-99 → 1900s), a month in words before or after the day, with
   ordinals, "of", a weekday or a comma (22 Feb 2005, February 22nd, 2005, the 22nd of February
   2005, Tuesday, 22 February 2005), and 22-Feb-05 (a two-digit year only with a month in words:
   00-69 → 2000s, 70-99 → 1900s).
@@ -37,9 +38,33 @@ The rules, in one place:
   written in capitals, which the folded tokens cannot tell: the linker does not use it, the judge
   checks the response's capitals.
 * **Names**: "Ms. Nancy Davolio" and "Davolio, Nancy" both state Nancy Davolio (a title is one
-  more word; a comma reverses the order). A surname alone or an initial does not (a partial name).
+  more word; a comma reverses the order). For the judge also the given name's initial with the
+  surname ("N. Davolio", "Davolio, N."; the initial must agree), a title with the surname ("Ms.
+  Davolio", "Dr Okafor"), a surname with a particle ("P. de Vries"), and a name held in two columns
+  (given name, surname) in any of these forms. **A surname alone does not** state the person: the
+  judge sees no database, so it cannot tell whether another person has that surname (the namesakes
+  of issue 21: Steve and William Patterson), and a bare word is also what a partial answer leaves;
+  a title marks the word as a reference to a person, as documents name someone after the first
+  mention. A ship's prefix or a company's legal form may be left out ("Glen Sannox II" for MV Glen
+  Sannox II, "Pavlova" for Pavlova, Ltd.), and, for the judge, a last word the question itself says
+  ("Felby Town" when asked for the hub Felby Town Hub; "45" when asked for the minutes).
+* **A longer value is another value.** The judge rejects an answer in which every occurrence of the
+  gold is part of a longer name ("Senior Engineer" for Engineer, "Relief Master", "New York" for
+  York, "Commissioning Editor, Learning" as a whole one-value answer): see :func:`extends_value`.
+  Harmless beside the value: words that frame it (articles, pronouns, "is", "as", adverbs in -ly
+  such as "approximately"), words of the question, honorifics and ranks before a person, legal
+  forms after a company, a capitals code or a known place after a place ("Seattle WA", "Paris,
+  France"), anything after a comma when the question asks for a place, the rest of a name when it
+  asks for part of one, units and currencies beside a number (numbers are compared as numbers).
+* **Codes and units of time** (judge): a code of seven or more digits written in groups ("978-0-
+  7636-1229-0", "0161 496 0000"); a duration in hours and minutes states its minutes and hours
+  ("1 hr 25 min" = 85 minutes, "1h35" = 95); a currency code by its sign or name ("€", "euros"
+  for EUR; "$" is the US dollar, "C$" the Canadian) when no other currency's sign is written.
 * **Booleans**: yes/true and no/false, and a column's own state word ("discontinued") against
-  its opposites ("available") — see :data:`STATE_WORDS`.
+  its opposites ("available") — see :data:`STATE_WORDS` (a season states "seasonal", "all year"
+  its opposite) — and, for a short answer, the question's own word for the column ("Attended",
+  "Did not attend", "Inactive" when asked about "active"). A one-letter code ("D" for driver) is
+  read by the document's legend, which the judge does not see: it is not accepted.
 """
 
 from __future__ import annotations
