@@ -30,6 +30,7 @@ import os
 import threading
 import warnings
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
@@ -50,21 +51,82 @@ USER_CACHE = "user"
 CACHE_ENV = "RAGDX_CACHE_DIR"
 CACHE_FILE = "embeddings.sqlite"
 
-#: what a local model may run in (``Embedder.dtype``); float32 unless asked
-Dtype = Literal["float32", "bfloat16"]
+#: what a local model may run in (``Embedder.dtype``); float32 unless asked. ``bfloat16`` and
+#: ``auto`` run in bfloat16 only where the device computes it natively (:func:`choose_dtype`)
+Dtype = Literal["float32", "bfloat16", "auto"]
 DTYPES: tuple[str, ...] = get_args(Dtype)
 #: texts per call of ``_encode`` (at least ``batch_size``): the cache is written and the progress
 #: bar moves after each; a Ray Data batch is the same size (``ragdx.embed_ray.ROWS_PER_BATCH``)
 ENCODE_STEP = 256
 
 
-def cpu_has_bfloat16() -> bool | None:
-    """Whether this CPU computes bfloat16 natively (Linux's CPU flags); None where unknown."""
+#: CPU flags (Linux's /proc/cpuinfo) of a native bfloat16 dot product
+BF16_FLAGS = ("avx512_bf16", "amx_bf16")
+
+
+def cpu_bfloat16_flags() -> list[str] | None:
+    """Which of :data:`BF16_FLAGS` this CPU has (Linux's CPU flags); None where unknown."""
     try:
-        flags = Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
+        flags = set(Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace").split())
     except OSError:
         return None
-    return any(f in flags.split() for f in ("avx512_bf16", "amx_bf16"))
+    return [f for f in BF16_FLAGS if f in flags]
+
+
+def cpu_has_bfloat16() -> bool | None:
+    """Whether this CPU computes bfloat16 natively (Linux's CPU flags); None where unknown."""
+    found = cpu_bfloat16_flags()
+    return None if found is None else bool(found)
+
+
+@dataclass(frozen=True)
+class DtypeChoice:
+    """The dtype a local model runs in, what was asked for, and why (``ragdx cache info`` shows it)."""
+
+    requested: str
+    dtype: str
+    reason: str
+
+
+def choose_dtype(requested: str, device: str = "cpu") -> DtypeChoice:
+    """bfloat16 only where the device computes it natively, float32 otherwise, whatever was asked:
+    on a CPU without AVX-512 BF16 or AMX torch emulates bfloat16 at ~5x float32's time (measured
+    in benchmarks/results/embed_dtype.md), so asking for it there is never what the user wants.
+    The CPU is read from /proc/cpuinfo (torch's mkldnn check where that is missing); a GPU by
+    ``torch.cuda.is_bf16_supported``."""
+    if requested == "float32":
+        return DtypeChoice(requested, "float32", "float32 asked for")
+    if str(device).startswith("cpu"):
+        found = cpu_bfloat16_flags()
+        native = bool(found)
+        where = (f"CPU flag {' and '.join(found)}" if found
+                 else f"the CPU has neither {' nor '.join(BF16_FLAGS)}")
+        if found is None:
+            native, where = _torch_cpu_bf16(), "torch's mkldnn bfloat16 check"
+    else:
+        native, where = _torch_cuda_bf16(device), f"torch.cuda.is_bf16_supported on {device}"
+    if native:
+        return DtypeChoice(requested, "bfloat16", f"native bfloat16 ({where})")
+    return DtypeChoice(requested, "float32", f"no native bfloat16 ({where}): float32, as bfloat16 would be "
+                                             "emulated and slower")
+
+
+def _torch_cpu_bf16() -> bool:
+    try:
+        import torch
+
+        return bool(torch.ops.mkldnn._is_mkldnn_bf16_supported())
+    except Exception:  # no torch, or a build without that check: not native as far as we know
+        return False
+
+
+def _torch_cuda_bf16(device: str) -> bool:
+    try:
+        import torch
+
+        return bool(torch.cuda.is_available() and torch.cuda.is_bf16_supported())
+    except Exception:  # no torch or no CUDA runtime: the model will fail to load there anyway
+        return False
 
 
 #: padded token positions per forward pass of a local model on a CPU (:meth:`Embedder._cpu_batches`)
@@ -245,10 +307,11 @@ class Embedder(CachedEmbedder):
 
     ``model_path`` defaults to the packaged MiniLM; any local sentence-transformers directory
     works. ``cache_dir``: ``"user"`` (the default) is the shared per-user cache, None keeps no
-    disk cache, a path is that directory. ``dtype="bfloat16"`` (opt-in) runs the model in
-    bfloat16: 2.5x the float32 rate on a CPU with native bfloat16 (AVX-512 BF16 or AMX; measured
-    in ``benchmarks/results/embed_dtype.md``), vectors at cosine >= 0.9999 to float32's, cached
-    under their own key; on a CPU without it, it is slower than float32 (a warning says so).
+    disk cache, a path is that directory. ``dtype="bfloat16"`` or ``"auto"`` (opt-in) runs the
+    model in bfloat16 where the device computes it natively: 2.5x the float32 rate on a CPU with
+    AVX-512 BF16 or AMX (measured per CPU in ``benchmarks/results/embed_dtype.md``), vectors at
+    cosine >= 0.9999 to float32's, cached under their own key. Elsewhere it runs in float32 (one
+    warning line when bfloat16 was asked for by name); :attr:`precision` says which and why.
     """
 
     kind = "sentence-transformers"
@@ -264,7 +327,8 @@ class Embedder(CachedEmbedder):
             raise RagdxError(f"dtype must be one of {', '.join(DTYPES)}, not {dtype!r}", field="embedder.dtype")
         self.batch_size = batch_size
         self.device = device
-        self.dtype = dtype
+        self.dtype = dtype  # as asked: a saved embedder chooses again on the machine that loads it
+        self._precision: DtypeChoice | None = None
         self._model = None
         self._model_id: str | None = None
         self._lock = threading.Lock()
@@ -277,12 +341,20 @@ class Embedder(CachedEmbedder):
             # valid; vectors of another dtype differ (by ~1e-4 for bfloat16) and are cached apart
             base = (DEFAULT_MODEL if self.model_path is None
                     else f"{Path(self.model_path).name}@{model_fingerprint(self.model_path)}")
-            self._model_id = base if self.dtype == "float32" else f"{base}#{self.dtype}"
+            used = self.precision.dtype
+            self._model_id = base if used == "float32" else f"{base}#{used}"
         return self._model_id
 
     def to_dict(self) -> dict:
         return {"model_path": self.model_path, "cache_dir": self.cache_dir, "batch_size": self.batch_size,
                 "device": self.device, "dtype": self.dtype}
+
+    @property
+    def precision(self) -> DtypeChoice:
+        """The dtype the model runs in on this machine, and why (:func:`choose_dtype`)."""
+        if self._precision is None:
+            self._precision = choose_dtype(self.dtype, self.device)
+        return self._precision
 
     @property
     def dimension(self) -> int:
@@ -300,13 +372,13 @@ class Embedder(CachedEmbedder):
 
                 path = self.model_path or str(packaged_model_path())
                 options = {}
-                if self.dtype != "float32":
+                choice = self.precision
+                if choice.dtype != "float32":
                     import torch
 
-                    options["model_kwargs"] = {"torch_dtype": getattr(torch, self.dtype)}
-                    if self._on_cpu() and not cpu_has_bfloat16():
-                        warnings.warn("this CPU has no native bfloat16 (AVX-512 BF16 or AMX): "
-                                      "embedding in bfloat16 will be slower than float32", stacklevel=2)
+                    options["model_kwargs"] = {"torch_dtype": getattr(torch, choice.dtype)}
+                elif choice.requested == "bfloat16":
+                    warnings.warn(f"embedder dtype bfloat16 asked for, {choice.reason}", stacklevel=2)
                 try:
                     # transformers draws a "Loading weights" bar of its own on stderr: in a log it
                     # is a line of noise per model load between ragdx's own progress lines
@@ -546,7 +618,8 @@ class EmbedderConfig(BaseModel):
     max_retries: int = Field(4, ge=0)
     timeout: float = Field(60.0, gt=0)
     device: str = "cpu"
-    #: ``bfloat16``: a local model run in bfloat16 (see :class:`Embedder`); opt-in
+    #: ``bfloat16`` / ``auto``: a local model run in bfloat16 where the device computes it natively,
+    #: float32 elsewhere (see :class:`Embedder`); opt-in
     dtype: Dtype = "float32"
     #: ``ray``: texts missing from the cache are embedded by Ray Data actors (:mod:`ragdx.embed_ray`)
     executor: Literal["local", "ray"] = "local"
@@ -569,9 +642,12 @@ def cache_info(root: Path | None = None) -> dict[str, Any]:
         vectors = store_info(root / CACHE_FILE).rows.get("emb", 0)
     except RagdxError:
         vectors = 0  # an unreadable file is reported as holding nothing: `ragdx cache clear` must still remove it
+    # what an embedder asking for bfloat16 runs in here, so a user can see why before a run
+    choice = choose_dtype("bfloat16")
     return {"directory": str(root), "override": CACHE_ENV if os.environ.get(CACHE_ENV) else None,
             "files": [{"name": p.name, "bytes": p.stat().st_size} for p in files],
-            "bytes": sum(p.stat().st_size for p in files), "embeddings": vectors}
+            "bytes": sum(p.stat().st_size for p in files), "embeddings": vectors,
+            "bfloat16": {"runs_in": choice.dtype, "reason": choice.reason}}
 
 
 def cache_clear(root: Path | None = None) -> int:

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from ragdx.errors import RagdxError
+from ragdx.rag.ann import INDEX_KINDS, HnswIndex, HnswParams, exact_search, top_k_rows
 from ragdx.rag.chunking import Chunk
 from ragdx.rag.corpus import Component, build_component, register
 from ragdx.rag.types import RetrievedContext
@@ -89,6 +90,11 @@ def embed_ahead(embedder: Any, texts: Sequence[str], memo: dict[str, np.ndarray]
             memo.update(zip(part[:room], vectors[:room], strict=True))
 
 
+#: ``top_indices`` selects by group maxima (:func:`ragdx.rag.ann.top_k_rows`) from this many
+#: units per wanted index: below it a partition of the whole row is as fast
+SELECT_BY_GROUPS = 64
+
+
 def top_indices(scores: np.ndarray, k: int, mask: np.ndarray | None = None) -> np.ndarray:
     """Indices of the ``k`` best scores, best first, equal scores in index order; masked-out
     indices never appear. Linear time for the selection, so it stays fast on 100k units."""
@@ -97,6 +103,10 @@ def top_indices(scores: np.ndarray, k: int, mask: np.ndarray | None = None) -> n
     n = len(s)
     if k <= 0 or n == 0:
         return np.zeros(0, dtype=np.int64)
+    if k * SELECT_BY_GROUPS <= n:
+        # the grouped selection of ragdx.rag.ann: ~5x faster than a full argpartition at 100k
+        cand = top_k_rows(s[None, :], k)[0][0]
+        return cand if idx_all is None else idx_all[cand]
     if k < n:
         part = np.argpartition(-s, k - 1)[:k]
         thr = s[part].min()
@@ -116,9 +126,16 @@ class Retriever(Component):
     ``aranked``. ``units`` are the chunks the indices refer to (parents, for the parent-document
     retriever)."""
 
+    #: rankings kept from a batched ``prepare`` (indices and scores, best first), at most this deep
+    PREFETCH_K = 100
+    #: ... and for at most this many queries (~0.8 KB each)
+    PREFETCH_MAX = 100_000
+
     def __init__(self) -> None:
         self.units: list[Chunk] = []
         self._doc_ids: np.ndarray | None = None
+        # query -> (indices, scores) of its best units, filled by a batched prepare; not configuration
+        self._prefetched: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
     # -- building
     def build(self, chunks: Sequence[Chunk]) -> None:
@@ -130,6 +147,7 @@ class Retriever(Component):
             raise RagdxError("nothing to index: the corpus has no text", field="corpus")
         self.units = units
         self._doc_ids = np.array([u.doc_id for u in units], dtype=object)
+        self._prefetched = {}  # rankings of the units indexed before, if any
 
     def _build(self, units: list[Chunk]) -> None:
         pass
@@ -164,8 +182,27 @@ class Retriever(Component):
     def ranked(self, query: str, k: int, allowed: Iterable[str] | None = None,
                ctx: QueryContext | None = None) -> list[tuple[int, float]]:
         self._require_built()
+        early = self._from_prefetch(query, k, allowed)
+        if early is not None:
+            return early
         s = self.scores(query)
         return [(int(i), float(s[i])) for i in top_indices(s, k, self._mask(allowed))]
+
+    def _from_prefetch(self, query: str, k: int, allowed) -> list[tuple[int, float]] | None:
+        """The first ``k`` of the query's batched ranking, when prepare made one at least that
+        deep (a ranking's first k are its top k: the order is total); None otherwise (a filter,
+        a deeper ranking or an unprepared query is ranked one at a time)."""
+        found = self._prefetched.get(query) if allowed is None else None
+        if found is None or (k > len(found[0]) and len(found[0]) < len(self.units)):
+            return None
+        idx, val = found
+        return [(int(i), float(v)) for i, v in zip(idx[:k], val[:k], strict=True) if i >= 0]
+
+    def _keep_prefetched(self, queries: Sequence[str], idx: np.ndarray, val: np.ndarray) -> None:
+        for q, i, v in zip(queries, idx, val, strict=True):
+            if len(self._prefetched) >= self.PREFETCH_MAX:
+                return
+            self._prefetched[q] = (i.astype(np.int32), v.astype(np.float32))
 
     async def aranked(self, query: str, k: int, allowed: Iterable[str] | None = None,
                       ctx: QueryContext | None = None) -> list[tuple[int, float]]:
@@ -261,7 +298,20 @@ class TfidfRetriever(Retriever):
 
 @register("bm25")
 class BM25Retriever(Retriever):
-    """BM25 (``bm25s``, Lucene variant), lower-cased words, English stop words removed."""
+    """BM25 (``bm25s``, Lucene variant), lower-cased words, English stop words removed.
+
+    ``prepare`` ranks a large batch of queries with bm25s's numba backend (compiled, parallel
+    scoring and top-k) when numba is installed, and one at a time with numpy otherwise: the
+    compilation costs seconds per process, so only when units x queries reaches
+    :attr:`NUMBA_MIN_WORK`. Its rankings are the per-query path's: the same float32 sums in the
+    same order, equal scores put back in unit order, and a ranking kept only down to the last
+    score above its ``PREFETCH_K + 1``-th (where the cut would split a tie, which units of the tie
+    come first is the per-query path's call: a deeper ``k`` is ranked one at a time).
+    """
+
+    #: units x queries from which a batched numba ranking repays its compilation (measured in
+    #: benchmarks/results/retrieval_scale.md: ~5-15 s compiling, ~3 ms a query saved at 100k units)
+    NUMBA_MIN_WORK = 200_000_000
 
     def __init__(self, k1: float = 1.5, b: float = 0.75, method: str = "lucene", stopwords: str | None = "en"):
         super().__init__()
@@ -278,7 +328,8 @@ class BM25Retriever(Retriever):
     def _build(self, units):
         import bm25s
 
-        self._index = bm25s.BM25(k1=self.k1, b=self.b, method=self.method)
+        # "auto": numba where it imports (used by prepare's batched ranking only), else numpy
+        self._index = bm25s.BM25(k1=self.k1, b=self.b, method=self.method, backend="auto")
         self._index.index(self._tokenize([u.text for u in units]), show_progress=False)
 
     def scores(self, query):
@@ -286,6 +337,42 @@ class BM25Retriever(Retriever):
         if not tokens:
             return np.zeros(len(self.units), dtype=np.float64)
         return np.asarray(self._index.get_scores(tokens), dtype=np.float64)
+
+    def prepare(self, queries):
+        todo = [q for q in dict.fromkeys(queries) if q not in self._prefetched]
+        todo = todo[:max(0, self.PREFETCH_MAX - len(self._prefetched))]
+        if (not self.units or len(self.units) <= self.PREFETCH_K + 1 or self.backend != "numba"
+                or len(self.units) * len(todo) < self.NUMBA_MIN_WORK):
+            return
+        self.prefetch_numba(todo)
+
+    @property
+    def backend(self) -> str | None:
+        """bm25s's backend for batched ranking: "numba" where numba imports, else "numpy"."""
+        index = getattr(self, "_index", None)
+        return None if index is None else index.backend
+
+    def prefetch_numba(self, queries: Sequence[str]) -> int:
+        """Rank ``queries`` with bm25s's numba backend and keep the rankings (see the class
+        note); returns how many were kept."""
+        ids = [self._index.get_tokens_ids(t) for t in self._tokenize(list(queries), return_ids=False)]
+        asked = [(q, t) for q, t in zip(queries, ids, strict=True) if t]
+        if not asked:
+            return 0
+        k = self.PREFETCH_K + 1
+        docs, vals = self._index.retrieve([t for _, t in asked], k=k, sorted=True, show_progress=False,
+                                          n_threads=-1, backend_selection="numba")
+        kept = 0
+        for (q, _), d, v in zip(asked, np.asarray(docs), np.asarray(vals), strict=True):
+            # every unit scoring above the last one returned is among those returned: exact
+            sure = v[:-1] > v[-1]
+            if not sure.any():
+                continue
+            d, v = d[:-1][sure], v[:-1][sure]
+            order = np.lexsort((d, -v.astype(np.float64)))
+            self._keep_prefetched([q], d[order][None, :], v[order][None, :])
+            kept += 1
+        return kept
 
 
 # ----------------------------------------------------------------------------- dense
@@ -303,13 +390,31 @@ class DenseRetriever(Retriever):
     ``index_embedder: {executor: ray, address: ..., workers: N}`` embeds the corpus (what the
     cache lacks) with Ray Data actors (:mod:`ragdx.embed_ray`); queries, one at a time, are
     still embedded here. Absent from ``to_dict`` when unset, so existing pipelines keep their
-    identity."""
+    identity.
+
+    ``index: exact`` (the default) scans every unit; ``index: ann`` searches a faiss HNSW graph
+    (the ``ann`` extra; ``ann: {m, ef_construction, ef_search}`` tunes it), saved beside the
+    embedding cache so the next build of the same corpus loads it. Its rankings are approximate
+    (recall@10 vs exact in ``benchmarks/results/retrieval_scale.md``); a filtered ranking
+    (``allowed``) and ``scores`` stay exact. ``prepare`` ranks the queries it is given in
+    batches (one matrix product per block of queries), the same rankings as one at a time
+    (scores equal to float32 rounding)."""
 
     def __init__(self, model_path: str | None = None, cache_dir: str | None = DEFAULT_CACHE_DIR,
-                 index_embedder: dict | None = None):
+                 index_embedder: dict | None = None, index: str = "exact", ann: dict | None = None):
         super().__init__()
         self.model_path = model_path
         self.cache_dir = cache_dir
+        if index not in INDEX_KINDS:
+            raise RagdxError(f"unknown index {index!r} ({' or '.join(INDEX_KINDS)})", field="index")
+        self.index = index
+        try:
+            self._hnsw_params = HnswParams(**(ann or {}))
+        except TypeError:
+            raise RagdxError(f"unknown key in {sorted(ann or {})} (accepted: m, ef_construction, ef_search)",
+                             field="ann") from None
+        self.ann = dict(ann) if ann is not None else None
+        self._hnsw: HnswIndex | None = None
         self._query_vectors: dict[str, np.ndarray] = {}  # filled by prepare(); not configuration
         if index_embedder is not None:
             from ragdx.embed import EmbedderConfig
@@ -326,8 +431,10 @@ class DenseRetriever(Retriever):
 
     def params(self) -> dict[str, Any]:
         out = super().params()
-        if out.get("index_embedder") is None:
-            out.pop("index_embedder", None)
+        # the defaults are left out, so pipelines saved before these options keep their identity
+        for name, default in (("index_embedder", None), ("index", "exact"), ("ann", None)):
+            if out.get(name) == default:
+                out.pop(name, None)
         return out
 
     def _index_embedder(self):
@@ -355,8 +462,48 @@ class DenseRetriever(Retriever):
 
     def prepare(self, queries):
         """Embed the queries in batches (one model call per query costs ~13 ms of fixed
-        overhead on a CPU); ``scores`` takes their vectors from here. Not configuration."""
+        overhead on a CPU) and rank those embedded here in batches too; ``scores`` and
+        ``ranked`` take their vectors and rankings from here. Not configuration."""
         embed_ahead(self.embedder, queries, self._query_vectors, self.QUERY_MEMO_MAX)
+        if not self.units:
+            return
+        todo = [q for q in dict.fromkeys(queries) if q in self._query_vectors and q not in self._prefetched]
+        todo = todo[:max(0, self.PREFETCH_MAX - len(self._prefetched))]
+        if todo:
+            idx, val = self.search_vectors(np.stack([self._query_vectors[q] for q in todo]), self.PREFETCH_K)
+            self._keep_prefetched(todo, idx, val)
+
+    def search_vectors(self, vectors: np.ndarray, k: int,
+                       allowed: Iterable[str] | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """The best ``k`` units of each query vector, in batches: ``(indices, scores)`` of shape
+        ``(len(vectors), k)``, padded with -1 / -inf. Exact (or with ``index: ann``, the
+        approximate index, unless ``allowed`` filters)."""
+        self._require_built()
+        if self.index == "ann" and allowed is None:
+            return self._ann().search(vectors, k)
+        return exact_search(self._matrix, vectors, k, self._mask(allowed))
+
+    def _ann(self) -> HnswIndex:
+        if self._hnsw is None:
+            from ragdx.embed import resolve_cache_dir
+
+            root = resolve_cache_dir(self.cache_dir)
+            self._hnsw = HnswIndex(self._hnsw_params).build_or_load(
+                self._matrix, None if root is None else root / "ann")
+        return self._hnsw
+
+    def ranked(self, query, k, allowed=None, ctx=None):
+        self._require_built()
+        early = self._from_prefetch(query, k, allowed)
+        if early is not None:
+            return early
+        vector = self._query_vector(query)
+        idx, val = self.search_vectors(vector[None, :], k, allowed)
+        return [(int(i), float(v)) for i, v in zip(idx[0], val[0], strict=True) if i >= 0]
+
+    def _query_vector(self, query: str) -> np.ndarray:
+        vector = self._query_vectors.get(query)
+        return self.embedder.embed([query])[0] if vector is None else vector
 
     def _build(self, units):
         h = hashlib.sha256()
@@ -373,6 +520,7 @@ class DenseRetriever(Retriever):
                 if embedder is not self.embedder and close is not None:
                     close()  # a Ray instance started for the index ends with it
         self._matrix = _DENSE_MEMO[key]
+        self._hnsw = None
 
     def set_embeddings(self, units: Sequence[Chunk], matrix: np.ndarray) -> None:
         """Index precomputed unit vectors (benchmarks search random vectors this way)."""
@@ -380,10 +528,10 @@ class DenseRetriever(Retriever):
         if matrix.shape[0] != len(self.units):
             raise RagdxError("one embedding per unit expected", field="matrix")
         self._matrix = np.ascontiguousarray(matrix, dtype=np.float32)
+        self._hnsw = None
 
     def scores(self, query):
-        vector = self._query_vectors.get(query)
-        return self.scores_for_vector(self.embedder.embed([query])[0] if vector is None else vector)
+        return self.scores_for_vector(self._query_vector(query))
 
     def scores_for_vector(self, vector: np.ndarray) -> np.ndarray:
         return self._matrix @ np.asarray(vector, dtype=np.float32)

@@ -1,0 +1,195 @@
+"""Dense search over many queries at once: exact (numpy, the default) and approximate (a faiss
+HNSW graph, the ``ann`` extra) for large corpora.
+
+Exact search scores a block of queries in one float32 matrix product and selects each row's top
+``k`` without sorting or partitioning the whole row: the rows are cut into groups of
+:data:`GROUP` columns, the ``k``-th largest group maximum is a lower bound on the row's ``k``-th
+score (``k`` groups hold a score at least that high), and only the few scores at or above it are
+sorted. Every score equal to the bound is a candidate, so equal scores keep unit order, exactly
+as :func:`ragdx.rag.retrievers.top_indices` orders them one query at a time. Measured against
+faiss in ``benchmarks/results/retrieval_scale.md``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ragdx.errors import RagdxError
+
+#: groups of columns in the selection's lower bound (per row, columns / GROUP maxima to partition)
+GROUP = 16
+#: scores held at once (float32): queries per matrix product = this / units, at most
+#: MAX_QUERY_BLOCK (335 queries at 100k units, 128 MB); more queries per product re-read the
+#: corpus's vectors fewer times (a block of 64 ran at ~0.7x the rate of 256-1024)
+SCORE_BLOCK = 1 << 25
+MAX_QUERY_BLOCK = 1024
+INDEX_KINDS = ("exact", "ann")
+
+
+def exact_search(matrix: np.ndarray, queries: np.ndarray, k: int,
+                 mask: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The ``k`` best units of each query by inner product: ``(indices, scores)``, both of shape
+    ``(len(queries), k)``, best first, equal scores in unit order. Units where ``mask`` is False
+    never appear; a row with fewer than ``k`` allowed units is padded with index -1 and score
+    -inf (faiss's convention)."""
+    matrix = np.ascontiguousarray(matrix, dtype=np.float32)
+    queries = np.ascontiguousarray(np.atleast_2d(queries), dtype=np.float32)
+    m, n = len(queries), len(matrix)
+    k = max(0, min(int(k), n))
+    idx = np.full((m, k), -1, dtype=np.int64)
+    val = np.full((m, k), -np.inf, dtype=np.float32)
+    if k == 0 or m == 0:
+        return idx, val
+    excluded = None if mask is None else ~np.asarray(mask, dtype=bool)
+    block = max(1, min(MAX_QUERY_BLOCK, SCORE_BLOCK // n))
+    for start in range(0, m, block):
+        scores = queries[start:start + block] @ matrix.T
+        if excluded is not None:
+            scores[:, excluded] = -np.inf
+        rows_idx, rows_val = top_k_rows(scores, k)
+        idx[start:start + len(scores)] = rows_idx
+        val[start:start + len(scores)] = rows_val
+    if excluded is not None:
+        idx[np.isneginf(val)] = -1
+    return idx, val
+
+
+def top_k_rows(scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's ``k`` largest entries (``k`` <= row length), best first, ties by column."""
+    rows, cols = _candidates(scores, k)
+    vals = scores[rows, cols]
+    # by row, then score (descending), then column: each row's best k come first in its run
+    order = np.lexsort((cols, -vals, rows))
+    rows, cols, vals = rows[order], cols[order], vals[order]
+    starts = np.searchsorted(rows, np.arange(len(scores)))
+    rank = np.arange(len(rows)) - starts[rows]
+    keep = rank < k
+    out_idx = np.empty((len(scores), k), dtype=np.int64)
+    out_val = np.empty((len(scores), k), dtype=scores.dtype)
+    out_idx[rows[keep], rank[keep]] = cols[keep]
+    out_val[rows[keep], rank[keep]] = vals[keep]
+    return out_idx, out_val
+
+
+def _candidates(scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """(row, column) of every entry at or above its row's lower bound, a superset of the row's
+    top ``k`` that includes all ties at the boundary. Group ``c`` is the columns ``c, c + w,
+    c + 2w, ...`` (``w`` = columns // GROUP): their maximum is an element-wise maximum of GROUP
+    contiguous slices, which numpy vectorises (a maximum over 16 adjacent columns costs 10x
+    more), and only the groups whose maximum reaches the bound are looked into."""
+    b, n = scores.shape
+    w = n // GROUP
+    if w < 2 * k:
+        # too few groups for the bound to prune anything: the k-th largest entry itself
+        bound = np.partition(scores, n - k, axis=1)[:, n - k]
+        return np.nonzero(scores >= bound[:, None])
+    full = w * GROUP
+    maxima = scores[:, :full].reshape(b, GROUP, w).max(axis=1)
+    if full < n:
+        maxima = np.concatenate([maxima, scores[:, full:].max(axis=1, keepdims=True)], axis=1)
+    # k groups reach the k-th largest group maximum, so the row's k-th entry is no lower
+    bound = np.partition(maxima, maxima.shape[1] - k, axis=1)[:, maxima.shape[1] - k]
+    g_rows, groups = np.nonzero(maxima >= bound[:, None])
+    tail = groups == w  # the last, short group (columns full..n)
+    g_rows, groups, t_rows = g_rows[~tail], groups[~tail], g_rows[tail]
+    rows = np.repeat(g_rows, GROUP)
+    cols = (groups[:, None] + w * np.arange(GROUP)).ravel()
+    if len(t_rows):
+        rows = np.concatenate([rows, np.repeat(t_rows, n - full)])
+        cols = np.concatenate([cols, np.tile(np.arange(full, n), len(t_rows))])
+    keep = scores[rows, cols] >= bound[rows]
+    return rows[keep], cols[keep]
+
+
+def recall_at_k(found: np.ndarray, truth: np.ndarray) -> float:
+    """Mean share of each row of ``truth`` (exact top-k indices) that ``found`` holds."""
+    if truth.size == 0:
+        return 1.0
+    hits = [len(set(f.tolist()) & set(t.tolist()) - {-1}) for f, t in zip(found, truth, strict=True)]
+    return float(np.sum(hits) / np.sum(truth >= 0))
+
+
+# ----------------------------------------------------------------------------- approximate
+
+
+@dataclass(frozen=True)
+class HnswParams:
+    """faiss HNSW settings: ``m`` links per node, ``ef_construction`` candidates while building,
+    ``ef_search`` while searching (the recall/speed trade-off; recall@10 >= 0.95 measured on
+    MiniLM vectors at the default, see ``benchmarks/results/retrieval_scale.md``)."""
+
+    m: int = 32
+    ef_construction: int = 80
+    ef_search: int = 128
+
+
+def faiss_module():
+    """faiss, or one line saying how to get it."""
+    try:
+        import faiss
+    except ImportError:
+        raise RagdxError("the approximate index needs faiss: pip install 'ragdx[ann]' (faiss-cpu)",
+                         field="index") from None
+    return faiss
+
+
+class HnswIndex:
+    """An approximate inner-product index (faiss ``IndexHNSWFlat``) over unit vectors; saved to
+    and loaded from a file so a second build of the same corpus skips the graph construction."""
+
+    def __init__(self, params: HnswParams | None = None):
+        self.params = params or HnswParams()
+        self._index = None
+
+    @staticmethod
+    def key(matrix: np.ndarray, params: HnswParams) -> str:
+        """A file name for this (vectors, settings): a digest of both."""
+        h = hashlib.sha256(np.ascontiguousarray(matrix, dtype=np.float32).tobytes())
+        h.update(f"{params.m}/{params.ef_construction}".encode())
+        return f"hnsw-{h.hexdigest()[:24]}.faiss"
+
+    def build(self, matrix: np.ndarray) -> HnswIndex:
+        faiss = faiss_module()
+        matrix = np.ascontiguousarray(matrix, dtype=np.float32)
+        index = faiss.IndexHNSWFlat(matrix.shape[1], self.params.m, faiss.METRIC_INNER_PRODUCT)
+        index.hnsw.efConstruction = self.params.ef_construction
+        index.add(matrix)
+        self._index = index
+        return self
+
+    def build_or_load(self, matrix: np.ndarray, directory: Path | None) -> HnswIndex:
+        """Load the saved index of these vectors from ``directory`` if there is one, else build
+        it (and save it there). A file that cannot be read is rebuilt over, not trusted."""
+        faiss = faiss_module()
+        path = None if directory is None else Path(directory) / self.key(matrix, self.params)
+        if path is not None and path.is_file():
+            try:
+                index = faiss.read_index(str(path))
+                if index.ntotal == len(matrix) and index.d == matrix.shape[1]:
+                    self._index = index
+                    return self
+            except RuntimeError:
+                pass  # a truncated or foreign file: rebuilt and replaced below
+        self.build(matrix)
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(".tmp")
+            faiss.write_index(self._index, str(tmp))
+            tmp.replace(path)  # whole or absent: a reader never sees half a file
+        return self
+
+    def search(self, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """``(indices, scores)`` of shape ``(len(queries), k)``; -1 / -inf where fewer were found."""
+        if self._index is None:
+            raise RagdxError("the approximate index has not been built", field="index")
+        queries = np.ascontiguousarray(np.atleast_2d(queries), dtype=np.float32)
+        k = max(0, min(int(k), self._index.ntotal))
+        self._index.hnsw.efSearch = max(self.params.ef_search, k)
+        scores, idx = self._index.search(queries, k)
+        scores = scores.astype(np.float32, copy=False)
+        scores[idx < 0] = -np.inf
+        return idx.astype(np.int64, copy=False), scores
