@@ -358,6 +358,7 @@ def cache_info_cmd(as_json: Annotated[bool, typer.Option("--json", help="Print J
     console.print(f"cache directory: {info['directory']}"
                   + (f"  (from ${info['override']})" if info["override"] else "  (per-user; RAGDX_CACHE_DIR overrides)"))
     console.print(f"embeddings: {info['embeddings']:,}; {info['bytes'] / 1e6:.1f} MB in {len(info['files'])} files")
+    console.print(f"embedder dtype bfloat16 runs in {info['bfloat16']['runs_in']} here: {info['bfloat16']['reason']}")
 
 
 @cache_app.command("clear")
