@@ -23,6 +23,7 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -32,10 +33,11 @@ EMBEDDING_BASELINES: tuple[str, ...] = ("maha", "svm", "lof", "kde", "copod")
 LENGTH_BASELINES: tuple[str, ...] = ("length", "length-short", "length-dev")
 #: scores that read the corpus's words, not the queries' embeddings (issue 25: what only a tester
 #: holding the corpus can know): the share of a query's information the corpus never writes
-CORPUS_BASELINES: tuple[str, ...] = ("unseen-words",)
+CORPUS_BASELINES: tuple[str, ...] = ("unseen-words", "names", "energy+names")
 DISPLAY_NAMES = {"maha": "Maha", "svm": "SVM", "lof": "LOF", "kde": "KDE", "copod": "COPOD",
                  "length": "Length (longer = OoK)", "length-short": "Length (shorter = OoK)",
-                 "length-dev": "Length-dev", "unseen-words": "Unseen words", "lm": "LM score"}
+                 "length-dev": "Length-dev", "unseen-words": "Unseen words", "lm": "LM score",
+                 "names": "Names (corpus coverage)", "energy+names": "Energy + names (Bonferroni)"}
 
 
 class Mahalanobis:
@@ -105,6 +107,14 @@ def unseen_word_scores(corpus_texts: Sequence[str], texts: Sequence[str]) -> dic
         total = sum(weights)
         out[i] = 0.0 if total == 0 else sum(wt for w, wt in zip(words, weights, strict=True) if w not in df) / total
     return {"unseen-words": out}
+
+
+def name_scores(corpus_texts: Sequence[str], texts: Sequence[str], *, index: Any = None) -> dict[str, np.ndarray]:
+    """``names``: how much of what a query names the corpus never writes, and whether the things it
+    names together are ever written together (:mod:`ragdx.relevance.names`)."""
+    from ragdx.relevance.names import NameIndex
+
+    return {"names": (index or NameIndex(corpus_texts)).scores(texts)}
 
 
 def length_scores(calibration_texts: Sequence[str], texts: Sequence[str]) -> dict[str, np.ndarray]:

@@ -35,6 +35,7 @@ from ragdx.relevance.baselines import (
     embedding_baseline_scores,
     length_scores,
     lm_relevance_scores,
+    name_scores,
     unseen_word_scores,
 )
 from ragdx.relevance.baselines import (
@@ -44,7 +45,7 @@ from ragdx.relevance.calibration import read_corpus, read_questions
 from ragdx.relevance.drift import ks_drift
 from ragdx.relevance.metrics import detection_metrics
 from ragdx.relevance.statistics import DISPLAY_NAMES as STAT_NAMES
-from ragdx.relevance.statistics import STATISTICS
+from ragdx.relevance.statistics import STATISTICS, empirical_p_values
 from ragdx.relevance.tester import RelevanceTester
 
 SETTING1_OOK = {"bioasq": "BioASQ-Y/N", "mmlu": "MMLU-Med", "medmcqa": "MedMCQA", "medqa": "MedQA-US",
@@ -215,7 +216,7 @@ def run_bench(data: str | os.PathLike | Setting, out_dir: str | os.PathLike | No
     stats_ook = {name: tester.statistics_from_topk(t) for name, t in topk_ook.items()}
 
     say("fitting the outlier baselines")
-    scores = _MethodScores(setting, emb, stats_ik, stats_ook)
+    scores = _MethodScores(setting, emb, stats_ik, stats_ook, tester)
     detection, samples = _detection(setting, scores, len(emb.in_knowledge), n_per_class, seeds, say)
 
     lm_info = None
@@ -227,6 +228,12 @@ def run_bench(data: str | os.PathLike | Setting, out_dir: str | os.PathLike | No
     say("false-rejection rate")
     frr = _frr(tester, stats_ik, emb.calibration, emb.in_knowledge, alpha, frr_splits)
     frr["baselines"] = _baseline_frr(setting, emb.calibration, emb.in_knowledge, alpha)
+    # the combination's p-values are valid by construction (Bonferroni over two valid ones): its
+    # held-out rate is read off the in-knowledge queries directly
+    combined = scores.of(None)["energy+names"]
+    rate = float((-combined <= alpha).mean())
+    se = float(np.sqrt(max(rate * (1 - rate), 1e-12) / combined.size))
+    frr["baselines"]["energy+names"] = {"frr": rate, "se": se}
     say("drift monitor over logs")
     monitor = _monitor_eval(tester, emb.calibration, emb.in_knowledge, topk_ook, alpha, monitor_logs)
     say("KS drift")
@@ -281,12 +288,22 @@ class _MethodScores:
     baselines fitted on the calibration queries."""
 
     def __init__(self, setting: Setting, emb: _Embeddings, stats_ik: np.ndarray,
-                 stats_ook: dict[str, np.ndarray]) -> None:
+                 stats_ook: dict[str, np.ndarray], tester: RelevanceTester) -> None:
+        from ragdx.relevance.names import NameIndex
+
         all_emb = np.vstack([emb.in_knowledge, *emb.out_of_knowledge.values()])
         self.base_all = embedding_baseline_scores(emb.calibration, all_emb)
         all_texts = setting.in_knowledge + [t for texts in setting.out_of_knowledge.values() for t in texts]
         self.base_all.update(length_scores(setting.calibration, all_texts))
         self.base_all.update(unseen_word_scores(setting.corpus, all_texts))
+        names = NameIndex(setting.corpus)
+        self.base_all.update(name_scores(setting.corpus, all_texts, index=names))
+        # the tester's statistic and the names score, each a conformal p-value against the
+        # calibration queries, combined by Bonferroni: larger = more out of knowledge
+        p_names = empirical_p_values(self.base_all["names"], np.sort(names.scores(setting.calibration)))
+        p_stat = tester.p_values_from_statistics(np.vstack([stats_ik, *stats_ook.values()]))
+        p_stat = p_stat[:, STATISTICS.index(tester.statistic)]
+        self.base_all["energy+names"] = -np.minimum(1.0, 2.0 * np.minimum(p_stat, p_names))
         self.offsets, pos = {}, len(emb.in_knowledge)
         for name, e in emb.out_of_knowledge.items():
             self.offsets[name] = (pos, pos + len(e))
@@ -418,10 +435,13 @@ def _baseline_frr(setting: Setting, cal_emb: np.ndarray, ik_emb: np.ndarray, alp
     reference distribution, p = (1 + #{reference >= s}) / (m + 1) for each held-out in-knowledge
     query. (Scoring the queries a detector was fitted on would make its reference too
     optimistic.) Mean over ``splits`` random halvings."""
+    from ragdx.relevance.names import NameIndex
+
     rng = np.random.default_rng(99)
     n = cal_emb.shape[0]
     rates: dict[str, list[float]] = {}
     groups = setting.calibration_groups
+    name_index = NameIndex(setting.corpus)
     for _ in range(splits):
         if groups:
             # paraphrases of one group on both sides would make the reference look too in-knowledge
@@ -436,6 +456,8 @@ def _baseline_frr(setting: Setting, cal_emb: np.ndarray, ik_emb: np.ndarray, alp
         texts_fit = [setting.calibration[i] for i in fit]
         scores.update(length_scores(texts_fit, [setting.calibration[i] for i in ref] + setting.in_knowledge))
         scores.update(unseen_word_scores(setting.corpus, [setting.calibration[i] for i in ref] + setting.in_knowledge))
+        scores.update(name_scores(setting.corpus, [setting.calibration[i] for i in ref] + setting.in_knowledge,
+                                  index=name_index))
         m = ref.size
         for name, sc in scores.items():
             reference, held = np.sort(sc[:m]), sc[m:]

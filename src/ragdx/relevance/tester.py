@@ -92,7 +92,15 @@ def _check_alpha(alpha: float) -> float:
 
 class RelevanceTester:
     """``RelevanceTester(k=10, temperature=0.05, statistic="energy", alpha=0.05, retriever="dense",
-    embedder=None, search="auto")``.
+    embedder=None, search="auto", names=False)``.
+
+    ``names=True`` (needs the corpus and calibration as texts) adds what only the corpus's words
+    can show: whether the corpus writes the names a query uses, and writes together the ones it
+    ties together (:mod:`ragdx.relevance.names`). A query's p-value is then the Bonferroni
+    combination ``min(1, 2 min(p_statistic, p_names))``, still valid at every level; it finds a
+    question about a customer the corpus never mentions, which the embedding statistics cannot
+    (issue 25: Energy 0.46 AUROC on Northwind's corpus). Drift and the monitor use the chosen
+    statistic alone.
 
     ``embedder`` (a :class:`ragdx.embed.Embedder`) turns query texts into embeddings for the dense
     retriever; None uses the packaged MiniLM when texts are given. Embeddings can always be passed
@@ -106,7 +114,7 @@ class RelevanceTester:
     IVF_THRESHOLD = 50_000
 
     def __init__(self, k: int = 10, temperature: float = 0.05, statistic: str = "energy", alpha: float = 0.05,
-                 retriever: str = "dense", embedder: Any = None, search: str = "auto"):
+                 retriever: str = "dense", embedder: Any = None, search: str = "auto", names: bool = False):
         self.k = k
         self.temperature = temperature
         self.statistic = statistic
@@ -114,12 +122,13 @@ class RelevanceTester:
         self.retriever = retriever
         self.embedder = embedder
         self.search = search
+        self.names = names
 
     # ---- parameters ---------------------------------------------------------------------------
 
     def get_params(self, deep: bool = False) -> dict[str, Any]:
         return {"k": self.k, "temperature": self.temperature, "statistic": self.statistic, "alpha": self.alpha,
-                "retriever": self.retriever, "embedder": self.embedder, "search": self.search}
+                "retriever": self.retriever, "embedder": self.embedder, "search": self.search, "names": self.names}
 
     def set_params(self, **params: Any) -> Self:
         for key, value in params.items():
@@ -139,6 +148,8 @@ class RelevanceTester:
             raise RagdxError(f"retriever must be 'dense' or 'bm25', got {self.retriever!r}", field="retriever")
         if self.search not in ("auto", "exact", "ivf"):
             raise RagdxError(f"search must be 'auto', 'exact' or 'ivf', got {self.search!r}", field="search")
+        if not isinstance(self.names, bool):
+            raise RagdxError(f"names must be true or false, got {self.names!r}", field="names")
 
     # ---- fitting --------------------------------------------------------------------------------
 
@@ -182,6 +193,8 @@ class RelevanceTester:
                                      else None)
         if texts is not None:
             calibration = texts
+        if self.names:  # before any embedding: a wrong input fails at once
+            _check_names_inputs(corpus, texts)
         if self.retriever == "bm25":
             if isinstance(corpus, np.ndarray) and corpus.dtype.kind == "f":
                 raise RagdxError("the BM25 retriever needs the chunk texts, not embeddings", field="corpus")
@@ -202,7 +215,59 @@ class RelevanceTester:
             raise RagdxError(f"the corpus has {index.size} chunks, fewer than k={self.k}", field="corpus")
         self.index_ = index
         self._set_calibration(index.top_k(cal_input, self.k))
+        self._fit_names(corpus, texts)
         return self
+
+    def _fit_names(self, corpus: Queries, calibration: list | None) -> None:
+        self.names_index_ = None
+        if not self.names:
+            return
+        from ragdx.relevance.names import NameIndex
+
+        self._set_names(NameIndex(list(corpus)), None, calibration)
+
+    def _set_names(self, index: Any, calibration_scores: np.ndarray | None, calibration: list | None = None) -> None:
+        self.names_index_ = index
+        scores = index.scores(calibration) if calibration_scores is None else calibration_scores
+        self.calibration_names_ = np.sort(np.asarray(scores, dtype=np.float64))
+
+    def names_p_values(self, texts: Sequence[str | None]) -> np.ndarray:
+        """p-value of the names score per query (1 for a query given without its text)."""
+        from ragdx.relevance.names import NameIndex
+
+        index: NameIndex | None = getattr(self, "names_index_", None)
+        if index is None:
+            raise RagdxError("the tester was fitted without names=True", field="names")
+        known = [i for i, t in enumerate(texts) if isinstance(t, str)]
+        out = np.ones(len(texts))
+        if known:
+            scores = index.scores([texts[i] for i in known])
+            out[known] = empirical_p_values(scores, self.calibration_names_)
+        return out
+
+    def _with_names(self, p: np.ndarray, texts: Sequence[str | None] | None) -> np.ndarray:
+        """Bonferroni over the chosen statistic's and the names score's p-values, when names are on."""
+        if getattr(self, "names_index_", None) is None or texts is None:
+            return p
+        return np.minimum(1.0, 2.0 * np.minimum(p, self.names_p_values(texts)))
+
+    def _names_arrays(self) -> dict[str, list[str]]:
+        """The names index's vocabulary, saved as text beside its arrays (already in ``arrays``)."""
+        if getattr(self, "names_index_", None) is None:
+            return {}
+        vocab, _, _ = self.names_index_.arrays()
+        return {"names_vocab": vocab}
+
+    def _load_names(self, root: Path, manifest_path: Path, entries: dict[str, Any]) -> None:
+        self.names_index_ = None
+        if not self.names:
+            return
+        from ragdx.relevance.names import NameIndex
+
+        got = {n: _read_array(root, manifest_path, n, entries.get(n))
+               for n in ("names_vocab", "names_ids", "names_chunk_starts", "calibration_names")}
+        index = NameIndex.from_arrays(got["names_vocab"], got["names_ids"], got["names_chunk_starts"])
+        self._set_names(index, got["calibration_names"])
 
     def _model_name(self) -> str:
         if self.embedder is None:
@@ -216,6 +281,8 @@ class RelevanceTester:
         other = type(self)(**self.get_params())
         other.index_ = self.index_
         other.embedding_model_ = self.embedding_model_
+        if getattr(self, "names_index_", None) is not None:  # the names calibration is kept as it was
+            other._set_names(self.names_index_, self.calibration_names_)
         _check_power(self.alpha, len(calibration_topk))
         other._set_calibration(np.asarray(calibration_topk))
         return other
@@ -272,7 +339,9 @@ class RelevanceTester:
         """p-value of the chosen statistic per query."""
         stats = self.statistics(queries)
         j = STATISTICS.index(self.statistic)
-        return empirical_p_values(stats[:, j], self._calibration_sorted[:, j])
+        p = empirical_p_values(stats[:, j], self._calibration_sorted[:, j])
+        texts = None if isinstance(queries, np.ndarray) else list(queries)
+        return self._with_names(p, texts)
 
     def predict(self, queries: Queries, alpha: float | None = None) -> np.ndarray:
         """1 where the query is out of knowledge (p <= alpha), else 0."""
@@ -310,14 +379,22 @@ class RelevanceTester:
         _check_power(a, self.n_calibration_)
         pvals = self.p_values_from_statistics(stats)
         j = STATISTICS.index(self.statistic)
+        chosen = self._with_names(pvals[:, j], texts)
+        named = getattr(self, "names_index_", None) is not None and texts is not None
+        extra_s = self.names_index_.scores([t or "" for t in texts]) if named and texts is not None else None
+        extra_p = self.names_p_values(texts) if named and texts is not None else None
         out = []
         for i in range(stats.shape[0]):
-            out.append(QueryTest(
-                index=i, query=None if texts is None else texts[i], statistic=self.statistic,
-                value=float(stats[i, j]), p_value=float(pvals[i, j]), alpha=a,
-                out_of_knowledge=bool(pvals[i, j] <= a),
+            test = QueryTest(
+                index=i, query=None if texts is None else texts[i],
+                statistic=f"{self.statistic}+names" if named else self.statistic,
+                value=float(stats[i, j]), p_value=float(chosen[i]), alpha=a,
+                out_of_knowledge=bool(chosen[i] <= a),
                 statistics={name: float(stats[i, c]) for c, name in enumerate(STATISTICS)},
-                p_values={name: float(pvals[i, c]) for c, name in enumerate(STATISTICS)}))
+                p_values={name: float(pvals[i, c]) for c, name in enumerate(STATISTICS)})
+            if extra_s is not None and extra_p is not None:
+                test.statistics["names"], test.p_values["names"] = float(extra_s[i]), float(extra_p[i])
+            out.append(test)
         return out
 
     def drift(self, queries: Queries, alpha: float | None = None):
@@ -337,7 +414,7 @@ class RelevanceTester:
     def config(self) -> dict[str, Any]:
         return {"k": self.k, "temperature": float(self.temperature), "statistic": self.statistic,
                 "alpha": float(self.alpha), "retriever": self.retriever,
-                "search": self.search}
+                "search": self.search, "names": self.names}
 
     def save(self, path: str | os.PathLike, *, overwrite: bool = False) -> Path:
         """A directory: arrays as ``.npy``, configuration and SHA-256 checksums in
@@ -346,6 +423,9 @@ class RelevanceTester:
 
         self._check_fitted()
         arrays: dict[str, np.ndarray] = {"calibration_topk": self.calibration_topk_}
+        if getattr(self, "names_index_", None) is not None:
+            arrays["names_ids"], arrays["names_chunk_starts"] = self.names_index_.ids, self.names_index_.chunk_starts
+            arrays["calibration_names"] = self.calibration_names_
         if self.index_.kind in ("dense", "ivf"):
             arrays["corpus_embeddings"] = self.index_.embeddings
         if self.index_.kind == "ivf":
@@ -358,11 +438,14 @@ class RelevanceTester:
                 np.save(file, np.ascontiguousarray(arr), allow_pickle=False)
                 entries[name] = {"file": file.name, "sha256": sha256_file(file), "shape": list(arr.shape),
                                  "dtype": str(arr.dtype)}
+            texts = dict(self._names_arrays())
             if self.index_.kind == "bm25":
-                file = stage / "corpus_texts.json"
-                file.write_text(json.dumps(self.index_.texts, ensure_ascii=False), encoding="utf-8")
-                entries["corpus_texts"] = {"file": file.name, "sha256": sha256_file(file),
-                                           "shape": [len(self.index_.texts)], "dtype": "str"}
+                texts["corpus_texts"] = self.index_.texts
+            for name, values in texts.items():
+                file = stage / f"{name}.json"
+                file.write_text(json.dumps(values, ensure_ascii=False), encoding="utf-8")
+                entries[name] = {"file": file.name, "sha256": sha256_file(file), "shape": [len(values)],
+                                 "dtype": "str"}
             from ragdx.redact import redact
 
             # an embeddings endpoint's URL may carry a credential: it does not reach the file (a
@@ -423,11 +506,19 @@ class RelevanceTester:
             tester.index_ = BM25Index(loaded["corpus_texts"])
         tester.embedding_model_ = str(manifest.get("embedding_model", "unknown"))
         tester._set_calibration(topk)
+        tester._load_names(root, manifest_path, entries)
         lengths = manifest.get("calibration_lengths")
         # a tester saved before lengths were kept, or one calibrated on embeddings: unknown
         tester.calibration_lengths_ = ([int(x) for x in lengths] if isinstance(lengths, list)
                                        and len(lengths) == topk.shape[0] else None)
         return tester
+
+
+def _check_names_inputs(corpus: Queries, calibration: list | None) -> None:
+    if isinstance(corpus, np.ndarray) or not all(isinstance(t, str) for t in corpus):
+        raise RagdxError("names=True reads the corpus's words: give the chunk texts", field="corpus")
+    if calibration is None or not all(isinstance(q, str) for q in calibration):
+        raise RagdxError("names=True reads the calibration queries' words: give their texts", field="calibration")
 
 
 def _read_manifest(root: Path, manifest_path: Path) -> dict[str, Any]:
@@ -446,10 +537,14 @@ def _read_manifest(root: Path, manifest_path: Path) -> dict[str, Any]:
     config = manifest.get("config")
     if not isinstance(config, dict):
         raise RagdxError("missing or not an object", source=str(manifest_path), field="config")
-    unknown = set(config) - {"k", "temperature", "statistic", "alpha", "retriever", "search"}
+    unknown = set(config) - {"k", "temperature", "statistic", "alpha", "retriever", "search", "names"}
     if unknown:
         raise RagdxError(f"unknown keys {sorted(unknown)}", source=str(manifest_path), field="config")
     return manifest
+
+
+#: saved as JSON lists of strings, not .npy
+_TEXT_ARRAYS = ("corpus_texts", "names_vocab")
 
 
 def _read_array(root: Path, manifest_path: Path, name: str, entry: Any) -> Any:
@@ -463,7 +558,7 @@ def _read_array(root: Path, manifest_path: Path, name: str, entry: Any) -> Any:
     if sha256_file(file) != entry["sha256"]:
         raise RagdxError("checksum mismatch: the file is damaged or was changed after saving",
                          source=str(file))
-    if name == "corpus_texts":
+    if name in _TEXT_ARRAYS:
         value: Any = json.loads(file.read_text(encoding="utf-8"))
         shape = [len(value)]
     else:
