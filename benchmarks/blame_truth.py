@@ -25,6 +25,11 @@ ragdx's document id). The scorer is imported from the corpus folder at run time.
    faults (another entity's value, a hedge, a partial answer), knowledge-base faults (documents
    deleted from what the system searches, without telling ragdx), a mixture; a real BM25
    retriever (ragdx's) with the truthful reader; and the built-in ``er`` pipeline.
+   After each run, ragdx probes the system as ``ragdx run`` does (``ragdx.rag.probe``: the
+   evidence documents no query retrieved, asked for in their own words; ``--no-probe`` skips it).
+   A simulated system answers a probe with its retriever (:func:`probe_retriever`): ragdx's BM25
+   over the corpus it searches (so a deleted document never comes back), and, where retriever
+   faults are injected, the same share of probes fails the same way (unrelated documents).
 4. Printed per scenario: gold-document precision/recall and ``kb_supported`` accuracy (the
    scorer's definitions, against the corpus the system searches), per-verdict precision and
    recall (any verdict outside the four, e.g. an "unsure" one, counts as wrong for recall), the
@@ -635,25 +640,72 @@ def make_dataset(work: Path, corpus: Path, db: Path, max_groups: int, templates:
     return ds, dbcopy
 
 
-def run_and_evaluate(system: Any, dataset: Path, run_dir: Path,
-                     n_boot: int) -> tuple[dict[str, str], dict[str, bool | None], Any]:
+def run_and_evaluate(system: Any, dataset: Path, run_dir: Path, n_boot: int,
+                     probe: bool = True) -> tuple[dict[str, str], dict[str, bool | None], Any]:
     import ragdx
 
     ragdx.run(system, dataset, run_dir, overwrite=True, progress=False, concurrency=8)
+    if probe:  # as `ragdx run` does at its end (its --no-probe: the benchmark's)
+        from ragdx.cli.probe import probe_stage
+
+        probe_stage(system, run_dir, dataset, concurrency=8)
     res = ragdx.evaluate(run_dir, n_boot=n_boot, rouge=False, lab=False)
     verdicts = {v["id"]: v["verdict"] for v in res.verdicts}
     accepted = {j.id: (None if getattr(j, "error", None) else bool(j.correct)) for j in res.judgements}
     return verdicts, accepted, res
 
 
-def oracle_system(outcomes: dict[str, Outcome], docs: dict[str, str], name: str) -> Any:
+def probe_retriever(world: World, sc: Scenario, searched: set[str], k: int = 5) -> Any:
+    """How a simulated system's retriever answers a query nobody scripted (a probe): the oracle
+    retriever exists only for the dataset's queries, so every simulated system searches its own
+    corpus with ragdx's BM25 (top ``k``, the BM25 scenario's own retriever). What it searches
+    lacks the deleted documents, so a probe never brings one back. An injected retriever fault is
+    a query whose retrieval fails (what it needed is dropped, unrelated documents come instead);
+    a probe is a query like any other, so the same share of probes fails, seeded by its text, and
+    returns unrelated documents. (A fault that made documents unreachable for good would be a
+    different fault: one no probe, and no user, could tell from a missing document.)"""
+    ranker = _bm25(world, searched)
+    pool = sorted(searched)
+
+    def retrieve(query: str) -> list[str]:
+        rng = _rng("probe", sc.name, sc.seed, query)
+        if sc.retrieval and rng.random() < sc.retrieval:
+            return rng.sample(pool, min(k, len(pool)))
+        return list(dict.fromkeys(c.id.split("#")[0] for c in ranker.retrieve(query, k)))
+
+    return retrieve
+
+
+def oracle_system(outcomes: dict[str, Outcome], docs: dict[str, str], name: str, probe: Any = None) -> Any:
+    """The simulated system: the scripted outcome of each dataset query; any other query (a probe)
+    goes to ``probe`` (its retriever, see :func:`probe_retriever`), answered "I don't know"."""
     from ragdx.rag.systems import CallableSystem
 
     def answer(item: Any) -> dict[str, Any]:
-        o = outcomes[item.id]
+        o = outcomes.get(item.id)
+        if o is None:
+            if probe is None:
+                raise KeyError(f"no scripted answer for {item.id}")
+            return {"answer": DONT_KNOW, "contexts": [{"id": d, "text": docs[d], "score": None}
+                                                      for d in probe(item.query)]}
         return {"answer": o.answer, "contexts": [{"id": d, "text": docs[d], "score": None} for d in o.retrieved]}
 
     return CallableSystem(answer, name=name, arg="input")
+
+
+def probe_figures(run_dir: Path, gone: set[str]) -> dict[str, Any]:
+    """What the probes found, against the truth: a document is absent iff it was deleted."""
+    from ragdx.rag.probe import read_probes
+
+    by_doc: dict[str, list[Any]] = defaultdict(list)
+    results = read_probes(run_dir)
+    for p in results:
+        by_doc[p.doc_id].append(p.found)
+    found = {d for d, fs in by_doc.items() if any(fs)}
+    not_found = {d for d, fs in by_doc.items() if fs and all(f is False for f in fs)}
+    return {"documents": len(by_doc), "probes": len(results), "failed": sum(p.found is None for p in results),
+            "found": len(found), "found_deleted": len(found & gone), "not_found": len(not_found),
+            "not_found_present": len(not_found - gone)}
 
 
 def _read_results(run_dir: Path) -> dict[str, dict[str, Any]]:
@@ -680,7 +732,7 @@ def load_world(corpus: Path, db: Path, work: Path, max_groups: int, templates: i
 
 
 def run_scenario(world: World, ds: Path, sc: Scenario, work: Path, n_boot: int,
-                 er_world: tuple[World, Path] | None = None, log: Any = print) -> dict[str, Any]:
+                 er_world: tuple[World, Path] | None = None, log: Any = print, probe: bool = True) -> dict[str, Any]:
     t0 = time.perf_counter()
     run_dir = work / "runs" / re.sub(r"[^a-z0-9]+", "-", sc.name.lower()).strip("-")
     if sc.retriever == "er":
@@ -691,6 +743,10 @@ def run_scenario(world: World, ds: Path, sc: Scenario, work: Path, n_boot: int,
         import ragdx
 
         ragdx.run(system, d, run_dir, overwrite=True, progress=False, concurrency=2)
+        if probe:  # the real pipeline answers its probes itself
+            from ragdx.cli.probe import probe_stage
+
+            probe_stage(system, run_dir, d, concurrency=2)
         res = ragdx.evaluate(run_dir, n_boot=n_boot, rouge=False, lab=False)
         verdicts = {v["id"]: v["verdict"] for v in res.verdicts}
         accepted = {j.id: (None if getattr(j, "error", None) else bool(j.correct)) for j in res.judgements}
@@ -699,7 +755,8 @@ def run_scenario(world: World, ds: Path, sc: Scenario, work: Path, n_boot: int,
         world = w
     else:
         outcomes, gone = simulate(world, sc)
-        verdicts, accepted, res = run_and_evaluate(oracle_system(outcomes, world.docs, "bt"), ds, run_dir, n_boot)
+        system = oracle_system(outcomes, world.docs, "bt", probe_retriever(world, sc, set(world.docs) - gone))
+        verdicts, accepted, res = run_and_evaluate(system, ds, run_dir, n_boot, probe)
     searched = set(world.docs) - gone
     truth = {q: o.truth for q, o in outcomes.items()}
     scores = score_verdicts(truth, verdicts)
@@ -715,7 +772,7 @@ def run_scenario(world: World, ds: Path, sc: Scenario, work: Path, n_boot: int,
     out = {"scenario": sc.name, "queries": len(outcomes), "answerable": len(answerable), "deleted_docs": len(gone),
            "injected": dict(injected), "scores": scores, "linking": linking(world, searched),
            "judge": judge_figures(outcomes, accepted), "disagreements": bases, "outcomes": outcomes,
-           "verdicts": verdicts, "seconds": time.perf_counter() - t0}
+           "verdicts": verdicts, "seconds": time.perf_counter() - t0, "probes": probe_figures(run_dir, gone)}
     log(f"  {sc.name}: {len(outcomes)} queries, {time.perf_counter() - t0:.0f} s")
     return out
 
@@ -759,6 +816,19 @@ def corpus_markdown(name: str, world: World, results: list[dict[str, Any]], er_q
         out.append(f"| {r['scenario']} | {r['queries']} | " + " | ".join(cells)
                    + f" | {s.unsure_share:.1%}{_mark(s.unsure_share <= 0.10)} |")
     out += ["", "n = queries whose truth is that verdict. ✓ / ✗: the target met / missed.", ""]
+    if any(r.get("probes", {}).get("documents") for r in results):
+        out += ["### Probes: evidence documents no query retrieved, asked for in their own words", "",
+                "A document *found* came back to a probe (ragdx: in the index); *not found*: no probe brought "
+                "it back though each returned contexts (ragdx: likely absent). Against the truth: found yet "
+                "deleted, not found yet present (both errors).", "",
+                "| scenario | documents | probes (failed) | found | found but deleted | not found "
+                "| not found but present |", "|---|---:|---:|---:|---:|---:|---:|"]
+        for r in results:
+            p = r.get("probes") or {}
+            if p.get("documents"):
+                out.append(f"| {r['scenario']} | {p['documents']} | {p['probes']} ({p['failed']}) | {p['found']} | "
+                           f"{p['found_deleted']} | {p['not_found']} | {p['not_found_present']} |")
+        out.append("")
     out += ["### Linking and kb_supported (the corpus scorer's definitions, against what the system searches)", "",
             "Targets: gold-document P ≥ 0.95, R ≥ 0.90; kb_supported accuracy ≥ 0.95.", "",
             "| scenario | docs deleted | gold P | gold R | tp / fp / fn | kb_supported acc. | truth/ragdx: count |",
@@ -868,6 +938,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "ragdx-blame-truth")
     ap.add_argument("--out", type=Path, default=None, help="write the Markdown here")
     ap.add_argument("--json", type=Path, default=None, help="write the figures as JSON here")
+    ap.add_argument("--no-probe", action="store_true", help="no probes after each run (ragdx run --no-probe)")
     a = ap.parse_args(argv)
 
     corpora = [c.resolve() for c in (a.corpus or [DEFAULT_CORPUS])]
@@ -903,13 +974,14 @@ def main(argv: list[str] | None = None) -> int:
             scorer = world.scorer
             er_world = (World(corpus, er_db, scorer, world.truth, world.docs,
                               load_records(er_ds, scorer, scorer.Needs(str(er_db)))), er_ds)
-        results = [run_scenario(world, ds, sc, work, a.n_boot, er_world) for sc in chosen]
+        results = [run_scenario(world, ds, sc, work, a.n_boot, er_world, probe=not a.no_probe) for sc in chosen]
         md += corpus_markdown(name, world, results, len(er_world[0].recs) if er_world else None)
         figures[name] = [{"scenario": r["scenario"], "queries": r["queries"], "unsure_share": r["scores"].unsure_share,
                           "verdicts": {v: {"precision": r["scores"].precision(v), "recall": r["scores"].recall(v),
                                            "support": r["scores"].support(v)} for v in VERDICTS},
                           "confusion": {f"{t}->{g}": c for (t, g), c in r["scores"].confusion.items()},
-                          "linking": r["linking"], "judge": r["judge"], "injected": r["injected"]}
+                          "linking": r["linking"], "judge": r["judge"], "injected": r["injected"],
+                          "probes": r["probes"]}
                          for r in results]
     elapsed = time.perf_counter() - t0
     pp = f"PYTHONPATH={os.environ['PYTHONPATH']} " if os.environ.get("PYTHONPATH") else ""

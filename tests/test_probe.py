@@ -85,6 +85,12 @@ def test_probe_queries_are_the_documents_own_words():
     assert queries[0] == "Quillon Observatory It opened in 1890."
     assert queries[1] == "It houses the Hartigan refractor, ground in 1887."
     assert probe_queries("") == []
+    # three spans at most; the title is not written twice where a sentence opens with it
+    digest = ("# Sales digest: July 2016\n\nSales digest: July 2016 had 17 orders.\n\n| 10267 | FRANK | 208.58 |"
+              "\n\nTop customer was Frankenversand.")
+    queries = probe_queries(digest, df={"sales": 9, "digest": 9, "july": 3}, n_docs=10)
+    assert len(queries) == 3 and queries[0] == "Sales digest: July 2016 had 17 orders."
+    assert queries[2].startswith("Sales digest: July 2016 ") and queries[2] != queries[0]
 
 
 def test_the_probe_finds_the_present_document_not_the_deleted_one(world):

@@ -39,8 +39,11 @@ __all__ = ["ProbeResult", "DocumentProbe", "ProbeRun", "probe_queries", "probe_d
            "can_probe", "PROBES_PER_DOCUMENT", "PROBE_WORDS"]
 
 #: probes per document: its title with its first sentence, then its most distinctive sentence (a
-#: second span, so that a near-duplicate document sharing the opening does not hide it)
-PROBES_PER_DOCUMENT = 2
+#: second span, so that a near-duplicate document sharing the opening does not hide it), then its
+#: title with the next most distinctive one (monthly digests differ from each other by a month in
+#: the title and by their rows, not by either alone). A probe can only show a document present
+#: (it came back by its id), so more probes only make "absent" rarer when it is wrong
+PROBES_PER_DOCUMENT = 3
 #: a probe query is cut to this many words (a retriever's query, not a document)
 PROBE_WORDS = 32
 #: the system's kinds that replay answers someone already produced: they cannot be asked anything new
@@ -161,7 +164,11 @@ def probe_queries(text: str, *, title: str | None = None, df: Mapping[str, int] 
     which a near-duplicate sharing the opening does not also hold."""
     head, sentences = _title_and_body(text, title)
     first = sentences[0] if sentences else ""
-    out = [_clip(f"{head} {first}".strip())] if head or first else []
+
+    def titled(sentence: str) -> str:  # the title once, though the sentence may open with it
+        return _clip(sentence if head and sentence.casefold().startswith(head.casefold()) else f"{head} {sentence}")
+
+    out = [titled(first).strip()] if head or first else []
 
     def rarity(sentence: str) -> float:
         words = set(_words(sentence))
@@ -172,11 +179,9 @@ def probe_queries(text: str, *, title: str | None = None, df: Mapping[str, int] 
         return sum(math.log((n_docs + 1) / (df.get(w, 0) + 1)) for w in words) / math.sqrt(len(words))
 
     rest = sorted((s for s in sentences[1:] if s != first), key=lambda s: -rarity(s))
-    for s in rest:
-        if len(out) >= n:
-            break
-        q = _clip(s)
-        if q and q not in out:
+    # the rarest sentence alone, then the title with the next rarest (see PROBES_PER_DOCUMENT)
+    for q in [_clip(s) if i == 0 else titled(s).strip() for i, s in enumerate(rest[:2])]:
+        if len(out) < n and q and q not in out:
             out.append(q)
     return [q for q in out if q][:n]
 
