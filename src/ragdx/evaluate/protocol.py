@@ -40,8 +40,11 @@ class ModuleVerdict(StrEnum):
 
     * ``correct``: the answer was judged right;
     * ``kb_gap``: the knowledge base does not state the answer's facts (a fact index ragdx rendered,
-      or an evidence search that found neither the fact nor anything naming its entity);
-    * ``retrieval_failure``: the documents stating the facts exist but were not retrieved;
+      or an evidence search that found neither the fact nor anything naming its entity), or the
+      system's index lacks the only documents stating one (no query retrieved them, and no probe
+      made of their own words brought them back: ``ragdx.rag.probe``);
+    * ``retrieval_failure``: the documents stating the facts exist but were not retrieved (a document
+      no query retrieved exists when a probe in its own words brought it back);
     * ``lm_failure``: they were retrieved (or the retrieved documents are those another phrasing of
       the same question was answered from) and the answer is still wrong.
 
