@@ -486,7 +486,7 @@ def foodbank(tmp_path):
     db = tmp_path / "fb.sqlite"
     with sqlite3.connect(db) as con:
         con.executescript("""
-            CREATE TABLE hubs (hub_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+            CREATE TABLE hubs (hub_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, town TEXT);
             CREATE TABLE volunteers (volunteer_id INTEGER PRIMARY KEY, first_name TEXT, last_name TEXT,
                                      home_hub_id INTEGER REFERENCES hubs(hub_id));
             CREATE TABLE hub_volunteers (volunteer_id INTEGER REFERENCES volunteers(volunteer_id),
@@ -494,7 +494,7 @@ def foodbank(tmp_path):
                                          since DATE, PRIMARY KEY (volunteer_id, hub_id));
             CREATE TABLE teams (team_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE,
                                 hub_id INTEGER REFERENCES hubs(hub_id));
-            INSERT INTO hubs VALUES (1, 'Tidewell Hub'), (2, 'Eastgate Hub');
+            INSERT INTO hubs VALUES (1, 'Tidewell Hub', 'Brackwater'), (2, 'Eastgate Hub', 'Brackwater');
             INSERT INTO volunteers VALUES (1, 'Ann', 'Lee', 2), (2, 'Bo', 'Marsh', 2);
             INSERT INTO hub_volunteers VALUES (1, 1, 'author', '2019-01-05'), (2, 1, 'lead', '2020-02-03'),
                                               (1, 2, 'lead', '2018-01-01'), (2, 2, 'lead', '2018-01-01');
@@ -539,3 +539,19 @@ def test_a_listing_does_not_state_a_relation_it_does_not_name(foodbank):
     assert lead.gold_document_ids == ["leads"] and lead.kb_supported is True
     # "Eastgate Hub" is Ann Lee's heading there: the team she is in is not thereby Eastgate's
     assert team.gold_document_ids == ["teams"]
+
+
+def test_a_town_inside_another_name_is_not_the_town(foodbank):
+    """Issue 21 (precision): "Brackwater & Felby Food Bank Network" under a hub's heading names a
+    network, not the hub's town; "Greater Brackwater" is a Brackwater, and "On Brackwater Quay" is
+    read without the sentence's first word."""
+    engine, schema = foodbank
+    corpus = Corpus.from_texts({
+        "signature": "# Eastgate Hub\n\nKeith Price, Coordinator\nBrackwater & Felby Food Bank Network",
+        "leaflet": "# Tidewell Hub\n\nThe hub serves Greater Brackwater.",
+        "notes": "# Eastgate Hub\n\nIn Brackwater. Open Mondays.",
+    })
+    east, tide = link_records([_fb_record(["hubs.town@2"]), _fb_record(["hubs.town@1"])],
+                              FactResolver(engine, schema), Linker(PassageIndex(corpus)))
+    assert east.gold_document_ids == ["notes"]
+    assert tide.gold_document_ids == ["leaflet"]

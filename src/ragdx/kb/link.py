@@ -122,6 +122,9 @@ class Passage:
     #: a row's cells and its header's cells, normalised and padded, when they line up
     cells: tuple[str, ...] | None = None
     heads: tuple[str, ...] | None = None
+    #: runs of capitalised words that read as one proper name ("Brackwater & Felby Food Bank
+    #: Network", "Wexcombe Distribution"), normalised
+    proper: tuple[str, ...] = ()
 
 
 def _normalised_lines(text: str) -> str:
@@ -193,6 +196,32 @@ def _ditto(row: str, above: dict[tuple[int, int], list[str]], header: tuple[int,
     if not changed:
         return row
     return "| " + " | ".join(cells) + " |" if "|" in row else "    ".join(cells)
+
+
+#: a capitalised word (not an acronym: "UK", "GERMANY" follow a city as its country)
+_CAP_WORD = r"[A-ZÀ-Þ](?=[\w'’-]*[a-zß-ÿ])[\w'’-]*"
+#: capitalised words joined on one line, by spaces, "&" or a particle ("Bank of England")
+_PROPER_RUN = re.compile(rf"(?<![\w'’-]){_CAP_WORD}(?:(?:[ \t]+(?:&|of|de|du|la|le|van|von|der|den|da|di))*"
+                         rf"[ \t]+{_CAP_WORD})+")
+
+
+#: closed-class words, capitalised at a sentence's start ("On Rona.", "The London office"), not names
+_FUNCTION_WORDS = frozenset("""a an the on in at to from for by with of off into onto near via per as and but or
+    nor so our their his her its my your this that these those we they he she it i you there here
+    all any each every some no not if when while after before since until during""".split())
+
+
+def proper_names(text: str) -> tuple[str, ...]:
+    """The runs of capitalised words in ``text`` that read as one name, normalised (a
+    sentence's capitalised first word, "On", "The", is not part of it)."""
+    out = []
+    for m in _PROPER_RUN.finditer(text):
+        words = m.group().split()
+        while words and words[0].lower() in _FUNCTION_WORDS:
+            words = words[1:]
+        if len(words) >= 2 and (p := phrase(" ".join(words)).strip()):
+            out.append(p)
+    return tuple(dict.fromkeys(out))
 
 
 #: a legend line pair: "AK = Andreas Krüger", "RH1: Robert Hale Sr."
@@ -282,7 +311,8 @@ class PassageIndex:
                         # a cell read with its header, as the row's sentence is ("project 1143")
                         cells = tuple(f"{h.rstrip() if not _ALTERNATIVES.search(raw) else ''} {phrase(c).strip()} "
                                       for h, raw, c in zip(heads, head_cells, row_cells, strict=True))
-                self.passages.append(Passage(d, a, b, norm, ctx, block.kind, block.header, cells, heads))
+                self.passages.append(Passage(d, a, b, norm, ctx, block.kind, block.header, cells, heads,
+                                             proper_names(piece)))
                 for tok in set(norm.split()) | set(ctx.split()):
                     self.postings[tok].append(pid)
             names = {phrase(doc.id.rsplit("/", 1)[-1]), phrase(doc.id)}
@@ -578,6 +608,8 @@ class Linker:
         # a value inside another entity's name ("Hamburg" in "Hamburg Wasserwerke Nord", "Malmö" in
         # "the Malmö office") names that entity; it states no city
         name_spans += self._other_names_around(norm, value, all_names, hop.ref_noun)
+        if not hop.ref_noun:
+            name_spans += self._unknown_names_around(passage, value, all_names)
         # a value inside a name, or a name inside a value, does not count
         value_sents = set.intersection(*({norm.count(SEP, 0, a) for a, b in spans
                                           if not any(x <= a and b <= y and (y - x) > (b - a) for x, y in name_spans)}
@@ -695,6 +727,31 @@ class Linker:
             return None
         wanted = _column_words(hop.column) | _column_words(hop.ref_noun or "")
         return None if _column_words(heads[vcell]) & wanted else 0.0
+
+    def _unknown_names_around(self, passage: Passage, value: tuple[str, ...],
+                              own: Sequence[str]) -> list[tuple[int, int]]:
+        """Spans of the passage where a value (a town, a city) is a word of a longer proper name
+        that the database does not know ("Goods sent to Wexcombe Distribution", "Brackwater & Felby
+        Food Bank Network"): it names that thing, not the place. A run ending with the value is a
+        kind of it ("Managing Director" is a director), and one made of the value and known names
+        only ("Sales Representative Nancy Davolio") is no other name."""
+        if not passage.proper:
+            return []
+        known = self._entity_names()
+        out: list[tuple[int, int]] = []
+        for run in passage.proper:
+            padded = f" {run} "
+            if run in known or not any(v in padded and not padded.endswith(v) for v in value):
+                continue  # a run ending with the value is one of its kind ("Managing Director")
+            rest = padded
+            for part in (*value, *own):
+                rest = rest.replace(part, " ")
+            toks = rest.split()
+            if any(" ".join(toks[i:j]) in known for i in range(len(toks)) for j in range(i + 1, len(toks) + 1)):
+                continue  # the run names known entities beside the value: no unknown name
+            if [t for t in toks if t not in _PARTICLES]:
+                out += _occurrences(passage.norm, padded)
+        return out
 
     def _heading_of_another(self, passage: Passage, values: Sequence[str], names: Sequence[str]) -> bool:
         """Is there, between the heading that gives a value and the passage, a heading naming
@@ -988,6 +1045,9 @@ def _is_quantity(value: tuple[str, ...]) -> bool:
     """A value that another column of the same row could hold too: a number or a date."""
     return all(re.fullmatch(r"\s*(?:z\w+|[\d.]+)\s*", v) for v in value)
 
+
+#: words joining the capitalised words of one name ("Bank of England")
+_PARTICLES = frozenset({"and", "of", "de", "du", "la", "le", "van", "von", "der", "den", "da", "di"})
 
 #: words that may stand before a surname without being another given name
 _NAME_PREFIXES = {"dr", "mr", "mrs", "ms", "miss", "prof", "sir", "dame", "mx", "herr", "frau", "madame", "monsieur",
