@@ -46,8 +46,21 @@ RIGHT = [
     ([[85]], "1 hr 25 min", "What are the crossing minutes of the route?"),
     ([[95]], "1h35", "What are the crossing minutes of the route?"),
     ([[120]], "2 hours", "What are the crossing minutes of the route?"),
-    # a day/month/two-digit-year date
+    # a day/month/two-digit-year date, with slashes or dots
     ("2024-04-05", "05/04/24", Q),
+    ("2023-01-06", "6.1.23", Q),
+    # a time of day in 12-hour or compact form; days of the week in words
+    ("07:30", "It is 0730.", Q),
+    ("13:30", "1.30pm", Q),
+    ("13:30", "1:30 p.m.", Q),
+    ("07:15", "7.15am", Q),
+    ("Mon-Fri", "Monday to Friday", Q),
+    ("Daily", "every day", Q),
+    ("Sat-Sun", "weekends", Q),
+    ("Sun", "Sundays", Q),
+    # a bare ordinal
+    ("2", "second", "What is the edition number of the book?"),
+    (3, "It is the 3rd.", Q),
     # a name without a word the question says, a ship's prefix or a legal form
     ("Felby Town Hub", "Felby Town", "What is the hub of the donation 'R24-0019'?"),
     ("45 minutes", "45", "How many minutes does the session last?"),
@@ -94,6 +107,18 @@ WRONG = [
     ([[1]], "not seasonal", "What is the seasonal of the route 'A - B'?"),
     ([[85]], "1 hr 35 min", "What are the crossing minutes of the route?"),
     ("2024-04-05", "06/04/24", Q),
+    ("2023-01-06", "7.1.23", Q),
+    # another time or other days
+    ("13:30", "3.30pm", Q),
+    ("06:45", "6.45 pm", Q),
+    ("07:30", "0731", Q),
+    ("Mon-Fri", "Monday to Saturday", Q),
+    ("Daily", "weekdays", Q),
+    ("Sun", "Saturdays", Q),
+    # a number's digits inside another number; an ordinal inside a sentence
+    ("500", "2,500", Q),
+    ("500", "It is 1,500.", Q),
+    (1, "The first print run had 3 copies.", Q),
     # a person: another initial, a bare surname (a partial name: see ragdx.kb.normalise), another surname
     ([["Robert", "King"]], "J. King", Q),
     ([["Robert", "King"]], "King", Q),

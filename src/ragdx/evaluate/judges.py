@@ -62,6 +62,7 @@ from ragdx.kb.normalise import (
     SPACES,
     abbreviated_amounts,
     boolean_of,
+    clock_time,
     extends_value,
     extract_dates,
     extract_numbers,
@@ -73,7 +74,9 @@ from ragdx.kb.normalise import (
     scale_key,
     states_text,
     strip_accents,
+    times_in,
     value_tokens,
+    weekdays_of,
 )
 
 __all__ = [
@@ -376,10 +379,31 @@ def _value_equal(gold: Any, response: str, query: str = "") -> bool:
     rv = _value_of(response)
     if isinstance(gv, date):
         return isinstance(rv, date) and rv == gv
+    if rv is None and isinstance(gv, float):
+        rv = _ordinal_of(response)
     if rv is None or isinstance(rv, date):
         nums = extract_numbers(response) if NUMBER.fullmatch(response.strip().casefold()) else set()
         return any(_same_number(gv, n) for n in nums)
     return _same_number(gv, rv) or any(_same_number(gv, n) for n in extract_numbers(response))
+
+
+_ORDINAL_WORDS = {w: i for i, w in enumerate(
+    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth "
+    "fifteenth sixteenth seventeenth eighteenth nineteenth twentieth".split(), 1)}
+_ORDINAL = re.compile(r"^(?:(?:it|this|that)\s+(?:is|was)\s+)?(?:the\s+)?(?:(\d+)(?:st|nd|rd|th)|([a-z]+))"
+                      r"(?:\s+(?:one|edition|time|place|round|term|floor|issue))?[\s.!]*$", re.IGNORECASE)
+
+
+def _ordinal_of(response: str) -> float | None:
+    """The number a bare ordinal answer states ("second", "It is the 3rd.", "the fifth edition"); an
+    ordinal inside a sentence is not read ("the first run had 3 copies")."""
+    m = _ORDINAL.match(response.strip())
+    if not m:
+        return None
+    if m.group(1):
+        return float(m.group(1))
+    n = _ORDINAL_WORDS.get(m.group(2).casefold())
+    return None if n is None else float(n)
 
 
 def _holds_words(words: str, text: str) -> bool:
@@ -389,6 +413,20 @@ def _holds_words(words: str, text: str) -> bool:
     return f" {words} " in f" {text} "
 
 
+def _time_or_days(gold: Any, response: str) -> bool | None:
+    """A time of day ("07:30" as "7.30am", "0730") or days of the week ("Mon-Fri" as "Monday to
+    Friday", "Daily" as "every day") against the response's; None when the gold is neither."""
+    if not isinstance(gold, str):
+        return None
+    clock = clock_time(gold)
+    if clock is not None:
+        return clock in times_in(response)
+    days = weekdays_of(gold) if len(gold) <= 40 else None
+    if days is not None:
+        return weekdays_of(response) == days
+    return None
+
+
 def _value_contained(gold: Any, response: str, values: tuple[set[date], set[float]], query: str = "",
                      single: bool = True) -> bool:
     flag = _as_flag(gold, response, query)
@@ -396,11 +434,15 @@ def _value_contained(gold: Any, response: str, values: tuple[set[date], set[floa
         b = boolean_of(response, query)
         if b is not None:
             return b == flag
+    timed = _time_or_days(gold, response)
+    if timed is not None:
+        return timed
     g = normalise(gold)
-    if g and _holds_words(g, normalise(response)) and not (
+    gv = _value_of(gold)
+    # a number's digits as words are no number: "500" is in "2 500", the words of "2,500"
+    if g and not isinstance(gv, float) and _holds_words(g, normalise(response)) and not (
             isinstance(gold, str) and extends_value(value_tokens(gold), response, query, single=single)):
         return True
-    gv = _value_of(gold)
     if isinstance(gv, date):
         return gv in values[0]
     if isinstance(gv, float):

@@ -26,7 +26,7 @@ The rules, in one place:
 * **Dates.** ISO (2005-02-22, with or without a time), day-first with dots (22.02.2005),
   day/month/year with slashes read both ways when both are dates (02/03/2005 is 3 February
   and 2 March; 22/02/2005 only 22 February; 05/04/24 likewise, with a two-digit year: 00-69 →
-  2000s, 70-99 → 1900s), a month in words before or after the day, with
+  2000s, 70-99 → 1900s; 6.1.23 day first), a month in words before or after the day, with
   ordinals, "of", a weekday or a comma (22 Feb 2005, February 22nd, 2005, the 22nd of February
   2005, Tuesday, 22 February 2005), and 22-Feb-05 (a two-digit year only with a month in words:
   00-69 → 2000s, 70-99 → 1900s).
@@ -153,6 +153,8 @@ _DATE_PATTERNS: list[tuple[re.Pattern, str]] = [
                 r"(?:[t ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:z|[+-]\d{2}:?\d{2})?)?\b"), "ymd"),
     # 22.02.2005 (dots: day first, as everywhere dots are written)
     (re.compile(r"(?<![\d.])(\d{1,2})\.(\d{1,2})\.(\d{4})\b"), "dmy-dots"),
+    # 6.1.23: the same with a two-digit year (00-69 → 2000s, 70-99 → 1900s)
+    (re.compile(r"(?<![\d.])(\d{1,2})\.(\d{1,2})\.(\d{2})(?![\d]|\.\d)"), "dmy-dots-yy"),
     # January 15, 2023 / Jan. 15th 2023
     (re.compile(rf"\b{_MON}\s+{_DAY},?\s+(?:of\s+)?{_YEAR}\b"), "mdy"),
     # March the 26th, 2022
@@ -193,8 +195,11 @@ def _date_of(kind: str, g: tuple[str, ...]) -> tuple[tuple[date, ...], str | Non
     a token but no date."""
     if kind == "ymd":
         cands = [(int(g[0]), int(g[1]), int(g[2]))]
-    elif kind == "dmy-dots":
-        cands = [(int(g[2]), int(g[1]), int(g[0]))]
+    elif kind in ("dmy-dots", "dmy-dots-yy"):
+        y = int(g[2])
+        if kind == "dmy-dots-yy":
+            y += 2000 if y < 70 else 1900
+        cands = [(y, int(g[1]), int(g[0]))]
     elif kind == "mdy":
         cands = [(int(g[2]), _MONTHS[g[0]], int(g[1]))]
     elif kind == "dmy":
@@ -234,7 +239,7 @@ _ANY_MONTH = re.compile(r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec")
 _ANY_SEASON = re.compile(r"spring|summer|autumn|fall|winter|quarter|q[1-4]")
 _DIGIT = re.compile(r"\d")
 _FOUR_DIGITS = re.compile(r"\d{4}")
-_SLASH_YY = re.compile(r"\d/\d{1,2}/\d{2}")
+_SLASH_YY = re.compile(r"\d([/.])\d{1,2}\1\d{2}")
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -285,6 +290,73 @@ def extract_dates(text: str) -> tuple[set[date], list[tuple[int, int]]]:
             found.update(dates)
             spans.append((s, e))
     return found, spans
+
+
+# ----------------------------------------------------------------------------- times and days
+
+_CLOCK = re.compile(r"^\s*([01]?\d|2[0-3])[:.h]([0-5]\d)(?::[0-5]\d(?:\.\d+)?)?\s*$")
+_TIME = re.compile(r"(?<![\d.:])(?:([01]?\d|2[0-3])[:.h]([0-5]\d)(?::[0-5]\d)?\s*(a\.?m\.?|p\.?m\.?|hrs?|h)?"
+                   r"|(1[0-2]|0?[1-9])\s*(a\.?m\.?|p\.?m\.?)|([01]\d|2[0-3])([0-5]\d)\s*(hrs?|h)?)(?![\d.:]\d)",
+                   re.IGNORECASE)
+
+
+def clock_time(value: str) -> tuple[int, int] | None:
+    """(hour, minute) of a value that is a time of day as a database holds it ("07:30", "13:30:00")."""
+    m = _CLOCK.match(value) if ":" in value else None
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def times_in(text: str) -> set[tuple[int, int]]:
+    """The times of day a text writes: 13:30, 1.30pm, 1:30 p.m., 1 pm, 13h30, and 1330 (four digits,
+    read as a time only where the value asked is one: the judge's use)."""
+    out: set[tuple[int, int]] = set()
+    for m in _TIME.finditer(text):
+        if m.group(1) is not None:
+            h, mi, half = int(m.group(1)), int(m.group(2)), (m.group(3) or "").lower()
+        elif m.group(4) is not None:
+            h, mi, half = int(m.group(4)), 0, m.group(5).lower()
+        else:
+            h, mi, half = int(m.group(6)), int(m.group(7)), ""
+        if h > 12 and half[:1] in ("a", "p"):
+            continue  # 13.30pm is no time
+        if half.startswith("p") and h < 12:
+            h += 12
+        elif half.startswith("a") and h == 12:
+            h = 0
+        out.add((h, mi))
+    return out
+
+
+_DAY_NAMES = {"monday": 0, "mon": 0, "tuesday": 1, "tue": 1, "tues": 1, "wednesday": 2, "wed": 2, "thursday": 3,
+              "thu": 3, "thur": 3, "thurs": 3, "friday": 4, "fri": 4, "saturday": 5, "sat": 5, "sunday": 6, "sun": 6}
+_DAY_SETS = {"daily": range(7), "every day": range(7), "everyday": range(7), "all week": range(7),
+             "7 days a week": range(7), "seven days a week": range(7), "weekdays": range(5), "weekday": range(5),
+             "monday to friday": range(5), "weekends": (5, 6), "weekend": (5, 6), "at weekends": (5, 6)}
+_DAY_FRAME = frozenset({"it", "is", "runs", "open", "on", "every", "each", "and", "only", "the", "a", "service",
+                        "sailings", "days"})
+
+
+def weekdays_of(text: str) -> frozenset[int] | None:
+    """The days of the week a text names, when it names nothing else: "Mon-Fri", "Monday to Friday",
+    "Sat, Sun", "weekends", "daily", "every day", "Sundays". None when a word is no day."""
+    low = fold(text).replace("–", "-")
+    days: set[int] = set()
+    for phrase, ds in sorted(_DAY_SETS.items(), key=lambda kv: -len(kv[0])):
+        if re.search(rf"\b{phrase}\b", low):
+            days.update(ds)
+            low = re.sub(rf"\b{phrase}\b", " ", low)
+    for m in re.finditer(r"\b([a-z]+?)s?\s*(?:-|to|through|until|till)\s*([a-z]+?)s?\b", low):
+        a, b = _DAY_NAMES.get(m.group(1)), _DAY_NAMES.get(m.group(2))
+        if a is not None and b is not None:
+            days.update((a + i) % 7 for i in range(((b - a) % 7) + 1))
+            low = low.replace(m.group(0), " ")
+    for w in re.findall(r"[a-z0-9]+", low):
+        d = _DAY_NAMES.get(w[:-1] if w.endswith("s") and w[:-1] in _DAY_NAMES else w)
+        if d is not None:
+            days.add(d)
+        elif w not in _DAY_FRAME:
+            return None
+    return frozenset(days) if days else None
 
 
 # ----------------------------------------------------------------------------- numbers
