@@ -75,3 +75,21 @@ def test_the_reports_boundary_section_says_when_length_explains():
     assert all(n in boundary_sentences(result) for n in notes)
     old = {k: v for k, v in result.items() if k != "length_notes"}  # a relevance.json written before them
     assert not any("query length alone" in line for line in boundary_sentences(old))
+
+
+def test_the_services_batch_answer_says_when_length_explains():
+    from starlette.testclient import TestClient
+
+    from ragdx.relevance.serve import create_app
+
+    tester = RelevanceTester(retriever="bm25", temperature=1.0).fit(topical_corpus(), topical_questions(40, 1))
+    far = ["could you please tell me, in as much detail as you can manage and with every step explained, "
+           f"how the national football league decided its spring season schedule in year {y}" for y in range(12)]
+    client = TestClient(create_app(tester, token="t0ken"))
+    auth = {"Authorization": "Bearer t0ken"}
+    r = client.post("/v1/relevance", json={"queries": topical_questions(12, 9) + far}, headers=auth)
+    assert r.status_code == 200, r.text
+    assert r.json()["note"].startswith("Query length alone tells the")
+    # a batch of like questions: nothing to say
+    r = client.post("/v1/relevance", json={"queries": topical_questions(12, 9)}, headers=auth)
+    assert "note" not in r.json()

@@ -30,6 +30,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ragdx.errors import RagdxError
+from ragdx.relevance.confounds import batch_note
 from ragdx.relevance.tester import RelevanceTester
 
 DEFAULT_TOKEN_ENV = "RAGDX_SERVE_TOKEN"
@@ -175,8 +176,15 @@ def create_app(tester: RelevanceTester | str | os.PathLike, *, token: str | None
     def relevance(batch: Batch) -> dict[str, Any]:
         items = inputs(batch)
         results = tester.test_statistics(batcher.statistics(items), batch.queries, batch.alpha)
-        return {"statistic": tester.statistic, "alpha": batch.alpha or tester.alpha,
-                "results": [r.to_dict() for r in results]}
+        out: dict[str, Any] = {"statistic": tester.statistic, "alpha": batch.alpha or tester.alpha,
+                               "results": [r.to_dict() for r in results]}
+        if batch.queries is not None:
+            # as `relevance test` says it: when length alone tells the flagged queries from the rest
+            note = batch_note(getattr(tester, "calibration_lengths_", None), [len(q) for q in batch.queries],
+                              [r.out_of_knowledge for r in results])
+            if note:
+                out["note"] = note
+        return out
 
     @app.post("/v1/drift", responses=_RESPONSES)
     def drift(batch: Batch) -> dict[str, Any]:
