@@ -33,6 +33,14 @@ def slow_echo(query: str) -> str:
     return f"echo {query.rsplit('#', 1)[1]} of {len(query)} characters"
 
 
+async def waiting_echo(query: str) -> str:
+    """An LLM-like system: it waits (20 ms) rather than computes, so an actor runs several at once."""
+    import asyncio
+
+    await asyncio.sleep(0.02)
+    return f"waited for {query.rsplit('#', 1)[1]}"
+
+
 @pytest.fixture(scope="module")
 def two_nodes():
     import ray
@@ -71,6 +79,21 @@ def test_batches_give_the_local_records(two_nodes, tmp_path):
     # batches, not one call per query: 4, 8, 16, ... per actor, at most 2 in flight each
     assert 2 <= system.batches <= 40, system.batches
     assert system.events == [] and system.restarts == 0
+
+
+def test_queries_in_flight_inside_an_actor_give_the_local_records(two_nodes, tmp_path):
+    """Runner concurrency 8 over 2 actors: 4 queries at once inside each, across its batches."""
+    from ragdx.rag.executor_ray import ray_system_for
+    from ragdx.rag.resolve import request_from_options
+
+    dataset = make_dataset(tmp_path / "data", 120)
+    target = "tests.test_ray_actor_loss:waiting_echo"
+    local = run(CallableSystem(target), dataset, tmp_path / "local", progress=False)
+    system, concurrency = ray_system_for(request_from_options(callable_=target), workers=2, concurrency=8)
+    assert system.concurrency_per_worker == 4 and concurrency >= 2 * 2 * system.max_batch
+    summary = run(system, dataset, tmp_path / "ray", concurrency=concurrency, progress=False)
+    assert (local.ok, summary.ok) == (120, 120)
+    assert _records(tmp_path / "ray") == _records(tmp_path / "local")
 
 
 def _kill_when(results: Path, lines: int, system, victim: int, killed: list[int]) -> None:

@@ -326,7 +326,7 @@ class RaySystem:
         newly_lost = actor.alive
         if newly_lost:
             actor.alive = False
-            actor.cause = one_line(exc)
+            actor.cause = _first_sentence(one_line(exc))
             try:
                 self._ray.kill(actor.handle)  # an actor merely unreachable must not answer later
             except Exception:  # already gone
@@ -415,6 +415,12 @@ class RaySystem:
             await asyncio.gather(*(_awaited(a.handle.aclose.remote()) for a in live), return_exceptions=True)
         finally:
             self._kill()
+
+
+def _first_sentence(text: str, limit: int = 120) -> str:
+    # Ray's own explanation runs to several sentences (and its raylet logs the rest already)
+    head = text.split(". ", 1)[0].rstrip(".")
+    return head if len(head) <= limit else head[: limit - 1] + "…"
 
 
 async def _awaited(ref: Any) -> Any:
