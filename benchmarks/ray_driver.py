@@ -21,6 +21,7 @@ import argparse
 import json
 import os
 import platform
+import shlex
 import sys
 import tempfile
 import time
@@ -96,7 +97,7 @@ def main() -> None:
             import ray
 
             ray.shutdown()
-    command = "python benchmarks/ray_driver.py " + " ".join(sys.argv[1:])
+    command = "python benchmarks/ray_driver.py " + shlex.join(sys.argv[1:])
     lines = [f"# Ray driver CPU per query{(' — ' + args.label) if args.label else ''}", "",
              f"`{command.strip()}` — ragdx {ragdx.__version__} from `{Path(ragdx.__file__).parent}`; "
              f"{n:,} queries; CPU: {cpu_model()} ({os.cpu_count()} cores); load average {os.getloadavg()[0]:.1f}",
