@@ -416,12 +416,12 @@ def _holds_words(words: str, text: str) -> bool:
 def _time_or_days(gold: Any, response: str) -> bool | None:
     """A time of day ("07:30" as "7.30am", "0730") or days of the week ("Mon-Fri" as "Monday to
     Friday", "Daily" as "every day") against the response's; None when the gold is neither."""
-    if not isinstance(gold, str):
+    if not isinstance(gold, str) or len(gold) > 40:
         return None
     clock = clock_time(gold)
     if clock is not None:
         return clock in times_in(response)
-    days = weekdays_of(gold) if len(gold) <= 40 else None
+    days = weekdays_of(gold)
     if days is not None:
         return weekdays_of(response) == days
     return None

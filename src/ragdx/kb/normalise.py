@@ -300,6 +300,7 @@ _TIME = re.compile(r"(?<![\d.:])(?:([01]?\d|2[0-3])[:.h]([0-5]\d)(?::[0-5]\d)?\s
                    re.IGNORECASE)
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def clock_time(value: str) -> tuple[int, int] | None:
     """(hour, minute) of a value that is a time of day as a database holds it ("07:30", "13:30:00")."""
     m = _CLOCK.match(value) if ":" in value else None
@@ -332,14 +333,18 @@ _DAY_NAMES = {"monday": 0, "mon": 0, "tuesday": 1, "tue": 1, "tues": 1, "wednesd
 _DAY_SETS = {"daily": range(7), "every day": range(7), "everyday": range(7), "all week": range(7),
              "7 days a week": range(7), "seven days a week": range(7), "weekdays": range(5), "weekday": range(5),
              "monday to friday": range(5), "weekends": (5, 6), "weekend": (5, 6), "at weekends": (5, 6)}
+_ANY_DAY = re.compile(r"mon|tue|wed|thu|fri|sat|sun|daily|every ?day|week|7 days")
 _DAY_FRAME = frozenset({"it", "is", "runs", "open", "on", "every", "each", "and", "only", "the", "a", "service",
                         "sailings", "days"})
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def weekdays_of(text: str) -> frozenset[int] | None:
     """The days of the week a text names, when it names nothing else: "Mon-Fri", "Monday to Friday",
     "Sat, Sun", "weekends", "daily", "every day", "Sundays". None when a word is no day."""
     low = fold(text).replace("–", "-")
+    if not _ANY_DAY.search(low):
+        return None
     days: set[int] = set()
     for phrase, ds in sorted(_DAY_SETS.items(), key=lambda kv: -len(kv[0])):
         if re.search(rf"\b{phrase}\b", low):
@@ -471,11 +476,12 @@ def extract_numbers(text: str, skip: tuple[tuple[int, int], ...] | list[tuple[in
     for s, _, value in word_numbers(low):
         if not any(a <= s < b for a, b in skip):
             out.add(float(value))
-    if _DIGIT.search(low) and "h" in low:
+    if _DURATION_HINT.search(low):
         out |= _durations(low)
     return out
 
 
+_DURATION_HINT = re.compile(r"\d\s*h")
 #: a duration in hours and minutes: "1 hr 25 min", "1h35", "2 hours 5 minutes", "1 h"
 _DURATION = re.compile(r"(?<![\w.,])(\d{1,3})\s*(?:hours?|hrs?|h)\.?(?:\s*(?:and\s+)?(\d{1,2})\s*"
                        r"(?:minutes?|mins?|m)?\.?)?(?![\w])")
@@ -1188,10 +1194,16 @@ _PLACE_WORDS = frozenset({"city", "town", "place", "location", "address", "port"
 _WORD_AT = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 
 
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|‘[^’]*’|“[^”]*”")
+_PLAIN_WORD = re.compile(r"[^\W_]+")
+
+
 @functools.lru_cache(maxsize=1 << 12)
 def _query_words(query: str) -> frozenset[str]:
     """The words of a query, what it quotes aside (the subject's name is no word of the question)."""
-    return frozenset(tokens(re.sub(r"'[^']*'|\"[^\"]*\"|‘[^’]*’|“[^”]*”", " ", query))) if query else frozenset()
+    if not query:
+        return frozenset()
+    return frozenset(_PLAIN_WORD.findall(fold(_QUOTED.sub(" ", query))))
 
 
 def _harmless(word: str, query: str) -> bool:
@@ -1263,8 +1275,8 @@ def extends_value(value_toks: tuple[str, ...], response: str, query: str = "", *
 def answer_phrases(value: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The strict ways a gold text value is stated in full, for the judge: (padded token phrases,
     capital codes). The value itself, each synonym of the whole value or of a part of it, a
-    person's name surname first, with the given name's initial ("R. King", "P. de Vries") or as
-    an honorific and the surname ("Ms. Davolio"), a name without a ship's prefix or a company's
+    person's name surname first, with the given name's initial ("R. King", "P. de Vries") (an
+    honorific and the surname, "Ms. Davolio": :func:`_states_titled`), a name without a ship's prefix or a company's
     legal form ("Glen Sannox II" for MV Glen Sannox II, "Pavlova" for Pavlova, Ltd.), a currency
     code's name ("euros" for EUR); never a loose synonym, a part, or a bare surname."""
     toks = tokens(value)
@@ -1280,8 +1292,6 @@ def answer_phrases(value: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
             # "R. King", "King, R.": the given name's initial beside the surname, as rosters and
             # logs write a person (the initial must agree; a surname alone still does not do)
             phrases += [" ".join([given[0][0], *surname]), " ".join([*surname, given[0][0]])]
-        # "Ms. Davolio", "Dr Okafor": the formal way to name a person again, a title and the surname
-        phrases += [" ".join([h, *surname]) for h in sorted(_HONORIFICS)]
     core = core_name(toks)
     if core:
         phrases.append(" ".join(core))
@@ -1294,6 +1304,25 @@ def answer_phrases(value: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 
 _CAPITALS = re.compile(r"\b[A-Z]{2}\b")
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _titled_surname(value: str) -> str:
+    """`` surname `` of a value that reads as a person's name, for "Ms. Davolio", "Dr Okafor" (the
+    formal way to name a person again, a title and the surname); "" otherwise."""
+    person = person_name_parts(value) if "," not in value else None
+    return f" {' '.join(person[1])} " if person else ""
+
+
+def _states_titled(value: str, padded: str) -> bool:
+    surname = _titled_surname(value)
+    at = padded.find(surname) if surname else -1
+    while at >= 0:
+        before = padded[:at].rsplit(None, 1)[-1:]
+        if before and before[0] in _HONORIFICS:
+            return True
+        at = padded.find(surname, at + 1)
+    return False
 
 
 def _omitted_by_query(toks: list[str], qwords: frozenset[str]) -> list[str]:
@@ -1334,6 +1363,8 @@ def states_text(value: str, response: str, *, whole: bool = False, query: str = 
                     return True
                 break
             at = padded.find(p, at + 1)
+    if _states_titled(value, padded) and (not whole or len(padded.split()) == len(_titled_surname(value).split()) + 1):
+        return True
     key = phrases[0].strip() if phrases else ""
     if key in CURRENCY_SIGNS and currency_signed(response) == {key} and (
             not whole or not padded.strip()):
