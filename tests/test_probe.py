@@ -212,3 +212,18 @@ def test_ragdx_probe_refuses_another_system_and_a_non_run(world):
              corpus=world / "searched.jsonl")
     assert r.returncode == 2 and "not the run's" in r.stderr
     assert not (world / "run" / "probes.jsonl").exists()
+
+
+def test_a_dataset_without_evidence_has_nothing_to_probe(world):
+    from ragdx.cli.probe import probe_stage
+    from ragdx.gen.dataset import read_records
+
+    plain = read_records(world / "ds")
+    for r in plain:
+        r.gold_document_ids, r.evidence_sets, r.kb_supported = [], [], None
+    write_dataset(world / "plain", plain, {"corpus": str(world / "kb.jsonl")})
+    system = _pipeline(world)
+    run(system, world / "plain", world / "run", progress=False)
+    outcome = probe_stage(system, world / "run")
+    assert not outcome.applicable and "no evidence documents" in outcome.skipped
+    assert not (world / "run" / "probes.jsonl").exists()

@@ -32,7 +32,8 @@ def probe_stage(system: Any, run_dir: Path, dataset: Path | None = None, *, buil
         return ProbeRun(skipped="the run's manifest names no dataset file: pass --dataset")
     records = read_records(path)
     if not any(getattr(r, "gold_document_ids", None) for r in records):
-        return ProbeRun(skipped="the dataset carries no evidence documents (made without --corpus or a knowledge base)")
+        return ProbeRun(skipped="the dataset carries no evidence documents (made without --corpus or a knowledge base)",
+                        applicable=False)
     corpus = dataset_knowledge_base(path if path.is_dir() else path.parent, run_dir)
     if corpus is None:
         return ProbeRun(skipped="the knowledge base the dataset was linked in is not found: nothing to make probes of")

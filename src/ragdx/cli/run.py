@@ -106,7 +106,8 @@ def _probe(system, out: Path, concurrency: int) -> None:
     except RagdxError as exc:  # the run is written; its probes failing does not undo it, but is said
         err.print(f"[yellow]warning[/] probes not run: {escape(str(exc))}", soft_wrap=True)
         return
-    console.print(escape(outcome.line()), highlight=False, soft_wrap=True)
+    if outcome.applicable:  # a dataset without evidence links has nothing for probes to settle
+        console.print(escape(outcome.line()), highlight=False, soft_wrap=True)
 
 
 def _check_before_running(out: Path, *, executor: str, contexts: str, max_failed: str | None, http: str | None,

@@ -106,6 +106,8 @@ class ProbeRun:
     documents: int = 0
     results: list[ProbeResult] = field(default_factory=list)
     skipped: str | None = None
+    #: False where probes have nothing to settle (a dataset without evidence documents): nothing to say
+    applicable: bool = True
 
     @property
     def found(self) -> int:
