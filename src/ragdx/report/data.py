@@ -12,6 +12,7 @@ import json
 import math
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -33,7 +34,7 @@ def _evaluation_fresh(run_dir: Path) -> bool:
 
 def _load_run(run_dir: Path, *, judge: str, n_boot: int, seed: int, dataset: str | Path | None = None
               ) -> dict[str, Any]:
-    from ragdx.evaluate import evaluate, read_judgements
+    from ragdx.evaluate import evaluate
     from ragdx.evaluate.results import EvaluationResult
     from ragdx.rag.rundir import MANIFEST, Manifest, RunPaths
     from ragdx.store import iter_jsonl
@@ -44,12 +45,14 @@ def _load_run(run_dir: Path, *, judge: str, n_boot: int, seed: int, dataset: str
         evaluate(run_dir, out=run_dir / "evaluation", judge=judge, n_boot=n_boot, seed=seed, dataset=dataset)
     ev = run_dir / "evaluation"
     metrics = EvaluationResult.from_dict(json.loads((ev / "metrics.json").read_text(encoding="utf-8")))
-    from ragdx.evaluate.runs import InputCheck, Judged
+    from ragdx.evaluate.runs import InputCheck
 
     # the run's "n of N" travels with its judgements into every comparison
-    judgements = Judged(read_judgements(ev / "judgements.jsonl"),
-                        InputCheck.from_dict(metrics.inputs) if metrics.inputs else None)
-    blame = {obj["id"]: obj for _, obj in iter_jsonl(ev / "blame.jsonl")}
+    judgements = _slim_judgements(ev / "judgements.jsonl", InputCheck.from_dict(metrics.inputs)
+                                  if metrics.inputs else None)
+    # what the report shows of a verdict: not the documents and spans it points at
+    blame = {obj["id"]: {k: v for k, v in obj.items() if k not in ("documents", "spans")}
+             for _, obj in iter_jsonl(ev / "blame.jsonl")}
     manifest = Manifest.read(run_dir)
     config = manifest.system_config or {}
     return {"name": run_dir.name, "path": str(run_dir), "system": manifest.system_name or run_dir.name,
@@ -57,13 +60,70 @@ def _load_run(run_dir: Path, *, judge: str, n_boot: int, seed: int, dataset: str
             "manifest": manifest, "metrics": metrics, "judgements": judgements, "blame": blame}
 
 
+def _slim_judgements(path: Path, check: Any) -> Any:
+    """The judgements of ``judgements.jsonl`` without what the report never shows (evidence sets
+    and spans, entity and answer documents), read a line at a time, their repeated strings shared:
+    a report on a million queries holds a slim judgement each, not the file's objects."""
+    from ragdx.evaluate.records import Judgement
+    from ragdx.evaluate.runs import Judged
+    from ragdx.store import iter_jsonl
+
+    out = Judged(check=check)
+    strings: dict[str, str] = {}
+
+    def one(s: str) -> str:
+        return strings.setdefault(s, s)
+
+    for number, obj in iter_jsonl(path):
+        for key in ("evidence_sets", "evidence_spans", "entity_ids", "value_seen_in", "answer_docs"):
+            obj.pop(key, None)
+        try:
+            j = Judgement.from_dict(obj)
+        except (TypeError, RagdxError) as exc:
+            raise RagdxError(str(exc), source=str(path), field=f"line {number}") from None
+        j.group_id, j.style, j.judge, j.answer = one(j.group_id), one(j.style), one(j.judge), one(j.answer)
+        j.retrieved_ids = [one(d) for d in j.retrieved_ids]
+        j.gold_ids = [one(d) for d in j.gold_ids]
+        out.append(j)
+    return out
+
+
+@dataclass(slots=True)
+class RecordSummary:
+    """What the report reads of a dataset record: its place (table, templates, group, style) and
+    the knowledge base's verdict on it; the query only where the knowledge base lacks its facts
+    (the coverage table's example). A million full records do not fit beside the run."""
+
+    id: str
+    group_id: str
+    style: str
+    table: str
+    sql_template_id: str
+    text_template_id: str
+    answer_kind: str
+    kb_supported: bool | None
+    kb_basis: str
+    sql: str
+    query: str
+
+
 def _dataset_records(run_dir: Path, dataset: str | Path | None = None):
-    from ragdx.gen.dataset import read_records
+    from ragdx.gen.dataset import iter_records
     from ragdx.rag.run_dataset import resolve_dataset
 
     # the same dataset the evaluation used: given, or found from the run and checked by its hash
     path = resolve_dataset(run_dir, dataset)
-    return (path, read_records(path)) if path is not None else (None, [])
+    if path is None:
+        return None, []
+    strings: dict[str, str] = {}
+
+    def one(s: str) -> str:
+        return strings.setdefault(s, s)
+
+    return path, [RecordSummary(r.id, one(r.group_id), one(r.style), one(r.table), one(r.sql_template_id),
+                                one(r.text_template_id), one(r.answer_kind), r.kb_supported, one(r.kb_basis or ""),
+                                one(r.sql), r.query if r.kb_supported is False else "")
+                  for r in iter_records(path)]
 
 
 def _rate(k: int, n: int) -> float:

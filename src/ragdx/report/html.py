@@ -558,9 +558,9 @@ def write_failures(data: dict[str, Any], report: str | Path) -> Path | None:
     if len(data["failures"]) <= FAILURES_INLINE:
         path.unlink(missing_ok=True)  # an earlier, larger report's list would now be wrong
         return None
-    from ragdx.store import write_jsonl
+    from ragdx.evaluate.records import write_rows
 
-    write_jsonl(path, data["failures"])
+    write_rows(path, data["failures"])  # a block at a time: a million failures are gigabytes of lines
     path.chmod(0o644)  # shared with the report
     data["failures_file"] = path.name
     return path
