@@ -486,7 +486,8 @@ def foodbank(tmp_path):
     db = tmp_path / "fb.sqlite"
     with sqlite3.connect(db) as con:
         con.executescript("""
-            CREATE TABLE hubs (hub_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, town TEXT);
+            CREATE TABLE hubs (hub_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, town TEXT, kind TEXT,
+                               storage_m2 INTEGER);
             CREATE TABLE volunteers (volunteer_id INTEGER PRIMARY KEY, first_name TEXT, last_name TEXT,
                                      home_hub_id INTEGER REFERENCES hubs(hub_id));
             CREATE TABLE hub_volunteers (volunteer_id INTEGER REFERENCES volunteers(volunteer_id),
@@ -494,7 +495,8 @@ def foodbank(tmp_path):
                                          since DATE, PRIMARY KEY (volunteer_id, hub_id));
             CREATE TABLE teams (team_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE,
                                 hub_id INTEGER REFERENCES hubs(hub_id));
-            INSERT INTO hubs VALUES (1, 'Tidewell Hub', 'Brackwater'), (2, 'Eastgate Hub', 'Brackwater');
+            INSERT INTO hubs VALUES (1, 'Tidewell Hub', 'Brackwater', 'Warehouse', 640),
+                                    (2, 'Eastgate Hub', 'Brackwater', 'Hub', 120);
             INSERT INTO volunteers VALUES (1, 'Ann', 'Lee', 2), (2, 'Bo', 'Marsh', 2);
             INSERT INTO hub_volunteers VALUES (1, 1, 'author', '2019-01-05'), (2, 1, 'lead', '2020-02-03'),
                                               (1, 2, 'lead', '2018-01-01'), (2, 2, 'lead', '2018-01-01');
@@ -555,3 +557,19 @@ def test_a_town_inside_another_name_is_not_the_town(foodbank):
                               FactResolver(engine, schema), Linker(PassageIndex(corpus)))
     assert east.gold_document_ids == ["notes"]
     assert tide.gold_document_ids == ["leaflet"]
+
+
+def test_a_kind_named_like_its_table_and_a_number_in_another_unit(foodbank):
+    """Issue 21 (precision): "your hub coordinator" does not say a hub's kind is "Hub" ("Kind: Hub"
+    does); "640 kg" is no floor area in m² ("640 m²" is)."""
+    engine, schema = foodbank
+    corpus = Corpus.from_texts({
+        "rota": "# Eastgate Hub rota\n\nIf you cannot come, tell your hub coordinator.",
+        "card": "# Eastgate Hub\n\nKind: Hub\nOpen: Mondays",
+        "news": "# Tidewell Hub\n\nWe took in 640 kg of tins last week.",
+        "page": "# Tidewell Hub\n\nWe have 640 m² of storage.",
+    })
+    kind, area = link_records([_fb_record(["hubs.kind@2"]), _fb_record(["hubs.storage_m2@1"])],
+                              FactResolver(engine, schema), Linker(PassageIndex(corpus)))
+    assert kind.gold_document_ids == ["card"]
+    assert area.gold_document_ids == ["page"]

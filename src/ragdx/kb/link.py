@@ -646,6 +646,8 @@ class Linker:
             return 0.0
         if named & value_sents and not (hop.peers and passage.doc in docs_about):
             return PEER_WEIGHT if hop.peers else 1.0
+        if passage.kind == "row" and not named and self._row_of_another(hop, passage, names):
+            return 0.0
         if ctx and any(p in ctx for p in names) and self._speaks_of(pid, names) and not (
                 passage.kind == "para" and self._leads_with_another(pid, entity, names)):
             # the heading (or caption, or the paragraph a pronoun points back to) names it
@@ -686,6 +688,8 @@ class Linker:
             text = self.index.corpus.documents[passage.doc].text[passage.start:passage.end]
             if not re.search(rf"(?<!\w){re.escape(hop.exact)}(?!\w)", text):
                 return False
+        if hop.column and _is_quantity(value) and self._other_unit(hop, passage, value):
+            return False
         if hop.column and passage.kind in ("row", "card") and _is_quantity(value):
             # a number in a table: its header must not name another column; and where the row does
             # not name the subject itself (a timetable under a port's heading), the header must name
@@ -700,6 +704,29 @@ class Linker:
             if noun not in norm and noun not in ctx and noun.rstrip() + "s " not in norm:
                 return False
         return True
+
+    def _other_unit(self, hop: Hop, passage: Passage, value: tuple[str, ...]) -> bool:
+        """Is the number written only with a unit that is not its column's ("640 kg" is no floor
+        area in m², "300 cars" no number of passengers)?"""
+        number = value[0].strip()
+        if len(value) != 1 or not re.fullmatch(r"\d+", number):
+            return False
+        own = _column_words(hop.column)
+        own_unit = own & _UNITS
+        pattern = rf"(?<![\d.,]){number}(?:[.,]0+)?[ \t]*([^\W\d_]+|%|²)?"
+        found = [(m.group(1) or "").lower() for m in re.finditer(pattern, self._text_of(passage))]
+        if not found:
+            return False
+        for unit in found:
+            words = _column_words(unit) if unit else frozenset()
+            if not words or words & own:
+                return False
+            if not (words & hop.other_columns or (own_unit and words & _UNITS)):
+                return False
+        return True
+
+    def _text_of(self, passage: Passage) -> str:
+        return self.index.corpus.documents[passage.doc].text[passage.start:passage.end]
 
     def _row_reading(self, hop: Hop, passage: Passage, value: tuple[str, ...],
                      subject_phrases: list[list[str]]) -> float | None:
@@ -752,6 +779,28 @@ class Linker:
             if [t for t in toks if t not in _PARTICLES]:
                 out += _occurrences(passage.norm, padded)
         return out
+
+    def _row_of_another(self, hop: Hop, passage: Passage, names: Sequence[str]) -> bool:
+        """Is a table row that does not name the subject about another entity it names (a rota
+        under a hub's heading: "| Harriet Mercer | Hub |" gives her role, not the hub's kind)? Not
+        when the value's header names the fact's column."""
+        cells, heads = passage.cells, passage.heads
+        if cells is None or heads is None:
+            return False
+        subjects = {v[0].strip() for _, ns in hop.subjects for v, _ in ns if len(v) == 1} | {n.strip() for n in names}
+        known = self._entity_names()
+        values = hop.value_phrases()
+        others = False
+        for cell in passage.norm.split(SEP)[:1]:
+            toks = cell.split()
+            grams = {" ".join(toks[i:i + n]) for n in range(1, 7) for i in range(len(toks) - n + 1)}
+            others = any(g in known and g not in subjects and not any(g in f" {v.strip()} " or v.strip() in g
+                                                                     for v in values) for g in grams)
+        if not others:
+            return False
+        want = _column_words(hop.column) | _column_words(hop.ref_noun)
+        return not any(any(v in c for v in values) and _column_words(h) & want
+                       for c, h in zip(cells, heads, strict=True))
 
     def _heading_of_another(self, passage: Passage, values: Sequence[str], names: Sequence[str]) -> bool:
         """Is there, between the heading that gives a value and the passage, a heading naming
@@ -1017,7 +1066,7 @@ class Linker:
 _ABBREVIATIONS = {"qty": "quantity", "postcode": "postal", "zip": "postal", "proj": "project", "dept": "department",
                   "emp": "employee", "cust": "customer", "acct": "account", "prod": "product", "inv": "invoice",
                   "no": "number", "nr": "number", "num": "number", "amt": "amount",
-                  "tel": "phone", "ph": "phone", "ext": "extension", "disc": "discount", "dob": "birth",
+                  "tel": "phone", "ph": "phone", "ext": "extension", "disc": "discount", "dob": "birth", "pp": "page",
                   "pcs": "quantity", "units": "unit", "cost": "price",
                   "ordered": "order", "shipped": "ship", "born": "birth", "hired": "hire", "joined": "hire"}
 _GENERIC_WORDS = COLUMN_FILLER_WORDS
@@ -1045,6 +1094,11 @@ def _is_quantity(value: tuple[str, ...]) -> bool:
     """A value that another column of the same row could hold too: a number or a date."""
     return all(re.fullmatch(r"\s*(?:z\w+|[\d.]+)\s*", v) for v in value)
 
+
+#: units a number is written with (as :func:`_column_words` reads them)
+_UNITS = frozenset({"kg", "g", "t", "tonne", "ton", "lb", "km", "m", "m2", "sqm", "cm", "mm", "l", "litre", "liter",
+                    "ml", "min", "minute", "h", "hr", "hour", "day", "week", "month", "year", "yr", "pp", "page",
+                    "percent", "%", "eur", "gbp", "usd", "sek", "nok", "dkk", "mile", "knot"})
 
 #: words joining the capitalised words of one name ("Bank of England")
 _PARTICLES = frozenset({"and", "of", "de", "du", "la", "le", "van", "von", "der", "den", "da", "di"})
@@ -1477,6 +1531,10 @@ class FactResolver:
         if self._is_flag(info.name, column, value):
             return Hop(fact, subjects, flag_variants(column, bool(flag_value(value))))
         exact = value.strip() if isinstance(value, str) and _ACRONYM.fullmatch(value.strip()) else None
+        if isinstance(value, str) and value[:1].isupper() and phrase(value) == phrase(self._noun(meta)):
+            # a kind named like the table ("Hub" of the hubs): "your hub coordinator" uses the
+            # noun; the kind is written as the database writes it ("Kind: Hub")
+            exact = value.strip()
         if isinstance(value, str) and (len(value.split()) >= LONG_TEXT_WORDS
                                        or len(value.split()) >= 8 and len(sentences(value)) >= 2):
             # a description or notes: each sentence stated somewhere in one passage (a writer quotes
