@@ -101,7 +101,10 @@ def gen(
     if show_stats:
         _print_stats(result.records)
         _print_lint(result, parsed, sch)
-    console.print(f"{len(result.records)} records in {len({r.group_id for r in result.records})} "
+    from ragdx.gen.dataset import semantic_groups
+
+    # counted from the columns: the records need not be made as objects for it
+    console.print(f"{len(result.records)} records in {semantic_groups(result.records)} "
                   f"semantic groups → {escape(str(out))}")
 
 

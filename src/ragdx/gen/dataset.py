@@ -340,20 +340,43 @@ def write_dataset(directory: str | Path, records: Sequence[QARecord], manifest: 
     import pyarrow.parquet as pq
 
     from ragdx.redact import redact
-    from ragdx.store import staged_directory, write_json, write_jsonl
+    from ragdx.store import atomic_write_bytes, staged_directory, write_json, write_jsonl
 
-    ids = Counter(r.id for r in records)
+    # records still held as columns (ragdx.gen.columnar) are written from them, the same bytes
+    chunks = getattr(records, "columns", None)
+    ids = Counter(r.id for r in records) if chunks is None else Counter(i for c in chunks for i in c.record_ids())
     dupes = [i for i, n in ids.items() if n > 1]
     if dupes:
         raise RagdxError(f"{len(dupes)} duplicate record ids, e.g. {dupes[0]}", field="records")
     with staged_directory(directory, overwrite=overwrite) as stage:
-        write_jsonl(stage / "records.jsonl", (r.to_dict() for r in records))
-        pq.write_table(_parquet_table(records), stage / "records.parquet")
+        if chunks is None:
+            write_jsonl(stage / "records.jsonl", (r.to_dict() for r in records))
+            pq.write_table(_parquet_table(records), stage / "records.parquet")
+        else:
+            atomic_write_bytes(stage / "records.jsonl", "".join(c.jsonl_text() for c in chunks).encode("utf-8"))
+            pq.write_table(_parquet_from_columns(chunks), stage / "records.parquet")
         # redacted as a whole: the database URL of every caller (CLI, Python API) may carry a password
         write_json(stage / MANIFEST, redact({"format": FORMAT_VERSION, **manifest,
                                                     "records": len(records),
-                                                    "semantic_groups": len({r.group_id for r in records})}))
+                                                    "semantic_groups": semantic_groups(records)}))
     return Path(directory)
+
+
+def semantic_groups(records: Sequence[QARecord]) -> int:
+    """How many semantic groups ``records`` hold (records held as columns are not made for it)."""
+    group_ids = getattr(records, "group_ids", None)
+    return len(group_ids() if callable(group_ids) else {r.group_id for r in records})
+
+
+def _parquet_from_columns(chunks: Sequence[Any]):
+    """:func:`_parquet_table` of records held as columns (``RecordColumns.parquet_columns``)."""
+    import pyarrow as pa
+
+    cols: dict[str, list] = {f.name: [] for f in fields(QARecord)}
+    for chunk in chunks:
+        for name, values in chunk.parquet_columns().items():
+            cols[name].extend(values)
+    return pa.table(cols)
 
 
 @gc_paused()  # bulk work on small objects in no cycle: see ragdx.store.gc_paused

@@ -15,7 +15,8 @@ from sqlalchemy.engine import Engine
 
 from ragdx.db.schema import Schema
 from ragdx.errors import RagdxError, TemplateError
-from ragdx.gen.dataset import QARecord, build_records, sample_balanced, sample_unbalanced, write_dataset
+from ragdx.gen.columnar import RecordSet, build_columns
+from ragdx.gen.dataset import QARecord, sample_balanced, sample_unbalanced, write_dataset
 from ragdx.gen.qa import AnswerCounts, AnswerOptions, answer_template
 from ragdx.gen.sql_templates import (
     ParsedTemplate,
@@ -146,7 +147,9 @@ def text_stage(parsed: Sequence[ParsedTemplate], out: Path, styles: Sequence[str
 
 @dataclass(slots=True)
 class GenResult:
-    records: list[QARecord]
+    #: a :class:`~ragdx.gen.columnar.RecordSet` as built (records held as columns until read as
+    #: objects), a list once sampled or linked
+    records: Sequence[QARecord]
     counts: dict[str, AnswerCounts]
     text_problems: list[str]
     missing_text: list[str]
@@ -163,14 +166,14 @@ def build_dataset(engine: Engine, schema: Schema, parsed: Sequence[ParsedTemplat
     texts, problems = balance(text_templates, by_id, n)
     wanted = list(styles) if styles else sorted({s for _, s in texts})
     missing = [f"{p.template.sql} [{s}]" for p in parsed for s in wanted if (p.id, s) not in texts]
-    records: list[QARecord] = []
+    records: Sequence[QARecord] = RecordSet()
     counts: dict[str, AnswerCounts] = {}
     for p in parsed:
         per_style = {s: texts[(p.id, s)] for s in wanted if (p.id, s) in texts}
         answers = answer_template(engine, p, schema, options)
         counts[p.id] = answers.counts
         if per_style:
-            records.extend(build_records(p, answers.groups, per_style, kb_facts))
+            records.append(build_columns(p, answers.groups, per_style, kb_facts))
         if progress:
             progress()
     if per_group:
@@ -194,7 +197,8 @@ def manifest_for(schema: Schema, options: AnswerOptions, result: GenResult, extr
         },
         "answer_counts": {k: v for k, v in total.as_dict().items() if k != "method"},
         "per_template_counts": {k: v.as_dict() for k, v in result.counts.items()},
-        "styles": sorted({r.style for r in result.records}),
+        "styles": sorted(result.records.styles() if isinstance(result.records, RecordSet)
+                         else {r.style for r in result.records}),
         "missing_text_templates": result.missing_text,
         **extra,
     }

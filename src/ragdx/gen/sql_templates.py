@@ -113,11 +113,15 @@ class ParsedTemplate:
         literal = dialect_named(self.dialect).literal
         return _QUOTED_SENTINEL.sub(lambda m: literal(values[int(m.group(1))]), self.display())
 
+    def concrete_sql_parts(self) -> tuple[list[str], list[int]]:
+        """The display split at its sentinels: the literal texts around them, and the index of
+        the value each sentinel takes (what :meth:`concrete_sql` fills, for columns of values)."""
+        pieces = _QUOTED_SENTINEL.split(self.display())  # literal, index, literal, ..., literal
+        return pieces[0::2], [int(i) for i in pieces[1::2]]
+
     def concrete_sql_renderer(self) -> Callable[[Sequence[Any]], str]:
         """:meth:`concrete_sql` for many value tuples: the display split at its sentinels once."""
-        pieces = _QUOTED_SENTINEL.split(self.display())  # literal, index, literal, ..., literal
-        literals = pieces[0::2]
-        slots = [int(i) for i in pieces[1::2]]
+        literals, slots = self.concrete_sql_parts()
         value_literal = dialect_named(self.dialect).literal
 
         def render(values: Sequence[Any]) -> str:
