@@ -176,3 +176,11 @@ def test_a_flag_answered_with_the_questions_own_word(gold, response, right):
     assert judged([[gold]], response, query) is right, (gold, response)
     # a count is never a flag
     assert not judged([[1]], "sessions", "How many sessions are booked?")
+
+
+@pytest.mark.parametrize("gold,response,right", [
+    ("Y", "Yes", True), ("N", "No", True), ("yes", "Y", True), ("false", "No", True), ("N", "not seasonal", True),
+    ("Y", "No", False), ("N", "Yes", False), ("true", "No", False), ("Y", "All year", False),
+])
+def test_a_yes_no_stored_as_text(gold, response, right):
+    assert judged(gold, response, "What is the seasonal of the route 'A - B'?") is right, (gold, response)

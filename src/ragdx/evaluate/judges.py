@@ -345,18 +345,25 @@ def token_f1(answer: Any, response: Any) -> float:
 
 #: the version of the offline rules (and of :mod:`ragdx.kb.normalise`'s forms), part of every offline
 #: judge's configuration: a cached verdict of older rules is not replayed
-RULES = "2026-11-26b"
+RULES = "2026-11-26c"
 
 _COUNT_QUERY = re.compile(r"\b(how many|number of|count|quantity|total|amount)\b", re.I)
 
 
+#: yes/no as a database may store it in text ("Y", "N", "yes", "false"); not "T"/"F" (too often a code)
+_FLAG_TEXT = {"y": 1, "yes": 1, "true": 1, "n": 0, "no": 0, "false": 0}
+
+
 def _as_flag(gold: Any, response: str, query: str) -> bool | None:
-    """A database flag (0 / 1, as an integer or its text) answered in words ("Yes", "Y", "not
-    discontinued"): its truth value, or None when the gold is no flag or the response no yes/no.
-    A count ("How many berths?") is never read as a flag, and a response with a digit is a number."""
+    """A database flag (0 / 1, as an integer or its text, or Y / N, yes / no, true / false in text)
+    answered in words ("Yes", "Y", "not discontinued"): its truth value, or None when the gold is no
+    flag or the response no yes/no. A count ("How many berths?") is never read as a flag, and a
+    response with a digit is a number."""
     if isinstance(gold, bool):
         return gold
     flag = None if isinstance(gold, float) else flag_value(gold)
+    if flag is None and isinstance(gold, str):
+        flag = _FLAG_TEXT.get(gold.strip().casefold())
     if flag is None or _COUNT_QUERY.search(query or "") or any(c.isdigit() for c in response):
         return None
     return bool(flag)
