@@ -32,6 +32,19 @@ def test_grouped_selection_is_the_per_query_ranking_ties_in_unit_order(n, k):
         assert np.array_equal(val[row], scores[row][expected])
 
 
+@pytest.mark.parametrize("n", [37, 2048, 4099])
+def test_tiled_batched_search_keeps_every_tie_in_unit_order(n):
+    rng = np.random.default_rng(n)
+    # small integer vectors: exact integer scores, so many units tie at every cut, across tiles
+    matrix = rng.integers(-2, 3, (n, 8)).astype(np.float32)
+    queries = rng.integers(-2, 3, (20, 8)).astype(np.float32)
+    for k in (1, 10, 50):
+        idx, val = exact_search(matrix, queries, k)
+        for q, row, scores in zip(queries, idx, val, strict=True):
+            expected = top_indices(matrix @ q, k)
+            assert row.tolist() == expected.tolist() and np.array_equal(scores, (matrix @ q)[expected])
+
+
 def test_batched_exact_search_matches_one_query_at_a_time_with_a_filter_and_padding():
     rng = np.random.default_rng(1)
     matrix, queries = _unit(rng, 5000, 48), _unit(rng, 70, 48)

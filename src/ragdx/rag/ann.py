@@ -22,11 +22,13 @@ from ragdx.errors import RagdxError
 
 #: groups of columns in the selection's lower bound (per row, columns / GROUP maxima to partition)
 GROUP = 16
-#: scores held at once (float32): queries per matrix product = this / units, at most
-#: MAX_QUERY_BLOCK (335 queries at 100k units, 128 MB); more queries per product re-read the
-#: corpus's vectors fewer times (a block of 64 ran at ~0.7x the rate of 256-1024)
-SCORE_BLOCK = 1 << 25
-MAX_QUERY_BLOCK = 1024
+#: queries per pass over the corpus's vectors (more per pass read the vectors fewer times; a block
+#: of 64 ran at ~0.7x the rate of 256-1024) and units per matrix product: a (512, 2048) tile of
+#: float32 scores is 4 MB, selected from while it is in cache
+MAX_QUERY_BLOCK = 512
+TILE = 2048
+#: fewer queries than this are scored by a matrix-vector product each, untiled
+FEW_QUERIES = 8
 INDEX_KINDS = ("exact", "ann")
 
 
@@ -45,33 +47,97 @@ def exact_search(matrix: np.ndarray, queries: np.ndarray, k: int,
     if k == 0 or m == 0:
         return idx, val
     excluded = None if mask is None else ~np.asarray(mask, dtype=bool)
-    block = max(1, min(MAX_QUERY_BLOCK, SCORE_BLOCK // n))
-    for start in range(0, m, block):
-        scores = queries[start:start + block] @ matrix.T
-        if excluded is not None:
-            scores[:, excluded] = -np.inf
-        rows_idx, rows_val = top_k_rows(scores, k)
-        idx[start:start + len(scores)] = rows_idx
-        val[start:start + len(scores)] = rows_val
+    product = _matmul_t()
+    for start in range(0, m, MAX_QUERY_BLOCK):
+        block = queries[start:start + MAX_QUERY_BLOCK]
+        if len(block) < FEW_QUERIES:
+            # a matrix-vector product per query reads the vectors at memory speed; tiles would
+            # only add a Python step per tile
+            scores = np.ascontiguousarray((matrix @ block.T).T)
+            if excluded is not None:
+                scores[:, excluded] = -np.inf
+            rows, cols = _candidates(scores, k)
+            vals = scores[rows, cols]
+        else:
+            rows, cols, vals = _tiled_candidates(product, block, matrix, k, excluded)
+        _fill_top_k(rows, cols, vals, k, idx[start:start + len(block)], val[start:start + len(block)])
     if excluded is not None:
         idx[np.isneginf(val)] = -1
     return idx, val
 
 
+def _tiled_candidates(product, queries: np.ndarray, matrix: np.ndarray, k: int,
+                      excluded: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(row, unit, score) of every score at or above its row's final lower bound (and a few
+    more), computed TILE units at a time so that each tile of scores is selected from while it
+    is in cache, never written out whole (faiss's flat search works in tiles too).
+
+    The bound is the ``k``-th largest group maximum seen so far: it only rises, so an entry at or
+    above the final bound was at or above the bound when its tile was read, and was kept."""
+    b, n = len(queries), len(matrix)
+    best = np.full((b, k), -np.inf, dtype=np.float32)  # the k largest group maxima so far
+    found: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    for c0 in range(0, n, TILE):
+        scores = product(queries, matrix[c0:c0 + TILE])
+        t = scores.shape[1]
+        if excluded is not None:
+            scores[:, excluded[c0:c0 + t]] = -np.inf
+        w = -(-t // GROUP)
+        if w * GROUP > t:  # the last, short tile: padded with scores no unit has
+            scores = np.concatenate([scores, np.full((b, w * GROUP - t), -np.inf, dtype=scores.dtype)], axis=1)
+        maxima = scores.reshape(b, GROUP, w).max(axis=1)  # group c: columns c, c + w, c + 2w, ...
+        both = np.concatenate([best, maxima], axis=1)
+        best = np.partition(both, both.shape[1] - k, axis=1)[:, -k:]
+        bound = best.min(axis=1)
+        g_rows, groups = np.nonzero(maxima >= bound[:, None])
+        rows = np.repeat(g_rows, GROUP)
+        cols = (groups[:, None] + w * np.arange(GROUP)).ravel()
+        vals = scores[rows, cols]
+        keep = (vals >= bound[rows]) & (cols < t)
+        found.append((rows[keep], cols[keep] + c0, vals[keep]))
+    bound = best.min(axis=1)
+    rows, cols, vals = (np.concatenate(parts) for parts in zip(*found, strict=True))
+    keep = vals >= bound[rows]
+    return rows[keep], cols[keep], vals[keep]
+
+
+def _fill_top_k(rows: np.ndarray, cols: np.ndarray, vals: np.ndarray, k: int,
+                out_idx: np.ndarray, out_val: np.ndarray) -> None:
+    """Each row's best ``k`` of the candidates into ``out_idx`` / ``out_val``: score
+    descending, then unit ascending (the per-query ranking's order)."""
+    order = np.lexsort((cols, -vals.astype(np.float64), rows))
+    rows, cols, vals = rows[order], cols[order], vals[order]
+    starts = np.searchsorted(rows, np.arange(len(out_idx)))
+    rank = np.arange(len(rows)) - starts[rows]
+    keep = rank < k
+    out_idx[rows[keep], rank[keep]] = cols[keep]
+    out_val[rows[keep], rank[keep]] = vals[keep]
+
+
+#: matrix products through torch (its BLAS, OpenMP threads that wait passively) rather than
+#: numpy's OpenBLAS: faster here in interleaved rounds (benchmarks/results/retrieval_scale.md);
+#: numpy where torch is not installed
+USE_TORCH = True
+
+
+def _matmul_t():
+    """``f(a, b) -> a @ b.T`` as a float32 numpy array."""
+    if USE_TORCH:
+        try:
+            import torch
+        except ImportError:
+            torch = None
+        if torch is not None:
+            return lambda a, b: torch.mm(torch.from_numpy(a), torch.from_numpy(b).T).numpy()
+    return lambda a, b: a @ b.T
+
+
 def top_k_rows(scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     """Each row's ``k`` largest entries (``k`` <= row length), best first, ties by column."""
     rows, cols = _candidates(scores, k)
-    vals = scores[rows, cols]
-    # by row, then score (descending), then column: each row's best k come first in its run
-    order = np.lexsort((cols, -vals, rows))
-    rows, cols, vals = rows[order], cols[order], vals[order]
-    starts = np.searchsorted(rows, np.arange(len(scores)))
-    rank = np.arange(len(rows)) - starts[rows]
-    keep = rank < k
     out_idx = np.empty((len(scores), k), dtype=np.int64)
     out_val = np.empty((len(scores), k), dtype=scores.dtype)
-    out_idx[rows[keep], rank[keep]] = cols[keep]
-    out_val[rows[keep], rank[keep]] = vals[keep]
+    _fill_top_k(rows, cols, scores[rows, cols], k, out_idx, out_val)
     return out_idx, out_val
 
 
