@@ -268,18 +268,24 @@ class RaySystem:
             asyncio.get_running_loop().call_soon(self._dispatch)
 
     def _dispatch(self) -> None:
-        """Queued queries to every actor with a free slot, the least busy first."""
+        """Queued queries to the actors with a free slot, one batch each per pass, the least busy
+        first; a short queue is shared out evenly rather than all sent to the first actor."""
         self._kicked = False
         queue = self._queue
-        for actor in sorted(self._actors, key=lambda a: a.inflight):
-            while queue and actor.ready and actor.alive and actor.inflight < self.max_inflight:
+        while queue:
+            free = [a for a in self._actors if a.ready and a.alive and a.inflight < self.max_inflight]
+            if not free:
+                return
+            free.sort(key=lambda a: a.inflight)
+            share = -(-len(queue) // len(free))
+            for actor in free:
                 batch: list[_Pending] = []
-                while queue and len(batch) < actor.batch:
+                while queue and len(batch) < min(actor.batch, share):
                     pending = queue.popleft()
                     if not pending.future.done():  # its runner task was cancelled meanwhile
                         batch.append(pending)
                 if not batch:
-                    break
+                    return
                 ref = actor.handle.answer_batch.remote([p.item for p in batch])
                 actor.inflight += 1
                 self.batches += 1
