@@ -538,8 +538,9 @@ def judge_run(run_dir: str | Path, config: EvaluationConfig | None = None, *,
     answer is not the one the system was asked for).
 
     ``sink`` (a callable taking a list of judgements): the dataset and the run are read in blocks
-    and each block's judgements handed to ``sink`` as they are made, the result holding slim
-    ones (:func:`judge_streaming`), so that memory follows the block, not the run."""
+    and each block's judgements handed to ``sink`` as they are made (to be written before it
+    returns: they are slimmed in place afterwards), the result holding slim ones
+    (:func:`judge_streaming`), so that memory follows the block, not the run."""
     from ragdx.gen.dataset import iter_records, read_records
     from ragdx.rag.run_dataset import describe, original_location, resolve_dataset
     from ragdx.rag.rundir import Manifest, RunPaths, read_inputs, read_run
