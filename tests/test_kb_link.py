@@ -573,3 +573,18 @@ def test_a_kind_named_like_its_table_and_a_number_in_another_unit(foodbank):
                               FactResolver(engine, schema), Linker(PassageIndex(corpus)))
     assert kind.gold_document_ids == ["card"]
     assert area.gold_document_ids == ["page"]
+
+
+def test_a_share_and_a_street_named_like_a_person(foodbank):
+    """Issue 21 (precision): "120%" is a share, no floor area; "Marsh Lane" names a street, not
+    Bo Marsh (whose surname no one else has)."""
+    engine, schema = foodbank
+    corpus = Corpus.from_texts({
+        "full": "Eastgate Hub is 120% full this week.",
+        "street": "Deliveries from Marsh Lane go to Eastgate Hub.",
+        "note": "Marsh moved to Eastgate Hub last year, her home hub since.",
+    })
+    area, home = link_records([_fb_record(["hubs.storage_m2@2"]), _fb_record(["volunteers.home_hub_id@2"])],
+                              FactResolver(engine, schema), Linker(PassageIndex(corpus)))
+    assert area.gold_document_ids == []
+    assert home.gold_document_ids == ["note"]

@@ -633,6 +633,10 @@ class Linker:
         # names that one, not the subject
         around = self._other_names_around(norm, tuple(p for p in names if p in self.alt_nouns), names,
                                           nouns=False)
+        # a surname inside an unknown name ("29 King's Way") names that, not Robert King
+        surnames = tuple(p for p in names if p in self.partial_names)
+        if surnames:
+            around += self._unknown_names_around(passage, surnames, [p for p in names if p not in surnames])
         blocked = flat_values + around
         named = {norm.count(SEP, 0, a) for p in names for a, b in _occurrences(norm, p)
                  if not any(x <= a and b <= y and (y - x) > (b - a) for x, y in blocked)}
@@ -718,7 +722,9 @@ class Linker:
         if not found:
             return False
         for unit in found:
-            words = _column_words(unit) if unit else frozenset()
+            words = (frozenset({"percent"}) if unit == "%" else _column_words(unit)) if unit else frozenset()
+            if "percent" in words and not own & _SHARE_WORDS:
+                continue  # "0%" is a share: no count, price or level
             if not words or words & own:
                 return False
             if not (words & hop.other_columns or (own_unit and words & _UNITS)):
@@ -1099,6 +1105,9 @@ def _is_quantity(value: tuple[str, ...]) -> bool:
 _UNITS = frozenset({"kg", "g", "t", "tonne", "ton", "lb", "km", "m", "m2", "sqm", "cm", "mm", "l", "litre", "liter",
                     "ml", "min", "minute", "h", "hr", "hour", "day", "week", "month", "year", "yr", "pp", "page",
                     "percent", "%", "eur", "gbp", "usd", "sek", "nok", "dkk", "mile", "knot"})
+
+#: column words of a share, which a number with "%" may state
+_SHARE_WORDS = frozenset({"percent", "discount", "rate", "share", "pct", "margin", "tax", "vat", "commission", "ratio"})
 
 #: words joining the capitalised words of one name ("Bank of England")
 _PARTICLES = frozenset({"and", "of", "de", "du", "la", "le", "van", "von", "der", "den", "da", "di"})
