@@ -17,6 +17,9 @@ versions of the code: ``PYTHONPATH=old/src`` for the other); the metrics are wri
 DIR/metrics-<label>.json for comparison. Repeating the demo repeats its answers ~90 times at
 100k, which flatters every per-text cache: ``--distinct`` suffixes each copy's answers so that no
 answer repeats (give it its own DIR). ``--profile FILE`` keeps a cProfile of the evaluation.
+Each fresh process (``evaluate``, and ``ragdx report`` with ``--report``) reports its peak resident
+memory (the kernel's VmHWM); the run is built in a process of its own, so that its memory is not
+the parent's while the evaluation is timed.
 """
 
 from __future__ import annotations
@@ -139,7 +142,14 @@ def end_to_end(args: argparse.Namespace) -> None:
     import sys
 
     t = time.perf_counter()
-    run_dir = build_run(args.end_to_end, args.from_demo, args.work, distinct=args.distinct)
+    run_dir = args.work / "run"
+    if not (run_dir / "manifest.json").exists():
+        # built in a process of its own: answering from a results file holds every answer (gigabytes
+        # at 1M), which this process would otherwise keep beside the evaluation it times
+        command = [sys.executable, __file__, "--build-only", "--end-to-end", str(args.end_to_end),
+                   "--from-demo", str(args.from_demo), "--work", str(args.work)] + (
+                       ["--distinct"] if args.distinct else [])
+        subprocess.run(command, check=True)
     built = time.perf_counter() - t
     out = run_dir / "evaluation"  # where `ragdx report` looks for it
     shutil.rmtree(out, ignore_errors=True)
@@ -248,6 +258,7 @@ def main() -> None:
     ap.add_argument("--profile", type=Path, default=None, help="with --end-to-end: write a cProfile of evaluate here")
     ap.add_argument("--child", type=Path, default=None, help=argparse.SUPPRESS)
     ap.add_argument("--report-child", type=Path, default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--build-only", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--report", action="store_true", help="with --end-to-end: also time `ragdx report` and "
                     "headless Chromium loading it, and give its size")
     args = ap.parse_args()
@@ -259,6 +270,9 @@ def main() -> None:
 
         write_report([args.report_child], args.work)
         print(json.dumps({"peak_rss_mb": peak_rss_mb()}))
+        return
+    if args.end_to_end and args.build_only:
+        build_run(args.end_to_end, args.from_demo, args.work, distinct=args.distinct)
         return
     if args.end_to_end:
         end_to_end(args)
