@@ -104,6 +104,9 @@ def test_the_probe_finds_the_present_document_not_the_deleted_one(world):
     assert {before[f"{g}-{t}"]["verdict"] for g in ("g12", "gq") for t in ("t0", "t1")} == {"kb_or_retrieval"}
     assert before["gq-t1"]["basis"] == "corpus_changed"
 
+    from ragdx.evaluate.report import evaluation_is_current
+
+    assert evaluation_is_current(world / "run" / "evaluation", world / "run")
     outcome = probe_stage(system, world / "run")
     assert outcome.documents == 2 and outcome.found == 1 and outcome.not_found == 1 and outcome.failed == 0
     probes = {(p.doc_id, p.probe): p for p in read_probes(world / "run")}
@@ -111,7 +114,10 @@ def test_the_probe_finds_the_present_document_not_the_deleted_one(world):
     assert all(p.found is False and p.retrieved for (d, _), p in probes.items() if d == "town-mossbury")
     assert "Quillon Observatory" in probes[("observatory", 0)].query
 
+    # an evaluation made before the probes is no longer current (the report evaluates again)
+    assert not evaluation_is_current(world / "run" / "evaluation", world / "run")
     after = {v["id"]: v for v in evaluate(world / "run", judge="exact", n_boot=50, rouge=False).verdicts}
+    assert evaluation_is_current(world / "run" / "evaluation", world / "run")
     for t in ("t0", "t1"):
         assert after[f"g12-{t}"]["verdict"] == "kb_gap" and after[f"g12-{t}"]["basis"] == "probe_not_found"
         assert after[f"g12-{t}"]["confidence"] == "medium" and "Mossbury" in after[f"g12-{t}"]["why"]

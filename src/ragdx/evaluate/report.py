@@ -288,12 +288,22 @@ def _llm_usage_parts(result: EvaluationResult, *, table: bool) -> list[str]:
 
 
 def _content_hash(path: Path) -> str | None:
-    """What the evaluation was made from: the run's results file (or the source file)."""
+    """What the evaluation was made from: the run's results file (or the source file), and the
+    run's probes when it has them (they settle verdicts: an evaluation made before them is not
+    current; a run without probes hashes as it always did)."""
+    import hashlib
+
     from ragdx.rag.rundir import RunPaths
     from ragdx.store import sha256_file
 
     target = RunPaths(path).results if path.is_dir() else path
-    return sha256_file(target) if target.is_file() else None
+    if not target.is_file():
+        return None
+    digest = sha256_file(target)
+    probes = RunPaths(path).probes if path.is_dir() else None
+    if probes is not None and probes.is_file():
+        digest = hashlib.sha256(f"{digest}+{sha256_file(probes)}".encode()).hexdigest()
+    return digest
 
 
 def evaluation_is_current(directory: Path, source: Path) -> bool:
