@@ -67,10 +67,37 @@ def timed_run(system, data: Path, out: Path, concurrency: int, n: int) -> tuple[
     return cpu, wall
 
 
+def dense_builds(tmp: Path, docs: int, workers: int) -> list[tuple[str, list[float]]]:
+    """Each actor's build seconds for a dense pipeline over ``docs`` documents: with a fresh
+    embedding cache (the first actor embeds, the others read its vectors) and with none."""
+    from ragdx.rag.executor_ray import ray_system_for
+    from ragdx.rag.resolve import SystemRequest
+
+    words = ("river", "mayor", "harbour", "census", "railway", "market", "bridge", "school", "mill", "castle")
+    corpus = {f"d{i}": f"document {i} about the {words[i % 10]} and the {words[(i * 7) % 10]} of town {i // 10}"
+              for i in range(docs)}
+    (tmp / "corpus.json").write_text(json.dumps(corpus), encoding="utf-8")
+    rows = []
+    for label, cache in (("fresh shared cache", str(tmp / "cache")), ("no cache (each actor embeds)", None)):
+        spec = {"name": "dense", "corpus": str(tmp / "corpus.json"), "top_k": 3,
+                "chunker": {"type": "whole_document"}, "retriever": {"type": "dense", "params": {"cache_dir": cache}},
+                "generator": {"type": "extractive"}}
+        (tmp / "dense.yaml").write_text(json.dumps(spec), encoding="utf-8")
+        system, _ = ray_system_for(SystemRequest(tmp / "dense.yaml"), workers=workers)
+        system.build()
+        rows.append((label, [a["build_s"] for a in system.actors()]))
+        import ray
+
+        ray.shutdown()
+    return rows
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--queries", type=int, default=5000)
     ap.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    ap.add_argument("--dense-docs", type=int, default=0,
+                    help="also time each actor's build of a dense pipeline over this many documents")
     ap.add_argument("--label", default="", help="a note for the table's header (e.g. 'before')")
     ap.add_argument("--out", type=Path, default=None, help="also write the table here (default: print only)")
     args = ap.parse_args()
@@ -105,6 +132,14 @@ def main() -> None:
              "|---|---:|---:|---:|---:|"]
     for label, cpu, wall in rows:
         lines.append(f"| {label} | {cpu:.2f} | {1000 * cpu / n:.3f} | {wall:.2f} | {n / wall:,.0f} |")
+    if args.dense_docs:
+        with tempfile.TemporaryDirectory(prefix="ragdx-raydense-") as tmpname:
+            builds = dense_builds(Path(tmpname), args.dense_docs, max(args.workers))
+        lines += ["", f"Each actor's build of a dense pipeline over {args.dense_docs:,} documents "
+                  f"({max(args.workers)} actors; the first builds alone, then the rest):", "",
+                  "| embedding cache | " + " | ".join(f"actor {k} build s" for k in range(len(builds[0][1]))) + " |",
+                  "|---|" + "---:|" * len(builds[0][1])]
+        lines += [f"| {label} | " + " | ".join(f"{b:.2f}" for b in times) + " |" for label, times in builds]
     text = "\n".join(lines) + "\n"
     print(text)
     if args.out:

@@ -71,16 +71,17 @@ class _Worker:
         self.system: System | None = None
         self._gate: asyncio.Semaphore | None = None
 
-    def build(self) -> tuple[str, int]:
+    def build(self) -> tuple[str, int, float]:
         import os
 
+        started = time.perf_counter()
         if self.system is None:
             system = self.factory()
             build = getattr(system, "build", None)
             if callable(build):
                 build()
             self.system = system
-        return self.system.name, os.getpid()
+        return self.system.name, os.getpid(), time.perf_counter() - started
 
     async def answer_batch(self, items: list[SystemInput]) -> list[SystemOutput]:
         # The runner's own wrapper, so a system that raises or breaks the protocol is recorded
@@ -125,6 +126,8 @@ class _Actor:
     ready: bool = False
     alive: bool = True
     pid: int | None = None
+    #: seconds its system took to build (the first actor fills the shared caches the rest read)
+    build_s: float | None = None
     batch: int = 1
     inflight: int = 0
     #: queries of its batches in flight when it died, re-queued (said once all have come back)
@@ -195,9 +198,9 @@ class RaySystem:
         return self.local.describe()
 
     def actors(self) -> list[dict[str, Any]]:
-        """Each actor as the driver sees it: index, worker pid, ready, alive, its batch size."""
-        return [{"index": a.index, "pid": a.pid, "ready": a.ready, "alive": a.alive, "batch": a.batch}
-                for a in self._actors]
+        """Each actor as the driver sees it: index, worker pid, ready, alive, batch size, build seconds."""
+        return [{"index": a.index, "pid": a.pid, "ready": a.ready, "alive": a.alive, "batch": a.batch,
+                 "build_s": a.build_s} for a in self._actors]
 
     def _connect(self):
         ray, started = connect_ray(self.address, self.workers * math.ceil(self.num_cpus))
@@ -247,8 +250,8 @@ class RaySystem:
             raise RagdxError(f"only {built} of {self.workers} Ray workers started within "
                              f"{self.build_timeout_s:g}s (the cluster has {cpus:g} CPUs; each worker asks "
                              f"for {self.num_cpus:g})", field="--workers")
-        for actor, (_name, pid) in zip(actors, ray.get(refs), strict=True):
-            actor.ready, actor.pid = True, pid
+        for actor, (_name, pid, seconds) in zip(actors, ray.get(refs), strict=True):
+            actor.ready, actor.pid, actor.build_s = True, pid, seconds
 
     async def answer(self, item: SystemInput) -> SystemOutput:
         if not self._actors:
@@ -369,8 +372,9 @@ class RaySystem:
 
     async def _warm(self, actor: _Actor) -> None:
         try:
-            _name, pid = await asyncio.wait_for(_awaited(actor.handle.build.remote()), self.build_timeout_s)
-            actor.ready, actor.pid = True, pid
+            _name, pid, seconds = await asyncio.wait_for(_awaited(actor.handle.build.remote()),
+                                                         self.build_timeout_s)
+            actor.ready, actor.pid, actor.build_s = True, pid, seconds
         except asyncio.CancelledError:
             raise
         except Exception as exc:
