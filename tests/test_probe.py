@@ -233,3 +233,16 @@ def test_a_dataset_without_evidence_has_nothing_to_probe(world):
     outcome = probe_stage(system, world / "run")
     assert not outcome.applicable and "no evidence documents" in outcome.skipped
     assert not (world / "run" / "probes.jsonl").exists()
+
+
+def test_each_system_of_a_grid_is_probed_after_its_run(world, monkeypatch):
+    from ragdx.cli.probe import probe_stage
+    from ragdx.rag.runner import run_grid
+
+    monkeypatch.setenv("PROBE_TEST_CORPUS", str(world / "searched.jsonl"))
+    outcomes = {}
+    grid = {"systems": {"bm25": {"kind": "callable", "target": "tests.test_probe:bm25_answer"}}}
+    run_grid(grid, world / "ds", world / "grid", progress=False,
+             after=lambda system, run_dir: outcomes.setdefault(run_dir.name, probe_stage(system, run_dir)))
+    assert outcomes["bm25"].found == 1 and outcomes["bm25"].not_found == 1
+    assert {p.doc_id for p in read_probes(world / "grid" / "bm25")} == {"observatory", "town-mossbury"}

@@ -71,7 +71,8 @@ def run_cmd(
                 raise RagdxError("--grid names its own systems; drop --system/--callable/--http/--results",
                                  field="--grid")
             summaries = run_grid(grid, dataset, out, concurrency=concurrency, rerun_failed=rerun_failed,
-                                 progress=not no_progress, overwrite=overwrite, limit=limit, only=only)
+                                 progress=not no_progress, overwrite=overwrite, limit=limit, only=only,
+                                 after=None if no_probe else lambda built, run_dir: _probe(built, run_dir, concurrency))
         else:
             from ragdx.rag.resolve import request_from_options
 

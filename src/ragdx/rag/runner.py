@@ -631,10 +631,13 @@ def load_grid(grid: str | Path | Mapping[str, Any]) -> tuple[list[tuple[str, dic
 def run_grid(grid: str | Path | Mapping[str, Any], dataset: str | Path | Iterable[Any], out_dir: str | Path, *,
              concurrency: int = 4, rerun_failed: bool = False, executor: Executor | None = None,
              progress: bool = True, overwrite: bool = False, limit: int | None = None,
-             only: Sequence[str] | None = None) -> list[RunSummary]:
+             only: Sequence[str] | None = None,
+             after: Callable[[System, Path], Any] | None = None) -> list[RunSummary]:
     """Run every system of a grid over one dataset, each into ``out_dir/<name>``, one after
     another (each run already uses ``concurrency``). ``only`` picks some names. A system is
-    built just before its run, so a grid of heavy pipelines holds one at a time."""
+    built just before its run, so a grid of heavy pipelines holds one at a time. ``after`` is
+    called with each system and its run directory once its run is written, while it is still
+    built (``ragdx run`` probes it: :mod:`ragdx.rag.probe`)."""
     from ragdx.rag.resolve import as_system
 
     specs, base_dir = load_grid(grid)
@@ -657,6 +660,8 @@ def run_grid(grid: str | Path | Mapping[str, Any], dataset: str | Path | Iterabl
         summaries.append(run(system, dataset, Path(out_dir) / name, concurrency=concurrency,
                              rerun_failed=rerun_failed, executor=executor, progress=progress,
                              overwrite=overwrite, limit=limit))
+        if after is not None:
+            after(system, Path(out_dir) / name)
     return summaries
 
 
