@@ -172,3 +172,11 @@ def test_bm25_batched_numba_rankings_equal_the_per_query_ones():
         # served from the batch at every depth it was kept to, and equal to one at a time there
         assert retriever._from_prefetch(q, len(kept), None) == plain[q][:len(kept)]
         assert retriever.ranked(q, 10) == plain[q][:10]
+
+
+def test_an_approximate_index_without_faiss_is_refused_when_configured(monkeypatch):
+    monkeypatch.setitem(__import__("sys").modules, "faiss", None)  # as where faiss is not installed
+    with pytest.raises(RagdxError, match=r"ragdx\[ann\]") as info:
+        DenseRetriever(cache_dir=None, index="ann")
+    assert info.value.field == "index"
+    DenseRetriever(cache_dir=None)  # exact search needs no faiss

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from ragdx.errors import RagdxError
-from ragdx.rag.ann import INDEX_KINDS, HnswIndex, HnswParams, exact_search, top_k_rows
+from ragdx.rag.ann import INDEX_KINDS, HnswIndex, HnswParams, exact_search, faiss_module, top_k_rows
 from ragdx.rag.chunking import Chunk
 from ragdx.rag.corpus import Component, build_component, register
 from ragdx.rag.types import RetrievedContext
@@ -408,6 +408,8 @@ class DenseRetriever(Retriever):
         if index not in INDEX_KINDS:
             raise RagdxError(f"unknown index {index!r} ({' or '.join(INDEX_KINDS)})", field="index")
         self.index = index
+        if index == "ann":
+            faiss_module()  # missing faiss is a configuration error, said before any query runs
         try:
             self._hnsw_params = HnswParams(**(ann or {}))
         except TypeError:
