@@ -310,8 +310,9 @@ class BM25Retriever(Retriever):
     """
 
     #: units x queries from which a batched numba ranking repays its compilation (measured in
-    #: benchmarks/results/retrieval_scale.md: ~5-15 s compiling, ~3 ms a query saved at 100k units)
-    NUMBA_MIN_WORK = 200_000_000
+    #: benchmarks/results/retrieval_scale.md on 2 busy cores: 40-70 s compiling once per process,
+    #: ~2 ms a query saved at 100k units, so ~20k queries there; bm25s does not cache the build)
+    NUMBA_MIN_WORK = 2_000_000_000
 
     def __init__(self, k1: float = 1.5, b: float = 0.75, method: str = "lucene", stopwords: str | None = "en"):
         super().__init__()
