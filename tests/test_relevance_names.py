@@ -77,8 +77,9 @@ def test_tester_with_names_finds_entities_the_corpus_never_mentions_and_keeps_it
     assert (named.p_values(held) <= alpha).mean() <= alpha + 0.1
     tests = named.test(ook[:3], alpha=alpha)
     assert all(t.statistic == "energy+names" and t.out_of_knowledge and t.p_values["names"] <= alpha for t in tests)
-    # "Oswin Provisions": the trade word is written (other customers carry it), the name is not
-    assert all(t.statistics["names"] == 0.5 for t in tests)
+    # "Oswin Provisions": the trade word is written (other customers carry it), the name is not;
+    # unquoted, a capitalised run counts half
+    assert [t.statistics["names"] for t in tests] == [0.25, 0.5, 0.5]
 
 
 def test_a_tester_with_names_round_trips_and_needs_texts(tmp_path):
@@ -94,3 +95,13 @@ def test_a_tester_with_names_round_trips_and_needs_texts(tmp_path):
         RelevanceTester(names=True).fit(emb, emb[:5])
     with pytest.raises(RagdxError, match="names"):
         RelevanceTester(names="yes").fit(docs, cal)
+
+
+def test_the_wordings_own_capitals_are_learned_from_calibration_not_counted_as_names():
+    ix = NameIndex(["Alfreds Futterkiste is in Berlin."])
+    cal = ["Before Monday, where is 'Alfreds Futterkiste'?"] * 20
+    assert ix.scores(cal[:1]).tolist() == [0.5]  # "Monday" is written nowhere: half weight
+    assert ix.learn_style(cal) == frozenset({"monday"})
+    assert ix.scores(cal[:1]).tolist() == [0.0]
+    # a quoted name is never style, however often it is asked about
+    assert ix.scores(["Before Monday, where is 'Zeta Widgets'?"]).tolist() == [1.0]

@@ -297,6 +297,7 @@ class _MethodScores:
         self.base_all.update(length_scores(setting.calibration, all_texts))
         self.base_all.update(unseen_word_scores(setting.corpus, all_texts))
         names = NameIndex(setting.corpus)
+        names.learn_style(setting.calibration)  # as RelevanceTester(names=True) does
         self.base_all.update(name_scores(setting.corpus, all_texts, index=names))
         # the tester's statistic and the names score, each a conformal p-value against the
         # calibration queries, combined by Bonferroni: larger = more out of knowledge
@@ -442,6 +443,7 @@ def _baseline_frr(setting: Setting, cal_emb: np.ndarray, ik_emb: np.ndarray, alp
     rates: dict[str, list[float]] = {}
     groups = setting.calibration_groups
     name_index = NameIndex(setting.corpus)
+    name_index.learn_style(setting.calibration)
     for _ in range(splits):
         if groups:
             # paraphrases of one group on both sides would make the reference look too in-knowledge

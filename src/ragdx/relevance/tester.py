@@ -224,7 +224,9 @@ class RelevanceTester:
             return
         from ragdx.relevance.names import NameIndex
 
-        self._set_names(NameIndex(list(corpus)), None, calibration)
+        index = NameIndex(list(corpus))
+        index.learn_style(calibration)
+        self._set_names(index, None, calibration)
 
     def _set_names(self, index: Any, calibration_scores: np.ndarray | None, calibration: list | None = None) -> None:
         self.names_index_ = index
@@ -256,7 +258,7 @@ class RelevanceTester:
         if getattr(self, "names_index_", None) is None:
             return {}
         vocab, _, _ = self.names_index_.arrays()
-        return {"names_vocab": vocab}
+        return {"names_vocab": vocab, "names_style": sorted(self.names_index_.style)}
 
     def _load_names(self, root: Path, manifest_path: Path, entries: dict[str, Any]) -> None:
         self.names_index_ = None
@@ -265,8 +267,9 @@ class RelevanceTester:
         from ragdx.relevance.names import NameIndex
 
         got = {n: _read_array(root, manifest_path, n, entries.get(n))
-               for n in ("names_vocab", "names_ids", "names_chunk_starts", "calibration_names")}
+               for n in ("names_vocab", "names_style", "names_ids", "names_chunk_starts", "calibration_names")}
         index = NameIndex.from_arrays(got["names_vocab"], got["names_ids"], got["names_chunk_starts"])
+        index.style = frozenset(got["names_style"])
         self._set_names(index, got["calibration_names"])
 
     def _model_name(self) -> str:
@@ -544,7 +547,7 @@ def _read_manifest(root: Path, manifest_path: Path) -> dict[str, Any]:
 
 
 #: saved as JSON lists of strings, not .npy
-_TEXT_ARRAYS = ("corpus_texts", "names_vocab")
+_TEXT_ARRAYS = ("corpus_texts", "names_vocab", "names_style")
 
 
 def _read_array(root: Path, manifest_path: Path, name: str, entry: Any) -> Any:
