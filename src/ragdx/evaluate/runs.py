@@ -537,10 +537,9 @@ def judge_run(run_dir: str | Path, config: EvaluationConfig | None = None, *,
     that the dataset no longer has, or now words differently, refuses the evaluation: its gold
     answer is not the one the system was asked for).
 
-    ``sink`` (a callable taking a list of judgements): the dataset and the run are read in blocks
-    and each block's judgements handed to ``sink`` as they are made (to be written before it
-    returns: they are slimmed in place afterwards), the result holding slim ones
-    (:func:`judge_streaming`), so that memory follows the block, not the run."""
+    ``sink`` (a callable taking a list of judgements): the dataset and the run are read in blocks,
+    each block's judgements handed to ``sink`` (which writes them before it returns: they are then
+    slimmed in place) and slim ones kept (:func:`judge_streaming`): memory follows the block."""
     from ragdx.gen.dataset import iter_records, read_records
     from ragdx.rag.run_dataset import describe, original_location, resolve_dataset
     from ragdx.rag.rundir import Manifest, RunPaths, read_inputs, read_run
