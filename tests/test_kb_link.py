@@ -588,3 +588,15 @@ def test_a_share_and_a_street_named_like_a_person(foodbank):
                               FactResolver(engine, schema), Linker(PassageIndex(corpus)))
     assert area.gold_document_ids == []
     assert home.gold_document_ids == ["note"]
+
+
+def test_a_name_under_another_tables_noun_names_that_tables_row(foodbank):
+    """Issue 21 (precision): a fleet list's "Vessel" column names ships, even one named like a
+    port; here a "Team" column naming "Tidewell Hub" speaks of a team, not the hub."""
+    engine, schema = foodbank
+    corpus = Corpus.from_texts({
+        "teams": "| Team | Town |\n|---|---|\n| Tidewell Hub | Brackwater |",
+        "hubs": "| Hub | Town |\n|---|---|\n| Tidewell Hub | Brackwater |",
+    })
+    (town,) = link_records([_fb_record(["hubs.town@1"])], FactResolver(engine, schema), Linker(PassageIndex(corpus)))
+    assert town.gold_document_ids == ["hubs"]

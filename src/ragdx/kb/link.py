@@ -460,6 +460,7 @@ class Linker:
         self.alt_nouns: Mapping[str, str] = {}
         self._known: frozenset[str] | None = None
         self._longest: dict[str, int] = {}
+        self._nouns: dict[str, frozenset[str]] | None = None
 
     def prepare(self, resolver: FactResolver) -> None:
         """What the linker learns of the database once, before linking (every caller: records,
@@ -641,6 +642,8 @@ class Linker:
         named = {norm.count(SEP, 0, a) for p in names for a, b in _occurrences(norm, p)
                  if not any(x <= a and b <= y and (y - x) > (b - a) for x, y in blocked)}
         named = {i for i in named if self._full_mention(pid, i, names)}
+        if named and self._named_under_another_noun(passage, entity, names):
+            named = set()
         if value_in_ctx:
             # in a tree, the line above is the parent: a peer relation (reports to) is read there
             if named and (not hop.peers or passage.kind == "branch") and passage.kind != "heading" \
@@ -785,6 +788,25 @@ class Linker:
             if [t for t in toks if t not in _PARTICLES]:
                 out += _occurrences(passage.norm, padded)
         return out
+
+    def _named_under_another_noun(self, passage: Passage, entity: str, names: Sequence[str]) -> bool:
+        """Is the subject's name only in cells whose header is another table's noun ("Ardmair"
+        under "Vessel" is the ship, not the port of that name)?"""
+        if passage.cells is None or passage.heads is None or not self.entity_tables:
+            return False
+        nouns = self._table_nouns()
+        own = nouns.get(entity.partition(":")[0], frozenset())
+        cells = [i for i, c in enumerate(passage.cells) if any(p in c for p in names)]
+        return bool(cells) and all(
+            (words := _column_words(passage.heads[i])) and not words & own
+            and any(n and n <= words for t, n in nouns.items() if n != own) for i in cells)
+
+    def _table_nouns(self) -> dict[str, frozenset[str]]:
+        if self._nouns is None:
+            from ragdx.gen.naming import readable_entity
+
+            self._nouns = {t: _column_words(readable_entity(t)) for t in self.entity_tables}
+        return self._nouns
 
     def _row_of_another(self, hop: Hop, passage: Passage, names: Sequence[str]) -> bool:
         """Is a table row that does not name the subject about another entity it names (a rota
