@@ -60,6 +60,7 @@ def probe_cmd(
     run_dir: Annotated[Path, typer.Argument(help="A run directory from `ragdx run`.")],
     system: Annotated[Path | None, typer.Option("--system", "-s", help="The run's system: a spec YAML, a pipeline YAML or a built-in pipeline by name.")] = None,
     callable_: Annotated[str | None, typer.Option("--callable", help="The run's module:obj system.")] = None,
+    otel: Annotated[bool, typer.Option("--otel", help="With --callable: contexts from the app's retriever spans, as in the run.")] = False,
     setup: Annotated[str | None, typer.Option("--setup", help="module:factory called once before the probes.")] = None,
     http: Annotated[str | None, typer.Option("--http", help="The run's HTTP endpoint.")] = None,
     answer_path: Annotated[str | None, typer.Option("--answer-path", help="With --http: dotted path of the answer.")] = None,
@@ -72,7 +73,7 @@ def probe_cmd(
     dataset: DatasetOpt = None,
 ):
     """Ask the run's system for each evidence document no query retrieved, in the document's own words
-    (its title and first sentence, then its most distinctive sentence), and write probes.jsonl in the run:
+    (its title with its first sentence, its rarest sentence, its title with the next rarest), and write probes.jsonl in the run:
     `evaluate` then blames a document that never comes back on the knowledge base, and one that does on
     the retriever. Give the same system options as to `ragdx run`."""
     from ragdx.rag.resolve import request_from_options
@@ -82,7 +83,7 @@ def probe_cmd(
         raise RagdxError("not a run directory (no manifest.json and inputs.jsonl)", source=str(run_dir))
     request = request_from_options(system, callable_=callable_, http=http, name=name, setup=setup, corpus=corpus,
                                    dataset=dataset, answer_path=answer_path, contexts_path=contexts_path,
-                                   openai=openai, model=model)
+                                   openai=openai, model=model, otel=otel)
     built = request.build()
     _same_system(built, run_dir)
     outcome = probe_stage(built, run_dir, dataset, build=True, concurrency=concurrency)
