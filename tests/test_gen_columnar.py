@@ -11,7 +11,7 @@ import pytest
 from ragdx.db import connect, inspect_schema
 from ragdx.db.engine import driver_rows
 from ragdx.errors import DatabaseError
-from ragdx.gen.qa import AnswerOptions, _scan_set_based, answer_template, run_per_combination
+from ragdx.gen.qa import AnswerOptions, _GroupBuilder, _scan_set_based, answer_template, run_per_combination
 from ragdx.gen.sql_templates import SqlTemplate, parse_template
 
 
@@ -102,3 +102,128 @@ def test_combinations_equal_in_python_each_read_their_rows(tmp_path):
     assert scan.slots[3] is None
     assert sorted(r[-1] for r in scan.more[2]) == ["two", "zwei"]
     engine.dispose()
+
+
+# ----------------------------------------------------------------------------- records as columns
+
+_MIXED = """
+CREATE TABLE Country (id INTEGER PRIMARY KEY, Name TEXT NOT NULL, Region TEXT);
+CREATE TABLE Client (id INTEGER PRIMARY KEY, Name TEXT, Born DATE, Score REAL, Vip BOOLEAN,
+                     Country_ID INTEGER REFERENCES Country(id));
+"""
+#: names a JSON or SQL writer must escape, a placeholder-looking one, duplicates (answer sets)
+_NAMES = ["O'Brien", 'say "hi"', "back\\slash", "Zoë {x}", "line\nbreak", "[Client.Name]", "tab\tctl\x01",
+          "Ann", "Ann", "Bo", None, "Émile", "€uro"]
+
+
+def _mixed_db(tmp_path):
+    countries = [(1, "France", "Europe"), (2, "Peru", None), (3, "Chad", "Africa"), (4, 'Pérou "N"\\', 'Amé\n"S"')]
+    clients = [(i + 1, name, f"19{60 + i}-0{1 + i % 9}-1{i % 10}", [1.5, 2.0, None, 1e-07, 3][i % 5],
+                i % 2, [1, 2, 3, None][i % 4]) for i, name in enumerate(_NAMES)]
+    return _db(tmp_path, _MIXED, {"Country": countries, "Client": clients})
+
+
+_TEMPLATES = [
+    ("Country", "SELECT Name FROM Country WHERE Region = '[Country.Region]'"),  # one text answer each
+    ("Client", "SELECT Score FROM Client WHERE Name = '[Client.Name]'"),
+    ("Client", "SELECT Country.Region FROM Client JOIN Country ON Client.Country_ID = Country.id "
+               "WHERE Client.Name = '[Client.Name]'"),
+    ("Client", "SELECT Name, Born FROM Client WHERE Country_ID = '[Client.Country_ID]'"),
+    ("Client", "SELECT Born, Vip FROM Client WHERE Name = '[Client.Name]' AND Country_ID = '[Client.Country_ID]'"),
+]
+
+
+def _texts(parsed):
+    from ragdx.gen.text_templates import TextTemplate
+
+    names = " and ".join(f"[{ph}]" for ph in parsed.placeholders)
+    sql = parsed.template.sql
+    return {"short": [TextTemplate(sql, "short", f"What of {names}?"), TextTemplate(sql, "short", "No value")],
+            "long": [TextTemplate(sql, "long", f'Tell me "{names}" {{please}}, [{parsed.placeholders[0]}]!')]}
+
+
+def _records_both_ways(tmp_path, kb: bool):
+    from ragdx.gen.columnar import RecordSet, build_columns
+    from ragdx.gen.dataset import build_records
+
+    engine, schema = _mixed_db(tmp_path)
+    options = AnswerOptions(unanswerable="keep", multi_answer="keep", null_answers="keep")
+    reference, columns = [], RecordSet()
+    for key, sql in _TEMPLATES:
+        parsed = parse_template(SqlTemplate(sql, key), schema)
+        groups = answer_template(engine, parsed, schema, options).groups
+        facts = sorted({f for g in groups for f in g.facts})
+        # every other fact stated by a document, one by two: gaps, evidence and gold all vary
+        kb_facts = {f: [f"Client:{i % 3 + 1}"] + ([f"Country:{i}"] if i % 5 == 0 else [])
+                    for i, f in enumerate(facts) if i % 2 == 0} if kb else None
+        texts = _texts(parsed)
+        reference += list(build_records(parsed, groups, texts, kb_facts))
+        columns.append(build_columns(parsed, groups, texts, kb_facts))
+    engine.dispose()
+    return reference, columns
+
+
+@pytest.mark.parametrize("kb", [False, True])
+def test_records_built_as_columns_are_the_records_and_write_the_same_bytes(tmp_path, kb):
+    from ragdx.gen.dataset import write_dataset
+
+    reference, columns = _records_both_ways(tmp_path, kb)
+    kinds = {r.answer_kind for r in reference}
+    assert kinds == {"single", "multi", "none"} and len(reference) > 60  # the data exercises every kind
+    assert {type(v) for r in reference for row in r.answer_rows for v in row} >= {str, float, type(None)}
+    manifest = {"note": "same"}
+    write_dataset(tmp_path / "objects", reference, manifest)
+    write_dataset(tmp_path / "columns", columns, manifest)
+    assert columns.columns is not None  # written from the columns, no record made
+    for name in ("records.jsonl", "records.parquet", "manifest.json"):
+        assert (tmp_path / "columns" / name).read_bytes() == (tmp_path / "objects" / name).read_bytes(), name
+    assert len(columns) == len(reference)
+    assert list(columns) == reference  # read as objects: every field equal
+    assert columns.columns is None
+
+
+def test_a_record_set_read_as_objects_is_written_as_they_now_are(tmp_path):
+    from ragdx.gen.dataset import read_records, semantic_groups, write_dataset
+
+    reference, columns = _records_both_ways(tmp_path, kb=False)
+    groups = semantic_groups(columns)
+    assert groups == len({r.group_id for r in reference})
+    columns[0].query = "changed in place"  # as a list of records would keep it
+    assert columns[0].query == "changed in place"
+    write_dataset(tmp_path / "out", columns, {})
+    back = read_records(tmp_path / "out")
+    assert back[0].query == "changed in place" and back[1:] == reference[1:]
+    assert semantic_groups(columns) == groups
+
+
+def test_entities_and_facts_of_a_column_of_keys_are_those_of_each_group():
+    from ragdx.gen.qa import group_columns
+
+    cases = [
+        # Order (composite key) and Client: the general path for every group
+        ([("o", "Order", ["year", "no"]), ("c", "Client", ["id"])],
+         [("o", "Order", "Total"), ("c", "Client", "City")], [(2004, 7, 1), (2004, 7.0, 11.0), (2004, None, "Z")]),
+        # one key column each, prefixes apart: columns; a NULL key anywhere: the general path
+        ([("c", "Client", ["id"]), ("k", "Country", ["id"])],
+         [("k", "Country", "Region"), ("c", "Client", "City"), ("c", "Client", "City")],
+         [(5, 1), (12, 3), ("a|b", 2.0), (7, 10**20)]),
+        ([("c", "Client", ["id"]), ("k", "Country", ["id"])], [("k", "Country", "Region")], [(5, 1), (6, None)]),
+        # a table joined to itself: equal prefixes, the same text twice must be one entity
+        ([("a", "Staff", ["id"]), ("b", "Staff", ["id"])], [("a", "Staff", "Name"), ("b", "Staff", "Name")],
+         [(1, 2), (3, 3), (4, 1)]),
+        # one prefix the start of another (Ab: / Ab:c:): sorted as texts, not by prefix
+        ([("x", "Ab", ["id"]), ("y", "Ab:c", ["id"])], [], [("z", "a"), ("c", "b")]),
+    ]
+    for layout, facts, keys in cases:
+        parsed = type("P", (), {"id": "t", "distinct": False, "fact_columns": facts})()
+        build = _GroupBuilder(parsed, layout)
+        groups = [build(("p",), [(k, ("r",))]) for k in keys]
+        expected = [build.entities_facts(k) for k in keys]
+        found = group_columns(groups)
+        assert list(zip(found.entities, found.facts, strict=True)) == expected, layout
+        assert list(found.params) == [("p",)] * len(keys)
+        # a group made with its lists among them (an answer set): read as it is
+        many = build(("q",), [(keys[0], ("r",)), (keys[-1], ("s",))])
+        mixed = group_columns([*groups, many])
+        assert (mixed.entities[-1], mixed.facts[-1]) == (many.entities, many.facts)
+        assert mixed.entities[:-1] == found.entities
