@@ -314,32 +314,68 @@ def stages(args: argparse.Namespace, work: Path) -> list[tuple[Stage, Stage | No
 
 def profile(args: argparse.Namespace, work: Path) -> tuple[str, float]:
     """The local trivial run again under cProfile; the top of it and the manifest refresh's share."""
-    import io
-    import pstats
-
     out = work / "run.prof"
     argv = floor("profiled", str(out), "run", "-d", "ds", "-o", "run-profiled", "--callable", "million:answer",
                  "--name", "trivial", "--no-progress", "--no-probe", "-j", "16")
     stage = measure("run profiled", args.queries, argv, work=work, limit_mb=args.rss_limit_gb * 1024,
                     timeout_s=args.stage_timeout)
+    if not out.exists():  # killed (--stage-timeout, --rss-limit-gb): no profile was written
+        return f"# no profile: the profiled run ended early ({stage.note})\n", float("nan")
+    return profile_text(out, argv, args.queries, stage.wall_s)
+
+
+def profile_text(out: Path, argv: list[str], queries: int, wall_s: float) -> tuple[str, float]:
+    """The top of the profile ``out`` (cumulative), and the share of the main loop's CPU spent in
+    the manifest refreshes it made."""
+    import io
+    import pstats
+
     stats = pstats.Stats(str(out))
-    cum = {f"{Path(k[0]).name}:{k[2]}": v[3] for k, v in stats.stats.items()}  # type: ignore[attr-defined]
-    loop = cum.get("runner.py:_answer_all", 0.0)
-    refresh = cum.get("runner.py:_write_manifest", 0.0)
+    raw = stats.stats  # type: ignore[attr-defined]
+    loop = sum(v[3] for k, v in raw.items() if k[2] == "_answer_all")
+    refresh = sum(v[3] for k, v in raw.items() if k[2] == "_write_manifest")
     # the refreshes the loop makes (the start's and the end's exact summaries are outside it)
-    inside = sum(c[3] for k, v in stats.stats.items() if k[2] == "_write_manifest"  # type: ignore[attr-defined]
+    inside = sum(c[3] for k, v in raw.items() if k[2] == "_write_manifest"
                  for caller, c in v[4].items() if caller[2] == "_answer_all")
+    share = 100 * inside / loop if loop else float("nan")
     text = io.StringIO()
     stats.stream = text  # type: ignore[attr-defined]
     stats.sort_stats("cumulative").print_stats(45)
-    head = (f"# cProfile (CPU time) of `ragdx run` (trivial callable, local executor), {args.queries:,} queries\n"
+    head = (f"# cProfile (CPU time) of `ragdx run` (trivial callable, local executor), {queries:,} queries\n"
             f"# command: {shlex.join(argv)} (in the benchmark's work directory)\n"
-            f"# CPU: {cpu_model()}; wall {stage.wall_s:.1f} s under the profiler\n"
+            f"# CPU: {cpu_model()}; wall {wall_s:.1f} s under the profiler\n"
             f"# _answer_all (the main loop) cumulative {loop:.2f} CPU s; _write_manifest called from it "
-            f"{inside:.3f} s = {100 * inside / loop if loop else float('nan'):.2f} % of the loop; "
+            f"{inside:.3f} s = {share:.2f} % of the loop; "
             f"_write_manifest in all (with the start's and the end's exact summaries) {refresh:.3f} s\n")
-    return head + "\n" + "\n".join(line.rstrip() for line in text.getvalue().splitlines()) + "\n", \
-        (100 * inside / loop if loop else float("nan"))
+    return head + "\n" + "\n".join(line.rstrip() for line in text.getvalue().splitlines()) + "\n", share
+
+
+def refresh_cost(records: int, times: int = 20) -> tuple[float, float]:
+    """CPU seconds of one manifest refresh with ``records`` answered: as the runner makes it now
+    (the tally kept per record) and walking every record with exact percentiles (the refresh as
+    it was before the tally, and as it is still made once at a run's end)."""
+    import random
+
+    from ragdx.rag.rundir import Manifest, ResultsScan, RunTally
+    from ragdx.rag.types import SystemInput
+
+    rng = random.Random(0)
+    inputs = [SystemInput(id=f"r{k:07d}", query="q") for k in range(records)]
+    scan = ResultsScan()
+    for i in inputs:
+        scan.add({"id": i.id, "answer": "a", "error": None, "latency_s": rng.lognormvariate(-9, 1),
+                  "prompt_tokens": 0, "completion_tokens": 0, "llm": None})
+    tally = RunTally(inputs, scan)
+    manifest = Manifest(system={"name": "s", "config": {}}, dataset={}, status="running")
+    with tempfile.TemporaryDirectory() as tmp:
+        costs = []
+        for exact, n in ((False, times), (True, 2)):
+            started = time.process_time()
+            for _ in range(n):
+                manifest.summarise(tally, exact=exact)
+                manifest.write(tmp)
+            costs.append((time.process_time() - started) / n)
+    return costs[0], costs[1]
 
 
 def cpu_model() -> str:
@@ -380,9 +416,16 @@ def main() -> None:
     ap.add_argument("--stage-timeout", type=float, default=1800.0)
     ap.add_argument("--profile", type=Path, help="write the local run's cProfile summary here")
     ap.add_argument("--out", type=Path, help="write the table (markdown) here")
+    ap.add_argument("--refresh-only", action="store_true",
+                    help="only the CPU of one manifest refresh with --queries records answered")
     args = ap.parse_args()
     if args.queries < 4 or args.queries % 4:
         ap.error("--queries must be a positive multiple of 4")
+    if args.refresh_only:
+        now, walk = refresh_cost(args.queries)
+        print(f"one manifest refresh with {args.queries:,} records answered: {1000 * now:.2f} ms CPU with the "
+              f"tally, {1000 * walk:.0f} ms walking every record (exact); CPU: {cpu_model()}")
+        return
     work = args.work or Path(tempfile.mkdtemp(prefix="ragdx-million-"))
     work.mkdir(parents=True, exist_ok=True)
     load = os.getloadavg()[0]

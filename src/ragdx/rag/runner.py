@@ -134,10 +134,11 @@ def _load_dataset(dataset: str | Path | Iterable[Any]) -> tuple[list[SystemInput
     the system: gold answers and documents must never reach the system under test."""
     info: dict[str, Any] = {"path": None, "sha256": None}
     if isinstance(dataset, str | Path):
-        from ragdx.gen.dataset import read_records
+        from ragdx.gen.dataset import iter_records
 
         path = Path(dataset)
-        records: Iterable[Any] = read_records(path)
+        # one record at a time: only (id, query) is kept, not a million full records at once
+        records: Iterable[Any] = iter_records(path)
         file = path / "records.jsonl" if path.is_dir() else path
         info = {"path": str(path), "sha256": sha256_file(file)}
     else:
