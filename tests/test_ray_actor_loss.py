@@ -33,6 +33,13 @@ def slow_echo(query: str) -> str:
     return f"echo {query.rsplit('#', 1)[1]} of {len(query)} characters"
 
 
+def dies_on_7(query: str) -> str:
+    """slow_echo, except that query #7 kills the worker process answering it, every time."""
+    if query.rsplit("#", 1)[1] == "7":
+        os._exit(3)
+    return slow_echo(query)
+
+
 async def waiting_echo(query: str) -> str:
     """An LLM-like system: it waits (20 ms) rather than computes, so an actor runs several at once."""
     import asyncio
@@ -61,12 +68,11 @@ def two_nodes():
         cluster.shutdown()
 
 
-def _ray_system(workers: int = 2, **kw):
+def _ray_system(workers: int = 2, target: str = "tests.test_ray_actor_loss:slow_echo", **kw):
     from ragdx.rag.executor_ray import ray_system_for
     from ragdx.rag.resolve import request_from_options
 
-    return ray_system_for(request_from_options(callable_="tests.test_ray_actor_loss:slow_echo"), workers=workers,
-                          **kw)
+    return ray_system_for(request_from_options(callable_=target), workers=workers, **kw)
 
 
 def test_batches_give_the_local_records(two_nodes, tmp_path):
@@ -156,3 +162,21 @@ def test_all_actors_lost_fails_the_queries_not_the_run(two_nodes, tmp_path):
     errors = {o.error for o in read_run(tmp_path / "run") if o.error}
     assert errors and all("every Ray actor was lost" in e for e in errors), errors
     assert len(system.events) == 1 and "0 live" in system.events[0]
+
+
+def test_a_query_that_kills_its_worker_fails_alone(two_nodes, tmp_path):
+    """Query 7 kills every worker it reaches: after ``max_requeues`` re-sends it is recorded as
+    failed with the reason, and every other query (its batch-mates included) is answered."""
+    from ragdx.rag.rundir import read_run
+
+    n = 60
+    dataset = make_dataset(tmp_path / "data", n)
+    system, concurrency = _ray_system(target="tests.test_ray_actor_loss:dies_on_7")
+    summary = run(system, dataset, tmp_path / "run", concurrency=concurrency, progress=False)
+    assert (summary.ok, summary.failed) == (n - 1, 1)
+    records = {o.id: o for o in read_run(tmp_path / "run")}
+    poisoned = [o for o in records.values() if o.error]
+    assert [o.query.rsplit("#", 1)[1] for o in poisoned] == ["7"]
+    assert f"died {system.max_requeues + 1} times" in poisoned[0].error
+    assert all(o.answer == slow_echo(o.query) for o in records.values() if not o.error)
+    assert len(system.events) == system.max_requeues + 1 and system.restarts == system.max_requeues + 1

@@ -38,7 +38,8 @@ of the queue and answered by a live actor or a replacement (each lost actor is r
 ``max_restarts`` in all): no record is lost, written twice or changed, because only the driver
 writes and each query's answer is taken once. A query whose actor died under it
 ``max_requeues`` times is recorded as failed with that error (a query that crashes its worker
-must not take down every actor in turn). What happened is said in one line on stderr
+must not take down every actor in turn; once its actor has died, a query is sent alone, so it
+takes no other query down with it). What happened is said in one line on stderr
 (``ray: actor 1 (pid 123) lost (The actor is dead because its worker process has died); 32 queries
 re-queued; 1 live, actor 2 starting``) and kept in :attr:`RaySystem.events`. A local start that
 fails is tried again (:func:`ragdx.ray_support.connect_ray`).
@@ -134,6 +135,8 @@ class _Actor:
     build_s: float | None = None
     batch: int = 1
     inflight: int = 0
+    #: answering a query alone whose earlier actor died (see ``_dispatch``)
+    suspect: bool = False
     #: queries of its batches in flight when it died, re-queued (said once all have come back)
     requeued: int = 0
     cause: str = ""
@@ -152,7 +155,7 @@ class RaySystem:
     ``concurrency_per_worker`` bounds queries in flight inside one actor (1 for a CPU-bound
     pipeline; more for a system that waits on an LLM). ``num_cpus`` / ``num_gpus`` are each
     actor's reservation. Batching (``initial_batch``, ``max_batch``, ``max_inflight``,
-    ``batch_target_s``) and failures (``max_restarts``, default ``max(2, workers)``;
+    ``batch_target_s``) and failures (``max_restarts``, default ``workers + max_requeues + 1``;
     ``max_requeues``) are described in the module's docstring.
     """
 
@@ -179,7 +182,8 @@ class RaySystem:
         self.max_batch = max_batch
         self.max_inflight = max_inflight
         self.batch_target_s = batch_target_s
-        self.max_restarts = max(2, workers) if max_restarts is None else max_restarts
+        # every actor once, and the workers a query that kills them may take before it is failed
+        self.max_restarts = workers + max_requeues + 1 if max_restarts is None else max_restarts
         self.max_requeues = max_requeues
         self._actors: list[_Actor] = []
         self._queue: collections.deque[_Pending] = collections.deque()
@@ -280,23 +284,37 @@ class RaySystem:
         self._kicked = False
         queue = self._queue
         while queue:
-            free = [a for a in self._actors if a.ready and a.alive and a.inflight < self.max_inflight]
+            free = [a for a in self._actors
+                    if a.ready and a.alive and a.inflight < self.max_inflight and not a.suspect]
             if not free:
                 return
             free.sort(key=lambda a: a.inflight)
             share = -(-len(queue) // len(free))
+            sent = False
             for actor in free:
                 batch: list[_Pending] = []
                 while queue and len(batch) < min(actor.batch, share):
                     pending = queue.popleft()
-                    if not pending.future.done():  # its runner task was cancelled meanwhile
-                        batch.append(pending)
+                    if pending.future.done():  # its runner task was cancelled meanwhile
+                        continue
+                    if pending.lost and (batch or actor.inflight):
+                        # a query whose actor died goes alone, to an idle actor: if it is what
+                        # kills workers, it takes no other query's attempts down with it
+                        queue.appendleft(pending)
+                        break
+                    batch.append(pending)
+                    if pending.lost:
+                        actor.suspect = True  # nothing else goes to it until this comes back
+                        break
                 if not batch:
-                    return
+                    continue  # this actor is busy and the queue's head waits for an idle one
                 ref = actor.handle.answer_batch.remote([p.item for p in batch])
                 actor.inflight += 1
                 self.batches += 1
+                sent = True
                 self._spawn(self._collect(actor, ref, batch))
+            if not sent:
+                return
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -321,6 +339,7 @@ class RaySystem:
             self._adapt(actor, len(batch), time.perf_counter() - started)
         finally:
             actor.inflight -= 1
+            actor.suspect = False
             if not actor.alive and not actor.inflight and actor.cause:
                 self._say(f"ray: actor {actor.index} (pid {actor.pid}) lost ({actor.cause}); "
                           f"{actor.requeued} queries re-queued" + self._replacing())
