@@ -180,3 +180,34 @@ def test_a_query_that_kills_its_worker_fails_alone(two_nodes, tmp_path):
     assert f"died {system.max_requeues + 1} times" in poisoned[0].error
     assert all(o.answer == slow_echo(o.query) for o in records.values() if not o.error)
     assert len(system.events) == system.max_requeues + 1 and system.restarts == system.max_requeues + 1
+
+
+def test_an_interrupted_run_resumes_to_the_local_records(two_nodes, tmp_path):
+    """Cancelled with batches in flight (Ctrl-C under asyncio.run), the run keeps what it wrote and
+    stops its actors; a resumed run sends only the rest, and the records are the local run's."""
+    import asyncio
+
+    from ragdx.rag.runner import arun
+
+    n = 300
+    dataset = make_dataset(tmp_path / "data", n)
+    local = run(CallableSystem("tests.test_ray_actor_loss:slow_echo"), dataset, tmp_path / "local", progress=False)
+    results = tmp_path / "ray" / "results.jsonl"
+    system, concurrency = _ray_system()
+
+    async def interrupted() -> None:
+        task = asyncio.create_task(arun(system, dataset, tmp_path / "ray", concurrency=concurrency, progress=False))
+        while not (results.exists() and results.read_bytes().count(b"\n") >= 50):
+            await asyncio.sleep(0.01)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(interrupted())
+    written = len(results.read_text().splitlines())
+    assert 50 <= written < n and system.actors() == []  # stopped with the run
+    again, concurrency = _ray_system()
+    resumed = run(again, dataset, tmp_path / "ray", concurrency=concurrency, progress=False)
+    assert (resumed.attempted, resumed.ok, local.ok) == (n - written, n, n)
+    assert len(results.read_text().splitlines()) == n
+    assert _records(tmp_path / "ray") == _records(tmp_path / "local")
