@@ -495,8 +495,8 @@ def foodbank(tmp_path):
                                          since DATE, PRIMARY KEY (volunteer_id, hub_id));
             CREATE TABLE teams (team_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE,
                                 hub_id INTEGER REFERENCES hubs(hub_id));
-            INSERT INTO hubs VALUES (1, 'Tidewell Hub', 'Brackwater', 'Warehouse', 640),
-                                    (2, 'Eastgate Hub', 'Brackwater', 'Hub', 120);
+            INSERT INTO hubs VALUES (1, 'Tidewell Hub', 'Brackwater', 'warehouse', 640),
+                                    (2, 'Eastgate Hub', 'Brackwater', 'hub', 120);
             INSERT INTO volunteers VALUES (1, 'Ann', 'Lee', 2), (2, 'Bo', 'Marsh', 2);
             INSERT INTO hub_volunteers VALUES (1, 1, 'author', '2019-01-05'), (2, 1, 'lead', '2020-02-03'),
                                               (1, 2, 'lead', '2018-01-01'), (2, 2, 'lead', '2018-01-01');
@@ -560,18 +560,20 @@ def test_a_town_inside_another_name_is_not_the_town(foodbank):
 
 
 def test_a_kind_named_like_its_table_and_a_number_in_another_unit(foodbank):
-    """Issue 21 (precision): "your hub coordinator" does not say a hub's kind is "Hub" ("Kind: Hub"
+    """Issue 21 (precision): "your hub coordinator" does not say a hub's kind is "hub" ("Kind: Hub"
     does); "640 kg" is no floor area in m² ("640 m²" is)."""
     engine, schema = foodbank
     corpus = Corpus.from_texts({
         "rota": "# Eastgate Hub rota\n\nIf you cannot come, tell your hub coordinator.",
         "card": "# Eastgate Hub\n\nKind: Hub\nOpen: Mondays",
+        "directory": "| Site | Type | Town |\n|---|---|---|\n| Eastgate Hub | hub | Eastgate |",
         "news": "# Tidewell Hub\n\nWe took in 640 kg of tins last week.",
         "page": "# Tidewell Hub\n\nWe have 640 m² of storage.",
     })
     kind, area = link_records([_fb_record(["hubs.kind@2"]), _fb_record(["hubs.storage_m2@1"])],
                               FactResolver(engine, schema), Linker(PassageIndex(corpus)))
-    assert kind.gold_document_ids == ["card"]
+    # in the directory the kind is its own cell, not the "Hub" of the site's name
+    assert kind.gold_document_ids == ["card", "directory"]
     assert area.gold_document_ids == ["page"]
 
 
@@ -600,3 +602,13 @@ def test_a_name_under_another_tables_noun_names_that_tables_row(foodbank):
     })
     (town,) = link_records([_fb_record(["hubs.town@1"])], FactResolver(engine, schema), Linker(PassageIndex(corpus)))
     assert town.gold_document_ids == ["hubs"]
+
+
+def test_a_one_word_name_inside_a_longer_unknown_name(shop):
+    """Issue 21 (precision): "Köhler Maschinenbau GmbH" is a firm, not the customer Köhler."""
+    engine, schema = shop
+    corpus = Corpus.from_texts({"firm": "Köhler Maschinenbau GmbH moved to Stuttgart in May.",
+                                "crm": "Our customer Köhler is based in Stuttgart."})
+    (city,) = link_records([_record("Customer.City@Köhler", "Customer:Köhler")], FactResolver(engine, schema),
+                           Linker(PassageIndex(corpus)))
+    assert city.gold_document_ids == ["crm"]

@@ -274,6 +274,8 @@ class PassageIndex:
         #: normalised id / title / first real sentence → documents (what a document is about)
         self.doc_names: dict[str, list[int]] = defaultdict(list)
         self.headers: list[str] = []
+        #: proper names in each document's opening ("Köhler Maschinenbau GmbH")
+        self.header_runs: list[tuple[str, ...]] = []
         #: each document's first passage (the span shown for "this document is about the entity")
         self.first_passage: list[int] = []
         for d, doc in enumerate(corpus.documents):
@@ -320,7 +322,9 @@ class PassageIndex:
                 names.add(phrase(doc.title))
             for name in names - {""}:
                 self.doc_names[name].append(d)
-            self.headers.append(self._header(doc.text))
+            header, runs = self._header(doc.text)
+            self.headers.append(header)
+            self.header_runs.append(runs)
             if progress:
                 progress(1)
         if not self.passages:
@@ -329,14 +333,15 @@ class PassageIndex:
         self._phrase_cache: dict[str, dict[int, set[int]]] = {}
 
     @staticmethod
-    def _header(text: str) -> str:
+    def _header(text: str) -> tuple[str, tuple[str, ...]]:
         # the first sentence with some substance ("X is an American multinational ..."); a
-        # heading or a title line alone says what the document is called, not what it says
+        # heading or a title line alone says what the document is called, not what it says;
+        # with the proper names in it ("Köhler Maschinenbau GmbH")
         for a, b in sentences(text[:2000]):
             norm = normalised_passage(text[a:b])
             if len(norm.split()) >= 5:
-                return norm
-        return ""
+                return norm, proper_names(text[a:b])
+        return "", ()
 
     def find(self, needle: str) -> set[int]:
         """Passages containing the padded token string ``needle`` (cached)."""
@@ -374,8 +379,9 @@ class PassageIndex:
             docs.update(self.doc_names.get(needle, ()))
             for pid in self.find(needle):
                 d = self.passages[pid].doc
-                if d not in docs and needle in self.headers[d]:
-                    docs.add(d)
+                if d not in docs and needle in self.headers[d] and not (len(needle.split()) == 1 and any(
+                        needle in f" {r} " and not f" {r} ".endswith(needle) for r in self.header_runs[d])):
+                    docs.add(d)  # (a one-word name inside a longer one names that: "Köhler Maschinenbau")
         return docs
 
     def span(self, pid: int) -> dict[str, Any]:
@@ -425,6 +431,9 @@ class Hop:
     #: hubs, through an association table): a list under the value's heading may state that one,
     #: so the heading does not give this value
     other_relation: bool = False
+    #: the value is the subject table's own noun ("hub" for a hub's kind): stated only in a table
+    #: cell or a card line whose header or key names no other column
+    noun_value: bool = False
 
     def value_phrases(self) -> list[str]:
         return [p for all_of, _ in self.value for p in all_of]
@@ -634,8 +643,10 @@ class Linker:
         # names that one, not the subject
         around = self._other_names_around(norm, tuple(p for p in names if p in self.alt_nouns), names,
                                           nouns=False)
-        # a surname inside an unknown name ("29 King's Way") names that, not Robert King
-        surnames = tuple(p for p in names if p in self.partial_names)
+        # a surname or a one-word name inside an unknown name ("29 King's Way", "Chang Premium
+        # Lager") names that, not Robert King or the beer Chang
+        surnames = tuple(p for p in names if p in self.partial_names
+                         or (len(p.split()) == 1 and not p.strip().isdigit()))
         if surnames:
             around += self._unknown_names_around(passage, surnames, [p for p in names if p not in surnames])
         blocked = flat_values + around
@@ -697,6 +708,9 @@ class Linker:
                 return False
         if hop.column and _is_quantity(value) and self._other_unit(hop, passage, value):
             return False
+        if hop.noun_value and (passage.kind not in ("row", "card") or not self._under_column(
+                passage, value, hop.column, hop.other_columns)):
+            return False
         if hop.column and passage.kind in ("row", "card") and _is_quantity(value):
             # a number in a table: its header must not name another column; and where the row does
             # not name the subject itself (a timetable under a port's heading), the header must name
@@ -746,10 +760,18 @@ class Linker:
         header names the subject (a table with one column per entity)."""
         cells, heads = passage.cells, passage.heads
         assert cells is not None and heads is not None
-        vcell = next((i for i, c in enumerate(cells) if all(v in c for v in value)), None)
-        if vcell is None or len(hop.subjects) != 1:
+        if len(hop.subjects) != 1:
             return None
         names = subject_phrases[0]
+
+        def bare(cell: str) -> str:  # the cell without the subject's name ("hub" in "Ashcombe Hub")
+            for p in names:
+                cell = cell.replace(p, " ")
+            return f" {cell.strip()} "
+
+        vcell = next((i for i, c in enumerate(cells) if all(v in bare(c) for v in value)), None)
+        if vcell is None:
+            return None
         scell = next((i for i, c in enumerate(cells) if i != vcell and any(p in c for p in names)), None)
         if scell is None:
             entity = hop.subjects[0][0].partition("#")[0]
@@ -1562,10 +1584,11 @@ class FactResolver:
         if self._is_flag(info.name, column, value):
             return Hop(fact, subjects, flag_variants(column, bool(flag_value(value))))
         exact = value.strip() if isinstance(value, str) and _ACRONYM.fullmatch(value.strip()) else None
-        if isinstance(value, str) and value[:1].isupper() and phrase(value) == phrase(self._noun(meta)):
-            # a kind named like the table ("Hub" of the hubs): "your hub coordinator" uses the
-            # noun; the kind is written as the database writes it ("Kind: Hub")
-            exact = value.strip()
+        if isinstance(value, str) and phrase(value) == phrase(self._noun(meta)):
+            # a kind named like the table ("hub" of the hubs): "your hub coordinator" uses the
+            # noun; the kind is stated in a table's cell or a card's line ("Site type: HUB")
+            return Hop(fact, subjects, value_variants(value), column=column, noun_value=True,
+                       other_columns=self._other_columns(info, column))
         if isinstance(value, str) and (len(value.split()) >= LONG_TEXT_WORDS
                                        or len(value.split()) >= 8 and len(sentences(value)) >= 2):
             # a description or notes: each sentence stated somewhere in one passage (a writer quotes
