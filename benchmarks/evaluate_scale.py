@@ -128,7 +128,7 @@ def child(args: argparse.Namespace) -> None:
 
 
 def peak_rss_mb() -> float:
-    """This process's peak resident memory so far (the kernel's high-water mark, VmHWM), in MB."""
+    """This process's peak resident memory so far (the kernel's high-water mark, VmHWM), in MiB."""
     for line in Path("/proc/self/status").read_text().splitlines():
         if line.startswith("VmHWM:"):
             return int(line.split()[1]) / 1024
@@ -186,7 +186,7 @@ def end_to_end(args: argparse.Namespace) -> None:
           f"| {timed['evaluate_s']:.1f} |")
     print(f"| **fresh process, start to exit** | **{wall:.1f}** |")
     print(f"| CPU time of that process (user + system) | {cpu:.1f} |")
-    print(f"| peak resident memory of that process (VmHWM), MB | {timed['peak_rss_mb']:.0f} |")
+    print(f"| peak resident memory of that process (VmHWM), MiB | {timed['peak_rss_mb']:.0f} |")
     print()
     print(f"heavy modules imported: {', '.join(timed['heavy_imports']) or 'none'}")
     if args.report:
@@ -207,7 +207,7 @@ def end_to_end(args: argparse.Namespace) -> None:
         side = failures_file(report)
         side_mb = side.stat().st_size / 1e6 if side.exists() else 0.0
         print(f"| `ragdx report` (evaluation reused), fresh process: wall / CPU s | {took:.1f} / {rcpu:.1f} |")
-        print(f"| peak resident memory of `ragdx report` (VmHWM), MB | {rpeak:.0f} |")
+        print(f"| peak resident memory of `ragdx report` (VmHWM), MiB | {rpeak:.0f} |")
         load, blank = chromium_load(report), chromium_load(None)
         if load is not None:
             print(f"| headless Chromium, report loaded and laid out (`--dump-dom`), minus a blank page's "
