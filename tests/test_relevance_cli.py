@@ -91,7 +91,9 @@ def test_relevance_test_prints_a_table_and_writes_jsonl(project):
     rows = [json.loads(x) for x in (tmp_path / "res.jsonl").read_text().splitlines()]
     assert [r["query"] for r in rows] == queries
     assert [r["decision"] for r in rows[2:]] == ["out-of-knowledge"] * 2
-    assert all(r["p_value"] == r["p_values"]["energy"] for r in rows)
+    # the default tester (texts) combines Energy with the names test by Bonferroni
+    assert all(r["statistic"] == "energy+names" for r in rows)
+    assert all(r["p_value"] == min(1.0, 2 * min(r["p_values"]["energy"], r["p_values"]["names"])) for r in rows)
     flagged = sum(r["out_of_knowledge"] for r in rows)
     assert f"{flagged} of 4 queries rejected" in res.output
 

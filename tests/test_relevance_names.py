@@ -105,3 +105,19 @@ def test_the_wordings_own_capitals_are_learned_from_calibration_not_counted_as_n
     assert ix.scores(cal[:1]).tolist() == [0.0]
     # a quoted name is never style, however often it is asked about
     assert ix.scores(["Before Monday, where is 'Zeta Widgets'?"]).tolist() == [1.0]
+
+
+def test_names_are_on_by_default_for_texts_and_off_for_embeddings(tmp_path):
+    docs, ik, ook, _ = _world()
+    cal = [q for q, _ in ik]
+    auto = RelevanceTester(retriever="bm25", temperature=1.0, k=5).fit(docs, cal)
+    assert auto.names_index_ is not None and auto.test(ook[:1])[0].statistic == "energy+names"
+    auto.save(tmp_path / "a")
+    assert RelevanceTester.load(tmp_path / "a").names_index_ is not None
+    emb = np.random.default_rng(0).normal(size=(len(docs), 8)).astype(np.float32)
+    on_embeddings = RelevanceTester(k=5).fit(emb, emb[np.arange(40) % len(docs)])
+    assert on_embeddings.names_index_ is None
+    on_embeddings.save(tmp_path / "e")
+    assert RelevanceTester.load(tmp_path / "e").names_index_ is None
+    off = RelevanceTester(retriever="bm25", temperature=1.0, k=5, names=False).fit(docs, cal)
+    assert off.names_index_ is None and off.test(ook[:1])[0].statistic == "energy"

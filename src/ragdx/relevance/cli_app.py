@@ -101,7 +101,7 @@ def relevance_calibrate(
     alpha: Annotated[float, typer.Option("--alpha", help="Default level of the test.")] = 0.05,
     retriever: Annotated[str, typer.Option("--retriever", help="dense (the embedder of ragdx.yaml; default the packaged MiniLM) or bm25.")] = "dense",
     search: Annotated[str, typer.Option("--search", help="auto, exact or ivf.")] = "auto",
-    names: Annotated[bool, typer.Option("--names", help="Also test whether the corpus writes the names a query uses (and writes together the ones it ties together); p-values combined by Bonferroni. Finds questions about entities the corpus never mentions.")] = False,
+    names: Annotated[bool, typer.Option("--names/--no-names", help="Also test whether the corpus writes the names a query uses (and writes together the ones it ties together); p-values combined by Bonferroni. Finds questions about entities the corpus never mentions.")] = True,
     overwrite: OverwriteOpt = False,
     seed: Annotated[int, typer.Option("--seed")] = 0,
     executor: Annotated[str | None, typer.Option("--executor", help="local, or ray: embed what the cache lacks with Ray Data actors, one GPU each when the cluster has GPUs (default: ragdx.yaml's embedder.executor).")] = None,

@@ -49,7 +49,7 @@ def calibrate(corpus: str | os.PathLike, out: str | os.PathLike, *, queries: str
               temperature: float = 0.05, statistic: str = "energy", alpha: float = 0.05,
               retriever: str = "dense", search: str = "auto", cache_dir: str | os.PathLike | None = USER_CACHE,
               overwrite: bool = False, seed: int = 0, embedder: Any = None, progress: Any = None,
-              names: bool = False) -> CalibrateSummary:
+              names: bool | str = "auto") -> CalibrateSummary:
     """Fit a tester on a JSONL corpus and one calibration source, and save it to ``out``.
 
     Exactly one source: ``queries`` (JSONL of real in-knowledge questions), ``dataset`` (a ragdx
