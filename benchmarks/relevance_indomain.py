@@ -78,6 +78,9 @@ def main() -> None:
     ap.add_argument("--work", type=Path, default=Path("/tmp/ragdx-relevance-indomain"))
     ap.add_argument("--out", type=Path)
     args = ap.parse_args()
+    # the CLI stages run in the work directory: relative paths would point elsewhere there
+    for name in ("corpus", "db", "off_corpus", "off_db"):
+        setattr(args, name, getattr(args, name).resolve())
 
     args.work.mkdir(parents=True, exist_ok=True)
     world, _ = bt.load_world(args.corpus, args.db, args.work / "in", args.max_groups, 0, 0)
@@ -91,12 +94,17 @@ def main() -> None:
     ook = {name: write_jsonl(files / f"{name}.jsonl", [{"question": r.query} for r in classes[name]])
            for name in ("entity_absent", "fact_absent")}
     ook["off_domain"] = write_jsonl(files / "off_domain.jsonl", [{"question": r.query} for r in off_world.recs])
+    # ../shared/data/northwind/corpus is Northwind's; benchmarks/corpora/kestrel is Kestrel's
+    corpus_name = args.corpus.parent.name if args.corpus.name == "corpus" else args.corpus.name
     setting = load_custom_setting(corpus, ik, ook, group_field="group", limit=args.n * 2,
-                                  name=f"in-domain: {args.corpus.parent.name} corpus, truth by its writer")
+                                  name=f"in-domain: {corpus_name} corpus, truth by its writer")
     result = run_bench(setting, None, n_per_class=args.n, seeds=args.seeds, monitor_logs=20, drift_trials=50)
     counts = Counter({name: len(v) for name, v in classes.items()})
-    head = [f"`.venv/bin/python benchmarks/relevance_indomain.py --corpus {args.corpus} --db {args.db} "
-            f"--off-corpus {args.off_corpus} --off-db {args.off_db} --max-groups {args.max_groups} "
+    def shown(p: Path) -> str:  # as typed from the repository's root
+        return os.path.relpath(p, REPO)
+
+    head = [f"`.venv/bin/python benchmarks/relevance_indomain.py --corpus {shown(args.corpus)} --db {shown(args.db)} "
+            f"--off-corpus {shown(args.off_corpus)} --off-db {shown(args.off_db)} --max-groups {args.max_groups} "
             f"--seeds {args.seeds} --n {args.n}`", "",
             f"Questions made by ragdx from {args.db.name} and split by the writer's truth ({args.corpus}/truth.json): "
             f"{counts['in_knowledge']} in-knowledge, {counts['entity_absent']} whose entity no document mentions, "
