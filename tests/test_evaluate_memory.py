@@ -112,3 +112,10 @@ def test_a_query_worded_differently_refuses_as_before(run_dir, tmp_path):
     inputs = read_inputs(run_dir)
     with pytest.raises(RagdxError, match=r"dataset changed since the run: 1 of the run's 24 queries.*g2-t1"):
         list(runs._records_in_order(tmp_path / "changed", inputs, runs.latest_answers(run_dir, inputs), run_dir))
+
+
+def test_records_given_in_memory_take_the_whole_run_path(run_dir, tmp_path):
+    """A dataset passed as records (not a file) is judged whole, and its judgements written."""
+    evaluate(run_dir, out=tmp_path / "mem", judge="exact", n_boot=100, dataset=_records())
+    lines = (tmp_path / "mem" / "judgements.jsonl").read_text().splitlines()
+    assert [json.loads(x)["id"] for x in lines] == [i.id for i in read_inputs(run_dir)]

@@ -401,7 +401,7 @@ def _evaluate(path: Path, config: EvaluationConfig, out: str | Path | None, data
     kind = _kind(path)
     if out is None and kind != "run":
         raise RagdxError("give an output directory (--out) for anything but a run directory", source=str(path))
-    if _streams(kind, config):
+    if _streams(kind, config) and (dataset is None or isinstance(dataset, str | Path)):  # records in memory: whole
         return _evaluate_streaming(path, config, Path(out) if out is not None else path / "evaluation", dataset)
     result = (evaluate_reference(path, config) if kind == "reference"
               else _evaluate_answers(path, kind, config, dataset))
