@@ -241,11 +241,12 @@ def carriers_of(scorer: Any, needs: Any, sql: str) -> list[list[Carrier]]:
     return out
 
 
-def writes_value(st: Statement, carrier: Carrier, value: str) -> bool:
+def writes_value(st: Statement, carrier: Carrier, value: str, query: str = "") -> bool:
     """The statement's surface writes the asked value: an exact statement of a form that writes a
     value (not a key, a bare surname or a listed name), and, unless the fact is the selected column
     itself, sharing a word with the value (a hop's statement may name the row that holds the key:
-    "Chai" for Chai's supplier)."""
+    "Chai" for Chai's supplier) without being a name the ``query`` asks about (a vessel 'MV
+    Ardmair' whose home port is Ardmair: its name is the subject, not the answer)."""
     if not st.surface or st.form in NOT_THE_VALUE:
         return False
     direct = (not carrier.hop and not carrier.fk
@@ -253,6 +254,8 @@ def writes_value(st: Statement, carrier: Carrier, value: str) -> bool:
     if direct:
         return True
     said = _tokens(st.surface)
+    if said and any(said == _tokens(name) for name in re.findall(r"'([^']+)'", query)):
+        return False
     return bool(said) and len(said & _tokens(value)) >= max(1, len(said) / 2)
 
 
@@ -332,7 +335,7 @@ class World:
                     continue
                 seen.add(key)
                 options = [st for st in self.truth.statements.get(fact or "", ())
-                           if st.docs <= retrieved and writes_value(st, cs[0], value)]
+                           if st.docs <= retrieved and writes_value(st, cs[0], value, rec.query)]
                 if not options:
                     return (rec.answer_text or value), "db-value"
                 st = rng.choice(sorted(options, key=lambda s: (s.doc, s.surface)))
@@ -471,7 +474,7 @@ def er_truth(world: World, results: dict[str, dict[str, Any]]) -> dict[str, Outc
             for row in rec.carriers:
                 for c in row:
                     opts = [st.surface for st in world.truth.statements.get(c.fact or "", ())
-                            if writes_value(st, c, _value_str(c.value))]
+                            if writes_value(st, c, _value_str(c.value), rec.query)]
                     if not (has(_value_str(c.value)) or any(has(s) for s in opts)):
                         ok = False
             right = ok
