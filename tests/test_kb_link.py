@@ -612,3 +612,13 @@ def test_a_one_word_name_inside_a_longer_unknown_name(shop):
     (city,) = link_records([_record("Customer.City@Köhler", "Customer:Köhler")], FactResolver(engine, schema),
                            Linker(PassageIndex(corpus)))
     assert city.gold_document_ids == ["crm"]
+
+
+def test_a_message_to_a_place_does_not_place_its_sender(foodbank):
+    """Issue 21 (precision): "From: Ann Lee / To: Eastgate Hub" does not say Eastgate is her home hub."""
+    engine, schema = foodbank
+    corpus = Corpus.from_texts({"mail": "From: Ann Lee\nTo: Eastgate Hub\nSubject: Saturday rota",
+                                "card": "Name: Ann Lee\nHome hub: Eastgate Hub\nSince: 2019"})
+    (home,) = link_records([_fb_record(["volunteers.home_hub_id@1"])], FactResolver(engine, schema),
+                           Linker(PassageIndex(corpus)))
+    assert home.gold_document_ids == ["card"]

@@ -624,6 +624,8 @@ class Linker:
         value_sents = set.intersection(*({norm.count(SEP, 0, a) for a, b in spans
                                           if not any(x <= a and b <= y and (y - x) > (b - a) for x, y in name_spans)}
                                          for spans in value_spans))
+        if passage.kind == "card" and value_sents:
+            value_sents -= self._recipient_lines(passage, all_names)
         if passage.kind == "row" and passage.header is not None:
             # a table's header row names its columns ("Author / editor"): it gives no row a value
             ctx = f" {SEP} ".join(ctx.split(f" {SEP} ")[:-1]) + " " if f" {SEP} " in ctx else ""
@@ -851,6 +853,18 @@ class Linker:
         want = _column_words(hop.column) | _column_words(hop.ref_noun)
         return not any(any(v in c for v in values) and _column_words(h) & want
                        for c, h in zip(cells, heads, strict=True))
+
+    def _recipient_lines(self, passage: Passage, names: Sequence[str]) -> set[int]:
+        """The lines of a card addressed to someone ("To: Bristol office", "Cc: ...") that do not
+        name the subject: what they say is the recipient's, not the sender's the card is about."""
+        out = set()
+        lines = [ln for ln in self._text_of(passage).splitlines() if tokens(ln)]
+        for i, line in enumerate(lines):
+            m = KEY_VALUE.match(line)
+            if m and fold_word(m.group(1).strip()) in _RECIPIENT_KEYS \
+                    and not any(p in f" {' '.join(tokens(m.group(2)))} " for p in names):
+                out.add(i)
+        return out
 
     def _heading_of_another(self, passage: Passage, values: Sequence[str], names: Sequence[str]) -> bool:
         """Is there, between the heading that gives a value and the passage, a heading naming
@@ -1152,6 +1166,9 @@ _UNITS = frozenset({"kg", "g", "t", "tonne", "ton", "lb", "km", "m", "m2", "sqm"
 
 #: column words of a share, which a number with "%" may state
 _SHARE_WORDS = frozenset({"percent", "discount", "rate", "share", "pct", "margin", "tax", "vat", "commission", "ratio"})
+
+#: keys of a message's lines that name its recipients
+_RECIPIENT_KEYS = frozenset({"to", "cc", "bcc", "recipient", "recipients", "attn", "attention"})
 
 #: words joining the capitalised words of one name ("Bank of England")
 _PARTICLES = frozenset({"and", "of", "de", "du", "la", "le", "van", "von", "der", "den", "da", "di"})
