@@ -1,7 +1,7 @@
 """Evidence linking on corpora people wrote, scored by each corpus's own scorer (its writer's truth).
 
     OMP_WAIT_POLICY=passive HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/evidence_link_corpora.py \
-        [--corpus DIR ...] [--before SRC] [--out benchmarks/results/evidence_link_corpora.md]
+        [--corpus DIR ...] [--before SRC] [--dump-fp FILE] [--out benchmarks/results/evidence_link_corpora.md]
 
 A corpus folder holds ``docs/``, ``truth.json``, ``score_linking.py`` and its SQLite database
 (``truth.json``'s ``database``, relative to the folder, or the only ``*.sqlite`` in it). For each
@@ -10,7 +10,10 @@ one the dataset is made as a user would (``ragdx templates sql``, ``templates te
 corpus's scorer, which derives the facts a record needs from its SQL, never from ragdx. With
 ``--before SRC`` (a ``src`` folder of another ragdx, e.g. ``git archive f62cdfe src``) the same
 dataset is re-linked by that code and scored too. Default corpora: Northwind (``../shared``, when
-present) and every folder under ``benchmarks/corpora``.
+present) and every folder under ``benchmarks/corpora``. With ``--dump-fp FILE`` each corpus's false-positive
+gold documents (by its writer's truth) are written to ``FILE.<corpus>.jsonl``: the record's needed facts, the
+document, the spans ragdx gave for it (at most two per fact: a document linked beyond those has none) and what
+the writer recorded in that document about the same rows. Do not read a held-out corpus's dump.
 """
 
 from __future__ import annotations
