@@ -160,8 +160,9 @@ def write_rows(path: str | Path, rows: Sequence[dict[str, Any]]) -> int:
     from ragdx.store import default_mode, jsonl_lines
 
     path = Path(path)
+    mode = default_mode(path)  # before opening: the file open creates has the umask's mode
     with path.open("wb") as fh:
-        os.fchmod(fh.fileno(), default_mode(path))
+        os.fchmod(fh.fileno(), mode)
         for start in range(0, len(rows), ROWS_BLOCK):
             fh.write(b"".join(jsonl_lines(rows[start:start + ROWS_BLOCK])))
         fh.flush()

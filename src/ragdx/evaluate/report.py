@@ -431,8 +431,9 @@ def _evaluate_streaming(path: Path, config: EvaluationConfig, out: Path, dataset
 
     with staged_directory(out, overwrite=True, kind="evaluation") as stage:
         target = stage / "judgements.jsonl"
+        mode = default_mode(target)  # before opening: the file open creates has the umask's mode
         with target.open("wb") as fh:
-            os.fchmod(fh.fileno(), default_mode(target))
+            os.fchmod(fh.fileno(), mode)
             result = _evaluate_answers(path, "run", config, dataset, sink=lambda js: fh.write(judgement_lines(js)),
                                        blame_out=stage / "blame.jsonl")
             fh.flush()
