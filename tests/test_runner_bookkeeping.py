@@ -181,3 +181,20 @@ def test_a_refresh_costs_the_same_at_100k_records_as_at_5k(tmp_path):
     # 20x the records: a walk over them (the exact summary, or the refresh before the tally:
     # 0.17 CPU s each at 200k) costs ~20x. Generous for a noisy box.
     assert best_large < 3 * best_small + 0.03, (best_small, best_large)
+
+
+def test_writing_the_inputs_does_not_hold_every_encoded_line(tmp_path):
+    # 200k inputs: holding each encoded line at once took ~4 KB a line (880 MB here), in blocks
+    # the file costs next to nothing beyond the inputs themselves
+    import subprocess
+    import sys
+
+    code = ("import resource, sys; from pathlib import Path; from ragdx.rag.types import SystemInput; "
+            "from ragdx.rag.rundir import write_inputs, read_inputs; "
+            "inputs = [SystemInput(id=f'r{k:07d}', query=f'what is item {k}?') for k in range(200_000)]; "
+            "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss; write_inputs(Path(sys.argv[1]), inputs); "
+            "grew = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before; "
+            "assert read_inputs(Path(sys.argv[1])) == inputs; print(grew // 1024)")
+    r = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr[-1000:]
+    assert int(r.stdout.split()[-1]) < 100, r.stdout  # MB
