@@ -42,6 +42,12 @@ _QUOTED_PLACEHOLDER = re.compile(r"'\[[^\]'\n]+\]'")
 _SENTINEL = "__ragdx_p{}__"
 _SENTINEL_RE = re.compile(r"__ragdx_p\d+__")
 _QUOTED_SENTINEL = re.compile(r"'__ragdx_p(\d+)__'")
+def sample_key(sql: str) -> str:
+    """A template's text without identifier case or quotes (see ``ParsedTemplate.sample_key``)."""
+    canonical = " ".join(re.sub(r'["`]', "", sql).strip().rstrip(";").casefold().split())
+    return "k" + hashlib.sha256(canonical.encode()).hexdigest()[:10]
+
+
 def template_id(sql: str) -> str:
     """Stable id of a template: its text with whitespace and a trailing ';' normalised."""
     canonical = " ".join(sql.strip().rstrip(";").split())
@@ -94,6 +100,14 @@ class ParsedTemplate:
 
     def __post_init__(self) -> None:
         self.id = self.template.id
+
+    @property
+    def sample_key(self) -> str:
+        """What seeds this template's samples: its text with identifiers' case and quoting
+        dropped, so one database under other spellings (``Album.Title`` on SQLite, ``album.title``
+        on PostgreSQL, ```album```.``title`` on MariaDB) gets the same first dataset. The id keeps
+        the exact text (it names the template in files)."""
+        return sample_key(self.template.sql)
 
     @property
     def placeholders(self) -> tuple[str, ...]:

@@ -204,12 +204,12 @@ def draw_combinations(engine, parsed, schema: Schema, domains: Sequence[Sequence
         total *= len(d)
     if cap is not None and total > cap and options.unanswerable == "drop" and parsed.set_based:
         present = _present_combinations(engine, parsed, schema)
-        rng = random.Random(f"{options.seed}:{parsed.id}")
+        rng = random.Random(f"{options.seed}:{parsed.sample_key}")
         ordered = sorted(present, key=row_sort_key)
         if len(ordered) > cap:
             return sorted(rng.sample(ordered, cap), key=row_sort_key), len(ordered)
         return ordered, len(ordered)
-    picked = choose_combinations(space, cap, options.seed, parsed.id)
+    picked = choose_combinations(space, cap, options.seed, parsed.sample_key)
     if not joint:
         return picked, total
     out = []
