@@ -20,7 +20,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from ragdx.errors import RagdxError
 
@@ -29,38 +29,71 @@ if TYPE_CHECKING:  # pragma: no cover
     from ragdx.evaluate.config import EvaluationConfig, JudgeSpec
     from ragdx.evaluate.judges import Judge
     from ragdx.evaluate.results import EvaluationResult
+    from ragdx.gen.options import GenOptions
     from ragdx.rag.runner import RunSummary
     from ragdx.rag.types import System
 
 __all__ = ["generate_dataset", "as_system", "run", "arun", "evaluate", "compare", "report", "export"]
 
 
+#: how generate_dataset spells the generation options it renames, for the one-line error
+_GEN_KEYWORDS = {"max_groups_per_template": "max_groups"}
+
+
 def generate_dataset(db: str, out: str | Path, *, kb: str | Path | None = None, omit: Sequence[str] = (),
-                     omit_tables: Sequence[str] = (), styles: Sequence[str] = ("short", "long"), n: int = 3,
-                     per_group: int | None = None, max_groups: int | None = None, seed: int = 0,
+                     omit_tables: Sequence[str] = (), styles: Sequence[str] | None = None, n: int | None = None,
+                     per_group: int | None = None, max_groups: int | None = None, seed: int | None = None,
+                     null_answers: Literal["drop", "unanswerable", "keep"] | None = None,
+                     multi_answer: Literal["drop", "keep"] | None = None,
+                     unanswerable: Literal["drop", "keep"] | None = None,
+                     method: Literal["set", "per-combination"] | None = None, unbalanced: bool | None = None,
                      overwrite: bool = False) -> Path:
-    """The GRAMMAR stages on a database, offline: SQL templates (``out/templates/sql.yaml``),
+    """The GRAMMAR stages on a database, offline: SQL templates (``OUT-templates/sql.yaml``),
     text templates in ``styles`` (``n`` per template and style), and the dataset in ``out``.
     With ``kb``, the knowledge base is rendered there first (leaving out ``omit`` columns and
     ``omit_tables``) unless it exists already, and every record gets its gold document ids.
-    Templates files are merged on re-runs, never overwritten. Returns the dataset directory."""
-    from ragdx.db import connect, inspect_schema
-    from ragdx.gen.pipeline import build_dataset, load_parsed, sql_stage, text_stage, write
-    from ragdx.gen.qa import AnswerOptions
-    from ragdx.gen.text_templates import read_text_templates
-    from ragdx.kb.render import read_facts, render_kb
+    Templates files are merged on re-runs, never overwritten. Returns the dataset directory.
 
+    The options are ``ragdx gen``'s, with its defaults (those of ragdx.yaml's ``gen:`` section,
+    :class:`ragdx.config.GenConfig`; no ragdx.yaml is read here), built by the same
+    :func:`ragdx.gen.options.gen_options`: a keyword left None takes the default.
+    ``max_groups`` caps the semantic groups per SQL template (a seeded sample; default 25, as
+    ``--max-groups-per-template``): pass ``max_groups=0`` for every group. ``null_answers`` (default
+    ``"drop"``), ``multi_answer`` and ``unanswerable`` (``"drop"``), ``method`` (``"set"``),
+    ``per_group`` (a balanced sample), ``unbalanced``, ``seed`` (0) and ``n`` (3) are the flags of the
+    same names; ``styles`` defaults to short and long. A bad value raises one line naming the keyword,
+    before the database is opened. The manifest records the database URL without its password."""
+    from ragdx.gen.options import gen_options
+
+    options = gen_options(None, dict(styles=styles, n=n, per_group=per_group, max_groups_per_template=max_groups,
+                                     seed=seed, null_answers=null_answers, multi_answer=multi_answer,
+                                     unanswerable=unanswerable, method=method, unbalanced=unbalanced),
+                          names=_GEN_KEYWORDS)
     out = Path(out)
     if out.exists() and any(out.iterdir()) and not overwrite:
         raise RagdxError("exists; pass overwrite=True to replace it", source=str(out))
+    return _generate(db, out, Path(kb) if kb is not None else None, tuple(omit), tuple(omit_tables), options)
+
+
+def _generate(db: str, out: Path, kb: Path | None, omit: tuple[str, ...], omit_tables: tuple[str, ...],
+              options: GenOptions) -> Path:
+    from ragdx.config import Config
+    from ragdx.db import connect, inspect_schema
+    from ragdx.db.engine import safe_url
+    from ragdx.gen.pipeline import build_dataset, load_parsed, sql_stage, text_stage, write
+    from ragdx.gen.text_templates import read_text_templates
+    from ragdx.kb.render import read_facts, render_kb
+
+    # the text templates are made in the styles asked for, else ragdx.yaml's default ones (short, long)
+    styles = options.styles or tuple(Config().text_templates.styles)
     engine = connect(db)
+    shown = safe_url(db)  # as `ragdx gen` writes it: no password in a manifest or a message
     try:
         schema = inspect_schema(engine)
         facts = None
         if kb is not None:
-            kb = Path(kb)
             if not (kb / "documents.jsonl").exists():
-                render_kb(engine, schema, omit=tuple(omit), omit_tables=tuple(omit_tables)).write(kb, overwrite=True)
+                render_kb(engine, schema, omit=omit, omit_tables=omit_tables).write(kb, overwrite=True)
             facts = read_facts(kb)
         templates = out.parent / f"{out.name}-templates"
         sql_file, text_file = templates / "sql.yaml", templates / "text.yaml"
@@ -68,14 +101,13 @@ def generate_dataset(db: str, out: str | Path, *, kb: str | Path | None = None, 
         parsed, _ = load_parsed(sql_file, schema)
         if not parsed:
             raise RagdxError("no valid SQL template for this database", source=str(sql_file))
-        text_stage(parsed, text_file, tuple(styles), n)
-        # 0 means no cap, as `ragdx gen --max-groups-per-template 0` does (a cap of 0 would ask nothing)
-        options = AnswerOptions(seed=seed, max_groups_per_template=max_groups or None)
-        result = build_dataset(engine, schema, parsed, read_text_templates(text_file), tuple(styles), n, options,
-                               kb_facts=facts, per_group=per_group)
+        text_stage(parsed, text_file, styles, options.n)
+        answers = options.answers()
+        result = build_dataset(engine, schema, parsed, read_text_templates(text_file), styles, options.n, answers,
+                               kb_facts=facts, per_group=options.per_group, unbalanced=options.unbalanced)
         if not result.records:
-            raise RagdxError("no records: the templates found nothing to ask", source=db)
-        write(out, schema, options, result, {"database": db, "sql_templates": str(sql_file),
+            raise RagdxError("no records: the templates found nothing to ask", source=shown)
+        write(out, schema, answers, result, {"database": shown, "sql_templates": str(sql_file),
                                              "text_templates": str(text_file),
                                              "knowledge_base": None if kb is None else str(kb)}, overwrite=True)
     finally:
@@ -122,11 +154,18 @@ def _in_thread(coro: Any) -> Any:
     return box["value"]
 
 
+#: how a run keeps retrieved texts (:mod:`ragdx.rag.context_store`), as ``ragdx run --contexts``
+Contexts = Literal["once", "full", "hash"]
+
+
 def run(system: Any, dataset: str | Path | Iterable[Any], out: str | Path, *, name: str | None = None,
-        concurrency: int = 4, progress: bool = True, **kwargs: Any) -> RunSummary:
+        concurrency: int = 4, progress: bool = True, rerun_failed: bool = False, overwrite: bool = False,
+        limit: int | None = None, contexts: Contexts = "once") -> RunSummary:
     """Run ``system`` (see :func:`as_system`) over ``dataset`` into the run directory ``out``,
-    resuming what is there; ``kwargs`` go to :func:`ragdx.rag.runner.run` (``rerun_failed``,
-    ``overwrite``, ``limit``, ``contexts``). Works inside a running event loop too."""
+    resuming what is there. The keywords are :func:`ragdx.rag.runner.run`'s and ``ragdx run``'s
+    flags of the same names, with the same defaults (``ragdx run`` also probes the system for
+    never-retrieved evidence after the run and sets its exit by ``--max-failed``: here, run
+    ``ragdx probe`` for the first). Works inside a running event loop too."""
     import asyncio
 
     from ragdx.rag import runner
@@ -135,17 +174,21 @@ def run(system: Any, dataset: str | Path | Iterable[Any], out: str | Path, *, na
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        return runner.run(target, dataset, out, concurrency=concurrency, progress=progress, **kwargs)
-    return _in_thread(runner.arun(target, dataset, out, concurrency=concurrency, progress=progress, **kwargs))
+        return runner.run(target, dataset, out, concurrency=concurrency, progress=progress, rerun_failed=rerun_failed,
+                          overwrite=overwrite, limit=limit, contexts=contexts)
+    return _in_thread(runner.arun(target, dataset, out, concurrency=concurrency, progress=progress,
+                                  rerun_failed=rerun_failed, overwrite=overwrite, limit=limit, contexts=contexts))
 
 
 async def arun(system: Any, dataset: str | Path | Iterable[Any], out: str | Path, *, name: str | None = None,
-               concurrency: int = 4, progress: bool = True, **kwargs: Any) -> RunSummary:
+               concurrency: int = 4, progress: bool = True, rerun_failed: bool = False, overwrite: bool = False,
+               limit: int | None = None, contexts: Contexts = "once") -> RunSummary:
     """:func:`run`, awaited in the caller's own event loop."""
     from ragdx.rag import runner
 
     target = as_system(system, name=name, dataset=_dataset_path(dataset))
-    return await runner.arun(target, dataset, out, concurrency=concurrency, progress=progress, **kwargs)
+    return await runner.arun(target, dataset, out, concurrency=concurrency, progress=progress,
+                             rerun_failed=rerun_failed, overwrite=overwrite, limit=limit, contexts=contexts)
 
 
 def _evaluation_config(config: EvaluationConfig | None, given: dict[str, Any]) -> EvaluationConfig:

@@ -80,8 +80,13 @@ def redact_url(url: str) -> str:
         if any(secret_name(k) for k, _ in pairs):
             query = "&".join(f"{quote(k, safe='')}={MASK if secret_name(k) else quote(v, safe='')}"
                              for k, v in pairs)
+    rebuilt = urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+    if not netloc and url[len(parts.scheme) + 1:].startswith("//"):
+        # urlunsplit drops an empty authority: sqlite:///f.db?mode=ro came back as sqlite:/f.db?mode=ro
+        rebuilt = (f"{url[:len(parts.scheme)]}://{parts.path}" + (f"?{query}" if query else "")
+                   + (f"#{parts.fragment}" if parts.fragment else ""))
     # a secret in the path or fragment (…/v1?api_key=K/chat, #access_token=…) is caught as text
-    return redact_text(urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment)))
+    return redact_text(rebuilt)
 
 
 def redact_text(text: str) -> str:

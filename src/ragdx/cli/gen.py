@@ -17,9 +17,7 @@ from ragdx.cli.options import (
     CorpusOpt,
     CorpusTextOpt,
     DbOpt,
-    at_least_one,
     check_out,
-    choice,
     database_url,
     open_database,
     pick,
@@ -55,11 +53,15 @@ def gen(
     config: ConfigOpt = None,
 ):
     """Fill the templates with the database's values and answer every query from the database."""
+    from ragdx.gen.options import gen_options
+
     cfg = project_config(config)
     g = cfg.gen
-    options = _answer_options(cfg, n=n, per_group=per_group, max_groups=max_groups, seed=seed,
-                              null_answers=null_answers, multi_answer=multi_answer, unanswerable=unanswerable,
-                              method=method)
+    # flags over ragdx.yaml's gen: section, every value checked before the stage's modules are
+    # imported; the same function builds ragdx.generate_dataset's options
+    options = gen_options(cfg, dict(styles=style, n=n, max_groups_per_template=max_groups, seed=seed,
+                                    multi_answer=multi_answer, unanswerable=unanswerable, null_answers=null_answers,
+                                    method=method, per_group=per_group, unbalanced=unbalanced), names=GEN_FLAGS)
     from ragdx.gen.pipeline import build_dataset, load_parsed, write
     from ragdx.gen.text_templates import read_text_templates
     from ragdx.kb.render import read_facts
@@ -75,15 +77,16 @@ def gen(
     if not parsed:
         raise RagdxError("no valid SQL template", source=str(sql_path))
     texts = read_text_templates(text_path)
-    _check_gen_styles(style or g.styles, texts, text_path)
+    _check_gen_styles(options.styles, texts, text_path)
     kb_dir, corpus_path = _kb_or_corpus(kb, corpus, g)
     corpus_docs = read_corpus(corpus_path, corpus_id_field, corpus_text_field) if corpus_path else None
     facts = read_facts(kb_dir) if kb_dir else None
+    answers = options.answers()
     with progress_bars() as bar:
         task = bar.add_task("answering templates", total=len(parsed))
-        result = build_dataset(engine, sch, parsed, texts, style or g.styles, pick(n, cfg.text_templates.n),
-                               options, kb_facts=facts, per_group=pick(per_group, g.per_group),
-                               unbalanced=pick(unbalanced, g.unbalanced), progress=lambda: bar.advance(task))
+        result = build_dataset(engine, sch, parsed, texts, options.styles, options.n, answers,
+                               kb_facts=facts, per_group=options.per_group, unbalanced=options.unbalanced,
+                               progress=lambda: bar.advance(task))
     _report_answer_problems(result, text_path)
     extra = {}
     if corpus_docs is not None:
@@ -93,7 +96,7 @@ def gen(
         result.records = linked.records
         extra = linked.manifest()
         print_link_stats(linked)
-    write(out, sch, options, result, {**extra, "database": shown_url(url), "sql_templates": str(sql_path),
+    write(out, sch, answers, result, {**extra, "database": shown_url(url), "sql_templates": str(sql_path),
                                       "text_templates": str(text_path),
                                       "knowledge_base": str(kb_dir) if kb_dir else None}, overwrite=overwrite)
     _print_counts(result)
@@ -108,26 +111,11 @@ def gen(
                   f"semantic groups → {escape(str(out))}")
 
 
-def _answer_options(cfg, *, n: int | None, per_group: int | None, max_groups: int | None, seed: int | None,
-                    null_answers: str | None, multi_answer: str | None, unanswerable: str | None,
-                    method: str | None):
-    """How `ragdx gen` answers (flags over ragdx.yaml's gen: section), every value checked (in
-    this order) before the stage's modules are imported."""
-    g = cfg.gen
-    cap = pick(max_groups, g.max_groups_per_template)
-    at_least_one(pick(n, cfg.text_templates.n), "--n")
-    at_least_one(pick(per_group, g.per_group), "--per-group")
-    if cap is not None and cap < 0:
-        raise RagdxError(f"expected 0 (no cap) or a positive number, got {cap}", field="--max-groups-per-template")
-    choices = dict(
-        null_answers=choice(pick(null_answers, g.null_answers), ("drop", "unanswerable", "keep"),
-                            "--null-answers"),
-        multi_answer=choice(pick(multi_answer, g.multi_answer), ("drop", "keep"), "--multi-answer"),
-        unanswerable=choice(pick(unanswerable, g.unanswerable), ("drop", "keep"), "--unanswerable"),
-        method=choice(pick(method, g.method), ("set", "per-combination"), "--method"))
-    from ragdx.gen.qa import AnswerOptions
-
-    return AnswerOptions(max_groups_per_template=cap or None, seed=pick(seed, g.seed), **choices)
+#: how `ragdx gen` spells each generation option, so a bad value is named by its flag
+GEN_FLAGS = {"styles": "--style", "n": "--n", "max_groups_per_template": "--max-groups-per-template",
+             "seed": "--seed", "multi_answer": "--multi-answer", "unanswerable": "--unanswerable",
+             "null_answers": "--null-answers", "method": "--method", "per_group": "--per-group",
+             "unbalanced": "--unbalanced"}
 
 
 def _kb_or_corpus(kb: Path | None, corpus: Path | None, g) -> tuple[Path | None, Path | None]:
