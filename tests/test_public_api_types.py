@@ -21,6 +21,8 @@ import ragdx
 count: int = ragdx.evaluate("runs/mine")
 ragdx.report(["runs/mine"], out=3)
 ragdx.export("dataset", "out.jsonl", to="ragas", run=1.5)
+ragdx.generate_dataset("sqlite:///shop.db", "dataset", null_answers="sometimes")
+ragdx.run(print, "dataset", "runs/x", contexts="inline")
 '''
 
 
@@ -46,6 +48,7 @@ def test_mypy_strict_passes_on_the_public_api_and_rejects_its_misuse(tmp_path):
     lines = [line for line in out.splitlines() if ": error:" in line]
     assert not [line for line in lines if "public_api.py" in line], out
     # each misuse is caught with the API's own types (none of them is a module or Any)
-    assert [int(line.split(":")[1]) for line in lines] == [4, 5, 6], out
+    # ... and a misspelt generation policy or contexts mode too (issue 20: choices are typed)
+    assert [int(line.split(":")[1]) for line in lines] == [4, 5, 6, 7, 8], out
     assert '"EvaluationResult", variable has type "int"' in lines[0]
     assert "Module not callable" not in out

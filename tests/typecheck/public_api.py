@@ -57,8 +57,9 @@ def quickstart(out: Path) -> float:
 
 def imported_names(out: Path, runs: Sequence[str | Path]) -> str:
     """The same names, imported from the package."""
-    dataset: Path = generate_dataset("sqlite:///shop.db", out / "dataset", styles=("short",))
-    summary: RunSummary = run(as_system(answer), dataset, out / "runs" / "mine")
+    dataset: Path = generate_dataset("sqlite:///shop.db", out / "dataset", styles=("short",), max_groups=0,
+                                     null_answers="unanswerable", multi_answer="keep", method="set")
+    summary: RunSummary = run(as_system(answer), dataset, out / "runs" / "mine", contexts="hash", limit=5)
     result: EvaluationResult = evaluate(summary.run_dir)
     metric: Metric | None = None if result.overall is None else result.overall.accuracy
     compare(runs[0], runs[1], n_boot=100)
