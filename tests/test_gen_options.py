@@ -66,6 +66,25 @@ def test_the_api_and_the_cli_make_the_same_dataset(demo_url, tmp_path, monkeypat
         assert counts["left_out_by_cap"] == 0 and counts["null_unanswerable"] > 0 and counts["multi_kept"] > 0
 
 
+def test_options_from_a_project_file_are_the_clis_with_that_file(demo_url, tmp_path, monkeypatch):
+    # ragdx.yaml's gen: section, read once and handed to the API, is what `ragdx gen` reads from the same file
+    (tmp_path / "ragdx.yaml").write_text("gen:\n  max_groups_per_template: 4\n  null_answers: unanswerable\n"
+                                         "  seed: 5\ntext_templates:\n  n: 1\n", encoding="utf-8")
+    options = gen_options(load_config(tmp_path / "ragdx.yaml"))
+    api = ragdx.generate_dataset(demo_url, tmp_path / "api", options, styles=("short",))
+    templates = tmp_path / "api-templates"
+    _cli_gen(tmp_path, monkeypatch, "--db", demo_url, "--sql", str(templates / "sql.yaml"),
+             "--text", str(templates / "text.yaml"), "-o", str(tmp_path / "cli"), "--style", "short")
+    (api_records, api_manifest), (cli_records, cli_manifest) = _dataset(api), _dataset(tmp_path / "cli")
+    assert api_records and api_records == cli_records
+    assert api_manifest["options"] == cli_manifest["options"] and api_manifest["options"]["seed"] == 5
+    assert api_manifest["answer_counts"] == cli_manifest["answer_counts"]
+    assert api_manifest["answer_counts"]["null_unanswerable"] > 0
+    # a keyword still wins over the options handed in
+    again = ragdx.generate_dataset(demo_url, tmp_path / "again", options, styles=("short",), max_groups=2)
+    assert _dataset(again)[1]["options"]["max_groups_per_template"] == 2
+
+
 def test_the_api_writes_no_password_into_the_manifest(demo_url, tmp_path):
     # SQLite ignores the query string; a password there must not reach the manifest (ragdx gen's redaction)
     out = ragdx.generate_dataset(f"{demo_url}?password=hunter2", tmp_path / "ds", styles=("short",), n=1,
@@ -98,6 +117,9 @@ def test_ragdx_yaml_gen_section_is_the_default_and_a_given_value_wins(tmp_path):
     answers = given.answers()
     assert (answers.max_groups_per_template, answers.null_answers) == (None, "keep")
     assert isinstance(gen_options(), GenOptions) and gen_options().max_groups_per_template == DEFAULT_GROUP_CAP
+    # options built before are a base too: None keeps theirs (no cap stays no cap), a value replaces it
+    assert gen_options(given) == given
+    assert gen_options(given, {"seed": 9}).seed == 9 and gen_options(given, {"seed": 9}).styles == ("long",)
 
 
 @pytest.mark.parametrize("keyword, value, message", [

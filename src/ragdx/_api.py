@@ -40,8 +40,9 @@ __all__ = ["generate_dataset", "as_system", "run", "arun", "evaluate", "compare"
 _GEN_KEYWORDS = {"max_groups_per_template": "max_groups"}
 
 
-def generate_dataset(db: str, out: str | Path, *, kb: str | Path | None = None, omit: Sequence[str] = (),
-                     omit_tables: Sequence[str] = (), styles: Sequence[str] | None = None, n: int | None = None,
+def generate_dataset(db: str, out: str | Path, options: GenOptions | None = None, *, kb: str | Path | None = None,
+                     omit: Sequence[str] = (), omit_tables: Sequence[str] = (), styles: Sequence[str] | None = None,
+                     n: int | None = None,
                      per_group: int | None = None, max_groups: int | None = None, seed: int | None = None,
                      null_answers: Literal["drop", "unanswerable", "keep"] | None = None,
                      multi_answer: Literal["drop", "keep"] | None = None,
@@ -56,7 +57,8 @@ def generate_dataset(db: str, out: str | Path, *, kb: str | Path | None = None, 
 
     The options are ``ragdx gen``'s, with its defaults (those of ragdx.yaml's ``gen:`` section,
     :class:`ragdx.config.GenConfig`; no ragdx.yaml is read here), built by the same
-    :func:`ragdx.gen.options.gen_options`: a keyword left None takes the default.
+    :func:`ragdx.gen.options.gen_options`: a keyword left None takes ``options``' value, else the
+    default. A project's file: ``generate_dataset(db, out, gen_options(load_config("ragdx.yaml")))``.
     ``max_groups`` caps the semantic groups per SQL template (a seeded sample; default 25, as
     ``--max-groups-per-template``): pass ``max_groups=0`` for every group. ``null_answers`` (default
     ``"drop"``), ``multi_answer`` and ``unanswerable`` (``"drop"``), ``method`` (``"set"``),
@@ -65,7 +67,7 @@ def generate_dataset(db: str, out: str | Path, *, kb: str | Path | None = None, 
     before the database is opened. The manifest records the database URL without its password."""
     from ragdx.gen.options import gen_options
 
-    options = gen_options(None, dict(styles=styles, n=n, per_group=per_group, max_groups_per_template=max_groups,
+    options = gen_options(options, dict(styles=styles, n=n, per_group=per_group, max_groups_per_template=max_groups,
                                      seed=seed, null_answers=null_answers, multi_answer=multi_answer,
                                      unanswerable=unanswerable, method=method, unbalanced=unbalanced),
                           names=_GEN_KEYWORDS)

@@ -65,36 +65,44 @@ class GenOptions:
                              null_answers=self.null_answers)
 
 
-def gen_options(config: Config | None = None, given: Mapping[str, Any] | None = None, *,
+def gen_options(base: Config | GenOptions | None = None, given: Mapping[str, Any] | None = None, *,
                 names: Mapping[str, str] | None = None) -> GenOptions:
-    """``config``'s ``gen`` section (default: ragdx.yaml's defaults) with each value in ``given``
-    that is not None in its place (keys: :class:`GenOptions`'s fields). A cap of 0 means no cap.
-    ``names``: how the caller spells a field, for the one-line error (default: the field's name)."""
-    from ragdx.config import Config
-
-    cfg = config if config is not None else Config()
-    g, given, names = cfg.gen, dict(given or {}), dict(names or {})
+    """``base`` (a project configuration: its ``gen`` section and ``text_templates.n``; or options
+    built before; default: ragdx.yaml's defaults) with each value in ``given`` that is not None in
+    its place (keys: :class:`GenOptions`'s fields). A cap of 0 means no cap. ``names``: how the
+    caller spells a field, for the one-line error (default: the field's name)."""
     known = [f.name for f in fields(GenOptions)]
+    given, names = dict(given or {}), dict(names or {})
     unknown = sorted(set(given) - set(known))
     if unknown:
         raise RagdxError(f"not a generation option (expected one of {', '.join(known)})", field=unknown[0])
-
-    def value(key: str, default: Any) -> Any:
-        return default if given.get(key) is None else given[key]
+    merged = {**_defaults(base), **{k: v for k, v in given.items() if v is not None}}
 
     def name(key: str) -> str:
         return names.get(key, key)
 
     # checked in the order the CLI always checked them, so its messages stay the same
-    n = _count(value("n", cfg.text_templates.n), name("n"), least=1)
-    per_group = _count(value("per_group", g.per_group), name("per_group"), least=1)
-    cap = _count(value("max_groups_per_template", g.max_groups_per_template), name("max_groups_per_template"),
-                 least=0, hint="0 (no cap) or a positive number")
-    policies = {key: _choice(value(key, getattr(g, key)), allowed, name(key)) for key, allowed in CHOICES.items()}
-    return GenOptions(styles=_styles(value("styles", g.styles), name("styles")), n=n,
+    n = _count(merged["n"], name("n"), least=1)
+    per_group = _count(merged["per_group"], name("per_group"), least=1)
+    cap = _count(merged["max_groups_per_template"], name("max_groups_per_template"), least=0,
+                 hint="0 (no cap) or a positive number")
+    policies = {key: _choice(merged[key], allowed, name(key)) for key, allowed in CHOICES.items()}
+    return GenOptions(styles=_styles(merged["styles"], name("styles")), n=n,
                       max_groups_per_template=cap or None,  # 0 asks for no cap: a cap of 0 would ask nothing
-                      seed=_count(value("seed", g.seed), name("seed")), per_group=per_group,
-                      unbalanced=_flag(value("unbalanced", g.unbalanced), name("unbalanced")), **policies)
+                      seed=_count(merged["seed"], name("seed")), per_group=per_group,
+                      unbalanced=_flag(merged["unbalanced"], name("unbalanced")), **policies)
+
+
+def _defaults(base: Config | GenOptions | None) -> dict[str, Any]:
+    if isinstance(base, GenOptions):
+        return {f.name: getattr(base, f.name) for f in fields(GenOptions)}
+    from ragdx.config import Config
+
+    cfg = base if base is not None else Config()
+    g = cfg.gen
+    return {"styles": g.styles, "n": cfg.text_templates.n, "max_groups_per_template": g.max_groups_per_template,
+            "seed": g.seed, "multi_answer": g.multi_answer, "unanswerable": g.unanswerable,
+            "null_answers": g.null_answers, "method": g.method, "per_group": g.per_group, "unbalanced": g.unbalanced}
 
 
 def _count(value: Any, field: str, *, least: int | None = None, hint: str | None = None) -> Any:
