@@ -622,3 +622,102 @@ def test_a_message_to_a_place_does_not_place_its_sender(foodbank):
     (home,) = link_records([_fb_record(["volunteers.home_hub_id@1"])], FactResolver(engine, schema),
                            Linker(PassageIndex(corpus)))
     assert home.gold_document_ids == ["card"]
+
+
+@pytest.fixture()
+def staff(tmp_path):
+    """Staff with a job title, a grade, a department and a manager (second round of issue 21)."""
+    db = tmp_path / "staff.sqlite"
+    with sqlite3.connect(db) as con:
+        con.executescript("""
+            CREATE TABLE staff (staff_id INTEGER PRIMARY KEY, first_name TEXT, last_name TEXT, job_title TEXT,
+                                grade TEXT, department TEXT, reports_to INTEGER REFERENCES staff(staff_id));
+            INSERT INTO staff VALUES (1, 'Julian', 'Treve', 'Editorial Director', 'Director', 'Editorial', NULL),
+                                     (2, 'Felix', 'Harker', 'Commissioning Editor', 'Senior', 'Sales', 1),
+                                     (3, 'Aidan', 'Walsh', 'Geotechnical Engineer', 'Engineer', 'Ground', 1),
+                                     (4, 'Dominic', 'Ashworth', 'Editorial Assistant', 'Junior', 'Sales', 5),
+                                     (5, 'Alasdair', 'Finch', 'Commissioning Editor', 'Senior', 'Editorial', 1);
+        """)
+    engine = connect(f"sqlite:///{db}")
+    return engine, inspect_schema(engine)
+
+
+def _staff_record(fact: str) -> QARecord:
+    return QARecord(id=fact, group_id=fact, sql_template_id="s", text_template_id="t", style="short",
+                    schema="staff", table="staff", params={}, sql="", query="", answer_columns=[],
+                    answer_rows=[["x"]], answer_text="x", answer_kind="single", entities=[], facts=[fact])
+
+
+def test_a_value_inside_a_longer_value_of_the_same_row_states_that_one(staff):
+    """Issue 21 (precision, second round): "Aidan Walsh is a Geotechnical Engineer" states his job
+    title; his grade "Engineer" is stated only on its own ("Grade: Engineer")."""
+    engine, schema = staff
+    corpus = Corpus.from_texts({"bio": "Aidan Walsh is a Geotechnical Engineer in our Bristol office.",
+                                "hr": "Aidan Walsh was promoted to Engineer in 2019."})
+    grade, title = link_records([_staff_record("staff.grade@3"), _staff_record("staff.job_title@3")],
+                                FactResolver(engine, schema), Linker(PassageIndex(corpus)))
+    assert grade.gold_document_ids == ["hr"]
+    assert title.gold_document_ids == ["bio"]
+
+
+def test_a_parent_line_naming_another_person_gives_the_child_nothing(staff):
+    """Issue 21 (precision, second round): in an org chart, "Julian Treve (Editorial Director)"
+    above Alasdair Finch says who Finch reports to, not that Finch is in Editorial; a parent line
+    naming no one (a group's label) does give its children the value."""
+    engine, schema = staff
+    corpus = Corpus.from_texts({
+        "chart": "Org chart\n\nJulian Treve (Editorial Director)\n    +-- Alasdair Finch (Commissioning Editor)\n"
+                 "        +-- Dominic Ashworth (Editorial Assistant)\n    +-- Felix Harker (Commissioning Editor)\n",
+        "groups": "Departments\n\n- Editorial\n  - Alasdair Finch\n  - Julian Treve\n",
+    })
+    dept, boss = link_records([_staff_record("staff.department@5"), _staff_record("staff.reports_to@5")],
+                              FactResolver(engine, schema), Linker(PassageIndex(corpus)))
+    assert dept.gold_document_ids == ["groups"]
+    assert "chart" in boss.gold_document_ids
+
+
+def test_a_manager_named_after_reports_to_is_not_the_sentences_subject(staff):
+    """Issue 21 (precision, second round): "He will sit with the Editorial team and reports to
+    Alasdair Finch" gives Dominic the team, not Finch."""
+    engine, schema = staff
+    corpus = Corpus.from_texts({
+        "welcome": "# Welcome to Dominic Ashworth\n\n"
+                   "He will sit with the Editorial team and reports to Alasdair Finch.",
+        "finch": "Alasdair Finch works in the Editorial department.",
+    })
+    (dept,) = link_records([_staff_record("staff.department@5")], FactResolver(engine, schema),
+                           Linker(PassageIndex(corpus)))
+    assert dept.gold_document_ids == ["finch"]
+
+
+def test_a_list_of_those_present_makes_a_document_about_none_of_them(staff):
+    """Issue 21 (precision, second round): minutes opening "Present: Julian Treve, Felix Harker,
+    Aidan Walsh" are not about Aidan Walsh; a later line's department is no one's there."""
+    engine, schema = staff
+    corpus = Corpus.from_texts({
+        "minutes": "Present: Julian Treve, Felix Harker, Aidan Walsh\n\nThe party is in the Ground floor kitchen.",
+        "bio": "Aidan Walsh works in our Bristol office. He is in the Ground department.",
+    })
+    (dept,) = link_records([_staff_record("staff.department@3")], FactResolver(engine, schema),
+                           Linker(PassageIndex(corpus)))
+    assert dept.gold_document_ids == ["bio"]
+
+
+def test_a_one_word_name_inside_another_entitys_known_name(tmp_path):
+    """Issue 21 (precision, second round): a port and a ship share a name; "MV Ardmair" in a
+    timetable row names the ship, so the row says nothing of the port Ardmair's berths."""
+    db = tmp_path / "ferry.sqlite"
+    with sqlite3.connect(db) as con:
+        con.executescript("""
+            CREATE TABLE ports (port_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, island TEXT);
+            CREATE TABLE vessels (vessel_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, built INTEGER);
+            INSERT INTO ports VALUES (1, 'Ardmair', 'Rona'), (2, 'Cleit', 'Skarra');
+            INSERT INTO vessels VALUES (1, 'MV Ardmair', 1998), (2, 'MV Cleit', 2004);
+        """)
+    engine = connect(f"sqlite:///{db}")
+    schema = inspect_schema(engine)
+    corpus = Corpus.from_texts({"sailings": "Sailings\n\nToday: MV Ardmair sails to Rona at 7.30.",
+                                "port": "Ardmair is the ferry port on Rona."})
+    (island,) = link_records([_fb_record(["ports.island@1"])], FactResolver(engine, schema),
+                             Linker(PassageIndex(corpus)))
+    assert island.gold_document_ids == ["port"]

@@ -340,6 +340,11 @@ class PassageIndex:
         for a, b in sentences(text[:2000]):
             norm = normalised_passage(text[a:b])
             if len(norm.split()) >= 5:
+                line = text[text.rfind("\n", 0, a) + 1:(text.find("\n", b) + 1 or len(text) + 1) - 1]
+                if _LABELLED_LIST.match(line):
+                    # "Present: A. Keller, K. Meier, E. Clark": a list of those present (or copied,
+                    # or on a team) says who took part; the document is about none of them
+                    return "", ()
                 return norm, proper_names(text[a:b])
         return "", ()
 
@@ -380,8 +385,11 @@ class PassageIndex:
             for pid in self.find(needle):
                 d = self.passages[pid].doc
                 if d not in docs and needle in self.headers[d] and not (len(needle.split()) == 1 and any(
-                        needle in f" {r} " and not f" {r} ".endswith(needle) for r in self.header_runs[d])):
-                    docs.add(d)  # (a one-word name inside a longer one names that: "Köhler Maschinenbau")
+                        needle in f" {r} " and not f" {r} ".endswith(needle) for r in self.header_runs[d])) \
+                        and not _only_as_manager(self.headers[d], 0, [needle]):
+                    # (a one-word name inside a longer one names that: "Köhler Maschinenbau"; "... and
+                    # reports to Alasdair Finch" is about the one who reports)
+                    docs.add(d)
         return docs
 
     def span(self, pid: int) -> dict[str, Any]:
@@ -434,6 +442,9 @@ class Hop:
     #: the value is the subject table's own noun ("hub" for a hub's kind): stated only in a table
     #: cell or a card line whose header or key names no other column
     noun_value: bool = False
+    #: the row's other short values that hold this value as a part ("geotechnical engineer", the
+    #: job title, holds the grade "engineer"): the value written inside one states that one
+    wider: tuple[str, ...] = ()
 
     def value_phrases(self) -> list[str]:
         return [p for all_of, _ in self.value for p in all_of]
@@ -491,8 +502,24 @@ class Linker:
             # nor is a document about an office because its opening sentence names a city
             full = [v for v in names if not (len(v[0]) == 1 and (v[0][0] in self.partial_names
                                                                  or v[0][0] in self.alt_nouns))]
-            hit = self._about[entity] = self.index.about(full)
+            hit = self._about[entity] = {d for d in self.index.about(full) if not self._namesake_only(d, full)}
         return hit
+
+    def _namesake_only(self, doc: int, names: Sequence[Variant]) -> bool:
+        """Does the document's opening sentence name the entity only inside another entity's known
+        name ("MV Ardmair sails at 7.30" is about the ship, not the port Ardmair)? A document whose
+        id or title is the name is about it all the same."""
+        header = self.index.headers[doc]
+        own = [v[0][0] for v in names if len(v[0]) == 1]
+        if not header or not self._entity_names() or any(
+                doc in self.index.doc_names.get(p, ()) for p in own):
+            return False
+        found = [p for p in own if p in header]
+        if not found:
+            return False
+        blocked = self._other_names_around(header, tuple(found), own, nouns=False)
+        return all(all(any(x <= a and b <= y and (y - x) > (b - a) for x, y in blocked)
+                       for a, b in _occurrences(header, p)) for p in found)
 
     def link(self, hop: Hop) -> HopResult:
         hit = self._cache.get(hop.fact)
@@ -620,6 +647,7 @@ class Linker:
         name_spans += self._other_names_around(norm, value, all_names, hop.ref_noun)
         if not hop.ref_noun:
             name_spans += self._unknown_names_around(passage, value, all_names)
+        name_spans += [sp for w in hop.wider for sp in _occurrences(norm, w)]
         # a value inside a name, or a name inside a value, does not count
         value_sents = set.intersection(*({norm.count(SEP, 0, a) for a, b in spans
                                           if not any(x <= a and b <= y and (y - x) > (b - a) for x, y in name_spans)}
@@ -651,17 +679,23 @@ class Linker:
                          or (len(p.split()) == 1 and not p.strip().isdigit()))
         if surnames:
             around += self._unknown_names_around(passage, surnames, [p for p in names if p not in surnames])
+            # nor inside another entity's known name: the port Ardmair is not named by "MV Ardmair"
+            around += self._other_names_around(norm, surnames, names, nouns=False)
         blocked = flat_values + around
         named = {norm.count(SEP, 0, a) for p in names for a, b in _occurrences(norm, p)
                  if not any(x <= a and b <= y and (y - x) > (b - a) for x, y in blocked)}
         named = {i for i in named if self._full_mention(pid, i, names)}
+        if not hop.peers:
+            named = {i for i in named if not _only_as_manager(norm, i, names)}
         if named and self._named_under_another_noun(passage, entity, names):
             named = set()
         if value_in_ctx:
             # in a tree, the line above is the parent: a peer relation (reports to) is read there
             if named and (not hop.peers or passage.kind == "branch") and passage.kind != "heading" \
                     and not (hop.other_relation and passage.kind != "branch") \
-                    and not self._heading_of_another(passage, hop.value_phrases(), names):
+                    and not self._heading_of_another(passage, hop.value_phrases(), names) \
+                    and not (passage.kind == "branch" and not hop.peers
+                             and self._parent_of_another(passage, hop.value_phrases(), names)):
                 return TOPIC_WEIGHT
             return 0.0
         if named & value_sents and not (hop.peers and passage.doc in docs_about):
@@ -884,6 +918,27 @@ class Linker:
                     if gram in known and gram not in own and not any(gram in o for o in own):
                         return True
         return False
+
+    def _parent_of_another(self, passage: Passage, values: Sequence[str], names: Sequence[str]) -> bool:
+        """In a tree, is the value in the parent line beside another entity's name ("Julian Treve
+        (Editorial Director)" above "Felix Harker"): it is the parent's, not the child's (only a line
+        naming no one, a group's label, gives its children a value)."""
+        parent = f" {passage.ctx.split(SEP)[-1].strip()} "
+        if not any(v in parent for v in values):
+            return False
+        return bool(self._known_grams(parent, {n.strip() for n in names} | {v.strip() for v in values}))
+
+    def _known_grams(self, piece: str, own: set[str]) -> list[str]:
+        """The names of known entities in ``piece`` (a padded phrase) other than ``own``."""
+        known = self._entity_names()
+        toks = piece.split()
+        out = []
+        for size in range(min(len(toks), 8), 0, -1):
+            for i in range(len(toks) - size + 1):
+                gram = " ".join(toks[i:i + size])
+                if gram in known and gram not in own and not any(gram in o for o in own):
+                    out.append(gram)
+        return out
 
     def _stated_in_ctx(self, ctx: str, value: tuple[str, ...], own: Sequence[str], ref_noun: str) -> bool:
         """Does the heading a passage sits under state ``value`` itself, not inside another
@@ -1191,6 +1246,27 @@ def _lead_sentence(norm: str) -> int:
         if len(sentence.split()) >= 5:
             return i
     return 0
+
+
+#: a line that is a label and a list of three or more short items ("Present: A, B, C")
+_LABELLED_LIST = re.compile(r"^\s*[*_]*[\w][\w .'-]{0,29}[*_]*:[*_]*\s*"
+                            r"(?:[^,;:()\n]{1,40}[,;]\s*){2,}[^,;:()\n]{1,40}$")
+
+#: words after which a person is named as someone's manager, not as the sentence's subject
+#: ("He sits with the Editorial team and reports to Alasdair Finch": the team is his)
+_MANAGER_LEADS = (" reports to", " report to", " reporting to", " reported to", " managed by", " supervised by",
+                  " line manager", " assistant to", " deputy to")
+
+
+def _only_as_manager(norm: str, sentence: int, names: Sequence[str]) -> bool:
+    """Is the subject named in sentence ``sentence`` of ``norm`` only after words that make it
+    someone's manager? The sentence's other values are then that someone's."""
+    parts = norm.split(SEP)
+    sent = f" {parts[sentence].strip()} " if sentence < len(parts) else ""
+    spans = [sp for p in names for sp in _occurrences(sent, p)]
+    # a surname inside the full name is the same mention
+    starts = [a for a, b in spans if not any(x <= a and b <= y and (y - x) > (b - a) for x, y in spans)]
+    return bool(starts) and all(sent[:a].rstrip().endswith(_MANAGER_LEADS) for a in starts)
 
 
 def _occurrences(norm: str, needle: str) -> list[tuple[int, int]]:
@@ -1584,7 +1660,24 @@ class FactResolver:
                             for e, names in hop.subjects]
         if subjects == [own] and self._unnamed(meta):
             hop.descriptors = [self._descriptors(info.name, key, column)]
+        if isinstance(value, str) and fk is None and not hop.long_text:
+            names = set(meta.names) | set(self._alt_names(meta)) | set(self._code_columns(meta))
+            hop.wider = self._wider_values({c: v for c, v in row.items() if c not in names}, column, {phrase(value)})
         return hop
+
+    @staticmethod
+    def _wider_values(row: Mapping[str, Any], column: str, values: set[str]) -> tuple[str, ...]:
+        """The row's other short texts (a title, not an address: at most four words, no digits)
+        that hold one of ``values`` among more words: "Geotechnical Engineer" states a job title,
+        not the grade "Engineer" of the same person."""
+        out = []
+        for col, other in row.items():
+            if col == column or not isinstance(other, str) or any(ch.isdigit() for ch in other):
+                continue
+            wide = phrase(other)
+            if wide and len(wide.split()) <= 4 and any(v in wide and v != wide for v in values):
+                out.append(wide)
+        return tuple(out)
 
     def _hop_values(self, fact: str, info, meta: _TableMeta, row: Mapping[str, Any], column: str, value: Any,
                     fk, subjects: list) -> Hop:
