@@ -210,7 +210,26 @@ _LIST_SEP = re.compile(r"\s*(?:,|;|\band/or\b|\bor\b|/)\s*", re.IGNORECASE)
 _LIST_SEP_NO_SLASH = re.compile(r"\s*(?:,|;|\band/or\b|\bor\b)\s*", re.IGNORECASE)
 
 
+#: the last (gold, response, verdict) :func:`hedged` gave: the cascade asks it twice in a row about
+#: the same two objects (its own check, then the containment judge's), ~0.3 s of a 100k-query
+#: evaluation. Held as one tuple, replaced whole, so a reader never sees half of two calls; keyed
+#: by identity (the objects are held here, so their ids cannot be reused meanwhile)
+_last_hedged: tuple[Any, Any, bool] = (object(), object(), False)
+
+
 def hedged(gold: Any, response: str) -> bool:
+    """The response offers the gold value as one of several candidates (:func:`hedged_once`),
+    the last question's answer given again when asked about the very same objects."""
+    global _last_hedged
+    last = _last_hedged
+    if last[0] is gold and last[1] is response:
+        return last[2]
+    verdict = hedged_once(gold, response)
+    _last_hedged = (gold, response, verdict)
+    return verdict
+
+
+def hedged_once(gold: Any, response: str) -> bool:
     """The response offers the gold value as one of several candidates ("X or Y", "It may be X, Y
     or Z"). The gold's own text is masked before splitting (a name may hold a comma: "Pavlova,
     Ltd."); a list counts as hedged when it is marked as a guess (maybe, could be, either, ...) or is
