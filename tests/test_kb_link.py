@@ -721,3 +721,24 @@ def test_a_one_word_name_inside_another_entitys_known_name(tmp_path):
     (island,) = link_records([_fb_record(["ports.island@1"])], FactResolver(engine, schema),
                              Linker(PassageIndex(corpus)))
     assert island.gold_document_ids == ["port"]
+
+
+def test_a_number_under_another_measures_header_is_that_measure(tmp_path):
+    """Issue 21 (precision, second round): on an order line "QTY PRODUCT PRICE DISC", the 0.00
+    under "Disc." is the line's discount, not the product's units on order (0)."""
+    db = tmp_path / "shop.sqlite"
+    with sqlite3.connect(db) as con:
+        con.executescript("""
+            CREATE TABLE products (product_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, units_on_order INTEGER);
+            INSERT INTO products VALUES (1, 'Guarana Fantastica', 0), (2, 'Pavlova', 40);
+        """)
+    engine = connect(f"sqlite:///{db}")
+    schema = inspect_schema(engine)
+    corpus = Corpus.from_texts({
+        "order": "Order 10263\n\nQTY  PRODUCT                 PRICE   DISC\n60   Pavlova                 13.90   0.25\n"
+                 "28   Guarana Fantastica      3.60    0.00\n",
+        "stock": "| Product | On order |\n|---|---|\n| Guarana Fantastica | 0 |\n",
+    })
+    (units,) = link_records([_fb_record(["products.units_on_order@1"])], FactResolver(engine, schema),
+                            Linker(PassageIndex(corpus)))
+    assert units.gold_document_ids == ["stock"]

@@ -1086,7 +1086,8 @@ class Linker:
         for cell, title in zip(row, head, strict=True):
             if all(v in f" {' '.join(tokens(cell))} " for v in value):
                 words = _column_words(title)
-                if words & want or not (strict or words & others):
+                # a header naming a measure of its own ("Disc." over 0.00) is not this column's
+                if words & want or not (strict or words & others or words & _MEASURE_WORDS):
                     return True
         return False
 
@@ -1218,6 +1219,10 @@ def _is_quantity(value: tuple[str, ...]) -> bool:
 _UNITS = frozenset({"kg", "g", "t", "tonne", "ton", "lb", "km", "m", "m2", "sqm", "cm", "mm", "l", "litre", "liter",
                     "ml", "min", "minute", "h", "hr", "hour", "day", "week", "month", "year", "yr", "pp", "page",
                     "percent", "%", "eur", "gbp", "usd", "sek", "nok", "dkk", "mile", "knot"})
+
+#: header words that name a measure of a row of their own (an order line's discount, price, quantity):
+#: a number under one is that measure, not another column's
+_MEASURE_WORDS = frozenset({"discount", "price", "quantity", "total", "amount", "subtotal", "tax", "vat", "rate"})
 
 #: column words of a share, which a number with "%" may state
 _SHARE_WORDS = frozenset({"percent", "discount", "rate", "share", "pct", "margin", "tax", "vat", "commission", "ratio"})
