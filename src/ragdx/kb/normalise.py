@@ -125,7 +125,9 @@ def normalise_text(text: str) -> str:
         text = strip_accents(unicodedata.normalize("NFKC", text))
     text = text.casefold().translate(_SPACE_OUT)
     text = ARTICLES.sub(" ", text)
-    return SPACES.sub(" ", text).strip()
+    # `SPACES.sub(" ", text).strip()`, a quarter of the time: `str.split` and `\s` both split on
+    # exactly the characters `str.isspace` names (tests/test_normalise_fast.py checks every one)
+    return " ".join(text.split())
 
 
 # ----------------------------------------------------------------------------- dates
