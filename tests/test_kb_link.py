@@ -742,3 +742,31 @@ def test_a_number_under_another_measures_header_is_that_measure(tmp_path):
     (units,) = link_records([_fb_record(["products.units_on_order@1"])], FactResolver(engine, schema),
                             Linker(PassageIndex(corpus)))
     assert units.gold_document_ids == ["stock"]
+
+
+def test_a_role_on_a_project_is_not_the_persons_grade(tmp_path):
+    """Issue 21 (precision, second round): "Nina Petersen (engineer)" in a project's team names her
+    role on the project (an association row's value), not her grade "Engineer", which a roster's
+    Grade column, or a definition list's "Grade" term, states."""
+    db = tmp_path / "firm.sqlite"
+    with sqlite3.connect(db) as con:
+        con.executescript("""
+            CREATE TABLE staff (staff_id INTEGER PRIMARY KEY, first_name TEXT, last_name TEXT, grade TEXT);
+            CREATE TABLE projects (project_id INTEGER PRIMARY KEY, title TEXT NOT NULL UNIQUE);
+            CREATE TABLE project_staff (project_id INTEGER REFERENCES projects(project_id),
+                                        staff_id INTEGER REFERENCES staff(staff_id), role TEXT,
+                                        PRIMARY KEY (project_id, staff_id));
+            INSERT INTO staff VALUES (1, 'Nina', 'Petersen', 'Engineer'), (2, 'Hugo', 'Lefevre', 'Director');
+            INSERT INTO projects VALUES (1, 'Copenhagen monopile survey');
+            INSERT INTO project_staff VALUES (1, 1, 'engineer'), (1, 2, 'lead');
+        """)
+    engine = connect(f"sqlite:///{db}")
+    schema = inspect_schema(engine)
+    corpus = Corpus.from_texts({
+        "project": "# Copenhagen monopile survey\n\nTeam:\n\n- Nina Petersen (engineer)\n- Hugo Lefevre (lead)\n",
+        "roster": "| Name | Grade |\n|---|---|\n| Nina Petersen | Engineer |\n| Hugo Lefevre | Director |\n",
+        "bio": "# Nina Petersen\n\nGrade\n: Engineer\n",
+    })
+    (grade,) = link_records([_fb_record(["staff.grade@1"])], FactResolver(engine, schema),
+                            Linker(PassageIndex(corpus)))
+    assert grade.gold_document_ids == ["bio", "roster"]

@@ -370,3 +370,12 @@ def test_a_name_without_its_tables_noun_in_a_row_and_yes_no_letters(tmp_path):
     _, text = _html_text("<table><tr><th>Address</th><td>Old Creamery<br>Station Road<br>Felby</td></tr>"
                          "<tr><th>Phone</th><td>01632 961870</td></tr></table>")
     assert "Old Creamery, Station Road, Felby" in text
+
+
+def test_a_definition_list_is_read_as_a_card():
+    """Issue 21 (second round): "Grade\\n: Director" (a Markdown definition list) is a term and its
+    definition, one card, not a paragraph."""
+    text = "# Robert Hale\n\nRole\n: Technical Director\n\nGrade\n: Director\n"
+    kinds = [(b.kind, text[b.start:b.end]) for b in blocks(text)]
+    assert ("card", "Grade\n: Director") in kinds
+    assert ("card", "Role\n: Technical Director") in kinds

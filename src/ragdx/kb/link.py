@@ -85,7 +85,7 @@ from ragdx.kb.normalise import (
     tokens,
     value_variants,
 )
-from ragdx.kb.structure import KEY_VALUE, Block, blocks, split_cells, windows
+from ragdx.kb.structure import KEY_VALUE, Block, blocks, definition_lines, split_cells, windows
 from ragdx.rag.corpus import Corpus
 
 #: weight of a match through the document's subject (rule 2) relative to one in a sentence (rule 1)
@@ -1068,7 +1068,7 @@ class Linker:
         doc = self.index.corpus.documents[passage.doc].text
         want = _column_words(column)
         if passage.kind == "card":
-            for line in doc[passage.start:passage.end].splitlines():
+            for line in definition_lines(doc[passage.start:passage.end].splitlines()):
                 m = KEY_VALUE.match(line)
                 if m and all(v in f" {' '.join(tokens(m.group(2)))} " for v in value):
                     words = _column_words(m.group(1))
@@ -1315,6 +1315,7 @@ class FactResolver:
         self._no_name: dict[str, bool] = {}
         self._desc: dict[str, dict[str, Any]] = {}
         self._relations: dict[tuple[str, str], bool] = {}
+        self._roles: dict[str, frozenset[str]] = {}
 
     def meta(self, table: str) -> _TableMeta:
         """What linking needs to know of a table, worked out once (the schema helpers profile data)."""
@@ -1665,10 +1666,34 @@ class FactResolver:
                             for e, names in hop.subjects]
         if subjects == [own] and self._unnamed(meta):
             hop.descriptors = [self._descriptors(info.name, key, column)]
+        if isinstance(value, str) and fk is None and not hop.noun_value and phrase(value) in self.role_words(info.name):
+            # "Nina Petersen (engineer)" in a project's team: a role on the project, which an
+            # association row holds; the person's own grade "Engineer" is read in a cell or a card
+            # line under its column, as a kind named like its table is
+            hop.noun_value = True
         if isinstance(value, str) and fk is None and not hop.long_text:
             names = set(meta.names) | set(self._alt_names(meta)) | set(self._code_columns(meta))
             hop.wider = self._wider_values({c: v for c, v in row.items() if c not in names}, column, {phrase(value)})
         return hop
+
+    def role_words(self, table: str) -> frozenset[str]:
+        """The short texts (roles, kinds) of the association rows linking ``table`` to another table
+        ("lead", "engineer" of a staff member on a project), as phrases."""
+        hit = self._roles.get(table)
+        if hit is None:
+            found: set[str] = set()
+            for name in self.schema.tables:
+                other = self.meta(name)
+                if not other.association or table not in {schema_table(self.schema, fk.ref_table)
+                                                          for fk in other.info.foreign_keys}:
+                    continue
+                linked = {c for fk in other.info.foreign_keys for c in fk.columns}
+                for row in self.rows(name).values():
+                    found.update(phrase(v) for c, v in row.items()
+                                 if c not in linked and isinstance(v, str) and len(v.split()) <= 3
+                                 and not any(ch.isdigit() for ch in v))
+            hit = self._roles[table] = frozenset(found - {""})
+        return hit
 
     @staticmethod
     def _wider_values(row: Mapping[str, Any], column: str, values: set[str]) -> tuple[str, ...]:

@@ -58,6 +58,26 @@ KEY_VALUE = re.compile(r"^\s*(?:[-*+•·▪◦]\s+)?(?:\*\*|__)?([^\W\d_][^:|\n
                  r"\s*(?:\.{2,}\s*:?|:|\t+|\s{2,}[.·]{2,}\s*)\s*(\S.*)$")
 
 
+def _definition_list(raw: list[str], group: list[int]) -> bool:
+    """Is the group a definition list: short terms, each followed by lines opening with ": "?"""
+    if len(group) < 2 or raw[group[0]].lstrip().startswith(":"):
+        return False
+    terms = [k for k in group if not raw[k].lstrip().startswith(": ")]
+    return all(len(raw[k].split()) <= 5 and k + 1 in group and raw[k + 1].lstrip().startswith(": ")
+               for k in terms)
+
+
+def definition_lines(lines: list[str]) -> list[str]:
+    """Card lines with a definition list's terms joined to their definitions ("Grade: Director")."""
+    out: list[str] = []
+    for line in lines:
+        if line.lstrip().startswith(": ") and out:
+            out[-1] = f"{out[-1].rstrip()}: {line.lstrip()[2:]}"
+        else:
+            out.append(line)
+    return out
+
+
 def _is_kv(line: str) -> bool:
     """A ``key: value`` line: a short key (at most five words) and a value that is not prose (at
     most twelve words); "Textile Cities: Łódź and Manchester is a course in our records ..." is a
@@ -247,6 +267,11 @@ def _group_blocks(text: str, raw: list[str], lines: list[tuple[int, int]], group
         head = [lines[rows[0]]] if header else []
         for k in body:
             out.append(Block(lines[k][0], lines[k][1], "row", base + head, header=head[0] if head else None))
+        return None
+    if _definition_list(raw, group):
+        # "Grade\n: Director" (a Markdown definition list): a term and its definition, read as a
+        # card's key and value
+        out.append(Block(lines[group[0]][0], lines[group[-1]][1], "card", ctx))
         return None
     kv = [k for k in group if _is_kv(raw[k]) and not _is_pipe_row(raw[k])]
     items = [k for k in group if _ITEM.match(raw[k])]
