@@ -97,7 +97,7 @@ def test_the_probe_finds_the_present_document_not_the_deleted_one(world):
     from ragdx.cli.probe import probe_stage
 
     system = _pipeline(world)
-    run(system, world / "ds", world / "run", progress=False)
+    run(system, world / "ds", world / "run", progress=False, probe=False)
     before = {v["id"]: v for v in evaluate(world / "run", judge="exact", n_boot=50, rouge=False).verdicts}
     # without probes both never-retrieved documents leave their queries unsure (the pipeline searched
     # another corpus than the one linked: its fingerprint says so)
@@ -215,7 +215,7 @@ def test_ragdx_run_probes_at_its_end_and_ragdx_probe_alone(world):
 def test_ragdx_probe_refuses_another_system_and_a_non_run(world):
     r = _cli("probe", str(world), "--callable", "tests.test_probe:bm25_answer", corpus=world / "searched.jsonl")
     assert r.returncode == 2 and "not a run directory" in r.stderr and len(r.stderr.strip().splitlines()) == 1
-    run(_pipeline(world), world / "ds", world / "run", progress=False)
+    run(_pipeline(world), world / "ds", world / "run", progress=False, probe=False)
     r = _cli("probe", str(world / "run"), "--callable", "tests.test_probe:other_answer",
              corpus=world / "searched.jsonl")
     assert r.returncode == 2 and "not the run's" in r.stderr
@@ -248,3 +248,13 @@ def test_each_system_of_a_grid_is_probed_after_its_run(world, monkeypatch):
              after=lambda system, run_dir: outcomes.setdefault(run_dir.name, probe_stage(system, run_dir)))
     assert outcomes["bm25"].found == 1 and outcomes["bm25"].not_found == 1
     assert {p.doc_id for p in read_probes(world / "grid" / "bm25")} == {"observatory", "town-mossbury"}
+
+
+def test_the_api_run_probes_as_ragdx_run_does(world):
+    """``ragdx.run`` probes at the end like ``ragdx run`` (issue 20: one behaviour for API and CLI),
+    so an API user's evaluation settles the never-retrieved evidence the same way."""
+    run(_pipeline(world), world / "ds", world / "run", progress=False)
+    probed = {p.doc_id: p.found for p in read_probes(world / "run") if p.found is not None}
+    assert probed.get("observatory") is True and probed.get("town-mossbury") is False
+    verdicts = {v["id"]: v for v in evaluate(world / "run", judge="exact", n_boot=50, rouge=False).verdicts}
+    assert verdicts["g12-t0"]["verdict"] == "kb_gap" and verdicts["gq-t0"]["verdict"] == "retrieval_failure"

@@ -162,12 +162,14 @@ Contexts = Literal["once", "full", "hash"]
 
 def run(system: Any, dataset: str | Path | Iterable[Any], out: str | Path, *, name: str | None = None,
         concurrency: int = 4, progress: bool = True, rerun_failed: bool = False, overwrite: bool = False,
-        limit: int | None = None, contexts: Contexts = "once") -> RunSummary:
+        limit: int | None = None, contexts: Contexts = "once", probe: bool = True) -> RunSummary:
     """Run ``system`` (see :func:`as_system`) over ``dataset`` into the run directory ``out``,
     resuming what is there. The keywords are :func:`ragdx.rag.runner.run`'s and ``ragdx run``'s
-    flags of the same names, with the same defaults (``ragdx run`` also probes the system for
-    never-retrieved evidence after the run and sets its exit by ``--max-failed``: here, run
-    ``ragdx probe`` for the first). Works inside a running event loop too."""
+    flags of the same names, with the same defaults. Like ``ragdx run``, it then probes the system
+    for the evidence documents no query retrieved (``probe=False``: ``--no-probe``), so that
+    ``evaluate`` tells a knowledge-base gap from a retrieval failure alike for both; the outcome
+    is one of the summary's ``warnings`` when probes could not run. (``ragdx run`` also sets its
+    exit by ``--max-failed``.) Works inside a running event loop too."""
     import asyncio
 
     from ragdx.rag import runner
@@ -176,21 +178,46 @@ def run(system: Any, dataset: str | Path | Iterable[Any], out: str | Path, *, na
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        return runner.run(target, dataset, out, concurrency=concurrency, progress=progress, rerun_failed=rerun_failed,
-                          overwrite=overwrite, limit=limit, contexts=contexts)
-    return _in_thread(runner.arun(target, dataset, out, concurrency=concurrency, progress=progress,
-                                  rerun_failed=rerun_failed, overwrite=overwrite, limit=limit, contexts=contexts))
+        summary = runner.run(target, dataset, out, concurrency=concurrency, progress=progress,
+                             rerun_failed=rerun_failed, overwrite=overwrite, limit=limit, contexts=contexts)
+        return _probed(summary, target, out, concurrency) if probe else summary
+    summary = _in_thread(runner.arun(target, dataset, out, concurrency=concurrency, progress=progress,
+                                     rerun_failed=rerun_failed, overwrite=overwrite, limit=limit, contexts=contexts))
+    return _in_thread(_aprobed(summary, target, out, concurrency)) if probe else summary
+
+
+async def _aprobed(summary: RunSummary, system: Any, out: str | Path, concurrency: int) -> RunSummary:
+    # the probes' own event loop runs in a thread of its own here: this coroutine's loop is busy
+    import asyncio
+
+    return await asyncio.to_thread(_probed, summary, system, out, concurrency)
+
+
+def _probed(summary: RunSummary, system: Any, out: str | Path, concurrency: int) -> RunSummary:
+    """``summary`` after probing the run in ``out`` (``ragdx run``'s probe stage); a probe stage
+    that cannot run is said in the summary's warnings, never raised: the run is written."""
+    from ragdx.evaluate.probes import probe_stage
+
+    try:
+        outcome = probe_stage(system, Path(out), concurrency=concurrency)
+    except RagdxError as exc:
+        summary.warnings.append(f"probes not run: {exc}")
+        return summary
+    if outcome.applicable and outcome.skipped:
+        summary.warnings.append(f"probes not run: {outcome.skipped}")
+    return summary
 
 
 async def arun(system: Any, dataset: str | Path | Iterable[Any], out: str | Path, *, name: str | None = None,
                concurrency: int = 4, progress: bool = True, rerun_failed: bool = False, overwrite: bool = False,
-               limit: int | None = None, contexts: Contexts = "once") -> RunSummary:
+               limit: int | None = None, contexts: Contexts = "once", probe: bool = True) -> RunSummary:
     """:func:`run`, awaited in the caller's own event loop."""
     from ragdx.rag import runner
 
     target = as_system(system, name=name, dataset=_dataset_path(dataset))
-    return await runner.arun(target, dataset, out, concurrency=concurrency, progress=progress,
-                             rerun_failed=rerun_failed, overwrite=overwrite, limit=limit, contexts=contexts)
+    summary = await runner.arun(target, dataset, out, concurrency=concurrency, progress=progress,
+                                rerun_failed=rerun_failed, overwrite=overwrite, limit=limit, contexts=contexts)
+    return await _aprobed(summary, target, out, concurrency) if probe else summary
 
 
 def _evaluation_config(config: EvaluationConfig | None, given: dict[str, Any]) -> EvaluationConfig:

@@ -15,32 +15,7 @@ from rich.markup import escape
 from ragdx.cli.options import DatasetOpt
 from ragdx.cli.output import console
 from ragdx.errors import RagdxError
-
-
-def probe_stage(system: Any, run_dir: Path, dataset: Path | None = None, *, build: bool = False,
-                concurrency: int = 4) -> Any:
-    """Probe ``run_dir``'s never-retrieved evidence documents through ``system``, with queries made
-    of the text of the knowledge base the dataset was linked in; returns the
-    :class:`ragdx.rag.probe.ProbeRun` (``skipped`` says why nothing was probed)."""
-    from ragdx.evaluate.runs import dataset_knowledge_base, map_retrieved_ids
-    from ragdx.gen.dataset import read_records
-    from ragdx.rag.probe import ProbeRun, probe_run
-    from ragdx.rag.run_dataset import resolve_dataset
-
-    path = resolve_dataset(run_dir, dataset)
-    if path is None:
-        return ProbeRun(skipped="the run's manifest names no dataset file: pass --dataset")
-    records = read_records(path)
-    if not any(getattr(r, "gold_document_ids", None) for r in records):
-        return ProbeRun(skipped="the dataset carries no evidence documents (made without --corpus or a knowledge base)",
-                        applicable=False)
-    corpus = dataset_knowledge_base(path if path.is_dir() else path.parent, run_dir)
-    if corpus is None:
-        return ProbeRun(skipped="the knowledge base the dataset was linked in is not found: nothing to make probes of")
-    known = set(corpus.ids)
-    return probe_run(system, run_dir, records, {d.id: d.text for d in corpus.documents},
-                     titles={d.id: d.title for d in corpus.documents},
-                     map_ids=lambda ids: map_retrieved_ids(ids, known)[0], concurrency=concurrency, build=build)
+from ragdx.evaluate.probes import probe_stage
 
 
 def _same_system(system: Any, run_dir: Path) -> None:
