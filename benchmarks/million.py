@@ -34,6 +34,11 @@ machine's memory is measured up to the limit rather than run to the end):
 * ``report`` (HTML) of the local run, reading that evaluation; floor: reading the evaluation's
   files and writing as many bytes as the report.
 
+``--load-only DATASET`` measures only reading a dataset as ``ragdx run`` does (every record
+checked, (id, query) kept), and ``--write-jsonl-only ROWS`` only ``store.write_jsonl`` over ROWS
+result-like rows, each in this process with the ragdx that ``PYTHONPATH`` names (so an older
+checkout, e.g. ``git archive HEAD src | tar -x -C /tmp/before``, can be measured beside this one).
+
 ``--profile FILE`` runs the local trivial run once more under cProfile (main thread: the event
 loop) and writes the top of the profile to FILE with the share of the loop spent rewriting the
 manifest (``_write_manifest`` inside ``_answer_all``).
@@ -380,6 +385,51 @@ def refresh_cost(records: int, times: int = 20) -> tuple[float, float]:
     return costs[0], costs[1]
 
 
+def load_cost(dataset: str) -> str:
+    """CPU s and peak RSS of reading a dataset as ``ragdx run`` does (``_load_dataset``: every
+    record checked, (id, query) kept), in this process; the ragdx imported is whichever
+    ``PYTHONPATH`` names, so an older checkout can be measured beside this one."""
+    import resource
+
+    import ragdx
+    from ragdx.rag import runner
+
+    before = time.process_time()
+    inputs, info = runner._load_dataset(dataset)
+    cpu = time.process_time() - before
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return (f"_load_dataset({dataset!r}): {len(inputs):,} records, {cpu:.2f} CPU s, peak RSS {peak:,.0f} MB "
+            f"(queries_sha256 {info['queries_sha256'][:12]}, sha256 {info['sha256'][:12]}; ragdx from "
+            f"{Path(ragdx.__file__).parent})")
+
+
+def write_jsonl_cost(rows: int) -> str:
+    """CPU s and peak RSS of ``store.write_jsonl`` over ``rows`` result-like rows made one at a
+    time (the rows themselves are never all held), in this process; the baseline is the RSS just
+    before the call; ragdx from ``PYTHONPATH`` as in :func:`load_cost`."""
+    import resource
+
+    import ragdx
+    from ragdx.store import write_jsonl
+
+    def make():
+        for k in range(rows):
+            yield {"id": f"r{k:07d}", "query": f"In which city is 'Customer {k:07d}'?",
+                   "answer": f"City {k % 5000:04d}",
+                   "contexts": [{"id": f"Customer:{k}", "text": f"Customer {k:07d} is in City {k % 5000:04d}.",
+                                 "score": 0.5}], "latency_s": 0.0125}
+
+    base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    with tempfile.TemporaryDirectory() as tmp:
+        before = time.process_time()
+        write_jsonl(Path(tmp) / "rows.jsonl", make())
+        cpu = time.process_time() - before
+        size = (Path(tmp) / "rows.jsonl").stat().st_size
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return (f"write_jsonl of {rows:,} rows ({size / 2**20:,.0f} MiB): {cpu:.2f} CPU s, peak RSS {peak:,.0f} MB "
+            f"({base:,.0f} MB before the call; ragdx from {Path(ragdx.__file__).parent})")
+
+
 def cpu_model() -> str:
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -420,7 +470,15 @@ def main() -> None:
     ap.add_argument("--out", type=Path, help="write the table (markdown) here")
     ap.add_argument("--refresh-only", action="store_true",
                     help="only the CPU of one manifest refresh with --queries records answered")
+    ap.add_argument("--load-only", metavar="DATASET",
+                    help="only the CPU and peak RSS of reading DATASET as `ragdx run` does")
+    ap.add_argument("--write-jsonl-only", type=int, metavar="ROWS",
+                    help="only the CPU and peak RSS of store.write_jsonl over ROWS rows")
     args = ap.parse_args()
+    if args.load_only or args.write_jsonl_only:
+        print(load_cost(args.load_only) if args.load_only else write_jsonl_cost(args.write_jsonl_only))
+        print(f"CPU: {cpu_model()}; load average {os.getloadavg()[0]:.1f}")
+        return
     if args.queries < 4 or args.queries % 4:
         ap.error("--queries must be a positive multiple of 4")
     if args.refresh_only:

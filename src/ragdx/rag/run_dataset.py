@@ -21,11 +21,173 @@ from typing import Any
 
 from ragdx.errors import RagdxError
 from ragdx.rag.rundir import Manifest, RunPaths, queries_sha256
+from ragdx.store import gc_paused
 
 
 def records_file(path: Path) -> Path:
     """The file whose bytes identify a dataset: a directory's ``records.jsonl``, or the file given."""
     return path / "records.jsonl" if path.is_dir() else path
+
+
+@dataclass(slots=True)
+class DatasetQueries:
+    """What a run takes from a dataset file: every record's id and query, in the file's order, and
+    the SHA-256 of the file's bytes (the dataset's identity in the run manifest)."""
+
+    ids: list[str]
+    queries: list[str]
+    sha256: str
+    #: how the records were checked: ``columns`` (:func:`read_queries`'s fast path) or ``records``
+    #: (each validated as a ``QARecord``)
+    checked: str
+
+
+@gc_paused()  # a million parsed records, none in a cycle: collecting tripled the parse's cost
+def read_queries(path: str | Path) -> DatasetQueries:
+    """The ids and queries of a dataset (a directory, its ``records.jsonl`` or ``.parquet``), every
+    record checked against the dataset's type first, so a run never starts on a file that
+    ``ragdx evaluate`` will refuse.
+
+    Validating each record as a ``QARecord`` (pydantic) cost 43 CPU s of a million-query run, more
+    than answering the whole file. So a JSONL file is first checked by columns (:func:`_by_columns`:
+    every field of a block of records at once, exact JSON types, in C loops, ~2 µs a record),
+    which accepts a record only where that validation accepts it as it is. The first block it
+    cannot vouch for (a field missing or of another type, a bad or blank line, a duplicate key)
+    sends the whole file through :func:`ragdx.gen.dataset.iter_records` instead, from its start:
+    a bad file gets that function's one-line error naming the file, the line and the field, and a
+    file it accepts after converting a value (an integer where a float is typed) is read the same
+    as before."""
+    from ragdx.gen.dataset import iter_records
+    from ragdx.store import sha256_file
+
+    path = Path(path)
+    file = records_file(path)
+    if file.suffix != ".parquet" and file.is_file():
+        fast = _by_columns(file)
+        if fast is not None:
+            return fast
+    ids: list[str] = []
+    queries: list[str] = []
+    for record in iter_records(path):
+        ids.append(record.id)
+        queries.append(record.query)
+    return DatasetQueries(ids, queries, sha256_file(file), "records")
+
+
+#: blocks of this many bytes of lines are parsed and checked at once
+_BLOCK_BYTES = 1 << 22
+
+
+def _by_columns(file: Path) -> DatasetQueries | None:
+    """:func:`read_queries` of a JSONL file in blocks of lines checked by :func:`_block_fits`,
+    hashing the bytes as they are read (one pass over the file); None as soon as a block cannot be
+    vouched for, or when the file holds no record (the full validation then says what is wrong)."""
+    import hashlib
+    from operator import itemgetter
+
+    from ragdx.store import parse_lines
+
+    checks = _column_checks()
+    if checks is None:
+        return None
+    digest = hashlib.sha256()
+    ids: list[str] = []
+    queries: list[str] = []
+    try:
+        fh = file.open("rb")
+    except OSError:
+        return None  # the full path's own error names the file
+    with fh:
+        while block := fh.readlines(_BLOCK_BYTES):
+            digest.update(b"".join(block))
+            objs = parse_lines(block)
+            if objs is None or not _block_fits(objs, checks):
+                return None
+            ids.extend(map(itemgetter("id"), objs))
+            queries.extend(map(itemgetter("query"), objs))
+    if not ids:
+        return None
+    return DatasetQueries(ids, queries, digest.hexdigest(), "columns")
+
+
+def _types(values: Any) -> set[type]:
+    return set(map(type, values))
+
+
+_NONE = type(None)
+#: For each field type of ``QARecord`` (its annotation's text), the exact JSON types its value may
+#: have, level by level: the value's, then its items' (for a list), then theirs. Only exact JSON
+#: types pass: a value the full validation would convert (``1`` for a float) or refuse fails, and
+#: the file goes the full way. A JSON object's keys are always text, so ``dict[str, Any]`` needs
+#: no look inside, nor ``Any`` any.
+_LEVELS: dict[str, tuple[frozenset[type], ...]] = {
+    "str": (frozenset({str}),),
+    "dict[str, Any]": (frozenset({dict}),),
+    "list[str]": (frozenset({list}), frozenset({str})),
+    "list[list[Any]]": (frozenset({list}), frozenset({list})),
+    "list[list[str]]": (frozenset({list}), frozenset({list}), frozenset({str})),
+    "list[dict[str, Any]]": (frozenset({list}), frozenset({dict})),
+    "bool | None": (frozenset({bool, _NONE}),),
+    "float | None": (frozenset({float, _NONE}),),
+}
+
+
+def _column_checks() -> list[tuple[tuple[str, ...], tuple[frozenset[type], ...]]] | None:
+    """The fields of ``QARecord`` grouped by type: (names, the types of each level); None when a
+    field has a type :data:`_LEVELS` does not know (a field added later), or the record checks
+    itself after validation: every file then goes the full way rather than be checked by a rule
+    that was not written for it."""
+    from dataclasses import fields
+
+    from ragdx.gen.dataset import QARecord
+
+    if hasattr(QARecord, "__post_init__"):
+        return None  # a check of its own, which only the full validation runs
+    groups: dict[tuple[frozenset[type], ...], list[str]] = {}
+    for f in fields(QARecord):
+        levels = _LEVELS.get(str(f.type))
+        if levels is None:
+            return None
+        groups.setdefault(levels, []).append(f.name)
+    return [(tuple(names), levels) for levels, names in groups.items()]
+
+
+def _fits(values: Any, levels: tuple[frozenset[type], ...]) -> bool:
+    """Whether every value has a type of ``levels[0]``, each of their items one of ``levels[1]``,
+    and so on; each level is one pass in C over every value of the block."""
+    from itertools import chain
+
+    for depth, allowed in enumerate(levels):
+        if depth < len(levels) - 1:
+            values = list(values)  # walked twice: for its types, then for its items
+        if not _types(values) <= allowed:
+            return False
+        values = chain.from_iterable(values)
+    return True
+
+
+def _block_fits(objs: list[Any], checks: list[tuple[tuple[str, ...], tuple[frozenset[type], ...]]]) -> bool:
+    """Every object a dict with exactly the record's fields (all of them: ragdx writes every
+    field, so a missing one, which may have a default, goes the full way), the values of each
+    group of fields of the exact types its levels allow."""
+    from itertools import chain
+    from operator import itemgetter
+
+    # as many keys as the record has fields, and every field found below (a KeyError otherwise):
+    # exactly the record's fields, with no set built per object
+    fields = sum(len(group) for group, _ in checks)
+    if not _types(objs) <= {dict} or set(map(len, objs)) != {fields}:
+        return False
+    try:
+        for group, levels in checks:
+            # one C pass over the block per group of fields of one type, no column built
+            values = (chain.from_iterable(map(itemgetter(*group), objs)) if len(group) > 1
+                      else map(itemgetter(group[0]), objs))
+            if not _fits(values, levels):
+                return False
+    except KeyError:
+        return False
+    return True
 
 
 def relative_to(path: str | Path, start: str | Path) -> str | None:
