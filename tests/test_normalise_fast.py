@@ -34,3 +34,15 @@ def test_normalise_text_forms():
     assert normalise_text("The  O'Connell!") == "o connell"
     assert normalise_text("\u00a0 Faculty\tof\u2003Humanities \n") == "faculty of humanities"
     assert normalise_text("   ") == ""
+
+
+def test_tokens_rewrite_number_words_and_units_and_leave_the_rest():
+    from ragdx.kb.normalise import tokens
+
+    # no number word or unit: every token as it is (the fast path)
+    assert tokens("Children's Literature is a course") == tokens("children s literature is a course")
+    plain = tokens("the course HUM-220 is taught in autumn")
+    assert plain and all(t in "the course hum 220 is taught in autumn".split() for t in plain)
+    # number words and units still rewritten (the loop)
+    assert tokens("twenty one berths") == tokens("21 berths")
+    assert tokens("seven") == ["7"] and tokens("one") == ["one"]

@@ -164,7 +164,7 @@ def _value_of(value: Any) -> date | float | None:
     """The single date or number a gold value *is* (not merely mentions), else None."""
     if isinstance(value, bool):
         return None
-    if isinstance(value, int | float):
+    if isinstance(value, (int, float)):  # a tuple: `int | float` builds a union object per call
         return float(value) if math.isfinite(value) else None
     if isinstance(value, datetime):
         return value.date()

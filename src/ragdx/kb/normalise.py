@@ -579,7 +579,9 @@ def _prepare(text: str) -> str:
 
 def _tokens(prepared: str) -> list[str]:
     toks = [_number(t) if "." in t else t for t in _TOKEN.findall(prepared)]
-    if not toks:
+    if _SPECIAL_TOKENS.isdisjoint(toks):
+        # no number word and no unit: the loop below would copy every token as it is (most
+        # responses; the loop was most of the time of this function)
         return toks
     out: list[str] = []
     n = len(toks)
@@ -599,6 +601,10 @@ def _tokens(prepared: str) -> list[str]:
         out.append(t)
         i += 1
     return out
+
+
+#: every token the loop of :func:`_tokens` may rewrite (number words, units)
+_SPECIAL_TOKENS = frozenset(_WORD_TENS) | frozenset(_WORD_UNITS) | frozenset(_UNIT_OF)
 
 
 def tokens(text: str) -> list[str]:
