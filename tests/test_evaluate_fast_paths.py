@@ -130,3 +130,28 @@ def test_porter_stemmer_without_nltks_package_is_nltks():
     assert got["loaded"] == []  # neither NLTK's package nor scikit-learn imported for the stemmer
     assert got["fast"] == got["slow"]
     assert got["real"]  # a later `import nltk` is the real package, not the stand-in
+
+
+def _record(**change) -> dict:
+    rec = {"id": "r1", "group_id": "g1", "sql_template_id": "s1", "text_template_id": "t1", "style": "short",
+           "schema": "Course", "table": "Course", "params": {"Course.Title": "Art"}, "sql": "SELECT 1",
+           "query": "code of course Art", "answer_columns": ["Code"], "answer_rows": [["HUM-220"]],
+           "answer_text": "HUM-220", "answer_kind": "single"}
+    rec.update(change)
+    return rec
+
+
+def test_dataset_reader_validates_directly_and_still_names_file_and_field(tmp_path):
+    from ragdx.errors import RagdxError
+    from ragdx.gen.dataset import read_records
+
+    path = tmp_path / "records.jsonl"
+    path.write_text(json.dumps(_record()) + "\n" + json.dumps(_record(id="r2", evidence_confidence=1)) + "\n",
+                    encoding="utf-8")
+    good = read_records(path)
+    assert [r.id for r in good] == ["r1", "r2"] and good[1].evidence_confidence == 1.0
+    path.write_text(json.dumps(_record()) + "\n" + json.dumps(_record(id="r2", answer_rows="HUM-220")) + "\n",
+                    encoding="utf-8")
+    with pytest.raises(RagdxError) as err:
+        read_records(path)
+    assert "records.jsonl" in str(err.value) and "line 2" in str(err.value) and "answer_rows" in str(err.value)
