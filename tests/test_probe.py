@@ -119,7 +119,7 @@ def test_the_probe_finds_the_present_document_not_the_deleted_one(world):
     result = evaluate(world / "run", judge="exact", n_boot=50, rouge=False)
     after = {v["id"]: v for v in result.verdicts}
     assert evaluation_is_current(world / "run" / "evaluation", world / "run")
-    assert any("probed in their own words, 1 came back" in w and "1 did not" in w for w in result.warnings)
+    assert any("probed in their own words: 1 came back" in w and "1 did not" in w for w in result.warnings)
     for t in ("t0", "t1"):
         assert after[f"g12-{t}"]["verdict"] == "kb_gap" and after[f"g12-{t}"]["basis"] == "probe_not_found"
         assert after[f"g12-{t}"]["confidence"] == "medium" and "Mossbury" in after[f"g12-{t}"]["why"]

@@ -207,12 +207,16 @@ def _dataset_summary(console: Console, bed: Testbed) -> dict[str, Any]:
 
 
 def _run_systems(out: Path, top_k: int, progress: bool) -> list[Path]:
+    from ragdx.evaluate.probes import probe_stage
     from ragdx.rag.runner import run
 
     run_dirs = []
     for system in _systems(out / "kb", top_k):
         run_dir = out / "runs" / system.name
         run(system, out / "dataset", run_dir, concurrency=1, progress=progress)
+        # as `ragdx run` does: the evidence no query retrieved, asked for in its own words, so the
+        # evaluation tells a missing document from one the retriever does not reach
+        probe_stage(system, run_dir, concurrency=1)
         run_dirs.append(run_dir)
     return run_dirs
 

@@ -503,21 +503,30 @@ def _close_check(check: InputCheck, out: Judged, pairs: Sequence[tuple[Any, Any]
 
     unseen = never_retrieved(out)
     if unseen:
-        probed = {d: check.probes[d].get("found") for d in unseen if d in check.probes}
-        found, absent = sum(1 for v in probed.values() if v), sum(1 for v in probed.values() if v is False)
-        check.warnings.append(
-            f"{len(unseen)} documents that state facts the questions need were never retrieved by any query "
-            f"({', '.join(sorted(unseen)[:5])}{', …' if len(unseen) > 5 else ''}): "
-            + (f"probed in their own words, {found} came back (answers needing them: retrieval failures) and "
-               f"{absent} did not (likely missing from the system's index: knowledge-base gaps)"
-               + (f"; {len(unseen) - found - absent} unknown, blamed 'knowledge base or retriever'"
-                  if len(unseen) - found - absent else "") if probed else
-               "check that the system's index holds them (`ragdx probe` asks for them); answers needing only "
-               "them are blamed 'knowledge base or retriever' (kb_or_retrieval)"))
+        check.warnings.append(_never_retrieved_warning(unseen, check.probes))
     check.judged = sum(1 for j in out if not j.error)
     check.judge_failed = sum(1 for j in out if j.error)
     count_judge_failures(check, verdicts)
     check.system_failed = sum(1 for _, o in pairs if o.error)
+
+
+def _never_retrieved_warning(unseen: set[str], probes: dict[str, Any]) -> str:
+    """What to say of evidence documents no query retrieved: briefly where the run's probes
+    settled every one (each verdict then carries its probe in ``why``), else what is unknown."""
+    probed = {d: probes[d].get("found") for d in unseen if d in probes}
+    found, absent = sum(1 for v in probed.values() if v), sum(1 for v in probed.values() if v is False)
+    unknown = len(unseen) - found - absent
+    listed = f"{', '.join(sorted(unseen)[:3])}{', …' if len(unseen) > 3 else ''}"
+    if probed and not unknown:
+        return (f"{len(unseen)} evidence documents no query retrieved ({listed}) were probed in their own words: "
+                f"{found} came back (retrieval failures), {absent} did not (knowledge-base gaps)")
+    head = f"{len(unseen)} documents that state facts the questions need were never retrieved by any query ({listed}): "
+    if probed:
+        return (head + f"probed in their own words, {found} came back (answers needing them: retrieval failures) and "
+                f"{absent} did not (likely missing from the system's index: knowledge-base gaps); {unknown} unknown, "
+                "blamed 'knowledge base or retriever'")
+    return (head + "check that the system's index holds them (`ragdx probe` asks for them); answers needing only "
+            "them are blamed 'knowledge base or retriever' (kb_or_retrieval)")
 
 
 def _read_probes(check: InputCheck, run_dir: Path, known: set[str] | None) -> None:
