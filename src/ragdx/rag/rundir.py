@@ -296,34 +296,20 @@ _INPUT_LINE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 
 def write_inputs(run_dir: Path, inputs: Iterable[SystemInput]) -> None:
-    """``inputs.jsonl``, atomically (a temporary file renamed over it, synced), written in blocks
-    of lines: the lines of a million inputs held at once took 4.4 GB (each encoded line kept
-    ~4 KB of heap), more than the whole rest of a run."""
-    import tempfile
+    """``inputs.jsonl``, atomically (``store.atomic_writer``: a temporary file renamed over it,
+    synced), written in blocks of lines: the lines of a million inputs held at once took 4.4 GB
+    (each encoded line kept ~4 KB of heap), more than the whole rest of a run."""
+    from ragdx.store import atomic_writer
 
-    from ragdx.store import default_mode
-
-    path = RunPaths(run_dir).inputs
-    path.parent.mkdir(parents=True, exist_ok=True)
-    mode = default_mode(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        os.fchmod(fd, mode)
-        with os.fdopen(fd, "wb") as fh:
-            block: list[str] = []
-            for i in inputs:
-                block.append(_INPUT_LINE.encode({"id": i.id, "query": i.query}))
-                if len(block) == _SCAN_BLOCK:
-                    fh.write(("\n".join(block) + "\n").encode("utf-8"))
-                    block.clear()
-            if block:
+    with atomic_writer(RunPaths(run_dir).inputs) as fh:
+        block: list[str] = []
+        for i in inputs:
+            block.append(_INPUT_LINE.encode({"id": i.id, "query": i.query}))
+            if len(block) == _SCAN_BLOCK:
                 fh.write(("\n".join(block) + "\n").encode("utf-8"))
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+                block.clear()
+        if block:
+            fh.write(("\n".join(block) + "\n").encode("utf-8"))
 
 
 # ----------------------------------------------------------------------------- results
