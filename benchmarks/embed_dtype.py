@@ -16,10 +16,14 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import sys
 import time
 from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # loaded by path (tests) as well as run
+from machine import cpu_model  # noqa: E402  (benchmarks/machine.py)
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("OMP_WAIT_POLICY", "passive")
@@ -110,18 +114,6 @@ def main() -> None:
         with args.append.open("a", encoding="utf-8") as f:
             f.write("\n" + text)
 
-
-def cpu_model() -> str:
-    """The CPU's model name as /proc/cpuinfo gives it (the platform's processor elsewhere)."""
-    try:
-        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace").splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    import platform
-
-    return platform.processor() or platform.machine()
 
 
 if __name__ == "__main__":

@@ -79,6 +79,9 @@ from ragdx.gen.sql_templates import SqlTemplate, parse_template
 from ragdx.gen.text_templates import TextTemplate
 from ragdx.store import gc_paused
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # loaded by path (tests) as well as run
+from machine import cpu_model  # noqa: E402  (benchmarks/machine.py)
+
 #: bump when the generated data changes, so an old file is rebuilt rather than reused
 DB_FORMAT = 7301
 
@@ -321,16 +324,6 @@ def _loadavg() -> str:
     except OSError:
         return "n/a"
 
-
-def cpu_model() -> str:
-    """The CPU's model name (/proc/cpuinfo), for the record of where the numbers came from."""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return "unknown CPU"
 
 
 def peak_rss_mib() -> float:

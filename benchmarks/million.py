@@ -61,6 +61,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # loaded by path (tests) as well as run
+from machine import cpu_model  # noqa: E402  (benchmarks/machine.py)
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 CITIES = 5_000
@@ -429,15 +432,6 @@ def write_jsonl_cost(rows: int) -> str:
     return (f"write_jsonl of {rows:,} rows ({size / 2**20:,.0f} MiB): {cpu:.2f} CPU s, peak RSS {peak:,.0f} MB "
             f"({base:,.0f} MB before the call; ragdx from {Path(ragdx.__file__).parent})")
 
-
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def table(rows: list[tuple[Stage, Stage | None]]) -> list[str]:

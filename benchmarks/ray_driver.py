@@ -20,12 +20,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import shlex
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # loaded by path (tests) as well as run
+from machine import cpu_model  # noqa: E402  (benchmarks/machine.py)
 
 RESULTS = Path(__file__).resolve().parent / "results" / "ray_driver.md"
 
@@ -46,15 +48,6 @@ def dataset(directory: Path, n: int) -> Path:
                 "answer_text": str(k), "answer_kind": "single"}) + "\n")
     return directory
 
-
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def timed_run(system, data: Path, out: Path, concurrency: int, n: int) -> tuple[float, float]:
