@@ -200,12 +200,12 @@ class RecordColumns:
         kb = self.kb
         if kb is None:
             rest = [',"gold_document_ids":[],"kb_supported":null,"evidence_sets":[],'
-                    '"entity_document_ids":[],"kb_basis":"","evidence_spans":[],"evidence_confidence":null}\n'
+                    '"entity_document_ids":[],"kb_basis":"","evidence_spans":[],"evidence_confidence":null' + _LOOKUP_TAIL
                     ] * len(self.group_ids)
         else:
             rest = [f',"gold_document_ids":{gold},"kb_supported":{"true" if ok else "false"},'
                     f'"evidence_sets":{_JSONL(ev)},"entity_document_ids":{docs},"kb_basis":"fact_index",'
-                    '"evidence_spans":[],"evidence_confidence":null}\n'
+                    '"evidence_spans":[],"evidence_confidence":null' + _LOOKUP_TAIL
                     for gold, ok, ev, docs in zip(strings(kb.gold), kb.supported, kb.evidence,
                                                   strings(kb.entity_docs), strict=True)]
         return [f',"answer_columns":{columns},"answer_rows":{r},"answer_text":{a},"answer_kind":"{k}",'
@@ -240,8 +240,14 @@ class RecordColumns:
             "evidence_sets": per_group(kb.evidence) if kb else [[] for _ in range(n)],
             "entity_document_ids": per_group(kb.entity_docs) if kb else [[] for _ in range(n)],
             "kb_basis": ["fact_index" if kb else ""] * n, "evidence_spans": ["[]"] * n,
-            "evidence_confidence": [None] * n,
+            "evidence_confidence": [None] * n, "question_kind": ["lookup"] * n, "refusal_kind": [""] * n,
+            "conversation_id": [""] * n, "turn": [0] * n, "history": ["[]"] * n, "standalone_query": [""] * n,
         }
+
+
+#: the end of every line: what a look-up asked on its own holds in the fields after the evidence
+_LOOKUP_TAIL = (',"question_kind":"lookup","refusal_kind":"","conversation_id":"","turn":0,"history":[],'
+                '"standalone_query":""}\n')
 
 
 def _str_lists(lists: list[list[str]]) -> list[str]:

@@ -75,6 +75,22 @@ class QARecord:
     #: how sure the linking is (the weakest hop's best match, 0 when a hop was not found); None
     #: when not linked
     evidence_confidence: float | None = None
+    #: what the question asks for: ``lookup`` (attributes of named rows, GRAMMAR's kind); the
+    #: kinds people also ask (lists, counts, extremes, comparisons, time ranges) name themselves
+    question_kind: str = "lookup"
+    #: "" for a question to answer; otherwise why a right reply declines it (``false_premise``:
+    #: it corrects the premise with ``answer_text``; ``absent_entity``, ``ambiguous_reference``,
+    #: ``out_of_domain``, ``omitted_fact``), each established by executing SQL
+    refusal_kind: str = ""
+    #: the conversation this record is a turn of ("": a question asked on its own)
+    conversation_id: str = ""
+    #: the turn's position in its conversation, from 1 (0: not a turn)
+    turn: int = 0
+    #: the turns before this one, in order: ``{"query": ..., "answer": ...}`` (the reference answer)
+    history: list[dict[str, Any]] = field(default_factory=list)
+    #: a follow-up written out in full (no pronoun or ellipsis), what history handling should
+    #: arrive at; "" when the query already stands alone
+    standalone_query: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -328,7 +344,7 @@ def _parquet_table(records: Sequence[QARecord]):
         for name in cols:
             value = getattr(r, name)
             # mixed-type values (an answer cell can be text or a number) travel as JSON text
-            if name in ("params", "answer_rows", "evidence_spans"):
+            if name in ("params", "answer_rows", "evidence_spans", "history"):
                 value = json.dumps(value, ensure_ascii=False)
             cols[name].append(value)
     return pa.table(cols)
@@ -415,8 +431,9 @@ def iter_records(path: str | Path) -> Iterator[QARecord]:
             try:
                 row["params"] = json.loads(row["params"])
                 row["answer_rows"] = json.loads(row["answer_rows"])
-                if "evidence_spans" in row:
-                    row["evidence_spans"] = json.loads(row["evidence_spans"])
+                for name in ("evidence_spans", "history"):
+                    if name in row:
+                        row[name] = json.loads(row[name])
             except (KeyError, TypeError, ValueError) as exc:
                 raise RagdxError(f"not a dataset record ({exc})", source=str(path), field=f"row {number}") from None
         numbered = enumerate(rows, 1)

@@ -122,6 +122,7 @@ _NONE = type(None)
 #: no look inside, nor ``Any`` any.
 _LEVELS: dict[str, tuple[frozenset[type], ...]] = {
     "str": (frozenset({str}),),
+    "int": (frozenset({int}),),
     "dict[str, Any]": (frozenset({dict}),),
     "list[str]": (frozenset({list}), frozenset({str})),
     "list[list[Any]]": (frozenset({list}), frozenset({list})),

@@ -20,11 +20,15 @@ class RetrievedContext:
 
 @dataclass(slots=True)
 class SystemInput:
-    """What a system is asked: the record id (for joining results back) and the query text."""
+    """What a system is asked: the record id (for joining results back), the query text and, for a
+    turn of a conversation, the turns before it."""
 
     id: str
     query: str
     metadata: dict[str, Any] = field(default_factory=dict)
+    #: the conversation so far when ``query`` is a follow-up: ``{"query": ..., "answer": ...}`` per
+    #: earlier turn, oldest first (empty for a question asked on its own)
+    history: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass(slots=True)
