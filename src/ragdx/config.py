@@ -55,6 +55,8 @@ class GenConfig(_Section):
     method: Literal["set", "per-combination"] = "set"
     per_group: int | None = Field(None, ge=1)
     unbalanced: bool = False
+    #: multi-turn conversations per walk of the schema's relations (0: none)
+    conversations: int = Field(0, ge=0)
     kb: Path | None = None
     #: the user's own documents to link evidence in (instead of ``kb``): JSONL, JSON, a folder
     corpus: Path | None = None

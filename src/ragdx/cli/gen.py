@@ -44,6 +44,7 @@ def gen(
     method: Annotated[str | None, typer.Option(help="set (one query per template, default) or per-combination.")] = None,
     per_group: Annotated[int | None, typer.Option("--per-group", help="Balanced: this many queries per group and style.")] = None,
     unbalanced: Annotated[bool | None, typer.Option("--unbalanced", help="Seeded unbalanced subsample per table.")] = None,
+    conversations: Annotated[int | None, typer.Option("--conversations", help="Also this many multi-turn conversations per walk of the schema's relations (default 0: none).")] = None,
     kb: Annotated[Path | None, typer.Option("--kb", help="Knowledge base from `ragdx kb render`: adds gold document ids.")] = None,
     corpus: CorpusOpt = None,
     corpus_id_field: CorpusIdOpt = "id",
@@ -61,7 +62,8 @@ def gen(
     # imported; the same function builds ragdx.generate_dataset's options
     options = gen_options(cfg, dict(styles=style, n=n, max_groups_per_template=max_groups, seed=seed,
                                     multi_answer=multi_answer, unanswerable=unanswerable, null_answers=null_answers,
-                                    method=method, per_group=per_group, unbalanced=unbalanced), names=GEN_FLAGS)
+                                    method=method, per_group=per_group, unbalanced=unbalanced,
+                                    conversations=conversations), names=GEN_FLAGS)
     from ragdx.gen.pipeline import build_dataset, load_parsed, write
     from ragdx.gen.text_templates import read_text_templates
     from ragdx.kb.render import read_facts
@@ -86,7 +88,7 @@ def gen(
         task = bar.add_task("answering templates", total=len(parsed))
         result = build_dataset(engine, sch, parsed, texts, options.styles, options.n, answers,
                                kb_facts=facts, per_group=options.per_group, unbalanced=options.unbalanced,
-                               progress=lambda: bar.advance(task))
+                               progress=lambda: bar.advance(task), conversations=options.conversations)
     _report_answer_problems(result, text_path)
     extra = {}
     if corpus_docs is not None:
@@ -115,7 +117,7 @@ def gen(
 GEN_FLAGS = {"styles": "--style", "n": "--n", "max_groups_per_template": "--max-groups-per-template",
              "seed": "--seed", "multi_answer": "--multi-answer", "unanswerable": "--unanswerable",
              "null_answers": "--null-answers", "method": "--method", "per_group": "--per-group",
-             "unbalanced": "--unbalanced"}
+             "unbalanced": "--unbalanced", "conversations": "--conversations"}
 
 
 def _kb_or_corpus(kb: Path | None, corpus: Path | None, g) -> tuple[Path | None, Path | None]:

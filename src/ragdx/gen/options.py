@@ -55,6 +55,8 @@ class GenOptions:
     per_group: int | None
     #: a seeded unbalanced subsample per table
     unbalanced: bool
+    #: conversations per walk of the schema's relations (``ragdx.gen.conversations``); 0: none
+    conversations: int = 0
 
     def answers(self) -> AnswerOptions:
         """The part :func:`ragdx.gen.qa.answer_template` reads."""
@@ -90,7 +92,8 @@ def gen_options(base: Config | GenOptions | None = None, given: Mapping[str, Any
     return GenOptions(styles=_styles(merged["styles"], name("styles")), n=n,
                       max_groups_per_template=cap or None,  # 0 asks for no cap: a cap of 0 would ask nothing
                       seed=_count(merged["seed"], name("seed")), per_group=per_group,
-                      unbalanced=_flag(merged["unbalanced"], name("unbalanced")), **policies)
+                      unbalanced=_flag(merged["unbalanced"], name("unbalanced")),
+                      conversations=_count(merged["conversations"], name("conversations"), least=0), **policies)
 
 
 def _defaults(base: Config | GenOptions | None) -> dict[str, Any]:
@@ -102,7 +105,8 @@ def _defaults(base: Config | GenOptions | None) -> dict[str, Any]:
     g = cfg.gen
     return {"styles": g.styles, "n": cfg.text_templates.n, "max_groups_per_template": g.max_groups_per_template,
             "seed": g.seed, "multi_answer": g.multi_answer, "unanswerable": g.unanswerable,
-            "null_answers": g.null_answers, "method": g.method, "per_group": g.per_group, "unbalanced": g.unbalanced}
+            "null_answers": g.null_answers, "method": g.method, "per_group": g.per_group, "unbalanced": g.unbalanced,
+            "conversations": g.conversations}
 
 
 def _count(value: Any, field: str, *, least: int | None = None, hint: str | None = None) -> Any:

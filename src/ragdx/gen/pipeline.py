@@ -160,8 +160,10 @@ def build_dataset(engine: Engine, schema: Schema, parsed: Sequence[ParsedTemplat
                   text_templates: Sequence, styles: Sequence[str] | None, n: int,
                   options: AnswerOptions, *, kb_facts: Mapping[str, list[str]] | None = None,
                   per_group: int | None = None, unbalanced: bool = False,
-                  progress: Progress = None) -> GenResult:
-    """Answer every template and pair each semantic group with its text templates."""
+                  progress: Progress = None, conversations: int = 0) -> GenResult:
+    """Answer every template and pair each semantic group with its text templates; with
+    ``conversations``, that many multi-turn conversations per walk of the schema's relations
+    follow (:mod:`ragdx.gen.conversations`; never sampled: a sample would cut turns out)."""
     by_id = {p.id: p for p in parsed}
     texts, problems = balance(text_templates, by_id, n)
     wanted = list(styles) if styles else sorted({s for _, s in texts})
@@ -180,6 +182,11 @@ def build_dataset(engine: Engine, schema: Schema, parsed: Sequence[ParsedTemplat
         records = sample_balanced(records, per_group, options.seed)
     if unbalanced:
         records = sample_unbalanced(records, options.seed)
+    if conversations:
+        from ragdx.gen.conversations import conversation_records
+
+        records = [*records, *conversation_records(engine, schema, per_walk=conversations, seed=options.seed,
+                                                   styles=wanted, kb_facts=kb_facts)]
     return GenResult(records, counts, problems, missing)
 
 
