@@ -1,0 +1,560 @@
+"""Abstention: whether a reply declines, corrects a false premise or answers (issue 26).
+
+A question a system should refuse (``QARecord.refusal_kind``: ``false_premise``,
+``absent_entity``, ``ambiguous_reference``, ``out_of_domain``, ``omitted_fact``) is judged by what
+kind of reply it got, decided offline and deterministically by :func:`classify_reply`:
+
+* **refusal**: the reply declines ("I don't know", "the documents don't say", "there is no
+  customer named ...", "which Patterson do you mean?", "that is outside what I can help with");
+* **correction**: the reply says a presupposition of the question is false ("it shipped to
+  Nantes, not Paris", "order 10100 was never sent to Paris", "the question assumes ...");
+* **answer**: anything else, including answers that merely contain "no", "not" or "none"
+  ("No, it was not late", "None except Chai").
+
+A reply that declines *and* offers a candidate ("I'm not sure, but it may be Nantes", "the
+documents don't say; probably around 40") is an **answer**: the user is handed a value, which is
+exactly what over-answering means, so a hedge does not buy a refusal. A reply that declines and
+then points elsewhere ("did you mean John Smith?", "there are two: Mary in Boston and Steve in
+Paris") stays a refusal: asking which one, or listing the candidates, is the right reply to an
+ambiguous reference.
+
+The rules read cues, not words: a refusal needs a phrase that talks about knowing, finding or
+the sources ("no record of", "not mentioned in the context", "I cannot find"), never a bare
+"no"/"not". A correction needs an explicit cue (premise, actually, "X, not Y") or a negation
+aimed at a word of the question ("wasn't shipped to Paris") in a question that is not itself a
+yes/no question or a negative one (there "No, it was not" is the answer).
+
+The module also scores (:func:`abstention_scores`), blames (:func:`refusal_verdict`) and compares
+refusals with the knowledge-boundary tester (:func:`boundary_agreement`). It imports nothing of
+``protocol`` (which calls it): verdict names are the strings of ``protocol.ModuleVerdict``.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+REFUSAL, CORRECTION, ANSWER = "refusal", "correction", "answer"
+#: the kinds of ``QARecord.refusal_kind`` ("" is a question to answer)
+REFUSAL_KINDS = ("false_premise", "absent_entity", "ambiguous_reference", "out_of_domain", "omitted_fact")
+#: what happened to one record (see :func:`outcome`)
+ANSWERED, OVER_REFUSED, ABSTAINED, CORRECTED, OVER_ANSWERED = (
+    "answered", "over_refused", "abstained", "corrected", "over_answered")
+
+
+@dataclass(frozen=True, slots=True)
+class ReplyClass:
+    """What a reply is (``kind``: refusal, correction or answer) and the words that decided it."""
+
+    kind: str
+    cue: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.kind} ({self.cue})" if self.cue else self.kind
+
+
+# ----------------------------------------------------------------------------- cues
+
+_SOURCE = (r"(?:provided |given |available |supplied |retrieved |attached |above |relevant |these |those |the |my |"
+           r"our |your )*(?:context|contexts|documents?|docs|sources?|passages?|records?|data(?:base|set)?|"
+           r"information|knowledge base|texts?|materials?|files?|excerpts?|search results?|results|snippets?|"
+           r"notes|catalog(?:ue)?|system|table|tables|database entries|entries)")
+_VERB = (r"(?:say|state|mention|contain|include|provide|specify|cover|have|give|show|tell|list|indicate|address|"
+         r"name|record|hold|describe|reference|discuss|identify|reveal|answer|offer|note)")
+_FIND = (r"(?:find|locate|determine|answer|tell|say|identify|confirm|verify|provide|help|see|access|know|work out|"
+         r"figure out|look up|retrieve|give|share|pin down|establish|match|answer that|be sure)")
+#: "I" and an adverb that does not change what follows ("I really don't know")
+_I = r"\bi (?:really |actually |just |simply |honestly |unfortunately |still )?"
+#: phrases that decline: each talks about knowing, finding, the sources or the scope
+_REFUSAL_CUES = [
+    _I + r"(?:do not|don't|dont|cannot|can't|cant|could not|couldn't|was unable to|wasn't able to|am unable to|"
+    r"'m unable to|am not able to|'m not able to|have not been able to|haven't been able to|did not|didn't|can ?not)"
+    rf" (?:\w+ )?{_FIND}\b",
+    r"\b(?:unable|not able) to " + _FIND + r"\b",
+    r"\b(?:cannot|can't|can not|could not|couldn't) be (?:determined|answered|found|identified|confirmed|verified|"
+    r"established|located|retrieved|known|said)\b",
+    _I + r"(?:do not|don't|dont) (?:have|see|hold|possess) (?:any |enough |the |that |this |sufficient |specific |"
+    r"relevant |such |access|information|data|details|a record|records|knowledge|an answer|the answer)",
+    r"\bi(?: have|'ve| had) (?:no|not found any|found no) (?:\w+ )?(?:information|record|data|details|access|"
+    r"knowledge|way|idea|mention|answer|entry|results?|match)",
+    r"\b(?:i|we) (?:found|find|see|have) (?:no|nothing)\b",
+    r"\bnothing (?:in|about|on|regarding|was found|is known|mentions|indicates|says|states)\b",
+    r"\bno (?:\w+ )?(?:information|record|records|data|details|mention|mentions|entry|entries|evidence|indication|"
+    r"reference|references|results?|matches|match|documentation|answer|info)\b(?! (?:but|except))",
+    r"\bno (?:such|one|customer|employee|person|\w+) (?:by|with) (?:that|the|this) (?:name|id|number|code|title)\b",
+    r"\bno such\b",
+    r"\b(?:does|do|did) ?(?:not|n't) (?:seem to |appear to )?exist\b",
+    r"\b(?:doesn't|don't|didn't) (?:seem to |appear to )?exist\b",
+    r"\bthere(?: is| are| was| were|'s) no (?:\w+ ){0,3}?(?:named|called|with (?:the |that |this )?(?:name|id|number|"
+    r"code|title)|by (?:that|the|this) name|matching|that matches|listed|on record|on file|recorded|in (?:the|our|my) "
+    r"(?:records|database|data|system|catalog(?:ue)?|list|context|documents?|files?))",
+    rf"\b{_SOURCE} (?:do|does|did|do not|does not|did not|doesn't|don't|didn't) ?(?:not |n't )?(?:seem to |appear to |"
+    rf"actually |explicitly |directly |specifically )?{_VERB}\b",
+    rf"\b{_SOURCE} (?:is|are|was|were) (?:silent|unclear|ambiguous|insufficient|incomplete)\b",
+    rf"\bnot (?:mentioned|stated|specified|provided|included|covered|documented|addressed|discussed|given|"
+    rf"listed|recorded|available|found|present|contained|described|specified|known|shown|indicated|clear)"
+    rf"(?: \w+){{0,2}} (?:in|by|among|within|from) {_SOURCE}",
+    r"\b(?:is|are|was|were|isn't|aren't|wasn't|weren't) (?:not )?(?:mentioned|stated|specified|provided|included|"
+    r"covered|documented|addressed|given|listed|recorded|on file|on record)(?: anywhere)?(?: here)?\s*(?:[.;,!]|$)",
+    r"\b(?:is|are|isn't|aren't|was|wasn't) (?:not )?(?:in|part of|among|included in|found in|present in|available "
+    r"in) (?:the|my|our|your|this|these|any of the) (?:records|record|database|data|documents?|context|catalog(?:ue)?|"
+    r"list|files?|system|sources?|materials?|knowledge base|information)",
+    r"\b(?:insufficient|not enough|no|lack of|lacking|missing|limited) (?:\w+ )?(?:information|context|data|"
+    r"details|evidence)\b",
+    r"\b(?:lacks?|lacking|missing|without) (?:the |any |enough |sufficient |more |additional |further )?"
+    r"(?:information|details|data|context|specifics)\b",
+    r"\b(?:i (?:do not|don't|dont) know|no idea|not sure|unsure|uncertain|cannot say|can't say|hard to say|"
+    r"impossible to (?:say|tell|determine|know|answer)|not possible to (?:say|tell|determine|know|answer))\b",
+    r"\b(?:(?:is|remains|are) unknown|unknown to me|not known)\b|^(?:unknown|n/a|not known|no answer)\W*$",
+    r"\b(?:it is|it's|its|that is|that's|this is) (?:unclear|ambiguous|not clear)\b",
+    r"\b(?:unclear|ambiguous|not clear|not sure) (?:which|who|what|whom|whether)\b",
+    r"\b(?:which|what|whom|who) (?:one|\w+)?\s*(?:do|did|are|were) you (?:mean|referring|refer|talking|asking|have in"
+    r" mind)\b",
+    r"\b(?:which|who) (?:do|did) you (?:mean|have in mind)\b",
+    r"\b(?:could|can|would) you (?:please )?(?:clarify|specify|be more specific|tell me (?:which|who|what|more)|"
+    r"provide (?:more|additional|further)|narrow|let me know which|confirm which|give (?:me )?more)",
+    r"\b(?:please|kindly) (?:clarify|specify|provide more|let me know which|indicate which|tell me which)\b",
+    r"\bdid you mean\b",
+    r"\b(?:more than one|several|multiple|two|three|four|a few|two different|two or more) (?:\w+ ){0,2}?(?:named|"
+    r"called|with (?:that|the|this) (?:name|surname|last name|title)|match(?:es|ing)?|share (?:that|the|this) "
+    r"name|by (?:that|this|the) name)\b",
+    r"\b(?:outside|beyond|out of|not within|not in) (?:the |my |our |this |your )?(?:scope|domain|knowledge|expertise|"
+    r"area|remit|purview|range|coverage|subject)\b",
+    r"\boutside (?:of )?what i (?:can|am able to|know)\b",
+    r"\b(?:isn't|is not|aren't|are not|not) (?:something|a (?:question|topic|subject)|anything) (?:that )?(?:i|we|"
+    r"the|this|these|our|my) (?:\w+ ){0,3}?(?:can|could|cover|covers|handle|know|have|hold|answer|contain|include)",
+    r"\b(?:unrelated to|not related to|has nothing to do with|have nothing to do with|doesn't relate to|does not "
+    r"relate to|not relevant to|irrelevant to)\b",
+    r"\bi (?:can|am able to|'m able to) only (?:answer|help|assist|provide|speak)|\bi can only\b|\bi only (?:have|"
+    r"know|answer|cover|handle)\b",
+    r"\b(?:i'm|i am) (?:only )?(?:designed|built|here|set up|meant|trained|able) (?:only )?to (?:help|answer|assist)"
+    r" with\b",
+    r"\b(?:i'm|i am) (?:afraid|sorry)\b.*\b(?:can't|cannot|not|no|unable|don't)\b",
+    r"\b(?:can't|cannot|can not|unable to|won't be able to) (?:help|assist) (?:with|you)\b",
+    r"\b(?:no|not any) (?:way|means) (?:to|of) (?:know|tell|determin|answer|find)",
+    r"\bnot (?:something|information|data) (?:i|we) (?:have|hold|can)\b",
+    r"\b(?:does|do|did) not (?:appear|show up|turn up|come up|feature)\b|\b(?:doesn't|don't|didn't) "
+    r"(?:appear|show up|turn up|come up|feature)\b",
+    r"\bnot (?:in|within) (?:the|my|our|this) (?:scope|records|database|data|documents?|context|catalog)\b",
+    r"\bcannot (?:be )?answer(?:ed)?\b|\bcan't answer\b|\bunanswerable\b",
+    r"\b(?:no|not) (?:enough |sufficient )?(?:basis|grounds) (?:to|for)\b",
+    # a few other languages, as systems answering in the user's language reply
+    r"\bno (?:lo )?s[eé]\b|\bno (?:tengo|hay|encontr[eé]|dispongo|se (?:menciona|indica|encuentra))\b|"
+    r"\bno (?:puedo|es posible) (?:determinar|responder|encontrar|saber)\b|\bfuera de(?:l)? (?:alcance|[aá]mbito)\b",
+    r"\bje ne (?:sais|trouve|peux|dispose)\b|\bje n'ai (?:pas|aucune)\b|\baucune? (?:information|donn[ée]e|trace|"
+    r"mention|commande|client)\b|\bpas d'information\b|\bn'est pas (?:mentionn|indiqu|pr[ée]cis)|\bne (?:sont|est) "
+    r"pas (?:mentionn|indiqu)",
+    r"\bich wei(?:ß|ss) (?:es |das )?nicht\b|\bkeine (?:informationen|angaben|daten|hinweise|ahnung|bestellung|"
+    r"kunden)\b|\bnicht (?:gefunden|bekannt|angegeben|erw[äa]hnt|enthalten)\b|\bkann (?:ich )?(?:das |es )?nicht\b",
+    r"\bnon (?:lo )?so\b|\bnessun[ao]? (?:informazion|dat|riferiment)|\bnon (?:trovo|ho trovato|posso)\b",
+    r"\bn[ãa]o (?:sei|tenho|encontrei|posso|h[aá] (?:informa|registro|dados))\b",
+]
+_REFUSAL = re.compile("|".join(f"(?:{c})" for c in _REFUSAL_CUES))
+
+#: an explicit correction of the question's presupposition
+_CORRECTION = re.compile(
+    r"\b(?:premise|presuppos\w*|(?:your |the |this )?question (?:assumes|implies|suggests|presumes|is based on|"
+    r"seems to assume|contains an? (?:error|mistake))|(?:incorrect|mistaken|false|wrong|faulty|inaccurate|"
+    r"flawed|invalid) (?:assumption|premise|information|belief|detail)|assumption (?:is|seems|appears) "
+    r"(?:incorrect|mistaken|wrong|false)|(?:that|this|it)(?:'s| is| was) not (?:right|correct|accurate|true|"
+    r"the case|quite right)|(?:that|this|it) (?:isn't|wasn't) (?:right|correct|accurate|true|the case|quite right)|"
+    r"contrary to|as you (?:suggest|mention|said|assume)|not as (?:stated|suggested)|"
+    r"there (?:seems|appears) to be (?:a |some )?(?:mistake|mix-?up|confusion|error)|"
+    r"(?:a|some) (?:mistake|mix-?up|confusion|misunderstanding) (?:in|with) (?:the|your) question)")
+#: words that set a fact against the question's, read as a correction only where the question is
+#: not a yes/no question (there "No, actually Seattle is larger" answers it)
+_CORRECTION_WEAK = re.compile(r"\b(?:in fact|actually|rather than|instead of)\b(?!,? (?:i|we) (?:do not|don't|"
+                              r"cannot|can't|couldn't|could not|have no))")
+_NEGATION = re.compile(r"\b(?:not|never|no longer|isn't|wasn't|aren't|weren't|doesn't|don't|didn't|hasn't|"
+                       r"haven't|hadn't|won't|cannot|can't|neither|nor)\b|n't\b")
+#: a negation that does not deny what follows it ("not until", "not only")
+_NOT_DENIAL = re.compile(r"\bnot (?:\w+ )?until\b|\bnot (?:only|just|merely|even|quite|to mention|sure|yet|always|"
+                         r"exactly)\b")
+#: "Nantes, not Paris" / "not Paris but Nantes"
+_X_NOT_Y = re.compile(r"(?:,|;|—|–| -|\()\s*(?:and |but )?not (?:in |to |from |on |at |by |for |the |a |an )?"
+                      r"([\w'’.-]+(?: [\w'’.-]+){0,3})|\bnot (?:in |to |from |on |at |by |the |a |an )?"
+                      r"([\w'’.-]+(?: [\w'’.-]+){0,3}),? but\b")
+#: a guess offered after declining
+_GUESS = re.compile(r"\b(?:may be|might be|could be|maybe|perhaps|possibly|probably|likely|presumably|i think|"
+                    r"i believe|i'd guess|i would guess|my (?:best )?guess|i suspect|i assume|it seems|seems to be|"
+                    r"appears to be|my understanding is|roughly|around|about|approximately|typically|usually|"
+                    r"generally|in general|often)\b")
+_CONTRAST = re.compile(r"\b(?:but|however|though|although|that said|nevertheless|still|yet)\b")
+#: words of a question that say nothing about its premise
+_STOP = frozenset("""a an the of to in on at for by with from and or is are was were be been being do does did
+has have had what which who whom whose when where why how many much did does it its this that these those
+there their they them he she his her him you your i me my we our us can could would should will shall may
+might must as about into over under than then so such any all each every some no not please tell give show
+list name find out get know""".split())
+_YES_NO = re.compile(r"^\s*(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would|should|shall|may|"
+                     r"might|must|am|isn't|aren't|wasn't|weren't|doesn't|don't|didn't|hasn't|haven't)\b", re.I)
+_WORD = re.compile(r"[\w'’-]+")
+_MARKUP = re.compile(r"\[\d+(?:[,\s]*\d+)*\]|\[(?:source|doc|ref)[^\]]*\]|[*_`#>|]+")
+_SENTENCE = re.compile(r"(?<=[.!?;:])\s+|\n+|\s+[—–]\s+|\s+-\s+")
+
+
+def _clean(text: str) -> str:
+    """Lower case, straight apostrophes, no markdown, citations or extra spaces."""
+    text = unicodedata.normalize("NFKC", text).replace("\u2019", "'").replace("\u2018", "'")
+    text = _MARKUP.sub(" ", text)
+    return re.sub(r"[ \t]+", " ", text).strip().casefold()
+
+
+def _premise_words(question: str) -> set[str]:
+    """The question's words that carry its presupposition (names, values, content words)."""
+    return {w.strip("'’.-") for w in _WORD.findall(_clean(question))} - _STOP - {""}
+
+
+def _denies_premise(clause: str, words: set[str]) -> str:
+    """The premise word a negation in ``clause`` is aimed at (within six words after it), or ""."""
+    for m in _NEGATION.finditer(clause):
+        if _NOT_DENIAL.match(clause, m.start()):
+            continue
+        after = [w.strip("'’.-") for w in _WORD.findall(clause[m.end():])[:6]]
+        hit = next((w for w in after if w in words), "")
+        if hit:
+            return f"{m.group(0)} … {hit}"
+    return ""
+
+
+def _value_in(clause: str, question_words: set[str]) -> bool:
+    """The clause offers a value of its own: a number or a word the question does not use that
+    is not a common word (what a guess after "but" carries)."""
+    if re.search(r"\d", clause):
+        return True
+    words = {w.strip("'’.-") for w in _WORD.findall(clause)} - _STOP - question_words
+    return any(len(w) > 3 for w in words - _COMMON)
+
+
+#: words of declining and hedging themselves, not values
+_COMMON = frozenset("""sorry afraid unfortunately unable sure unsure think believe guess might maybe perhaps
+possibly probably likely seems appears could would however though although that said information record
+records data details context documents document sources source provided given available mention mentioned
+find found cannot help question answer clarify specify more specific mean referring which know idea
+database system exactly exact precise precisely certain certainty without anything something else
+check contact team someone elsewhere further additional recommend suggest consult""".split())
+
+
+def _guess_after_refusal(text: str, clauses: list[str], question_words: set[str]) -> str:
+    """A candidate offered beside the refusal ("..., but it may be X"), or ""."""
+    for clause in clauses:
+        if _REFUSAL.search(clause) or _CLARIFY.search(clause):
+            continue
+        guess = _GUESS.search(clause)
+        if guess and _value_in(clause, question_words):
+            return guess.group(0)
+        if _CONTRAST.match(clause) and _value_in(clause, question_words) and not _ambiguity_list(text):
+            return clause.split()[0]
+    return ""
+
+
+#: a question back to the user, or candidates offered for a reference ("did you mean X?", "one of")
+_CLARIFY = re.compile(r"\bdid you mean\b|\b(?:one|either) of\b|\b(?:which|who|whom) (?:one|\w+ )?(?:do|did|are) "
+                      r"you\b|\b(?:could|can|would) you\b|\bmean\b.*\?")
+
+
+def _ambiguity_list(text: str) -> bool:
+    """The reply names several candidates for one reference ("two employees named Patterson: ...")."""
+    return bool(re.search(r"\b(?:more than one|several|multiple|two|three|four|a few)\b.{0,60}\b(?:named|called|"
+                          r"match|matching|with (?:that|the|this) name|share)\b", text))
+
+
+def _clauses(text: str) -> list[str]:
+    parts = [p.strip() for p in _SENTENCE.split(text)]
+    out = []
+    for p in parts:
+        # "..., but ..." / "...; however ..." start a clause of their own
+        out.extend(s.strip() for s in re.split(r",\s*(?=(?:but|however|though|although|yet)\b)", p) if s.strip())
+    return out
+
+
+def classify_reply(reply: str | None, question: str = "", reference: str = "") -> ReplyClass:
+    """Whether ``reply`` (to ``question``; ``reference``: the true value a correction would give, a
+    false premise's ``answer_text``) is a refusal, a premise correction or an answer, with the
+    cue that decided it. No reply at all is a refusal (the system said nothing)."""
+    if reply is None or not str(reply).strip():
+        return ReplyClass(REFUSAL, "no reply")
+    text = _clean(str(reply))
+    words = _premise_words(question)
+    yes_no = bool(_YES_NO.match(question))
+    negative_question = bool(_NEGATION.search(_clean(question)))
+    clauses = _clauses(text)
+    ref = _clean(reference) if reference else ""
+    gives_reference = bool(ref) and ref not in _clean(question) and _contains(text, ref)
+    correction = _correction_cue(text, clauses, words, yes_no, negative_question, gives_reference)
+    if correction:
+        return ReplyClass(CORRECTION, correction)
+    refusal = _REFUSAL.search(text)
+    if refusal:
+        guess = _guess_after_refusal(text, clauses, words)
+        if guess:
+            return ReplyClass(ANSWER, f"declines ({refusal.group(0).strip()}) yet offers a candidate ({guess})")
+        return ReplyClass(REFUSAL, refusal.group(0).strip())
+    if gives_reference and words and not _affirms(text, question):
+        return ReplyClass(CORRECTION, "gives the true value instead of the presupposed one")
+    return ReplyClass(ANSWER)
+
+
+def _contains(text: str, value: str) -> bool:
+    return bool(re.search(r"(?<!\w)" + re.escape(value) + r"(?!\w)", text))
+
+
+def _affirms(text: str, question: str) -> bool:
+    """The reply repeats every name-like word of the question (it takes the premise as given)."""
+    names = {w.casefold() for w in re.findall(r"(?<!^)(?<![.?!]\s)\b[A-Z][\w'’-]+", question)}
+    names |= set(re.findall(r"\d+", question))
+    return bool(names) and all(_contains(text, n) for n in names)
+
+
+def _correction_cue(text: str, clauses: list[str], words: set[str], yes_no: bool, negative_question: bool,
+                    gives_reference: bool) -> str:
+    """What in the reply says the question's premise is false, or ""."""
+    explicit = _CORRECTION.search(text)
+    if explicit is None and not yes_no and (gives_reference or not _REFUSAL.search(text)):
+        explicit = _CORRECTION_WEAK.search(text)
+    if explicit:
+        return explicit.group(0).strip()
+    for m in _X_NOT_Y.finditer(text):
+        target = (m.group(1) or m.group(2) or "").split()
+        if target and target[0].strip("'’.-") in words and not negative_question:
+            return m.group(0).strip(" ,;(")
+    if not words or negative_question or (yes_no and not gives_reference):
+        return ""
+    for clause in clauses:
+        if _REFUSAL.search(clause) and not gives_reference:
+            continue  # "there is no record of it shipping to Paris": declines, asserts nothing
+        hit = _denies_premise(clause, words)
+        if hit:
+            return hit
+    return ""
+
+
+# ----------------------------------------------------------------------------- scoring
+
+
+def outcome(refusal_kind: str, reply_kind: str, *, gives_true_value: bool = False) -> str:
+    """What a reply of ``reply_kind`` did to a record of ``refusal_kind``:
+
+    * a question to answer: ``answered`` or ``over_refused`` (a refusal, or a correction of a
+      premise that was true);
+    * a question to refuse: ``over_answered`` (an answer: for a false premise, the premise accepted)
+      or ``abstained``; a false premise corrected with its true value is ``corrected`` (the one
+      right reply to it: declining without the correction abstains, and is not counted correct)."""
+    if not refusal_kind:
+        return ANSWERED if reply_kind == ANSWER else OVER_REFUSED
+    if reply_kind == ANSWER:
+        return OVER_ANSWERED
+    if refusal_kind == "false_premise" and reply_kind == CORRECTION and gives_true_value:
+        return CORRECTED
+    return ABSTAINED
+
+
+def is_right(refusal_kind: str, result: str) -> bool:
+    """Whether ``result`` (an :func:`outcome`) is the right reply to a record to refuse."""
+    return result == CORRECTED if refusal_kind == "false_premise" else result == ABSTAINED
+
+
+@dataclass(frozen=True, slots=True)
+class AbstentionVerdict:
+    """A record to refuse, judged: right or not, what the reply was and what that did."""
+
+    correct: bool
+    reply: ReplyClass
+    outcome: str
+
+    @property
+    def reason(self) -> str:
+        return f"{self.outcome}: the reply is a {self.reply}"
+
+
+def judge_refusal(refusal_kind: str, question: str, response: str | None, answer_rows: Sequence[Sequence[Any]],
+                  ) -> AbstentionVerdict:
+    """The verdict on one record to refuse. A false premise's true value (``answer_rows``) must be
+    in a correction for it to be right, found as the containment judge finds values."""
+    from ragdx.gen.dataset import answer_text
+
+    reference = answer_text(answer_rows) if refusal_kind == "false_premise" and answer_rows else ""
+    reply = classify_reply(response, question, reference)
+    gives = False
+    if reply.kind == CORRECTION and reference:
+        from ragdx.evaluate.judges import ContainmentJudge
+        from ragdx.evaluate.records import JudgeItem
+
+        rows = [list(r) for r in answer_rows]
+        gives = bool(ContainmentJudge().judge(JudgeItem(question, rows, response, "multi" if len(rows) > 1
+                                                        else "single")).correct)
+    result = outcome(refusal_kind, reply.kind, gives_true_value=gives)
+    return AbstentionVerdict(is_right(refusal_kind, result), reply, result)
+
+
+def _ratio(a: int, b: int) -> float | None:
+    return a / b if b else None
+
+
+def abstention_scores(judgements: Iterable[Any]) -> dict[str, Any] | None:
+    """Abstention precision and recall per refusal kind (None when no judgement is of a record to
+    refuse). Abstaining (a refusal or a correction) is the positive class: recall is the share of
+    a kind's records the system did not answer; precision sets its abstentions against the
+    over-refusals of the questions to answer *paired* with that kind (those in the same semantic
+    group family: :func:`pair_key`), or against every question to answer when none is paired.
+    ``right`` counts the right replies (for a false premise: corrected with the true value)."""
+    rows = [(getattr(j, "refusal_kind", "") or "", _outcome_of(j), pair_key(j)) for j in judgements
+            if not getattr(j, "error", None)]
+    if not any(kind for kind, _, _ in rows):
+        return None
+    answerable = [(o, p) for k, o, p in rows if not k]
+    over_refused_by_pair = Counter(p for o, p in answerable if o == OVER_REFUSED)
+    over_refused = sum(over_refused_by_pair.values())
+    kinds: dict[str, Any] = {}
+    for kind in REFUSAL_KINDS:
+        mine = [(o, p) for k, o, p in rows if k == kind]
+        if not mine:
+            continue
+        abstained = sum(1 for o, _ in mine if o in (ABSTAINED, CORRECTED))
+        pairs = {p for _, p in mine}
+        paired = sum(1 for _, p in answerable if p in pairs)
+        false_pos = sum(n for p, n in over_refused_by_pair.items() if p in pairs) if paired else over_refused
+        kinds[kind] = {"records": len(mine), "abstained": abstained, "corrected": sum(1 for o, _ in mine
+                                                                                      if o == CORRECTED),
+                       "over_answered": sum(1 for o, _ in mine if o == OVER_ANSWERED),
+                       "right": sum(1 for o, _ in mine if is_right(kind, o)),
+                       "recall": _ratio(abstained, len(mine)),
+                       "precision": _ratio(abstained, abstained + false_pos),
+                       "paired_answerable": paired}
+    n_refuse = sum(v["records"] for v in kinds.values())
+    abstained = sum(v["abstained"] for v in kinds.values())
+    return {"by_kind": kinds,
+            "answerable": {"records": len(answerable), "over_refused": over_refused,
+                           "over_refusal_rate": _ratio(over_refused, len(answerable))},
+            "overall": {"records": n_refuse, "abstained": abstained,
+                        "over_answered": sum(v["over_answered"] for v in kinds.values()),
+                        "recall": _ratio(abstained, n_refuse),
+                        "precision": _ratio(abstained, abstained + over_refused)}}
+
+
+def pair_key(j: Any) -> str:
+    """What pairs a record to refuse with the questions to answer made from the same template: the
+    group id up to its last ``~`` (``gen.refusals`` writes a record to refuse as its partner
+    group's id followed by ``~kind``), else the group id itself."""
+    gid = str(getattr(j, "group_id", "") or "")
+    return gid.rsplit("~", 1)[0] if "~" in gid else gid
+
+
+def _outcome_of(j: Any) -> str:
+    """The outcome of a judgement: read from its ``reply_kind`` (set when judged) for a record to
+    refuse; for a question to answer, a correct answer is ``answered`` whatever its wording (the
+    judge's rules stand), a wrong one is classified now."""
+    kind = getattr(j, "refusal_kind", "") or ""
+    if kind:
+        reply = getattr(j, "reply_kind", "") or ANSWER
+        return outcome(kind, reply, gives_true_value=bool(j.correct))
+    if j.correct:
+        return ANSWERED
+    return outcome("", reply_kind_of(j))
+
+
+def reply_kind_of(j: Any) -> str:
+    """A judgement's reply kind: the one recorded when it was judged, else classified now."""
+    return getattr(j, "reply_kind", "") or classify_reply(j.response, getattr(j, "query", "") or "").kind
+
+
+# ----------------------------------------------------------------------------- blame
+
+
+def refusal_verdict(j: Any) -> tuple[str, str, str, str, list[str]]:
+    """(verdict, basis, confidence, why, documents) for a record to refuse the reply got wrong.
+
+    Over-answering (the evidence for an answer does not exist, or was not retrieved, yet the reader
+    answered) is the language model's: nothing it was given supports an answer. A false premise
+    declined without its correction is the language model's when the documents stating the true
+    value were retrieved, and the retriever's when they were not (the reader could not correct
+    what it was not shown)."""
+    reply = getattr(j, "reply_kind", "") or ANSWER
+    kind = j.refusal_kind
+    retrieved = getattr(j, "retrieval_correct", None)
+    gold = set(getattr(j, "gold_ids", None) or [])
+    docs = [d for d in (getattr(j, "retrieved_ids", None) or []) if d in gold]
+    if reply == ANSWER:
+        if kind == "false_premise":
+            where = ("the documents stating the true value were retrieved" if retrieved else
+                     "the documents stating the true value were not retrieved" if retrieved is False else
+                     "the database contradicts it")
+            return ("lm_failure", "over_answer", "high",
+                    f"over-answered: the reply accepts a false premise ({where}), the language model's", docs)
+        return ("lm_failure", "over_answer", "high",
+                f"over-answered: the evidence for an answer does not exist ({kind.replace('_', ' ')}), yet the "
+                "reader answered: the language model's", [])
+    if retrieved:
+        return ("lm_failure", "no_correction", "high",
+                "the false premise was declined but not corrected although the documents stating the true value "
+                "were retrieved: the language model's", docs)
+    if retrieved is False:
+        return ("retrieval_failure", "no_correction", "medium",
+                "the false premise was declined but not corrected, and the documents stating the true value were "
+                "not retrieved: the retriever's", sorted(gold))
+    return ("retrieval_or_lm", "no_correction", "low",
+            "the false premise was declined but not corrected; whether the true value was retrieved is unknown", [])
+
+
+def over_refusal_note(j: Any) -> str:
+    """For a wrong answer to a question to answer, the words blame adds when the reply declined
+    (over-refusal): who refused with the evidence in hand or without it; "" when it answered."""
+    if getattr(j, "refusal_kind", "") or j.correct or reply_kind_of(j) == ANSWER:
+        return ""
+    if getattr(j, "retrieval_correct", None):
+        return "over-refused: the evidence was retrieved and the reader declined (the language model's)"
+    if getattr(j, "retrieval_correct", None) is False:
+        return "refused: the evidence was not retrieved (the retriever's; declining was the reader's right call)"
+    return "over-refused: the reply declines"
+
+
+def abstention_blame(verdicts: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Over-answers and over-refusals counted by the module blamed (from blame rows carrying
+    ``abstention``: ``over_answered``, ``over_refused`` or ``unanswered_correction``)."""
+    out: dict[str, Counter[str]] = {}
+    for v in verdicts:
+        what = v.get("abstention")
+        if what:
+            out.setdefault(what, Counter())[v["verdict"]] += 1
+    return {k: dict(sorted(c.items())) for k, c in sorted(out.items())}
+
+
+# ----------------------------------------------------------------------------- knowledge boundary
+
+
+def boundary_agreement(judgements: Iterable[Any], pvalues: Mapping[str, float], *, alpha: float = 0.05,
+                       ) -> dict[str, Any] | None:
+    """How often the system's refusals agree with the knowledge-boundary tester's decision
+    (``ragdx.relevance``: a p-value per query that it lies outside the corpus; below ``alpha``,
+    outside), on the records to refuse the tester scored. Agreement: the system abstained where the
+    tester says outside, or answered where it says inside. None when no such record has a p-value."""
+    table: Counter[tuple[bool, bool]] = Counter()
+    by_kind: dict[str, Counter[str]] = {}
+    for j in judgements:
+        kind = getattr(j, "refusal_kind", "") or ""
+        p = pvalues.get(j.id)
+        if not kind or p is None or getattr(j, "error", None):
+            continue
+        outside = p < alpha
+        abstained = _outcome_of(j) in (ABSTAINED, CORRECTED)
+        table[(outside, abstained)] += 1
+        by_kind.setdefault(kind, Counter())["agree" if outside == abstained else "disagree"] += 1
+    n = sum(table.values())
+    if not n:
+        return None
+    agree = table[(True, True)] + table[(False, False)]
+    return {"alpha": alpha, "records": n, "agree": agree, "agreement": agree / n,
+            "tester_outside_system_abstained": table[(True, True)],
+            "tester_outside_system_answered": table[(True, False)],
+            "tester_inside_system_abstained": table[(False, True)],
+            "tester_inside_system_answered": table[(False, False)],
+            "by_kind": {k: dict(c) for k, c in sorted(by_kind.items())}}
+
+
+__all__ = ["ANSWER", "CORRECTION", "REFUSAL", "REFUSAL_KINDS", "AbstentionVerdict", "ReplyClass",
+           "abstention_blame", "abstention_scores", "boundary_agreement", "classify_reply", "judge_refusal",
+           "outcome", "over_refusal_note", "refusal_verdict"]
