@@ -92,11 +92,12 @@ def test_reference_gap_groups_and_acc_retrieval_db():
 def test_judge_agreement_against_the_reference_llm_verdicts():
     need(AURP / "eval_results" / "results_short.json")
     r = judge_agreement(AURP, "stored", "contains")
-    assert r["n"] == 571 and r["agreement"] > 0.95 and r["kappa"] > 0.9
+    assert r.n == 571 and r.agreement > 0.95 and r.kappa > 0.9
     exact = judge_agreement(AURP, "stored", "exact")
     # the reference's responses are sentences: exact match never says Correct
-    assert exact["table"]["both_correct"] == 0 and exact["table"]["a_correct_b_incorrect"] == 214
-    assert "| Correct |" in r["markdown"]
+    assert exact.table["both_correct"] == 0 and exact.table["a_correct_b_incorrect"] == 214
+    assert "| Correct |" in r.markdown()
+    assert r.to_dict()["table"] == r.table and r.to_dict()["kappa"] == r.kappa
 
 
 # ----------------------------------------------------------------------------- judges
@@ -199,8 +200,8 @@ def test_verdict_cache_keys_on_item_and_judge_config(tmp_path):
 
 def test_agreement_table_and_kappa():
     r = agreement([True, True, False, False], [True, False, False, False])
-    assert r["agree"] == 3 and r["table"]["a_correct_b_incorrect"] == 1
-    assert r["kappa"] == pytest.approx(0.5)
+    assert r.agree == 3 and r.table["a_correct_b_incorrect"] == 1
+    assert r.kappa == pytest.approx(0.5)
     with pytest.raises(RagdxError):
         agreement([True], [True, False])
 

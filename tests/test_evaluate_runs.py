@@ -151,7 +151,7 @@ def test_run_dir_with_dataset_from_manifest_blame_and_compare(tmp_path):
     assert cmp.tests["answer"]["only_b"] == 4 and cmp.tests["answer"]["only_a"] == 0
     assert (tmp_path / "cmp" / "comparison.md").read_text().startswith("### run2 against run")
     agree = judge_agreement(tmp_path / "run", "exact", "contains")
-    assert agree["n"] == 6 and agree["table"]["both_correct"] == 2
+    assert agree.n == 6 and agree.table["both_correct"] == 2
 
 
 def test_plain_jsonl_of_another_tool(tmp_path):

@@ -208,7 +208,7 @@ def judge_agreement_cmd(
     # the LLM only for a judge named llm: here the cascade stays offline, whatever ragdx.yaml says
     job = _evaluation_config(cfg, llm_for=(judge_a, judge_b), sets=sets)
     result = judge_agreement(path, judge_a, judge_b, job)
-    console.print(result["markdown"], markup=False, highlight=False)
+    console.print(result.markdown(), markup=False, highlight=False)
 
 
 def annotate(

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
         ContainmentJudge,
         ExactMatchJudge,
         Judge,
+        JudgeAgreement,
         LLMJudge,
         TokenF1Judge,
         Verdict,
@@ -55,7 +56,8 @@ if TYPE_CHECKING:
     from ragdx.evaluate.stats import bootstrap_difference, bootstrap_metrics, wilson
 
 __all__ = [
-    "CascadeJudge", "ContainmentJudge", "ExactMatchJudge", "Judge", "JudgeItem", "Judgement", "LLMJudge",
+    "CascadeJudge", "ContainmentJudge", "ExactMatchJudge", "Judge", "JudgeAgreement", "JudgeItem", "Judgement",
+    "LLMJudge",
     "TokenF1Judge", "Verdict", "VerdictCache", "agreement", "blame", "blame_counts", "bootstrap_difference",
     "bootstrap_metrics", "compare_paths", "compare_styles", "context_comparison", "evaluate",
     "evaluate_judgements", "evaluate_many", "evaluate_reference", "group_stats", "group_tags", "judge_agreement",
@@ -67,7 +69,8 @@ __all__ = [
 #: name -> the submodule that defines it
 _LAZY = {
     "compare_styles": "compare",
-    **dict.fromkeys(["CascadeJudge", "ContainmentJudge", "ExactMatchJudge", "Judge", "LLMJudge", "TokenF1Judge",
+    **dict.fromkeys(["CascadeJudge", "ContainmentJudge", "ExactMatchJudge", "Judge", "JudgeAgreement", "LLMJudge",
+                     "TokenF1Judge",
                      "Verdict", "VerdictCache", "agreement", "make_judge", "normalise"], "judges"),
     **dict.fromkeys(["blame", "blame_counts", "context_comparison", "group_stats", "group_tags", "metrics",
                      "remove_gap_groups", "sample_stratified", "sample_unbalanced", "table3"], "protocol"),

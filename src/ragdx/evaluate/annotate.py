@@ -140,8 +140,9 @@ def human_agreement(run_dir: str | Path, sheet: str | Path, *, threshold: int = 
     rated = [p for p in people if p["correct"] is not None]
     if rated:
         judges = sorted({judged[p["id"]].judge for p in rated})
-        out["correctness"]["+".join(judges)] = agreement([judged[p["id"]].correct for p in rated],
-                                                         [p["correct"] for p in rated], names=("ragdx", "people"))
+        both = agreement([judged[p["id"]].correct for p in rated], [p["correct"] for p in rated],
+                         names=("ragdx", "people"))
+        out["correctness"]["+".join(judges)] = both.to_dict()
     llm_scores = {obj["id"]: obj for _, obj in iter_jsonl(ev / "geval.jsonl")} if (ev / "geval.jsonl").exists() else {}
     for c in GEVAL_CRITERIA:
         pairs = [(llm_scores.get(p["id"], {}).get(c), p["scores"][c]) for p in people if c in p["scores"]]
@@ -152,7 +153,7 @@ def human_agreement(run_dir: str | Path, sheet: str | Path, *, threshold: int = 
         if both:
             entry["llm_mean"] = sum(m for m, _ in both) / len(both)
             entry["agreement"] = agreement([m >= threshold for m, _ in both], [h >= threshold for _, h in both],
-                                           names=("G-Eval LLM", "people"))
+                                           names=("G-Eval LLM", "people")).to_dict()
         out["criteria"][c] = entry
     return out
 

@@ -1024,8 +1024,37 @@ class VerdictCache:
 # ----------------------------------------------------------------------------- agreement
 
 
+@dataclass(frozen=True, slots=True)
+class JudgeAgreement:
+    """How often two judges (or a judge and people) agree on the same responses: what
+    :func:`agreement` and ``ragdx.judge_agreement`` return, typed so that a notebook completes
+    its attributes; :meth:`to_dict` is the plain layout (the keys these results always had)."""
+
+    a: str
+    b: str
+    #: responses judged by both
+    n: int
+    #: of them, judged alike
+    agree: int
+    #: ``agree / n`` (NaN when nothing was judged by both)
+    agreement: float
+    #: Cohen's kappa (NaN when nothing was judged by both)
+    kappa: float
+    a_correct_rate: float
+    b_correct_rate: float
+    #: the 2x2 confusion table: ``both_correct``, ``a_correct_b_incorrect``, ``a_incorrect_b_correct``,
+    #: ``both_incorrect``
+    table: dict[str, int]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+    def markdown(self) -> str:
+        return agreement_markdown(self)
+
+
 def agreement(a: Sequence[Judgement] | Sequence[bool], b: Sequence[Judgement] | Sequence[bool],
-              names: tuple[str, str] = ("A", "B")) -> dict[str, Any]:
+              names: tuple[str, str] = ("A", "B")) -> JudgeAgreement:
     """How often two judges agree: share, Cohen's kappa and the 2x2 confusion table.
 
     Judgements are joined by id (only ids judged by both count); plain booleans by position."""
@@ -1049,15 +1078,15 @@ def agreement(a: Sequence[Judgement] | Sequence[bool], b: Sequence[Judgement] | 
     pa, pb = (sum(xs) / n, sum(ys) / n) if n else (0.0, 0.0)
     pe = pa * pb + (1 - pa) * (1 - pb)
     kappa = (po - pe) / (1 - pe) if n and pe < 1 else (1.0 if n else float("nan"))
-    return {"a": names[0], "b": names[1], "n": n, "agree": agree, "agreement": po, "kappa": kappa,
-            "a_correct_rate": pa, "b_correct_rate": pb, "table": table}
+    return JudgeAgreement(a=names[0], b=names[1], n=n, agree=agree, agreement=po, kappa=kappa,
+                          a_correct_rate=pa, b_correct_rate=pb, table=table)
 
 
-def agreement_markdown(result: dict[str, Any]) -> str:
-    t, a, b = result["table"], result["a"], result["b"]
+def agreement_markdown(result: JudgeAgreement) -> str:
+    t, a, b = result.table, result.a, result.b
     return "\n".join([
-        f"{a} vs {b}: {result['agree']}/{result['n']} agree ({result['agreement']:.3f}), "
-        f"Cohen's kappa {result['kappa']:.3f}",
+        f"{a} vs {b}: {result.agree}/{result.n} agree ({result.agreement:.3f}), "
+        f"Cohen's kappa {result.kappa:.3f}",
         "",
         f"| {a} \\ {b} | Correct | Incorrect |",
         "|---|---:|---:|",

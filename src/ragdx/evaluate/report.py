@@ -10,9 +10,10 @@ from pathlib import Path
 from typing import Any
 
 from ragdx.errors import RagdxError
+from ragdx.evaluate.abstention import abstention_blame, abstention_markdown, abstention_scores
 from ragdx.evaluate.compare import Comparison, compare, compare_markdown
 from ragdx.evaluate.config import BENCHMARKS, RULE_WORDS, EvaluationConfig
-from ragdx.evaluate.judges import Judge, agreement, agreement_markdown
+from ragdx.evaluate.judges import Judge, JudgeAgreement, agreement
 from ragdx.evaluate.protocol import VERDICT_LABELS, VERDICTS, blame, blame_counts, by_style, group_tags, metrics
 from ragdx.evaluate.records import Judgement, write_judgements, write_rows
 from ragdx.evaluate.reference import (
@@ -120,6 +121,9 @@ def evaluate_judgements(judgements: Sequence[Judgement], config: EvaluationConfi
         inputs=check.to_dict() if check is not None else {}, warnings=warnings,
         retrieval_rule=RULE_WORDS.get(check.retrieval_rule, check.retrieval_rule) if check is not None else "",
         judgements=list(judgements), verdicts=verdicts if blame_out is None else [])
+    scores = abstention_scores(judgements)
+    if scores is not None:  # records to refuse (issue 26): their scores and blame, else no key at all
+        result.extra["abstention"] = {**scores, "blame": abstention_blame(verdicts)}
     del verdicts  # a million rows: gone before the bootstraps run
     styles = sorted(by_style(judgements))
     if compare_pair is None and {"short", "long"} <= set(styles):
@@ -237,6 +241,8 @@ def summary_markdown(result: EvaluationResult, title: str) -> str:
     if result.retrieval_rule:
         parts.append(f"Retrieval rule: {result.retrieval_rule}.")
     parts += ["", "## Module blame (per query)", "", blame_markdown(result.blame)]
+    if result.extra.get("abstention"):
+        parts += ["", "## Abstention (questions to refuse)", "", abstention_markdown(result.extra["abstention"])]
     if result.comparison is not None:
         parts += ["", "## Hypothesis test", "", compare_markdown(result.comparison)]
     od = result.extra.get("open_domain")
@@ -550,7 +556,7 @@ def compare_paths(a: str | Path, b: str | Path, config: EvaluationConfig | None 
 
 def judge_agreement(path: str | Path, judge_a: str | Judge = "stored", judge_b: str | Judge = "cascade",
                     config: EvaluationConfig | None = None, *, dataset: Any = None,
-                    **options: Any) -> dict[str, Any]:
+                    **options: Any) -> JudgeAgreement:
     """``ragdx judge-agreement PATH --a JUDGE --b JUDGE``: how often two judges agree on the same
     responses (each with ``config``'s answer sets, LLM and cache). ``stored`` is the verdict
     already there (the reference's judgements, a JSONL's ``correct``); for a run directory the
@@ -563,6 +569,4 @@ def judge_agreement(path: str | Path, judge_a: str | Judge = "stored", judge_b: 
     left = load_judgements(path, base_config, dataset=dataset)  # judge A's verdicts, or the stored ones
     right = left if spec_b is None else rejudge(left, EvaluationConfig.build(config, judge=spec_b))
     names = (str(getattr(judge_a, "name", judge_a)), str(getattr(judge_b, "name", judge_b)))
-    result = agreement(left, right, names=names)
-    result["markdown"] = agreement_markdown(result)
-    return result
+    return agreement(left, right, names=names)
