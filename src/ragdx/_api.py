@@ -83,6 +83,7 @@ def _generate(db: str, out: Path, kb: Path | None, omit: tuple[str, ...], omit_t
     from ragdx.db import connect, inspect_schema
     from ragdx.db.engine import safe_url
     from ragdx.gen.pipeline import build_dataset, load_parsed, sql_stage, text_stage, write
+    from ragdx.gen.refusals import refusal_plan
     from ragdx.gen.text_templates import read_text_templates
     from ragdx.kb.render import read_facts, render_kb
 
@@ -107,7 +108,8 @@ def _generate(db: str, out: Path, kb: Path | None, omit: tuple[str, ...], omit_t
         answers = options.answers()
         result = build_dataset(engine, schema, parsed, read_text_templates(text_file), styles, options.n, answers,
                                kb_facts=facts, per_group=options.per_group, unbalanced=options.unbalanced,
-                               conversations=options.conversations)
+                               conversations=options.conversations,
+                               refusals=refusal_plan(options.refusals, options.refusal_kinds, kb))
         if not result.records:
             raise RagdxError("no records: the templates found nothing to ask", source=shown)
         write(out, schema, answers, result, {"database": shown, "sql_templates": str(sql_file),

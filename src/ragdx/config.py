@@ -57,6 +57,9 @@ class GenConfig(_Section):
     unbalanced: bool = False
     #: multi-turn conversations per walk of the schema's relations (0: none)
     conversations: int = Field(0, ge=0)
+    #: refusal groups of each kind per SQL template (``ragdx.gen.refusals``; 0: none) and which kinds
+    refusals: int = Field(0, ge=0)
+    refusal_kinds: list[str] | None = None
     kb: Path | None = None
     #: the user's own documents to link evidence in (instead of ``kb``): JSONL, JSON, a folder
     corpus: Path | None = None

@@ -45,6 +45,8 @@ def gen(
     per_group: Annotated[int | None, typer.Option("--per-group", help="Balanced: this many queries per group and style.")] = None,
     unbalanced: Annotated[bool | None, typer.Option("--unbalanced", help="Seeded unbalanced subsample per table.")] = None,
     conversations: Annotated[int | None, typer.Option("--conversations", help="Also this many multi-turn conversations per walk of the schema's relations (default 0: none).")] = None,
+    refusals: Annotated[int | None, typer.Option("--refusals", help="Also this many questions to decline per SQL template and kind, each paired with an answerable one (default 0: none).")] = None,
+    refusal_kind: Annotated[list[str] | None, typer.Option("--refusal-kind", help="Only these refusal kinds (repeatable): false_premise, absent_entity, ambiguous_reference, out_of_domain, omitted_fact.")] = None,
     kb: Annotated[Path | None, typer.Option("--kb", help="Knowledge base from `ragdx kb render`: adds gold document ids.")] = None,
     corpus: CorpusOpt = None,
     corpus_id_field: CorpusIdOpt = "id",
@@ -63,8 +65,10 @@ def gen(
     options = gen_options(cfg, dict(styles=style, n=n, max_groups_per_template=max_groups, seed=seed,
                                     multi_answer=multi_answer, unanswerable=unanswerable, null_answers=null_answers,
                                     method=method, per_group=per_group, unbalanced=unbalanced,
-                                    conversations=conversations), names=GEN_FLAGS)
+                                    conversations=conversations, refusals=refusals, refusal_kinds=refusal_kind),
+                          names=GEN_FLAGS)
     from ragdx.gen.pipeline import build_dataset, load_parsed, write
+    from ragdx.gen.refusals import refusal_plan
     from ragdx.gen.text_templates import read_text_templates
     from ragdx.kb.render import read_facts
 
@@ -88,7 +92,8 @@ def gen(
         task = bar.add_task("answering templates", total=len(parsed))
         result = build_dataset(engine, sch, parsed, texts, options.styles, options.n, answers,
                                kb_facts=facts, per_group=options.per_group, unbalanced=options.unbalanced,
-                               progress=lambda: bar.advance(task), conversations=options.conversations)
+                               progress=lambda: bar.advance(task), conversations=options.conversations,
+                               refusals=refusal_plan(options.refusals, options.refusal_kinds, kb_dir))
     _report_answer_problems(result, text_path)
     extra = {}
     if corpus_docs is not None:
@@ -117,7 +122,8 @@ def gen(
 GEN_FLAGS = {"styles": "--style", "n": "--n", "max_groups_per_template": "--max-groups-per-template",
              "seed": "--seed", "multi_answer": "--multi-answer", "unanswerable": "--unanswerable",
              "null_answers": "--null-answers", "method": "--method", "per_group": "--per-group",
-             "unbalanced": "--unbalanced", "conversations": "--conversations"}
+             "unbalanced": "--unbalanced", "conversations": "--conversations",
+             "refusals": "--refusals", "refusal_kinds": "--refusal-kind"}
 
 
 def _kb_or_corpus(kb: Path | None, corpus: Path | None, g) -> tuple[Path | None, Path | None]:

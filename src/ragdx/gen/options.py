@@ -24,6 +24,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from ragdx.gen.qa import AnswerOptions
 
 MultiPolicy = Literal["drop", "keep"]
+#: what a right reply declines (``QARecord.refusal_kind``; made by ``ragdx.gen.refusals``, which
+#: this light module must not import)
+REFUSAL_KINDS = ("false_premise", "absent_entity", "ambiguous_reference", "out_of_domain", "omitted_fact")
 NullPolicy = Literal["drop", "unanswerable", "keep"]
 Method = Literal["set", "per-combination"]
 
@@ -57,6 +60,11 @@ class GenOptions:
     unbalanced: bool
     #: conversations per walk of the schema's relations (``ragdx.gen.conversations``); 0: none
     conversations: int = 0
+    #: refusal groups (``ragdx.gen.refusals``) of each kind per SQL template, each paired with an
+    #: answerable group; 0: none (the default keeps a dataset what it was: every question answerable)
+    refusals: int = 0
+    #: which refusal kinds; None: all five
+    refusal_kinds: tuple[str, ...] | None = None
 
     def answers(self) -> AnswerOptions:
         """The part :func:`ragdx.gen.qa.answer_template` reads."""
@@ -93,7 +101,9 @@ def gen_options(base: Config | GenOptions | None = None, given: Mapping[str, Any
                       max_groups_per_template=cap or None,  # 0 asks for no cap: a cap of 0 would ask nothing
                       seed=_count(merged["seed"], name("seed")), per_group=per_group,
                       unbalanced=_flag(merged["unbalanced"], name("unbalanced")),
-                      conversations=_count(merged["conversations"], name("conversations"), least=0), **policies)
+                      conversations=_count(merged["conversations"], name("conversations"), least=0),
+                      refusals=_count(merged["refusals"], name("refusals"), least=0),
+                      refusal_kinds=check_refusal_kinds(merged["refusal_kinds"], name("refusal_kinds")), **policies)
 
 
 def _defaults(base: Config | GenOptions | None) -> dict[str, Any]:
@@ -106,7 +116,19 @@ def _defaults(base: Config | GenOptions | None) -> dict[str, Any]:
     return {"styles": g.styles, "n": cfg.text_templates.n, "max_groups_per_template": g.max_groups_per_template,
             "seed": g.seed, "multi_answer": g.multi_answer, "unanswerable": g.unanswerable,
             "null_answers": g.null_answers, "method": g.method, "per_group": g.per_group, "unbalanced": g.unbalanced,
-            "conversations": g.conversations}
+            "conversations": g.conversations, "refusals": g.refusals, "refusal_kinds": g.refusal_kinds}
+
+
+def check_refusal_kinds(kinds: Any, field: str) -> tuple[str, ...] | None:
+    """Refusal kinds as given, each one of ``ragdx.gen.refusals.REFUSAL_KINDS`` (None: all)."""
+    if kinds is None:
+        return None
+    if isinstance(kinds, str) or not isinstance(kinds, Sequence) or not all(isinstance(k, str) for k in kinds):
+        raise RagdxError(f"expected a list of refusal kinds, got {kinds!r}", field=field)
+    for k in kinds:
+        if k not in REFUSAL_KINDS:
+            raise RagdxError(f"expected one of {', '.join(REFUSAL_KINDS)}, got '{k}'", field=field)
+    return tuple(dict.fromkeys(kinds)) or None
 
 
 def _count(value: Any, field: str, *, least: int | None = None, hint: str | None = None) -> Any:

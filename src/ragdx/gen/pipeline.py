@@ -18,6 +18,7 @@ from ragdx.errors import RagdxError, TemplateError
 from ragdx.gen.columnar import RecordSet, build_columns
 from ragdx.gen.dataset import QARecord, sample_balanced, sample_unbalanced, write_dataset
 from ragdx.gen.qa import AnswerCounts, AnswerOptions, answer_template
+from ragdx.gen.refusals import RefusalPlan, add_refusals, make_refusals
 from ragdx.gen.sql_templates import (
     ParsedTemplate,
     SqlTemplate,
@@ -160,10 +161,13 @@ def build_dataset(engine: Engine, schema: Schema, parsed: Sequence[ParsedTemplat
                   text_templates: Sequence, styles: Sequence[str] | None, n: int,
                   options: AnswerOptions, *, kb_facts: Mapping[str, list[str]] | None = None,
                   per_group: int | None = None, unbalanced: bool = False,
-                  progress: Progress = None, conversations: int = 0) -> GenResult:
+                  progress: Progress = None, conversations: int = 0, refusals: RefusalPlan | None = None
+                  ) -> GenResult:
     """Answer every template and pair each semantic group with its text templates; with
     ``conversations``, that many multi-turn conversations per walk of the schema's relations
-    follow (:mod:`ragdx.gen.conversations`; never sampled: a sample would cut turns out)."""
+    follow (:mod:`ragdx.gen.conversations`; never sampled: a sample would cut turns out). With
+    ``refusals``, questions to decline follow the sample, each with its answerable partner
+    (:mod:`ragdx.gen.refusals`; not sampled either: a sample would break the pairs)."""
     by_id = {p.id: p for p in parsed}
     texts, problems = balance(text_templates, by_id, n)
     wanted = list(styles) if styles else sorted({s for _, s in texts})
@@ -182,6 +186,9 @@ def build_dataset(engine: Engine, schema: Schema, parsed: Sequence[ParsedTemplat
         records = sample_balanced(records, per_group, options.seed)
     if unbalanced:
         records = sample_unbalanced(records, options.seed)
+    if refusals is not None:
+        made = make_refusals(engine, schema, parsed, texts, wanted, n, options, refusals, kb_facts)
+        records = add_refusals(records, made)
     if conversations:
         from ragdx.gen.conversations import conversation_records
 

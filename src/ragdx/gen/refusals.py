@@ -61,12 +61,12 @@ from ragdx.db.schema import Schema, TableInfo
 from ragdx.errors import RagdxError, TemplateError
 from ragdx.gen.dataset import QARecord, answer_text, build_records, document_ids, fill, group_id, json_value
 from ragdx.gen.naming import low_words, plural_word, singular_word
+from ragdx.gen.options import REFUSAL_KINDS
 from ragdx.gen.qa import AnswerOptions, QAGroup, answer_template, placeholder_domains, run_per_combination
 from ragdx.gen.sql_templates import PLACEHOLDER, ParsedTemplate, SqlTemplate, is_binary, is_surrogate, parse_template
 from ragdx.gen.text_templates import TextTemplate, rules_templates
 from ragdx.gen.verbalise import BUILTIN_STYLES
 
-REFUSAL_KINDS = ("false_premise", "absent_entity", "ambiguous_reference", "out_of_domain", "omitted_fact")
 #: between a refusal's partner group id and its kind in the refusal's group id
 PAIR_SEPARATOR = "~"
 
@@ -87,16 +87,12 @@ class RefusalPlan:
     omitted: tuple[str, ...] = ()
 
 
-def check_kinds(kinds: Sequence[str] | None, field_name: str) -> tuple[str, ...] | None:
-    """``kinds`` as given, each one of :data:`REFUSAL_KINDS` (None: all of them)."""
-    if kinds is None:
+def refusal_plan(per_template: int, kinds: Sequence[str] | None = None,
+                 kb_dir: str | Path | None = None) -> RefusalPlan | None:
+    """The plan ``ragdx gen`` and ``generate_dataset`` carry out (None: no refusals asked for)."""
+    if not per_template:
         return None
-    if isinstance(kinds, str) or not all(isinstance(k, str) for k in kinds):
-        raise RagdxError(f"expected a list of refusal kinds, got {kinds!r}", field=field_name)
-    for k in kinds:
-        if k not in REFUSAL_KINDS:
-            raise RagdxError(f"expected one of {', '.join(REFUSAL_KINDS)}, got '{k}'", field=field_name)
-    return tuple(dict.fromkeys(kinds)) or None
+    return RefusalPlan(per_template, tuple(kinds or REFUSAL_KINDS), kb_omitted(kb_dir))
 
 
 def kb_omitted(kb_dir: str | Path | None) -> tuple[str, ...]:
