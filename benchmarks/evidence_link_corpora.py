@@ -1,7 +1,8 @@
 """Evidence linking on corpora people wrote, scored by each corpus's own scorer (its writer's truth).
 
     OMP_WAIT_POLICY=passive HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/evidence_link_corpora.py \
-        [--corpus DIR ...] [--before SRC] [--dump-fp FILE] [--out benchmarks/results/evidence_link_corpora.md]
+        [--corpus DIR ...] [--before SRC] [--dump-fp FILE] [--dump-fn FILE] \
+        [--out benchmarks/results/evidence_link_corpora.md]
 
 A corpus folder holds ``docs/``, ``truth.json``, ``score_linking.py`` and its SQLite database
 (``truth.json``'s ``database``, relative to the folder, or the only ``*.sqlite`` in it). For each
@@ -13,7 +14,8 @@ dataset is re-linked by that code and scored too. Default corpora: Northwind (``
 present) and every folder under ``benchmarks/corpora``. With ``--dump-fp FILE`` each corpus's false-positive
 gold documents (by its writer's truth) are written to ``FILE.<corpus>.jsonl``: the record's needed facts, the
 document, the spans ragdx gave for it (at most two per fact: a document linked beyond those has none) and what
-the writer recorded in that document about the same rows. Do not read a held-out corpus's dump.
+the writer recorded in that document about the same rows; ``--dump-fn FILE`` the same for the documents the
+writer's truth names and ragdx missed (recall). Do not read a held-out corpus's dump.
 """
 
 from __future__ import annotations
@@ -86,9 +88,11 @@ def scorer_module(corpus: Path):
     return mod
 
 
-def false_positives(corpus: Path, db: Path, ds: Path) -> list[dict]:
+def false_positives(corpus: Path, db: Path, ds: Path, *, missed: bool = False) -> list[dict]:
     """Each false-positive gold document of a record (by the writer's truth) with the spans ragdx
-    gave for it, once per (needed facts, document): the six phrasings of a group share one."""
+    gave for it, once per (needed facts, document): the six phrasings of a group share one. With
+    ``missed``, each document the writer's truth names for a record and ragdx did not (its false
+    negatives), with what the writer recorded there and the spans ragdx gave elsewhere."""
     mod = scorer_module(corpus)
     truth = json.loads((corpus / "truth.json").read_text(encoding="utf-8"))
     stem = mod.stem
@@ -113,7 +117,8 @@ def false_positives(corpus: Path, db: Path, ds: Path) -> list[dict]:
         except Exception:  # noqa: BLE001 — the scorer counts such a record apart; so does this
             continue
         gold = set().union(*(exact.get(k, set()) for k in need)) if need else set()
-        for doc in sorted({stem(x) for x in r.get("gold_document_ids") or []} - gold):
+        given = {stem(x) for x in r.get("gold_document_ids") or []}
+        for doc in sorted(gold - given if missed else given - gold):
             key = (tuple(need), doc)
             if key in seen:
                 seen[key]["records"] += 1
@@ -121,8 +126,9 @@ def false_positives(corpus: Path, db: Path, ds: Path) -> list[dict]:
             keys = {k.partition("@")[2] for k in need}
             seen[key] = {"table": r.get("table"), "need": need, "facts": r.get("facts"), "doc": doc,
                          "distractor": doc in distractors, "records": 1,
-                         "spans": [{"fact": s["fact"], "weight": s.get("weight"), "text": s["text"][:400]}
-                                   for s in r.get("evidence_spans") or [] if stem(s["doc_id"]) == doc],
+                         "spans": [{"fact": s["fact"], "weight": s.get("weight"), "text": s["text"][:400],
+                                    **({"doc": stem(s["doc_id"])} if missed else {})}
+                                   for s in r.get("evidence_spans") or [] if missed or stem(s["doc_id"]) == doc],
                          # what the writer recorded in this document about the same rows
                          "truth_here": [f"{f['fact_key']} = {f['surface']!r} ({f['how']})"
                                         for f in stated.get(doc, []) if f["fact_key"].partition("@")[2] in keys][:8]}
@@ -136,6 +142,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path)
     ap.add_argument("--dump-fp", type=Path, help="write each false-positive gold document (record's needed "
                     "facts, document, ragdx's spans) here as JSON lines, one file per corpus: FILE.<corpus>.jsonl")
+    ap.add_argument("--dump-fn", type=Path, help="write each gold document the writer's truth names and ragdx "
+                    "missed (record's needed facts, document, what the writer recorded there) here as JSON lines, "
+                    "one file per corpus: FILE.<corpus>.jsonl")
     a = ap.parse_args(argv)
     corpora = a.corpus or ([NORTHWIND] if NORTHWIND.is_dir() else []) + sorted(
         p for p in (ROOT / "benchmarks" / "corpora").iterdir() if (p / "truth.json").is_file())
@@ -160,6 +169,12 @@ def main(argv: list[str] | None = None) -> int:
                 dump = a.dump_fp.with_name(f"{a.dump_fp.name}.{name_}.jsonl")
                 dump.write_text("".join(json.dumps(x, ensure_ascii=False) + "\n"
                                         for x in false_positives(corpus, db, work / "ds")), encoding="utf-8")
+            if a.dump_fn:
+                name_ = corpus.parent.name if corpus.name == "corpus" else corpus.name
+                dump = a.dump_fn.with_name(f"{a.dump_fn.name}.{name_}.jsonl")
+                dump.write_text("".join(json.dumps(x, ensure_ascii=False) + "\n"
+                                        for x in false_positives(corpus, db, work / "ds", missed=True)),
+                                encoding="utf-8")
             before = None
             if a.before:
                 ragdx(["kb", "link", str(work / "ds"), "--corpus", str(corpus / "docs"), "--db", url,

@@ -780,6 +780,8 @@ class Linker:
                 continue  # "0%" is a share: no count, price or level
             if not words or words & own:
                 return False
+            if words & _time_words()[0] and not own & (_time_words()[0] | _time_words()[1]):
+                continue  # "1 hr 25 min" is a duration: no count of berths, no price, no level
             if not (words & hop.other_columns or (own_unit and words & _UNITS)):
                 return False
         return True
@@ -1219,6 +1221,22 @@ def _is_quantity(value: tuple[str, ...]) -> bool:
 _UNITS = frozenset({"kg", "g", "t", "tonne", "ton", "lb", "km", "m", "m2", "sqm", "cm", "mm", "l", "litre", "liter",
                     "ml", "min", "minute", "h", "hr", "hour", "day", "week", "month", "year", "yr", "pp", "page",
                     "percent", "%", "eur", "gbp", "usd", "sek", "nok", "dkk", "mile", "knot"})
+
+#: units of time: a number written with one is a duration (or an age), which a person never reads
+#: as a count, a price or a level
+_TIME_UNITS = frozenset({"s", "sec", "second", "min", "mins", "minute", "h", "hr", "hrs", "hour", "day", "days",
+                         "week", "month", "year", "yr", "yrs", "night"})
+#: column words of a duration or an age, which a number with a unit of time may state
+_TIME_WORDS = frozenset({"duration", "time", "length", "age", "period", "term", "tenure", "lead", "delay", "crossing",
+                         "journey", "trip", "stay", "notice", "interval", "frequency", "experience", "service"})
+
+@functools.cache
+def _time_words() -> tuple[frozenset[str], frozenset[str]]:
+    """:data:`_TIME_UNITS` and :data:`_TIME_WORDS` as :func:`_column_words` reads them ("minutes" is
+    "minut", "crossing" is "cross")."""
+    return tuple(frozenset(w for u in group for w in _column_words(u)) | group  # type: ignore[return-value]
+                 for group in (_TIME_UNITS, _TIME_WORDS))
+
 
 #: header words that name a measure of a row of their own (an order line's discount, price, quantity):
 #: a number under one is that measure, not another column's
