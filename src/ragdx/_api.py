@@ -109,7 +109,8 @@ def _generate(db: str, out: Path, kb: Path | None, omit: tuple[str, ...], omit_t
         result = build_dataset(engine, schema, parsed, read_text_templates(text_file), styles, options.n, answers,
                                kb_facts=facts, per_group=options.per_group, unbalanced=options.unbalanced,
                                conversations=options.conversations,
-                               refusals=refusal_plan(options.refusals, options.refusal_kinds, kb))
+                               refusals=refusal_plan(options.refusals, options.refusal_kinds, kb),
+                               kinds=options.kinds)
         if not result.records:
             raise RagdxError("no records: the templates found nothing to ask", source=shown)
         write(out, schema, answers, result, {"database": shown, "sql_templates": str(sql_file),

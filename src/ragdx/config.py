@@ -60,6 +60,8 @@ class GenConfig(_Section):
     #: refusal groups of each kind per SQL template (``ragdx.gen.refusals``; 0: none) and which kinds
     refusals: int = Field(0, ge=0)
     refusal_kinds: list[str] | None = None
+    #: question kinds to ask besides look-ups (``ragdx.gen.kinds``; null: look-ups only)
+    kinds: list[str] | None = None
     kb: Path | None = None
     #: the user's own documents to link evidence in (instead of ``kb``): JSONL, JSON, a folder
     corpus: Path | None = None

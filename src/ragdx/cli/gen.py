@@ -93,7 +93,7 @@ def gen(
         result = build_dataset(engine, sch, parsed, texts, options.styles, options.n, answers,
                                kb_facts=facts, per_group=options.per_group, unbalanced=options.unbalanced,
                                progress=lambda: bar.advance(task), conversations=options.conversations,
-                               refusals=refusal_plan(options.refusals, options.refusal_kinds, kb_dir))
+                               refusals=refusal_plan(options.refusals, options.refusal_kinds, kb_dir), kinds=options.kinds)
     _report_answer_problems(result, text_path)
     extra = {}
     if corpus_docs is not None:

@@ -56,6 +56,7 @@ from ragdx.db.schema import Schema, TableInfo
 from ragdx.gen import kinds_text as kt
 from ragdx.gen.dataset import QARecord, answer_text, document_ids, group_id, json_value, value_text
 from ragdx.gen.naming import column_phrase, low_words, plural_phrase, readable_entity, relation_noun
+from ragdx.gen.options import QUESTION_KINDS  # every kind; ``lookup`` is GRAMMAR's (the template files)
 from ragdx.gen.qa import AnswerCounts, key_text
 from ragdx.gen.sql_templates import (
     entity_key,
@@ -70,8 +71,6 @@ from ragdx.gen.values import row_sort_key, value_sort_key
 __all__ = ["COMPLETENESS_KINDS", "DEFAULT_KINDS", "QUESTION_KINDS", "KindTemplate", "kind_records",
            "kind_templates"]
 
-#: every question kind; ``lookup`` is GRAMMAR's (the SQL and text template files)
-QUESTION_KINDS = ("lookup", "list", "count", "total", "extreme", "comparison", "time_range")
 #: look-ups only: the default datasets (and the README's figures) stay what they were; the other
 #: kinds are asked for (``gen: kinds:`` in ragdx.yaml, ``kinds=`` in Python)
 DEFAULT_KINDS = ("lookup",)
@@ -80,7 +79,7 @@ COMPLETENESS_KINDS = frozenset({"list", "count", "total", "extreme", "time_range
 #: the longest list asked
 LIST_MAX = 10
 #: a kind gets at most this many templates' worth of groups (``max_groups_per_template`` each)
-TEMPLATES_PER_KIND = 8
+TEMPLATES_PER_KIND = 4
 
 # A number column worth summing: what adds up (an amount, a quantity), not what only compares
 _ADDITIVE = frozenset({"amount", "quantity", "qty", "freight", "cost", "credits", "hours", "fee", "fees",

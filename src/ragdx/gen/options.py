@@ -65,6 +65,9 @@ class GenOptions:
     refusals: int = 0
     #: which refusal kinds; None: all five
     refusal_kinds: tuple[str, ...] | None = None
+    #: the question kinds to ask (``ragdx.gen.kinds``); look-ups only by default, so a dataset and
+    #: the demo's figures stay what they were
+    kinds: tuple[str, ...] = ("lookup",)
 
     def answers(self) -> AnswerOptions:
         """The part :func:`ragdx.gen.qa.answer_template` reads."""
@@ -103,7 +106,8 @@ def gen_options(base: Config | GenOptions | None = None, given: Mapping[str, Any
                       unbalanced=_flag(merged["unbalanced"], name("unbalanced")),
                       conversations=_count(merged["conversations"], name("conversations"), least=0),
                       refusals=_count(merged["refusals"], name("refusals"), least=0),
-                      refusal_kinds=check_refusal_kinds(merged["refusal_kinds"], name("refusal_kinds")), **policies)
+                      refusal_kinds=check_refusal_kinds(merged["refusal_kinds"], name("refusal_kinds")),
+                      kinds=check_kinds(merged["kinds"], name("kinds")), **policies)
 
 
 def _defaults(base: Config | GenOptions | None) -> dict[str, Any]:
@@ -116,7 +120,8 @@ def _defaults(base: Config | GenOptions | None) -> dict[str, Any]:
     return {"styles": g.styles, "n": cfg.text_templates.n, "max_groups_per_template": g.max_groups_per_template,
             "seed": g.seed, "multi_answer": g.multi_answer, "unanswerable": g.unanswerable,
             "null_answers": g.null_answers, "method": g.method, "per_group": g.per_group, "unbalanced": g.unbalanced,
-            "conversations": g.conversations, "refusals": g.refusals, "refusal_kinds": g.refusal_kinds}
+            "conversations": g.conversations, "refusals": g.refusals, "refusal_kinds": g.refusal_kinds,
+            "kinds": g.kinds}
 
 
 def check_refusal_kinds(kinds: Any, field: str) -> tuple[str, ...] | None:
@@ -129,6 +134,23 @@ def check_refusal_kinds(kinds: Any, field: str) -> tuple[str, ...] | None:
         if k not in REFUSAL_KINDS:
             raise RagdxError(f"expected one of {', '.join(REFUSAL_KINDS)}, got '{k}'", field=field)
     return tuple(dict.fromkeys(kinds)) or None
+
+
+#: the question kinds (``ragdx.gen.kinds.QUESTION_KINDS``, which this light module must not import)
+QUESTION_KINDS = ("lookup", "list", "count", "total", "extreme", "comparison", "time_range")
+
+
+def check_kinds(kinds: Any, field: str) -> tuple[str, ...]:
+    """Question kinds as given, each one of :data:`QUESTION_KINDS`; None: look-ups only."""
+    if kinds is None:
+        return ("lookup",)
+    if isinstance(kinds, str) or not isinstance(kinds, Sequence) or not all(isinstance(k, str) for k in kinds) \
+            or not kinds:
+        raise RagdxError(f"expected a list of question kinds, got {kinds!r}", field=field)
+    for k in kinds:
+        if k not in QUESTION_KINDS:
+            raise RagdxError(f"expected one of {', '.join(QUESTION_KINDS)}, got '{k}'", field=field)
+    return tuple(dict.fromkeys(kinds))
 
 
 def _count(value: Any, field: str, *, least: int | None = None, hint: str | None = None) -> Any:

@@ -161,20 +161,22 @@ def build_dataset(engine: Engine, schema: Schema, parsed: Sequence[ParsedTemplat
                   text_templates: Sequence, styles: Sequence[str] | None, n: int,
                   options: AnswerOptions, *, kb_facts: Mapping[str, list[str]] | None = None,
                   per_group: int | None = None, unbalanced: bool = False,
-                  progress: Progress = None, conversations: int = 0, refusals: RefusalPlan | None = None
-                  ) -> GenResult:
+                  progress: Progress = None, conversations: int = 0, refusals: RefusalPlan | None = None,
+                  kinds: Sequence[str] = ("lookup",)) -> GenResult:
     """Answer every template and pair each semantic group with its text templates; with
     ``conversations``, that many multi-turn conversations per walk of the schema's relations
     follow (:mod:`ragdx.gen.conversations`; never sampled: a sample would cut turns out). With
     ``refusals``, questions to decline follow the sample, each with its answerable partner
-    (:mod:`ragdx.gen.refusals`; not sampled either: a sample would break the pairs)."""
+    (:mod:`ragdx.gen.refusals`; not sampled either: a sample would break the pairs). ``kinds``:
+    the question kinds to ask (:data:`ragdx.gen.kinds.QUESTION_KINDS`); ``lookup`` are the
+    templates' own, the others follow (:mod:`ragdx.gen.kinds`, one text per style: nothing to sample)."""
     by_id = {p.id: p for p in parsed}
     texts, problems = balance(text_templates, by_id, n)
     wanted = list(styles) if styles else sorted({s for _, s in texts})
     missing = [f"{p.template.sql} [{s}]" for p in parsed for s in wanted if (p.id, s) not in texts]
     records: Sequence[QARecord] = RecordSet()
     counts: dict[str, AnswerCounts] = {}
-    for p in parsed:
+    for p in parsed if "lookup" in kinds else ():
         per_style = {s: texts[(p.id, s)] for s in wanted if (p.id, s) in texts}
         answers = answer_template(engine, p, schema, options)
         counts[p.id] = answers.counts
@@ -186,6 +188,12 @@ def build_dataset(engine: Engine, schema: Schema, parsed: Sequence[ParsedTemplat
         records = sample_balanced(records, per_group, options.seed)
     if unbalanced:
         records = sample_unbalanced(records, options.seed)
+    if any(k != "lookup" for k in kinds):
+        from ragdx.gen.kinds import kind_records
+
+        asked, kind_counts = kind_records(engine, schema, kinds, wanted or None, options.max_groups_per_template,
+                                          options.seed, kb_facts)
+        records, counts = [*records, *asked], {**counts, **kind_counts}
     if refusals is not None:
         made = make_refusals(engine, schema, parsed, texts, wanted, n, options, refusals, kb_facts)
         records = add_refusals(records, made)
