@@ -321,7 +321,7 @@ def _correction_cue(text: str, clauses: list[str], words: set[str], yes_no: bool
     for m in _X_NOT_Y.finditer(text):
         target = (m.group(1) or m.group(2) or "").split()
         if target and target[0].strip("'’.-") in words and not negative_question:
-            return m.group(0).strip(" ,;(")
+            return m.group(0).strip(" ,;(.")
     if not words or negative_question or (yes_no and not gives_reference):
         return ""
     for clause in clauses:
@@ -368,17 +368,34 @@ class AbstentionVerdict:
 
     @property
     def reason(self) -> str:
-        return f"{self.outcome}: the reply is a {self.reply}"
+        article = "an" if self.reply.kind == ANSWER else "a"
+        return f"{self.outcome}: the reply is {article} {self.reply}"
+
+
+def reply_class(refusal_kind: str, question: str, response: str | None,
+                answer_rows: Sequence[Sequence[Any]]) -> ReplyClass:
+    """:func:`classify_reply` of the reply to a record to refuse, given what its record knows: a false
+    premise's true value (``answer_rows``) as the reference; for an ambiguous reference, whose
+    ``answer_rows`` are the candidates (the matched name, then its answer), a reply that names two
+    or more of them lists the candidates, which is declining to pick one (a right reply)."""
+    from ragdx.gen.dataset import answer_text
+
+    reference = answer_text(answer_rows) if refusal_kind == "false_premise" and answer_rows else ""
+    reply = classify_reply(response, question, reference)
+    if reply.kind == ANSWER and refusal_kind == "ambiguous_reference" and response:
+        text = _clean(str(response))
+        named = {_clean(str(r[0])) for r in answer_rows if r and r[0] is not None}
+        if sum(1 for n in named if n and _contains(text, n)) >= 2:
+            return ReplyClass(REFUSAL, "lists the candidates")
+    return reply
 
 
 def judge_refusal(refusal_kind: str, question: str, response: str | None, answer_rows: Sequence[Sequence[Any]],
                   ) -> AbstentionVerdict:
     """The verdict on one record to refuse. A false premise's true value (``answer_rows``) must be
     in a correction for it to be right, found as the containment judge finds values."""
-    from ragdx.gen.dataset import answer_text
-
-    reference = answer_text(answer_rows) if refusal_kind == "false_premise" and answer_rows else ""
-    reply = classify_reply(response, question, reference)
+    reply = reply_class(refusal_kind, question, response, answer_rows)
+    reference = refusal_kind == "false_premise" and bool(answer_rows)
     gives = False
     if reply.kind == CORRECTION and reference:
         from ragdx.evaluate.judges import ContainmentJudge
@@ -458,8 +475,12 @@ def _outcome_of(j: Any) -> str:
 
 
 def reply_kind_of(j: Any) -> str:
-    """A judgement's reply kind: the one recorded when it was judged, else classified now."""
-    return getattr(j, "reply_kind", "") or classify_reply(j.response, getattr(j, "query", "") or "").kind
+    """A judgement's reply kind: the one recorded when it was judged (a record to refuse), else
+    classified now from the reply alone. Without the question no negation can be read as aimed at
+    its premise, so a question to answer's reply is a refusal or an answer (one that "corrects" a
+    true premise is a wrong answer); and an evaluation that streams, which keeps no question,
+    counts the same as one that does not."""
+    return getattr(j, "reply_kind", "") or classify_reply(j.response).kind
 
 
 # ----------------------------------------------------------------------------- blame
@@ -523,6 +544,52 @@ def abstention_blame(verdicts: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     return {k: dict(sorted(c.items())) for k, c in sorted(out.items())}
 
 
+KIND_LABELS = {"false_premise": "false premise", "absent_entity": "absent entity",
+               "ambiguous_reference": "ambiguous reference", "out_of_domain": "out of domain",
+               "omitted_fact": "omitted fact"}
+_BLAME_LABELS = {"over_answered": "over-answered (a record to refuse answered, a false premise accepted)",
+                 "over_refused": "over-refused or refused (a question to answer declined)",
+                 "unanswered_correction": "false premise declined without its correction"}
+
+
+def _pct(x: float | None) -> str:
+    return "–" if x is None else f"{x:.1%}"
+
+
+def abstention_markdown(data: Mapping[str, Any]) -> str:
+    """The abstention section of ``summary.md``: precision and recall per refusal kind, the
+    over-refusals of the questions to answer, the blame of both, the knowledge-boundary figure."""
+    lines = ["| refusal kind | records | abstained | corrected | over-answered | right | recall | precision |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for kind, v in data["by_kind"].items():
+        lines.append(f"| {KIND_LABELS.get(kind, kind)} | {v['records']} | {v['abstained']} | {v['corrected']} | "
+                     f"{v['over_answered']} | {v['right']} | {_pct(v['recall'])} | {_pct(v['precision'])} |")
+    o, a = data["overall"], data["answerable"]
+    lines.append(f"| **all** | {o['records']} | {o['abstained']} | | {o['over_answered']} | | {_pct(o['recall'])} | "
+                 f"{_pct(o['precision'])} |")
+    lines += ["", f"Questions to answer: {a['over_refused']} of {a['records']} declined "
+              f"(over-refusal rate {_pct(a['over_refusal_rate'])}). Abstaining (a refusal or a correction) is the "
+              "positive class: recall is the share of a kind's records not answered; precision sets them against "
+              "the over-refusals of the questions to answer paired with that kind (all of them where none is "
+              "paired). Right: the reply a record calls for (a false premise corrected with its true value)."]
+    blamed = data.get("blame") or {}
+    if blamed:
+        lines += ["", "| blame | " + " | ".join(sorted({m for c in blamed.values() for m in c})) + " |"]
+        modules = sorted({m for c in blamed.values() for m in c})
+        lines.append("|---|" + "---:|" * len(modules))
+        for what, counts in blamed.items():
+            lines.append(f"| {_BLAME_LABELS.get(what, what)} | " + " | ".join(str(counts.get(m, 0)) for m in modules)
+                         + " |")
+    b = data.get("boundary")
+    if b:
+        lines += ["", f"Knowledge boundary: on {b['records']} records to refuse, the system's abstentions agree with "
+                  f"the relevance tester's decision (p < {b['alpha']}: outside the corpus) on {b['agree']} "
+                  f"({_pct(b['agreement'])})."]
+    elif data.get("boundary_note"):
+        lines += ["", f"Knowledge boundary: {data['boundary_note']}."]
+    return "\n".join(lines)
+
+
 # ----------------------------------------------------------------------------- knowledge boundary
 
 
@@ -556,5 +623,5 @@ def boundary_agreement(judgements: Iterable[Any], pvalues: Mapping[str, float], 
 
 
 __all__ = ["ANSWER", "CORRECTION", "REFUSAL", "REFUSAL_KINDS", "AbstentionVerdict", "ReplyClass",
-           "abstention_blame", "abstention_scores", "boundary_agreement", "classify_reply", "judge_refusal",
-           "outcome", "over_refusal_note", "refusal_verdict"]
+           "abstention_blame", "abstention_markdown", "abstention_scores", "boundary_agreement", "classify_reply",
+           "judge_refusal", "outcome", "over_refusal_note", "refusal_verdict", "reply_class"]

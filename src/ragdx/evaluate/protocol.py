@@ -589,6 +589,8 @@ def blame(judgements: Sequence[Judgement], *, within_style: bool = False,
     live = [j for j in judgements if not getattr(j, "error", None)]
     tags = group_tags(live, by_style=within_style)
     groups = _group_evidence(live, within_style)
+    # a dataset with records to refuse: a wrong answer that declined says so (over-refusal)
+    refusals = any(getattr(j, "refusal_kind", "") for j in live)
     unseen = never_retrieved(live)
     if probes is None:  # the run's own probes, read by evaluate (ragdx.evaluate.runs.judge_run)
         probes = getattr(getattr(judgements, "check", None), "probes", None) or {}
@@ -601,15 +603,34 @@ def blame(judgements: Sequence[Judgement], *, within_style: bool = False,
         elif j.correct:
             row.update(verdict="correct", basis="judge", confidence="high", why=j.reason or "judged correct",
                        documents=[])
+        elif getattr(j, "refusal_kind", ""):  # a record to refuse, answered or not corrected (issue 26)
+            from ragdx.evaluate.abstention import refusal_verdict
+
+            verdict, basis, confidence, why, docs = refusal_verdict(j)
+            row.update(verdict=verdict, basis=basis, confidence=confidence, why=why, documents=docs,
+                       abstention="over_answered" if basis == "over_answer" else "unanswered_correction")
         else:
             verdict, basis, confidence, why, docs = _verdict(j, tags, groups, within_style, unseen, probes)
             row.update(verdict=verdict, basis=basis, confidence=confidence, why=why, documents=docs)
             spans = _spans(j, docs or None)
             if spans:
                 row["spans"] = spans
+            if refusals:
+                _note_over_refusal(j, row)
         row["unsure"] = row["verdict"] in UNSURE
         out.append(row)
     return out
+
+
+def _note_over_refusal(j: Any, row: dict[str, Any]) -> None:
+    """A question to answer whose reply declined: its verdict stands (the evidence rules decide who
+    failed), its ``why`` says it declined and ``abstention`` marks it ``over_refused``."""
+    from ragdx.evaluate.abstention import over_refusal_note
+
+    note = over_refusal_note(j)
+    if note:
+        row["abstention"] = "over_refused"
+        row["why"] = f"{note}; {row['why']}"
 
 
 def blame_counts(verdicts: Sequence[dict[str, Any]]) -> dict[str, Any]:

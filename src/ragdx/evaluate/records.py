@@ -57,6 +57,10 @@ class Judgement:
     #: ids match no document of the knowledge base), ``no_context`` (no query of the run captured any
     #: retrieved document), ``corpus_changed`` (the system searched another corpus); "" otherwise
     retrieval_note: str = ""
+    #: the record's ``refusal_kind`` ("" for a question to answer: ``ragdx.evaluate.abstention``)
+    refusal_kind: str = ""
+    #: for a record to refuse, what its reply was (``refusal``, ``correction``, ``answer``)
+    reply_kind: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         # what asdict gives (fields in order, lists copied), without its recursive deep copy of
@@ -69,7 +73,9 @@ class Judgement:
                 "error": self.error, "kb_basis": self.kb_basis, "evidence_confidence": self.evidence_confidence,
                 "evidence_spans": [dict(e) for e in self.evidence_spans], "entity_ids": list(self.entity_ids),
                 "value_seen_in": list(self.value_seen_in), "answer_docs": list(self.answer_docs),
-                "retrieval_note": self.retrieval_note}
+                "retrieval_note": self.retrieval_note,
+                # written only for a record to refuse: every other judgement's line stays as it was
+                **({"refusal_kind": self.refusal_kind, "reply_kind": self.reply_kind} if self.refusal_kind else {})}
 
     @classmethod
     def from_dict(cls, obj: dict[str, Any]) -> Judgement:
@@ -89,6 +95,8 @@ class JudgeItem:
     response: str | None
     #: ``single``, ``multi`` (an answer set) or ``none``
     answer_kind: str = "single"
+    #: the record's ``refusal_kind``: a record to refuse is judged by ``ragdx.evaluate.abstention``
+    refusal_kind: str = ""
 
     @property
     def answer_text(self) -> str:

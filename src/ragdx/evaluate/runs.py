@@ -56,8 +56,9 @@ def count_judge_failures(check: InputCheck, verdicts: Sequence[Any]) -> None:
 def judge_items(items: Sequence[JudgeItem], judge: Judge, cache: VerdictCache | str | Path | None = None):
     if cache is not None and not isinstance(cache, VerdictCache):
         cache = VerdictCache(cache)
-    # unanswerable queries: a refusal is the right answer; nothing to ask a judge
-    todo = [i for i, it in enumerate(items) if it.answer_kind != "none"]
+    # unanswerable queries: a refusal is the right answer; nothing to ask a judge. A record to refuse
+    # (issue 26) is judged by the kind of its reply (ragdx.evaluate.abstention), not by any judge
+    todo = [i for i, it in enumerate(items) if it.answer_kind != "none" and not it.refusal_kind]
     verdicts = judge.judge_many([items[i] for i in todo], cache=cache) if todo else []
     out: list[Any] = [None] * len(items)
     for i, v in zip(todo, verdicts, strict=True):
@@ -65,7 +66,12 @@ def judge_items(items: Sequence[JudgeItem], judge: Judge, cache: VerdictCache | 
     from ragdx.evaluate.judges import Verdict
 
     for i, it in enumerate(items):
-        if out[i] is None:
+        if out[i] is None and it.refusal_kind:
+            from ragdx.evaluate.abstention import judge_refusal
+
+            got = judge_refusal(it.refusal_kind, it.query, it.response, it.answer_rows)
+            out[i] = Verdict(got.correct, "abstention", got.reason)
+        elif out[i] is None:
             ok = is_refusal(it.response)
             out[i] = Verdict(ok, "refusal", "unanswerable: " + ("refused" if ok else "answered anyway"))
     return out
@@ -385,7 +391,8 @@ def judge_outputs(records: Sequence[Any], outputs: Sequence[Any], config: Evalua
         raise RagdxError("no answered record is in the dataset", source=check.source or None)
     retrieved_lists, unknown_per = _map_retrieved(pairs, known_ids, check)
     _check_retrieved(check, retrieved_lists, unknown_per, len(pairs), known_ids, known_exact)
-    items = [JudgeItem(r.query, r.answer_rows, None if o.error else o.answer, r.answer_kind) for r, o in pairs]
+    items = [JudgeItem(r.query, r.answer_rows, None if o.error else o.answer, r.answer_kind,
+                           getattr(r, "refusal_kind", "") or "") for r, o in pairs]
     verdicts = judge_items(items, config.judge.build(), config.cache)
     out = Judged(check=check)
     passages: dict[str, str] = {}
@@ -490,7 +497,18 @@ def _judgement(r: Any, o: Any, ids: list[str], unknown: int, response: str | Non
         answer_docs=(_answer_docs(r, corpus_texts, passages, ids)
                      if corpus_texts and v.correct and ids and (r.kb_supported is not True or not evidence)
                      else []),
-        retrieval_note="+".join(notes))
+        retrieval_note="+".join(notes), refusal_kind=getattr(r, "refusal_kind", "") or "",
+        reply_kind=_reply_kind(r, response))
+
+
+def _reply_kind(r: Any, response: str | None) -> str:
+    """What the reply to a record to refuse was (``abstention.classify_reply``); "" for the others."""
+    kind = getattr(r, "refusal_kind", "") or ""
+    if not kind:
+        return ""
+    from ragdx.evaluate.abstention import reply_class
+
+    return reply_class(kind, r.query, response, r.answer_rows).kind
 
 
 def _close_check(check: InputCheck, out: Judged, pairs: Sequence[tuple[Any, Any]], verdicts: Sequence[Any]) -> None:
@@ -834,7 +852,8 @@ def judge_streaming(pairs: Iterable[tuple[Any, AnswerSummary]], answers: Sequenc
     block: list[tuple[Any, AnswerSummary]] = []
 
     def flush() -> None:
-        items = [JudgeItem(r.query, r.answer_rows, None if o.error else o.answer, r.answer_kind) for r, o in block]
+        items = [JudgeItem(r.query, r.answer_rows, None if o.error else o.answer, r.answer_kind,
+                           getattr(r, "refusal_kind", "") or "") for r, o in block]
         verdicts = judge_items(items, judge, cache)
         at = len(out)
         full = [_judgement(r, o, retrieved_lists[at + n], unknown_per[at + n], it.response, v, config, check,
