@@ -175,13 +175,13 @@ def _single_groups(ctx: _Ctx, p: ParsedTemplate) -> list[QAGroup]:
 
 
 def near_misses(name: str, rng: random.Random) -> list[str]:
-    """Names one edit from ``name`` a person could type for it: two neighbouring letters swapped,
-    or one letter changed to another of its case (never only case, accents or spacing, which a
-    database's comparison may not tell apart)."""
+    """Names one edit from ``name`` a person could type for it: two neighbouring letters inside
+    the name swapped, or one letter changed to another of its case; first and last letters kept,
+    never only case, accents or spacing (a database's comparison may not tell those apart)."""
     spots = [i for i in range(1, len(name) - 1) if name[i].isascii() and name[i].isalpha()]
     out = []
     for i in spots:
-        if i + 1 < len(name) and name[i + 1].isascii() and name[i + 1].isalpha() \
+        if i + 2 < len(name) and name[i + 1].isascii() and name[i + 1].isalpha() \
                 and name[i].lower() != name[i + 1].lower():
             out.append(name[:i] + name[i + 1] + name[i] + name[i + 2:])
     for i in spots:
