@@ -3,6 +3,7 @@ hand here, history reaching the systems, and blame for history handling."""
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 from collections import defaultdict
@@ -181,3 +182,62 @@ def test_generate_dataset_writes_conversations_with_gold_documents(demo_db, tmp_
     assert plain and all(r.turn == 0 and not r.history for r in plain)
     # off by default: no conversation unless asked
     assert gen_options(None, {}).conversations == 0
+
+
+# ------------------------------------------------------------------ systems receive the history
+
+
+def _conversation_dataset(demo_db: Path, out: Path, styles=("short",), per_walk=2):
+    from ragdx.gen.dataset import write_dataset
+
+    engine = sa.create_engine(f"sqlite:///{demo_db}")
+    records = conversation_records(engine, inspect_schema(engine), per_walk=per_walk, styles=list(styles))
+    write_dataset(out, records, {"note": "conversations"})
+    return records
+
+
+def test_history_reaches_a_callable_through_the_dataset_file_and_inputs(demo_db, tmp_path):
+    from ragdx.rag.rundir import read_inputs
+    from ragdx.rag.runner import run
+    from ragdx.rag.systems import CallableSystem
+
+    records = _conversation_dataset(demo_db, tmp_path / "ds")
+    seen: list[str] = []
+
+    def chat(query: str, history: list) -> str:
+        seen.append(json.dumps([query, history], sort_keys=True))
+        return "ok"
+
+    run(CallableSystem(chat), tmp_path / "ds", tmp_path / "run", progress=False)
+    assert sorted(seen) == sorted(json.dumps([r.query, r.history], sort_keys=True) for r in records)
+    assert any(r.history for r in records)
+    # the run directory keeps what each query was asked with (resume and probes read it back)
+    inputs = {i.id: i for i in read_inputs(tmp_path / "run")}
+    assert all(inputs[r.id].history == r.history for r in records)
+    # a function without a history parameter is called as before, records in memory work too
+    asked = []
+    run(CallableSystem(lambda q: asked.append(q) or "ok"), records, tmp_path / "run2", progress=False)
+    assert sorted(asked) == sorted(r.query for r in records)
+
+
+def test_history_reaches_an_http_system(demo_db, tmp_path):
+    from ragdx.rag.runner import run
+    from ragdx.rag.systems import HTTPSystem
+    from tests.support.rag_http_server import RAGServer
+
+    records = _conversation_dataset(demo_db, tmp_path / "ds", per_walk=1)
+    with RAGServer() as server:
+        system = HTTPSystem(server.url, body={"q": "{query}", "rid": "{id}"}, timeout=5)
+        run(system, tmp_path / "ds", tmp_path / "run", progress=False, concurrency=2)
+        bodies = {b["rid"]: b for b in server.bodies}
+    for r in records:
+        if r.turn == 1:
+            assert "history" not in bodies[r.id]  # a question asked alone: the body as configured
+        else:
+            assert bodies[r.id]["history"] == r.history
+    # or placed where the body names it
+    with RAGServer() as server:
+        system = HTTPSystem(server.url, body={"q": "{query}", "rid": "{id}", "ctx": {"turns": "{history}"}}, timeout=5)
+        run(system, records, tmp_path / "run2", progress=False, concurrency=2)
+        bodies = {b["rid"]: b for b in server.bodies}
+    assert all(bodies[r.id]["ctx"]["turns"] == r.history and "history" not in bodies[r.id] for r in records)

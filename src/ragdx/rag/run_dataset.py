@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import os
 from dataclasses import dataclass
+from dataclasses import field as dc_field
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +41,9 @@ class DatasetQueries:
     #: how the records were checked: ``columns`` (:func:`read_queries`'s fast path) or ``records``
     #: (each validated as a ``QARecord``)
     checked: str
+    #: record id -> the conversation before it, for the records that are follow-ups (a system is
+    #: asked a turn with its history; held only for those records, not a million empty lists)
+    histories: dict[str, list[dict[str, Any]]] = dc_field(default_factory=dict)
 
 
 @gc_paused()  # a million parsed records, none in a cycle: collecting tripled the parse's cost
@@ -68,10 +72,13 @@ def read_queries(path: str | Path) -> DatasetQueries:
             return fast
     ids: list[str] = []
     queries: list[str] = []
+    histories: dict[str, list[dict[str, Any]]] = {}
     for record in iter_records(path):
         ids.append(record.id)
         queries.append(record.query)
-    return DatasetQueries(ids, queries, sha256_file(file), "records")
+        if record.history:
+            histories[record.id] = record.history
+    return DatasetQueries(ids, queries, sha256_file(file), "records", histories)
 
 
 #: blocks of this many bytes of lines are parsed and checked at once
@@ -93,6 +100,7 @@ def _by_columns(file: Path) -> DatasetQueries | None:
     digest = hashlib.sha256()
     ids: list[str] = []
     queries: list[str] = []
+    histories: dict[str, list[dict[str, Any]]] = {}
     try:
         fh = file.open("rb")
     except OSError:
@@ -105,9 +113,10 @@ def _by_columns(file: Path) -> DatasetQueries | None:
                 return None
             ids.extend(map(itemgetter("id"), objs))
             queries.extend(map(itemgetter("query"), objs))
+            histories.update((o["id"], o["history"]) for o in objs if o["history"])
     if not ids:
         return None
-    return DatasetQueries(ids, queries, digest.hexdigest(), "columns")
+    return DatasetQueries(ids, queries, digest.hexdigest(), "columns", histories)
 
 
 def _types(values: Any) -> set[type]:

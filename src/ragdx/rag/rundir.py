@@ -288,7 +288,10 @@ def read_inputs(run_dir: str | Path) -> list[SystemInput]:
     for number, obj in iter_jsonl(path):
         if not isinstance(obj.get("id"), str) or not isinstance(obj.get("query"), str):
             raise RagdxError("expected 'id' and 'query' (text)", source=str(path), field=f"line {number}")
-        inputs.append(SystemInput(id=obj["id"], query=obj["query"]))
+        history = obj.get("history", [])
+        if not isinstance(history, list) or not all(isinstance(h, dict) for h in history):
+            raise RagdxError("expected 'history' as a list of turns", source=str(path), field=f"line {number}")
+        inputs.append(SystemInput(id=obj["id"], query=obj["query"], history=history))
     return inputs
 
 
@@ -304,7 +307,9 @@ def write_inputs(run_dir: Path, inputs: Iterable[SystemInput]) -> None:
     with atomic_writer(RunPaths(run_dir).inputs) as fh:
         block: list[str] = []
         for i in inputs:
-            block.append(_INPUT_LINE.encode({"id": i.id, "query": i.query}))
+            # a follow-up's history only: a run of questions asked alone keeps its bytes
+            line = {"id": i.id, "query": i.query, "history": i.history} if i.history else {"id": i.id, "query": i.query}
+            block.append(_INPUT_LINE.encode(line))
             if len(block) == _SCAN_BLOCK:
                 fh.write(("\n".join(block) + "\n").encode("utf-8"))
                 block.clear()

@@ -142,8 +142,9 @@ def _id_query_pairs(records: Iterable[Any]) -> tuple[list[str], list[str]]:
 
 
 def _load_dataset(dataset: str | Path | Iterable[Any]) -> tuple[list[SystemInput], dict[str, Any]]:
-    """The queries to send, and what identifies the dataset. Only id and query are passed to
-    the system: gold answers and documents must never reach the system under test."""
+    """The queries to send, and what identifies the dataset. Only id, query and a follow-up's
+    history (the conversation before it, as a user saw it) are passed to the system: gold answers
+    and documents must never reach the system under test."""
     if isinstance(dataset, str | Path):
         from ragdx.rag.run_dataset import read_queries
 
@@ -151,10 +152,12 @@ def _load_dataset(dataset: str | Path | Iterable[Any]) -> tuple[list[SystemInput
         # (read_queries checks ragdx's own files by columns, several times faster than by records)
         read = read_queries(dataset)
         info: dict[str, Any] = {"path": str(Path(dataset)), "sha256": read.sha256}
-        ids, queries = read.ids, read.queries
+        ids, queries, histories = read.ids, read.queries, read.histories
     else:
         info = {"path": None, "sha256": None}
+        dataset = list(dataset)
         ids, queries = _id_query_pairs(dataset)
+        histories = {r.id: list(h) for r in dataset if (h := getattr(r, "history", None))}
     if len(set(ids)) != len(ids):
         seen: set[str] = set()
         twice = next(i for i in ids if i in seen or seen.add(i))
@@ -163,6 +166,9 @@ def _load_dataset(dataset: str | Path | Iterable[Any]) -> tuple[list[SystemInput
     # passes over them found nothing and doubled the cost of making them
     with gc_paused():
         inputs = list(map(SystemInput, ids, queries))
+        if histories:
+            for item in inputs:
+                item.history = histories.get(item.id, item.history)
         # The run's identity is the queries, not the gold answers: regenerating the dataset's
         # answers does not invalidate what the system said.
         info["queries_sha256"] = _inputs_hash(ids, queries)

@@ -15,7 +15,9 @@ a file or a built-in pipeline's name as they are:
     a Python function ``{kind: callable, target: "pkg.mod:function"}``, sync or async. It is
     called with one positional argument, the query string (``arg: query``, the default) or the
     whole :class:`SystemInput` (``arg: input``), plus the spec's ``options`` as keyword
-    arguments. It returns the answer as a string, a :class:`SystemOutput`, or a dict
+    arguments; a function with a ``history`` parameter also gets the conversation before the query
+    (``[{query, answer}, ...]``, empty for a question asked alone). It returns the answer as a
+    string, a :class:`SystemOutput`, or a dict
     ``{answer, contexts: [{id, text, score}], prompt_tokens, completion_tokens}`` (contexts
     may also be plain strings; their id is then their rank, ``"0"``, ``"1"``, ...). A sync
     function runs in a worker thread so it does not stall the other queries. The target may
@@ -27,7 +29,9 @@ a file or a built-in pipeline's name as they are:
     an endpoint that takes one query per request: ``{kind: http, url: ..., body: {"q":
     "{query}"}, answer_path: data.answer, contexts_path: data.hits}``. ``"{query}"`` and
     ``"{id}"`` are substituted inside the string values of the body structure, never by
-    formatting JSON text, so a query with quotes or braces cannot break the request.
+    formatting JSON text, so a query with quotes or braces cannot break the request. A follow-up
+    of a conversation sends its ``history`` (``[{query, answer}, ...]``) as the body's
+    ``history`` key, or where a value is exactly ``"{history}"``.
 ``openai``
     a RAG server speaking the OpenAI chat API: ``{kind: openai, base_url: http://host/v1, model:
     m}`` (the query is the user message; ``contexts_path`` where it returns its documents).
@@ -128,6 +132,14 @@ def get_path(data: Any, path: str | None, default: Any = _MISSING) -> Any:
 _PLACEHOLDERS = re.compile(r"\{(query|id)\}")
 
 
+def _names_history(template: Any) -> bool:
+    if template == "{history}":
+        return True
+    if isinstance(template, Mapping):
+        return any(_names_history(v) for v in template.values())
+    return isinstance(template, list) and any(_names_history(v) for v in template)
+
+
 def fill_template(template: Any, item: SystemInput) -> Any:
     """The body template with ``{query}`` and ``{id}`` substituted inside string values.
 
@@ -135,6 +147,8 @@ def fill_template(template: Any, item: SystemInput) -> Any:
     backslashes or braces it holds. A string that is exactly ``"{query}"`` becomes the query;
     other braces are left alone (this is not ``str.format``)."""
     values = {"query": item.query, "id": item.id}
+    if template == "{history}":
+        return [dict(turn) for turn in item.history]
     if isinstance(template, str):
         return _PLACEHOLDERS.sub(lambda m: values[m.group(1)], template)
     if isinstance(template, Mapping):
@@ -244,6 +258,16 @@ def _failed(item: SystemInput, error: str, attempts: int, started: float | None)
 # ----------------------------------------------------------------------------- callable
 
 
+def _takes_history(fn: Any) -> bool:
+    """Whether ``fn`` names a ``history`` keyword (a system that handles conversations)."""
+    try:
+        params = inspect.signature(fn).parameters
+    except (TypeError, ValueError):  # a builtin or C callable without a signature: asked alone
+        return False
+    p = params.get("history")
+    return p is not None and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+
+
 def _import_target(target: str) -> Callable[..., Any]:
     module_name, sep, attr = target.partition(":")
     if not sep or not module_name or not attr:
@@ -309,6 +333,7 @@ class CallableSystem:
             self._setup = setup
             self.setup_target = f"{getattr(setup, '__module__', '?')}:{getattr(setup, '__qualname__', '?')}"
         self.framework: str | None = None
+        self._takes_history = False
         #: read contexts from the app's OpenTelemetry retriever spans (ragdx.rag.adapters.otel)
         self.otel = otel
         if otel:
@@ -352,10 +377,12 @@ class CallableSystem:
             self.arg = "query"
             self.fn = adapted.fn
             self._is_async = adapted.is_async
+            self._takes_history = _takes_history(self.fn)
             return
         if not callable(fn):
             raise RagdxError(f"{type(fn).__name__} is not callable", source=self.target, field="target")
         self.fn = fn
+        self._takes_history = _takes_history(fn)
         # An object whose __call__ is async counts as async too.
         self._is_async = inspect.iscoroutinefunction(self.fn) or inspect.iscoroutinefunction(
             type(self.fn).__call__)
@@ -398,10 +425,15 @@ class CallableSystem:
 
     async def _call(self, item: SystemInput) -> Any:
         argument = item.query if self.arg == "query" else item
+        options = self.options
+        if self.arg == "query" and self._takes_history:
+            # a function that names a ``history`` parameter gets the conversation before the
+            # query (``[]`` for a question asked alone); ``arg: input`` carries it on the input
+            options = {**options, "history": item.history}
         if self._is_async:
-            call = self.fn(argument, **self.options)
+            call = self.fn(argument, **options)
         else:
-            call = asyncio.to_thread(self.fn, argument, **self.options)
+            call = asyncio.to_thread(self.fn, argument, **options)
         if self.timeout is None:
             return await call
         try:
@@ -554,6 +586,10 @@ class HTTPSystem:
 
     async def _once(self, client: httpx.AsyncClient, item: SystemInput) -> SystemOutput:
         payload = fill_template(self.body, item)
+        if item.history and isinstance(payload, dict) and self.method != "GET" and not _names_history(self.body):
+            # a follow-up carries the conversation before it; a body that places it with
+            # "{history}" has it there already, a question asked alone sends the body unchanged
+            payload = {**payload, "history": item.history}
         try:
             if self.method == "GET":
                 response = await client.get(self.url, params=payload)

@@ -168,14 +168,18 @@ def _adapt_langchain(obj: Any) -> Adapted:
     pair = isinstance(obj, tuple)
     retriever, chain = obj if pair else (None, obj)
 
-    async def call(query: str) -> dict[str, Any]:
+    async def call(query: str, history: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
         capture = Capture()
         config = {"callbacks": [capture]}
         if pair:
             # A retriever and a chain that takes {"input", "context"}: the chain sees exactly
-            # the documents recorded as retrieved.
+            # the documents recorded as retrieved; a follow-up's earlier turns come as the
+            # ("human", ...), ("ai", ...) messages a MessagesPlaceholder("chat_history") takes
             docs = await retriever.ainvoke(query, config=config)
-            result = await chain.ainvoke({"input": query, "question": query, "context": docs}, config=config)
+            chat = [m for turn in history for m in (("human", str(turn.get("query", ""))),
+                                                    ("ai", str(turn.get("answer", ""))))]
+            result = await chain.ainvoke({"input": query, "question": query, "context": docs, "chat_history": chat},
+                                         config=config)
         else:
             result = await chain.ainvoke(query, config=config)
         answer, docs = _lc_answer(result)
