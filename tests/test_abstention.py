@@ -1,0 +1,227 @@
+"""Abstention judged, scored and blamed (issue 26 item 2): the reply classifier on hand-written
+replies (written for these tests, not the blind sample), records to refuse judged by their reply,
+blame of over-answers and over-refusals, precision/recall per refusal kind, the summary section and
+its absence, the knowledge-boundary agreement, and blame against faults injected at known rates."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from ragdx.evaluate.abstention import (
+    ABSTAINED,
+    ANSWERED,
+    CORRECTED,
+    OVER_ANSWERED,
+    OVER_REFUSED,
+    abstention_scores,
+    boundary_agreement,
+    classify_reply,
+    outcome,
+)
+from ragdx.evaluate.records import read_judgements
+from ragdx.evaluate.report import evaluate_judgements, summary_markdown
+from ragdx.evaluate.runs import judge_outputs
+from ragdx.gen.dataset import QARecord
+from ragdx.rag.types import RetrievedContext, SystemOutput
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# (question, reference of a false premise, reply, kind)
+REPLIES = [
+    ("What is the phone number of the Boston office?", "", "The Boston office can be reached at +1 617 555 0100.",
+     "answer"),
+    ("Was order 10248 shipped late?", "", "No, it was not shipped late; it arrived on 3 March.", "answer"),
+    ("Which products in Beverages are discontinued?", "", "None of the beverages are discontinued except Chai.",
+     "answer"),
+    ("How many employees work in Seattle?", "", "There are 3.", "answer"),
+    ("Is Chai discontinued?", "", "No, Chai is not discontinued.", "answer"),
+    ("When did order 10248 ship?", "", "Order 10248 did not ship until 16 July 1996.", "answer"),
+    ("Which customers did not order in 1997?", "", "Alfreds and Bon app' did not order in 1997.", "answer"),
+    ("What is the price of Chai?", "", "Chai costs $18.00 per unit; no discounts apply.", "answer"),
+    ("Who is the sales rep for Alfreds?", "", "**Nancy Davolio** handles the account [1].", "answer"),
+    ("What is Jon Smyth's phone number?", "", "I don't know.", "refusal"),
+    ("What is Jon Smyth's phone number?", "", "There is no customer named Jon Smyth in the records.", "refusal"),
+    ("What is Jon Smyth's phone number?", "", "I couldn't find anyone called Jon Smyth. Did you mean John Smith?",
+     "refusal"),
+    ("Which office does Patterson work in?", "", "Could you clarify which Patterson you mean?", "refusal"),
+    ("Which office does Patterson work in?", "", "It's unclear which Patterson you are referring to.", "refusal"),
+    ("What's the weather in Paris tomorrow?", "",
+     "That's outside what I can help with; I can only answer questions about orders.", "refusal"),
+    ("What is Nancy's home phone?", "", "The provided context does not mention Nancy's home phone.", "refusal"),
+    ("What is Nancy's home phone?", "", "This information is not available in the documents I have.", "refusal"),
+    ("What is Nancy's home phone?", "", "", "refusal"),
+    ("Who is the sales rep for Alfreds?", "", "Je ne sais pas.", "refusal"),
+    ("What is the weight of parcel 9?", "", "The answer cannot be determined from the context.", "refusal"),
+    # declining, then offering a candidate: an answer (the user is handed a value)
+    ("What is Nancy's home phone?", "", "I'm not sure, but it may be 555-0199.", "answer"),
+    ("What is Nancy's home phone?", "", "The documents don't say. Perhaps 555-0199?", "answer"),
+    ("What is the weight of parcel 9?", "", "It's hard to say, but roughly 2 kg.", "answer"),
+    ("When did order 10100 ship to Paris?", "Nantes",
+     "Order 10100 didn't ship to Paris — it went to Nantes on 13 January 2003.", "correction"),
+    ("When did order 10100 ship to Paris?", "Nantes", "It shipped to Nantes, not Paris.", "correction"),
+    ("When did order 10100 ship to Paris?", "Nantes", "The premise seems wrong: order 10100 was never sent to Paris.",
+     "correction"),
+    ("When did order 10100 ship to Paris?", "Nantes", "Order 10100 shipped to Paris on 13 January 2003.", "answer"),
+    ("When did order 10100 ship to Paris?", "Nantes", "There is no record of order 10100 shipping to Paris.",
+     "refusal"),
+    ("Why was ferry 12 cancelled on Monday?", "", "Ferry 12 wasn't cancelled on Monday; it sailed on schedule.",
+     "correction"),
+]
+
+
+@pytest.mark.parametrize("question, reference, reply, kind", REPLIES)
+def test_reply_classified(question, reference, reply, kind):
+    assert classify_reply(reply, question, reference).kind == kind
+
+
+def test_only_a_false_premise_can_be_corrected():
+    """A negation answers a question to answer; it declines a question about an absent entity."""
+    reply = "Member 3302 didn't borrow any e-books in October."
+    question = "Which e-books did member 3302 borrow in October?"
+    assert classify_reply(reply, question, refusal_kind="").kind == "answer"
+    assert classify_reply(reply, question).kind == "correction"  # kind unknown: a premise may be denied
+    denial = classify_reply("Kittiwake doesn't serve a port called Eilean Mor.", "When do ferries leave Eilean Mor?",
+                            refusal_kind="absent_entity")
+    assert denial.kind == "refusal"
+
+
+def test_outcomes():
+    assert outcome("", "answer") == ANSWERED and outcome("", "refusal") == OVER_REFUSED
+    assert outcome("", "correction") == OVER_REFUSED
+    assert outcome("absent_entity", "answer") == OVER_ANSWERED and outcome("absent_entity", "refusal") == ABSTAINED
+    assert outcome("false_premise", "correction", gives_true_value=True) == CORRECTED
+    assert outcome("false_premise", "correction") == ABSTAINED and outcome("false_premise", "answer") == OVER_ANSWERED
+
+
+def _record(rid: str, kind: str = "", query: str = "When did order 10100 ship?", rows=(("2003-01-13",),),
+            gold=("d1",), group: str | None = None) -> QARecord:
+    rows = [list(r) for r in rows]
+    return QARecord(id=rid, group_id=group or f"g{rid}", sql_template_id="t", text_template_id="x", style="short",
+                    schema="s", table="Orders", params={}, sql="", query=query, answer_columns=["c"],
+                    answer_rows=rows, answer_text=str(rows[0][0]) if rows else "",
+                    answer_kind="single" if rows else "none", gold_document_ids=list(gold),
+                    evidence_sets=[list(gold)] if gold else [], kb_supported=bool(gold), refusal_kind=kind)
+
+
+def _output(rid: str, answer: str, docs=("d1",)) -> SystemOutput:
+    return SystemOutput(id=rid, query="", answer=answer, contexts=[RetrievedContext(id=d, text="") for d in docs])
+
+
+FP = "When did order 10100 ship to Paris?"
+RECORDS = [
+    _record("a1", group="ga"), _record("a2", group="ga"), _record("a3", group="ga"), _record("b1", group="gb"),
+    _record("f1", "false_premise", FP, [["Nantes"]], group="ga~false_premise"),
+    _record("f2", "false_premise", FP, [["Nantes"]], group="ga~false_premise"),
+    _record("f3", "false_premise", FP, [["Nantes"]], group="ga~false_premise"),
+    _record("e1", "absent_entity", "What is Jon Smyth's phone?", [], (), group="gb~absent_entity"),
+    _record("e2", "absent_entity", "What is Jon Smyth's phone?", [], (), group="gb~absent_entity"),
+]
+OUTPUTS = [
+    _output("a1", "It shipped on 13 January 2003."),
+    _output("a2", "I don't know.", ("d1",)),  # over-refused with the evidence in hand: the language model
+    _output("a3", "The documents don't say.", ("d9",)),  # refused without the evidence: the retriever
+    _output("b1", "13 January 2003."),
+    _output("f1", "It went to Nantes, not Paris."),  # corrected with the true value: right
+    _output("f2", "It shipped to Paris on 13 January 2003."),  # the premise accepted: over-answered
+    _output("f3", "I couldn't find anything about that.", ("d9",)),  # declined, not corrected, evidence missed
+    _output("e1", "There's no customer named Jon Smyth.", ("d9",)),
+    _output("e2", "His phone is 555-0100.", ("d9",)),  # over-answered
+]
+
+
+def test_records_to_refuse_judged_and_blamed(tmp_path):
+    judged = judge_outputs(RECORDS, OUTPUTS)
+    by = {j.id: j for j in judged}
+    assert [by[i].correct for i in ("f1", "f2", "f3", "e1", "e2")] == [True, False, False, True, False]
+    assert by["f1"].judge == "abstention" and by["f1"].reply_kind == "correction"
+    assert by["a2"].judge != "abstention" and by["a2"].refusal_kind == ""  # the judges' rules stand
+    result = evaluate_judgements(judged)
+    verdicts = {v["id"]: v for v in result.verdicts}
+    assert (verdicts["a2"]["verdict"], verdicts["a2"]["abstention"]) == ("lm_failure", "over_refused")
+    assert (verdicts["a3"]["verdict"], verdicts["a3"]["abstention"]) == ("retrieval_failure", "over_refused")
+    assert verdicts["a3"]["why"].startswith("refused: the evidence was not retrieved")
+    for i in ("f2", "e2"):
+        assert (verdicts[i]["verdict"], verdicts[i]["abstention"]) == ("lm_failure", "over_answered"), verdicts[i]
+        assert "over-answered" in verdicts[i]["why"]
+    assert verdicts["f3"]["verdict"] == "retrieval_failure" and verdicts["f3"]["abstention"] == "unanswered_correction"
+    assert "abstention" not in verdicts["a1"] and verdicts["e1"]["verdict"] == "correct"
+    data = result.extra["abstention"]
+    assert data["blame"] == {"over_answered": {"lm_failure": 2}, "over_refused": {"lm_failure": 1,
+                                                                                 "retrieval_failure": 1},
+                             "unanswered_correction": {"retrieval_failure": 1}}
+    fp, absent = data["by_kind"]["false_premise"], data["by_kind"]["absent_entity"]
+    # precision against the paired questions to answer only: group ga holds both over-refusals
+    assert (fp["records"], fp["abstained"], fp["corrected"], fp["over_answered"], fp["right"]) == (3, 2, 1, 1, 1)
+    assert fp["recall"] == pytest.approx(2 / 3) and fp["precision"] == pytest.approx(2 / 4)
+    assert absent["recall"] == pytest.approx(1 / 2) and absent["precision"] == pytest.approx(1.0)
+    assert data["answerable"] == {"records": 4, "over_refused": 2, "over_refusal_rate": 0.5}
+    md = summary_markdown(result, "t")
+    assert "## Abstention (questions to refuse)" in md and "| false premise | 3 | 2 | 1 | 1 | 1 | 66.7% | 50.0% |" in md
+    # judgements.jsonl: the refusal fields on the records to refuse only, and read back
+    from ragdx.evaluate.records import write_judgements
+
+    write_judgements(tmp_path / "j.jsonl", judged)
+    lines = [json.loads(line) for line in (tmp_path / "j.jsonl").read_text().splitlines()]
+    assert ["refusal_kind" in d for d in lines] == [False] * 4 + [True] * 5
+    assert [j.reply_kind for j in read_judgements(tmp_path / "j.jsonl")] == [j.reply_kind for j in judged]
+
+
+def test_no_records_to_refuse_no_section():
+    judged = judge_outputs(RECORDS[:4], OUTPUTS[:4])
+    result = evaluate_judgements(judged)
+    assert "abstention" not in result.extra and "abstention" not in result.to_dict()
+    assert all("abstention" not in v for v in result.verdicts)
+    assert "Abstention" not in summary_markdown(result, "t")
+    assert abstention_scores(judged) is None
+
+
+def test_always_refusing_scores_no_better_than_never():
+    """On paired records, a system that always declines has recall 1 and precision 0.5; one that
+    never declines recall 0: neither is a good abstainer, and precision says why."""
+    records = [_record("a", group="g"),
+               _record("r", "absent_entity", "What is X's phone?", [], (), group="g~absent_entity")]
+    always = judge_outputs(records, [_output("a", "I don't know."), _output("r", "I don't know.")])
+    never = judge_outputs(records, [_output("a", "13 January 2003."), _output("r", "It is 555-0100.")])
+    a, n = abstention_scores(always)["overall"], abstention_scores(never)["overall"]
+    assert (a["recall"], a["precision"]) == (1.0, 0.5) and (n["recall"], n["precision"]) == (0.0, None)
+    assert sum(j.correct for j in always) == sum(j.correct for j in never) == 1
+
+
+def test_boundary_agreement():
+    judged = judge_outputs(RECORDS, OUTPUTS)
+    p = {"e1": 0.001, "e2": 0.01, "f1": 0.5, "f2": 0.7, "a1": 0.0}
+    got = boundary_agreement(judged, p)
+    # e1 outside & abstained (agree), e2 outside & answered (disagree), f1 inside & abstained (disagree),
+    # f2 inside & answered (agree); a1 is a question to answer: not counted
+    assert (got["records"], got["agree"], got["tester_outside_system_answered"]) == (4, 2, 1)
+    assert boundary_agreement(judged, {}) is None
+
+
+def _bench():
+    spec = importlib.util.spec_from_file_location("abstention_blame", ROOT / "benchmarks" / "abstention_blame.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["abstention_blame"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_blame_names_the_module_of_injected_faults(tmp_path):
+    """The fast slice of benchmarks/abstention_blame.py: a real dataset with refusals (the demo's,
+    two styles), faults injected at known rates, precision and recall of blame >= 0.90."""
+    bench = _bench()
+    records, corpus = bench.make_dataset(tmp_path, styles=["short", "casual"], n=1)
+    records = bench.usable(records)
+    assert {r.refusal_kind for r in records} >= {"false_premise", "absent_entity", "ambiguous_reference"}
+    plan = bench.Plan(over_answer=0.15, over_refuse=0.15, retrieval=0.15, seed=11)
+    outputs, truth = bench.simulate(records, corpus, plan)
+    _, verdicts = bench.diagnose(records, outputs, corpus)
+    scores, confusion = bench.score(truth, verdicts)
+    for module in ("lm_failure", "retrieval_failure"):
+        precision, recall, support = scores[module]
+        assert support >= 30, (module, support)
+        assert precision >= 0.9 and recall >= 0.9, (module, scores, confusion)
