@@ -408,9 +408,18 @@ def _value_equal(gold: Any, response: str, query: str = "") -> bool:
     if rv is None and isinstance(gv, float):
         rv = _ordinal_of(response)
     if rv is None or isinstance(rv, date):
-        nums = extract_numbers(response) if NUMBER.fullmatch(response.strip().casefold()) else set()
+        # a number in digits, or in words alone ("twelve", "twenty-one": how a count is often said)
+        whole = NUMBER.fullmatch(response.strip().casefold()) or _NUMBER_WORDS.fullmatch(r)
+        nums = extract_numbers(response) if whole else set()
         return any(_same_number(gv, n) for n in nums)
     return _same_number(gv, rv) or any(_same_number(gv, n) for n in extract_numbers(response))
+
+
+#: a whole response of number words (read by :func:`ragdx.kb.normalise.extract_numbers`)
+_NUMBER_WORDS = re.compile(
+    r"(?:(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
+    r"sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|"
+    r"thousand|million|and)[\s-]*)+")
 
 
 _ORDINAL_WORDS = {w: i for i, w in enumerate(
