@@ -102,8 +102,8 @@ class Checker:
         have = {c.lower() for c in (x["name"] for x in sa.inspect(self.engine).get_columns(table))}
         if all(c.lower() in have for c in cols):  # a one-table look-up: the answers read by hand
             picked = ", ".join(self.q(c) for c in cols)
-            answers = {self.rows(f"SELECT {picked} FROM {self.q(table)} WHERE {self.q(column)} = :v", v=v)[0]
-                       for v in matched}
+            answers = {row for v in set(matched)
+                       for row in self.rows(f"SELECT {picked} FROM {self.q(table)} WHERE {self.q(column)} = :v", v=v)}
         else:
             if any(c[0] not in matched for c in r.answer_rows):
                 return "a candidate is not among the matched rows"

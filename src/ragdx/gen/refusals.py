@@ -298,7 +298,11 @@ def _derived(p: ParsedTemplate, schema: Schema, column: str, *, condition: bool)
     ``column`` instead of its answer; None when that does not parse as a template."""
     ph = p.placeholders[0]
     qualifier = p.compared_q[ph][0]
-    tree = sqlglot.parse_one(p.template.sql, read=NEUTRAL_GLOT)
+    # read and written as the template parser reads the base: ragdx's own templates in the
+    # neutral dialect, a user's in the engine's (MySQL takes "Staff" for a string)
+    method = p.template.method
+    glot = NEUTRAL_GLOT if method == "schema" else dialect_named(p.dialect).glot
+    tree = sqlglot.parse_one(p.template.sql, read=glot)
     if condition:
         ph_table = ph.split(".")[0]
         premise = exp.EQ(this=exp.column(column, table=qualifier, quoted=True),
@@ -307,7 +311,7 @@ def _derived(p: ParsedTemplate, schema: Schema, column: str, *, condition: bool)
     else:
         tree = tree.select(exp.column(column, table=qualifier, quoted=True), append=False, copy=True)
     try:
-        return parse_template(SqlTemplate(tree.sql(dialect=NEUTRAL_GLOT), p.template.schema, "refusal"), schema)
+        return parse_template(SqlTemplate(tree.sql(dialect=glot), p.template.schema, method), schema)
     except TemplateError:
         return None
 
@@ -456,6 +460,8 @@ def _omitted(ctx: _Ctx, p: ParsedTemplate, g: QAGroup, texts, siblings) -> _Made
     for sibling, sibling_texts in siblings:
         if sibling.id == p.id or set(sibling_texts) != set(texts):
             continue
+        if group_id(sibling.id, g.params) in ctx.used:
+            continue  # that group is another refusal's partner already
         other = run_per_combination(ctx.engine, sibling, [g.params], ctx.schema).get(tuple(g.params))
         if other is None or len(other.rows) != 1 or all(v is None for v in other.rows[0]):
             continue
