@@ -160,14 +160,30 @@ class Pipeline:
         contexts: list[RetrievedContext] = []
         answer: str | None = None
         error: str | None = None
+        rewritten: str | None = None
         try:
-            contexts = await self.aretrieve(item.query, ctx)
-            answer = await self.generator.generate(item.query, contexts, ctx)
+            query = item.query
+            if item.history:
+                # a follow-up is searched and answered as the question it stands for
+                query = rewritten = await self.rewrite(item.query, item.history, ctx)
+            contexts = await self.aretrieve(query, ctx)
+            answer = await self.generator.generate(query, contexts, ctx)
         except Exception as exc:  # the System protocol: a failed query is recorded, never raised
             error = f"{type(exc).__name__}: {exc}".splitlines()[0]
         return SystemOutput(id=item.id, query=item.query, answer=answer, contexts=contexts,
                             latency_s=time.perf_counter() - start, prompt_tokens=ctx.prompt_tokens,
-                            completion_tokens=ctx.completion_tokens, error=error)
+                            completion_tokens=ctx.completion_tokens, error=error, rewritten_query=rewritten)
+
+    async def rewrite(self, query: str, history: Sequence[Mapping[str, Any]], ctx: QueryContext | None = None) -> str:
+        """A follow-up written out in full (:mod:`ragdx.rag.rewrite`): by the generator's language
+        model when it has one, else by replacing the pronoun or ellipsis with the entity the
+        history last named."""
+        from ragdx.rag.rewrite import arewrite_followup, rewrite_followup
+
+        llm = getattr(self.generator, "client", None) if getattr(self.generator, "llm", None) else None
+        if llm is not None:
+            return await arewrite_followup(query, history, llm, ctx)
+        return rewrite_followup(query, history)
 
     def describe(self) -> dict[str, Any]:
         d = self.to_dict()

@@ -46,6 +46,10 @@ class SystemOutput:
     #: what ragdx's LLM clients did for this query (``ragdx.llm.Usage.as_dict``): calls, retries,
     #: cache hits, tokens; None when the system made no request through them
     llm: dict[str, Any] | None = None
+    #: what the system searched and answered for a follow-up, written out in full by its history
+    #: handling (built-in pipelines record it); None: the query was used as asked. Written to a
+    #: results line only when set, so the lines of every other run keep their bytes
+    rewritten_query: str | None = None
 
     @property
     def retrieved_ids(self) -> list[str]:
@@ -58,12 +62,18 @@ class SystemOutput:
         contexts = []
         for c in self.contexts:
             if type(c) is not RetrievedContext:
-                return asdict(self)
+                full = asdict(self)
+                if full["rewritten_query"] is None:
+                    del full["rewritten_query"]
+                return full
             contexts.append({"id": c.id, "text": c.text, "score": c.score})
-        return {"id": self.id, "query": self.query, "answer": self.answer, "contexts": contexts,
-                "latency_s": self.latency_s, "prompt_tokens": self.prompt_tokens,
-                "completion_tokens": self.completion_tokens, "error": self.error, "attempts": self.attempts,
-                "llm": self.llm}
+        out = {"id": self.id, "query": self.query, "answer": self.answer, "contexts": contexts,
+               "latency_s": self.latency_s, "prompt_tokens": self.prompt_tokens,
+               "completion_tokens": self.completion_tokens, "error": self.error, "attempts": self.attempts,
+               "llm": self.llm}
+        if self.rewritten_query is not None:
+            out["rewritten_query"] = self.rewritten_query
+        return out
 
     @classmethod
     def from_dict(cls, obj: dict[str, Any]) -> SystemOutput:
