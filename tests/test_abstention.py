@@ -225,3 +225,42 @@ def test_blame_names_the_module_of_injected_faults(tmp_path):
         precision, recall, support = scores[module]
         assert support >= 30, (module, support)
         assert precision >= 0.9 and recall >= 0.9, (module, scores, confusion)
+
+
+def test_end_to_end_run_evaluate_report(tmp_path):
+    """A callable system run over the demo dataset with refusals (ragdx.run), evaluated and reported:
+    the abstention section in metrics.json, summary.md, the HTML report and its Markdown summary."""
+    import ragdx
+
+    bench = _bench()
+    records, corpus = bench.make_dataset(tmp_path / "d", styles=["short"], n=1, refusals=1)
+    by_query = {r.query: r for r in records}
+
+    def system(query: str) -> dict:
+        r = by_query[query]
+        gold = sorted({d for e in r.evidence_sets for d in e})
+        if r.refusal_kind == "false_premise":
+            answer = f"That premise is wrong: it is {r.answer_text}."
+        elif r.refusal_kind == "absent_entity":
+            answer = "It is 42."  # over-answers every absent entity
+        elif r.refusal_kind:
+            answer = "I don't know."
+        else:
+            answer = f"{r.answer_text}."
+        return {"answer": answer, "contexts": [{"id": d, "text": corpus.get(d, "")} for d in gold]}
+
+    run_dir = tmp_path / "run"
+    ragdx.run(system, tmp_path / "d" / "dataset", run_dir, progress=False, probe=False)
+    result = ragdx.evaluate(run_dir, n_boot=50)
+    data = result.extra["abstention"]
+    absent = data["by_kind"]["absent_entity"]
+    assert absent["abstained"] == 0 and absent["over_answered"] == absent["records"] > 0
+    assert data["by_kind"]["false_premise"]["right"] == data["by_kind"]["false_premise"]["records"]
+    assert data["blame"]["over_answered"] == {"lm_failure": absent["records"]}
+    summary = (run_dir / "evaluation" / "summary.md").read_text(encoding="utf-8")
+    assert "## Abstention (questions to refuse)" in summary and "| absent entity |" in summary
+    html = ragdx.report(run_dir, tmp_path / "report.html", n_boot=50).read_text(encoding="utf-8")
+    assert 'id="abstention"' in html and "absent entity" in html and 'href="#abstention"' in html
+    md = ragdx.report(run_dir, tmp_path / "report.md", n_boot=50).read_text(encoding="utf-8")
+    assert "**Abstention (questions to refuse)**" in md
+

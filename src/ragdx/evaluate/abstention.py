@@ -616,6 +616,11 @@ _BLAME_LABELS = {"over_answered": "over-answered (a record to refuse answered, a
                  "unanswered_correction": "false premise declined without its correction"}
 
 
+def abstention_blame_rows(data: Mapping[str, Any]) -> list[tuple[str, dict[str, int]]]:
+    """(what happened, in words; module -> count) of an abstention result's blame, for display."""
+    return [(_BLAME_LABELS.get(what, what), dict(counts)) for what, counts in (data.get("blame") or {}).items()]
+
+
 def _pct(x: float | None) -> str:
     return "–" if x is None else f"{x:.1%}"
 
@@ -686,6 +691,7 @@ def boundary_agreement(judgements: Iterable[Any], pvalues: Mapping[str, float], 
             "by_kind": {k: dict(c) for k, c in sorted(by_kind.items())}}
 
 
-__all__ = ["ANSWER", "CORRECTION", "REFUSAL", "REFUSAL_KINDS", "AbstentionVerdict", "ReplyClass",
-           "abstention_blame", "abstention_markdown", "abstention_scores", "boundary_agreement", "classify_reply",
-           "judge_refusal", "outcome", "over_refusal_note", "refusal_verdict", "reply_class"]
+__all__ = ["ANSWER", "CORRECTION", "KIND_LABELS", "REFUSAL", "REFUSAL_KINDS", "AbstentionVerdict", "ReplyClass",
+           "abstention_blame", "abstention_blame_rows", "abstention_markdown", "abstention_scores",
+           "boundary_agreement", "classify_reply", "judge_refusal", "outcome", "over_refusal_note", "refusal_verdict",
+           "reply_class"]

@@ -265,6 +265,8 @@ def _system(run: dict[str, Any], records_by_id: dict[str, Any], *, n_boot: int, 
         "text_metrics": {k: v for k, v in (m.text_metrics or {}).items()
                          if not isinstance(v, dict) and not k.endswith("_note") and k != "retrieval_rule"},
         "style_test": m.comparison,
+        # records to refuse (issue 26): abstention precision/recall per kind and its blame; None without
+        "abstention": m.extra.get("abstention"),
         "per_template": _per_template(run["judgements"], run["blame"], records_by_id),
         "counts": (run["manifest"].counts or {}),
         "diagnosis": diagnose(run["name"], run["blame"].values(), run["judgements"], n_boot=n_boot, seed=seed),

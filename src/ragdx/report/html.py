@@ -186,6 +186,8 @@ def _header(data: dict[str, Any]) -> str:
 def _nav(data: dict[str, Any]) -> str:
     links = [("diagnosis", "Diagnosis"), ("comparisons", "Comparisons"), ("overview", "Metrics"),
              ("systems", "Verdicts"), ("dataset", "Dataset")]
+    if any(s.get("abstention") for s in data["systems"]):
+        links.append(("abstention", "Abstention"))
     if data.get("relevance"):
         links.append(("boundary", "Knowledge boundary"))
     links.append(("failures-section", "Failures"))
@@ -617,11 +619,43 @@ def _failures(data: dict[str, Any]) -> str:
             f"<tbody>{''.join(rows)}</tbody></table></div></section>")
 
 
+def _abstention(data: dict[str, Any]) -> str:
+    """Questions to refuse (issue 26): per system, abstention precision and recall per refusal kind
+    and who is blamed for over-answering and over-refusing; nothing when no system has any."""
+    systems = [s for s in data["systems"] if s.get("abstention")]
+    if not systems:
+        return ""
+    from ragdx.evaluate.abstention import KIND_LABELS, abstention_blame_rows
+
+    parts = ['<section id="abstention"><h2>Abstention: questions to refuse</h2><p class="muted">Abstaining (a '
+             "refusal, or a correction of a false premise) is the positive class: recall is the share of a kind's "
+             "records not answered, precision sets them against the over-refusals of the paired questions to "
+             "answer; <i>right</i> is the reply the record calls for (a false premise corrected with its true "
+             "value).</p>"]
+    head = ("<tr><th>refusal kind</th><th class=num>records</th><th class=num>abstained</th><th class=num>corrected"
+            "</th><th class=num>over-answered</th><th class=num>right</th><th class=num>recall</th>"
+            "<th class=num>precision</th></tr>")
+    for s in systems:
+        a = s["abstention"]
+        rows = "".join(f"<tr><td>{_e(KIND_LABELS.get(k, k))}</td><td class=num>{v['records']}</td>"
+                       f"<td class=num>{v['abstained']}</td><td class=num>{v['corrected']}</td>"
+                       f"<td class=num>{v['over_answered']}</td><td class=num>{v['right']}</td>"
+                       f"<td class=num>{_num(v['recall'])}</td><td class=num>{_num(v['precision'])}</td></tr>"
+                       for k, v in a["by_kind"].items())
+        ans = a["answerable"]
+        blamed = "; ".join(f"{what}: " + ", ".join(f"{VERDICT_LABELS.get(m, m)} {n}" for m, n in counts.items())
+                           for what, counts in abstention_blame_rows(a))
+        parts.append(f"<h3>{_e(s['name'])}</h3>{_table(head + rows)}<p>Questions to answer declined: "
+                     f"{ans['over_refused']} of {ans['records']}. Blame: {_e(blamed or 'nothing to blame')}.</p>")
+    parts.append("</section>")
+    return "".join(parts)
+
+
 def render_html(data: dict[str, Any]) -> str:
     """The whole report as one HTML document (no external resource)."""
     # the diagnosis first (above the fold), then the comparisons, then the details
     body = "".join([_header(data), _nav(data), "<main>", _diagnosis(data), _comparisons(data), _overview(data),
-                    _systems(data), _dataset(data), _boundary(data), _failures(data), "</main>",
+                    _systems(data), _abstention(data), _dataset(data), _boundary(data), _failures(data), "</main>",
                     f"<footer>ragdx · generated {_e(data['generated'])} · self-contained report: no network needed "
                     "to view or print it.</footer>"])
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"

@@ -71,6 +71,13 @@ def render_markdown(data: dict[str, Any], *, max_failures: int = 5) -> str:
                    + " |")
     out.append("| unsure verdicts (queries) | " + " | ".join(str(sum(s["blame_all"].get(v, 0) for v in UNSURE))
                                                           for s in systems) + " |")
+    abstaining = [s for s in systems if s.get("abstention")]
+    if abstaining:  # records to refuse (issue 26): the same section as the evaluation's summary.md
+        from ragdx.evaluate.abstention import abstention_markdown
+
+        out += ["", "**Abstention (questions to refuse)**"]
+        for s in abstaining:
+            out += ["", f"*{s['name']}*", "", abstention_markdown(s["abstention"])]
     r = data.get("relevance")
     if r:
         d = r["drift"]["mixed"]
