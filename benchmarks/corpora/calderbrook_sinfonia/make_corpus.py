@@ -444,7 +444,8 @@ class Corpus:
             d.add(f" after freelancing across the North. {she} lives in ")
             d.v(p["home_town"], kp("home_town", pid), "pronoun").add(" and " + self.rnd.choice(hobbies) + "\n\n")
             if pid == 31:
-                d.add("Tom is no relation of the baritone Thomas Hale, though their post is forever being swapped.\n\n")
+                d.add("Tom is no relation of the ").v("baritone", ka("instrument", 5), "prose", "verbatim")
+                d.add(" Thomas Hale, though their post is forever being swapped.\n\n")
             if pid in (17, 20):
                 other = self.pl[37 - pid]
                 d.add(f"Not to be confused with {self.name(other)} a few desks away.\n\n")
@@ -471,7 +472,7 @@ class Corpus:
                 d.v(p["section_code"], kp("section_code", pid), "table", "code").add(" " * (6 - len(p["section_code"])))
                 d.v(f"{p['last_name'].upper()} {p['first_name'][0]}.", ke("player_id", cid, pid), "table-under-heading", "name-initial-upper")
                 if p["chair"] == "Leader":
-                    d.add("   (leader)")
+                    d.add("   (").v("leader", kp("chair", pid), "kv-text", "lowercase").add(")")
                 d.add("\n")
             d.add(f"\nExtras: {self.rnd.randint(2, 6)} via the fixer. Dress: concert blacks. Parking at the back.\n")
 
@@ -633,7 +634,8 @@ class Corpus:
         d.v("Kowal", kc("conductor_id", 1), "prose", "surname-only").add(" for the concert on ")
         d.v(date_dots(c1["concert_date"]), kc("concert_date", 1), "prose", "date-dots").add(" at ")
         d.v(self.ve[1]["name"], kc("venue_id", 1), "prose", "name").add(", one rehearsal day included.\n\nBest regards,\nZofia Lis\n\n")
-        d.add("> On 28 April 2024 the orchestra office wrote:\n> Could Marek conduct our ").v(c1["title"])
+        d.add("> On 28 April 2024 the orchestra office wrote:\n> Could ").v("Marek", kc("conductor_id", 1), "prose", "first-name")
+        d.add(" conduct our ").v(c1["title"])
         d.add(" on ").v(date_ordinal(c1["concert_date"])[:-5], kc("concert_date", 1), "prose", "date-ordinal-noyear")
         d.add("? Same terms as last year, please.\n")
 
@@ -662,16 +664,19 @@ class Corpus:
         d = self.doc("mail/st-marys-access.txt", "email", "St Mary's access")
         d.add("From: The Churchwarden, St Mary's Todmorden\nDate: 21 October 2024\nSubject: your concert on ")
         d.v(f"Sat {D(c4['concert_date']).day} Nov", kc("concert_date", 4), "prose", "date-noyear").add("\n\n")
-        d.add("Dear orchestra manager,\n\nThank you for booking the church for the Wayfarer concert. I'm afraid ")
+        d.add("Dear orchestra manager,\n\nThank you for booking the church for the ")
+        d.v("Wayfarer concert", kc("venue_id", 4), "prose", "title-short").add(". I'm afraid ")
         d.v("there is no step-free access to the nave", kv("step_free", 3), "prose", "boolean-phrase")
         d.add(": three steps at the west door. We can lend a ramp for the side chapel only.\n\nYours,\nMargaret\n")
 
         c5 = self.co[5]
         d = self.doc("mail/calder-fm-planets.txt", "email", "Calder FM and The Planets")
-        d.add("From: producer@calderfm.example\nDate: 14 November 2024\nSubject: The Planets, 7 December\n\n")
+        d.add("From: producer@calderfm.example\nDate: 14 November 2024\nSubject: The Planets, ")
+        d.v(f"{D(c5['concert_date']).day} December", kc("concert_date", 5), "prose", "date-noyear").add("\n\n")
         d.add("Hi both, just confirming that ").v("we'll carry the concert live", kc("broadcast", 5), "prose", "boolean-phrase")
         d.add(" from ").v(time_pm(c5["start_time"]), kc("start_time", 5), "prose", "time-pm")
-        d.add(" with a short interval chat. Can Marek do two minutes on Holst before the start?\n")
+        d.add(" with a short interval chat. Can ").v("Marek", kc("conductor_id", 5), "prose", "first-name")
+        d.add(" do two minutes on Holst before the start?\n")
 
         c8 = self.co[8]
         d = self.doc("mail/confirmations-sea-interludes.txt", "email", "Confirmations Sea Interludes")
@@ -690,12 +695,15 @@ class Corpus:
         assert 31 in self.eng[4]  # the e-mail says Tom Hale is on this call
         d = self.doc("mail/not-our-tom.txt", "email", "Not our Tom")
         d.add("From: office@calderbrooksinfonia.org.uk\nDate: 30 October 2024\nSubject: Thomas Hale vs Tom Hale\n\n")
-        d.add("A reminder to the box office: the soloist in ").v(c4["title"]).add(" is Thomas Hale, the baritone. He sings ")
+        d.add("A reminder to the box office: the soloist in ").v(c4["title"]).add(" is Thomas Hale, the ")
+        d.v("baritone", ka("instrument", 5), "prose", "verbatim").add(". He sings ")
         for i, it in enumerate(self.prog[4][1:]):
             no = it["item_no"]
             d.add(" and " if i else "").v(self.wo[it["work_id"]]["title"], [kpi("soloist_id", 4, no), kpi("work_id", 4, no),
                                                                           kpi("item_no", 4, no)], "prose", "name")
-        d.add(". Our own Tom Hale (Principal Horn) is on the call for that concert as well, which is why the two "
+        d.add(". Our own ").v("Tom Hale", ke("player_id", 4, 31), "prose", "name").add(" (")
+        d.v("Principal", kp("chair", 31), "prose").add(" ").v("Horn", kp("section_code", 31), "prose", "instrument-singular")
+        d.add(") is on the call for that concert as well, which is why the two "
               "keep getting each other's post.\n")
 
         y = self.pl[34]
@@ -714,7 +722,8 @@ class Corpus:
 
         d = self.doc("mail/library-timings.txt", "email", "Timings for Symphonic Dances")
         d.add("From: librarian@calderbrooksinfonia.org.uk\nDate: 10 March 2025\nSubject: timings, ").v(self.co[13]["code"], kc("code", 13), "prose", "code")
-        d.add("\n\nSebastián - timings for your June programme:\n\n")
+        d.add("\n\n").v("Sebastián", kc("conductor_id", 13), "prose", "first-name").add(" - timings for your ")
+        d.v("June", kc("concert_date", 13), "prose", "month-only", exact=False).add(" programme:\n\n")
         for it in self.prog[13]:
             w = self.wo[it["work_id"]]
             d.add("  ").v(w["title"], [kpi("work_id", 13, it["item_no"]), kpi("item_no", 13, it["item_no"])], "table-under-heading", "name")
@@ -801,7 +810,9 @@ class Corpus:
         d.add("# Friends of the Calderbrook Sinfonia · Spring 2025\n\n")
         c = self.co[10]
         d.add("## ").v(c["title"]).add("\n\n").v(f"{D(c['concert_date']).day} April", kc("concert_date", 10), "heading-subject", "date-noyear")
-        d.add(", Calder Hall. ").v(self.ar[8]["name"], kpi("soloist_id", 10, 2), "heading-subject", "name").add(" sings Strauss's ")
+        d.add(", ").v(self.ve[1]["name"], kc("venue_id", 10), "heading-subject", "name").add(". ")
+        d.v(self.ar[8]["name"], kpi("soloist_id", 10, 2), "heading-subject", "name").add(" sings ")
+        d.v("Strauss", kw("composer", 16), "heading-subject", "surname-only").add("'s ")
         d.v(self.wo[16]["title"], [kpi("work_id", 10, 2), kpi("item_no", 10, 2)], "heading-subject", "verbatim").add(". Tickets ")
         d.v(gbp_short(c["ticket_price"]), kc("ticket_price", 10), "heading-subject", "gbp-short").add(".\n\n")
         c = self.co[11]
@@ -810,7 +821,8 @@ class Corpus:
         d.v(f"Saturday {D(c['concert_date']).day} April", kc("concert_date", 11), "heading-subject", "date-noyear").add(".\n\n")
         y = self.pl[34]
         d.add("## New faces\n\nWelcome to ").v(self.name(y)).add(" (").v("horn", kp("section_code", 34), "prose", "instrument-lowercase")
-        d.add("), who joined us last spring.\n")
+        d.add("), who joined us in ").v(f"{D(y['joined_on']):%B %Y}", kp("joined_on", 34), "prose", "approx-date", exact=False)
+        d.add(".\n")
 
     # -------------------------------------------------------------- FAQ, ticket table, library, reports
     def faq(self):
@@ -874,7 +886,7 @@ class Corpus:
             if c["attendance"] is None or cid == 5:  # The Planets' figure was still being reconciled
                 continue
             v = self.ve[c["venue_id"]]
-            d.add(f"## {c['code']} · {c['title']}\n\n")
+            d.add("## ").v(c["code"], kc("code", cid), "heading-subject", "code").add(f" · {c['title']}\n\n")
             d.add("- Hall: ").v(v["name"], kc("venue_id", cid), "heading-subject", "name").add("\n")
             d.add("- Sold: ").v(str(c["attendance"]), kc("attendance", cid), "heading-subject", "plain-number").add("\n")
             d.add("- Full price: ").v(gbp_short(c["ticket_price"]), kc("ticket_price", cid), "heading-subject", "gbp-short").add("\n\n")
