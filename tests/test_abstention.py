@@ -257,7 +257,12 @@ def test_end_to_end_run_evaluate_report(tmp_path):
     assert absent["abstained"] == 0 and absent["over_answered"] == absent["records"] > 0
     assert data["by_kind"]["false_premise"]["right"] == data["by_kind"]["false_premise"]["records"]
     assert data["blame"]["over_answered"] == {"lm_failure": absent["records"]}
+    # the knowledge-boundary tester ran on the dataset's knowledge base (BM25: no model to load)
+    boundary = data["boundary"]
+    assert boundary["records"] == sum(v["records"] for v in data["by_kind"].values())
+    assert 0 <= boundary["agreement"] <= 1 and set(boundary["by_kind"]) == set(data["by_kind"])
     summary = (run_dir / "evaluation" / "summary.md").read_text(encoding="utf-8")
+    assert "Knowledge boundary: on" in summary
     assert "## Abstention (questions to refuse)" in summary and "| absent entity |" in summary
     html = ragdx.report(run_dir, tmp_path / "report.html", n_boot=50).read_text(encoding="utf-8")
     assert 'id="abstention"' in html and "absent entity" in html and 'href="#abstention"' in html

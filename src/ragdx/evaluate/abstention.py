@@ -652,7 +652,7 @@ def abstention_markdown(data: Mapping[str, Any]) -> str:
     b = data.get("boundary")
     if b:
         lines += ["", f"Knowledge boundary: on {b['records']} records to refuse, the system's abstentions agree with "
-                  f"the relevance tester's decision (p < {b['alpha']}: outside the corpus) on {b['agree']} "
+                  f"the relevance tester's decision (p ≤ {b['alpha']}: outside the corpus) on {b['agree']} "
                   f"({_pct(b['agreement'])})."]
     elif data.get("boundary_note"):
         lines += ["", f"Knowledge boundary: {data['boundary_note']}."]
@@ -665,7 +665,7 @@ def abstention_markdown(data: Mapping[str, Any]) -> str:
 def boundary_agreement(judgements: Iterable[Any], pvalues: Mapping[str, float], *, alpha: float = 0.05,
                        ) -> dict[str, Any] | None:
     """How often the system's refusals agree with the knowledge-boundary tester's decision
-    (``ragdx.relevance``: a p-value per query that it lies outside the corpus; below ``alpha``,
+    (``ragdx.relevance``: a p-value per query that it lies outside the corpus; at most ``alpha``,
     outside), on the records to refuse the tester scored. Agreement: the system abstained where the
     tester says outside, or answered where it says inside. None when no such record has a p-value."""
     table: Counter[tuple[bool, bool]] = Counter()
@@ -675,7 +675,7 @@ def boundary_agreement(judgements: Iterable[Any], pvalues: Mapping[str, float], 
         p = pvalues.get(j.id)
         if not kind or p is None or getattr(j, "error", None):
             continue
-        outside = p < alpha
+        outside = p <= alpha  # the tester's own decision (QueryTest.out_of_knowledge)
         abstained = _outcome_of(j) in (ABSTAINED, CORRECTED)
         table[(outside, abstained)] += 1
         by_kind.setdefault(kind, Counter())["agree" if outside == abstained else "disagree"] += 1

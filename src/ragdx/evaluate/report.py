@@ -472,6 +472,8 @@ def _evaluate_answers(path: Path, kind: str, config: EvaluationConfig, dataset: 
                                  dataset=dataset)
         judged, open_domain = tag_open_domain(judged, closed, exclude=config.exclude_open_domain)
     result = evaluate_judgements(judged, config, blame_out=blame_out)
+    if kind == "run" and "abstention" in result.extra:
+        result.extra["abstention"].update(boundary_for_run(judged, path, dataset))
     if open_domain is not None:
         result.extra["open_domain"] = open_domain.to_dict()
     retrieval = config.retrieval.value
@@ -489,6 +491,49 @@ def _evaluate_answers(path: Path, kind: str, config: EvaluationConfig, dataset: 
         raise RagdxError("G-Eval needs an LLM (an llm: section in ragdx.yaml) and a run directory "
                          "(its retrieved contexts)", source=str(path))
     return result
+
+
+#: in-knowledge questions the knowledge-boundary tester is calibrated on, at most (a seeded sample)
+BOUNDARY_CALIBRATION = 2000
+
+
+def boundary_for_run(judged: Sequence[Judgement], run_dir: Path, dataset: Any = None,
+                     alpha: float = 0.05) -> dict[str, Any]:
+    """The knowledge-boundary figure of a run with records to refuse: the relevance tester
+    (``ragdx.relevance``, BM25 retriever and the corpus's names: no model to load) fitted on the
+    dataset's knowledge base and calibrated on its in-knowledge questions, a p-value per record
+    to refuse, and how often the system's refusals agree with its decision
+    (``abstention.boundary_agreement``). ``{"boundary": ...}``, or ``{"boundary_note": why}`` where
+    the tester cannot run (no knowledge base found, too few questions, a corpus smaller than k):
+    the figure is optional, the evaluation never fails for it."""
+    import random
+
+    from ragdx.evaluate.abstention import boundary_agreement
+    from ragdx.evaluate.runs import dataset_knowledge_base
+    from ragdx.rag.run_dataset import resolve_dataset
+
+    try:
+        where = resolve_dataset(run_dir, dataset if isinstance(dataset, str | Path) else None)
+        if where is None:
+            return {"boundary_note": "the tester was not run (the run names no dataset file)"}
+        directory = Path(where) if Path(where).is_dir() else Path(where).parent
+        corpus = dataset_knowledge_base(directory, run_dir)
+        if corpus is None:
+            return {"boundary_note": "the tester was not run (the dataset names no knowledge base)"}
+        from ragdx.relevance.calibration import dataset_queries
+        from ragdx.relevance.tester import RelevanceTester
+
+        calibration = dataset_queries(directory)
+        if len(calibration) > BOUNDARY_CALIBRATION:
+            calibration = random.Random(0).sample(calibration, BOUNDARY_CALIBRATION)
+        asked = {j.id: j.query for j in judged if getattr(j, "refusal_kind", "") and j.query and not j.error}
+        tester = RelevanceTester(retriever="bm25", temperature=1.0, alpha=alpha)
+        tester.fit([d.text for d in corpus.documents], calibration)
+        p = tester.p_values(list(asked.values()))
+    except RagdxError as exc:
+        return {"boundary_note": f"the tester could not run ({exc})"}
+    found = boundary_agreement(judged, dict(zip(asked, (float(x) for x in p), strict=True)), alpha=alpha)
+    return {"boundary": found} if found else {"boundary_note": "no record to refuse was tested"}
 
 
 def _geval(llm: Any, run_dir: Path, judged: Sequence[Judgement]) -> dict[str, Any]:

@@ -822,7 +822,8 @@ def slim_judgement(j: Judgement, strings: dict[str, str]) -> Judgement:
     def one(s: str) -> str:
         return strings.setdefault(s, s)
 
-    j.query = ""
+    if not j.refusal_kind:  # a record to refuse keeps its query: the knowledge-boundary tester reads it
+        j.query = ""
     j.entity_ids = []
     if j.correct and not j.error:
         j.evidence_spans = []
