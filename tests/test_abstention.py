@@ -264,6 +264,12 @@ def test_end_to_end_run_evaluate_report(tmp_path):
     summary = (run_dir / "evaluation" / "summary.md").read_text(encoding="utf-8")
     assert "Knowledge boundary: on" in summary
     assert "## Abstention (questions to refuse)" in summary and "| absent entity |" in summary
+    # judged whole (records in memory) as streamed (the dataset read in blocks): the same figures
+    from ragdx.gen.dataset import read_records
+
+    whole = ragdx.evaluate(run_dir, n_boot=50, dataset=read_records(tmp_path / "d" / "dataset"),
+                           out=tmp_path / "whole")
+    assert whole.extra["abstention"] == data
     html = ragdx.report(run_dir, tmp_path / "report.html", n_boot=50).read_text(encoding="utf-8")
     assert 'id="abstention"' in html and "absent entity" in html and 'href="#abstention"' in html
     md = ragdx.report(run_dir, tmp_path / "report.md", n_boot=50).read_text(encoding="utf-8")
