@@ -275,3 +275,14 @@ def test_end_to_end_run_evaluate_report(tmp_path):
     md = ragdx.report(run_dir, tmp_path / "report.md", n_boot=50).read_text(encoding="utf-8")
     assert "**Abstention (questions to refuse)**" in md
 
+
+
+def test_declining_what_the_knowledge_base_leaves_out_is_no_over_refusal():
+    gap = _record("k1", group="gk")
+    gap.kb_supported = False
+    records = [gap, _record("r", "absent_entity", "What is X's phone?", [], (), group="gk~absent_entity")]
+    judged = judge_outputs(records, [_output("k1", "I don't know.", ()), _output("r", "I don't know.", ())])
+    scores = abstention_scores(judged)
+    assert scores["answerable"]["records"] == 0 and scores["overall"]["precision"] == 1.0
+    rows = {v["id"]: v for v in evaluate_judgements(judged).verdicts}
+    assert rows["k1"]["verdict"] == "kb_gap" and rows["k1"]["abstention"] == "declined_kb_gap"

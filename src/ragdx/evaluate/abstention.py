@@ -483,8 +483,10 @@ def abstention_scores(judgements: Iterable[Any]) -> dict[str, Any] | None:
     over-refusals of the questions to answer *paired* with that kind (those in the same semantic
     group family: :func:`pair_key`), or against every question to answer when none is paired.
     ``right`` counts the right replies (for a false premise: corrected with the true value)."""
+    # a question to answer whose facts the knowledge base does not state is declined rightly (its
+    # verdict is the knowledge base's): it is neither answered nor over-refused, so it is left out
     rows = [(getattr(j, "refusal_kind", "") or "", _outcome_of(j), pair_key(j)) for j in judgements
-            if not getattr(j, "error", None)]
+            if not getattr(j, "error", None) and (getattr(j, "refusal_kind", "") or j.kb_supported is not False)]
     if not any(kind for kind, _, _ in rows):
         return None
     answerable = [(o, p) for k, o, p in rows if not k]
@@ -590,6 +592,8 @@ def over_refusal_note(j: Any) -> str:
     (over-refusal): who refused with the evidence in hand or without it; "" when it answered."""
     if getattr(j, "refusal_kind", "") or j.correct or reply_kind_of(j) == ANSWER:
         return ""
+    if j.kb_supported is False:
+        return "declined: the knowledge base does not state the facts (declining was right)"
     if getattr(j, "retrieval_correct", None):
         return "over-refused: the evidence was retrieved and the reader declined (the language model's)"
     if getattr(j, "retrieval_correct", None) is False:
@@ -613,7 +617,8 @@ KIND_LABELS = {"false_premise": "false premise", "absent_entity": "absent entity
                "omitted_fact": "omitted fact"}
 _BLAME_LABELS = {"over_answered": "over-answered (a record to refuse answered, a false premise accepted)",
                  "over_refused": "over-refused or refused (a question to answer declined)",
-                 "unanswered_correction": "false premise declined without its correction"}
+                 "unanswered_correction": "false premise declined without its correction",
+                 "declined_kb_gap": "declined a question whose facts the knowledge base leaves out (right)"}
 
 
 def abstention_blame_rows(data: Mapping[str, Any]) -> list[tuple[str, dict[str, int]]]:

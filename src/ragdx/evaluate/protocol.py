@@ -629,7 +629,7 @@ def _note_over_refusal(j: Any, row: dict[str, Any]) -> None:
 
     note = over_refusal_note(j)
     if note:
-        row["abstention"] = "over_refused"
+        row["abstention"] = "declined_kb_gap" if j.kb_supported is False else "over_refused"
         row["why"] = f"{note}; {row['why']}"
 
 
