@@ -156,3 +156,41 @@ def test_demo_on_servers_matches_hand_written_sql(server, request, tmp_path):
     copy_sqlite(build_demo_database(tmp_path / "demo.sqlite"), url)
     records = _generate(url, tmp_path, styles=["short", "formal"], n=1)
     _assert_all_right(records, url, tmp_path / "kb")
+
+
+_OFFICES = [("1", "San Francisco"), ("2", "Boston"), ("3", "NYC"), ("4", "Paris"), ("6", "Sydney")]
+# classicmodels' sales staff (a public sample database): three Pattersons in three offices
+_EMPLOYEES = [("Diane", "Murphy", "President", "1"), ("Mary", "Patterson", "VP Sales", "1"),
+              ("Jeff", "Firrelli", "VP Marketing", "1"), ("William", "Patterson", "Sales Manager (APAC)", "6"),
+              ("Gerard", "Bondur", "Sale Manager (EMEA)", "4"), ("Anthony", "Bow", "Sales Manager (NA)", "1"),
+              ("Leslie", "Jennings", "Sales Rep", "1"), ("Leslie", "Thompson", "Sales Rep", "1"),
+              ("Julie", "Firrelli", "Sales Rep", "2"), ("Steve", "Patterson", "Sales Rep", "2"),
+              ("Foon Yue", "Tseng", "Sales Rep", "3"), ("George", "Vanauf", "Sales Rep", "3"),
+              ("Loui", "Bondur", "Sales Rep", "4"), ("Larry", "Bott", "Sales Rep", "4"),
+              ("Andy", "Fixter", "Sales Rep", "6"), ("Peter", "Marsh", "Sales Rep", "6")]
+
+
+def test_a_last_name_rows_share_is_ambiguous(tmp_path):
+    """A row named by first and last name, asked by the last name alone ("Which office does
+    Patterson work in?"): the template asked by that name alone, paired with a unique one."""
+    import sqlite3
+
+    path = tmp_path / "sales.sqlite"
+    with sqlite3.connect(path) as conn:
+        conn.executescript("""
+            CREATE TABLE Offices (officeCode TEXT PRIMARY KEY, city TEXT NOT NULL);
+            CREATE TABLE Employees (employeeNumber INTEGER PRIMARY KEY, firstName TEXT NOT NULL,
+                                    lastName TEXT NOT NULL, jobTitle TEXT NOT NULL,
+                                    officeCode TEXT NOT NULL REFERENCES Offices (officeCode));""")
+        conn.executemany("INSERT INTO Offices VALUES (?, ?)", _OFFICES)
+        conn.executemany("INSERT INTO Employees VALUES (?, ?, ?, ?, ?)",
+                         [(1000 + i, *e) for i, e in enumerate(_EMPLOYEES)])
+    url = f"sqlite:///{path}"
+    records = _generate(url, tmp_path, styles=["interrogative"], n=1, omit=(), omit_tables=(),
+                        kinds=["ambiguous_reference"], refusals=1)
+    counts, problems = check(records, url, tmp_path / "kb")
+    assert problems == [] and counts["ambiguous_reference"] >= 2
+    asked = {r.params.get("Employees.lastName") for r in records if r.refusal_kind}
+    assert asked <= {"Patterson", "Firrelli", "Bondur"} and "Patterson" in asked
+    office = [r.query for r in records if r.refusal_kind and "city" in r.query]
+    assert office, [r.query for r in records if r.refusal_kind]

@@ -248,11 +248,16 @@ def _matching_rows(ctx: _Ctx, table: str, column: str, ref: str) -> tuple[str, l
 
 def _ambiguous_candidates(ctx: _Ctx, p: ParsedTemplate) -> list[str]:
     table, column = p.compared[p.placeholders[0]]
-    q = ctx.quote(column)
-    shared = ctx.scalar_rows(f"SELECT {q} FROM {ctx.quote(table)} WHERE {q} IS NOT NULL GROUP BY {q} "
-                             f"HAVING COUNT(*) >= 2", {})
     values = [v for v in placeholder_domains(ctx.engine, p)[0] if isinstance(v, str)]
-    return [r[0] for r in shared if isinstance(r[0], str)] + shortened_references(values)
+    return _shared_values(ctx, table, column) + shortened_references(values)
+
+
+def _shared_values(ctx: _Ctx, table: str, column: str) -> list[str]:
+    """Names two or more rows have, the most shared first (then by name: the same on every engine)."""
+    q = ctx.quote(column)
+    shared = ctx.scalar_rows(f"SELECT {q}, COUNT(*) FROM {ctx.quote(table)} WHERE {q} IS NOT NULL GROUP BY {q} "
+                             f"HAVING COUNT(*) >= 2", {})
+    return [v for v, _ in sorted(((v, k) for v, k in shared if isinstance(v, str)), key=lambda x: (-x[1], x[0]))]
 
 
 def _ambiguous(ctx: _Ctx, p: ParsedTemplate, g: QAGroup, texts, refs: list[str]) -> _Made | None:
@@ -273,6 +278,48 @@ def _ambiguous(ctx: _Ctx, p: ParsedTemplate, g: QAGroup, texts, refs: list[str])
         return _Made("ambiguous_reference", p, g, texts, p, texts, (ref,), witness, cols,
                      [[json_value(v) for v in c] for c in candidates], ents)
     return None
+
+
+def _keeping(p: ParsedTemplate, schema: Schema, keep: str) -> ParsedTemplate | None:
+    """``p`` asked by one of its placeholders alone (an employee by last name only)."""
+    glot = NEUTRAL_GLOT if p.template.method == "schema" else dialect_named(p.dialect).glot
+    tree = sqlglot.parse_one(p.template.sql, read=glot)
+    kept = [eq for eq in tree.find_all(exp.EQ)
+            if isinstance(eq.expression, exp.Literal) and eq.expression.this == f"[{keep}]"]
+    if len(kept) != 1:
+        return None
+    condition = kept[0].copy()
+    tree.set("where", None)
+    try:
+        return parse_template(SqlTemplate(tree.where(condition).sql(dialect=glot), p.template.schema,
+                                          p.template.method), schema)
+    except TemplateError:
+        return None
+
+
+def _by_one_part(ctx: _Ctx, p: ParsedTemplate) -> list[_Made]:
+    """A row named by two values (first and last name) referred to by one that rows share
+    ("Which office does Patterson work in?"): the template asked by that value alone, its
+    partner the same template with a value one row has."""
+    kinds = p.semantics.condition_kinds
+    if tuple(kinds) != ("text",) * len(p.placeholders):
+        return []
+    out: list[_Made] = []
+    for ph in reversed(p.placeholders):  # the last name first: what people shorten a name to
+        alone = _keeping(p, ctx.schema, ph)
+        if alone is None or len(out) == ctx.plan.per_template:
+            continue
+        table, column = alone.compared[ph]
+        refs = _shared_values(ctx, table, column)
+        texts = _rules_texts(ctx, alone) if refs else {}
+        for g in _single_groups(ctx, alone)[:_TRIES] if texts else []:
+            m = _ambiguous(ctx, alone, g, texts, refs)
+            partner = m and group_id(alone.id, g.params)
+            if m is not None and partner not in ctx.used:
+                ctx.used.add(partner)
+                out.append(m)
+                break
+    return out
 
 
 # ----------------------------------------------------------------------------- false premise
@@ -579,6 +626,8 @@ def _for_template(ctx: _Ctx, p: ParsedTemplate, pool: list[QAGroup], texts, sibl
         "omitted_fact": lambda g: _omitted(ctx, p, g, texts, siblings),
     }
     out = []
+    if "ambiguous_reference" in ctx.plan.kinds and one_table and len(p.placeholders) > 1:
+        out += _by_one_part(ctx, p)
     for kind in ctx.plan.kinds:
         make = makers.get(kind)
         if make is None:
