@@ -86,8 +86,8 @@ def test_lists_are_sets_and_ties_at_an_extreme_are_answer_sets(demo_records):
     assert all(1 <= len(r.answer_rows) <= LIST_MAX for r in lists)
     assert all(len({tuple(row) for row in r.answer_rows}) == len(r.answer_rows) for r in lists)
     assert any(r.answer_kind == "multi" for r in lists)
-    # "Which course has the lowest credits?": three courses tie at 3 credits, all three are the answer
-    lowest = [r for r in records if r.query == "Which course has the lowest credits?"]
+    # "Which course has the fewest credits?": three courses tie at 3 credits, all three are the answer
+    lowest = [r for r in records if r.query == "Which course has the fewest credits?"]
     assert lowest and len(lowest[0].answer_rows) > 1 and lowest[0].answer_kind == "multi"
     # a comparison is one row; ties are dropped and counted
     assert all(len(r.answer_rows) == 1 for r in records if r.question_kind == "comparison")

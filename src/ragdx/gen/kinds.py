@@ -91,7 +91,7 @@ _NOT_MEASURE = frozenset({"year", "no", "nr", "num", "number", "code", "id", "zi
 _PARTICIPLES = {"birth": "born", "hire": "hired", "hired": "hired", "order": "placed", "ordered": "placed",
                 "ship": "shipped", "shipped": "shipped", "release": "released", "start": "started",
                 "end": "ended", "publication": "published", "payment": "made", "delivery": "delivered",
-                "invoice": "issued", "registration": "registered",
+                "invoice": "issued", "registration": "registered", "required": "due",
                 "created": "created", "join": "joined"}
 
 
@@ -175,6 +175,13 @@ def _measures(table: TableInfo, keys: Sequence[str]) -> list[str]:
     return out
 
 
+def _measure_phrase(column: str) -> str:
+    """A measure as people say it: "max enrolment" -> "maximum enrolment"."""
+    words = column_phrase(column).split()
+    return " ".join({"max": "maximum", "min": "minimum", "avg": "average", "qty": "quantity"}.get(w, w)
+                    for w in words)
+
+
 def _additive(column: str) -> bool:
     return bool(set(low_words(column)) & _ADDITIVE)
 
@@ -191,7 +198,9 @@ def _named(table: TableInfo, keys: Sequence[str], values: tuple, *, bare: bool =
     text = " ".join(value_text(v) for v in values)
     if is_number_key(table, keys):
         return f"{noun} {text}"
-    return f"'{text}'" if bare else f"the {noun} '{text}'"
+    if bare or text.casefold().startswith(noun.casefold() + " "):
+        return f"'{text}'"  # the value says what it is ("'Faculty of Humanities'")
+    return f"the {noun} '{text}'"
 
 
 def _unique_values(table: TableInfo, keys: Sequence[str]) -> Callable[[Connection], list[tuple]]:
@@ -383,7 +392,7 @@ def _total_templates(s: _Scope) -> list[KindTemplate]:
 
         support, rows = _support(s, [measure])
         out.append(KindTemplate("total", s.items.name, f"total|{s.signature}|{measure}", _owner_placeholders(s),
-                                kt.total_pieces(column_phrase(measure), items, clause, short), (f"total {measure}",),
+                                kt.total_pieces(_measure_phrase(measure), items, clause, short), (f"total {measure}",),
                                 answer, (), True, support, rows, _unique_values(s.owner, s.owner_keys),
                                 _owner_slot(s)))
     return out
@@ -413,7 +422,7 @@ def _scoped_extremes(s: _Scope) -> list[KindTemplate]:
             layout = (_Rows(s.items, _fact_columns(s.items, [*s.item_keys, measure])),)
             out.append(KindTemplate(
                 "extreme", s.items.name, f"extreme|{s.signature}|{measure}|{most}", _owner_placeholders(s),
-                kt.scoped_extreme_pieces(item, items, clause, short, column_phrase(measure), most),
+                kt.scoped_extreme_pieces(item, items, clause, short, _measure_phrase(measure), most),
                 tuple(s.item_keys), answer, layout, False, support, (_Rows(s.items, ()),),
                 _unique_values(s.owner, s.owner_keys), _owner_slot(s), least_support=2))
     return out
@@ -438,7 +447,7 @@ def _extremes(table: TableInfo) -> list[KindTemplate]:
             layout = (_Rows(table, _fact_columns(table, [*keys, measure])),)
             out.append(KindTemplate(
                 "extreme", table.name, f"extreme|{table.name}|{measure}|{most}", (),
-                kt.extreme_pieces(readable_entity(table.name), column_phrase(measure), most), tuple(keys), answer,
+                kt.extreme_pieces(readable_entity(table.name), _measure_phrase(measure), most), tuple(keys), answer,
                 layout, False, support, (_Rows(table, ()),), lambda conn: [()], lambda values: (),
                 least_support=2))
     return out
@@ -473,7 +482,7 @@ def _comparisons(table: TableInfo) -> list[KindTemplate]:
         signature = f"comparison|{table.name}|{measure}"
         out.append(KindTemplate(
             "comparison", table.name, signature, (f"{table.name}.{key}", f"{table.name}.{key}#2"),
-            kt.comparison_pieces(column_phrase(measure), "higher", "{0}", "{1}"), (key,), answer,
+            kt.comparison_pieces(_measure_phrase(measure), "{0}", "{1}"), (key,), answer,
             (_Rows(table, facts),), False, support, (_Rows(table, facts),), _pairs(table, key, measure, signature),
             lambda values: (_named(table, keys, values[:1]), _named(table, keys, values[1:])), one_row=True))
     return out

@@ -9,6 +9,7 @@ question, already written as a person writes them (``the customer 'Atelier graph
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 __all__ = ["Pieces", "styled"]
@@ -35,10 +36,22 @@ def _casual(question: str) -> str:
     return "hey, " + text
 
 
+#: openers of a long query; one is chosen by the question's own text, so a dataset's long queries
+#: do not all begin alike while each question keeps its one wording
+_LONG_OPENERS = (
+    "I am putting together a short summary for a colleague who asked me about this earlier today, and since I "
+    "want to be sure that every figure in it is right, could you tell me {q}, according to the records that you "
+    "have?",
+    "Our team is reviewing the figures before the quarterly meeting, and because one of the questions that came "
+    "up is still open, I would like to know {q}, as far as the records you hold can tell.",
+    "While I was preparing the notes for tomorrow's planning session with the other department, I realised that "
+    "nobody had checked this yet, so could you please find out {q} from the records you have?",
+)
+
+
 def _long(indirect: str) -> str:
-    text = ("I am putting together a short summary for a colleague who asked me about this earlier "
-            f"today, and since I want to be sure that every figure in it is right, could you tell me {indirect}, "
-            "according to the records that you have?")
+    pick = int(hashlib.sha256(indirect.encode()).hexdigest()[:8], 16) % len(_LONG_OPENERS)
+    text = _LONG_OPENERS[pick].replace("{q}", indirect)
     # the style's rule: at least 30 words besides the values (a slot counts as none)
     if len(text.replace("{0}", "").replace("{1}", "").split()) < LONG_MIN_WORDS:
         text = "Before a meeting with the rest of the team next week, " + text[0].lower() + text[1:]
@@ -73,7 +86,26 @@ def count_pieces(items: str, clause: str, short: str) -> Pieces:
                   f"number of {items} {short}", f"how many {items} {clause}")
 
 
+def is_plural_measure(measure: str) -> bool:
+    """A measure counted in units it names ("units in stock", "credits"): one has *more* of it,
+    not a *higher* one, and its total is "how many"."""
+    head = measure.split()[0] if measure.split() else ""
+    return len(head) > 3 and head.islower() and head.endswith("s") and not head.endswith(("ss", "us", "is"))
+
+
+def _best(measure: str, most: str) -> str:
+    """ "the highest unit price", "the most credits" (``most``: highest or lowest)."""
+    if is_plural_measure(measure):
+        return f"the {'most' if most == 'highest' else 'fewest'} {measure}"
+    return f"the {most} {measure}"
+
+
 def total_pieces(measure: str, items: str, clause: str, short: str) -> Pieces:
+    if is_plural_measure(measure):
+        return Pieces(f"How many {measure} do the {items} that {clause} have in total?",
+                      f"Give the total number of {measure} of the {items} that {clause}.",
+                      f"total {measure}, {items} {short}",
+                      f"how many {measure} the {items} that {clause} have in total")
     return Pieces(f"What is the total {measure} of the {items} that {clause}?",
                   f"Give the total {measure} of the {items} that {clause}.",
                   f"total {measure}, {items} {short}",
@@ -81,22 +113,25 @@ def total_pieces(measure: str, items: str, clause: str, short: str) -> Pieces:
 
 
 def extreme_pieces(item: str, measure: str, most: str) -> Pieces:
-    return Pieces(f"Which {item} has the {most} {measure}?", f"Name the {item} with the {most} {measure}.",
-                  f"{item} with {most} {measure}", f"which {item} has the {most} {measure}")
+    best = _best(measure, most)
+    return Pieces(f"Which {item} has {best}?", f"Name the {item} with {best}.",
+                  f"{item} with {best.removeprefix('the ')}", f"which {item} has {best}")
 
 
 def scoped_extreme_pieces(item: str, items: str, clause: str, short: str, measure: str, most: str) -> Pieces:
-    return Pieces(f"Which of the {items} that {clause} has the {most} {measure}?",
-                  f"Name the {item} with the {most} {measure} among the {items} that {clause}.",
-                  f"{items} {short}: {most} {measure}",
-                  f"which of the {items} that {clause} has the {most} {measure}")
+    best = _best(measure, most)
+    return Pieces(f"Which of the {items} that {clause} has {best}?",
+                  f"Name the {item} with {best} among the {items} that {clause}.",
+                  f"{items} {short}: {best.removeprefix('the ')}",
+                  f"which of the {items} that {clause} has {best}")
 
 
-def comparison_pieces(measure: str, more: str, first: str, second: str) -> Pieces:
-    return Pieces(f"Which has the {more} {measure}, {first} or {second}?",
-                  f"Tell me which has the {more} {measure}: {first} or {second}.",
-                  f"{more} {measure}: {first} or {second}",
-                  f"which has the {more} {measure}, {first} or {second}")
+def comparison_pieces(measure: str, first: str, second: str) -> Pieces:
+    more = f"more {measure}" if is_plural_measure(measure) else f"the higher {measure}"
+    return Pieces(f"Which has {more}, {first} or {second}?",
+                  f"Tell me which has {more}: {first} or {second}.",
+                  f"{more.removeprefix('the ')}: {first} or {second}",
+                  f"which has {more}, {first} or {second}")
 
 
 def time_list_pieces(items: str, when: str) -> Pieces:
