@@ -79,6 +79,50 @@ def test_reply_classified(question, reference, reply, kind):
     assert classify_reply(reply, question, reference).kind == kind
 
 
+# replies to questions to answer (refusal_kind ""): negations and declined side facts in answers
+TO_ANSWER = [
+    ('Which vessel does not carry cars?', 'The Puffin does not carry cars; it is foot passengers only.', "answer"),
+    ('How many overdue loans does member 12 have?', 'None — member 12 has no overdue loans.', "answer"),
+    ('Does the clinic open on Sundays?', "No. The clinic doesn't open on Sundays.", "answer"),
+    ('What is the fine for a lost card?', 'There is no fine for a lost card; a replacement costs £2.', "answer"),
+    ('Who approved refund 88?', 'Refund 88 was approved by Karen Holt, not by the branch manager.', "answer"),
+    ('Which products are out of stock?', 'Only Chang is out of stock; no other product is.', "answer"),
+    ('How many cancellations were there in May?', 'Zero cancellations were recorded in May.', "answer"),
+    ('What did the customer order?', 'They ordered 12 units of Tofu. Nothing else was on the order.', "answer"),
+    ('Is there a parking fee?', "There's no parking fee at Elm Road.", "answer"),
+    ('When is the next sailing?', "The next sailing is at 14:10; there isn't one earlier.", "answer"),
+    ('Which branch has the most loans?', 'Riverside, with 1,204 loans — no other branch comes close.', "answer"),
+    ("Who is Anna's manager?", "Anna reports to Tom Reed. She doesn't manage anyone herself.", "answer"),
+    ('What is the price of Ikura?', "Ikura costs $31.00. Note that the price doesn't include shipping.", "answer"),
+    ('Which treatments are available at Harbour Street?',
+     "Physiotherapy and sports massage; acupuncture isn't offered there.", "answer"),
+    ('How long is the crossing?', 'About 50 minutes.', "answer"),
+    ('What is the dosage?', 'Usually 200 mg twice daily, per the care plan.', "answer"),
+    ('Which one is cheaper, Chai or Chang?', 'Chai, at $18 versus $19.', "answer"),
+    ('Did the order ship?', "Yes, it shipped on 4 March; you'd need the tracking number to follow it.", "answer"),
+    pytest.param('Who wrote it?', "It was written by Elin Marsh. The record doesn't list a co-author.", "answer",
+                 marks=pytest.mark.xfail(strict=True, reason="known limitation: a side fact declined after the "
+                                                            "answer reads as a refusal")),
+    ('Where is the Oban terminal?', 'On the Railway Pier; as far as I can see it has no separate car entrance.',
+     "answer"),
+    ("What is Ms Lee's salary?", "Salary details aren't something I have access to.", "refusal"),
+    ('Which ward is Jones in?', 'Several patients share that surname — can you tell me the first name?', "refusal"),
+    ('Who won the match last night?', 'I only handle questions about the ferry service.', "refusal"),
+    ('What is the ISBN?', 'That detail is missing from the catalogue entries I was given.', "refusal"),
+    ("What's order 99999's date?", 'Order 99999 does not appear in the system.', "refusal"),
+    ('What is the fax number?', 'No fax number is on record.', "refusal"),
+    ("How tall is the Fulmar's mast?", 'The retrieved text gives no figure for the mast height.', "refusal"),
+    ('Who is the landlord of the Elm Road branch?', "I can't tell from the documents.", "refusal"),
+    ("What is Dr Lin's pager number?", "I'm not able to provide that.", "refusal"),
+    ("What's the capital of Peru?", "I'm set up to answer questions about the library only, sorry.", "refusal"),
+]
+
+
+@pytest.mark.parametrize("question, reply, kind", TO_ANSWER)
+def test_reply_to_a_question_to_answer_classified(question, reply, kind):
+    assert classify_reply(reply, question, refusal_kind="").kind == kind
+
+
 def test_only_a_false_premise_can_be_corrected():
     """A negation answers a question to answer; it declines a question about an absent entity."""
     reply = "Member 3302 didn't borrow any e-books in October."

@@ -160,7 +160,9 @@ _REFUSAL_CUES = [
     r"\b(?:could|can|would) you (?:please )?(?:give|tell|send|share|confirm|check) (?:me )?(?:the|your|which|a|an)\b",
     r"\b(?:here|able|only able) (?:to (?:help|answer) )?(?:with |for )?[\w ]{0,30}\bquestions? only\b|"
     r"\bonly (?:able|here|set up|designed) to\b",
-    r"\bas far as i (?:can|could) (?:see|tell)\b.{0,80}\b(?:no|not|doesn't|isn't)\b",
+    r"\b(?:gives?|provides?|lists?|shows?|contains?|includes?|states?|mentions?) no (?:\w+ )?(?:figures?|values?|"
+    r"numbers?|dates?|details?|information|data|records?|mention|answer)\b",
+    r"\b(?:set up|designed|built|meant|trained|here) to (?:answer|help|assist|handle)\b[^.!?]{0,80}\bonly\b",
     # a few other languages, as systems answering in the user's language reply
     r"\bhay (?:dos|tres|varias|varios|m[aá]s de un)\b|¿?\bpodr[ií]a (?:indicarme|especificar|aclarar|decirme)\b|"
     r"\bes gibt (?:zwei|drei|mehrere)\b|\bil y a (?:deux|trois|plusieurs)\b|\bpourriez-vous (?:pr[ée]ciser|indiquer)\b",
