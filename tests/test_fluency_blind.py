@@ -93,3 +93,18 @@ def test_draw_is_seeded_and_per_style(tmp_path):
     assert a == sample.draw(recs, 5, 22)
     assert Counter(r["style"] for r in a) == {"long": 5, "short": 5}
     assert a != sample.draw(recs, 5, 23)
+
+
+SAMPLE = HERE / "sample.jsonl"
+RESULT = ROOT / "benchmarks" / "results" / "question_fluency_blind.md"
+
+
+@pytest.mark.skipif(not SAMPLE.exists(), reason="the judged sample is committed with the result")
+def test_committed_sample_is_judged_whole_and_the_result_quotes_it():
+    tally = _load("tally")
+    rows = [json.loads(line) for line in SAMPLE.read_text(encoding="utf-8").splitlines()]
+    per_style = Counter(r["style"] for r in rows)
+    assert set(per_style.values()) == {100}, per_style
+    assert all(r["label"] in tally.LABELS for r in rows)
+    assert all(r["note"] for r in rows if r["label"] != "fluent"), "every non-fluent label says why"
+    assert tally.table(tally.tally(SAMPLE)) in RESULT.read_text(encoding="utf-8")
