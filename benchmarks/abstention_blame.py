@@ -15,6 +15,9 @@ on purpose, per record, with seeded rates:
   answer, declines (a question to answer), or declines without correcting (a false premise) -> the
   retriever.
 
+A false premise whose true value the knowledge base does not state (a fact rendered out of it) can
+only be declined: that is the knowledge base's (``kb_gap``), whatever was injected.
+
 The truth of each record is what was injected; ragdx's verdicts come from its own path (the offline
 cascade judge, ``abstention.classify_reply`` reading the replies, ``protocol.blame``). Replies are
 written in several phrasings per behaviour, none taken from the blind sample.
@@ -112,10 +115,12 @@ def simulate(records: list[Any], corpus: dict[str, str], plan: Plan) -> tuple[li
             else:
                 reply, truth[r.id] = _pick(ANSWERS, key).format(v=r.answer_text), "correct"
         elif _u(plan.seed, "over_answer", r.id) < plan.over_answer:
-            invented = _pick(values, key + "v")
+            invented = _pick([v for v in values[:200] if v != r.answer_text], key + "v")
             reply, truth[r.id] = _pick(ANSWERS, key).format(v=invented), "lm_failure"
         elif r.refusal_kind == "false_premise":
-            if missed:
+            if not r.kb_supported:  # the knowledge base does not state the true value: nothing to correct with
+                reply, truth[r.id] = _pick(DECLINE_PREMISE, key), "kb_gap"
+            elif missed:
                 reply, truth[r.id] = _pick(DECLINE_PREMISE, key), "retrieval_failure"
             else:
                 reply, truth[r.id] = _pick(CORRECTIONS, key).format(v=r.answer_text), "correct"
@@ -135,7 +140,8 @@ def diagnose(records: list[Any], outputs: list[Any], corpus: dict[str, str]) -> 
     return judged, blame(judged)
 
 
-def score(truth: dict[str, str], verdicts: list[dict], modules=("lm_failure", "retrieval_failure", "correct")):
+def score(truth: dict[str, str], verdicts: list[dict],
+          modules=("lm_failure", "retrieval_failure", "kb_gap", "correct")):
     """Per module: (precision, recall, support) of the verdicts against the injected truth, and the
     confusion counts."""
     said = {v["id"]: v["verdict"] for v in verdicts}

@@ -330,3 +330,12 @@ def test_declining_what_the_knowledge_base_leaves_out_is_no_over_refusal():
     assert scores["answerable"]["records"] == 0 and scores["overall"]["precision"] == 1.0
     rows = {v["id"]: v for v in evaluate_judgements(judged).verdicts}
     assert rows["k1"]["verdict"] == "kb_gap" and rows["k1"]["abstention"] == "declined_kb_gap"
+
+
+def test_a_false_premise_the_knowledge_base_cannot_correct_is_its_gap():
+    fp = _record("f", "false_premise", FP, [["Nantes"]], group="g~false_premise")
+    fp.kb_supported = False
+    judged = judge_outputs([_record("a", group="g"), fp], [_output("a", "13 January 2003."),
+                                                           _output("f", "I don't know.", ("d9",))])
+    row = {v["id"]: v for v in evaluate_judgements(judged).verdicts}["f"]
+    assert (row["verdict"], row["abstention"]) == ("kb_gap", "unanswered_correction")

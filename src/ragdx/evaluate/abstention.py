@@ -561,7 +561,7 @@ def refusal_verdict(j: Any) -> tuple[str, str, str, str, list[str]]:
     answered) is the language model's: nothing it was given supports an answer. A false premise
     declined without its correction is the language model's when the documents stating the true
     value were retrieved, and the retriever's when they were not (the reader could not correct
-    what it was not shown)."""
+    what it was not shown), and the knowledge base's where it does not state the true value."""
     reply = getattr(j, "reply_kind", "") or ANSWER
     kind = j.refusal_kind
     retrieved = getattr(j, "retrieval_correct", None)
@@ -577,6 +577,10 @@ def refusal_verdict(j: Any) -> tuple[str, str, str, str, list[str]]:
         return ("lm_failure", "over_answer", "high",
                 f"over-answered: the evidence for an answer does not exist ({kind.replace('_', ' ')}), yet the "
                 "reader answered: the language model's", [])
+    if getattr(j, "kb_supported", None) is False:
+        return ("kb_gap", "no_correction", "high",
+                "the false premise was declined but not corrected: the knowledge base does not state the true "
+                "value, so no reader could correct it", [])
     if retrieved:
         return ("lm_failure", "no_correction", "high",
                 "the false premise was declined but not corrected although the documents stating the true value "
