@@ -71,6 +71,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ragdx.errors import RagdxError
+from ragdx.gen.kinds import COMPLETENESS_KINDS
 from ragdx.kb.normalise import (
     COLUMN_FILLER_WORDS,
     SEP,
@@ -1886,6 +1887,10 @@ def link_records(records: Iterable, resolver: FactResolver, linker: Linker, *,
         fields_ = by_group.get(key)
         if fields_ is None:
             fields_ = by_group[key] = _link_one(record, resolver, linker, stats)
+        if fields_["kb_supported"] and getattr(record, "question_kind", "lookup") in COMPLETENESS_KINDS:
+            # every row's fact of a list, count, total, extreme or time range was found, but no
+            # document says that no other row belongs to the set: undecided, never True
+            fields_ = {**fields_, "kb_supported": None}
         stats.records += 1
         setattr(stats, fields_["kb_basis"], getattr(stats, fields_["kb_basis"]) + 1)
         # a shallow copy and seven attributes: dataclasses.replace re-runs __init__ and costs 4x more
