@@ -155,3 +155,21 @@ def test_a_list_is_judged_as_a_set_and_a_count_as_a_number_in_any_common_form(ju
     if isinstance(judge, ContainmentJudge):
         assert judge.judge(_item([[12]], "The customer placed 12 orders.")).correct
         assert judge.judge(_item(products, "There were two: Flotemysost and Steeleye Stout.")).correct
+
+
+@pytest.mark.slow
+def test_evidence_linked_in_a_corpus_never_makes_a_set_supported():
+    """Northwind's own documents: a list's or count's every fact may be found, but no document says
+    no other row belongs, so such records are None or False; a comparison can be True."""
+    from ragdx.kb.link import link_dataset
+    from ragdx.rag.corpus import load_corpus
+
+    docs = need(NORTHWIND.parent / "corpus" / "docs")
+    engine = connect(f"sqlite:///{NORTHWIND}")
+    schema = inspect_schema(engine)
+    records, _ = kind_records(engine, schema, KINDS, ["interrogative"], 10, 0)
+    linked = link_dataset(engine, schema, records, load_corpus(docs), progress=False).records
+    engine.dispose()
+    supported = Counter((r.question_kind, r.kb_supported) for r in linked)
+    assert not any(supported[(k, True)] for k in COMPLETENESS_KINDS), supported
+    assert supported[("comparison", True)] > 0 and supported[("list", None)] > 0, supported
