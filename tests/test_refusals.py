@@ -13,7 +13,7 @@ import ragdx
 from ragdx.demo.database import build_demo_database
 from ragdx.demo.run import DEMO_OMIT, DEMO_OMIT_TABLES
 from ragdx.errors import RagdxError
-from ragdx.gen.dataset import read_records
+from ragdx.gen.dataset import read_manifest, read_records
 from ragdx.gen.options import REFUSAL_KINDS, gen_options
 from ragdx.gen.refusals import near_misses, ood_topics, partner_group_id, shortened_references
 from tests.conftest import DATA, need
@@ -48,7 +48,8 @@ def _assert_all_right(records, url: str, kb: Path) -> Counter:
 
 def test_demo_every_kind_matches_hand_written_sql(demo):
     url, out, records = demo
-    _assert_all_right(records, url, out / "kb")
+    counts = _assert_all_right(records, url, out / "kb")
+    assert read_manifest(out / "dataset")["refusal_groups"] == dict(counts)
 
 
 def test_demo_refusals_read_in_every_style_and_pair_one_to_one(demo):
@@ -80,6 +81,7 @@ def test_off_by_default_and_bad_kinds_named(tmp_path):
     url = f"sqlite:///{build_demo_database(tmp_path / 'demo.sqlite')}"
     ragdx.generate_dataset(url, tmp_path / "plain", styles=["short"], n=1, max_groups=2)
     assert not any(r.refusal_kind for r in read_records(tmp_path / "plain"))
+    assert "refusal_groups" not in read_manifest(tmp_path / "plain")
     with pytest.raises(RagdxError, match="refusal_kinds.*expected one of"):
         gen_options(None, {"refusal_kinds": ["false_premise", "rude"]})
     with pytest.raises(RagdxError, match="--refusals"):
@@ -114,6 +116,8 @@ def test_cli_flags(tmp_path):
                              str(tmp_path / "ds"), "--refusals", "1", "--max-groups-per-template", "6", "--n", "1",
                              "--style", "short"])
     assert ok.exit_code == 0, ok.output
+    said = " ".join(ok.output.split())  # rich wraps lines at the terminal's width
+    assert "questions to decline" in said and "false premise" in said
     kinds = {r.refusal_kind for r in read_records(tmp_path / "ds")}
     assert {"false_premise", "absent_entity", "ambiguous_reference", "out_of_domain"} <= kinds
 

@@ -173,6 +173,9 @@ def _print_counts(result) -> None:
     d = total.as_dict()
     table.add_row(*(str(d[k]) for k in shown))
     console.print(table)
+    if result.refusal_counts:
+        made = ", ".join(f"{n} {kind.replace('_', ' ')}" for kind, n in result.refusal_counts.items())
+        console.print(f"questions to decline (groups, each paired with an answerable one): {made}")
 
 
 def _print_cap_note(result, options) -> None:

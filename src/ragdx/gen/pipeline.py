@@ -154,6 +154,8 @@ class GenResult:
     counts: dict[str, AnswerCounts]
     text_problems: list[str]
     missing_text: list[str]
+    #: refusal groups made, per kind (``ragdx.gen.refusals``); empty when none were asked for
+    refusal_counts: dict[str, int] = field(default_factory=dict)
 
 
 @gc_paused()  # millions of records, groups and values, none in a cycle: see ragdx.store.gc_paused
@@ -202,7 +204,8 @@ def build_dataset(engine: Engine, schema: Schema, parsed: Sequence[ParsedTemplat
 
         records = [*records, *conversation_records(engine, schema, per_walk=conversations, seed=options.seed,
                                                    styles=wanted, kb_facts=kb_facts)]
-    return GenResult(records, counts, problems, missing)
+    return GenResult(records, counts, problems, missing,
+                     {k: made.counts.get(k, 0) for k in refusals.kinds} if refusals is not None else {})
 
 
 def manifest_for(schema: Schema, options: AnswerOptions, result: GenResult, extra: Mapping[str, Any]) -> dict:
@@ -222,6 +225,8 @@ def manifest_for(schema: Schema, options: AnswerOptions, result: GenResult, extr
         "styles": sorted(result.records.styles() if isinstance(result.records, RecordSet)
                          else {r.style for r in result.records}),
         "missing_text_templates": result.missing_text,
+        # written only when asked for: a dataset without refusals keeps its manifest as it was
+        **({"refusal_groups": result.refusal_counts} if result.refusal_counts else {}),
         **extra,
     }
 
