@@ -130,8 +130,12 @@ def test_a_table_left_out_of_the_knowledge_base_is_a_certain_gap(tmp_path):
     assert through and all(r.kb_supported is False for r in through)
 
 
-def test_the_default_asks_look_ups_only_and_a_bad_kind_is_one_line():
+def test_the_default_asks_look_ups_only_and_a_bad_kind_is_one_line(tmp_path):
+    from ragdx.config import load_config
+
     assert gen_options(None, {}).kinds == ("lookup",)
+    (tmp_path / "ragdx.yaml").write_text("gen:\n  kinds: [lookup, count, time_range]\n", encoding="utf-8")
+    assert gen_options(load_config(tmp_path / "ragdx.yaml")).kinds == ("lookup", "count", "time_range")
     with pytest.raises(RagdxError) as err:
         gen_options(None, {"kinds": ["lookup", "average"]})
     assert "average" in str(err.value) and "time_range" in str(err.value)
