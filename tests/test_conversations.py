@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from collections import defaultdict
+import sys
+from collections import Counter, defaultdict
 from pathlib import Path
 
 import pytest
@@ -156,7 +157,11 @@ def test_conversation_shape_groups_and_styles(demo_db):
     by_group = defaultdict(set)
     for r in records:
         by_group[r.group_id].add((r.style, r.text_template_id))
-    assert {len(v) for v in by_group.values()} == {sum(len(v) for v in CONVERSATION_STYLES.values())}
+    # (walks that share a prefix, programme -> coordinator -> ..., share its turns' groups)
+    phrasings = sum(len(v) for v in CONVERSATION_STYLES.values())
+    assert {len(v) for v in by_group.values()} == {phrasings}
+    sizes = Counter(r.group_id for r in records)
+    assert all(n % phrasings == 0 for n in sizes.values()) and max(sizes.values()) > phrasings
     assert len({r.query for r in records if r.turn == 2}) > len({r.group_id for r in records if r.turn == 2})
     # reproducible, and only the styles asked for
     again = conversation_records(engine, inspect_schema(engine), per_walk=3, styles=["short", "nonexistent"])
@@ -294,3 +299,166 @@ def test_pipeline_records_its_rewrite_and_results_stay_compatible(demo_db, tmp_p
     assert alone.rewritten_query is None and "rewritten_query" not in alone.to_dict()  # old lines' bytes
     # the rewrite searches what the standalone question searches
     assert out.retrieved_ids[:1] == alone.retrieved_ids[:1]
+
+
+# ------------------------------------------------------------------ per-turn verdicts, history handling blamed
+
+
+def test_history_blame_only_moves_follow_up_retrieval_misses_whose_standalone_question_retrieves():
+    from ragdx.evaluate.conversations import HISTORY_FAILURE, conversation_scores, history_blame
+
+    verdicts = [{"id": i, "verdict": v, "basis": "evidence"} for i, v in
+                [("t1", "retrieval_failure"), ("f1", "retrieval_failure"), ("f2", "retrieval_failure"),
+                 ("f3", "retrieval_failure"), ("f4", "lm_failure"), ("f5", "correct")]]
+    probes = {"f1": True, "f2": False, "f3": None, "f4": True, "f5": True}
+    out = history_blame(verdicts, probes, rewrites={"f1": "Its faculty?"}, standalone={"f1": "What is X?"})
+    assert [v["verdict"] for v in out] == ["retrieval_failure", HISTORY_FAILURE, "retrieval_failure",
+                                           "retrieval_failure", "lm_failure", "correct"]
+    assert "'What is X?'" in out[1]["why"] and "'Its faculty?'" in out[1]["why"]
+    assert verdicts[1]["verdict"] == "retrieval_failure"  # the rows given are not changed
+    scores = conversation_scores(out, {"t1": 1, "f1": 2, "f2": 2, "f3": 3, "f4": 3, "f5": 3},
+                                 {"t1": "c", "f1": "c", "f2": "d", "f3": "d", "f4": "e", "f5": "e"})
+    assert scores["history_failures"] == 1 and scores["follow_ups"] == 5
+    assert scores["by_turn"]["2"]["blame"] == {HISTORY_FAILURE: 1, "retrieval_failure": 1}
+    assert scores["by_turn"]["3"]["accuracy"] == pytest.approx(1 / 3)
+    assert (scores["conversations"], scores["conversations_all_correct"]) == (3, 0)
+    assert conversation_scores(out, {}) is None
+
+
+def _bench():
+    import importlib.util
+    import sys
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "conversations_blame.py"
+    spec = importlib.util.spec_from_file_location("conversations_blame", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["conversations_blame"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_blame_names_history_handling_retrieval_and_the_lm_for_injected_faults(tmp_path):
+    """The fast slice of benchmarks/conversations_blame.py: ragdx.run (its standalone probes) and
+    ragdx.evaluate on a system that ignores history, has a bad retriever or a bad reader at known
+    rates: precision and recall of each module >= 0.90. Without the probes, history handling is
+    never named and its failures fall on the retriever (what the fourth module is for)."""
+    import ragdx
+
+    bench = _bench()
+    dataset, records, corpus = bench.make_dataset(tmp_path, per_walk=3)
+    system = bench.ConversationalSystem(records, corpus, bench.Plan(seed=5))
+    truth = bench.truth_of(system, records)
+    verdicts, result = bench.diagnose(dataset, system, tmp_path / "run")
+    scores, confusion = bench.score(truth, verdicts)
+    for module, (precision, recall, support) in scores.items():
+        assert support >= 15, (module, support)
+        assert precision >= 0.9 and recall >= 0.9, (module, scores, confusion)
+    conv = result.extra["conversations"]
+    assert conv["history_failures"] == sum(t == "history_failure" for t in truth.values())
+    assert set(conv["by_turn"]) >= {"1", "2", "3"} and conv["by_turn"]["1"]["blame"].get("history_failure") is None
+    # the control: the same run without the standalone probes
+    (tmp_path / "run" / "standalone_probes.jsonl").unlink()
+    plain = {v["id"]: v["verdict"] for v in ragdx.evaluate(tmp_path / "run", n_boot=50).verdicts}
+    assert "history_failure" not in plain.values()
+    assert all(plain[i] == "retrieval_failure" for i, t in truth.items() if t == "history_failure")
+
+
+# ------------------------------------------------------------------ exports
+
+
+def _load_with(library: str, snippet: str):
+    """Run ``snippet`` where ``library`` imports (here, or ``$RAGDX_EXPORT_PYTHON``); it prints JSON."""
+    import os
+    import subprocess
+
+    try:
+        __import__(library)
+        python = sys.executable
+    except ImportError:
+        python = os.environ.get("RAGDX_EXPORT_PYTHON")
+        if not python:
+            pytest.skip(f"{library} is not installed here; set RAGDX_EXPORT_PYTHON to an interpreter that has it")
+    env = {**os.environ, "DEEPEVAL_TELEMETRY_OPT_OUT": "YES", "RAGAS_DO_NOT_TRACK": "true"}
+    done = subprocess.run([python, "-c", snippet], capture_output=True, text=True, timeout=300, env=env)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory):
+    from ragdx.export import export
+    from ragdx.rag.runner import run
+    from ragdx.rag.systems import CallableSystem
+
+    root = tmp_path_factory.mktemp("conv-export")
+    dataset, records, corpus = _bench().make_dataset(root, per_walk=1, styles=("short",))
+    by_query_history = {(r.query, json.dumps(r.history)): r for r in records}
+
+    def chat(query: str, history: list) -> dict:
+        r = by_query_history[(query, json.dumps(history))]
+        return {"answer": f"{r.answer_text}.", "contexts": [{"id": d, "text": corpus[d]} for d in r.gold_document_ids]}
+
+    run(CallableSystem(chat), dataset, root / "run", progress=False)
+    paths = {}
+    for fmt in ("ragas-multiturn", "deepeval-conversational"):
+        paths[fmt], n = export(dataset, root / f"{fmt}.json", to=fmt, run=root / "run")
+        assert n == len({r.conversation_id for r in records})
+    golden, _ = export(dataset, root / "golden.jsonl", to="ragas-multiturn")
+    return records, paths, golden
+
+
+def test_conversation_exports(exported):
+    records, paths, golden = exported
+    first = sorted((r for r in records if r.conversation_id == records[0].conversation_id), key=lambda r: r.turn)
+    sample = json.loads(paths["ragas-multiturn"].read_text().splitlines()[0])
+    assert [m["type"] for m in sample["user_input"]] == ["human", "ai"] * len(first)
+    assert [m["content"] for m in sample["user_input"][::2]] == [r.query for r in first]
+    assert [m["content"] for m in sample["user_input"][1::2]] == [f"{r.answer_text}." for r in first]
+    assert sample["reference"].splitlines() == [f"Turn {r.turn}: {r.answer_text}" for r in first]
+    # without a run, the assistant's side is the database's answer, as the dataset's history has it
+    plain = json.loads(golden.read_text().splitlines()[0])
+    assert [m["content"] for m in plain["user_input"][1::2]] == [r.answer_text for r in first]
+    case = json.loads(paths["deepeval-conversational"].read_text())[0]
+    assert [t["role"] for t in case["turns"]] == ["user", "assistant"] * len(first)
+    assert case["turns"][1]["retrieval_context"] and case["scenario"] == first[0].query
+    assert case["additional_metadata"]["ragdx_ids"] == [r.id for r in first]
+
+
+def test_a_dataset_without_conversations_refuses_the_conversation_formats(demo_db, tmp_path):
+    from ragdx.errors import RagdxError
+    from ragdx.export import export
+    from ragdx.gen.dataset import write_dataset
+
+    engine = sa.create_engine(f"sqlite:///{demo_db}")
+    record = conversation_records(engine, inspect_schema(engine), per_walk=1, styles=["short"])[0]
+    record.conversation_id, record.turn = "", 0
+    write_dataset(tmp_path / "ds", [record], {})
+    with pytest.raises(RagdxError, match="no conversations"):
+        export(tmp_path / "ds", tmp_path / "x.jsonl", to="ragas-multiturn")
+    assert not (tmp_path / "x.jsonl").exists()
+
+
+def test_ragas_loads_the_multi_turn_samples(exported):
+    _, paths, _ = exported
+    got = _load_with("ragas", f"""
+import json
+from ragas import EvaluationDataset
+ds = EvaluationDataset.from_jsonl({str(paths['ragas-multiturn'])!r})
+s = ds.samples[0]
+print(json.dumps({{"type": type(s).__name__, "n": len(ds), "messages": [type(m).__name__ for m in s.user_input]}}))
+""")
+    assert got["type"] == "MultiTurnSample" and got["messages"][:2] == ["HumanMessage", "AIMessage"]
+
+
+def test_deepeval_loads_the_conversational_test_cases(exported):
+    _, paths, _ = exported
+    got = _load_with("deepeval", f"""
+import json
+from deepeval.test_case import ConversationalTestCase, Turn
+cases = []
+for c in json.load(open({str(paths['deepeval-conversational'])!r})):
+    c = dict(c, turns=[Turn(**t) for t in c["turns"]])
+    cases.append(ConversationalTestCase(**c))
+print(json.dumps({{"n": len(cases), "roles": [t.role for t in cases[0].turns]}}))
+""")
+    assert got["roles"][:2] == ["user", "assistant"]

@@ -15,6 +15,18 @@ those tools here.
 ``hf``
     a Parquet file with flat columns (``datasets.Dataset.from_parquet(PATH)`` or
     ``load_dataset("parquet", data_files=PATH)``); lists stay lists.
+``ragas-multiturn``
+    JSONL of ragas ``MultiTurnSample`` rows, one per conversation of the dataset (``ragdx gen
+    --conversations N``): ``user_input`` the turns as messages (``{"type": "human", "content":
+    query}``, then ``{"type": "ai", "content": ...}``: the run's reply with a run, the database's
+    answer without one, as the dataset's ``history`` does), ``reference`` each turn's answer
+    (``Turn 1: ...`` a line), ``reference_topics`` the tables the conversation walks.
+``deepeval-conversational``
+    a JSON array of DeepEval ``ConversationalTestCase`` objects, one per conversation: ``turns``
+    (``{"role": "user" | "assistant", "content": ...}``, an assistant turn with its
+    ``retrieval_context`` when a run retrieved some), ``scenario`` (the first question),
+    ``expected_outcome`` (each turn's answer), ``context`` (the gold documents' texts), ``name``
+    and ``additional_metadata`` (record ids, semantic groups, standalone questions).
 ``jsonl``
     ragdx's plain QA format, the one ``ragdx evaluate FILE.jsonl`` reads (any tool can write it)::
 
@@ -46,7 +58,9 @@ from ragdx.errors import RagdxError
 
 __all__ = ["FORMATS", "ExportRow", "export", "export_rows"]
 
-FORMATS = ("ragas", "deepeval", "hf", "jsonl")
+FORMATS = ("ragas", "deepeval", "hf", "jsonl", "ragas-multiturn", "deepeval-conversational")
+#: the formats made of conversations, one item per conversation rather than per record
+CONVERSATION_FORMATS = ("ragas-multiturn", "deepeval-conversational")
 
 
 @dataclass(slots=True)
@@ -71,6 +85,10 @@ class ExportRow:
     retrieved_contexts: list[str] = field(default_factory=list)
     error: str | None = None
     has_run: bool = False
+    #: the conversation the record is a turn of ("" when asked alone), its turn and standalone form
+    conversation_id: str = ""
+    turn: int = 0
+    standalone_query: str = ""
 
 
 def _answer(record: Any) -> Any:
@@ -114,7 +132,8 @@ def export_rows(dataset: str | Path, run: str | Path | None = None) -> list[Expo
             id=r.id, group_id=r.group_id, style=r.style, table=r.table, query=r.query, answer_text=r.answer_text,
             answer=_answer(r), answer_kind=r.answer_kind, answer_set=_answer_set(r), gold_ids=gold,
             gold_contexts=[corpus.get(g).text for g in gold if corpus is not None and g in corpus],
-            kb_supported=r.kb_supported, has_run=run is not None)
+            kb_supported=r.kb_supported, has_run=run is not None, conversation_id=r.conversation_id, turn=r.turn,
+            standalone_query=r.standalone_query)
         out = outputs.get(r.id)
         if out is not None:
             row.response = out.answer if out.error is None else None
@@ -190,12 +209,58 @@ def _hf_table(rows: Sequence[ExportRow]):
     return pa.table(columns, schema=schema)
 
 
+def _conversations(rows: Sequence[ExportRow]) -> list[list[ExportRow]]:
+    """The rows of each conversation in turn order, conversations in dataset order."""
+    by: dict[str, list[ExportRow]] = {}
+    for r in rows:
+        if r.conversation_id:
+            by.setdefault(r.conversation_id, []).append(r)
+    return [sorted(turns, key=lambda r: r.turn) for turns in by.values()]
+
+
+def _reply(row: ExportRow) -> str:
+    """The assistant's side of a turn: the run's reply (empty when it gave none), else the database's answer."""
+    if row.has_run:
+        return row.response if row.response is not None else ""
+    return row.answer_text
+
+
+def _references(turns: Sequence[ExportRow]) -> str:
+    return "\n".join(f"Turn {r.turn}: {r.answer_text}" for r in turns)
+
+
+def _ragas_multiturn(turns: Sequence[ExportRow]) -> dict[str, Any]:
+    messages: list[dict[str, Any]] = []
+    for r in turns:
+        messages.append({"type": "human", "content": r.query})
+        messages.append({"type": "ai", "content": _reply(r)})
+    return {"user_input": messages, "reference": _references(turns),
+            "reference_topics": sorted({r.table for r in turns})}
+
+
+def _deepeval_conversational(turns: Sequence[ExportRow]) -> dict[str, Any]:
+    messages: list[dict[str, Any]] = []
+    for r in turns:
+        messages.append({"role": "user", "content": r.query})
+        reply: dict[str, Any] = {"role": "assistant", "content": _reply(r)}
+        if r.has_run and r.retrieved_contexts:
+            reply["retrieval_context"] = r.retrieved_contexts
+        messages.append(reply)
+    context = list(dict.fromkeys(c for r in turns for c in r.gold_contexts))
+    return {"name": turns[0].conversation_id, "scenario": turns[0].query, "expected_outcome": _references(turns),
+            "context": context, "turns": messages,
+            "additional_metadata": {"ragdx_ids": [r.id for r in turns], "group_ids": [r.group_id for r in turns],
+                                    "standalone_queries": [r.standalone_query for r in turns],
+                                    "style": turns[0].style, "errors": [r.error for r in turns]}}
+
+
 def _jsonl_text(objs: Sequence[dict[str, Any]]) -> str:
     return "".join(json.dumps(o, ensure_ascii=False, default=str) + "\n" for o in objs)
 
 
 def export(dataset: str | Path, out: str | Path, *, to: str, run: str | Path | None = None) -> tuple[Path, int]:
-    """Write the export; returns its path and the number of rows."""
+    """Write the export; returns its path and the number of rows (of conversations, for the
+    conversation formats)."""
     from ragdx.store import atomic_write_text
 
     if to not in FORMATS:
@@ -204,7 +269,19 @@ def export(dataset: str | Path, out: str | Path, *, to: str, run: str | Path | N
     out = Path(out)
     if out.is_dir():
         raise RagdxError("is a directory; name the file to write", source=str(out), field="-o")
+    if to in CONVERSATION_FORMATS:
+        conversations = _conversations(rows)
+        if not conversations:
+            raise RagdxError(f"the dataset has no conversations to export as {to} (ragdx gen --conversations N)",
+                             source=str(dataset), field="--to")
     out.parent.mkdir(parents=True, exist_ok=True)
+    if to == "ragas-multiturn":
+        atomic_write_text(out, _jsonl_text([_ragas_multiturn(c) for c in conversations]))
+        return out, len(conversations)
+    if to == "deepeval-conversational":
+        items = [_deepeval_conversational(c) for c in conversations]
+        atomic_write_text(out, json.dumps(items, ensure_ascii=False, indent=1) + "\n")
+        return out, len(conversations)
     if to == "ragas":
         atomic_write_text(out, _jsonl_text([_ragas(r) for r in rows]))
     elif to == "jsonl":

@@ -48,7 +48,7 @@ def report(
 def export_cmd(
     dataset: Annotated[Path, typer.Argument(help="Dataset directory from `ragdx gen`.")],
     run_dir: Annotated[Path | None, typer.Argument(help="A run over it: adds responses and retrieved contexts.")] = None,
-    to: Annotated[str, typer.Option("--to", help="ragas (SingleTurnSample JSONL), deepeval (test cases JSON), hf (Parquet for `datasets`) or jsonl (the plain QA format `evaluate` reads).")] = "jsonl",
+    to: Annotated[str, typer.Option("--to", help="ragas (SingleTurnSample JSONL), deepeval (test cases JSON), hf (Parquet for `datasets`), jsonl (the plain QA format `evaluate` reads), or for conversations ragas-multiturn (MultiTurnSample JSONL) or deepeval-conversational (ConversationalTestCase JSON).")] = "jsonl",
     out: Annotated[Path, typer.Option("--out", "-o", help="File to write.")] = Path("export.jsonl"),
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace an existing --out file.")] = False,
 ):
@@ -59,4 +59,5 @@ def export_cmd(
     choice(to, FORMATS, "--to")
     check_output_file(out, overwrite)
     path, n = export(dataset, out, to=to, run=run_dir)
-    console.print(escape(f"{n} records → {path} ({to})"))
+    unit = "conversations" if to in ("ragas-multiturn", "deepeval-conversational") else "records"
+    console.print(escape(f"{n} {unit} → {path} ({to})"))

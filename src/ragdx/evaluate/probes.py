@@ -16,7 +16,7 @@ def probe_stage(system: Any, run_dir: Path, dataset: Path | None = None, *, buil
     :class:`ragdx.rag.probe.ProbeRun` (``skipped`` says why nothing was probed)."""
     from ragdx.evaluate.runs import dataset_knowledge_base, map_retrieved_ids
     from ragdx.gen.dataset import read_records
-    from ragdx.rag.probe import ProbeRun, probe_run
+    from ragdx.rag.probe import ProbeRun, can_probe, probe_run
     from ragdx.rag.run_dataset import resolve_dataset
 
     path = resolve_dataset(run_dir, dataset)
@@ -30,6 +30,14 @@ def probe_stage(system: Any, run_dir: Path, dataset: Path | None = None, *, buil
     if corpus is None:
         return ProbeRun(skipped="the knowledge base the dataset was linked in is not found: nothing to make probes of")
     known = set(corpus.ids)
-    return probe_run(system, run_dir, records, {d.id: d.text for d in corpus.documents},
+    done = probe_run(system, run_dir, records, {d.id: d.text for d in corpus.documents},
                      titles={d.id: d.title for d in corpus.documents},
                      map_ids=lambda ids: map_retrieved_ids(ids, known)[0], concurrency=concurrency, build=build)
+    if any(getattr(r, "turn", 0) > 1 for r in records) and not can_probe(system):
+        # conversations: each follow-up's standalone question asked alone, so that a miss the
+        # retriever could have avoided is blamed on history handling (ragdx.evaluate.conversations)
+        from ragdx.evaluate.conversations import standalone_probes, write_standalone_probes
+
+        write_standalone_probes(run_dir, standalone_probes(system, records, concurrency=concurrency,
+                                                           map_ids=lambda ids: map_retrieved_ids(ids, known)[0]))
+    return done

@@ -61,6 +61,11 @@ class Judgement:
     refusal_kind: str = ""
     #: for a record to refuse, what its reply was (``refusal``, ``correction``, ``answer``)
     reply_kind: str = ""
+    #: the record's turn in its conversation (0: asked alone; ``ragdx.evaluate.conversations``)
+    turn: int = 0
+    #: for a follow-up: whether its standalone question, asked alone, retrieved the evidence
+    #: (None: not probed, or the probe failed)
+    standalone_retrieved: bool | None = None
 
     def to_dict(self) -> dict[str, Any]:
         # what asdict gives (fields in order, lists copied), without its recursive deep copy of
@@ -75,7 +80,9 @@ class Judgement:
                 "value_seen_in": list(self.value_seen_in), "answer_docs": list(self.answer_docs),
                 "retrieval_note": self.retrieval_note,
                 # written only for a record to refuse: every other judgement's line stays as it was
-                **({"refusal_kind": self.refusal_kind, "reply_kind": self.reply_kind} if self.refusal_kind else {})}
+                **({"refusal_kind": self.refusal_kind, "reply_kind": self.reply_kind} if self.refusal_kind else {}),
+                # likewise only for a turn of a conversation
+                **({"turn": self.turn, "standalone_retrieved": self.standalone_retrieved} if self.turn else {})}
 
     @classmethod
     def from_dict(cls, obj: dict[str, Any]) -> Judgement:

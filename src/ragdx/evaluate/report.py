@@ -96,6 +96,19 @@ def _style_metrics(judgements: Sequence[Judgement], n_boot: int, seed: int) -> d
     return out
 
 
+def _conversation_blame(judgements: Sequence[Judgement], verdicts: list[dict[str, Any]]
+                        ) -> tuple[list[dict[str, Any]], dict[str, Any] | None] | None:
+    """For a dataset with conversations: the verdicts with history handling blamed where a
+    follow-up's standalone question retrieved its evidence, and the per-turn scores; None otherwise."""
+    if not any(j.turn for j in judgements):
+        return None
+    from ragdx.evaluate.conversations import conversation_scores, history_blame
+
+    probes = {j.id: j.standalone_retrieved for j in judgements if j.turn > 1}
+    verdicts = history_blame(verdicts, probes)
+    return verdicts, conversation_scores(verdicts, {j.id: j.turn for j in judgements})
+
+
 def evaluate_judgements(judgements: Sequence[Judgement], config: EvaluationConfig | None = None, *,
                         blame_out: Path | None = None, **options: Any) -> EvaluationResult:
     """Metrics per style, module blame and (given two styles) the hypothesis test, with
@@ -106,6 +119,12 @@ def evaluate_judgements(judgements: Sequence[Judgement], config: EvaluationConfi
     n_boot, seed, compare_pair = config.n_boot, config.seed, config.compare_pair
     check = getattr(judgements, "check", None)
     verdicts = blame(judgements)
+    conversation = _conversation_blame(judgements, verdicts)
+    if conversation is not None:
+        verdicts, conversation_scores = conversation
+        result_extra = {"conversations": conversation_scores}
+    else:
+        result_extra = {}
     if blame_out is not None:
         write_rows(blame_out, verdicts)
     failed = sum(1 for j in judgements if j.error)
@@ -121,6 +140,7 @@ def evaluate_judgements(judgements: Sequence[Judgement], config: EvaluationConfi
         inputs=check.to_dict() if check is not None else {}, warnings=warnings,
         retrieval_rule=RULE_WORDS.get(check.retrieval_rule, check.retrieval_rule) if check is not None else "",
         judgements=list(judgements), verdicts=verdicts if blame_out is None else [])
+    result.extra.update(result_extra)  # turns of conversations (issue 26): per turn, history handling blamed
     scores = abstention_scores(judgements)
     if scores is not None:  # records to refuse (issue 26): their scores and blame, else no key at all
         result.extra["abstention"] = {**scores, "blame": abstention_blame(verdicts)}

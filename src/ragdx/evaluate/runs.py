@@ -498,7 +498,7 @@ def _judgement(r: Any, o: Any, ids: list[str], unknown: int, response: str | Non
                      if corpus_texts and v.correct and ids and (r.kb_supported is not True or not evidence)
                      else []),
         retrieval_note="+".join(notes), refusal_kind=getattr(r, "refusal_kind", "") or "",
-        reply_kind=_reply_kind(r, response))
+        reply_kind=_reply_kind(r, response), turn=getattr(r, "turn", 0) or 0)
 
 
 def _reply_kind(r: Any, response: str | None) -> str:
@@ -554,6 +554,14 @@ def _read_probes(check: InputCheck, run_dir: Path, known: set[str] | None) -> No
 
     check.probes, notes = probe_summary(run_dir, (lambda ids: map_retrieved_ids(ids, known)[0]) if known else None)
     check.warnings.extend(notes)
+
+
+def _standalone_probes(run_dir: Path) -> dict[str, bool | None]:
+    """Each follow-up's standalone question asked alone (``ragdx.evaluate.conversations``), for
+    blaming history handling; empty for a run that asked none."""
+    from ragdx.evaluate.conversations import read_standalone_probes
+
+    return read_standalone_probes(run_dir)
 
 
 def judge_run(run_dir: str | Path, config: EvaluationConfig | None = None, *,
@@ -616,6 +624,7 @@ def judge_run(run_dir: str | Path, config: EvaluationConfig | None = None, *,
     if not outputs:
         raise RagdxError(f"no answered record in this run (0 of {len(inputs)} queries)", source=str(run_dir))
     _read_probes(check, run_dir, known)
+    standalone = _standalone_probes(run_dir)
     texts = None if corpus is None else {d.id: d.text for d in corpus.documents}
     if streaming:
         judged = judge_streaming(_records_in_order(dataset, inputs, outputs, run_dir), outputs, config, check,  # type: ignore[arg-type]
@@ -623,6 +632,8 @@ def judge_run(run_dir: str | Path, config: EvaluationConfig | None = None, *,
     else:
         judged = judge_outputs(records, outputs, config, known_ids=known, known_exact=exact, check=check,
                                corpus_texts=texts)
+    for j in judged if standalone else ():
+        j.standalone_retrieved = standalone.get(j.id)
     if missing:
         # judged without it, retrieval is matched against fewer documents and no answer is looked up
         # in its text: the numbers may differ from an evaluation that found it

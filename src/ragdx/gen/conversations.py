@@ -30,7 +30,15 @@ from ragdx.db.schema import Schema, TableInfo, name_pair
 from ragdx.gen.dataset import QARecord, answer_text, document_ids, group_id, json_value, value_text
 from ragdx.gen.naming import ROLE_NOUNS, column_phrase, readable_entity, relation_noun
 from ragdx.gen.qa import key_text
-from ragdx.gen.sql_templates import entity_key, is_association, is_binary, is_number_key, is_surrogate, lookup_keys
+from ragdx.gen.sql_templates import (
+    entity_key,
+    is_association,
+    is_binary,
+    is_number_key,
+    is_surrogate,
+    lookup_keys,
+    template_id,
+)
 
 __all__ = ["Hop", "Walk", "CONVERSATION_STYLES", "walks", "conversation_records"]
 
@@ -395,9 +403,12 @@ def _conversation(schema: Schema, walk: Walk, values: Sequence[Any], answers: Se
                 ts = turn_sql(schema, walk, turn)
                 query = _phrase(template, turn, walk, words.slots[turn - 1])
                 text = answer_text(answer.rows, list(ts.columns))
+                # the turn's SQL is its template: walks that share a prefix ask the same question
+                # there, one semantic group (GRAMMAR: same template, same values)
+                sql_id = template_id(ts.sql)
                 record = QARecord(
-                    id=f"{conversation}-t{turn}", group_id=group_id(f"{walk.id}.t{turn}", shown),
-                    sql_template_id=f"{walk.id}.t{turn}", text_template_id=f"conv-{style}-{variant}-t{turn}",
+                    id=f"{conversation}-t{turn}", group_id=group_id(sql_id, shown),
+                    sql_template_id=sql_id, text_template_id=f"conv-{style}-{variant}-t{turn}",
                     style=style, schema=",".join(dict.fromkeys(t for _, t in ts.rows)), table=walk.start,
                     params=dict(params), sql=_shown_sql(schema, ts.sql, values), query=query,
                     answer_columns=list(ts.columns), answer_rows=answer.rows, answer_text=text, answer_kind="single",

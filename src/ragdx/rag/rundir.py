@@ -54,9 +54,11 @@ RESULTS = "results.jsonl"
 MANIFEST = "manifest.json"
 INPUTS = "inputs.jsonl"
 PROBES = "probes.jsonl"
+#: each follow-up's standalone question asked alone (``ragdx.evaluate.conversations``)
+STANDALONE_PROBES = "standalone_probes.jsonl"
 LOCK = ".lock"
 #: what ``--overwrite`` deletes: ragdx's own files, never anything else a person keeps there
-OWN_FILES = (RESULTS, MANIFEST, INPUTS, CONTEXTS, PROBES)
+OWN_FILES = (RESULTS, MANIFEST, INPUTS, CONTEXTS, PROBES, STANDALONE_PROBES)
 
 
 @dataclass(frozen=True)
@@ -84,6 +86,10 @@ class RunPaths:
     @property
     def probes(self) -> Path:
         return self.root / PROBES
+
+    @property
+    def standalone_probes(self) -> Path:
+        return self.root / STANDALONE_PROBES
 
 
 def is_run_directory(path: str | Path) -> bool:
