@@ -162,11 +162,17 @@ def _one_table(p: ParsedTemplate) -> str | None:
     return tables.pop() if len(tables) == 1 else None
 
 
+#: at most this many groups of a template are drawn to pick partners from
+_POOL = 64
+
+
 def _single_groups(ctx: _Ctx, p: ParsedTemplate) -> list[QAGroup]:
-    """The template's answerable groups as the dataset draws them (same cap, seed and method):
-    one row, not NULL."""
-    opts = AnswerOptions(max_groups_per_template=ctx.answers.max_groups_per_template, seed=ctx.answers.seed,
-                         method=ctx.answers.method, null_answers="drop")
+    """The template's answerable groups as the dataset draws them (same cap, seed and method,
+    at most :data:`_POOL`; a group's id is the same in the dataset and here, so a partner the
+    dataset has is not added twice): one row, not NULL."""
+    cap = min(ctx.answers.max_groups_per_template or _POOL, _POOL)  # no second full pass over a big table
+    opts = AnswerOptions(max_groups_per_template=cap, seed=ctx.answers.seed, method=ctx.answers.method,
+                         null_answers="drop")
     groups = answer_template(ctx.engine, p, ctx.schema, opts).groups
     return [g for g in groups if len(g.rows) == 1 and any(v is not None for v in g.rows[0])]
 
@@ -619,6 +625,7 @@ def _for_template(ctx: _Ctx, p: ParsedTemplate, pool: list[QAGroup], texts, sibl
     one_table = _one_table(p) is not None
     refs = _ambiguous_candidates(ctx, p) if "ambiguous_reference" in ctx.plan.kinds and one_table \
         and len(p.placeholders) == 1 and p.semantics.condition_kinds[:1] == ("text",) else []
+    del refs[2 * _TRIES:]  # each one tried is a scan of the table: a bound, whatever its size
     makers = {
         "false_premise": (lambda g: _false_premise(ctx, p, g, rng)) if one_table else None,
         "absent_entity": lambda g: _absent(ctx, p, g, texts, rng),
