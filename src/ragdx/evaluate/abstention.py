@@ -295,7 +295,7 @@ def _ambiguity_list(text: str) -> bool:
 
 def _clauses(text: str) -> list[str]:
     parts = [p.strip() for p in _SENTENCE.split(text)]
-    out = []
+    out: list[str] = []
     for p in parts:
         # "..., but ..." / "...; however ..." start a clause of their own
         out.extend(s.strip() for s in re.split(r",\s*(?=(?:but|however|though|although|yet)\b)", p) if s.strip())
@@ -488,7 +488,7 @@ def abstention_scores(judgements: Iterable[Any]) -> dict[str, Any] | None:
     # a question to answer whose facts the knowledge base does not state is declined rightly (its
     # verdict is the knowledge base's): it is neither answered nor over-refused, so it is left out
     rows = [(getattr(j, "refusal_kind", "") or "", _outcome_of(j), pair_key(j)) for j in judgements
-            if not getattr(j, "error", None) and (getattr(j, "refusal_kind", "") or j.kb_supported is not False)]
+            if not getattr(j, "error", None) and (bool(getattr(j, "refusal_kind", "")) or j.kb_supported is not False)]
     if not any(kind for kind, _, _ in rows):
         return None
     answerable = [(o, p) for k, o, p in rows if not k]
