@@ -198,3 +198,16 @@ def test_a_last_name_rows_share_is_ambiguous(tmp_path):
     assert asked <= {"Patterson", "Firrelli", "Bondur"} and "Patterson" in asked
     office = [r.query for r in records if r.refusal_kind and "city" in r.query]
     assert office, [r.query for r in records if r.refusal_kind]
+
+
+def test_a_balanced_sample_keeps_its_shape_and_the_pairs(tmp_path):
+    """With --per-group 1 a partner the dataset has keeps one phrasing per style: its refusal too."""
+    url = f"sqlite:///{build_demo_database(tmp_path / 'demo.sqlite')}"
+    options = gen_options(None, {"refusals": 1, "refusal_kinds": ["absent_entity", "ambiguous_reference"],
+                                 "styles": ["short", "casual"], "n": 3, "per_group": 1, "max_groups_per_template": 6})
+    ragdx.generate_dataset(url, tmp_path / "ds", options, kb=tmp_path / "kb")
+    records = read_records(tmp_path / "ds")
+    counts, problems = check(records, url, tmp_path / "kb")
+    assert problems == [] and counts["absent_entity"] and counts["ambiguous_reference"]
+    per_cell = Counter((r.group_id, r.style) for r in records)
+    assert set(per_cell.values()) == {1}

@@ -578,8 +578,8 @@ _TRIES = 8
 
 @dataclass(slots=True)
 class RefusalResult:
-    #: refusal records, then the partners' records the dataset did not have
-    records: list[QARecord]
+    #: (an answerable partner record, the refusal record phrased at its place), pair by pair
+    pairs: list[tuple[QARecord, QARecord]]
     #: refusal groups made, per kind
     counts: Counter
     #: groups whose records are now refusals (omitted facts): the dataset drops its own copy
@@ -606,17 +606,13 @@ def make_refusals(engine: Engine, schema: Schema, parsed: Sequence[ParsedTemplat
         made += _for_template(ctx, p, pool, per_style[p.id], siblings, rng)
         leftovers.setdefault(p.semantics.entity, []).extend((p, g) for g in pool)
     oods = _out_of_domain(ctx, leftovers, per_style) if "out_of_domain" in plan.kinds else []
-    records: list[QARecord] = []
-    partners: list[QARecord] = []
+    pairs: list[tuple[QARecord, QARecord]] = []
     relabelled: set[str] = set()
     for m, ood in [(m, None) for m in made] + oods:
-        ps, rs = _records(ctx, m, ood)
-        partners += ps
-        records += rs
+        pairs += zip(*_records(ctx, m, ood), strict=True)
         if m.kind == "omitted_fact":
             relabelled.add(group_id(m.template.id, m.params))  # the same question, asked to be answered
-    return RefusalResult(records + partners, Counter(m.kind for m in made) + Counter(m.kind for m, _ in oods),
-                         relabelled)
+    return RefusalResult(pairs, Counter(m.kind for m in made) + Counter(m.kind for m, _ in oods), relabelled)
 
 
 def _for_template(ctx: _Ctx, p: ParsedTemplate, pool: list[QAGroup], texts, siblings,
@@ -675,13 +671,19 @@ def _out_of_domain(ctx: _Ctx, leftovers: Mapping[str, list[tuple[ParsedTemplate,
 
 
 def add_refusals(records: Sequence[QARecord], result: RefusalResult) -> list[QARecord]:
-    """``records`` without the groups relabelled as refusals, with the refusals and the partner
-    records they lacked."""
+    """``records`` without the groups relabelled as refusals, then the refusals, then the
+    partner records they lacked. Where ``records`` holds a partner's group but a sample left
+    one of its phrasings out (``--per-group``), that phrasing's refusal is left out too: the
+    pairs stay one to one and the sample's shape is kept."""
     kept = [r for r in records if r.group_id not in result.relabelled]
     have = {r.id for r in kept}
-    extra = []
-    for r in result.records:
-        if r.id not in have:
-            have.add(r.id)
-            extra.append(r)
-    return kept + extra
+    present = {r.group_id for r in kept}
+    refusals, partners = [], []
+    for partner, refusal in result.pairs:
+        if partner.id not in have:
+            if partner.group_id in present:
+                continue
+            have.add(partner.id)
+            partners.append(partner)
+        refusals.append(refusal)
+    return kept + refusals + partners
