@@ -56,3 +56,56 @@ def test_a_duration_is_no_count(ferries):
     }, ["ports.berths@1"], ["routes.crossing_minutes@1"])
     assert berths == ["port"]
     assert minutes == ["route"]
+
+
+@pytest.fixture()
+def trade(tmp_path):
+    return _world(tmp_path, """
+        CREATE TABLE customers (customer_id TEXT PRIMARY KEY, company_name TEXT NOT NULL UNIQUE, city TEXT);
+        CREATE TABLE clinics (clinic_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, town TEXT);
+        INSERT INTO customers VALUES ('AROUT', 'Around the Horn', 'London'), ('ERNSH', 'Ernst Handel', 'Graz'),
+                                     ('FEDSH', 'Federal Shipping', 'Portland');
+        INSERT INTO clinics VALUES (1, 'Harbour View', 'Leeds'), (2, 'Old Mill', 'York');
+    """)
+
+
+def test_a_name_of_several_words_inside_a_longer_unknown_name(trade):
+    """"Around the Horn Travel Ltd" is a travel agency, not the customer Around the Horn, and a
+    document opening with it is about the agency; a possessive, or the entity's own noun after its
+    name ("Harbour View Clinic"), is no other name."""
+    london, portland, leeds = _gold(trade, {
+        "agency": "NOTE: Around the Horn Travel Ltd (London, WA1 1DQ) keeps calling the sales line asking "
+                  "for Thomas.",
+        "crm": "Around the Horn's office is in London.",
+        "carrier": "Federal Shipping's booking line is in Portland.",
+        "clinic": "Harbour View Clinic is the practice in Leeds.",
+    }, ["customers.city@AROUT"], ["customers.city@FEDSH"], ["clinics.town@1"])
+    assert london == ["crm"]
+    assert portland == ["carrier"]
+    assert leeds == ["clinic"]
+
+
+def test_a_name_named_to_deny_it_is_not_named(trade):
+    """"They are a travel agency, NOT our customer Around the Horn": the sentence is about the
+    agency; "Not related to our customer Ernst Handel" does not make a vendor's page the customer's
+    (nor does "could not reach" deny anyone)."""
+    london, graz = _gold(trade, {
+        "note": "Their office is in London. They are a travel agency, not our customer Around the Horn.",
+        "deny": "Based in London, not our customer Around the Horn.",
+        "call": "We could not reach Around the Horn in London.",
+        "vendor": "Graz smoked fish: a candidate supplier. Not related to our customer Ernst Handel, based in "
+                  "Graz.",
+    }, ["customers.city@AROUT"], ["customers.city@ERNSH"])
+    assert london == ["call"]
+    assert graz == []
+
+
+def test_a_heading_naming_a_firm_or_venue_after_a_known_name(trade):
+    """A heading "Vendor registration: Ernst Handel & Söhne KG" is another firm's page; a heading
+    "Ernst Handel Account Review", capitalised as headings are, is still the customer's."""
+    (graz,) = _gold(trade, {
+        "vendor": "# Vendor registration: Ernst Handel & Söhne KG\n\nA candidate supplier of smoked fish from "
+                  "Graz, Austria.",
+        "review": "# Ernst Handel Account Review\n\nThe customer is based in Graz, Austria.",
+    }, ["customers.city@ERNSH"])
+    assert graz == ["review"]

@@ -126,6 +126,8 @@ class Passage:
     #: runs of capitalised words that read as one proper name ("Brackwater & Felby Food Bank
     #: Network", "Wexcombe Distribution"), normalised
     proper: tuple[str, ...] = ()
+    #: the same runs in what the passage is read under (its headings)
+    ctx_proper: tuple[str, ...] = ()
 
 
 def _normalised_lines(text: str) -> str:
@@ -201,8 +203,9 @@ def _ditto(row: str, above: dict[tuple[int, int], list[str]], header: tuple[int,
 
 #: a capitalised word (not an acronym: "UK", "GERMANY" follow a city as its country)
 _CAP_WORD = r"[A-ZÀ-Þ](?=[\w'’-]*[a-zß-ÿ])[\w'’-]*"
-#: capitalised words joined on one line, by spaces, "&" or a particle ("Bank of England")
-_PROPER_RUN = re.compile(rf"(?<![\w'’-]){_CAP_WORD}(?:(?:[ \t]+(?:&|of|de|du|la|le|van|von|der|den|da|di))*"
+#: capitalised words joined on one line, by spaces, "&" or a particle ("Bank of England", "Lord of the
+#: Isles", "Around the Horn")
+_PROPER_RUN = re.compile(rf"(?<![\w'’-]){_CAP_WORD}(?:(?:[ \t]+(?:&|of|the|de|du|la|le|van|von|der|den|da|di))*"
                          rf"[ \t]+{_CAP_WORD})+")
 
 
@@ -283,6 +286,7 @@ class PassageIndex:
             self.first_passage.append(len(self.passages))
             text = doc.text
             ctx_cache: dict[tuple[tuple[int, int], ...], str] = {}
+            runs_cache: dict[tuple[tuple[int, int], ...], tuple[str, ...]] = {}
             expand = _expander(legend(text))
             #: the last row's cells of each table (by its header), for ditto marks
             above: dict[tuple[int, int], list[str]] = {}
@@ -304,6 +308,7 @@ class PassageIndex:
                 if ctx is None:
                     parts = [normalised_passage(text[x:y]).strip() for x, y in block.context]
                     ctx = ctx_cache[key] = (" " + f" {SEP} ".join(p for p in parts if p) + " ") if any(parts) else ""
+                    runs_cache[key] = tuple(r for x, y in block.context for r in proper_names(text[x:y]))
                 cells = heads = None
                 if block.kind == "row" and block.header is not None:
                     row_cells = split_cells(piece)
@@ -315,7 +320,7 @@ class PassageIndex:
                         cells = tuple(f"{h.rstrip() if not _ALTERNATIVES.search(raw) else ''} {phrase(c).strip()} "
                                       for h, raw, c in zip(heads, head_cells, row_cells, strict=True))
                 self.passages.append(Passage(d, a, b, norm, ctx, block.kind, block.header, cells, heads,
-                                             proper_names(piece)))
+                                             proper_names(piece), runs_cache[key]))
                 for tok in set(norm.split()) | set(ctx.split()):
                     self.postings[tok].append(pid)
             names = {phrase(doc.id.rsplit("/", 1)[-1]), phrase(doc.id)}
@@ -503,7 +508,8 @@ class Linker:
             # nor is a document about an office because its opening sentence names a city
             full = [v for v in names if not (len(v[0]) == 1 and (v[0][0] in self.partial_names
                                                                  or v[0][0] in self.alt_nouns))]
-            hit = self._about[entity] = {d for d in self.index.about(full) if not self._namesake_only(d, full)}
+            hit = self._about[entity] = {d for d in self.index.about(full) if not self._namesake_only(d, full)
+                                         and not self._opening_names_another(d, full)}
         return hit
 
     def _namesake_only(self, doc: int, names: Sequence[Variant]) -> bool:
@@ -521,6 +527,45 @@ class Linker:
         blocked = self._other_names_around(header, tuple(found), own, nouns=False)
         return all(all(any(x <= a and b <= y and (y - x) > (b - a) for x, y in blocked)
                        for a, b in _occurrences(header, p)) for p in found)
+
+    def _opening_names_another(self, doc: int, names: Sequence[Variant]) -> bool:
+        """Is the entity named in the document's opening sentence only inside a longer name the
+        database does not know ("NOTE: Around the Horn Travel Ltd keeps calling") or to deny it is
+        the one meant ("NOT our customer Around the Horn")? The document is about that other one. A
+        document whose id or title is the name is about it all the same."""
+        header = self.index.headers[doc]
+        phrases = [v[0][0] for v in names if len(v[0]) == 1]
+        if not header or any(doc in self.index.doc_names.get(p, ()) for p in phrases):
+            return False
+        return not self._mentioned(Passage(doc, 0, 0, header, proper=self.index.header_runs[doc]), header, phrases)
+
+    def _mentioned(self, passage: Passage, norm: str, names: Sequence[str], *, table: str = "",
+                   heading: bool = False) -> bool:
+        """Does ``norm`` (a passage's text, or what it is read under, with its proper names in
+        ``passage``) name the entity outside a longer unknown name of several words and not to
+        deny it? The entity's own noun after its name ("Harbour View Clinic") is no other name; in
+        a heading, where every word is capitalised ("Ernst Handel Account Review"), only a run
+        ending in a word that heads a firm's, a venue's or an event's name is ("The Isle of Rona
+        Hotel", "Ernst Handel & Söhne KG")."""
+        spans = [sp for p in names for sp in _occurrences(norm, p)]
+        longer = tuple(p for p in names if len(p.split()) > 1)
+        if heading:
+            passage.proper = tuple(r for r in passage.proper if r.split()[-1] in _ORGANISATION_WORDS)
+        blocked = self._unknown_names_around(passage, longer, [p for p in names if p not in longer]
+                                             + self._own_nouns(table)) if longer else []
+        return any(not _denied(norm, a) and not any(x <= a and b <= y and (y - x) > (b - a) for x, y in blocked)
+                   for a, b in spans if not any(x <= a and b <= y and (y - x) > (b - a) for x, y in spans))
+
+    @staticmethod
+    @functools.lru_cache(maxsize=256)
+    def _own_nouns(table: str) -> list[str]:
+        """A table's noun as a name may carry it ("Harbour View Clinic" for the clinic Harbour View)."""
+        if not table:
+            return []
+        from ragdx.gen.naming import readable_entity
+
+        noun = phrase(readable_entity(table)).strip()
+        return [f" {noun}s ", f" {noun} "] if noun else []
 
     def link(self, hop: Hop) -> HopResult:
         hit = self._cache.get(hop.fact)
@@ -682,9 +727,15 @@ class Linker:
             around += self._unknown_names_around(passage, surnames, [p for p in names if p not in surnames])
             # nor inside another entity's known name: the port Ardmair is not named by "MV Ardmair"
             around += self._other_names_around(norm, surnames, names, nouns=False)
+        # a name of several words inside a longer unknown one ("Around the Horn Travel Ltd") names
+        # that firm, not the customer Around the Horn
+        longer = tuple(p for p in names if p not in surnames and len(p.split()) > 1)
+        if longer:
+            around += self._unknown_names_around(passage, longer, [p for p in names if p not in longer]
+                                                 + self._own_nouns(entity.partition(":")[0]))
         blocked = flat_values + around
         named = {norm.count(SEP, 0, a) for p in names for a, b in _occurrences(norm, p)
-                 if not any(x <= a and b <= y and (y - x) > (b - a) for x, y in blocked)}
+                 if not any(x <= a and b <= y and (y - x) > (b - a) for x, y in blocked) and not _denied(norm, a)}
         named = {i for i in named if self._full_mention(pid, i, names)}
         if not hop.peers:
             named = {i for i in named if not _only_as_manager(norm, i, names)}
@@ -703,7 +754,9 @@ class Linker:
             return PEER_WEIGHT if hop.peers else 1.0
         if passage.kind == "row" and not named and self._row_of_another(hop, passage, names):
             return 0.0
-        if ctx and any(p in ctx for p in names) and self._speaks_of(pid, names) and not (
+        if ctx and any(p in ctx for p in names) and self._speaks_of(pid, names) \
+                and self._mentioned(Passage(passage.doc, 0, 0, ctx, proper=passage.ctx_proper), ctx, names,
+                                    table=entity.partition(":")[0], heading=True) and not (
                 passage.kind == "para" and self._leads_with_another(pid, entity, names)):
             # the heading (or caption, or the paragraph a pronoun points back to) names it
             return TOPIC_WEIGHT
@@ -846,7 +899,7 @@ class Linker:
             toks = rest.split()
             if any(" ".join(toks[i:j]) in known for i in range(len(toks)) for j in range(i + 1, len(toks) + 1)):
                 continue  # the run names known entities beside the value: no unknown name
-            if [t for t in toks if t not in _PARTICLES]:
+            if [t for t in toks if t not in _PARTICLES and t not in _NAME_SUFFIXES]:
                 out += _occurrences(passage.norm, padded)
         return out
 
@@ -1252,6 +1305,18 @@ _RECIPIENT_KEYS = frozenset({"to", "cc", "bcc", "recipient", "recipients", "attn
 #: words joining the capitalised words of one name ("Bank of England")
 _PARTICLES = frozenset({"and", "of", "de", "du", "la", "le", "van", "von", "der", "den", "da", "di"})
 
+#: words that end the name of a firm, a venue or an event ("... Travel Ltd", "... Hotel", "... Highland
+#: Games"): after a known name, in a heading, they make the name another's
+_ORGANISATION_WORDS = frozenset(w for word in """ltd limited inc llc plc gmbh kg ag sa srl spa bv nv oy ab co corp
+    company sons söhne brothers partners group holdings hotel inn guesthouse distillery brewery bar lounge restaurant
+    cafe café pub club centre center school college academy university church trust society association foundation
+    games festival fair taxi taxis museum gallery theatre theater cinema farm shop stores market""".split()
+    for w in (phrase(word).strip(),) if w)
+
+#: what may follow a name without making it another one: a possessive ("Federal Shipping's"), a
+#: generation ("Robert Hale Jr.")
+_NAME_SUFFIXES = frozenset({"s", "jr", "sr", "junior", "senior", "ii", "iii", "iv"})
+
 #: words that may stand before a surname without being another given name
 _NAME_PREFIXES = {"dr", "mr", "mrs", "ms", "miss", "prof", "sir", "dame", "mx", "herr", "frau", "madame", "monsieur",
                   "señor", "senor", "senora", "the", "and", "by", "from", "to", "with", "for", "of", "cc", "per",
@@ -1291,6 +1356,23 @@ def _only_as_manager(norm: str, sentence: int, names: Sequence[str]) -> bool:
     # a surname inside the full name is the same mention
     starts = [a for a, b in spans if not any(x <= a and b <= y and (y - x) > (b - a) for x, y in spans)]
     return bool(starts) and all(sent[:a].rstrip().endswith(_MANAGER_LEADS) for a in starts)
+
+
+#: words that deny that a name which follows is the one meant: "NOT our customer Around the Horn",
+#: "Not related to our customer Ernst Handel", "not to be confused with our client X"
+_DENIALS = re.compile(r"(?:^|\s)(?:not|unrelated|no\s+relation|no\s+connection)"
+                      r"(?:\s+(?:related|connected|affiliated|associated|linked|to|be|confused|with|the|same|as|"
+                      r"part|of|in|common))*(?:\s+(?:our|your|their|the|a|an|any)(?:\s+\w+)?)?\s*$")
+
+
+def _denied(norm: str, start: int) -> bool:
+    """Is the name at ``start`` of the normalised ``norm`` named only to deny it is the one meant
+    ("They are a travel agency, NOT our customer Around the Horn")? A person reads such a mention
+    as saying the text is about something else. Only the words of such a denial, and a noun after
+    "our" or "the" ("customer"), may stand between "not" and the name: "We could not reach Anna
+    Keller" names her."""
+    before = norm[max(0, norm.rfind(SEP, 0, start) + 1):start]
+    return bool(_DENIALS.search(" " + " ".join(before.split()[-8:])))
 
 
 def _occurrences(norm: str, needle: str) -> list[tuple[int, int]]:
