@@ -106,6 +106,17 @@ def _scope(db: Tables, items: str, owner: str, owner_col: str, via: str, params:
     return [(a, item_of[a[item_col]]) for a in db.rows(assoc) if a[owner_col] == o[ref_o]]
 
 
+def _order(value: Any) -> Any:
+    """What an extreme compares: a number, or a date (a date column's extreme is the latest one)."""
+    if isinstance(value, int | float | Decimal) and not isinstance(value, bool):
+        return float(value)
+    if isinstance(value, datetime):
+        return value
+    if isinstance(value, date):
+        return datetime(value.year, value.month, value.day)
+    return datetime.fromisoformat(str(value))
+
+
 def _best(pairs: list[tuple[Any, tuple]], most: str) -> set[tuple]:
     values = [v for v, _ in pairs]
     top = max(values) if most == "highest" else min(values)
@@ -131,12 +142,12 @@ def truth(db: Tables, signature: str, params: dict[str, Any], columns: list[str]
         if kind == "total":
             return "number", sum(float(a[parts[5]]) for a, _ in pairs if a[parts[5]] is not None)
         measure, most = parts[5], parts[6]
-        return "set", _best([(float(i[measure]), names(i, item_rows)) for _, i in pairs if i[measure] is not None],
+        return "set", _best([(_order(i[measure]), names(i, item_rows)) for _, i in pairs if i[measure] is not None],
                             most)
     if kind == "extreme":
         table, measure, most = parts[1:4]
         rows = db.rows(table)
-        return "set", _best([(float(r[measure]), names(r, rows)) for r in rows if r[measure] is not None], most)
+        return "set", _best([(_order(r[measure]), names(r, rows)) for r in rows if r[measure] is not None], most)
     if kind == "comparison":
         table, measure = parts[1:3]
         rows = db.rows(table)

@@ -405,7 +405,8 @@ def _scoped_extremes(s: _Scope) -> list[KindTemplate]:
     item, items = readable_entity(s.items.name), plural_phrase(readable_entity(s.items.name))
     clause, short = s.clause("{0}")
     out = []
-    for measure in _measures(s.items, s.item_keys):
+    dates = _date_columns(s.items)
+    for measure in _measures(s.items, s.item_keys) + dates:
         for most, agg in _DIRECTIONS:
             def answer(values: tuple, display: bool = False, measure: str = measure, agg=agg) -> sa.Select:
                 i, o, _, frm = s.joined()
@@ -420,11 +421,16 @@ def _scoped_extremes(s: _Scope) -> list[KindTemplate]:
                     *s.where(o, values, "p"), i.c[measure].is_not(None))
 
             layout = (_Rows(s.items, _fact_columns(s.items, [*s.item_keys, measure])),)
+            if measure in dates:
+                pieces = kt.scoped_date_extreme_pieces(item, items, clause, short, *_date_best(measure, most))
+                domain = _if_dates(s.items, measure, _unique_values(s.owner, s.owner_keys))
+            else:
+                pieces = kt.scoped_extreme_pieces(item, items, clause, short, _measure_phrase(measure), most)
+                domain = _unique_values(s.owner, s.owner_keys)
             out.append(KindTemplate(
                 "extreme", s.items.name, f"extreme|{s.signature}|{measure}|{most}", _owner_placeholders(s),
-                kt.scoped_extreme_pieces(item, items, clause, short, _measure_phrase(measure), most),
-                tuple(s.item_keys), answer, layout, False, support, (_Rows(s.items, ()),),
-                _unique_values(s.owner, s.owner_keys), _owner_slot(s), least_support=2))
+                pieces, tuple(s.item_keys), answer, layout, False, support, (_Rows(s.items, ()),),
+                domain, _owner_slot(s), least_support=2))
     return out
 
 
@@ -433,7 +439,8 @@ def _extremes(table: TableInfo) -> list[KindTemplate]:
     if not keys:
         return []
     out = []
-    for measure in _measures(table, keys):
+    dates = _date_columns(table)
+    for measure in _measures(table, keys) + dates:
         for most, agg in _DIRECTIONS:
             def answer(values: tuple, display: bool = False, measure: str = measure, agg=agg) -> sa.Select:
                 t, t2 = _tab(table, "t"), _tab(table, "t2")
@@ -445,11 +452,15 @@ def _extremes(table: TableInfo) -> list[KindTemplate]:
                 return sa.select(*_keys_of(t, table)).where(t.c[measure].is_not(None))
 
             layout = (_Rows(table, _fact_columns(table, [*keys, measure])),)
+            item = readable_entity(table.name)
+            if measure in dates:
+                pieces = kt.date_extreme_pieces(item, *_date_best(measure, most))
+            else:
+                pieces = kt.extreme_pieces(item, _measure_phrase(measure), most)
+            domain = _if_dates(table, measure, lambda conn: [()]) if measure in dates else (lambda conn: [()])
             out.append(KindTemplate(
-                "extreme", table.name, f"extreme|{table.name}|{measure}|{most}", (),
-                kt.extreme_pieces(readable_entity(table.name), _measure_phrase(measure), most), tuple(keys), answer,
-                layout, False, support, (_Rows(table, ()),), lambda conn: [()], lambda values: (),
-                least_support=2))
+                "extreme", table.name, f"extreme|{table.name}|{measure}|{most}", (), pieces, tuple(keys), answer,
+                layout, False, support, (_Rows(table, ()),), domain, lambda values: (), least_support=2))
     return out
 
 
@@ -508,14 +519,48 @@ def _date_columns(table: TableInfo) -> list[str]:
             and not is_surrogate(table, c.name) and table.foreign_key_of(c.name) is None]
 
 
-def _when(column: str) -> str:
-    """How a date column reads after the rows' noun: "were shipped in {0}", "have a first intake in {0}"."""
+def _participle(column: str) -> str | None:
+    """What a date column says happened, as a participle ("shipped", "hired", "born"), or None."""
     words = [w for w in low_words(column) if w not in ("date", "time", "datetime", "on", "at", "timestamp")]
     if len(words) == 1 and words[0] in _PARTICIPLES:
-        return f"were {_PARTICIPLES[words[0]]} in {{0}}"
+        return _PARTICIPLES[words[0]]
     if len(words) == 1 and words[0].endswith("ed") and len(words[0]) > 4:
-        return f"were {words[0]} in {{0}}"
-    return f"have a {column_phrase(column)} in {{0}}"
+        return words[0]
+    return None
+
+
+def _when(column: str) -> str:
+    """How a date column reads after the rows' noun: "were shipped in {0}", "have a first intake in {0}"."""
+    done = _participle(column)
+    return f"were {done} in {{0}}" if done else f"have a {column_phrase(column)} in {{0}}"
+
+
+def _date_best(column: str, most: str) -> tuple[str, str]:
+    """(predicate, fragment) of the latest (``highest``) or earliest row: ("was hired most
+    recently", "hired most recently"), ("has the earliest first intake", "earliest first intake")."""
+    done = _participle(column)
+    if done == "born":  # the latest birth is the youngest person
+        age = "youngest" if most == "highest" else "oldest"
+        return f"is the {age}", age
+    if done:
+        when = "most recently" if most == "highest" else "first"
+        return f"was {done} {when}", f"{done} {when}"
+    edge = "latest" if most == "highest" else "earliest"
+    return f"has the {edge} {column_phrase(column)}", f"{edge} {column_phrase(column)}"
+
+
+def _if_dates(table: TableInfo, column: str, domain: Callable[[Connection], list[tuple]]
+              ) -> Callable[[Connection], list[tuple]]:
+    """``domain``, where the column's dates order as dates (date values, or ISO text of one length:
+    SQLite compares text, and '2016-07-04' < '2016-07-04 00:00:00'); else nothing to ask."""
+    def checked(conn: Connection) -> list[tuple]:
+        t = _tab(table, "d")
+        seen = [r[0] for r in conn.execute(sa.select(t.c[column]).where(t.c[column].is_not(None)).distinct())]
+        texts = [v for v in seen if isinstance(v, str)]
+        if any(_as_date(v) is None for v in seen) or len({len(v) for v in texts}) > 1:
+            return []
+        return domain(conn)
+    return checked
 
 
 def _as_date(value: Any) -> date | None:

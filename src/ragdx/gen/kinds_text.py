@@ -126,6 +126,19 @@ def scoped_extreme_pieces(item: str, items: str, clause: str, short: str, measur
                   f"which of the {items} that {clause} has {best}")
 
 
+def date_extreme_pieces(item: str, predicate: str, short: str) -> Pieces:
+    """``predicate``: "was hired first", "has the latest first intake"; ``short``: "hired first"."""
+    return Pieces(f"Which {item} {predicate}?", f"Name the {item} that {predicate}.", f"{item} {short}",
+                  f"which {item} {predicate}")
+
+
+def scoped_date_extreme_pieces(item: str, items: str, clause: str, tail: str, predicate: str, short: str
+                               ) -> Pieces:
+    return Pieces(f"Which of the {items} that {clause} {predicate}?",
+                  f"Name the {item} that {predicate} among the {items} that {clause}.",
+                  f"{items} {tail}: {short}", f"which of the {items} that {clause} {predicate}")
+
+
 def comparison_pieces(measure: str, first: str, second: str) -> Pieces:
     more = f"more {measure}" if is_plural_measure(measure) else f"the higher {measure}"
     return Pieces(f"Which has {more}, {first} or {second}?",
