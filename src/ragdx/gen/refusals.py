@@ -35,6 +35,12 @@ is an answerable group of one of the table's templates. Partners are drawn witho
 answerable group stands for two refusals. The partner's records are those the dataset already has
 (same ids), added when the sample left them out.
 
+What a refusal record's answer fields hold: ``sql`` is the witness query that establishes it
+(the premise's true value, the zero count, the rows a shared name matches, the look-up the
+knowledge base cannot answer; empty for out of domain); ``answer_rows``/``answer_text`` what a
+right reply may say: the true value (false premise), the candidates (ambiguous: matched name, then
+answer), the database's answer (omitted fact, for reference), nothing (absent, out of domain).
+
 Database values reach SQL only as bound parameters; literals appear only in the ``sql`` shown to
 people (the witness query, concrete). Refusals of derived templates (false premise) are phrased
 in the built-in styles only (the verbaliser); the others reuse the dataset's own text templates.
