@@ -456,7 +456,7 @@ _OOD_FRAMES: dict[str, tuple[str, ...]] = {
         "this up and tell me what it is according to the data that is currently available to you?",
     ),
     "interrogative": ("What is {np}?", "Do you know {np}?", "Can you tell me {np}?", "Could you look up {np}?",
-                      "What does the data say about {np}?", "Which is {np}?"),
+                      "What does the data say about {np}?", "Could you find out {np}?"),
     "directive": ("Tell me {np}.", "Find {np}.", "Give me {np}.", "Look up {np}.", "State {np}.",
                   "Retrieve {np}."),
     "formal": ("Kindly provide {np}.", "I would be grateful if you could inform me of {np}.",
