@@ -462,3 +462,79 @@ for c in json.load(open({str(paths['deepeval-conversational'])!r})):
 print(json.dumps({{"n": len(cases), "roles": [t.role for t in cases[0].turns]}}))
 """)
     assert got["roles"][:2] == ["user", "assistant"]
+
+
+# ------------------------------------------------------------------ a LangChain conversational chain, end to end
+
+
+def _langchain_chat(kb_dir: Path, *, use_history: bool):
+    """A history-aware LangChain chain (LCEL): the follow-up condensed with the chat history
+    (MessagesPlaceholder), a LangChain retriever over the knowledge base, an answer from the top
+    document; plugged into ragdx as a callable that takes ``history``."""
+    from langchain_core.callbacks import CallbackManagerForRetrieverRun
+    from langchain_core.documents import Document
+    from langchain_core.messages import AIMessage, HumanMessage
+    from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
+    from langchain_core.retrievers import BaseRetriever
+    from langchain_core.runnables import RunnableLambda, RunnablePassthrough
+
+    from ragdx.rag.pipeline import Pipeline
+    from ragdx.rag.rewrite import rewrite_followup
+
+    search = Pipeline("bm25", kb_dir, top_k=3).build()
+
+    class KnowledgeBase(BaseRetriever):
+        def _get_relevant_documents(self, query: str, *, run_manager: CallbackManagerForRetrieverRun):
+            return [Document(page_content=c.text, metadata={"id": c.id}) for c in search.retrieve(query)]
+
+    condense_prompt = ChatPromptTemplate.from_messages([
+        ("system", "Rewrite the last question so that it stands alone."), MessagesPlaceholder("chat_history"),
+        ("human", "{input}")])
+
+    def condense(prompt) -> str:
+        # the offline condenser reads the conversation from the prompt's messages, as a model would
+        messages = prompt.to_messages()[1:]
+        turns = [{"query": q.content, "answer": a.content} for q, a in zip(messages[:-1:2], messages[1:-1:2],
+                                                                               strict=True)]
+        return rewrite_followup(messages[-1].content, turns)
+
+    chain = (RunnablePassthrough.assign(standalone=condense_prompt | RunnableLambda(condense))
+             .assign(context=(lambda x: x["standalone"]) | KnowledgeBase())
+             .assign(answer=lambda x: x["context"][0].page_content[:200] if x["context"] else ""))
+
+    def chat(query: str, history: list) -> dict:
+        messages = [m for turn in (history if use_history else []) for m in
+                    (HumanMessage(turn["query"]), AIMessage(turn["answer"]))]
+        out = chain.invoke({"input": query, "chat_history": messages})
+        return {"answer": out["answer"], "contexts": [{"id": d.metadata["id"], "text": d.page_content}
+                                                       for d in out["context"]]}
+
+    return chat
+
+
+def test_a_langchain_conversational_chain_end_to_end(tmp_path):
+    """ragdx gen's conversations -> ragdx.run over a LangChain chain that reads the history (and
+    the same chain deaf to it) -> ragdx.evaluate: the follow-ups' evidence is found only with the
+    history, and the misses of the deaf chain are blamed on history handling."""
+    pytest.importorskip("langchain_core")
+    import ragdx
+    from ragdx.rag.systems import CallableSystem
+
+    dataset, records, _ = _bench().make_dataset(tmp_path, per_walk=2, styles=("short", "interrogative"))
+    results = {}
+    for use in (True, False):
+        run_dir = tmp_path / f"run-{use}"
+        ragdx.run(CallableSystem(_langchain_chat(tmp_path / "kb", use_history=use), name=f"lc-{use}"), dataset,
+                  run_dir, progress=False, concurrency=2)
+        results[use] = ragdx.evaluate(run_dir, n_boot=50)
+    turn2 = {r.id for r in records if r.turn == 2}
+
+    def found(result) -> float:
+        js = [j for j in result.judgements if j.id in turn2 and j.retrieval_correct is not None]
+        return sum(j.retrieval_correct for j in js) / len(js)
+
+    with_history, deaf = results[True].extra["conversations"], results[False].extra["conversations"]
+    # BM25 over the knowledge base finds 0.8 of the turn-2 evidence with the history, none without
+    assert found(results[True]) >= 0.6 and found(results[False]) <= 0.2, (found(results[True]), found(results[False]))
+    assert deaf["history_failures"] > 3 * max(1, with_history["history_failures"])
+    assert deaf["by_turn"]["2"]["blame"].get("history_failure", 0) >= 0.5 * deaf["by_turn"]["2"]["records"]
