@@ -314,6 +314,15 @@ def test_end_to_end_run_evaluate_report(tmp_path):
     whole = ragdx.evaluate(run_dir, n_boot=50, dataset=read_records(tmp_path / "d" / "dataset"),
                            out=tmp_path / "whole")
     assert whole.extra["abstention"] == data
+    # `ragdx evaluate` says it in one line
+    from typer.testing import CliRunner
+
+    from ragdx.cli import app
+
+    said = CliRunner().invoke(app, ["evaluate", str(run_dir), "--out", str(tmp_path / "cli"), "--boot", "100"])
+    assert said.exit_code == 0, said.output
+    overall = data["overall"]
+    assert f"abstention: {overall['abstained']} of {overall['records']} records to refuse" in said.output
     html = ragdx.report(run_dir, tmp_path / "report.html", n_boot=50).read_text(encoding="utf-8")
     assert 'id="abstention"' in html and "absent entity" in html and 'href="#abstention"' in html
     md = ragdx.report(run_dir, tmp_path / "report.md", n_boot=50).read_text(encoding="utf-8")

@@ -121,6 +121,10 @@ def evaluate(
         console.print(f"[bold]{escape(str(result.output))}[/]: {escape(n_of)}", highlight=False)
         for warning in result.warnings:
             console.print(f"[yellow]warning:[/] {escape(warning)}", highlight=False)
+        if result.extra.get("abstention"):  # records to refuse (issue 26)
+            from ragdx.evaluate.abstention import abstention_line
+
+            console.print(abstention_line(result.extra["abstention"]), markup=False, highlight=False)
         if result.comparison:
             from ragdx.evaluate.compare import sentence_lines
 

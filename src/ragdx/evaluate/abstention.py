@@ -627,6 +627,14 @@ _BLAME_LABELS = {"over_answered": "over-answered (a record to refuse answered, a
                  "declined_kb_gap": "declined a question whose facts the knowledge base leaves out (right)"}
 
 
+def abstention_line(data: Mapping[str, Any]) -> str:
+    """One line for the terminal: abstention recall and precision, over-answers and over-refusals."""
+    o, a = data["overall"], data["answerable"]
+    return (f"abstention: {o['abstained']} of {o['records']} records to refuse declined (recall {_pct(o['recall'])}, "
+            f"precision {_pct(o['precision'])}); {o['over_answered']} over-answered, {a['over_refused']} of "
+            f"{a['records']} questions to answer declined (see summary.md)")
+
+
 def abstention_blame_rows(data: Mapping[str, Any]) -> list[tuple[str, dict[str, int]]]:
     """(what happened, in words; module -> count) of an abstention result's blame, for display."""
     return [(_BLAME_LABELS.get(what, what), dict(counts)) for what, counts in (data.get("blame") or {}).items()]
@@ -703,6 +711,6 @@ def boundary_agreement(judgements: Iterable[Any], pvalues: Mapping[str, float], 
 
 
 __all__ = ["ANSWER", "CORRECTION", "KIND_LABELS", "REFUSAL", "REFUSAL_KINDS", "AbstentionVerdict", "ReplyClass",
-           "abstention_blame", "abstention_blame_rows", "abstention_markdown", "abstention_scores",
+           "abstention_blame", "abstention_blame_rows", "abstention_line", "abstention_markdown", "abstention_scores",
            "boundary_agreement", "classify_reply", "judge_refusal", "outcome", "over_refusal_note", "refusal_verdict",
            "reply_class"]
