@@ -355,6 +355,12 @@ def test_blame_names_history_handling_retrieval_and_the_lm_for_injected_faults(t
         assert precision >= 0.9 and recall >= 0.9, (module, scores, confusion)
     conv = result.extra["conversations"]
     assert conv["history_failures"] == sum(t == "history_failure" for t in truth.values())
+    # judgements.jsonl (written block by block as judging goes) carries each follow-up's probe
+    from ragdx.evaluate.records import read_judgements
+
+    written = read_judgements(Path(result.output) / "judgements.jsonl")
+    assert all((j.standalone_retrieved is not None) == (j.turn > 1) for j in written)
+    assert "standalone_probes" in result.inputs
     assert set(conv["by_turn"]) >= {"1", "2", "3"} and conv["by_turn"]["1"]["blame"].get("history_failure") is None
     # the control: the same run without the standalone probes
     (tmp_path / "run" / "standalone_probes.jsonl").unlink()

@@ -124,6 +124,9 @@ class InputCheck:
     #: blame reads them to tell a document missing from the index from one the retriever misses
     probes: dict[str, dict[str, Any]] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    #: per follow-up of a conversation, whether its standalone question asked alone retrieved the
+    #: evidence (``ragdx.evaluate.conversations``); written only when the run has some
+    standalone_probes: dict[str, bool | None] = field(default_factory=dict)
 
     @property
     def complete(self) -> bool:
@@ -133,7 +136,10 @@ class InputCheck:
         return f"{self.judged} of {self.total} queries judged"
 
     def to_dict(self) -> dict[str, Any]:
-        return {**asdict(self), "complete": self.complete}
+        out = {**asdict(self), "complete": self.complete}
+        if not self.standalone_probes:  # every run without conversations keeps its metrics.json as it was
+            del out["standalone_probes"]
+        return out
 
     @classmethod
     def from_dict(cls, obj: dict[str, Any]) -> InputCheck:
@@ -498,7 +504,8 @@ def _judgement(r: Any, o: Any, ids: list[str], unknown: int, response: str | Non
                      if corpus_texts and v.correct and ids and (r.kb_supported is not True or not evidence)
                      else []),
         retrieval_note="+".join(notes), refusal_kind=getattr(r, "refusal_kind", "") or "",
-        reply_kind=_reply_kind(r, response), turn=getattr(r, "turn", 0) or 0)
+        reply_kind=_reply_kind(r, response), turn=getattr(r, "turn", 0) or 0,
+        standalone_retrieved=check.standalone_probes.get(r.id) if check.standalone_probes else None)
 
 
 def _reply_kind(r: Any, response: str | None) -> str:
@@ -624,7 +631,7 @@ def judge_run(run_dir: str | Path, config: EvaluationConfig | None = None, *,
     if not outputs:
         raise RagdxError(f"no answered record in this run (0 of {len(inputs)} queries)", source=str(run_dir))
     _read_probes(check, run_dir, known)
-    standalone = _standalone_probes(run_dir)
+    check.standalone_probes = _standalone_probes(run_dir)
     texts = None if corpus is None else {d.id: d.text for d in corpus.documents}
     if streaming:
         judged = judge_streaming(_records_in_order(dataset, inputs, outputs, run_dir), outputs, config, check,  # type: ignore[arg-type]
@@ -632,8 +639,6 @@ def judge_run(run_dir: str | Path, config: EvaluationConfig | None = None, *,
     else:
         judged = judge_outputs(records, outputs, config, known_ids=known, known_exact=exact, check=check,
                                corpus_texts=texts)
-    for j in judged if standalone else ():
-        j.standalone_retrieved = standalone.get(j.id)
     if missing:
         # judged without it, retrieval is matched against fewer documents and no answer is looked up
         # in its text: the numbers may differ from an evaluation that found it
