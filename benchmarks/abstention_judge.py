@@ -54,9 +54,11 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", type=Path, default=None)
     ap.add_argument("--frozen", default=None, help="classify with the classifier as committed at this commit")
+    ap.add_argument("--sample", type=Path, default=SAMPLE, help="a sample directory (replies.jsonl, score.py)")
     args = ap.parse_args(argv)
+    sample = args.sample if args.sample.is_absolute() else HERE.parent / args.sample
     classify = classifier(args.frozen)
-    rows = [json.loads(line) for line in (SAMPLE / "replies.jsonl").read_text(encoding="utf-8").splitlines()
+    rows = [json.loads(line) for line in (sample / "replies.jsonl").read_text(encoding="utf-8").splitlines()
             if line.strip()]
     start = time.perf_counter()
     preds = []
@@ -68,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     elapsed = time.perf_counter() - start
     with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as fh:
         fh.write("".join(json.dumps(p) + "\n" for p in preds))
-    scored = subprocess.run([sys.executable, str(SAMPLE / "score.py"), fh.name, "--show-disagreements"],
+    scored = subprocess.run([sys.executable, str(sample / "score.py"), fh.name, "--show-disagreements"],
                             capture_output=True, text=True)
     os.unlink(fh.name)
     if scored.returncode:
@@ -77,13 +79,14 @@ def main(argv: list[str] | None = None) -> int:
     head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
                           cwd=HERE.parent).stdout.strip()
     command = ("OMP_WAIT_POLICY=passive .venv/bin/python benchmarks/abstention_judge.py "
-               "--out benchmarks/results/abstention_judge.md" + (f" --frozen {args.frozen}" if args.frozen else ""))
+               "--out benchmarks/results/abstention_judge.md" + (f" --frozen {args.frozen}" if args.frozen else "")
+               + (f" --sample {args.sample}" if args.sample != SAMPLE else ""))
     text = "\n".join([
         "# Abstention judge vs the blind sample's labels (issue 26)", "",
         f"Command: `{command}`", "",
         f"Classifier: `ragdx.evaluate.abstention.classify_reply` as committed at "
-        f"{args.frozen or 'the working tree of ' + head}; sample: benchmarks/corpora/abstention_replies "
-        "(200 replies, labels by their writer, helper E, fixed before this measurement); scorer: its score.py.",
+        f"{args.frozen or 'the working tree of ' + head}; sample: {sample.relative_to(HERE.parent)} "
+        f"({len(rows)} replies, labels by their writer, fixed before this measurement); scorer: its score.py.",
         f"CPU: {cpu_model()}; {len(rows)} replies classified in {elapsed * 1000:.0f} ms.", "",
         "```", scored.stdout.rstrip(), "```", ""])
     print(text)
