@@ -361,6 +361,8 @@ def test_blame_names_history_handling_retrieval_and_the_lm_for_injected_faults(t
     written = read_judgements(Path(result.output) / "judgements.jsonl")
     assert all((j.standalone_retrieved is not None) == (j.turn > 1) for j in written)
     assert "standalone_probes" in result.inputs
+    summary = (Path(result.output) / "summary.md").read_text()
+    assert "## Conversations (per turn)" in summary and "follow-ups blamed on history handling" in summary
     assert set(conv["by_turn"]) >= {"1", "2", "3"} and conv["by_turn"]["1"]["blame"].get("history_failure") is None
     # the control: the same run without the standalone probes
     (tmp_path / "run" / "standalone_probes.jsonl").unlink()
@@ -544,3 +546,19 @@ def test_a_langchain_conversational_chain_end_to_end(tmp_path):
     assert found(results[True]) >= 0.6 and found(results[False]) <= 0.2, (found(results[True]), found(results[False]))
     assert deaf["history_failures"] > 3 * max(1, with_history["history_failures"])
     assert deaf["by_turn"]["2"]["blame"].get("history_failure", 0) >= 0.5 * deaf["by_turn"]["2"]["records"]
+
+
+def test_no_conversations_no_section(demo_db):
+    from ragdx.evaluate.report import evaluate_judgements, summary_markdown
+    from ragdx.evaluate.runs import judge_outputs
+    from ragdx.rag.types import SystemOutput
+
+    engine = sa.create_engine(f"sqlite:///{demo_db}")
+    records = conversation_records(engine, inspect_schema(engine), per_walk=1, styles=["short"])
+    alone = [r for r in records if r.turn == 1]
+    for r in alone:
+        r.conversation_id, r.turn = "", 0
+    result = evaluate_judgements(judge_outputs(alone, [SystemOutput(r.id, r.query, r.answer_text) for r in alone]),
+                                 n_boot=20)
+    assert "conversations" not in result.extra and "Conversations" not in summary_markdown(result, "t")
+    assert all(v["verdict"] != "history_failure" for v in result.verdicts)

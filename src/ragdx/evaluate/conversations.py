@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 __all__ = ["HISTORY_FAILURE", "standalone_probes", "astandalone_probes", "history_blame", "conversation_scores",
-           "write_standalone_probes", "read_standalone_probes"]
+           "conversations_markdown", "write_standalone_probes", "read_standalone_probes"]
 
 #: the fourth module's verdict: the evidence was retrievable for the standalone question, not for the follow-up
 HISTORY_FAILURE = "history_failure"
@@ -158,3 +158,21 @@ def conversation_scores(verdicts: Sequence[Mapping[str, Any]], turns: Mapping[st
         result["conversations"] = len(whole)
         result["conversations_all_correct"] = sum(whole.values())
     return result
+
+
+def conversations_markdown(scores: Mapping[str, Any]) -> str:
+    """``summary.md``'s section: per turn, accuracy and what the failures are blamed on."""
+    lines = ["| turn | records | correct | accuracy | history handling | retrieval | language model | other |",
+             "|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for turn, row in scores["by_turn"].items():
+        blame = dict(row["blame"])
+        named = [blame.pop(k, 0) for k in (HISTORY_FAILURE, "retrieval_failure", "lm_failure")]
+        lines.append(f"| {turn} | {row['records']} | {row['correct']} | {row['accuracy']:.1%} | "
+                     + " | ".join(str(n) for n in named) + f" | {sum(blame.values())} |")
+    text = "\n".join(lines)
+    text += (f"\n\n{scores['history_failures']} of {scores['follow_ups']} follow-ups blamed on history handling "
+             "(their standalone question, asked alone, retrieved the evidence; the follow-up did not).")
+    if "conversations" in scores:
+        text += (f" {scores['conversations_all_correct']} of {scores['conversations']} conversations answered "
+                 "right at every turn.")
+    return text

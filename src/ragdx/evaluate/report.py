@@ -263,6 +263,10 @@ def summary_markdown(result: EvaluationResult, title: str) -> str:
     parts += ["", "## Module blame (per query)", "", blame_markdown(result.blame)]
     if result.extra.get("abstention"):
         parts += ["", "## Abstention (questions to refuse)", "", abstention_markdown(result.extra["abstention"])]
+    if result.extra.get("conversations"):
+        from ragdx.evaluate.conversations import conversations_markdown
+
+        parts += ["", "## Conversations (per turn)", "", conversations_markdown(result.extra["conversations"])]
     if result.comparison is not None:
         parts += ["", "## Hypothesis test", "", compare_markdown(result.comparison)]
     od = result.extra.get("open_domain")
