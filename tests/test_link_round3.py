@@ -109,3 +109,24 @@ def test_a_heading_naming_a_firm_or_venue_after_a_known_name(trade):
         "review": "# Ernst Handel Account Review\n\nThe customer is based in Graz, Austria.",
     }, ["customers.city@ERNSH"])
     assert graz == ["review"]
+
+
+def test_a_sentence_naming_a_linking_row_states_that_rows_relation(tmp_path):
+    """"Jonas Keller at project 1114 (visit #220)" records a site visit, which links a person and a
+    project another way: it does not say he leads the project ("Jonas Keller leads project 1114"
+    does)."""
+    world = _world(tmp_path, """
+        CREATE TABLE staff (staff_id INTEGER PRIMARY KEY, first_name TEXT, last_name TEXT);
+        CREATE TABLE projects (project_id INTEGER PRIMARY KEY, title TEXT,
+                               lead_id INTEGER REFERENCES staff(staff_id));
+        CREATE TABLE site_visits (visit_id INTEGER PRIMARY KEY, project_id INTEGER REFERENCES projects(project_id),
+                                  staff_id INTEGER REFERENCES staff(staff_id), visited_on DATE);
+        INSERT INTO staff VALUES (1, 'Jonas', 'Keller'), (2, 'Anna', 'Lindqvist');
+        INSERT INTO projects VALUES (1114, 'Hull dock gate inspection', 1), (1143, 'Leeds culvert survey', 2);
+        INSERT INTO site_visits VALUES (220, 1114, 1, '2022-10-31');
+    """)
+    (lead,) = _gold(world, {
+        "digest": "Site digest\n\n- 2022-W44: Jonas Keller at project 1114 (visit #220)",
+        "project": "Jonas Keller leads project 1114.",
+    }, ["projects.lead_id@1114"])
+    assert lead == ["project"]

@@ -451,6 +451,10 @@ class Hop:
     #: the row's other short values that hold this value as a part ("geotechnical engineer", the
     #: job title, holds the grade "engineer"): the value written inside one states that one
     wider: tuple[str, ...] = ()
+    #: for a foreign key, the nouns of the tables whose rows link the subject's table and the value's
+    #: another way ("visit" of a site visit, for a project's lead): a sentence naming such a row by
+    #: its number ("Jonas Keller at project 1114 (visit #220)") states that row's relation
+    linking_nouns: tuple[str, ...] = ()
 
     def value_phrases(self) -> list[str]:
         return [p for all_of, _ in self.value for p in all_of]
@@ -666,6 +670,8 @@ class Linker:
         all_names = [p for names in subject_phrases for p in names]
         value_spans = [_occurrences(norm, v) for v in value]
         value_sents, value_in_ctx = self._value_reading(hop, passage, value, value_spans, all_names)
+        if hop.linking_nouns and value_sents:
+            value_sents = {i for i in value_sents if not _names_a_row_of(norm, i, hop.linking_nouns)}
         if not value_sents and not value_in_ctx:
             return 0.0
         if passage.cells is not None and value_sents:
@@ -1375,6 +1381,14 @@ def _denied(norm: str, start: int) -> bool:
     return bool(_DENIALS.search(" " + " ".join(before.split()[-8:])))
 
 
+def _names_a_row_of(norm: str, sentence: int, nouns: Sequence[str]) -> bool:
+    """Does sentence ``sentence`` of ``norm`` name a row by one of ``nouns`` and its number ("visit
+    #220", "visit no. 220")? What it relates is that row's."""
+    parts = norm.split(SEP)
+    sent = f" {parts[sentence].strip()} " if sentence < len(parts) else ""
+    return any(re.search(rf" {re.escape(n)} (?:no |number )?\d+ ", sent) for n in nouns)
+
+
 def _occurrences(norm: str, needle: str) -> list[tuple[int, int]]:
     out = []
     pos = norm.find(needle) if needle else -1
@@ -1819,7 +1833,8 @@ class FactResolver:
             if ref is not None and ref[1]:
                 return Hop(fact, subjects, ref[1], peers=schema_table(self.schema, fk.ref_table) == info.name,
                            column=column, ref_noun=self._noun(self.meta(fk.ref_table)),
-                           other_relation=self._other_relation(info.name, column, fk.ref_table))
+                           other_relation=self._other_relation(info.name, column, fk.ref_table),
+                           linking_nouns=self._linking_nouns(info.name, fk.ref_table))
             if column in meta.surrogate:
                 return Hop(fact, subjects, [])
         if self._is_flag(info.name, column, value):
@@ -1848,6 +1863,19 @@ class FactResolver:
         if hit is None:
             hit = self._relations[(table, column)] = self._find_other_relation(table, column, ref_table)
         return hit
+
+    @functools.lru_cache(maxsize=1024)  # noqa: B019 — one resolver per linking run, a few tables
+    def _linking_nouns(self, table: str, ref_table: str) -> tuple[str, ...]:
+        """The nouns (whole, and their last word: "site visit", "visit") of the other tables with a
+        foreign key to both ``table`` and ``ref_table``."""
+        ref = schema_table(self.schema, ref_table)
+        out: list[str] = []
+        for name in self.schema.tables:
+            refs = {schema_table(self.schema, fk.ref_table) for fk in self.meta(name).info.foreign_keys}
+            if name not in (table, ref) and table in refs and ref in refs:
+                noun = phrase(self._noun(self.meta(name))).strip()
+                out += [noun, noun.split()[-1]] if noun else []
+        return tuple(dict.fromkeys(out))
 
     def _find_other_relation(self, table: str, column: str, ref_table: str) -> bool:
         ref = schema_table(self.schema, ref_table)
