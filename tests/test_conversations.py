@@ -562,3 +562,64 @@ def test_no_conversations_no_section(demo_db):
                                  n_boot=20)
     assert "conversations" not in result.extra and "Conversations" not in summary_markdown(result, "t")
     assert all(v["verdict"] != "history_failure" for v in result.verdicts)
+
+
+def test_a_pipeline_with_a_language_model_asks_it_for_the_standalone_question(demo_db, tmp_path):
+    """The LLM rewrite goes over real sockets to an OpenAI-compatible server; what the model
+    wrote is what the pipeline searched, recorded, and its tokens counted with the answer's."""
+    import asyncio
+
+    from ragdx.kb.render import render_kb
+    from ragdx.rag.generators import LLMGenerator
+    from ragdx.rag.pipeline import Pipeline
+    from ragdx.rag.rewrite import REWRITE_PROMPT
+    from ragdx.rag.types import SystemInput
+    from tests.support.openai_server import OpenAIServer
+
+    engine = sa.create_engine(f"sqlite:///{demo_db}")
+    schema = inspect_schema(engine)
+    render_kb(engine, schema).write(tmp_path / "kb")
+    r = next(r for r in conversation_records(engine, schema, per_walk=1, styles=["short"])
+             if r.turn == 2 and r.table == "Programme")
+
+    def reply(body: dict) -> str:
+        system = body["messages"][0]["content"]
+        return r.standalone_query if system == REWRITE_PROMPT else "an answer"
+
+    with OpenAIServer() as server:
+        server.reply = reply
+        llm = {"base_url": server.base_url, "model": "test-model", "max_retries": 0, "timeout": 5, "cache_dir": None}
+        pipe = Pipeline("llm", tmp_path / "kb", generator=LLMGenerator(llm=llm), top_k=3)
+        out = asyncio.run(pipe.answer(SystemInput(id=r.id, query=r.query, history=r.history)))
+        asked = [q.body["messages"] for q in server.chat_requests]
+    assert out.error is None and out.rewritten_query == r.standalone_query and out.answer == "an answer"
+    # the model saw the conversation, then the follow-up; the reader was asked the rewritten question
+    assert r.history[0]["query"] in asked[0][1]["content"] and asked[0][1]["content"].count(r.query) == 1
+    assert asked[1][-1]["content"].endswith(f"Question: {r.standalone_query}")
+    assert out.prompt_tokens > 0
+
+
+def test_ragdx_gen_conversations_flag(demo_db, tmp_path):
+    from typer.testing import CliRunner
+
+    from ragdx import generate_dataset
+    from ragdx.cli import app
+    from ragdx.cli.gen import GEN_FLAGS
+    from ragdx.errors import RagdxError
+    from ragdx.gen.dataset import read_records
+    from ragdx.gen.options import gen_options
+
+    with pytest.raises(RagdxError) as bad:
+        gen_options(None, {"conversations": -1}, names=GEN_FLAGS)
+    assert bad.value.field == "--conversations"
+    generate_dataset(f"sqlite:///{demo_db}", tmp_path / "ds", styles=["short"], n=1, max_groups=1)
+    templates = tmp_path / "ds-templates"
+    args = ["gen", "--db", f"sqlite:///{demo_db}", "--sql", str(templates / "sql.yaml"), "--text",
+            str(templates / "text.yaml"), "--style", "short", "--n", "1", "--max-groups-per-template", "1"]
+    done = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "with"), "--conversations", "1"])
+    assert done.exit_code == 0, done.output
+    plain = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "without")])
+    assert plain.exit_code == 0, plain.output
+    turns = [r for r in read_records(tmp_path / "with") if r.conversation_id]
+    assert turns and {r.style for r in turns} == {"short"}
+    assert not any(r.conversation_id for r in read_records(tmp_path / "without"))
