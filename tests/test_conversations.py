@@ -623,3 +623,33 @@ def test_ragdx_gen_conversations_flag(demo_db, tmp_path):
     turns = [r for r in read_records(tmp_path / "with") if r.conversation_id]
     assert turns and {r.style for r in turns} == {"short"}
     assert not any(r.conversation_id for r in read_records(tmp_path / "without"))
+
+
+def test_a_langchain_retriever_and_chain_pair_gets_the_chat_history():
+    """The framework adapter: a (retriever, chain) pair's chain gets ``chat_history`` as the
+    ("human", ...), ("ai", ...) messages a MessagesPlaceholder takes; a question asked alone, none."""
+    pytest.importorskip("langchain_core")
+    import asyncio
+
+    from langchain_core.documents import Document
+    from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
+    from langchain_core.retrievers import BaseRetriever
+    from langchain_core.runnables import RunnableLambda
+
+    from ragdx.rag.systems import CallableSystem
+    from ragdx.rag.types import SystemInput
+
+    class One(BaseRetriever):
+        def _get_relevant_documents(self, query, *, run_manager):
+            return [Document(page_content=f"about {query}", metadata={"id": "d1"})]
+
+    prompt = ChatPromptTemplate.from_messages([MessagesPlaceholder("chat_history"), ("human", "{input}")])
+    seen = []
+    chain = prompt | RunnableLambda(lambda p: seen.append([(m.type, m.content) for m in p.to_messages()]) or "ok")
+    system = CallableSystem((One(), chain))
+    history = [{"query": "What is the campus of faculty 'X'?", "answer": "North"}]
+    out = asyncio.run(system.answer(SystemInput(id="r", query="And its building?", history=history)))
+    assert out.answer == "ok" and out.retrieved_ids == ["d1"]
+    assert seen[-1] == [("human", history[0]["query"]), ("ai", "North"), ("human", "And its building?")]
+    asyncio.run(system.answer(SystemInput(id="s", query="What is X?")))
+    assert seen[-1] == [("human", "What is X?")]
