@@ -92,7 +92,8 @@ _REFUSAL_CUES = [
     r"\bthere(?: is| are| was| were|'s) no (?:\w+ ){0,3}?(?:named|called|with (?:the |that |this )?(?:name|id|number|"
     r"code|title)|by (?:that|the|this) name|matching|that matches|listed|on record|on file|recorded|in (?:the|our|my) "
     r"(?:records|database|data|system|catalog(?:ue)?|list|context|documents?|files?))",
-    rf"\b{_SOURCE} (?:do|does|did|do not|does not|did not|doesn't|don't|didn't) ?(?:not |n't )?(?:seem to |appear to |"
+    rf"\b{_SOURCE} (?:(?:provided|given|available|here|i have|i was given|you gave me|supplied) )?"
+    rf"(?:do|does|did|do not|does not|did not|doesn't|don't|didn't) ?(?:not |n't )?(?:seem to |appear to |"
     rf"actually |explicitly |directly |specifically )?{_VERB}\b",
     rf"\b{_SOURCE} (?:is|are|was|were) (?:silent|unclear|ambiguous|insufficient|incomplete)\b",
     rf"\bnot (?:mentioned|stated|specified|provided|included|covered|documented|addressed|discussed|given|"
@@ -163,6 +164,10 @@ _REFUSAL_CUES = [
     r"\b(?:gives?|provides?|lists?|shows?|contains?|includes?|states?|mentions?) no (?:\w+ )?(?:figures?|values?|"
     r"numbers?|dates?|details?|information|data|records?|mention|answer)\b",
     r"\b(?:set up|designed|built|meant|trained|here) to (?:answer|help|assist|handle)\b[^.!?]{0,80}\bonly\b",
+    r"\b(?:i'll|i will|i'd|i would|i have to|i must|i need to) (?:have to )?(?:pass|decline|sit this one out)\b",
+    r"\b(?:i'm|i am) (?:not able|unable) to\b|\bi (?:can't|cannot|can not|am not able to) (?:\w+ )?(?:book|make|do|"
+    r"write|create|send|place|arrange|process|schedule|handle|perform|order)\b",
+    r"\b(?:i'm|i am) here to (?:answer|help with) questions about\b",
     # a few other languages, as systems answering in the user's language reply
     r"\bhay (?:dos|tres|varias|varios|m[aá]s de un)\b|¿?\bpodr[ií]a (?:indicarme|especificar|aclarar|decirme)\b|"
     r"\bes gibt (?:zwei|drei|mehrere)\b|\bil y a (?:deux|trois|plusieurs)\b|\bpourriez-vous (?:pr[ée]ciser|indiquer)\b",
@@ -190,7 +195,8 @@ _CORRECTION = re.compile(
     r"(?:incorrect|mistaken|wrong|false)|(?:that|this|it)(?:'s| is| was) not (?:right|correct|accurate|true|"
     r"the case|quite right)|(?:that|this|it) (?:isn't|wasn't) (?:right|correct|accurate|true|the case|quite right)|"
     r"contrary to|as you (?:suggest|mention|said|assume)|not as (?:stated|suggested)|"
-    r"there (?:seems|appears) to be (?:a |some )?(?:mistake|mix-?up|confusion|error)|"
+    r"there (?:seems to be|appears to be|may be|might be|is|'s) (?:a |some )?(?:mistake|mix-?up|confusion|error)|"
+    r"\bmix-?up\b|"
     r"(?:a|some) (?:mistake|mix-?up|confusion|misunderstanding) (?:in|with) (?:the|your) question)")
 #: words that set a fact against the question's, read as a correction only where the question is
 #: not a yes/no question (there "No, actually Seattle is larger" answers it)
@@ -199,6 +205,11 @@ _CORRECTION_WEAK = re.compile(r"\b(?:in fact|actually|rather than|instead of)\b(
 _NEGATION = re.compile(r"\b(?:not|never|no longer|isn't|wasn't|aren't|weren't|doesn't|don't|didn't|hasn't|"
                        r"haven't|hadn't|won't|cannot|can't|neither|nor|nicht|nie|kein\w*|no (?:ha|han|es|fue|est[aá])|"
                        r"n'(?:a|est|ont|était) pas|ne \w+ pas|jamais|non [eè])\b|n't\b")
+#: what can deny a premise word that follows it: a negation, or "there is no" ("there is no row Z";
+#: a bare "no" is too often an answer: "No discount was applied", "holds no copies")
+_DENIAL = re.compile(_NEGATION.pattern + r"|\bthere(?: is| are| was| were|'s) no\b")
+#: any negative word: a clause holding one offers no candidate and answers nothing first
+_NEGATIVE = re.compile(_DENIAL.pattern + r"|\b(?:none|nothing|nobody|nowhere)\b")
 #: a negation that does not deny what follows it ("not until", "not only")
 _NOT_DENIAL = re.compile(r"\bnot (?:\w+ )?until\b|\bnot (?:only|just|merely|even|quite|to mention|sure|yet|always|"
                          r"exactly)\b")
@@ -209,7 +220,7 @@ _X_NOT_Y = re.compile(r"(?:,|;|—|–| -|\()\s*(?:and |but )?not (?:in |to |fro
 #: a guess offered after declining
 _GUESS = re.compile(r"\b(?:may be|might be|could be|maybe|perhaps|possibly|probably|likely|presumably|i think|"
                     r"i believe|i'd guess|i would guess|my (?:best )?guess|i suspect|i assume|it seems|seems to be|"
-                    r"appears to be|my understanding is|typically|usually)\b|"
+                    r"appears to be|my understanding is)\b|"
                     r"\b(?:roughly|around|about|approximately|some|nearly|almost) (?:\$|€|£)?\d")
 _CONTRAST = re.compile(r"\b(?:but|however|though|although|that said|nevertheless|still|yet)\b")
 #: words of a question that say nothing about its premise
@@ -241,7 +252,7 @@ def _denies_premise(clause: str, words: set[str]) -> str:
     """The premise word a negation in ``clause`` is aimed at (within six words after it, compared
     by stem: "hasn't lapsed" denies "lapse"), or ""."""
     stems = {_stem(w) for w in words}
-    for m in _NEGATION.finditer(clause):
+    for m in _DENIAL.finditer(clause):
         if _NOT_DENIAL.match(clause, m.start()):
             continue
         after = [w.strip("'’.-") for w in _WORD.findall(clause[m.end():])[:6]]
@@ -269,11 +280,17 @@ database system exactly exact precise precisely certain certainty without anythi
 check contact team someone elsewhere further additional recommend suggest consult""".split())
 
 
+#: words that send the user elsewhere rather than offer a value
+_ELSEWHERE = re.compile(r"\b(?:different|another|other|elsewhere|somewhere|separately|instead)\b")
+
+
 def _guess_after_refusal(text: str, clauses: list[str], question_words: set[str]) -> str:
     """A candidate offered beside the refusal ("..., but it may be X"), or ""."""
     for clause in clauses:
-        if _REFUSAL.search(clause) or _CLARIFY.search(clause):
-            continue
+        if _REFUSAL.search(clause) or _CLARIFY.search(clause) or _NEGATIVE.search(clause):
+            continue  # a negation ("but none by that name") or a question back offers no candidate
+        if _ELSEWHERE.search(clause) or ("?" in clause and not re.search(r"\d", clause)):
+            continue  # "perhaps they work at a different practice?" points elsewhere
         guess = _GUESS.search(clause)
         if guess and _value_in(clause, question_words):
             return guess.group(0)
@@ -283,14 +300,16 @@ def _guess_after_refusal(text: str, clauses: list[str], question_words: set[str]
 
 
 #: a question back to the user, or candidates offered for a reference ("did you mean X?", "one of")
-_CLARIFY = re.compile(r"\bdid you mean\b|\b(?:one|either) of\b|\b(?:which|who|whom) (?:one|\w+ )?(?:do|did|are) "
+_CLARIFY = re.compile(r"\bdid you mean\b|\bplease (?:specify|clarify|confirm|tell me|let me know)\b|"
+                      r"\b(?:one|either) of\b|\b(?:which|who|whom) (?:one|\w+ )?(?:do|did|are) "
                       r"you\b|\b(?:could|can|would) you\b|\bmean\b.*\?")
 
 
 def _ambiguity_list(text: str) -> bool:
     """The reply names several candidates for one reference ("two employees named Patterson: ...")."""
     return bool(re.search(r"\b(?:more than one|several|multiple|two|three|four|a few)\b.{0,60}\b(?:named|called|"
-                          r"match|matching|with (?:that|the|this) name|share)\b", text))
+                          r"match|matching|with (?:that|the|this) name|share)\b|^there (?:are|were) (?:two|three|four|"
+                          r"several|multiple)\b", text))
 
 
 def _clauses(text: str) -> list[str]:
@@ -309,34 +328,77 @@ def classify_reply(reply: str | None, question: str = "", reference: str = "",
     cue that decided it. No reply at all is a refusal (the system said nothing).
 
     ``refusal_kind`` (the record's, when known) says whether the question has a premise to
-    correct: only a false premise's reply (or one of unknown kind, None) can be a correction. A
-    question to answer ("") gets an answer or a refusal (a negation there answers it: "Member 3302
-    didn't borrow any e-books"); a reply that denies what a question of another kind takes for
-    granted ("Kittiwake doesn't serve a port called Eilean Mor") declines it: a refusal."""
+    correct: a false premise's reply (or one of unknown kind, None) can be a correction by any
+    cue; a question to answer's ("") only by an explicit one ("actually", "there may be a mix-up":
+    a negation there answers it, "Member 3302 didn't borrow any e-books"); a reply that denies
+    what an absent entity's question takes for granted ("Kittiwake doesn't serve a port called
+    Eilean Mor") declines it: a refusal."""
     if reply is None or not str(reply).strip():
         return ReplyClass(REFUSAL, "no reply")
     text = _clean(str(reply))
     words = _premise_words(question)
     clauses = _clauses(text)
     premise = refusal_kind in (None, "false_premise")
-    gives_reference = premise and _gives(text, reference, words)
+    gives_reference = premise and _gives(text, reference, words) and not _accepts(text, words)
     if premise:
         correction = _correction_cue(text, clauses, words, question, gives_reference)
         if correction:
             return ReplyClass(CORRECTION, correction)
         if gives_reference:
             return ReplyClass(CORRECTION, "gives the true value the premise contradicts")
+    elif refusal_kind == "" and not _REFUSAL.search(text):
+        explicit = _CORRECTION.search(text) or (None if _YES_NO.match(question) else _CORRECTION_WEAK.search(text))
+        if explicit:
+            return ReplyClass(CORRECTION, explicit.group(0).strip())
     refusal = _REFUSAL.search(text)
     if refusal and not _bare_none(text):
-        guess = _guess_after_refusal(text, clauses, words)
-        if guess:
-            return ReplyClass(ANSWER, f"declines ({refusal.group(0).strip()}) yet offers a candidate ({guess})")
-        return ReplyClass(REFUSAL, refusal.group(0).strip())
+        return _declined(text, clauses, words, refusal.group(0).strip())
     if refusal_kind == "absent_entity":
         denial = _correction_cue(text, clauses, words, question, False)
         if denial:
             return ReplyClass(REFUSAL, f"denies the entity ({denial})")
     return ReplyClass(ANSWER)
+
+
+def _declined(text: str, clauses: list[str], words: set[str], cue: str) -> ReplyClass:
+    """A reply holding a refusal cue: a refusal, unless it answers anyway — a candidate offered
+    beside it ("I'm not sure, but it may be X"), an answer for every reading of an ambiguous
+    reference ("two nurses named Patel: Anjali ... on 2 May, Ravi ... on 28 April"), or an
+    answer first and then a caveat about something the question did not ask ("The supplier is
+    Medlink. I could not find the contract value")."""
+    guess = _guess_after_refusal(text, clauses, words)
+    if guess:
+        return ReplyClass(ANSWER, f"declines ({cue}) yet offers a candidate ({guess})")
+    if _ambiguity_list(text) and "?" not in text and len(re.findall(r"\d+", text)) >= 2:
+        return ReplyClass(ANSWER, "answers for every reading of the reference")
+    first = clauses[0] if clauses else ""
+    declining = [c for c in clauses if _REFUSAL.search(c)]
+    if (first and not _REFUSAL.search(first) and not _SOURCE_SUBJECT.match(first) and _value_in(first, words)
+            and not _NEGATIVE.search(first) and not _CLARIFY.search(text) and "?" not in text
+            and not any(_mentions(c, words) for c in declining)):
+        return ReplyClass(ANSWER, f"answers, then declines something not asked ({cue})")
+    return ReplyClass(REFUSAL, cue)
+
+
+#: a clause about the sources themselves ("the documents describe ..."), not an answer
+_SOURCE_SUBJECT = re.compile(r"^(?:the |my |these |those )?(?:provided |given |retrieved )?(?:context|documents?|"
+                             r"sources?|passages?|records?|information|texts?|excerpts?|search results?|data)\b")
+
+
+def _mentions(clause: str, words: set[str]) -> bool:
+    """The clause uses a word of the question (compared by stem)."""
+    stems = {_stem(w) for w in words}
+    return any(w in words or _stem(w) in stems for w in (t.strip("'’.-") for t in _WORD.findall(clause)))
+
+
+def _accepts(text: str, words: set[str]) -> bool:
+    """The reply repeats the question's words (at least four in five, by stem) without any negation:
+    it takes the premise as given, whatever else it says."""
+    if not words or _NEGATION.search(text):
+        return False
+    stems = {_stem(w) for w in words}
+    said = {_stem(t.strip("'’.-")) for t in _WORD.findall(text)}
+    return len(stems & said) * 5 >= 4 * len(stems)
 
 
 def _bare_none(text: str) -> bool:
