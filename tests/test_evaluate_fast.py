@@ -126,11 +126,17 @@ def test_judgement_to_dict_is_asdict():
                   retrieval_correct=False, retrieved_ids=["a", "b"], gold_ids=["c"], kb_supported=None,
                   query="?", answer="x", response=None, evidence_sets=[["a"], ["b", "c"]], error="e")
     d = j.to_dict()
-    # the refusal fields are written only for a record to refuse (issue 26): other lines stay as they were
-    plain = {k: v for k, v in asdict(j).items() if k not in ("refusal_kind", "reply_kind")}
+    # the refusal fields are written only for a record to refuse, the turn's only for a turn of a
+    # conversation (issue 26): other lines stay as they were
+    turn_fields = ("turn", "standalone_retrieved")
+    plain = {k: v for k, v in asdict(j).items() if k not in ("refusal_kind", "reply_kind", *turn_fields)}
     assert d == plain and list(d) == list(plain)
     refuse = Judgement(**{**plain, "refusal_kind": "absent_entity", "reply_kind": "refusal"})
-    assert refuse.to_dict() == asdict(refuse) and list(refuse.to_dict()) == list(asdict(refuse))
+    expected = {k: v for k, v in asdict(refuse).items() if k not in turn_fields}
+    assert refuse.to_dict() == expected and list(refuse.to_dict()) == list(expected)
+    turn = Judgement(**{**plain, "refusal_kind": "absent_entity", "reply_kind": "refusal", "turn": 2,
+                        "standalone_retrieved": True})
+    assert turn.to_dict() == asdict(turn) and list(turn.to_dict()) == list(asdict(turn))
     d["retrieved_ids"].append("z")
     d["evidence_sets"][0].append("z")
     assert j.retrieved_ids == ["a", "b"] and j.evidence_sets[0] == ["a"]  # copies, as asdict made
