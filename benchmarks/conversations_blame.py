@@ -56,9 +56,9 @@ def _u(seed: int, kind: str, key: str) -> float:
 
 
 def make_dataset(tmp: Path, *, per_walk: int = 5, styles: tuple[str, ...] = ("short", "casual", "interrogative"),
-                 seed: int = 0) -> tuple[Path, list[Any], dict[str, str]]:
-    """The demo database's conversations written as a dataset beside its rendered knowledge base:
-    (dataset directory, records, corpus id -> text)."""
+                 seed: int = 0, database: Path | None = None) -> tuple[Path, list[Any], dict[str, str]]:
+    """The conversations of ``database`` (a SQLite file; default: the demo database) written as a
+    dataset beside its rendered knowledge base: (dataset directory, records, corpus id -> text)."""
     import sqlalchemy as sa
 
     from ragdx.db.schema import inspect_schema
@@ -67,7 +67,7 @@ def make_dataset(tmp: Path, *, per_walk: int = 5, styles: tuple[str, ...] = ("sh
     from ragdx.gen.dataset import write_dataset
     from ragdx.kb.render import render_kb
 
-    db = build_demo_database(tmp / "demo.sqlite", overwrite=True)
+    db = database or build_demo_database(tmp / "demo.sqlite", overwrite=True)
     engine = sa.create_engine(f"sqlite:///{db}")
     schema = inspect_schema(engine)
     kb = render_kb(engine, schema)
@@ -191,12 +191,13 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--per-walk", type=int, default=5)
     ap.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
+    ap.add_argument("--database", type=Path, help="a SQLite file (default: the demo database)")
     ap.add_argument("--out", type=Path)
     args = ap.parse_args(argv)
     started = time.perf_counter()
     parts = []
     with tempfile.TemporaryDirectory() as tmp:
-        dataset, records, corpus = make_dataset(Path(tmp), per_walk=args.per_walk)
+        dataset, records, corpus = make_dataset(Path(tmp), per_walk=args.per_walk, database=args.database)
         turns = Counter(r.turn for r in records)
         for seed in args.seeds:
             system = ConversationalSystem(records, corpus, Plan(seed=seed))
@@ -214,9 +215,11 @@ def main(argv: list[str] | None = None) -> int:
     text = "\n".join([
         "# Conversations: blame of history handling, retrieval and the language model (issue 26 item 3)", "",
         f"Command: `OMP_WAIT_POLICY=passive .venv/bin/python benchmarks/conversations_blame.py "
-        f"--per-walk {args.per_walk} --seeds {' '.join(map(str, args.seeds))} --out {args.out}`", "",
+        f"--per-walk {args.per_walk} --seeds {' '.join(map(str, args.seeds))}"
+        + (f" --database {args.database}" if args.database else "") + f" --out {args.out}`", "",
         f"Commit {commit}, CPU {cpu_model()}, {time.perf_counter() - started:.0f} s.", "",
-        f"Dataset: the demo database's conversations, {len(records)} records "
+        f"Dataset: the conversations of {args.database.name if args.database else 'the demo database'}, "
+        f"{len(records)} records "
         f"({', '.join(f'turn {t}: {n}' for t, n in sorted(turns.items()))}), styles short, casual, interrogative. "
         f"Plan per seed: {vars(Plan())} (seed varies). Truth: what was injected; verdicts: `ragdx.run` "
         "(standalone probes) then `ragdx.evaluate`.", "", *parts, ""])
