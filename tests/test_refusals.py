@@ -211,3 +211,13 @@ def test_a_balanced_sample_keeps_its_shape_and_the_pairs(tmp_path):
     assert problems == [] and counts["absent_entity"] and counts["ambiguous_reference"]
     per_cell = Counter((r.group_id, r.style) for r in records)
     assert set(per_cell.values()) == {1}
+
+
+def test_shortenings_are_names_and_premises_are_words():
+    from ragdx.gen.refusals import shortened_references
+
+    # a legal form, a code and punctuation are not what people shorten a name to
+    assert shortened_references(["Pavlova, Ltd.", "Specialty Biscuits, Ltd.", "Tokyo Traders"]) == []
+    assert shortened_references(["Chef Anton's Cajun Seasoning", "Chef Anton's Gumbo Mix"]) == \
+        ["Chef Anton's", "Chef"]
+    assert shortened_references(["A1 B", "A1 C"]) == []

@@ -51,6 +51,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -224,6 +225,18 @@ def _absent(ctx: _Ctx, p: ParsedTemplate, g: QAGroup, texts, rng: random.Random)
 # ----------------------------------------------------------------------------- ambiguous reference
 
 _LINK_WORDS = frozenset({"in", "of", "and", "the", "for", "to", "on", "at", "a", "an", "&", "-", "–", "with"})
+#: a company's legal form: shared by many names, never what a person shortens one to
+_LEGAL_FORMS = frozenset({"ltd", "inc", "co", "corp", "llc", "plc", "gmbh", "ag", "kg", "ab", "hb", "as", "sa",
+                          "sas", "sarl", "srl", "spa", "bv", "nv", "oy", "pty", "lda", "kft", "sp"})
+
+
+def _shortening(words: Sequence[str]) -> bool:
+    """Whether ``words`` can stand for a name: three letters or more, every word made of
+    letters (apostrophes and hyphens allowed: "D'Arcy"), no legal form ("Ltd.") alone."""
+    bare = [w.replace("'", "").replace("-", "").replace("’", "") for w in words]
+    if not all(b.isalpha() for b in bare) or sum(len(b) for b in bare) < 3:
+        return False
+    return not (len(bare) == 1 and bare[0].lower() in _LEGAL_FORMS)
 
 
 def shortened_references(values: Sequence[str]) -> list[str]:
@@ -242,7 +255,7 @@ def shortened_references(values: Sequence[str]) -> list[str]:
                 head = head[:-1]
             if head:
                 cands.add(" ".join(head))
-        counts.update(c for c in cands if sum(ch.isalpha() for ch in c) >= 3 and c.casefold() not in whole)
+        counts.update(c for c in cands if _shortening(c.split()) and c.casefold() not in whole)
     shared = [c for c, k in counts.items() if k >= 2]
     return sorted(shared, key=lambda c: (-len(c.split()), c))
 
@@ -250,8 +263,11 @@ def shortened_references(values: Sequence[str]) -> list[str]:
 def _matching_rows(ctx: _Ctx, table: str, column: str, ref: str) -> tuple[str, list[tuple]]:
     """Rows whose name is ``ref`` or starts or ends with it as whole words (SQL, bound values)."""
     c = ctx.quote(column)
-    sql = (f"SELECT {c} FROM {ctx.quote(table)} WHERE {c} = :ref OR {c} LIKE :head OR {c} LIKE :tail")
-    params = {"ref": ref, "head": ref + " %", "tail": "% " + ref}
+    # '!' escapes LIKE's wildcards the same way on every engine (a shared name may hold '%' or '_')
+    sql = (f"SELECT {c} FROM {ctx.quote(table)} WHERE {c} = :ref OR {c} LIKE :head ESCAPE '!' "
+           f"OR {c} LIKE :tail ESCAPE '!'")
+    literal = ref.replace("!", "!!").replace("%", "!%").replace("_", "!_")
+    params = {"ref": ref, "head": literal + " %", "tail": "% " + literal}
     witness = sql
     for name, value in params.items():
         witness = witness.replace(f":{name}", ctx.literal(value))
@@ -352,6 +368,11 @@ def _premise_columns(table: TableInfo, p: ParsedTemplate) -> list[str]:
     return out
 
 
+def _wordy(value: str) -> bool:
+    """A value with a word in it (three letters running), not a flag or a code."""
+    return re.search(r"[^\W\d_]{3}", value) is not None
+
+
 def _derived(p: ParsedTemplate, schema: Schema, column: str, *, condition: bool) -> ParsedTemplate | None:
     """``p`` with one more condition on ``column`` of its table (``condition``), or asking for
     ``column`` instead of its answer; None when that does not parse as a template."""
@@ -386,8 +407,10 @@ def _false_premise(ctx: _Ctx, p: ParsedTemplate, g: QAGroup, rng: random.Random)
         if truth is None or len(truth.rows) != 1 or not isinstance(truth.rows[0][0], str):
             continue
         true_value = truth.rows[0][0]
+        if not _wordy(true_value):
+            continue  # a code ('1', 'Y') presupposes nothing a person would say
         others = [v for v in placeholder_domains(ctx.engine, with_premise)[-1]
-                  if isinstance(v, str) and v.casefold() != true_value.casefold()]
+                  if isinstance(v, str) and _wordy(v) and v.casefold() != true_value.casefold()]
         if not others:
             continue
         false_value = rng.choice(sorted(others))
