@@ -130,3 +130,21 @@ def test_a_sentence_naming_a_linking_row_states_that_rows_relation(tmp_path):
         "project": "Jonas Keller leads project 1114.",
     }, ["projects.lead_id@1114"])
     assert lead == ["project"]
+
+
+def test_names_side_by_side_in_a_list_or_a_message_header_say_nothing_of_who_reports_to_whom(tmp_path):
+    """"Present: A. Fuller (chair), S. Buchanan, N. Davolio" lists those at a meeting, and a
+    message "From: Andrew Fuller / To: Nancy Davolio" its sender and recipient: neither says that
+    Davolio reports to Fuller ("Nancy Davolio reports to Andrew Fuller" does)."""
+    world = _world(tmp_path, """
+        CREATE TABLE employees (employee_id INTEGER PRIMARY KEY, first_name TEXT, last_name TEXT,
+                                reports_to INTEGER REFERENCES employees(employee_id));
+        INSERT INTO employees VALUES (2, 'Andrew', 'Fuller', NULL), (1, 'Nancy', 'Davolio', 2),
+                                     (5, 'Steven', 'Buchanan', 2);
+    """)
+    (boss,) = _gold(world, {
+        "minutes": "Sales meeting\n\nPresent: A. Fuller (chair), S. Buchanan, N. Davolio. Minutes: S. Buchanan.",
+        "mail": "From: Andrew Fuller\nTo: Nancy Davolio\nSubject: targets",
+        "bio": "Nancy Davolio reports to Andrew Fuller.",
+    }, ["employees.reports_to@1"])
+    assert boss == ["bio"]

@@ -672,6 +672,8 @@ class Linker:
         value_sents, value_in_ctx = self._value_reading(hop, passage, value, value_spans, all_names)
         if hop.linking_nouns and value_sents:
             value_sents = {i for i in value_sents if not _names_a_row_of(norm, i, hop.linking_nouns)}
+        if hop.peers and value_sents and self._listed_only(passage, value):
+            return 0.0
         if not value_sents and not value_in_ctx:
             return 0.0
         if passage.cells is not None and value_sents:
@@ -845,6 +847,16 @@ class Linker:
             if not (words & hop.other_columns or (own_unit and words & _UNITS)):
                 return False
         return True
+
+    def _listed_only(self, passage: Passage, value: tuple[str, ...]) -> bool:
+        """Is the value (another entity of the subject's table: a manager) named only in a list of
+        names after a label ("Present: A. Fuller (chair), S. Buchanan, N. Davolio") or on a
+        message's From:/To: line? Those present at a meeting, or a message's sender and recipients,
+        are named side by side: nothing says who reports to whom."""
+        holding = [ln for ln in self._text_of(passage).splitlines()
+                   if all(v in f" {' '.join(tokens(ln))} " for v in value)]
+        return bool(holding) and all(_NAME_LIST.search(ln) or ((m := KEY_VALUE.match(ln)) and fold_word(
+            m.group(1).strip()) in _RECIPIENT_KEYS | {"from", "sender"}) for ln in holding)
 
     def _text_of(self, passage: Passage) -> str:
         return self.index.corpus.documents[passage.doc].text[passage.start:passage.end]
@@ -1363,6 +1375,11 @@ def _only_as_manager(norm: str, sentence: int, names: Sequence[str]) -> bool:
     starts = [a for a, b in spans if not any(x <= a and b <= y and (y - x) > (b - a) for x, y in spans)]
     return bool(starts) and all(sent[:a].rstrip().endswith(_MANAGER_LEADS) for a in starts)
 
+
+#: a label and a list of three or more names (a name may carry a role in brackets): "Present: A.
+#: Fuller (chair), S. Buchanan, N. Davolio"
+_NAME_LIST = re.compile(r"(?:^|[.;]\s+)[*_]*[A-Z][\w .'-]{0,29}[*_]*:[*_]*\s*(?:[^,;:\n]{1,60}[,;]\s*){2,}"
+                        r"[^,;:\n]{1,60}")
 
 #: words that deny that a name which follows is the one meant: "NOT our customer Around the Horn",
 #: "Not related to our customer Ernst Handel", "not to be confused with our client X"
