@@ -653,3 +653,26 @@ def test_a_langchain_retriever_and_chain_pair_gets_the_chat_history():
     assert seen[-1] == [("human", history[0]["query"]), ("ai", "North"), ("human", "And its building?")]
     asyncio.run(system.answer(SystemInput(id="s", query="What is X?")))
     assert seen[-1] == [("human", "What is X?")]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("engine_kind", ["postgresql", "mysql"])
+@pytest.mark.parametrize("database", ["demo", "northwind"])
+def test_other_engines_ask_and_answer_the_same_conversations(database, engine_kind, demo_db, request):
+    """The same database on PostgreSQL and MariaDB (skipped where unreachable): the same walks, the
+    same turns, the same answers as on SQLite, whose every turn the tests above check by hand."""
+    from ragdx.db import connect
+    from tests.support.copy_sqlite import copy_sqlite
+
+    path = demo_db if database == "demo" else NORTHWIND
+    if not path.exists():
+        pytest.skip("Northwind is in ../shared/data, absent here")
+    url = request.getfixturevalue("pg_databases" if engine_kind == "postgresql" else "mysql_databases").new()
+    copy_sqlite(path, url)
+    engine = connect(url)
+    there = conversation_records(engine, inspect_schema(engine), per_walk=3, styles=["short"])
+    engine.dispose()
+    local = sa.create_engine(f"sqlite:///{path}")
+    here = conversation_records(local, inspect_schema(local), per_walk=3, styles=["short"])
+    assert there and [(r.query, r.standalone_query, r.answer_rows) for r in there] == \
+        [(r.query, r.standalone_query, r.answer_rows) for r in here]
