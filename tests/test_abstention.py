@@ -353,3 +353,13 @@ def test_a_false_premise_the_knowledge_base_cannot_correct_is_its_gap():
                                                            _output("f", "I don't know.", ("d9",))])
     row = {v["id"]: v for v in evaluate_judgements(judged).verdicts}["f"]
     assert (row["verdict"], row["abstention"]) == ("kb_gap", "unanswered_correction")
+
+
+def test_rejudging_keeps_records_to_refuse_with_the_abstention_judge():
+    from ragdx.evaluate.config import EvaluationConfig
+    from ragdx.evaluate.runs import rejudge
+
+    judged = judge_outputs(RECORDS, OUTPUTS)
+    again = rejudge(judged, EvaluationConfig.build(None, judge="exact"))
+    assert [j.correct for j in again if j.refusal_kind] == [j.correct for j in judged if j.refusal_kind]
+    assert {j.judge for j in again if j.refusal_kind} == {"abstention"}

@@ -693,7 +693,9 @@ def rejudge(judgements: Sequence[Judgement], config: EvaluationConfig) -> list[J
     """The same queries judged again by ``config``'s judge (for judge agreement)."""
     from dataclasses import replace
 
-    items = [JudgeItem.from_text(j.query, j.answer, j.response) for j in judgements]
+    # a record to refuse is judged by its reply's kind whichever judge is named, as when it was judged first
+    items = [replace(JudgeItem.from_text(j.query, j.answer, j.response), refusal_kind=j.refusal_kind)
+             for j in judgements]
     verdicts = judge_items(items, config.judge.build(), config.cache)
     return [replace(j, correct=bool(v.correct), judge=v.judge, reason=v.reason, error=getattr(v, "error", None))
             for j, v in zip(judgements, verdicts, strict=True)]
