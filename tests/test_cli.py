@@ -134,7 +134,7 @@ def test_demo_runs_offline_and_twice(tmp_path):
         assert r.returncode == 0, r.stderr
     manifest = json.loads((tmp_path / "demo" / "dataset" / "manifest.json").read_text())
     assert manifest["styles"] == ["long", "short"]
-    assert manifest["records"] > 1000
+    assert manifest["records"] > 800  # 916 since contact details, flags and key codes are not asked (issue 22)
     assert "knowledge-base gaps" in r.stdout
     # every stage ran: two systems, their evaluations, the knowledge boundary, and the report
     for name in ("keyword", "bm25-dense"):

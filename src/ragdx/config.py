@@ -78,6 +78,9 @@ class Config(_Section):
     #: look-up keys by table, overriding the inferred ones: ``{Employees: [FirstName, LastName],
     #: Orders: [OrderID]}`` (a numeric id named here is one people use, like an order number)
     keys: dict[str, list[str]] = Field(default_factory=dict)
+    #: columns to ask about although ragdx leaves them out by default (contact details, long free
+    #: text, constant columns, 0/1 flags): ``[Staff.Email, Products.Discontinued]``
+    ask: list[str] = Field(default_factory=list)
     llm: LLMConfig | None = None
     #: the embedding model of the knowledge-boundary tests (default: the packaged MiniLM)
     embedder: EmbedderConfig = Field(default_factory=EmbedderConfig)

@@ -56,6 +56,10 @@ def open_database(url: str, cfg=None):
         from ragdx.config import DEFAULT_CONFIG
 
         schema.declare_keys(cfg.keys, source=str(getattr(cfg, "source", None) or DEFAULT_CONFIG))
+    if cfg is not None and getattr(cfg, "ask", None):
+        from ragdx.config import DEFAULT_CONFIG
+
+        schema.declare_asked(cfg.ask, source=str(getattr(cfg, "source", None) or DEFAULT_CONFIG))
     return engine, schema
 
 

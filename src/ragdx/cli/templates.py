@@ -75,6 +75,8 @@ def templates_sql(
         console.print(escape(f"kept as they are (already in {out}): {', '.join(result.skipped_schemas)}"))
     for f in result.failed:
         err.print(f"[red]failed[/] {escape(f)}")
+    if method == "schema" and (also_derive or not import_):
+        _print_left_out(sch)
     console.print(f"{len(result.accepted)} valid templates, {len(result.rejected)} rejected, "
                   f"{len(result.failed)} target schemas failed; "
                   f"added schemas: {escape(', '.join(result.added_schemas) or 'none')} → {escape(str(out))}")
@@ -85,6 +87,16 @@ def templates_sql(
     if result.failed:
         # the valid templates are written; exit 1 says that some schemas still need a re-run
         raise typer.Exit(1)
+
+
+def _print_left_out(sch) -> None:
+    """Say which columns the derived templates leave out and why (issue 22 item 3)."""
+    from ragdx.gen.sql_templates import left_out_columns
+
+    left = left_out_columns(sch)
+    if left:
+        console.print(f"{len(left)} columns not asked about (list them under 'ask:' in ragdx.yaml to ask): "
+                      + escape("; ".join(f"{t}.{c} ({why})" for t, c, why in left)), highlight=False)
 
 
 @templates_app.command("text")

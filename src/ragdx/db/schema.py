@@ -34,6 +34,9 @@ class ColumnInfo:
     #: measured from the data; None when not profiled
     distinct: int | None = None
     nulls: int | None = None
+    #: mean length of a text column's values (characters; bytes on MySQL): long free text is not
+    #: an answer a reader can match (``ragdx.gen.sql_templates.left_out_reason``); None: not measured
+    mean_length: float | None = None
 
     @property
     def kind(self) -> str:
@@ -52,6 +55,8 @@ class TableInfo:
     declared_key: list[str] | None = None
     #: measured distinct count of column tuples that may name a row together (first + last name)
     tuple_distinct: dict[str, int] = field(default_factory=dict)
+    #: columns to ask about although ragdx leaves them out by default (``ask:`` in ``ragdx.yaml``)
+    asked: list[str] = field(default_factory=list)
 
     def column(self, name: str) -> ColumnInfo:
         found = _lookup({c.name: c for c in self.columns}, name)
@@ -137,6 +142,22 @@ class Schema:
                 resolved.append(table.column(column).name)
             table.declared_key = resolved
 
+    def declare_asked(self, columns: list[str], *, source: str | None = None) -> None:
+        """Apply ``ask: [Staff.Email, Product.Description]`` from the project configuration: the
+        columns are asked about although ragdx leaves contact details, long free text, constant
+        columns and 0/1 flags out by default."""
+        for i, qualified in enumerate(columns or []):
+            where = f"ask[{i}]"
+            table_name, dot, column = qualified.partition(".")
+            if not dot or not self.has_table(table_name):
+                raise TemplateError(f"expected Table.Column of a known table, got '{qualified}'",
+                                    source=source, field=where)
+            table = self.table(table_name)
+            if not table.has_column(column):
+                raise TemplateError(f"unknown column '{column}' in table '{table.name}'", source=source,
+                                    field=where)
+            table.asked.append(table.column(column).name)
+
 
 def _lookup(mapping: dict, name: str):
     if name in mapping:
@@ -212,19 +233,24 @@ def inspect_schema(engine: Engine, *, profile: bool = True) -> Schema:
 
 def _profile(conn: sa.Connection, table: TableInfo) -> None:
     """One scan per table: COUNT(*), and COUNT(DISTINCT c), COUNT(c) for every column; binary
-    columns only COUNT(c) (comparing blobs is slow and says nothing about naming a row)."""
+    columns only COUNT(c) (comparing blobs is slow and says nothing about naming a row); text
+    columns also AVG(LENGTH(c)), in the same scan."""
     t = sa.table(table.name, *(sa.column(c.name) for c in table.columns))
     exprs = [sa.func.count()]
+    texts = [c for c in table.columns if c.kind == "text"]
     for c in table.columns:
         if c.kind == "binary":
             exprs += [sa.func.count(t.c[c.name]), sa.func.count(t.c[c.name])]
         else:
             exprs += [sa.func.count(sa.distinct(t.c[c.name])), sa.func.count(t.c[c.name])]
+    exprs += [sa.func.avg(sa.func.length(t.c[c.name])) for c in texts]
     row = conn.execute(sa.select(*exprs).select_from(t)).one()
     table.rows = int(row[0])
     for i, c in enumerate(table.columns):
         c.distinct = int(row[1 + 2 * i])
         c.nulls = table.rows - int(row[2 + 2 * i])
+    for c, mean in zip(texts, row[1 + 2 * len(table.columns):], strict=True):
+        c.mean_length = None if mean is None else float(mean)
     pair = name_pair(table)
     if pair and table.rows:
         # a person is named by first and last name together; whether the pair is unique is

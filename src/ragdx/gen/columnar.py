@@ -269,7 +269,7 @@ def _answers(raw: Sequence[list[tuple]], columns: list[str]) -> tuple[Sequence[l
         kinds = ["single" if len(rs) == 1 else "multi" if rs else "none" for rs in raw]
     rows = raw if kinds_seen <= JSON_SAME else [[[json_value(v) for v in row] for row in rs] for rs in raw]
     if cells is not None:  # one value each: no separator to choose
-        texts = cells if kinds_seen <= {str} else list(map(value_text, cells))
+        texts = [c.strip() for c in cells] if kinds_seen <= {str} else list(map(value_text, cells))
     else:
         texts = [answer_text(rs, columns) for rs in raw]
     return rows, texts, kinds
@@ -308,8 +308,9 @@ def build_columns(parsed: ParsedTemplate, groups: Sequence[QAGroup], texts: Mapp
             pieces = PLACEHOLDER.split(t.text)  # literal, table, column, literal, ..., literal
             used = [place[f"{a}.{b}"] for a, b in zip(pieces[1::3], pieces[2::3], strict=True)]
             for k in used:
-                if k not in readable:  # text stays as it is (value_text returns it)
-                    readable[k] = values[k] if kinds_of[k] <= {str} else list(map(value_text, values[k]))
+                if k not in readable:  # text only loses its padding (as value_text does)
+                    readable[k] = [v.strip() for v in values[k]] if kinds_of[k] <= {str} \
+                        else list(map(value_text, values[k]))
             queries.append(_fill(pieces[0::3], [readable[k] for k in used], n))
             styled.append((style, t.id))
     columns = list(parsed.output_columns)

@@ -123,9 +123,10 @@ def json_value(value: Any) -> Any:
 
 def value_text(value: Any) -> str:
     """A value as a person reads it: booleans as yes / no, date-times with a space, NULL as
-    "not recorded" (never the text 'None')."""
+    "not recorded" (never the text 'None'), text without the padding a CHAR column or a careless
+    import leaves around it ('Carine ' is written "Carine")."""
     if type(value) is str:
-        return value  # the common case, decided first
+        return value.strip()  # the common case, decided first
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, datetime):

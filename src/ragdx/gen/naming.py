@@ -41,8 +41,31 @@ _ACRONYMS = frozenset(
         "sql",
         "pk",
         "fk",
+        "msrp",
+        "sku",
+        "hcpc",
+        "dbs",
+        "nhs",
+        "gp",
+        "iban",
+        "bic",
+        "eta",
+        "etd",
+        "issn",
+        "doi",
+        "gps",
+        "kpi",
+        "roi",
+        "vin",
+        "imo",
+        "ein",
     }
 )
+# Unit abbreviations at the end of a column name ("weight_kg"): read as "weight in kg".
+_UNIT_ABBREVIATIONS = {"kg": "kg", "km": "km", "cm": "cm", "mm": "mm", "m²": "m²", "m³": "m³", "km²": "km²",
+                       "gbp": "GBP", "eur": "EUR", "usd": "USD", "chf": "CHF", "pct": "percent",
+                       "percent": "percent", "hrs": "hours", "mins": "minutes", "kwh": "kWh", "mw": "MW",
+                       "kw": "kW", "ha": "hectares", "sqm": "m²", "sqft": "square feet"}
 # Units that read as plurals after "in" ("Sales_in_Billion" means amounts in billions).
 _UNITS = frozenset(
     {
@@ -75,6 +98,7 @@ _UNITS = frozenset(
         "unit",
     }
 )
+_PLURAL_UNITS = frozenset({"years", "months", "weeks", "days", "hours", "minutes", "seconds"})
 _PLURAL_EXCEPTIONS = {
     "person": "people",
     "man": "men",
@@ -88,6 +112,8 @@ _PLURAL_EXCEPTIONS = {
 SINGULAR_EXCEPTIONS = {v: k for k, v in _PLURAL_EXCEPTIONS.items()} | {
     "persons": "person",
     "staff": "staff member",
+    "crew": "crew member",
+    "personnel": "staff member",
 }
 # Abbreviations of "number" at the end of a column name (SemesterNo, Phone_Nr).
 _NUMBER_ABBREVIATIONS = frozenset({"no", "nr", "num", "nbr"})
@@ -194,7 +220,7 @@ def readable_name(identifier: str) -> str:
     all_caps = bool(letters) and all(c.isupper() for c in letters)
     words: list[str] = []
     for token in tokens:
-        if token.lower() in _ACRONYMS:
+        if token.lower() in _ACRONYMS or _vowelless(token):
             words.append(token.upper())
         elif token.isupper() and len(token) > 1 and not all_caps:
             words.append(token)
@@ -206,6 +232,41 @@ def readable_name(identifier: str) -> str:
     if len(words) > 1 and words[-1] in _NUMBER_ABBREVIATIONS:
         words[-1] = "number"
     return " ".join(words)
+
+
+def _with_unit(phrase: str) -> str:
+    """A unit at the end of a column's phrase as people write it: ``weight kg`` -> "weight in kg",
+    ``storage m 2`` -> "storage in m²", ``duration years`` -> "duration in years" (for the noun a
+    question or a document uses; the linker matches the plain words of ``readable_name``)."""
+    words = _powers(phrase.split())
+    if len(words) > 1 and words[-1].lower() in _UNIT_ABBREVIATIONS and words[-2] != "in":
+        words[-1:] = ["in", _UNIT_ABBREVIATIONS[words[-1].lower()]]
+    elif len(words) > 1 and words[-1] in _PLURAL_UNITS and words[-2] != "in":
+        words[-1:] = ["in", words[-1]]
+    return " ".join(words)
+
+
+# Abbreviations without a vowel that are read as words, not spelt out as an acronym.
+_VOWELLESS_WORDS = frozenset({"nr", "qty", "pct", "kg", "km", "cm", "mm", "ml", "hrs", "st", "mr", "ms", "mrs", "dr",
+                              "ft", "lb", "lbs", "pcs", "ext", "sqm", "sqft", "kwh", "mw", "kw", "th", "nd", "rd",
+                              "cnt", "dt", "tm", "pts", "pt", "wk", "wks", "yr", "yrs", "hr", "sgl", "dbl", "ltd"})
+
+
+def _vowelless(token: str) -> bool:
+    """``mrn``, ``sku``, ``hcpc``, ``msrp``: a token with no vowel is an acronym people spell out."""
+    low = token.lower()
+    return 2 <= len(low) <= 5 and low.isalpha() and not set(low) & set("aeiouy") and low not in _VOWELLESS_WORDS
+
+
+def _powers(words: list[str]) -> list[str]:
+    """``storage_m2`` splits into "m", "2": a length unit before 2 or 3 is an area or volume."""
+    out: list[str] = []
+    for word in words:
+        if word in ("2", "3") and out and out[-1].lower() in ("m", "km", "cm", "ft"):
+            out[-1] = out[-1].lower() + ("²" if word == "2" else "³")
+        else:
+            out.append(word)
+    return out
 
 
 def readable_entity(table: str) -> str:
@@ -236,18 +297,93 @@ COLUMN_SYNONYMS = {
     "qty": "quantity", "desc": "description", "addr": "address", "tel": "telephone number",
     "email": "email address", "e mail": "email address", "mail": "email address",
     "photo path": "photo file", "discontinued": "discontinued status", "reports to": "manager",
+    "kind": "type", "msrp": "MSRP", "pub date": "publication date", "duration min": "duration in minutes",
+    "dur min": "duration in minutes", "length min": "length in minutes", "ext": "phone extension",
+    "phone ext": "phone extension", "entered service": "date of entry into service",
+    "d o b": "date of birth",
 }
 COMPANY_WORDS = frozenset({"company", "organisation", "organization", "business", "trade", "brand",
                             "full", "display"})
 
 
+# A column named by what happened to a row ("joined", "hired_on", "FoundedYear") holds when it
+# happened: participle -> (the event's noun, the verb's base form when the row does it itself).
+# The noun names the column ("joining date"); the verb asks the question ("When did X join?",
+# "When was X hired?"). "occurred" has no noun of its own: its column is the row's date.
+DATE_VERBS: dict[str, tuple[str, str | None]] = {
+    "hired": ("hire", None), "joined": ("joining", "join"), "opened": ("opening", None),
+    "occurred": ("", "occur"), "happened": ("", "happen"), "founded": ("founding", None),
+    "established": ("founding", None), "created": ("creation", None), "registered": ("registration", None),
+    "closed": ("closing", None), "started": ("start", "start"), "ended": ("end", "end"),
+    "released": ("release", None), "published": ("publication", None), "completed": ("completion", None),
+    "signed": ("signing", None), "issued": ("issue", None), "paid": ("payment", None),
+    "received": ("receipt", None), "delivered": ("delivery", None), "shipped": ("shipping", None),
+    "referred": ("referral", None), "discharged": ("discharge", None), "admitted": ("admission", None),
+    "logged": ("logging", None), "reported": ("report", None), "approved": ("approval", None),
+    "submitted": ("submission", None), "cancelled": ("cancellation", None), "canceled": ("cancellation", None),
+    "expired": ("expiry", "expire"), "expires": ("expiry", "expire"), "renewed": ("renewal", None),
+    "visited": ("visit", None), "launched": ("launch", None), "built": ("build", None),
+    "born": ("birth", None), "died": ("death", "die"), "enrolled": ("enrolment", "enrol"),
+    "graduated": ("graduation", "graduate"), "retired": ("retirement", "retire"),
+    "ordered": ("order", None), "booked": ("booking", None), "commissioned": ("commissioning", None),
+    "married": ("marriage", None), "arrived": ("arrival", "arrive"), "departed": ("departure", "depart"),
+    "left": ("leaving", "leave"), "checked": ("check", None), "inspected": ("inspection", None),
+    "treated": ("treatment", None), "assessed": ("assessment", None), "sold": ("sale", None),
+}
+# the event noun back to its participle, to ask "When was X hired?" of a "hire date"
+EVENT_PARTICIPLES = {noun: participle for participle, (noun, _) in DATE_VERBS.items() if noun} | {
+    "order": "placed", "ship": "shipped", "release": "released", "start": "started", "end": "ended",
+    "publish": "published", "invoice": "invoiced", "death": "died", "birth": "born"}
+# "since" alone, or after the role the row took on then ("client since", "member since")
+_SINCE = "since"
+
+
+def _event_phrase(words: list[str]) -> str | None:
+    """"hired on" -> "hire date", "joined" -> "joining date", "FoundedYear" -> "founding year",
+    "client since" -> "client start date"; None when the column names no event."""
+    low = [w.lower() for w in words]
+    if low and low[-1] == _SINCE:
+        return " ".join(words[:-1] + ["start", "date"])
+    if not low or low[0] not in DATE_VERBS:
+        return None
+    noun = DATE_VERBS[low[0]][0]
+    rest = low[1:]
+    if rest in ([], ["on"], ["at"], ["date"], ["on", "date"], ["time"]):
+        if low[0] == "born":
+            return "date of birth"
+        if low[0] == "died":
+            return "date of death"
+        return "build year" if low[0] == "built" else f"{noun} date".strip()
+    if rest == ["year"]:
+        return f"{noun} year".strip()
+    return None
+
+
+def event_verb(column: str) -> tuple[str, str | None] | None:
+    """(participle, base form when the row does it itself) of a column named by an event
+    (``hired_on`` -> ("hired", None), ``occurred`` -> ("occurred", "occur"), ``HireDate`` ->
+    ("hired", None)), so a question can ask "When was X hired?"; None otherwise."""
+    low = low_words(column)
+    if not low:
+        return None
+    if low[0] in DATE_VERBS and _event_phrase(low) is not None:
+        return low[0], DATE_VERBS[low[0]][1]
+    if len(low) == 2 and low[1] == "date" and low[0] in EVENT_PARTICIPLES:
+        participle = EVENT_PARTICIPLES[low[0]]
+        return participle, DATE_VERBS.get(participle, ("", None))[1]
+    return None
+
+
 def column_phrase(column: str) -> str:
     """A column name as the noun a person would use: split, then the synonym table
-    (``HomePage`` -> "website", ``ShipCity`` -> "shipping city")."""
-    phrase = readable_name(column)
+    (``HomePage`` -> "website", ``ShipCity`` -> "shipping city", ``hired_on`` -> "hire date")."""
+    phrase = _with_unit(readable_name(column))
     low = phrase.lower()
     if low in COLUMN_SYNONYMS:
         return COLUMN_SYNONYMS[low]
+    event = _event_phrase(phrase.split())
+    if event is not None:
+        return event
     words = phrase.split()
     if len(words) > 1 and words[0].lower() == "ship":
         rest = " ".join(words[1:])
@@ -320,6 +456,9 @@ def relation_noun(fk_column: str, ref_table: str) -> str:
     phrase = " ".join(low)
     if phrase in RELATION_SYNONYMS:
         return RELATION_SYNONYMS[phrase]
+    verbal = _verbal_relation(low, entity)
+    if verbal is not None:
+        return verbal
     for noun in table_words(ref_table):  # as written ("staff") and as its noun ("staff member")
         n = len(noun)
         if n and len(low) > n and low[-n:] == noun and low[-n - 1] in ROLE_NOUNS:
@@ -327,3 +466,19 @@ def relation_noun(fk_column: str, ref_table: str) -> str:
         if low == noun:
             return entity
     return " ".join(words)
+
+
+# "from_port" / "to_port": where a journey starts and ends
+_DIRECTIONS = {"from": "departure", "to": "destination", "origin": "origin", "dest": "destination",
+               "destination": "destination", "source": "source", "target": "target"}
+
+
+def _verbal_relation(low: list[str], entity: str) -> str | None:
+    """A key column named by a verb or a direction, as a noun: ``logged_by`` -> "logging
+    volunteer", ``reported_by`` -> "reporting crew member", ``from_port`` -> "departure port",
+    ``to_port`` -> "destination port"; None when the name is a noun already."""
+    if len(low) >= 2 and low[-1] == "by" and low[-2].endswith("ed") and len(low[-2]) > 4:
+        return f"{low[-2][:-2]}ing {entity}"  # logged -> logging, referred -> referring, approved -> approving
+    if len(low) == 2 and low[0] in ("from", "to", "origin", "dest", "destination", "source", "target"):
+        return f"{_DIRECTIONS[low[0]]} {low[1]}"
+    return None

@@ -692,11 +692,76 @@ def _answerable(table: TableInfo, column: str) -> bool:
     return not is_surrogate(table, column) and not is_binary(table, column)
 
 
+#: a text column whose values average more than this many characters is free text (notes, a
+#: blurb): measured on the project's databases, names and titles stay under 52 characters and
+#: descriptions, notes and bios average 96 to 265, and no reader writes a paragraph back verbatim
+LONG_TEXT = 80
+#: words of a column that holds contact details: what a person looks up in a directory, not asks
+#: an assistant, and whose spellings ("+33 1 47 23 44 04") no reader reproduces
+CONTACT_WORDS = frozenset({"phone", "telephone", "tel", "mobile", "cell", "fax", "email", "mail",
+                           "address", "postal", "zip", "postcode", "url", "website", "homepage",
+                           "extension", "ext", "twitter", "linkedin"})
+# the last word of an integer column that counts or ranks, which may hold only two values
+# without being a yes/no flag ("berths" 1 or 2)
+_QUANTITY_WORDS = frozenset({"number", "count", "year", "years", "position", "rank", "level", "grade",
+                             "floor", "size", "age", "quantity", "order", "sequence", "seq", "priority"})
+
+
+def _is_flag(table: TableInfo, column: str) -> bool:
+    """An integer column holding at most two values under a name that is no quantity: a 0/1 flag
+    ("perishable", "has_hydro_pool"), whose answer reads as a code (a real boolean reads yes/no)."""
+    col = table.column(column)
+    if col.distinct is None or col.distinct > 2 or (table.rows or 0) < 3:
+        return False
+    if col.kind == "text":  # '0' / '1', 'Y' / 'N' stored as text
+        return col.mean_length is not None and col.mean_length <= 1
+    if col.kind != "integer":
+        return False
+    words = low_words(column)
+    return bool(words) and words[-1] not in _QUANTITY_WORDS and not words[-1].endswith("s")
+
+
+def left_out_reason(table: TableInfo, column: str) -> str | None:
+    """Why the default templates do not ask for this column although it is no key, id or blob
+    (issue 22 item 3), or None: a constant, long free text, a contact detail or a 0/1 flag. A
+    column named under ``ask:`` in ``ragdx.yaml`` is asked about whatever it holds."""
+    col = table.column(column)
+    if col.name in table.asked:
+        return None
+    present = (table.rows or 0) - (col.nulls or 0)
+    if col.distinct == 1 and present >= 2:
+        return "constant: one value in every row"
+    if col.kind == "text" and col.mean_length is not None and col.mean_length > LONG_TEXT:
+        return f"long free text: {col.mean_length:.0f} characters on average"
+    words = low_words(column)
+    if (set(words) | {a + b for a, b in itertools.pairwise(words)}) & CONTACT_WORDS:  # "home page"
+        return "contact detail"
+    if words[-1:] in (["path"], ["file"], ["filename"]):
+        return "a file path"
+    if _is_flag(table, column):
+        return "a 0/1 flag: its answer reads as a code"
+    if table.primary_key == [col.name] and name_rank(table, col.name) is None \
+            and lookup_keys(table) not in ([], [col.name]):
+        # the key other tables join on ('K-01'), where people name the row otherwise (by city)
+        return f"key code: the row is named by {', '.join(lookup_keys(table))}"
+    return None
+
+
+def left_out_columns(schema: Schema) -> list[tuple[str, str, str]]:
+    """(table, column, reason) for every column the default templates leave out by
+    :func:`left_out_reason`, so that ``ragdx templates sql`` can say so."""
+    return [(t.name, c.name, reason) for t in schema.tables.values() if t.rows
+            for c in t.columns if _answerable(t, c.name) and t.foreign_key_of(c.name) is None
+            and (reason := left_out_reason(t, c.name)) is not None]
+
+
 def _attributes(table: TableInfo, exclude: set[str]) -> list[str]:
     """Columns worth asking for: not the key, not an id, not binary, not a foreign key (those
-    are asked through the join, by the related entity's name)."""
+    are asked through the join, by the related entity's name), and none that
+    :func:`left_out_reason` leaves out."""
     return [c.name for c in table.columns
-            if c.name not in exclude and _answerable(table, c.name) and table.foreign_key_of(c.name) is None]
+            if c.name not in exclude and _answerable(table, c.name) and table.foreign_key_of(c.name) is None
+            and left_out_reason(table, c.name) is None]
 
 
 def is_association(table: TableInfo) -> bool:

@@ -16,15 +16,19 @@ from dataclasses import dataclass
 
 from ragdx.gen.naming import (
     COMPANY_WORDS,
+    ROLE_NOUNS,
     SINGULAR_EXCEPTIONS,
     SINGULAR_IN_S,
     UNCOUNTABLE,
     column_phrase,
+    event_verb,
     low_words,
+    names_a_place,
     plural_phrase,
     readable_entity,
     readable_name,
     relation_noun,
+    singular_word,
     starts_with_table,
     table_words,
 )
@@ -35,11 +39,12 @@ __all__ = ["BUILTIN_STYLES", "verbalise"]
 
 BUILTIN_STYLES: dict[str, str] = {
     "short": (
-        "Short and Clear: keep queries short and straightforward, cut down on words and skip parts "
-        "of speech such as articles and conjunctions. Fragmented phrases are fine as long as they "
-        "still convey the full meaning of the question. Valid: \"client of '[Project.Name]'\", "
-        '"industry, client \'[Client.Name]\'". Invalid: "What is the client of the project '
-        "'[Project.Name]'?\" (too many words)."
+        "Short and Clear: keep queries short and straightforward, the few words a person types into "
+        "a search box: a brief question or request with no filler, keeping only the articles the "
+        "grammar needs, and never a telegraphic \"label: attribute\" fragment. Valid: \"Who is the "
+        "client of '[Project.Name]'?\", \"Industry of '[Client.Name]'?\". Invalid: \"project "
+        "'[Project.Name]': client\" (a fragment), \"I would like to know who the client of the project "
+        "'[Project.Name]' is\" (too many words)."
     ),
     "long": (
         "Long and Detailed: write complete, grammatical sentences with longer and more complex "
@@ -110,6 +115,19 @@ def _is_number_key(column: str, table: str, kind: str = "") -> bool:
     return not words[:-1] or words[:-1] in table_words(table)
 
 
+# the last word of a column that holds a row's reference (an order number, an episode ref)
+_REFERENCE_WORDS = frozenset({"id", "no", "number", "nr", "num", "ref", "reference", "code"})
+
+
+def _is_reference(column: str, table: str, kind: str) -> bool:
+    """A number that names a row on its own (order 10248, site visit 176): an own number key,
+    or any integer column whose name ends in a reference word (``visit_id`` of ``site_visits``)."""
+    if _is_number_key(column, table, kind):
+        return True
+    return kind in ("integer", "number") and low_words(column)[-1:] != [] \
+        and low_words(column)[-1] in _REFERENCE_WORDS
+
+
 def _name_pair(conditions_or_columns: list[str]) -> bool:
     words = [low_words(c) for c in conditions_or_columns]
     return len(words) == 2 and words[0] in _FIRST_NAME and words[1] in _LAST_NAME
@@ -128,8 +146,8 @@ def _is_own_key(column: str, table: str) -> bool:
 def _identifies_row(target: ColumnRef) -> bool:
     """Whether asking for this column means asking for the row itself. Titles do not count:
     a Staff.Title is "Dr", not the person."""
-    if low_words(target.column)[-1:] in (["title"], ["label"]):
-        return False
+    if low_words(target.column)[-1:] in (["title"], ["label"], ["code"]):
+        return False  # a clinic's code "RED" is asked as "the code of the clinic", not "the clinic"
     return _is_own_key(target.column, target.table) or _is_name_like(target.column, target.table)
 
 
@@ -234,14 +252,27 @@ def _anchor_phrases(
 ) -> tuple[str, str, str | None]:
     kinds = kinds or {}
     columns = [c.column.column for c in conditions]
+    if _name_pair(columns[::-1]):
+        conditions, columns = conditions[::-1], columns[::-1]  # "Andreas Krüger", not "Krüger Andreas"
     if _name_pair(columns):
         # a person named by first and last name: one quoted name, "employee 'Nancy Davolio'"
         name = f"'[{conditions[0].placeholder}] [{conditions[1].placeholder}]'"
         return f"the {kind} {name}", f"{kind} {name}", name
-    if len(conditions) == 1 and _is_number_key(columns[0], table, kinds.get(conditions[0].placeholder, "")):
-        # a number people use to name a row: "order 10248", never "order with ID '10248'"
+    if len(conditions) == 1 and _is_reference(columns[0], table, kinds.get(conditions[0].placeholder, "")):
+        # a number people use to name a row: "order 10248", never "order with ID '10248'";
+        # "site visit 176", not "site visit with visit ID '176'"
         core = f"{kind} [{conditions[0].placeholder}]"
         return f"{kind} [{conditions[0].placeholder}]", core, None
+    if len(conditions) == 1 and low_words(columns[0])[-1:] and low_words(columns[0])[-1] in _REFERENCE_WORDS \
+            and not _is_name_like(columns[0], table):
+        # a reference code names its row the same way: "the incident 'INC-2022-005'", not "the
+        # incident with ref 'INC-2022-005'"
+        core = f"{kind} {_quoted(conditions[0].placeholder)}"
+        return f"the {core}", core, None
+    if len(conditions) == 1 and names_a_place(columns[0]):
+        # a row named by its place: "the 'Paris' office", not "the office with city 'Paris'"
+        core = f"{_quoted(conditions[0].placeholder)} {kind}"
+        return f"the {core}", f"the {core}", None
     named = [c for c in conditions if _is_name_like(c.column.column, table)]
     primary = named[0] if named else None
     rest = [c for c in conditions if c is not primary]
@@ -267,8 +298,20 @@ def _target_word(column: str) -> str:
     return column_phrase(column)
 
 
-def _target_words(targets: list[ColumnRef]) -> list[str]:
-    return [_target_word(t.column) for t in targets] or ["details"]
+def _target_words(targets: list[ColumnRef], kinds: tuple[str, ...] = ()) -> list[str]:
+    words = [_target_word(t.column) for t in targets] or ["details"]
+    if len(targets) == 1 and kinds in (("integer",), ("number",)) and _is_count(words[0]):
+        # an integer under a plural noun counts things: "the number of passengers", never
+        # "What are the passengers of ...?"
+        words = [f"number of {words[0]}"]
+    return words
+
+
+def _is_count(phrase: str) -> bool:
+    if phrase.startswith("units "):  # "units in stock", "units on order"
+        return True
+    return _looks_plural(phrase) and " in " not in f" {phrase} " and phrase[:1].islower() \
+        and phrase.split()[-1] not in ("headquarters", "premises", "sales", "assets", "profits", "earnings")
 
 
 @dataclass(frozen=True, slots=True)
@@ -349,7 +392,7 @@ def _single_anchor_meaning(
         if t.table.lower() not in [x.lower() for x in target_tables]:
             target_tables.append(t.table)
     targets = list(sem.targets)
-    words = _target_words(targets)
+    words = _target_words(targets, tuple(sem.target_kinds))
 
     if len(target_tables) > 1 and not _targets_identify_row(targets):
         # Columns from several tables: name each by its relation to the anchor.
@@ -387,6 +430,9 @@ def _single_anchor_meaning(
             last.noun, last.noun, last.plural, last.link, chain, full, short, bare
         )
     chain = tuple(reversed(links))
+    if len(words) == 1 and links and links[-1].link == "linked to" and not _looks_plural(words[0]) \
+            and not words[0].startswith("number of "):
+        words = [plural_phrase(words[0])]  # one title per linked course: "the titles of the courses"
     plural = len(targets) > 1 or _looks_plural(words[0])
     return _Meaning(
         _join_list(words), ", ".join(words), plural, "of", chain, full, short, bare
@@ -401,7 +447,7 @@ def _multi_anchor_meaning(
         _anchor_phrases(t, readable_entity(t), conds, kinds) for t, conds in groups.values()
     ]
     targets = list(sem.targets)
-    words = _target_words(targets)
+    words = _target_words(targets, tuple(sem.target_kinds))
     target_tables = {t.table.lower() for t in targets}
     short_anchor = ", ".join(a[1] for a in anchors)
     head, short_head = _join_list(words), ", ".join(words)
@@ -464,42 +510,69 @@ def _meaning(sem: TemplateSemantics) -> _Meaning:
 _SHORT_LINK = {"of": "of", "linked to": "linked to", "recorded for": "for"}
 
 
-_PARTICIPLES = {"birth": "born", "hire": "hired", "order": "placed", "ship": "shipped",
-                "shipped": "shipped", "release": "released", "start": "started", "end": "ended",
-                "publication": "published", "publish": "published", "delivery": "delivered",
-                "payment": "paid", "invoice": "invoiced", "registration": "registered",
-                "founding": "founded", "death": "deceased"}
 _PERSON_NOUNS = frozenset({"manager", "supervisor", "employee", "contact person", "owner", "creator",
                            "assignee", "seller", "author", "referrer", "supervisor or manager",
                            "staff member", "person", "customer contact", "representative"})
-_PLACE_HEADS = frozenset({"city", "country", "region", "state", "province"})
+# what one row of a table of people is called: asking for such a row is asking "who"
+_PERSON_ENTITIES = frozenset({"person", "employee", "staff member", "crew member", "volunteer", "therapist",
+                              "patient", "author", "editor", "student", "teacher", "doctor", "nurse", "member",
+                              "player", "driver", "lecturer", "professor", "instructor", "clinician", "worker",
+                              "customer contact", "contact", "pupil", "physician", "consultant", "artist",
+                              "actor", "director", "writer", "coach", "athlete", "people", "user", "client contact"})
+_PLACE_HEADS = frozenset({"city", "country", "region", "state", "province", "town", "county", "island"})
+# the last word of a money amount's noun: "How much is the adult fare of ...?"
+_MONEY_WORDS = frozenset({"fee", "fees", "price", "cost", "salary", "budget", "fare", "rate", "advance", "amount",
+                          "revenue", "income", "wage", "pay", "charge", "balance", "freight", "payment", "royalty"})
+
+
+def _person_head(sem: TemplateSemantics, m: _Meaning) -> bool:
+    """The answer is one or more people: a first + last name, a row of a table of people, a role
+    ("the coordinator of ..."), or a column that holds a person's name ("contact person")."""
+    targets = list(sem.targets)
+    if len(targets) == 2 and _name_pair([t.column for t in targets]):
+        return True
+    if m.head in _PERSON_NOUNS:
+        return True
+    if not _targets_identify_row(targets):
+        # a text column holding a person's name under a role ("general editor", "contact person")
+        last = m.head.split()[-1].lower() if m.head else ""
+        return len(targets) == 1 and tuple(sem.target_kinds) == ("text",) and m.head_link == "of" \
+            and (last in ROLE_NOUNS or last in _PERSON_ENTITIES)
+    entity = readable_entity(targets[0].table).lower()
+    last = singular_word(m.head.split()[-1].lower()) if m.head else ""
+    return entity in _PERSON_ENTITIES or entity.split()[-1] in _PERSON_ENTITIES or last in ROLE_NOUNS
 
 
 def _wh_question(sem: TemplateSemantics, m: _Meaning, owner: str, np: str, be: str) -> str | None:
-    """A question led by the word the column's type and role call for (who / when / where /
-    how many), or None where "what" is the natural word."""
+    """A question led by the word the answer's kind calls for (who for a person, when for a date,
+    where for a place, how much for money, how many for a count), or None where "what" is the
+    natural word."""
     head = m.head
-    person = head in _PERSON_NOUNS or (
-        len(sem.targets) == 2 and _name_pair([t.column for t in sem.targets]))
-    if person and m.head_link == "of":
+    person = _person_head(sem, m)
+    if m.head_link == "linked to":
+        return f"Who {be} {np}?" if person else f"Which {head} {be} linked to {owner}?"
+    if m.head_link != "of":
+        return None
+    if person:
         return f"Who {be} {np}?"
     kinds = sem.target_kinds
-    if len(sem.targets) != 1 or len(kinds) != 1 or m.head_link != "of":
+    if len(sem.targets) != 1 or len(kinds) != 1 or not head:
         return None
-    words = head.split()
-    if kinds[0] == "date":
-        if head == "date of birth":
-            return f"When was {owner} born?"
-        first = words[0].lower()
-        if len(words) == 2 and words[1] == "date" and first in _PARTICIPLES:
-            return f"When was {owner} {_PARTICIPLES[first]}?"
-        if len(words) == 3 and words[0] == "shipping" and words[2] == "date":
+    kind, words = kinds[0], head.split()
+    if kind == "date":
+        event = event_verb(sem.targets[0].column)
+        if event is None or m.chain and event[1] is None and words[0] == "shipping":
             return None
-        return f"On what date {be} {np}?"
-    if kinds[0] == "integer" and words[0] in ("units", "number") and m.plural:
-        return f"How many {head} does {owner} have?"
+        participle, base = event
+        return f"When did {owner} {base}?" if base else f"When was {owner} {participle}?"
+    if head == "age" and kind in ("integer", "number"):
+        return f"How old is {owner}?"
+    if kind in ("integer", "number") and (words[-1] in _MONEY_WORDS or head == "credit limit"):
+        return f"How much {be} {np}?"
+    if head.startswith("number of "):
+        return f"How many {head[len('number of '):]} does {owner} have?"
     if head in _PLACE_HEADS:
-        return f"In which {head} is {owner} based?"
+        return f"Which {head} is {owner} {'on' if head == 'island' else 'in'}?"
     if len(words) == 2 and words[0] == "shipping" and words[1] in _PLACE_HEADS:
         return f"To which {words[1]} was {owner} shipped?"
     return None
@@ -514,6 +587,7 @@ def _pieces(m: _Meaning, sem: TemplateSemantics | None = None) -> dict[str, str]
 
     bare = m.anchor_bare or m.anchor
     short_bare = m.anchor_bare or m.anchor_short
+    person = sem is not None and _person_head(sem, m) and m.head_link in ("of", "linked to")
     s_head = m.short_head
     link = m.head_link
     for c in m.chain:
@@ -537,7 +611,7 @@ def _pieces(m: _Meaning, sem: TemplateSemantics | None = None) -> dict[str, str]
         "owner": owner_of(m.anchor),
         "ownerb": owner_of(bare),
         "be": "are" if m.plural else "is",
-        "what_c": "what're" if m.plural else "what's",
+        "what_c": ("who're" if m.plural else "who's") if person else ("what're" if m.plural else "what's"),
         "it": "they" if m.plural else "it",
         "it_obj": "them" if m.plural else "it",
         "s_np": f"{s_head} {s_link} {m.anchor_short}",
@@ -545,29 +619,37 @@ def _pieces(m: _Meaning, sem: TemplateSemantics | None = None) -> dict[str, str]
         "s_anchor": m.anchor_short,
         "s_bare": short_bare,
         "s_poss": s_poss,
-    } | _questions(m, sem, owner_of(m.anchor), np(m.anchor), "are" if m.plural else "is")
+        "What_c": ("Who are" if m.plural else "Who's") if person else ("What are" if m.plural else "What's"),
+        "Head_of": f"{m.head[:1].upper()}{m.head[1:]} {m.head_link}",
+    } | _questions(m, sem, owner_of(m.anchor), np(m.anchor), "are" if m.plural else "is",
+                   (owner_of(bare), np(bare)))
 
 
-def _questions(m: _Meaning, sem: TemplateSemantics | None, owner: str, np: str, be: str) -> dict[str, str]:
+def _questions(m: _Meaning, sem: TemplateSemantics | None, owner: str, np: str, be: str,
+               bare: tuple[str, str]) -> dict[str, str]:
     wh = _wh_question(sem, m, owner, np, be) if sem is not None else None
-    question = wh or f"What {be} {np}?"
-    person = m.head in _PERSON_NOUNS and m.head_link == "of"
-    return {"wh": wh or "", "question": question, "what": "who" if person else "what",
+    wh_b = _wh_question(sem, m, *bare, be) if sem is not None else None
+    person = sem is not None and _person_head(sem, m) and m.head_link in ("of", "linked to")
+    question = wh or f"{'Who' if person else 'What'} {be} {np}?"
+    return {"wh": wh or "", "wh_b": wh_b or "", "question": question, "what": "who" if person else "what",
+            "What": "Who" if person else "What", "Which": "Which" if person else "What",
             "question_lower": question[:1].lower() + question[1:] if not question.startswith("I ") else question}
 
 
 # Frames are ordered so that the first few of each style already differ in structure, since
 # callers usually ask for only a handful.
 _FRAMES: dict[str, tuple[str, ...]] = {
+    # Short questions a person types into a search box, whole but terse: never a "label:
+    # attribute" fragment (read as telegraphic by people who judged them, issue 22).
     "short": (
-        "{s_npb}",
-        "{s_anchor}: {s_poss}",
-        "{s_np}",
-        "{s_poss}, {s_anchor}",
-        "{s_anchor} {s_poss}?",
-        "{s_poss} lookup: {s_anchor}",
-        "need {s_poss} for {s_bare}",
-        "{s_anchor} – {s_poss}",
+        "{wh_b}",
+        "{What_c} {npb}?",
+        "{Head_of} {ownerb}?",
+        "Do you know {npb}?",
+        "Tell me {npb}.",
+        "{wh}",
+        "{What} {be} {np}?",
+        "Looking for {npb}.",
     ),
     "long": (
         # Three shapes of sentence first (question first, context first, a conditional
@@ -605,7 +687,7 @@ _FRAMES: dict[str, tuple[str, ...]] = {
         ),
         (
             "A question came up during a discussion with my colleagues about {owner}, and since we "
-            "could not agree on the answer, I would like you to tell me what the {head} {be} "
+            "could not agree on the answer, I would like you to tell me {what} the {head} {be} "
             "according to the information that is available."
         ),
         (
@@ -626,12 +708,12 @@ _FRAMES: dict[str, tuple[str, ...]] = {
     ),
     "interrogative": (
         "{wh}",
-        "What {be} {np}?",
-        "What {head} {be} recorded for {owner}?",
-        "What {be} {npb}?",
+        "{What} {be} {np}?",
+        "{Which} {head} {be} recorded for {owner}?",
+        "{What} {be} {npb}?",
         "Do you know {np}?",
         "For {owner}, what {be} the {head}?",
-        "Can you tell me what {np} {be}?",
+        "Can you tell me {what} {np} {be}?",
         "Could you look up {npb}?",
         "What does the data say about {np}?",
     ),
@@ -659,7 +741,7 @@ _FRAMES: dict[str, tuple[str, ...]] = {
     "casual": (
         "hey, {what_c} {np}?",
         "{what_c} {npb}? need it quick",
-        "any idea what {np} {be}? can't find {it_obj}",
+        "any idea {what} {np} {be}? can't find {it_obj}",
         "quick q: {what_c} the {head} for {ownerb}?",
         "can't remember {np}, can you help me out?",
         "I'm curious, {what_c} {npb}?",
@@ -692,7 +774,7 @@ def verbalise(sem: TemplateSemantics, style: str, n: int) -> list[str]:
     texts: list[str] = []
     seen: set[str] = set()
     for frame in _FRAMES[style]:
-        if "{wh}" in frame and not values["wh"]:
+        if ("{wh}" in frame and not values["wh"]) or ("{wh_b}" in frame and not values["wh_b"]):
             continue  # no question word fits this column better than "what"
         text = frame.format(**values)
         # Phrasings that differ only in case, spacing or final punctuation count as one
