@@ -306,6 +306,9 @@ def test_end_to_end_run_evaluate_report(tmp_path):
     assert absent["abstained"] == 0 and absent["over_answered"] == absent["records"] > 0
     assert data["by_kind"]["false_premise"]["right"] == data["by_kind"]["false_premise"]["records"]
     assert data["blame"]["over_answered"] == {"lm_failure": absent["records"]}
+    # every kind's precision is measured against its own partners (gen.refusals pairs one for one; a
+    # partner whose facts the knowledge base leaves out is no question to answer here, so at most as many)
+    assert all(0 < v["paired_answerable"] <= v["records"] for v in data["by_kind"].values()), data["by_kind"]
     # the knowledge-boundary tester ran on the dataset's knowledge base (BM25: no model to load)
     boundary = data["boundary"]
     assert boundary["records"] == sum(v["records"] for v in data["by_kind"].values())
