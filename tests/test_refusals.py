@@ -220,4 +220,4 @@ def test_shortenings_are_names_and_premises_are_words():
     assert shortened_references(["Pavlova, Ltd.", "Specialty Biscuits, Ltd.", "Tokyo Traders"]) == []
     assert shortened_references(["Chef Anton's Cajun Seasoning", "Chef Anton's Gumbo Mix"]) == \
         ["Chef Anton's", "Chef"]
-    assert shortened_references(["A1 B", "A1 C"]) == []
+    assert shortened_references(["A1 B", "A1 C"]) == [] and shortened_references(["New York", "New Delhi"]) == []

@@ -232,9 +232,11 @@ _LEGAL_FORMS = frozenset({"ltd", "inc", "co", "corp", "llc", "plc", "gmbh", "ag"
 
 def _shortening(words: Sequence[str]) -> bool:
     """Whether ``words`` can stand for a name: three letters or more, every word made of
-    letters (apostrophes and hyphens allowed: "D'Arcy"), no legal form ("Ltd.") alone."""
+    letters (apostrophes and hyphens allowed: "D'Arcy"; so no LIKE wildcard either), four letters
+    or more for one word, no legal form ("Ltd.") alone."""
     bare = [w.replace("'", "").replace("-", "").replace("’", "") for w in words]
-    if not all(b.isalpha() for b in bare) or sum(len(b) for b in bare) < 3:
+    # one short word ("New" of New England and New Orleans) names nothing by itself
+    if not all(b.isalpha() for b in bare) or sum(len(b) for b in bare) < (4 if len(bare) == 1 else 3):
         return False
     return not (len(bare) == 1 and bare[0].lower() in _LEGAL_FORMS)
 
@@ -242,7 +244,7 @@ def _shortening(words: Sequence[str]) -> bool:
 def shortened_references(values: Sequence[str]) -> list[str]:
     """Words people shorten names to that two or more of ``values`` share: a last word (a
     surname) or first words (a title's head, "Principles" of two courses), without trailing
-    link words ("Master", not "Master in"), never a whole value nor shorter than three letters.
+    link words ("Master", not "Master in"), never a whole value, nor a code or a short word.
     Longest first: the more a shortening says, the more natural it reads."""
     whole = {v.casefold() for v in values}
     counts: Counter = Counter()
@@ -299,8 +301,8 @@ def _ambiguous(ctx: _Ctx, p: ParsedTemplate, g: QAGroup, texts, refs: list[str])
             continue  # one row, or one row named exactly so: a person would mean that one
         found = run_per_combination(ctx.engine, p, [(n,) for n in names], ctx.schema)
         candidates = [[n, *row] for n in names if (n,) in found for row in found[(n,)].rows]
-        if len({tuple(c[1:]) for c in candidates}) < 2:
-            continue  # every row it could mean gives the same answer: not ambiguous for this question
+        if len({tuple(c[1:]) for c in candidates if any(v is not None for v in c[1:])}) < 2:
+            continue  # the rows it could mean do not give two stated answers: no choice to make
         cols = [column, *p.output_columns]
         ents = sorted({e for n in names if (n,) in found for e in found[(n,)].entities})
         return _Made("ambiguous_reference", p, g, texts, p, texts, (ref,), witness, cols,
