@@ -148,3 +148,21 @@ def test_names_side_by_side_in_a_list_or_a_message_header_say_nothing_of_who_rep
         "bio": "Nancy Davolio reports to Andrew Fuller.",
     }, ["employees.reports_to@1"])
     assert boss == ["bio"]
+
+
+def test_a_fixed_width_tables_header_underlined_by_a_rule_is_its_header(tmp_path):
+    """"Badge  Surname  Forename  DBS" over a line of dashes is the header of the fixed-width table
+    below it, not a Markdown setext heading: each row is read with it ("Y" under "DBS")."""
+    world = _world(tmp_path, """
+        CREATE TABLE volunteers (volunteer_id INTEGER PRIMARY KEY, badge_no TEXT UNIQUE, first_name TEXT,
+                                 last_name TEXT, dbs_checked INTEGER NOT NULL CHECK (dbs_checked IN (0, 1)));
+        INSERT INTO volunteers VALUES (1, 'BFB-0125', 'Joyce', 'Fernandes', 1), (2, 'BFB-0127', 'Sarah', 'Jones', 0),
+                                      (3, 'BFB-0128', 'Gillian', 'Pike', 1);
+    """)
+    register = ("BADGE REGISTER\n\nBadge     Surname       Forename    DBS  Home site\n"
+                "-----------------------------------------------------\n"
+                "BFB-0125  Fernandes     Joyce       Y    Kingsmead Hub\n"
+                "BFB-0127  Jones         Sarah       N    Marsh End Centre\n"
+                "BFB-0128  Pike          Gillian     Y    Felby Baptist Church\n")
+    joyce, sarah = _gold(world, {"register": register}, ["volunteers.dbs_checked@1"], ["volunteers.dbs_checked@2"])
+    assert joyce == ["register"] and sarah == ["register"]

@@ -142,6 +142,12 @@ def _fixed_columns(line: str) -> int:
     return len(re.split(r"\s{2,}|\t", s)) if s else 0
 
 
+def _ruled_header(raw: list[str], i: int) -> bool:
+    """Is line ``i``, underlined by a rule, the header of a fixed-width table below it ("Badge
+    Surname Forename Joined DBS" over "-----" and rows in the same columns), not a heading?"""
+    return _fixed_columns(raw[i]) >= 3 and i + 2 < len(raw) and _fixed_columns(raw[i + 2]) >= 3
+
+
 def _is_heading_line(line: str, alone: bool) -> bool:
     """A short line standing alone with no closing punctuation: a plain-text heading."""
     s = line.strip()
@@ -205,7 +211,7 @@ def blocks(text: str, *, max_words: int = MAX_BLOCK_WORDS) -> list[Block]:
             i += 1
             continue
         if i + 1 < n and not blank[i] and _SETEXT.match(raw[i + 1]) and not _is_pipe_row(line) \
-                and (i == 0 or blank[i - 1]) and len(line.split()) <= 12:
+                and (i == 0 or blank[i - 1]) and len(line.split()) <= 12 and not _ruled_header(raw, i):
             level = 1 if raw[i + 1].strip().startswith("=") else 2
             s = line.strip()
             a = lines[i][0] + line.index(s)
