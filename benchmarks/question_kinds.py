@@ -109,7 +109,16 @@ def main() -> None:
             finally:
                 if admin is not None:
                     drop(url)
-    print("\nCells: groups asked (kind templates). `wrong`: groups whose answer differs from the hand-worked truth.")
+    print("\nCells: groups asked (kind templates). `wrong`: groups whose answer differs from the hand-worked truth. "
+          "Two cores shared with other work: the seconds are indicative only.")
+    print("\n## Two questions of each kind per database (SQLite, default cap, the first groups drawn)\n")
+    for name, (path, _) in sources.items():
+        engine = connect(f"sqlite:///{path}")
+        records, _ = kind_records(engine, inspect_schema(engine), KINDS, ["interrogative"], 25, 0)
+        engine.dispose()
+        for kind in KINDS:
+            for r in [r for r in records if r.question_kind == kind][:2]:
+                print(f"- {name}, {kind}: {r.query} -> {r.answer_text[:100]}")
     for line in missing:
         print(f"\nnot measured: {line}")
 
