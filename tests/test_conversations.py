@@ -363,6 +363,11 @@ def test_blame_names_history_handling_retrieval_and_the_lm_for_injected_faults(t
     assert "standalone_probes" in result.inputs
     summary = (Path(result.output) / "summary.md").read_text()
     assert "## Conversations (per turn)" in summary and "follow-ups blamed on history handling" in summary
+    # the report: its section, and history handling weighed in the diagnosis with the other modules
+    html = Path(ragdx.report(tmp_path / "run", tmp_path / "report.html", n_boot=50)).read_text()
+    assert 'id="conversations"' in html and "history-handling failure" in html
+    md = Path(ragdx.report(tmp_path / "run", tmp_path / "report.md", n_boot=50)).read_text()
+    assert "**Conversations (per turn)**" in md
     assert set(conv["by_turn"]) >= {"1", "2", "3"} and conv["by_turn"]["1"]["blame"].get("history_failure") is None
     # the control: the same run without the standalone probes
     (tmp_path / "run" / "standalone_probes.jsonl").unlink()

@@ -84,6 +84,8 @@ VERDICT_LABELS = {
     "lm_failure": "LM failure", "kb_or_retrieval": "knowledge base or retriever (unsure)",
     "retrieval_or_lm": "retriever or LM (unsure)", "undetermined": "undetermined (unsure)",
     "unjudged": "unjudged (judge failed)",
+    # a follow-up of a conversation whose standalone question retrieved the evidence (ragdx.evaluate.conversations)
+    "history_failure": "history-handling failure",
 }
 #: ``retrieval_note`` values of a judgement whose retrieval could not be judged
 RETRIEVAL_IDS_UNMATCHED, RETRIEVAL_NO_CONTEXT, CORPUS_CHANGED = "ids_unmatched", "no_context", "corpus_changed"

@@ -267,6 +267,8 @@ def _system(run: dict[str, Any], records_by_id: dict[str, Any], *, n_boot: int, 
         "style_test": m.comparison,
         # records to refuse (issue 26): abstention precision/recall per kind and its blame; None without
         "abstention": m.extra.get("abstention"),
+        # conversations (issue 26): accuracy and blame per turn, history handling the fourth module
+        "conversations": m.extra.get("conversations"),
         "per_template": _per_template(run["judgements"], run["blame"], records_by_id),
         "counts": (run["manifest"].counts or {}),
         "diagnosis": diagnose(run["name"], run["blame"].values(), run["judgements"], n_boot=n_boot, seed=seed),

@@ -21,10 +21,19 @@ from ragdx.evaluate.protocol import UNSURE, VERDICT_LABELS
 
 #: the confident verdicts that blame one module, and the module each blames
 MODULES = (("kb_gap", "knowledge base"), ("retrieval_failure", "retriever"), ("lm_failure", "language model"))
+#: the fourth module, for a dataset with conversations: counted only where a verdict names it, so that
+#: every other system's diagnosis (and its report) is what it was
+HISTORY = ("history_failure", "history handling")
 #: what fixing each module means, for the headline
 FIXES = {"kb_gap": "add the facts it leaves out", "retrieval_failure": "the documents stating the facts exist "
          "but are not retrieved", "lm_failure": "the documents stating the facts are retrieved and the answer is "
-         "still wrong"}
+         "still wrong", "history_failure": "the follow-ups' evidence is found for the question written out in "
+         "full, not for the follow-up as the system read the conversation"}
+
+
+def modules_of(verdicts: Iterable[str | None]) -> tuple[tuple[str, str], ...]:
+    """The modules a diagnosis weighs: :data:`MODULES`, and history handling where a verdict names it."""
+    return (*MODULES, HISTORY) if HISTORY[0] in set(verdicts) else MODULES
 NONE = "none"
 #: an example query, answer or response is cut to this many characters in the evidence line
 EXAMPLE_CHARS = 90
@@ -82,20 +91,21 @@ def _cut(text: str | None) -> str:
     return text if len(text) <= EXAMPLE_CHARS else text[: EXAMPLE_CHARS - 1] + "…"
 
 
-def _bootstrap(rows: list[Mapping], n_boot: int, seed: int) -> np.ndarray:
+def _bootstrap(rows: list[Mapping], n_boot: int, seed: int,
+               modules: tuple[tuple[str, str], ...] = MODULES) -> np.ndarray:
     """Per resample of semantic groups: the sums of (wrong, one column per module, unsure)."""
     from ragdx.evaluate.stats import bootstrap_sums
 
     groups = {g: i for i, g in enumerate(dict.fromkeys(r.get("group_id", r["id"]) for r in rows))}
-    cols = {v: 1 + i for i, (v, _) in enumerate(MODULES)}
-    matrix = np.zeros((len(groups), 2 + len(MODULES)))
+    cols = {v: 1 + i for i, (v, _) in enumerate(modules)}
+    matrix = np.zeros((len(groups), 2 + len(modules)))
     for r in rows:
         v = r.get("verdict")
         if v in ("correct", "unjudged", None):
             continue
         g = groups[r.get("group_id", r["id"])]
         matrix[g, 0] += 1
-        matrix[g, cols.get(v, len(MODULES) + 1)] += 1  # an unsure verdict names no module
+        matrix[g, cols.get(v, len(modules) + 1)] += 1  # an unsure verdict names no module
     (sums,) = bootstrap_sums([matrix], n_boot=n_boot, seed=seed)
     with np.errstate(invalid="ignore", divide="ignore"):
         return sums[:, 1:] / sums[:, :1]
@@ -152,12 +162,13 @@ def diagnose(system: str, blame_rows: Iterable[Mapping], judgements: Iterable[ob
     by_id = {getattr(j, "id", None): j for j in judgements}
     if wrong == 0 or unsure == wrong:
         return _nothing(system, judged, wrong, unjudged, unsure, rows, by_id)
-    samples = _bootstrap(rows, n_boot, seed)
+    modules = modules_of(counts)
+    samples = _bootstrap(rows, n_boot, seed, modules)
     shares = []
-    for i, (verdict, module) in enumerate(MODULES):
+    for i, (verdict, module) in enumerate(modules):
         lo, hi = interval(samples[:, i], level)
         shares.append(ModuleShare(verdict, module, counts.get(verdict, 0), counts.get(verdict, 0) / wrong, lo, hi))
-    order = sorted(range(len(MODULES)), key=lambda i: -shares[i].count)
+    order = sorted(range(len(modules)), key=lambda i: -shares[i].count)
     first, second = shares[order[0]], shares[order[1]]
     lead = first.share - second.share
     lead_low, lead_high = interval(samples[:, order[0]] - samples[:, order[1]], level)

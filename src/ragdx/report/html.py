@@ -11,11 +11,11 @@ from typing import Any
 from ragdx.evaluate.intervals import interval_parts
 from ragdx.report import svg
 from ragdx.report.data import HEADLINE, UNSURE, VERDICT_LABELS, VERDICTS
-from ragdx.report.diagnosis import MODULES, NONE, Diagnosis
+from ragdx.report.diagnosis import HISTORY, MODULES, NONE, Diagnosis
 
 VERDICT_COLOURS = {"correct": "#2e7d32", "kb_gap": "#7b5ea7", "retrieval_failure": "#e08a00",
                    "lm_failure": "#c62828", "kb_or_retrieval": "#b39ddb", "retrieval_or_lm": "#ffcc80",
-                   "undetermined": "#9e9e9e"}
+                   "undetermined": "#9e9e9e", "history_failure": "#00838f"}
 TAG_COLOURS = {"robust": "#2e7d32", "non_robust": "#f2b233", "gap": "#8a8f98"}
 TAG_LABELS = {"robust": "robust", "non_robust": "non-robust", "gap": "gap"}
 SYSTEM_COLOURS = ("#3367d6", "#d9480f", "#2b8a3e", "#862e9c", "#0b7285", "#5c940d")
@@ -188,6 +188,8 @@ def _nav(data: dict[str, Any]) -> str:
              ("systems", "Verdicts"), ("dataset", "Dataset")]
     if any(s.get("abstention") for s in data["systems"]):
         links.append(("abstention", "Abstention"))
+    if any(s.get("conversations") for s in data["systems"]):
+        links.append(("conversations", "Conversations"))
     if data.get("relevance"):
         links.append(("boundary", "Knowledge boundary"))
     links.append(("failures-section", "Failures"))
@@ -197,7 +199,8 @@ def _nav(data: dict[str, Any]) -> str:
 def _split(d: Diagnosis) -> str:
     """The wrong answers as one bar split by module (and unsure), with each share and interval."""
     # the modules in one order for every system, so that two bars read side by side
-    shares = sorted(d.shares, key=lambda m: [v for v, _ in MODULES].index(m.verdict))
+    order = [v for v, _ in (*MODULES, HISTORY)]
+    shares = sorted(d.shares, key=lambda m: order.index(m.verdict))
     parts = [(m.verdict, m.share, f"{VERDICT_LABELS[m.verdict]} {m.count} ({_pct(m.share)})",
               f"95 % CI {_pct(m.ci_low)}–{_pct(m.ci_high)}") for m in shares]
     if d.unsure:
@@ -651,11 +654,37 @@ def _abstention(data: dict[str, Any]) -> str:
     return "".join(parts)
 
 
+def _conversations(data: dict[str, Any]) -> str:
+    """Conversations (issue 26): per system and turn, accuracy and what the failures are blamed on,
+    history handling among the modules; nothing when no system was asked any."""
+    systems = [s for s in data["systems"] if s.get("conversations")]
+    if not systems:
+        return ""
+    names = ("history_failure", "retrieval_failure", "lm_failure")
+    parts = ['<section id="conversations"><h2>Conversations: per turn</h2><p class="muted">A follow-up is blamed '
+             "on history handling when its question written out in full, asked alone, retrieved the evidence and "
+             "the follow-up did not.</p>"]
+    head = ("<tr><th class=num>turn</th><th class=num>records</th><th class=num>accuracy</th>"
+            + "".join(f"<th class=num>{_e(VERDICT_LABELS[v])}</th>" for v in names) + "<th class=num>other</th></tr>")
+    for s in systems:
+        c = s["conversations"]
+        rows = "".join(f"<tr><td class=num>{t}</td><td class=num>{r['records']}</td>"
+                       f"<td class=num>{_num(r['accuracy'])}</td>"
+                       + "".join(f"<td class=num>{r['blame'].get(v, 0)}</td>" for v in names)
+                       + f"<td class=num>{sum(n for v, n in r['blame'].items() if v not in names)}</td></tr>"
+                       for t, r in c["by_turn"].items())
+        parts.append(f"<h3>{_e(s['name'])}</h3>{_table(head + rows)}<p>{c['history_failures']} of "
+                     f"{c['follow_ups']} follow-ups blamed on history handling.</p>")
+    parts.append("</section>")
+    return "".join(parts)
+
+
 def render_html(data: dict[str, Any]) -> str:
     """The whole report as one HTML document (no external resource)."""
     # the diagnosis first (above the fold), then the comparisons, then the details
     body = "".join([_header(data), _nav(data), "<main>", _diagnosis(data), _comparisons(data), _overview(data),
-                    _systems(data), _abstention(data), _dataset(data), _boundary(data), _failures(data), "</main>",
+                    _systems(data), _abstention(data), _conversations(data), _dataset(data), _boundary(data),
+                    _failures(data), "</main>",
                     f"<footer>ragdx · generated {_e(data['generated'])} · self-contained report: no network needed "
                     "to view or print it.</footer>"])
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"

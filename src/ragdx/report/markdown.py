@@ -78,6 +78,13 @@ def render_markdown(data: dict[str, Any], *, max_failures: int = 5) -> str:
         out += ["", "**Abstention (questions to refuse)**"]
         for s in abstaining:
             out += ["", f"*{s['name']}*", "", abstention_markdown(s["abstention"])]
+    conversing = [s for s in systems if s.get("conversations")]
+    if conversing:  # conversations (issue 26): the same section as the evaluation's summary.md
+        from ragdx.evaluate.conversations import conversations_markdown
+
+        out += ["", "**Conversations (per turn)**"]
+        for s in conversing:
+            out += ["", f"*{s['name']}*", "", conversations_markdown(s["conversations"])]
     r = data.get("relevance")
     if r:
         d = r["drift"]["mixed"]
