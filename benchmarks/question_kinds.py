@@ -90,6 +90,7 @@ def main() -> None:
     print("| database | engine | cap | " + " | ".join(KINDS) + " | templates | wrong | seconds |")
     print("|---|---|---|" + "---|" * (len(KINDS) + 3))
     missing = []
+    checked = wrong_total = 0
     for name, (path, links) in sources.items():
         for engine_kind, admin in (("sqlite", None), ("postgresql", args.pg), ("mysql", args.mysql)):
             url = f"sqlite:///{path}"
@@ -103,6 +104,7 @@ def main() -> None:
             try:
                 for cap in (25, None):
                     groups, templates, wrong, seconds = measure(url, links, cap)
+                    checked, wrong_total = checked + sum(groups.values()), wrong_total + wrong
                     cells = " | ".join(f"{groups[k]} ({templates[k]})" for k in KINDS)
                     print(f"| {name} | {engine_kind} | {cap or 'all'} | {cells} | {sum(templates.values())} | "
                           f"{wrong} | {seconds:.1f} |")
@@ -111,6 +113,7 @@ def main() -> None:
                     drop(url)
     print("\nCells: groups asked (kind templates). `wrong`: groups whose answer differs from the hand-worked truth. "
           "Two cores shared with other work: the seconds are indicative only.")
+    print(f"\nIn all: {wrong_total} of {checked:,} groups wrong.")
     print("\n## Two questions of each kind per database (SQLite, default cap, the first groups drawn)\n")
     for name, (path, _) in sources.items():
         engine = connect(f"sqlite:///{path}")
