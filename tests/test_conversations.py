@@ -267,11 +267,16 @@ def test_offline_rewrite_names_what_the_history_named(which, demo_db):
         asked = r.standalone_query.split(" is the ", 1)[1].split(" of the ")[0]
         if r.turn == 2:  # the entity the first question named, the noun the follow-up asked
             ok = out.replace("What is", "") == r.standalone_query.replace("Who is", "").replace("What is", "")
+        elif re.search(r"\bwhere (is it|are they)\b", r.query, re.I):  # a place asked by "where" alone
+            ok = out == re.sub(r"\b(is it|are they)\b", f"is {r.history[-1]['answer']}", r.query, count=1,
+                               flags=re.I)
         else:  # the row the previous follow-up led to
             ok = out == f"What is the {asked} of {r.history[-1]['answer']}?"
         if not ok:
             wrong.append((r.query, out, r.standalone_query))
     assert not wrong, wrong[:5]
+    if which == "demo":  # the faculty's building is a place: asked "Where is it located?" in two phrasings
+        assert any(r.query == "Where is it located?" for r in followups)
     # a question asked alone, or one that names its entity, is left as it is
     assert rewrite_followup("What is the campus of faculty 'X'?", followups[0].history).endswith("faculty 'X'?")
     assert rewrite_followup("Its faculty?", []) == "Its faculty?"

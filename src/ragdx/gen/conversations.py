@@ -28,7 +28,7 @@ from sqlalchemy.engine import Engine
 from ragdx.db.dialect import dialect_named
 from ragdx.db.schema import Schema, TableInfo, name_pair
 from ragdx.gen.dataset import QARecord, answer_text, document_ids, group_id, json_value, value_text
-from ragdx.gen.naming import ROLE_NOUNS, column_phrase, readable_entity, relation_noun
+from ragdx.gen.naming import ROLE_NOUNS, column_phrase, names_a_place, readable_entity, relation_noun
 from ragdx.gen.qa import key_text
 from ragdx.gen.sql_templates import (
     entity_key,
@@ -235,10 +235,12 @@ def _start_values(conn: sa.Connection, schema: Schema, walk: Walk) -> list[tuple
 
 #: per style, the phrasings of a conversation: ``open`` names the entity, ``hop`` follows a
 #: relation and ``close`` asks the last row's attribute, both by pronoun ({pos}: its / their) or
-#: by ellipsis (no reference at all: "And the building?")
+#: by ellipsis (no reference at all: "And the building?"); ``close_place``, where a phrasing has
+#: one, asks an attribute that is a place by "where" alone ("Where are they based?")
 CONVERSATION_STYLES: dict[str, tuple[dict[str, str], ...]] = {
     "interrogative": (
-        {"open": "What is the {attr} of {e}?", "hop": "And {wh} is {pos} {rel}?", "close": "What is {pos} {attr}?"},
+        {"open": "What is the {attr} of {e}?", "hop": "And {wh} is {pos} {rel}?", "close": "What is {pos} {attr}?",
+         "close_place": "Where {where}?"},
         {"open": "Can you tell me the {attr} of {e}?", "hop": "{Wh} is {pos} {rel}, then?",
          "close": "And the {attr}?"},
     ),
@@ -248,7 +250,7 @@ CONVERSATION_STYLES: dict[str, tuple[dict[str, str], ...]] = {
     ),
     "casual": (
         {"open": "hey, what's the {attr} of {e}?", "hop": "ok and {wh}'s {pos} {rel}?",
-         "close": "cool, what's {pos} {attr}?"},
+         "close": "cool, what's {pos} {attr}?", "close_place": "cool, and where {where}?"},
         {"open": "quick one, {e} - {attr}?", "hop": "and {pos} {rel}?", "close": "and the {attr}?"},
     ),
     "directive": (
@@ -319,13 +321,18 @@ def _words(schema: Schema, walk: Walk, values: Sequence[Any]) -> _Words:
     if walk.closing is not None:
         attr = column_phrase(walk.closing).lower()
         pos = "their" if person else "its"
-        slots.append({"attr": attr, "pos": pos, "Pos": pos.capitalize()})
+        closing = {"attr": attr, "pos": pos, "Pos": pos.capitalize()}
+        if names_a_place(walk.closing):
+            closing["where"] = "are they based" if person else "is it located"
+        slots.append(closing)
         standalone.append(f"What is the {attr} of the {' of the '.join(chain)} of {entity}?")
     return _Words(entity, tuple(slots), tuple(standalone))
 
 
 def _phrase(template: Mapping[str, str], turn: int, walk: Walk, slots: Mapping[str, str]) -> str:
     kind = "open" if turn == 1 else "hop" if turn - 1 <= len(walk.hops) else "close"
+    if kind == "close" and "where" in slots and "close_place" in template:
+        kind = "close_place"  # a place is asked with "where" ("Where are they based?"), no noun at all
     return template[kind].format(**slots)
 
 

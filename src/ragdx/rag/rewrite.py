@@ -26,6 +26,10 @@ _END = r"(?=\s+(?:is|are|was|as|then|too|please|if|since|so)\b|\s*[,.?!:;]|\s*$)
 _PRONOUN = re.compile(rf"\b(?:its|their|his|her)\s+([a-z][\w ]*?){_END}", re.I)
 _ELLIPSIS = re.compile(rf"\bthe\s+([a-z][\w ]*?){_END}", re.I)
 _FILLER = re.compile(r"^(?:and|ok|also|now|then|so)\b[\s,]*", re.I)
+#: words a bare noun phrase ("building?") never holds
+_NOT_NOUNS = frozenset({"what", "who", "where", "which", "when", "how", "is", "are", "it", "they", "he", "she"})
+#: a pronoun as the subject, with its verb ("Where is it located?", "Where are they based?")
+_SUBJECT = re.compile(r"\b(?:is it|are they|is he|is she)\b", re.I)
 
 
 def named_entity(text: str) -> str | None:
@@ -49,7 +53,9 @@ def asked_noun(query: str) -> str | None:
     if found:
         return found[-1].group(1).strip()
     bare = _FILLER.sub("", query.strip()).strip(" ?.!")
-    return bare.lower() if bare and len(bare.split()) <= 3 else None
+    words = bare.lower().split()
+    # a short question ("Where is it?") is no noun: the subject rule of rewrite_followup takes it
+    return bare.lower() if bare and len(words) <= 3 and not set(words) & _NOT_NOUNS else None
 
 
 def _referent(history: Sequence[Mapping[str, Any]]) -> str | None:
@@ -65,13 +71,18 @@ def _referent(history: Sequence[Mapping[str, Any]]) -> str | None:
 
 def rewrite_followup(query: str, history: Sequence[Mapping[str, Any]]) -> str:
     """``query`` standing alone: unchanged without history, or when it names an entity itself
-    or nothing it asks for can be told; otherwise "What is the <noun> of <entity>?"."""
+    or nothing it asks for can be told; otherwise "What is the <noun> of <entity>?", or for a
+    question whose subject is a pronoun, the question with the entity in its place ("Where is
+    Faculty of Humanities located?")."""
     if not history or named_entity(query):
         return query
     entity, noun = _referent(history), asked_noun(query)
-    if not entity or not noun:
+    if not entity:
         return query
-    return f"What is the {noun} of {entity}?"
+    if noun:
+        return f"What is the {noun} of {entity}?"
+    # no noun asked: a pronoun is the subject ("Where are they based?"): the entity takes its place
+    return _SUBJECT.sub(lambda m: f"is {entity}", query, count=1)
 
 
 #: what the model is asked: the conversation, then the follow-up to write out in full
