@@ -156,6 +156,11 @@ def test_a_list_is_judged_as_a_set_and_a_count_as_a_number_in_any_common_form(ju
     assert judge.judge(_item([[12]], "12")).correct
     assert judge.judge(_item([[12]], "twelve")).correct
     assert not judge.judge(_item([[12]], "13")).correct
+    # a count of nothing said as people say it, but not a reply that declines or names a number
+    for said in ("0", "None.", "There are no orders.", "zero"):
+        assert judge.judge(_item([[0]], said)).correct, said
+    for said in ("There is no record of that.", "No, there are three.", "I do not know."):
+        assert not judge.judge(_item([[0]], said)).correct, said
     if isinstance(judge, ContainmentJudge):
         assert judge.judge(_item([[12]], "The customer placed 12 orders.")).correct
         assert judge.judge(_item(products, "There were two: Flotemysost and Steeleye Stout.")).correct

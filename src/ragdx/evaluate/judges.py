@@ -405,6 +405,8 @@ def _value_equal(gold: Any, response: str, query: str = "") -> bool:
     rv = _value_of(response)
     if isinstance(gv, date):
         return isinstance(rv, date) and rv == gv
+    if gv == 0 and _says_none(response) and len(r.split()) <= 5:
+        return True
     if rv is None and isinstance(gv, float):
         rv = _ordinal_of(response)
     if rv is None or isinstance(rv, date):
@@ -413,6 +415,18 @@ def _value_equal(gold: Any, response: str, query: str = "") -> bool:
         nums = extract_numbers(response) if whole else set()
         return any(_same_number(gv, n) for n in nums)
     return _same_number(gv, rv) or any(_same_number(gv, n) for n in extract_numbers(response))
+
+
+#: a count of nothing said as people say it: "None.", "There are no orders.", "no employees at all"
+_NONE = re.compile(r"(?:(?:there|it) (?:are|were|is|was) )?(?:none|zero|nil|nothing|no(?: [a-z]+){1,3})"
+                   r"(?: at all)?(?: (?:in|for|of) (?:it|them|this))?")
+
+
+def _says_none(response: str) -> bool:
+    """The whole response says there are none (a count of 0), and not that nothing is recorded
+    (an abstention: "There is no record of that" declines, it does not count)."""
+    return bool(_NONE.fullmatch(normalise(response))) and not says_no_record(response) \
+        and not any(n for n in extract_numbers(response))  # "No, there are three." is three
 
 
 #: a whole response of number words (read by :func:`ragdx.kb.normalise.extract_numbers`)
@@ -481,6 +495,8 @@ def _value_contained(gold: Any, response: str, values: tuple[set[date], set[floa
     if isinstance(gv, date):
         return gv in values[0]
     if isinstance(gv, float):
+        if gv == 0 and _says_none(response):
+            return True
         # an abbreviated amount ("12.5k") states the value it equals at the precision written
         return any(_same_number(gv, n) for n in values[1]) or any(
             lo <= gv <= hi for lo, hi in abbreviated_amounts(response)) or _code_in_groups(gold, response)
