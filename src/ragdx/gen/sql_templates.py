@@ -740,6 +740,11 @@ def left_out_reason(table: TableInfo, column: str) -> str | None:
         return "a file path"
     if _is_flag(table, column):
         return "a 0/1 flag: its answer reads as a code"
+    if words[-1:] == ["code"] and lookup_keys(table) != [col.name]:
+        return "a code ('RED', 'NO'): not an answer people can check"
+    if col.name in table.primary_key and len(table.primary_key) > 1 and col.kind == "integer" \
+            and table.foreign_key_of(col.name) is None:
+        return "a number within a composite key (an order's line number)"
     if table.primary_key == [col.name] and name_rank(table, col.name) is None \
             and lookup_keys(table) not in ([], [col.name]):
         # the key other tables join on ('K-01'), where people name the row otherwise (by city)
