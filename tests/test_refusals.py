@@ -64,6 +64,9 @@ def test_demo_refusals_read_in_every_style_and_pair_one_to_one(demo):
     assert len(paired) == len(refusals) and not any(r.refusal_kind for r in paired)
     # the texts are questions about the value, not the value's placeholder
     assert all("[" not in r.query for r in refusals)
+    # no row named by the schema's own noun ("the faculty 'Faculty'")
+    assert not any(r.refusal_kind == "ambiguous_reference" and list(r.params.values()) == ["Faculty"]
+                   for r in refusals)
     premise = next(r for r in refusals if r.refusal_kind == "false_premise" and r.style == "interrogative")
     assert premise.answer_text and premise.answer_kind == "single" and premise.kb_supported is not None
 

@@ -279,7 +279,10 @@ def _matching_rows(ctx: _Ctx, table: str, column: str, ref: str) -> tuple[str, l
 def _ambiguous_candidates(ctx: _Ctx, p: ParsedTemplate) -> list[str]:
     table, column = p.compared[p.placeholders[0]]
     values = [v for v in placeholder_domains(ctx.engine, p)[0] if isinstance(v, str)]
-    return _shared_values(ctx, table, column) + shortened_references(values)
+    # "the faculty 'Faculty'": a shortening made of the schema's own words names no row
+    vocabulary = schema_words(ctx.schema)
+    short = [r for r in shortened_references(values) if not {w.casefold() for w in r.split()} <= vocabulary]
+    return _shared_values(ctx, table, column) + short
 
 
 def _shared_values(ctx: _Ctx, table: str, column: str) -> list[str]:
