@@ -61,7 +61,7 @@ class GenConfig(_Section):
     refusals: int = Field(0, ge=0)
     refusal_kinds: list[str] | None = None
     #: question kinds to ask besides look-ups (``ragdx.gen.kinds``; null: look-ups only)
-    kinds: list[str] | None = None
+    kinds: list[Literal["lookup", "list", "count", "total", "extreme", "comparison", "time_range"]] | None = None
     kb: Path | None = None
     #: the user's own documents to link evidence in (instead of ``kb``): JSONL, JSON, a folder
     corpus: Path | None = None
