@@ -182,3 +182,14 @@ def test_evidence_linked_in_a_corpus_never_makes_a_set_supported():
     supported = Counter((r.question_kind, r.kb_supported) for r in linked)
     assert not any(supported[(k, True)] for k in COMPLETENESS_KINDS), supported
     assert supported[("comparison", True)] > 0 and supported[("list", None)] > 0, supported
+
+
+def test_ragdx_yaml_knows_the_same_kinds_as_the_generator():
+    import typing
+
+    from ragdx.config import GenConfig
+    from ragdx.gen.options import QUESTION_KINDS
+
+    annotation = GenConfig.model_fields["kinds"].annotation
+    (listed,) = [a for a in typing.get_args(annotation) if a is not type(None)]
+    assert typing.get_args(typing.get_args(listed)[0]) == QUESTION_KINDS
