@@ -166,3 +166,20 @@ def test_a_fixed_width_tables_header_underlined_by_a_rule_is_its_header(tmp_path
                 "BFB-0128  Pike          Gillian     Y    Felby Baptist Church\n")
     joyce, sarah = _gold(world, {"register": register}, ["volunteers.dbs_checked@1"], ["volunteers.dbs_checked@2"])
     assert joyce == ["register"] and sarah == ["register"]
+
+
+def test_a_key_naming_only_a_modifier_of_another_column_is_not_that_column(tmp_path):
+    """"Home: 722 Moss Bay Blvd., Kirkland 98033" is a home address holding the postal code: the
+    key "Home" is no home phone (a column is named by its head word, "phone"); "Home phone: 98033"
+    would be."""
+    world = _world(tmp_path, """
+        CREATE TABLE employees (employee_id INTEGER PRIMARY KEY, first_name TEXT, last_name TEXT,
+                                postal_code TEXT, home_phone TEXT);
+        INSERT INTO employees VALUES (3, 'Janet', 'Leverling', '98033', '(206) 555-3412');
+    """)
+    (janet,) = _gold(world, {
+        "sheet": "Personal data\n\nLeverling, J.\n  Home: 722 Moss Bay Blvd., Kirkland 98033, USA\n"
+                 "  Home phone: (206) 555-3412\n",
+        "other": "Phone list\n\nLeverling, J.\n  Home phone: 98033\n  Born: 1983",
+    }, ["employees.postal_code@3"])
+    assert janet == ["sheet"]

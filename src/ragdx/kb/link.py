@@ -1284,6 +1284,19 @@ def _column_words(name: str) -> frozenset[str]:
 
 
 
+@functools.lru_cache(maxsize=4096)
+def _column_head(name: str) -> str:
+    """The last of a column's words as :func:`_column_words` reads them: its head noun ("phone" of
+    HomePhone, "stock" of UnitsInStock)."""
+    from ragdx.gen.naming import readable_name
+
+    for w in reversed(tokens(readable_name(name) if re.fullmatch(r"[\w]+", name.strip()) else name)):
+        words = _column_words(w)
+        if words and not w.isdigit():
+            return next(iter(words))
+    return ""
+
+
 def _is_quantity(value: tuple[str, ...]) -> bool:
     """A value that another column of the same row could hold too: a number or a date."""
     return all(re.fullmatch(r"\s*(?:z\w+|[\d.]+)\s*", v) for v in value)
@@ -1914,7 +1927,9 @@ class FactResolver:
         hit = self._others.get(key)
         if hit is None:
             own = _column_words(column)
-            words = set().union(*(_column_words(c.name) for c in info.columns if c.name != column))
+            # a column is named by its head word ("phone" of HomePhone): "Home: 722 Moss Bay Blvd.,
+            # Kirkland 98033" is a home address holding a postal code, no home phone
+            words = {h for c in info.columns if c.name != column and (h := _column_head(c.name))}
             hit = self._others[key] = frozenset(words - own)
         return hit
 
