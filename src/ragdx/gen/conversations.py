@@ -154,6 +154,7 @@ def turn_sql(schema: Schema, walk: Walk, turn: int) -> _TurnSql:
     q = d.quote_identifier
     hops = walk.hops[: max(0, min(turn - 1, len(walk.hops)))]
     rows = [("t0", walk.start)] + [(f"t{i + 1}", h.ref_table) for i, h in enumerate(hops)]
+    columns: tuple[str, ...]
     if turn == 1:
         table, columns = walk.start, (walk.opening,)
     elif turn - 1 <= len(walk.hops):
