@@ -183,3 +183,19 @@ def test_a_key_naming_only_a_modifier_of_another_column_is_not_that_column(tmp_p
         "other": "Phone list\n\nLeverling, J.\n  Home phone: 98033\n  Born: 1983",
     }, ["employees.postal_code@3"])
     assert janet == ["sheet"]
+
+
+def test_a_name_asked_by_the_entitys_code_is_stated_beside_the_code(tmp_path):
+    """"What is service STR-3 called?": the catalogue row "| STR-3 | Bridge assessment |" states its
+    name; a sentence naming the service without its code (in a document not about it) does not say
+    which code it has."""
+    world = _world(tmp_path, """
+        CREATE TABLE services (code TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE, day_rate REAL);
+        INSERT INTO services VALUES ('STR-3', 'Bridge assessment', 1190), ('STR-1', 'Structural inspection', 890);
+    """)
+    (name,) = _gold(world, {
+        "catalogue": "# Service catalogue\n\n| Code | Service | Day rate |\n|---|---|---|\n"
+                     "| STR-1 | Structural inspection | 890.00 |\n| STR-3 | Bridge assessment | 1,190.00 |\n",
+        "brochure": "Kestrel Ashby works across Europe for public clients.\n\nWe also do bridge assessment.",
+    }, ["services.name@STR-3"])
+    assert name == ["catalogue"]

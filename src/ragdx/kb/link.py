@@ -1768,6 +1768,23 @@ class FactResolver:
         self._names[entity] = out
         return out
 
+    def name_hop(self, hop: Hop) -> Hop | None:
+        """For an entity's name (an identity hop), the hop that finds it stated beside another of the
+        entity's names (its code: "STR-3 | Bridge assessment"); None when it has no other."""
+        column_part, _, key = hop.fact.partition("@")
+        table, _, column = column_part.partition(".")
+        meta = self.meta(table)
+        value = (self.rows(meta.info.name).get(key) or {}).get(column)
+        if column not in meta.names or not isinstance(value, str) or not hop.subjects:
+            return None
+        mine = {v[0] for v in text_variants(value)}
+        others = [v for v in hop.subjects[0][1] if v[0] not in mine and not any(p in m for p in v[0] for m in mine)]
+        if not others:
+            return None
+        # its own fact key: the linker caches results per fact
+        return Hop(f"{hop.fact}~beside", [(f"{hop.subjects[0][0]}#{column}", others)], value_variants(value),
+                   self_name=True)
+
     def hop(self, fact: str) -> Hop | None:
         """The hop of one fact; None when the fact's row is not in the database any more."""
         column_part, _, key = fact.partition("@")
@@ -2106,6 +2123,13 @@ def _link_one(record, resolver: FactResolver, linker: Linker, stats: LinkStats) 
             weights.append(0.0)
             continue
         result = linker.link(hop)
+        if hop.identity and len(answer_hops) == 1 and (named := resolver.name_hop(hop)) is not None:
+            # the name asked of an entity the query names otherwise ("the name of service STR-3"):
+            # a row or sentence giving both states it, besides the documents about the entity
+            other = linker.link(named)
+            spans_ = result.spans + [{**sp, "fact": hop.fact} for sp in other.spans]
+            result = HopResult(sorted(set(result.docs) | set(other.docs)), spans_[:SPANS_PER_FACT],
+                               max(result.weight, other.weight))
         stats.facts += 1
         stats.facts_stated += bool(result.docs) and not result.approximate
         sets.append(list(result.docs))
