@@ -305,7 +305,7 @@ def test_reverse_foreign_key_gives_plural_rows_in_their_role() -> None:
 def test_association_names_both_anchors_with_singular_nouns() -> None:
     text = verbalise(SHAPES["association"], "interrogative", 1)[0]
     assert text == (
-        "What is the year working recorded for the company '[company.Name]' and the person "
+        "What is the number of years worked recorded for the company '[company.Name]' and the person "
         "'[people.Name]'?"
     )
 

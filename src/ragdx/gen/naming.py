@@ -300,6 +300,8 @@ COLUMN_SYNONYMS = {
     "kind": "type", "msrp": "MSRP", "pub date": "publication date", "duration min": "duration in minutes",
     "dur min": "duration in minutes", "length min": "length in minutes", "ext": "phone extension",
     "phone ext": "phone extension", "entered service": "date of entry into service",
+    "best before": "best-before date", "crossing in minutes": "crossing time in minutes",
+    "crossing minutes": "crossing time in minutes", "year working": "number of years worked",
     "d o b": "date of birth",
 }
 COMPANY_WORDS = frozenset({"company", "organisation", "organization", "business", "trade", "brand",
@@ -329,6 +331,10 @@ DATE_VERBS: dict[str, tuple[str, str | None]] = {
     "married": ("marriage", None), "arrived": ("arrival", "arrive"), "departed": ("departure", "depart"),
     "left": ("leaving", "leave"), "checked": ("check", None), "inspected": ("inspection", None),
     "treated": ("treatment", None), "assessed": ("assessment", None), "sold": ("sale", None),
+    "certified": ("certification", None), "qualified": ("qualification", "qualify"),
+    "awarded": ("award", None), "accredited": ("accreditation", None), "licensed": ("licensing", None),
+    "trained": ("training", None), "validated": ("validation", None), "verified": ("verification", None),
+    "confirmed": ("confirmation", None), "reviewed": ("review", None), "updated": ("update", None),
 }
 # the event noun back to its participle, to ask "When was X hired?" of a "hire date"
 EVENT_PARTICIPLES = {noun: participle for participle, (noun, _) in DATE_VERBS.items() if noun} | {
@@ -359,6 +365,16 @@ def _event_phrase(words: list[str]) -> str | None:
     return None
 
 
+def _participle_after(words: list[str]) -> str | None:
+    """"hours budgeted" -> "budgeted hours", "certified on" of an unknown verb -> "date certified"."""
+    low = [w.lower() for w in words]
+    if len(low) == 2 and low[1].endswith("ed") and len(low[1]) > 4 and low[0] not in DATE_VERBS:
+        return f"{words[1]} {words[0]}"
+    if len(low) == 2 and low[1] in ("on", "at") and low[0].endswith("ed") and len(low[0]) > 4:
+        return f"date {words[0]}"
+    return None
+
+
 def event_verb(column: str) -> tuple[str, str | None] | None:
     """(participle, base form when the row does it itself) of a column named by an event
     (``hired_on`` -> ("hired", None), ``occurred`` -> ("occurred", "occur"), ``HireDate`` ->
@@ -381,7 +397,7 @@ def column_phrase(column: str) -> str:
     low = phrase.lower()
     if low in COLUMN_SYNONYMS:
         return COLUMN_SYNONYMS[low]
-    event = _event_phrase(phrase.split())
+    event = _event_phrase(phrase.split()) or _participle_after(phrase.split())
     if event is not None:
         return event
     words = phrase.split()

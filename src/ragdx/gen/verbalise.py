@@ -607,6 +607,8 @@ def _pieces(m: _Meaning, sem: TemplateSemantics | None = None) -> dict[str, str]
     return {
         "np": np(m.anchor),
         "npb": np(bare),
+        # short questions say "for", not "recorded for": "the role for the author 'X' and the book 'Y'"
+        "npb_s": np(bare).replace(f" {m.head} recorded for ", f" {m.head} for ", 1),
         "head": m.head,
         "owner": owner_of(m.anchor),
         "ownerb": owner_of(bare),
@@ -620,7 +622,7 @@ def _pieces(m: _Meaning, sem: TemplateSemantics | None = None) -> dict[str, str]
         "s_bare": short_bare,
         "s_poss": s_poss,
         "What_c": ("Who are" if m.plural else "Who's") if person else ("What are" if m.plural else "What's"),
-        "Head_of": f"{m.head[:1].upper()}{m.head[1:]} {m.head_link}",
+        "Head_of": f"{m.head[:1].upper()}{m.head[1:]} {_SHORT_LINK.get(m.head_link, m.head_link)}",
     } | _questions(m, sem, owner_of(m.anchor), np(m.anchor), "are" if m.plural else "is",
                    (owner_of(bare), np(bare)))
 
@@ -632,7 +634,7 @@ def _questions(m: _Meaning, sem: TemplateSemantics | None, owner: str, np: str, 
     person = sem is not None and _person_head(sem, m) and m.head_link in ("of", "linked to")
     question = wh or f"{'Who' if person else 'What'} {be} {np}?"
     return {"wh": wh or "", "wh_b": wh_b or "", "question": question, "what": "who" if person else "what",
-            "What": "Who" if person else "What", "Which": "Which" if person else "What",
+            "What": "Who" if person else "What",
             "question_lower": question[:1].lower() + question[1:] if not question.startswith("I ") else question}
 
 
@@ -643,13 +645,13 @@ _FRAMES: dict[str, tuple[str, ...]] = {
     # attribute" fragment (read as telegraphic by people who judged them, issue 22).
     "short": (
         "{wh_b}",
-        "{What_c} {npb}?",
+        "{What_c} {npb_s}?",
         "{Head_of} {ownerb}?",
-        "Do you know {npb}?",
-        "Tell me {npb}.",
+        "Do you know {npb_s}?",
+        "Tell me {npb_s}.",
         "{wh}",
         "{What} {be} {np}?",
-        "Looking for {npb}.",
+        "Looking for {npb_s}.",
     ),
     "long": (
         # Three shapes of sentence first (question first, context first, a conditional
@@ -709,7 +711,7 @@ _FRAMES: dict[str, tuple[str, ...]] = {
     "interrogative": (
         "{wh}",
         "{What} {be} {np}?",
-        "{Which} {head} {be} recorded for {owner}?",
+        "{What} {be} the {head} recorded for {owner}?",
         "{What} {be} {npb}?",
         "Do you know {np}?",
         "For {owner}, what {be} the {head}?",
