@@ -199,3 +199,18 @@ def test_a_name_asked_by_the_entitys_code_is_stated_beside_the_code(tmp_path):
         "brochure": "Kestrel Ashby works across Europe for public clients.\n\nWe also do bridge assessment.",
     }, ["services.name@STR-3"])
     assert name == ["catalogue"]
+
+
+def test_a_code_written_in_hyphenated_groups_is_the_number_it_is(tmp_path):
+    """"ISBN 978-1-1336-9401-4" under a book's heading states the ISBN the database holds as
+    9781133694014; a phone number held with its groups is still found."""
+    world = _world(tmp_path, """
+        CREATE TABLE books (book_id INTEGER PRIMARY KEY, title TEXT NOT NULL UNIQUE, isbn TEXT, phone TEXT);
+        INSERT INTO books VALUES (96, 'Commons of Wash', '9781133694014', '0161 496 0000');
+    """)
+    isbn, phone = _gold(world, {
+        "catalogue": "### Commons of Wash\n\nHardback · 228 pp · £90.00 · ISBN 978-1-1336-9401-4\n",
+        "desk": "### Commons of Wash\n\nOrders: 0161-496-0000.\n",
+    }, ["books.isbn@96"], ["books.phone@96"])
+    assert isbn == ["catalogue"]
+    assert phone == ["desk"]

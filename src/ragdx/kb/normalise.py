@@ -642,8 +642,18 @@ def normalised_passage(text: str) -> str:
     """A passage as `` tok tok § tok tok `` (padded with spaces): sentences joined by :data:`SEP`,
     so a phrase is found with one substring search and never across two sentences."""
     text = _prepare(text)
+    if "-" in text:
+        # a code written in hyphenated groups ("ISBN 978-1-1336-9401-4") is also read as the one
+        # number it is, as a database holds it (9781133694014); the groups stay for a value held
+        # with them ("0161 496 0000")
+        text = _GROUPED_CODE.sub(lambda m: f"{m.group()} {m.group().replace('-', '')}"
+                                 if len(m.group().replace("-", "")) >= 9 else m.group(), text)
     parts = [" ".join(_tokens(text[a:b])) for a, b in sentences(text)]
     return " " + f" {SEP} ".join(p for p in parts if p) + " "
+
+
+#: digits in three or more groups joined by hyphens (an ISBN, a phone number)
+_GROUPED_CODE = re.compile(r"(?<![\w-])\d{1,7}(?:-\d{1,7}){2,}(?![\w-])")
 
 
 def phrase(text: str) -> str:
