@@ -85,7 +85,7 @@ def _generate(db: str, out: Path, kb: Path | None, omit: tuple[str, ...], omit_t
     from ragdx.gen.pipeline import build_dataset, load_parsed, sql_stage, text_stage, write
     from ragdx.gen.refusals import refusal_plan
     from ragdx.gen.text_templates import read_text_templates
-    from ragdx.kb.render import read_facts, render_kb
+    from ragdx.kb.render import omitted_in, read_facts, render_kb
 
     # the text templates are made in the styles asked for, else ragdx.yaml's default ones (short, long)
     styles = options.styles or tuple(Config().text_templates.styles)
@@ -109,7 +109,7 @@ def _generate(db: str, out: Path, kb: Path | None, omit: tuple[str, ...], omit_t
         result = build_dataset(engine, schema, parsed, read_text_templates(text_file), styles, options.n, answers,
                                kb_facts=facts, per_group=options.per_group, unbalanced=options.unbalanced,
                                conversations=options.conversations,
-                               refusals=refusal_plan(options.refusals, options.refusal_kinds, kb),
+                               refusals=refusal_plan(options.refusals, options.refusal_kinds, omitted_in(kb)),
                                kinds=options.kinds)
         if not result.records:
             raise RagdxError("no records: the templates found nothing to ask", source=shown)

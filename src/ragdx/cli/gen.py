@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
@@ -67,10 +68,9 @@ def gen(
                                     method=method, per_group=per_group, unbalanced=unbalanced,
                                     conversations=conversations, refusals=refusals, refusal_kinds=refusal_kind),
                           names=GEN_FLAGS)
-    from ragdx.gen.pipeline import build_dataset, load_parsed, write
-    from ragdx.gen.refusals import refusal_plan
+    from ragdx.gen.pipeline import load_parsed, write
     from ragdx.gen.text_templates import read_text_templates
-    from ragdx.kb.render import read_facts
+    from ragdx.kb.render import omitted_in, read_facts
 
     out = Path(pick(out, g.out))
     check_out(out, overwrite)
@@ -88,12 +88,7 @@ def gen(
     corpus_docs = read_corpus(corpus_path, corpus_id_field, corpus_text_field) if corpus_path else None
     facts = read_facts(kb_dir) if kb_dir else None
     answers = options.answers()
-    with progress_bars() as bar:
-        task = bar.add_task("answering templates", total=len(parsed))
-        result = build_dataset(engine, sch, parsed, texts, options.styles, options.n, answers,
-                               kb_facts=facts, per_group=options.per_group, unbalanced=options.unbalanced,
-                               progress=lambda: bar.advance(task), conversations=options.conversations,
-                               refusals=refusal_plan(options.refusals, options.refusal_kinds, kb_dir), kinds=options.kinds)
+    result = _build(engine, sch, parsed, texts, options, facts, omitted_in(kb_dir))
     _report_answer_problems(result, text_path)
     extra = {}
     if corpus_docs is not None:
@@ -106,13 +101,31 @@ def gen(
     write(out, sch, answers, result, {**extra, "database": shown_url(url), "sql_templates": str(sql_path),
                                       "text_templates": str(text_path),
                                       "knowledge_base": str(kb_dir) if kb_dir else None}, overwrite=overwrite)
+    _print_outcome(result, options, parsed, sch, out, show_stats)
+
+
+def _build(engine: Any, sch: Any, parsed: list, texts: Any, options: Any, facts: Any, omitted: Sequence[str]) -> Any:
+    """The records, with a progress bar over the templates (``gen.pipeline.build_dataset``)."""
+    from ragdx.gen.pipeline import build_dataset
+    from ragdx.gen.refusals import refusal_plan
+
+    with progress_bars() as bar:
+        task = bar.add_task("answering templates", total=len(parsed))
+        return build_dataset(engine, sch, parsed, texts, options.styles, options.n, options.answers(),
+                             kb_facts=facts, per_group=options.per_group, unbalanced=options.unbalanced,
+                             progress=lambda: bar.advance(task), conversations=options.conversations,
+                             refusals=refusal_plan(options.refusals, options.refusal_kinds, omitted),
+                             kinds=options.kinds)
+
+
+def _print_outcome(result: Any, options: Any, parsed: list, sch: Any, out: Path, show_stats: bool) -> None:
+    from ragdx.gen.dataset import semantic_groups
+
     _print_counts(result)
     _print_cap_note(result, options)
     if show_stats:
         _print_stats(result.records)
         _print_lint(result, parsed, sch)
-    from ragdx.gen.dataset import semantic_groups
-
     # counted from the columns: the records need not be made as objects for it
     console.print(f"{len(result.records)} records in {semantic_groups(result.records)} "
                   f"semantic groups → {escape(str(out))}")

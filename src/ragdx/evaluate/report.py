@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -269,40 +269,53 @@ def summary_markdown(result: EvaluationResult, title: str) -> str:
         parts += ["", "## Conversations (per turn)", "", conversations_markdown(result.extra["conversations"])]
     if result.comparison is not None:
         parts += ["", "## Hypothesis test", "", compare_markdown(result.comparison)]
-    od = result.extra.get("open_domain")
-    if od:
-        def _v(x: Any) -> str:
-            return "–" if x is None else f"{x:.3f}"
-
-        parts += ["", "## Open-domain queries (GRAMMAR §5.2, Table 4)", "",
-                  "A closed-book run (the model without retrieval) answered "
-                  f"{len(od['open_domain'])} of {od['groups']} "
-                  "semantic groups: those are answerable from parametric knowledge"
-                  + (" and are excluded from every metric above." if od.get("excluded") else "."), "",
-                  "| | all groups | closed-domain groups only |", "|---|---:|---:|",
-                  f"| Acc_retrieval_db (answer-based) | {_v(od['acc_retrieval_db_all'])} | "
-                  f"{_v(od['acc_retrieval_db_closed_domain'])} |",
-                  f"| gap groups | {od['gap_groups_all']} | {od['gap_groups_closed_domain']} |"]
-        if od.get("untagged"):
-            parts.append(f"\n{od['untagged']} groups had no closed-book judgement and are not tagged either way.")
-    g = result.extra.get("geval")
-    if g:
-        parts += ["", f"## LLM criteria (G-Eval, 1-5; acceptable = score ≥ {g['threshold']})", "",
-                  "| criterion | mean | scored | failed | TP | FN | FP | TN |",
-                  "|---|---:|---:|---:|---:|---:|---:|---:|"]
-        for c, v in g["criteria"].items():
-            m = g["confusion"][c]
-            mean = "–" if math.isnan(v["mean"]) else f"{v['mean']:.2f}"
-            parts.append(f"| {c} | {mean} | {v['scored']} | {v['failed']} | {m['TP']} | {m['FN']} | {m['FP']} | "
-                         f"{m['TN']} |")
-        m = g["confusion"]["ground truth"]
-        parts.append(f"| ground truth (judge) | | | | {m['TP']} | {m['FN']} | {m['FP']} | {m['TN']} |")
+    parts += _open_domain_parts(result.extra.get("open_domain"))
+    parts += _geval_parts(result.extra.get("geval"))
     if result.text_metrics:
         parts += ["", "## Text metrics", ""]
         for k, v in result.text_metrics.items():
             parts.append(f"- {k}: {v}")
     parts += _llm_usage_parts(result, table=True)
     return "\n".join(parts) + "\n"
+
+
+def _open_domain_parts(od: Mapping[str, Any] | None) -> list[str]:
+    """The summary's open-domain section (GRAMMAR §5.2), when a closed-book run tagged groups."""
+    if not od:
+        return []
+
+    def _v(x: Any) -> str:
+        return "–" if x is None else f"{x:.3f}"
+
+    parts = ["", "## Open-domain queries (GRAMMAR §5.2, Table 4)", "",
+             "A closed-book run (the model without retrieval) answered "
+             f"{len(od['open_domain'])} of {od['groups']} "
+             "semantic groups: those are answerable from parametric knowledge"
+             + (" and are excluded from every metric above." if od.get("excluded") else "."), "",
+             "| | all groups | closed-domain groups only |", "|---|---:|---:|",
+             f"| Acc_retrieval_db (answer-based) | {_v(od['acc_retrieval_db_all'])} | "
+             f"{_v(od['acc_retrieval_db_closed_domain'])} |",
+             f"| gap groups | {od['gap_groups_all']} | {od['gap_groups_closed_domain']} |"]
+    if od.get("untagged"):
+        parts.append(f"\n{od['untagged']} groups had no closed-book judgement and are not tagged either way.")
+    return parts
+
+
+def _geval_parts(g: Mapping[str, Any] | None) -> list[str]:
+    """The summary's G-Eval section, when the LLM criteria were scored."""
+    if not g:
+        return []
+    parts = ["", f"## LLM criteria (G-Eval, 1-5; acceptable = score ≥ {g['threshold']})", "",
+             "| criterion | mean | scored | failed | TP | FN | FP | TN |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for c, v in g["criteria"].items():
+        m = g["confusion"][c]
+        mean = "–" if math.isnan(v["mean"]) else f"{v['mean']:.2f}"
+        parts.append(f"| {c} | {mean} | {v['scored']} | {v['failed']} | {m['TP']} | {m['FN']} | {m['FP']} | "
+                     f"{m['TN']} |")
+    m = g["confusion"]["ground truth"]
+    parts.append(f"| ground truth (judge) | | | | {m['TP']} | {m['FN']} | {m['FP']} | {m['TN']} |")
+    return parts
 
 
 def _llm_usage_parts(result: EvaluationResult, *, table: bool) -> list[str]:

@@ -639,6 +639,12 @@ def judge_run(run_dir: str | Path, config: EvaluationConfig | None = None, *,
     else:
         judged = judge_outputs(records, outputs, config, known_ids=known, known_exact=exact, check=check,
                                corpus_texts=texts)
+    _warn_after_judging(check, missing)
+    return judged
+
+
+def _warn_after_judging(check: InputCheck, missing: Any) -> None:
+    """What :func:`judge_run` says about the run once its answers are judged."""
     if missing:
         # judged without it, retrieval is matched against fewer documents and no answer is looked up
         # in its text: the numbers may differ from an evaluation that found it
@@ -651,7 +657,6 @@ def judge_run(run_dir: str | Path, config: EvaluationConfig | None = None, *,
     if check.judge_failed:
         check.warnings.append(f"{check.judge_failed} judgements failed ({reasons_text(check.judge_failed_by)}; "
                               "recorded with their error, excluded from the metrics; evaluate again to re-judge them)")
-    return judged
 
 
 def judge_plain(path: str | Path, config: EvaluationConfig | None = None, *, trust_stored: bool = True,

@@ -49,13 +49,11 @@ in the built-in styles only (the verbaliser); the others reuse the dataset's own
 from __future__ import annotations
 
 import hashlib
-import json
 import random
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any
 
 import sqlglot
@@ -65,7 +63,7 @@ from sqlglot import exp
 
 from ragdx.db.dialect import NEUTRAL_GLOT, dialect_named
 from ragdx.db.schema import Schema, TableInfo
-from ragdx.errors import RagdxError, TemplateError
+from ragdx.errors import TemplateError
 from ragdx.gen.dataset import QARecord, answer_text, build_records, document_ids, fill, group_id, json_value
 from ragdx.gen.naming import low_words, plural_word, singular_word
 from ragdx.gen.options import REFUSAL_KINDS
@@ -95,27 +93,12 @@ class RefusalPlan:
 
 
 def refusal_plan(per_template: int, kinds: Sequence[str] | None = None,
-                 kb_dir: str | Path | None = None) -> RefusalPlan | None:
-    """The plan ``ragdx gen`` and ``generate_dataset`` carry out (None: no refusals asked for)."""
+                 omitted: Sequence[str] = ()) -> RefusalPlan | None:
+    """The plan ``ragdx gen`` and ``generate_dataset`` carry out (None: no refusals asked for);
+    ``omitted``: what the knowledge base leaves out on purpose (``ragdx.kb.render.omitted_in``)."""
     if not per_template:
         return None
-    return RefusalPlan(per_template, tuple(kinds or REFUSAL_KINDS), kb_omitted(kb_dir))
-
-
-def kb_omitted(kb_dir: str | Path | None) -> tuple[str, ...]:
-    """What a knowledge base ragdx rendered leaves out on purpose (its manifest's ``omitted``)."""
-    if kb_dir is None:
-        return ()
-    path = Path(kb_dir) / "manifest.json"
-    if not path.exists():
-        return ()
-    try:
-        omitted = json.loads(path.read_text(encoding="utf-8")).get("omitted", [])
-    except (OSError, ValueError, AttributeError) as exc:
-        raise RagdxError(f"not a knowledge base manifest ({exc})", source=str(path)) from None
-    if not isinstance(omitted, list) or not all(isinstance(o, str) for o in omitted):
-        raise RagdxError("expected a list of omitted Table.Column / Table names", source=str(path), field="omitted")
-    return tuple(omitted)
+    return RefusalPlan(per_template, tuple(kinds or REFUSAL_KINDS), tuple(omitted))
 
 
 # ----------------------------------------------------------------------------- context

@@ -8,6 +8,7 @@ location is known: the ground truth for GRAMMAR's gap groups.
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
@@ -310,3 +311,20 @@ def _norm(value: Any) -> Any:
     if isinstance(value, float) and value.is_integer():
         return int(value)
     return value
+
+
+def omitted_in(kb_dir: str | Path | None) -> tuple[str, ...]:
+    """What a knowledge base ragdx rendered leaves out on purpose (its manifest's ``omitted``:
+    ``Table.Column`` and ``Table`` names), read here, by the owner of that manifest."""
+    if kb_dir is None:
+        return ()
+    path = Path(kb_dir) / "manifest.json"
+    if not path.exists():
+        return ()
+    try:
+        omitted = json.loads(path.read_text(encoding="utf-8")).get("omitted", [])
+    except (OSError, ValueError, AttributeError) as exc:
+        raise RagdxError(f"not a knowledge base manifest ({exc})", source=str(path)) from None
+    if not isinstance(omitted, list) or not all(isinstance(o, str) for o in omitted):
+        raise RagdxError("expected a list of omitted Table.Column / Table names", source=str(path), field="omitted")
+    return tuple(omitted)
