@@ -10,9 +10,9 @@ reader answers right; it is broken on purpose with seeded rates:
 * ``history``: on a follow-up, the system ignores the conversation and searches the follow-up as
   asked ("Its faculty?"): distractors come back and the reader answers something else -> history
   handling;
-* ``retrieval``: for a semantic group (one turn of one walk over one row, every phrasing), the
-  retriever returns distractors whatever the question's wording, the standalone question too ->
-  the retriever;
+* ``retrieval``: for a question (a first turn's semantic group, a follow-up's standalone question),
+  the retriever returns distractors whatever the question's wording, the standalone question
+  asked alone too -> the retriever;
 * ``lm``: the evidence is retrieved and the reader answers another value -> the language model.
 
 The truth of each record is what was injected. ragdx's verdicts come from its own path: ``ragdx.run``
@@ -103,7 +103,9 @@ class ConversationalSystem:
 
     def faults(self, r: Any, probe: bool) -> str:
         p = self.plan
-        if _u(p.seed, "retrieval", r.group_id) < p.retrieval:
+        # a bad retriever misses a question however it is put: the same standalone question (walks
+        # from different rows may arrive at the same one) is missed every time, probe included
+        if _u(p.seed, "retrieval", r.standalone_query or r.group_id) < p.retrieval:
             return "retrieval_failure"
         if not probe and r.turn > 1 and _u(p.seed, "history", r.id) < p.history:
             return "history_failure"

@@ -61,8 +61,9 @@ def _entity(truth, table: str, params: dict) -> str:
 
 
 def _hand_sql(truth, start: str, path: list[str]) -> tuple[str, list[str]]:
-    """``path``: relation nouns from the start row, then optionally an attribute. The SQL a person
-    writes for it (sqlite3's ``?`` for the start row's name), and the columns it selects."""
+    """``path``: relation nouns from the ``start`` row, then optionally an attribute. The SQL a
+    person writes for it (one ``?``: the row's name, its name columns joined by a space), and the
+    columns it selects."""
     sql_from, table, alias = f'"{start}" a0', start, "a0"
     for i, word in enumerate(path):
         if (table, word) in truth["rels"]:
@@ -76,38 +77,46 @@ def _hand_sql(truth, start: str, path: list[str]) -> tuple[str, list[str]]:
             cols = [truth["attrs"][table][word]]
     if not path:
         raise AssertionError("empty path")
-    where = " AND ".join(f'a0."{c}" = ?' for c in truth["names"][start])
-    return f"SELECT {', '.join(f'{alias}.{chr(34)}{c}{chr(34)}' for c in cols)} FROM {sql_from} WHERE {where}", cols
+    name = " || ' ' || ".join(f'a0."{c}"' for c in truth["names"][start])
+    return f"SELECT {', '.join(f'{alias}.{chr(34)}{c}{chr(34)}' for c in cols)} FROM {sql_from} WHERE {name} = ?", cols
 
 
-def _path_of(truth, record) -> list[str]:
-    """What a turn asks, read from its words: turn 1's attribute appears in its query; a follow-up's
-    standalone question is "the A of the B of <entity>"."""
+def _path_of(truth, record) -> tuple[str, list[str], str]:
+    """What a turn asks, read from its words: (the table of the row it asks about, the path from
+    that row, the row's name). Turn 1's attribute appears in its query; a follow-up's standalone
+    question is "the A of <noun> '<name>'" (the row the conversation reached) or "the A of the B
+    of <first row>"."""
     entity = _entity(truth, record.table, record.params)
+    start_name = " ".join(str(record.params[f"{record.table}.{c}"]) for c in truth["names"][record.table])
     if record.turn == 1:
         rest = record.query.replace(entity, " ").lower()
         found = [w for w in truth["attrs"][record.table] if re.search(rf"\b{re.escape(w)}\b", rest)]
         assert len(found) == 1, (record.query, found)
-        return found
+        return record.table, found, start_name
     m = re.fullmatch(rf"(What|Who) is the (.+) of {re.escape(entity)}\?", record.standalone_query)
-    assert m, record.standalone_query
-    return list(reversed(m.group(2).split(" of the ")))
+    if m:
+        return record.table, list(reversed(m.group(2).split(" of the "))), start_name
+    for table, noun in sorted(truth["nouns"].items(), key=lambda kv: -len(kv[1])):
+        m = re.fullmatch(rf"(What|Who) is the (.+) of {noun} '(.+)'\?", record.standalone_query)
+        if m:
+            return table, [m.group(2)], m.group(3)
+    raise AssertionError(f"cannot read {record.standalone_query!r}")
 
 
-def _check_against_hand_sql(db: Path, truth) -> tuple[int, int, set]:
+def _check_against_hand_sql(db: Path, truth) -> tuple[int, int, set, set]:
     engine = sa.create_engine(f"sqlite:///{db}")
     records = conversation_records(engine, inspect_schema(engine), per_walk=5, seed=3)
     conn = sqlite3.connect(db)
     wrong, kinds = [], set()
     for r in records:
-        path = _path_of(truth, r)
-        kinds.add((r.table, tuple(path)))
-        sql, _ = _hand_sql(truth, r.table, path)
-        rows = conn.execute(sql, [r.params[f"{r.table}.{c}"] for c in truth["names"][r.table]]).fetchall()
+        table, path, name = _path_of(truth, r)
+        kinds.add((table, tuple(path)))
+        sql, _ = _hand_sql(truth, table, path)
+        rows = conn.execute(sql, [name]).fetchall()
         if [list(x) for x in rows] != r.answer_rows:
             wrong.append((r.query, r.standalone_query, rows, r.answer_rows))
     assert not wrong, wrong[:5]
-    return len(records), len(wrong), kinds
+    return len(records), len(wrong), kinds, {r.turn for r in records}
 
 
 def _check_shape(records) -> None:
@@ -122,9 +131,11 @@ def _check_shape(records) -> None:
         for i, t in enumerate(turns):
             assert t.history == [{"query": p.query, "answer": p.answer_text} for p in turns[:i]]
             groups[t.group_id].add(repr(t.answer_rows))
-            if t.turn > 1:  # a follow-up refers back: it never names the start row again
+            if t.turn > 1:  # a follow-up refers back: it never names the start row again; its
+                # standalone question names it (turn 2) or the row the previous answer named
                 name = str(next(iter(t.params.values())))
-                assert name not in t.query and t.standalone_query and name in t.standalone_query
+                named = name if t.turn == 2 else turns[i - 1].answer_text
+                assert name not in t.query and t.standalone_query and named in t.standalone_query
     assert all(len(answers) == 1 for answers in groups.values())
 
 
@@ -134,19 +145,19 @@ def demo_db(tmp_path_factory) -> Path:
 
 
 def test_demo_conversations_match_hand_written_sql(demo_db):
-    n, wrong, kinds = _check_against_hand_sql(demo_db, DEMO)
-    assert n > 100 and wrong == 0
+    n, wrong, kinds, turns = _check_against_hand_sql(demo_db, DEMO)
+    assert n > 100 and wrong == 0 and turns == {1, 2, 3, 4}
     # every walk of the demo's relations, up to two hops and the last row's attribute
-    assert ("Programme", ("coordinator",)) in kinds and ("Programme", ("coordinator", "faculty", "building")) in kinds
-    assert {t for t, _ in kinds} == {"Programme", "Course", "Staff"}
+    assert {("Programme", ("coordinator",)), ("Staff", ("faculty",)), ("Faculty", ("building",)),
+            ("Course", ("faculty",)), ("Programme", ("faculty",)), ("Staff", ("hire date",))} <= kinds
 
 
 @pytest.mark.skipif(not NORTHWIND.exists(), reason="Northwind is in ../shared/data, absent here")
 def test_northwind_conversations_match_hand_written_sql():
-    n, wrong, kinds = _check_against_hand_sql(NORTHWIND, NORTHWIND_TRUTH)
-    assert n > 100 and wrong == 0
-    assert ("Orders", ("employee", "manager", "date of birth")) in kinds
-    assert ("Products", ("supplier", "contact person")) in kinds
+    n, wrong, kinds, turns = _check_against_hand_sql(NORTHWIND, NORTHWIND_TRUTH)
+    assert n > 100 and wrong == 0 and turns == {1, 2, 3, 4}
+    assert {("Orders", ("employee",)), ("Employees", ("manager",)), ("Employees", ("date of birth",)),
+            ("Products", ("supplier",)), ("Suppliers", ("contact person",)), ("Shippers", ("phone number",))} <= kinds
 
 
 def test_conversation_shape_groups_and_styles(demo_db):
@@ -263,8 +274,10 @@ def test_offline_rewrite_names_what_the_history_named(which, demo_db):
     wrong = []
     for r in followups:
         out = rewrite_followup(r.query, r.history)
-        # a later turn's standalone question is "the <asked> of the <relation> of ... <entity>"
-        asked = r.standalone_query.split(" is the ", 1)[1].split(" of the ")[0]
+        # a later turn's standalone question is "the <asked> of <noun> '<the previous answer>'"
+        named = re.fullmatch(rf"(.+) of [a-z]+(?: [a-z]+)? '{re.escape(r.history[-1]['answer'])}'\?",
+                             r.standalone_query.split(" is the ", 1)[1])
+        asked = named.group(1) if named else r.standalone_query.split(" is the ", 1)[1].split(" of the ")[0]
         if r.turn == 2:  # the entity the first question named, the noun the follow-up asked
             ok = out.replace("What is", "") == r.standalone_query.replace("Who is", "").replace("What is", "")
         elif re.search(r"\bwhere (is it|are they)\b", r.query, re.I):  # a place asked by "where" alone
@@ -552,8 +565,9 @@ def test_a_langchain_conversational_chain_end_to_end(tmp_path):
         return sum(j.retrieval_correct for j in js) / len(js)
 
     with_history, deaf = results[True].extra["conversations"], results[False].extra["conversations"]
-    # BM25 over the knowledge base finds 0.8 of the turn-2 evidence with the history, none without
-    assert found(results[True]) >= 0.6 and found(results[False]) <= 0.2, (found(results[True]), found(results[False]))
+    # BM25 over the knowledge base finds 0.8 of the turn-2 evidence with the history, 0.3 without
+    assert found(results[True]) >= 0.6 and found(results[False]) <= 0.45, (found(results[True]), found(results[False]))
+    assert found(results[True]) - found(results[False]) >= 0.35
     assert deaf["history_failures"] > 3 * max(1, with_history["history_failures"])
     assert deaf["by_turn"]["2"]["blame"].get("history_failure", 0) >= 0.5 * deaf["by_turn"]["2"]["records"]
 

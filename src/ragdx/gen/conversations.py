@@ -19,7 +19,7 @@ import hashlib
 import json
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import sqlalchemy as sa
@@ -178,6 +178,11 @@ class _Answer:
     rows: list[list[Any]]
     entities: list[str]
     facts: list[str]
+    #: every fact of the walk up to this turn (the earlier turns' established in the conversation)
+    walked: list[str] = field(default_factory=list)
+    #: for a turn that leads to a row: that row as a question names it ("faculty 'Faculty of
+    #: Humanities'"), None when its name is not one row's (then a question walks there instead)
+    named: str | None = None
 
 
 def _answer(conn: sa.Connection, schema: Schema, walk: Walk, turn: int, values: Sequence[Any]) -> _Answer | None:
@@ -304,20 +309,27 @@ class _Words:
     standalone: tuple[str, ...]
 
 
-def _words(schema: Schema, walk: Walk, values: Sequence[Any]) -> _Words:
+def _words(schema: Schema, walk: Walk, values: Sequence[Any], answers: Sequence[_Answer]) -> _Words:
+    """The slots of every turn's phrasings and its standalone question. A follow-up's standalone
+    question names the row the conversation has reached, as the previous answer named it
+    ("What is the building of faculty 'Faculty of Humanities'?"), where that name is one row's;
+    otherwise it walks there from the first row ("the building of the faculty of course ...")."""
     start = schema.table(walk.start)
     entity = _entity_phrase(start, walk.key, values)
     person = _is_person(start, readable_entity(start.name))
     slots: list[dict[str, str]] = [{"attr": column_phrase(walk.opening).lower(), "e": entity}]
     standalone = [""]  # turn 1 names its entity: it stands alone
     chain: list[str] = []
-    for hop in walk.hops:
+    subject = entity  # the row the next turn asks about, as a standalone question names it
+    for i, hop in enumerate(walk.hops):
         reached = _is_person(schema.table(hop.ref_table), hop.noun)
         pos = "their" if person else "its"
         wh = "who" if reached else "what"
         slots.append({"rel": hop.noun, "pos": pos, "Pos": pos.capitalize(), "wh": wh, "Wh": wh.capitalize()})
+        standalone.append(f"{wh.capitalize()} is the {hop.noun} of {subject}?")
         chain.insert(0, hop.noun)
-        standalone.append(f"{wh.capitalize()} is the {' of the '.join(chain)} of {entity}?")
+        named = answers[i + 1].named
+        subject = named or f"the {' of the '.join(chain)} of {entity}"
         person = reached
     if walk.closing is not None:
         attr = column_phrase(walk.closing).lower()
@@ -326,7 +338,7 @@ def _words(schema: Schema, walk: Walk, values: Sequence[Any]) -> _Words:
         if names_a_place(walk.closing):
             closing["where"] = "are they based" if person else "is it located"
         slots.append(closing)
-        standalone.append(f"What is the {attr} of the {' of the '.join(chain)} of {entity}?")
+        standalone.append(f"What is the {attr} of {subject}?")
     return _Words(entity, tuple(slots), tuple(standalone))
 
 
@@ -350,13 +362,37 @@ def _shown_sql(schema: Schema, sql: str, values: Sequence[Any]) -> str:
 
 
 def _answered(conn: sa.Connection, schema: Schema, walk: Walk, values: Sequence[Any]) -> list[_Answer] | None:
-    answers = []
+    """Every turn's answer; a follow-up's facts are the ones its turn adds (the building of the
+    faculty, not again the course's faculty): the earlier turns' are established in the
+    conversation, whose answers a system is given as history, so its evidence is what a system
+    must still find, as per-turn passages are in multi-turn retrieval benchmarks."""
+    answers: list[_Answer] = []
     for turn in range(1, walk.turns + 1):
         got = _answer(conn, schema, walk, turn, values)
         if got is None:
             return None
+        if 1 < turn <= len(walk.hops) + 1:
+            got.named = _named(conn, schema, walk.hops[turn - 2].ref_table, got.rows[0])
+        if answers:
+            new = [f for f in got.facts if f not in set(answers[-1].facts) | set(answers[-1].walked)]
+            got.walked = sorted(set(got.facts) | set(answers[-1].walked))
+            got.facts = new or got.facts
+        else:
+            got.walked = list(got.facts)
         answers.append(got)
     return answers
+
+
+def _named(conn: sa.Connection, schema: Schema, table: str, name: Sequence[Any]) -> str | None:
+    """The row of ``table`` named ``name`` (its lookup key's values) as a question names it, when
+    exactly one row has that name."""
+    info = schema.table(table)
+    key = lookup_keys(info)
+    q = dialect_named(schema.dialect).quote_identifier
+    where = " AND ".join(f"{q(c)} = :k{i}" for i, c in enumerate(key))
+    count = conn.execute(sa.text(f"SELECT COUNT(*) FROM {q(info.name)} WHERE {where}"),
+                         {f"k{i}": v for i, v in enumerate(name)}).scalar()
+    return _entity_phrase(info, key, name) if count == 1 else None
 
 
 def _kb(record: QARecord, kb_facts: Mapping[str, list[str]] | None) -> None:
@@ -398,7 +434,7 @@ def conversation_records(engine: Engine, schema: Schema, *, per_walk: int, seed:
 
 def _conversation(schema: Schema, walk: Walk, values: Sequence[Any], answers: Sequence[_Answer],
                   styles: Sequence[str], kb_facts: Mapping[str, list[str]] | None) -> list[QARecord]:
-    words = _words(schema, walk, values)
+    words = _words(schema, walk, values, answers)
     shown = [json_value(v) for v in values]
     params = {f"{walk.start}.{c}": v for c, v in zip(walk.key, shown, strict=True)}
     out = []
