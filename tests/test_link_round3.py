@@ -214,3 +214,28 @@ def test_a_code_written_in_hyphenated_groups_is_the_number_it_is(tmp_path):
     }, ["books.isbn@96"], ["books.phone@96"])
     assert isbn == ["catalogue"]
     assert phone == ["desk"]
+
+
+@pytest.fixture()
+def press(tmp_path):
+    return _world(tmp_path, """
+        CREATE TABLE staff (staff_id INTEGER PRIMARY KEY, first_name TEXT, last_name TEXT);
+        CREATE TABLE books (book_id INTEGER PRIMARY KEY, title TEXT NOT NULL UNIQUE,
+                            editor_id INTEGER REFERENCES staff(staff_id), pages INTEGER);
+        INSERT INTO staff VALUES (1, 'Owen', 'Hughes'), (2, 'Rosa', 'Delgado'), (3, 'Julian', 'Treve');
+        INSERT INTO books VALUES (96, 'Commons of Wash', 1, 228), (97, 'The Reed Cutter', 2, 340);
+    """)
+
+
+def test_initials_given_in_brackets_and_a_list_item_about_its_opening_name(press):
+    """Minutes listing "Owen Hughes (OH)" among those present then write "Brought by OH": the
+    initials are his. A list item opening with a book's title ("- **Commons of Wash** — Adam
+    Achterberg. Brought by OH.") speaks of that book in its later sentences too."""
+    minutes = ("# Publishing Committee\n\n"
+               "**Present:** Julian Treve (JT, chair), Owen Hughes (OH), Rosa Delgado (RD)\n\n## Proposals\n\n"
+               "- **Commons of Wash** — Adam Achterberg. Brought by OH. Approved.\n"
+               "- **The Reed Cutter** — Marcus Northcott. Brought by RD. Approved, c. 340 pp.\n")
+    editor, pages = _gold(press, {"minutes": minutes, "list": "Titles\n\n- The Reed Cutter\n- Sold 340 copies."},
+                          ["books.editor_id@96"], ["books.pages@97"])
+    assert editor == ["minutes"]
+    assert pages == ["minutes"]

@@ -233,6 +233,10 @@ _LEGEND_PAIR = re.compile(r"(?<![\w-])([A-Z][A-Z0-9]{1,4})\s*(?:=|:|–|—)\s*"
                           r"([A-ZÀ-Þ][^\s,;=]*(?:\s+(?:[A-ZÀ-Þ][^\s,;=]*|de|van|von|der|den|da|di|la|le|du))+)")
 
 
+#: a name followed by its initials in brackets: "Julian Treve (JT, chair)", "Rosa Delgado (RD)"
+_NAMED_INITIALS = re.compile(r"([A-ZÀ-Þ][\w'’-]+(?:\s+(?:[A-ZÀ-Þ][\w'’-]+|de|van|von|der|den|da|di|la|le|du)){1,3})"
+                             r"\s*\(([A-ZÀ-Þ]{2,4})(?=[,;)\s])")
+
 #: a code explained in words after a label: "Fmt: HB hardback, PB paperback, EB ebook only."
 _CODE_WORDS = re.compile(r"(?<![\w-])([A-Z]{2,4})\s+([a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3})(?=\s*(?:[,;.]|$))")
 
@@ -246,6 +250,11 @@ def legend(text: str) -> dict[str, str]:
         pairs = _LEGEND_PAIR.findall(line)
         if len(pairs) >= 2 or (pairs and re.match(r"\s*(?:legend|key|abbreviations?)\b", line, re.I)):
             for abbr, name in pairs:
+                out.setdefault(abbr, name.strip())
+        for name, abbr in _NAMED_INITIALS.findall(line):
+            # "Owen Hughes (OH, chair)": initials a person is then called by, when they are the
+            # initials of the name's words
+            if "".join(w[0] for w in name.split() if w[0].isupper()).upper() == abbr:
                 out.setdefault(abbr, name.strip())
         for part in re.split(r"(?<=[.;])\s+(?=[A-Z][\w ]{0,20}:)", line):
             # one labelled list per part ("Fmt: ... St: ..." on one line)
@@ -774,9 +783,11 @@ class Linker:
             return TOPIC_WEIGHT
         if passage.doc in docs_about and (named or not self._leads_with_another(pid, entity, names)):
             return TOPIC_WEIGHT
-        if not hop.peers and passage.kind == "para" and _lead_sentence(norm) in named:
-            # the paragraph's opening sentence names the subject: what follows is about it
-            # ("Skyline Developers is a Dubai firm. It was founded in 1999.")
+        if not hop.peers and (passage.kind == "para" and _lead_sentence(norm) in named
+                              or passage.kind == "item" and 0 in named):
+            # the paragraph's (or a list item's) opening sentence names the subject: what follows
+            # is about it ("Skyline Developers is a Dubai firm. It was founded in 1999."; "- Commons
+            # of Wash — Adam Achterberg. Brought by OH.")
             return LEAD_WEIGHT
         k = next(i for i, s_ in enumerate(hop.subjects) if s_[0] == entity)
         if k < len(hop.descriptors) and self._described(passage, value_sents, hop.descriptors[k]):
