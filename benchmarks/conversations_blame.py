@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import re
 import subprocess
 import sys
 import time
@@ -89,10 +90,11 @@ class ConversationalSystem:
     def __init__(self, records: list[Any], corpus: dict[str, str], plan: Plan):
         self.plan = plan
         self.by_id = {r.id: r for r in records}
-        # a probe asks the standalone question: the record it stands for (a group shares it)
+        # a probe asks a follow-up's standalone question: a record it stands for (those that share
+        # it share its faults); a first turn worded the same is another record, never asked by a probe
         self.by_text = {r.standalone_query: r for r in records if r.standalone_query}
-        self.by_text.update({r.query: r for r in records if r.turn == 1})
         self.docs = sorted(corpus)
+        self.words = {d: set(re.findall(r"\w+", corpus[d].lower())) for d in self.docs}
         answers: dict[tuple[str, int], list[str]] = {}
         for r in records:
             answers.setdefault((r.table, r.turn), []).append(r.answer_text)
@@ -126,9 +128,18 @@ class ConversationalSystem:
         others = [a for a in self.answers[(r.table, r.turn)] if right not in fold(a) and fold(a) not in right]
         return others[int(_u(self.plan.seed, "wrong", r.id) * len(others))] if others else "not recorded"
 
+    def _search(self, text: str) -> list[str]:
+        """A document asked for in its own words (``ragdx run``'s probe of evidence no query
+        retrieved): every document is in the index, found by the words it shares with the probe."""
+        words = set(re.findall(r"\w+", text.lower()))
+        return sorted(self.docs, key=lambda d: (-len(words & self.words[d]), d))[:3]
+
     async def answer(self, item: Any) -> Any:
         from ragdx.rag.types import RetrievedContext, SystemOutput
 
+        if item.id not in self.by_id and item.query not in self.by_text:
+            return SystemOutput(id=item.id, query=item.query, answer="",
+                                contexts=[RetrievedContext(id=d, text="") for d in self._search(item.query)])
         probe = item.id not in self.by_id
         r = self.by_text[item.query] if probe else self.by_id[item.id]
         fault = self.faults(r, probe)
