@@ -239,3 +239,18 @@ def test_initials_given_in_brackets_and_a_list_item_about_its_opening_name(press
                           ["books.editor_id@96"], ["books.pages@97"])
     assert editor == ["minutes"]
     assert pages == ["minutes"]
+
+
+def test_a_thing_named_with_its_tables_noun_has_no_persons_name_forms(tmp_path):
+    """"Felby Town Hub" is a hub, not a person: a donor row "| Ms Yvonne Carr | Individual | Felby |"
+    read with its header ("Town Felby") does not name it, as the reversed name of a person would;
+    "Felby Town" still does."""
+    world = _world(tmp_path, """
+        CREATE TABLE hubs (hub_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, town TEXT);
+        INSERT INTO hubs VALUES (6, 'Felby Town Hub', 'Felby'), (1, 'Tidewell Hub', 'Tidewell');
+    """)
+    (town,) = _gold(world, {
+        "register": "| Supporter | Type | Town |\n|---|---|---|\n| Ms Yvonne Carr | Individual | Felby |\n",
+        "leaflet": "Felby Town is our hub in Felby, open on Wednesdays.",
+    }, ["hubs.town@6"])
+    assert town == ["leaflet"]

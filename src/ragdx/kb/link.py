@@ -1762,8 +1762,15 @@ class FactResolver:
         row = self.rows(table).get(key)
         out: list[Variant] = []
         if row is not None:
-            for name in self._written_names(meta, key, row):
-                out += text_variants(name)
+            noun = phrase(self._noun(meta))
+            written = self._written_names(meta, key, row)
+            # a thing named with its table's noun ("Felby Town Hub") is no person: it is not "Town
+            # Felby" nor "F. Hub"; "Felby Town" is how people shorten it
+            thing = bool(noun.strip()) and any(phrase(n).endswith(noun) and phrase(n) != noun for n in written)
+            for name in written:
+                whole = phrase(name)
+                keep = {whole, whole[:-len(noun)] + " " if whole.endswith(noun) else whole}
+                out += [v for v in text_variants(name) if not thing or (len(v[0]) == 1 and v[0][0] in keep)]
             surname = self._surnames(meta.info.name).get(key)
             if surname:
                 out.append((surname, 0.9))
