@@ -249,3 +249,41 @@ def test_values_are_trimmed_as_a_reader_writes_them(tmp_path):
     queries = " ".join(r["query"] for r in records)
     assert "'Atelier graphique'" in queries and "'Atelier graphique '" not in queries
     assert any(r["params"] == {"customer.name": "Atelier graphique "} for r in records)  # bound as stored
+
+
+def test_names_in_ragdx_yaml_replace_the_derived_nouns_everywhere(tmp_path):
+    """names: {tables, columns, relations} are the words of `ragdx schema`, the questions and the
+    rendered documents alike; a name that is not in the database is an error naming the field."""
+    import os
+    import subprocess
+    import sys
+
+    db = build_demo_database(tmp_path / "demo.sqlite")
+    (tmp_path / "ragdx.yaml").write_text(
+        "names:\n  tables: {Staff: lecturer}\n  columns: {hire_date: start date}\n"
+        "  relations: {Coordinator: programme director}\n", encoding="utf-8")
+    env = {**os.environ, "COLUMNS": "250", "NO_COLOR": "1"}
+    url = f"sqlite:///{db}"
+
+    def ragdx(*args):
+        return subprocess.run([sys.executable, "-m", "ragdx.cli", *args], capture_output=True, text=True, env=env,
+                              cwd=tmp_path)
+
+    shown = ragdx("schema", url)
+    assert shown.returncode == 0, shown.stderr
+    assert 'called "lecturer"' in shown.stdout and "start date" in shown.stdout
+    assert "programme director" in shown.stdout
+    for args in (["templates", "sql", "--db", url, "-o", "sql.yaml"],
+                 ["templates", "text", "--db", url, "--sql", "sql.yaml", "-o", "text.yaml", "--style",
+                  "interrogative", "--n", "1"]):
+        r = ragdx(*args)
+        assert r.returncode == 0, r.stderr
+    text = "\n".join(line for line in (tmp_path / "text.yaml").read_text(encoding="utf-8").splitlines()
+                     if line.startswith("    - "))  # the questions, not their SQL
+    assert "When was the lecturer '[Staff.Name]' hired?" not in text  # the user's noun, not the verb
+    assert "the start date of the lecturer '[Staff.Name]'" in text
+    assert "Who is the programme director of the programme '[Programme.Name]'?" in text
+    assert "coordinator" not in text.lower() and "staff member" not in text
+    (tmp_path / "ragdx.yaml").write_text("names:\n  columns: {hired_date: start date}\n", encoding="utf-8")
+    bad = ragdx("schema", url)
+    assert bad.returncode == 2 and "names.columns.hired_date" in bad.stderr and "no column" in bad.stderr

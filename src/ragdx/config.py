@@ -73,6 +73,15 @@ class KBConfig(_Section):
     omit_tables: list[str] = Field(default_factory=list)
 
 
+class NamesConfig(_Section):
+    """The nouns questions and documents use, where the derived ones read wrong (``ragdx schema``
+    shows them under "called"): by table, by column, and by foreign-key column."""
+
+    tables: dict[str, str] = Field(default_factory=dict)
+    columns: dict[str, str] = Field(default_factory=dict)
+    relations: dict[str, str] = Field(default_factory=dict)
+
+
 class Config(_Section):
     database: str | None = None
     #: look-up keys by table, overriding the inferred ones: ``{Employees: [FirstName, LastName],
@@ -81,6 +90,8 @@ class Config(_Section):
     #: columns to ask about although ragdx leaves them out by default (contact details, long free
     #: text, constant columns, 0/1 flags): ``[Staff.Email, Products.Discontinued]``
     ask: list[str] = Field(default_factory=list)
+    #: nouns for tables, columns and relations instead of the derived ones (ragdx.gen.naming)
+    names: NamesConfig = Field(default_factory=NamesConfig)
     llm: LLMConfig | None = None
     #: the embedding model of the knowledge-boundary tests (default: the packaged MiniLM)
     embedder: EmbedderConfig = Field(default_factory=EmbedderConfig)

@@ -19,7 +19,7 @@ def schema(url: Annotated[str, typer.Argument(help="Database URL.")],
     """Tables, columns, types, keys, and per column the distinct count and uniqueness measured
     from the data."""
     from ragdx.gen.naming import column_phrase, readable_entity, relation_noun
-    from ragdx.gen.sql_templates import is_surrogate, lookup_keys
+    from ragdx.gen.sql_templates import is_surrogate, left_out_reason, lookup_keys
 
     engine, sch = open_database(url, project_config(config))
     if as_json:
@@ -41,6 +41,8 @@ def schema(url: Annotated[str, typer.Argument(help="Database URL.")],
             called = relation_noun(c.name, fk.ref_table) if fk else column_phrase(c.name)
             note = "look-up key" if c.name in keys else (
                 "binary" if c.kind == "binary" else "surrogate" if is_surrogate(t, c.name) else "")
+            if not note and not fk and t.rows and (why := left_out_reason(t, c.name)):
+                note = f"not asked ({why}; 'ask:' to ask)"
             table.add_row(escape(c.name), escape(called), escape(c.type), escape(key), str(c.distinct), str(c.nulls),
                           "yes" if t.is_unique(c.name) else "no", note)
         console.print(table)

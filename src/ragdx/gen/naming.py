@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["COLUMN_SYNONYMS", "PLACE_WORDS", "RELATION_SYNONYMS", "column_phrase", "low_words", "names_a_place",
+__all__ = ["COLUMN_SYNONYMS", "PLACE_WORDS", "RELATION_SYNONYMS", "column_phrase", "declare_names", "low_words",
+           "names_a_place",
            "plural_phrase", "readable_entity", "readable_name", "relation_noun", "starts_with_table", "table_words"]
 
 _TOKEN = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
@@ -269,9 +270,31 @@ def _powers(words: list[str]) -> list[str]:
     return out
 
 
+# The user's own words, from ragdx.yaml's ``names:`` (declare_names): by table, by column and by
+# foreign-key column, matched without regard to case. One place, so the templates, the questions,
+# the rendered documents and the linker all take them up.
+_USER_NAMES: dict[str, dict[str, str]] = {"tables": {}, "columns": {}, "relations": {}}
+
+
+def declare_names(tables: dict[str, str] | None = None, columns: dict[str, str] | None = None,
+                  relations: dict[str, str] | None = None) -> None:
+    """Use these nouns instead of the derived ones (``names: {tables: {Staff: lecturer}, columns:
+    {hire_date: start date}, relations: {Coordinator: programme director}}``); replaces what an
+    earlier call declared, so that one project's words never leak into the next."""
+    for kind, given in (("tables", tables), ("columns", columns), ("relations", relations)):
+        _USER_NAMES[kind] = {k.lower(): " ".join(v.split()) for k, v in (given or {}).items()}
+
+
+def _user_name(kind: str, identifier: str) -> str | None:
+    return _USER_NAMES[kind].get(identifier.lower()) if _USER_NAMES[kind] else None
+
+
 def readable_entity(table: str) -> str:
     """Singular readable noun for a table: ``people`` -> ``person``, ``StudyProgrammes`` ->
-    ``study programme``."""
+    ``study programme`` (or the noun ragdx.yaml's ``names.tables`` gives it)."""
+    own = _user_name("tables", table)
+    if own:
+        return own
     words = readable_name(table).split()
     if not words:
         return ""
@@ -380,7 +403,7 @@ def event_verb(column: str) -> tuple[str, str | None] | None:
     (``hired_on`` -> ("hired", None), ``occurred`` -> ("occurred", "occur"), ``HireDate`` ->
     ("hired", None)), so a question can ask "When was X hired?"; None otherwise."""
     low = low_words(column)
-    if not low:
+    if not low or _user_name("columns", column):  # the user's noun, not the column's verb, is asked
         return None
     if low[0] in DATE_VERBS and _event_phrase(low) is not None:
         return low[0], DATE_VERBS[low[0]][1]
@@ -392,7 +415,11 @@ def event_verb(column: str) -> tuple[str, str | None] | None:
 
 def column_phrase(column: str) -> str:
     """A column name as the noun a person would use: split, then the synonym table
-    (``HomePage`` -> "website", ``ShipCity`` -> "shipping city", ``hired_on`` -> "hire date")."""
+    (``HomePage`` -> "website", ``ShipCity`` -> "shipping city", ``hired_on`` -> "hire date"), or
+    the noun ragdx.yaml's ``names.columns`` gives it."""
+    own = _user_name("columns", column)
+    if own:
+        return own
     phrase = _with_unit(readable_name(column))
     low = phrase.lower()
     if low in COLUMN_SYNONYMS:
@@ -457,7 +484,11 @@ def relation_noun(fk_column: str, ref_table: str) -> str:
     """The noun for the row a foreign key points at, as the referencing row's relation to it:
     ``SupplierID`` -> "supplier" (the referenced entity's noun), ``ReportsTo`` -> "manager",
     ``ShipVia`` -> "shipper", ``ProjectManager`` -> "project manager", ``salesRepEmployeeNumber``
-    -> "sales rep", ``ParentCategoryID`` -> "parent category". Never a key column's full name."""
+    -> "sales rep", ``ParentCategoryID`` -> "parent category". Never a key column's full name;
+    ragdx.yaml's ``names.relations`` may name it otherwise."""
+    own = _user_name("relations", fk_column)
+    if own:
+        return own
     entity = readable_entity(ref_table)
     if starts_with_table(fk_column, ref_table):
         return entity
