@@ -196,6 +196,7 @@ def test_generate_dataset_writes_conversations_with_gold_documents(demo_db, tmp_
     assert all(r.gold_document_ids and r.kb_supported for r in turns if r.turn > 1)
     plain = [r for r in records if not r.conversation_id]
     assert plain and all(r.turn == 0 and not r.history for r in plain)
+    assert json.loads((out / "manifest.json").read_text())["conversations_per_walk"] == 1
     # off by default: no conversation unless asked
     assert gen_options(None, {}).conversations == 0
 
@@ -647,6 +648,7 @@ def test_ragdx_gen_conversations_flag(demo_db, tmp_path):
     turns = [r for r in read_records(tmp_path / "with") if r.conversation_id]
     assert turns and {r.style for r in turns} == {"short"}
     assert not any(r.conversation_id for r in read_records(tmp_path / "without"))
+    assert "conversations_per_walk" not in json.loads((tmp_path / "without" / "manifest.json").read_text())
 
 
 def test_a_langchain_retriever_and_chain_pair_gets_the_chat_history():

@@ -156,6 +156,8 @@ class GenResult:
     missing_text: list[str]
     #: refusal groups made, per kind (``ragdx.gen.refusals``); empty when none were asked for
     refusal_counts: dict[str, int] = field(default_factory=dict)
+    #: conversations asked per walk of the schema's relations (``ragdx.gen.conversations``; 0: none)
+    conversations: int = 0
 
 
 @gc_paused()  # millions of records, groups and values, none in a cycle: see ragdx.store.gc_paused
@@ -205,7 +207,8 @@ def build_dataset(engine: Engine, schema: Schema, parsed: Sequence[ParsedTemplat
         records = [*records, *conversation_records(engine, schema, per_walk=conversations, seed=options.seed,
                                                    styles=wanted, kb_facts=kb_facts)]
     return GenResult(records, counts, problems, missing,
-                     {k: made.counts.get(k, 0) for k in refusals.kinds} if refusals is not None else {})
+                     {k: made.counts.get(k, 0) for k in refusals.kinds} if refusals is not None else {},
+                     conversations=conversations)
 
 
 def manifest_for(schema: Schema, options: AnswerOptions, result: GenResult, extra: Mapping[str, Any]) -> dict:
@@ -227,6 +230,7 @@ def manifest_for(schema: Schema, options: AnswerOptions, result: GenResult, extr
         "missing_text_templates": result.missing_text,
         # written only when asked for: a dataset without refusals keeps its manifest as it was
         **({"refusal_groups": result.refusal_counts} if result.refusal_counts else {}),
+        **({"conversations_per_walk": result.conversations} if result.conversations else {}),
         **extra,
     }
 
