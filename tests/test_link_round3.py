@@ -254,3 +254,18 @@ def test_a_thing_named_with_its_tables_noun_has_no_persons_name_forms(tmp_path):
         "leaflet": "Felby Town is our hub in Felby, open on Wednesdays.",
     }, ["hubs.town@6"])
     assert town == ["leaflet"]
+
+
+def test_a_line_in_capitals_naming_an_event_or_a_firm(tmp_path):
+    """"EILEAN DUBH HIGHLAND GAMES" names an event, as "Eilean Dubh Highland Games" would: it does
+    not say that the port Bagh Mor is on Eilean Dubh; a line naming the island plainly, in capitals
+    too, still states it."""
+    world = _world(tmp_path, """
+        CREATE TABLE ports (port_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, island TEXT);
+        INSERT INTO ports VALUES (6, 'Bagh Mor', 'Eilean Dubh'), (3, 'Ardmair', 'Rona');
+    """)
+    (island,) = _gold(world, {
+        "games": "EILEAN DUBH HIGHLAND GAMES\nSaturday 9 August, Bagh Mor field.\nEntry £6.75, children free.",
+        "port": "BAGH MOR HARBOUR NOTES\nBagh Mor is the ferry port on EILEAN DUBH.",
+    }, ["ports.island@6"])
+    assert island == ["port"]

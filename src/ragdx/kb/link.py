@@ -215,6 +215,23 @@ _FUNCTION_WORDS = frozenset("""a an the on in at to from for by with of off into
     all any each every some no not if when while after before since until during""".split())
 
 
+def _title_case(text: str, *, named_only: bool = False) -> str:
+    """Lines in capitals ("EILEAN DUBH HIGHLAND GAMES") with their words capitalised, so that their
+    runs of names are read as in any other line; with ``named_only``, only a line ending with a
+    word that heads a firm's, a venue's or an event's name ("RONA SEA TAXI": "PARIS FRANCE" is a
+    city and its country)."""
+    if not any(c.isupper() for c in text):
+        return text
+    out = []
+    for line in text.split("\n"):
+        words = line.split()
+        if len(words) >= 2 and not any(c.islower() for c in line) and any(c.isalpha() for c in line) and (
+                not named_only or phrase(words[-1]).strip() in _ORGANISATION_WORDS):
+            line = line.title()
+        out.append(line)
+    return "\n".join(out)
+
+
 def proper_names(text: str) -> tuple[str, ...]:
     """The runs of capitalised words in ``text`` that read as one name, normalised (a
     sentence's capitalised first word, "On", "The", is not part of it)."""
@@ -317,7 +334,7 @@ class PassageIndex:
                 if ctx is None:
                     parts = [normalised_passage(text[x:y]).strip() for x, y in block.context]
                     ctx = ctx_cache[key] = (" " + f" {SEP} ".join(p for p in parts if p) + " ") if any(parts) else ""
-                    runs_cache[key] = tuple(r for x, y in block.context for r in proper_names(text[x:y]))
+                    runs_cache[key] = tuple(r for x, y in block.context for r in proper_names(_title_case(text[x:y])))
                 cells = heads = None
                 if block.kind == "row" and block.header is not None:
                     row_cells = split_cells(piece)
@@ -329,7 +346,7 @@ class PassageIndex:
                         cells = tuple(f"{h.rstrip() if not _ALTERNATIVES.search(raw) else ''} {phrase(c).strip()} "
                                       for h, raw, c in zip(heads, head_cells, row_cells, strict=True))
                 self.passages.append(Passage(d, a, b, norm, ctx, block.kind, block.header, cells, heads,
-                                             proper_names(piece), runs_cache[key]))
+                                             proper_names(_title_case(piece, named_only=True)), runs_cache[key]))
                 for tok in set(norm.split()) | set(ctx.split()):
                     self.postings[tok].append(pid)
             names = {phrase(doc.id.rsplit("/", 1)[-1]), phrase(doc.id)}
@@ -723,7 +740,7 @@ class Linker:
         # the value given by what the passage is read under (its heading), not by the passage
         value_in_ctx = not value_sents and bool(ctx) and all(v in ctx for v in value) \
             and not any(v in p and p in ctx for v in value for p in all_names) \
-            and self._stated_in_ctx(ctx, value, all_names, hop.ref_noun)
+            and self._stated_in_ctx(ctx, value, all_names, hop.ref_noun, passage.ctx_proper)
         return value_sents, value_in_ctx
 
     def _subject_weight(self, hop: Hop, pid: int, entity: str, names: list[str], docs_about: set[int],
@@ -1025,11 +1042,16 @@ class Linker:
                     out.append(gram)
         return out
 
-    def _stated_in_ctx(self, ctx: str, value: tuple[str, ...], own: Sequence[str], ref_noun: str) -> bool:
+    def _stated_in_ctx(self, ctx: str, value: tuple[str, ...], own: Sequence[str], ref_noun: str,
+                       runs: tuple[str, ...] = ()) -> bool:
         """Does the heading a passage sits under state ``value`` itself, not inside another
         entity's name ("Lyon" in a project titled "Lyon car park survey"), and, for a name that is
         only another attribute ("Lyon" for an office), beside its table's noun?"""
         blocked = self._other_names_around(ctx, value, own, ref_noun)
+        # nor inside an unknown name a heading gives a firm, a venue or an event ("Eilean Dubh
+        # Highland Games" states no island)
+        named = tuple(r for r in runs if r.split()[-1] in _ORGANISATION_WORDS)
+        blocked += self._unknown_names_around(Passage(0, 0, 0, ctx, proper=named), value, own) if named else []
         for v in value:
             spans = [(a, b) for a, b in _occurrences(ctx, v)
                      if not any(x <= a and b <= y and (y - x) > (b - a) for x, y in blocked)]
