@@ -269,3 +269,23 @@ def test_a_line_in_capitals_naming_an_event_or_a_firm(tmp_path):
         "port": "BAGH MOR HARBOUR NOTES\nBagh Mor is the ferry port on EILEAN DUBH.",
     }, ["ports.island@6"])
     assert island == ["port"]
+
+
+def test_a_yes_no_column_stated_by_its_states_opposite(tmp_path):
+    """A fares table's "Season: all year" says a route is not seasonal, and a catalogue's "available"
+    that a product is not discontinued."""
+    world = _world(tmp_path, """
+        CREATE TABLE routes (route_id INTEGER PRIMARY KEY, code TEXT NOT NULL UNIQUE, seasonal INTEGER NOT NULL
+                             CHECK (seasonal IN (0, 1)));
+        CREATE TABLE products (product_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE,
+                               discontinued INTEGER NOT NULL CHECK (discontinued IN (0, 1)));
+        INSERT INTO routes VALUES (12, 'R12', 0), (13, 'R13', 1);
+        INSERT INTO products VALUES (1, 'Chai', 0), (5, 'Chef Anton''s Gumbo Mix', 1);
+    """)
+    season, chai = _gold(world, {
+        "fares": "| Route | Adult (£) | Season |\n|---|---|---|\n| R12 | 5.90 | all year |\n"
+                 "| R13 | 7.10 | summer only |\n",
+        "catalogue": "| Product | Status |\n|---|---|\n| Chai | available |\n",
+    }, ["routes.seasonal@12"], ["products.discontinued@1"])
+    assert season == ["fares"]
+    assert chai == ["catalogue"]

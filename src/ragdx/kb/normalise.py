@@ -1103,7 +1103,8 @@ def flag_value(value: Any) -> int | None:
 
 
 def flag_variants(column: str, value: bool) -> list[Variant]:
-    """How a document states a yes/no column: "Discontinued: yes", "discontinued", "not discontinued"."""
+    """How a document states a yes/no column: "Discontinued: yes", "discontinued", "not discontinued",
+    and for a column with a state word, its opposites ("available", "all year": :data:`STATE_WORDS`)."""
     from ragdx.gen.naming import readable_name  # a leaf of ragdx.gen; imported where used
 
     words = phrase(readable_name(column)).strip()
@@ -1114,8 +1115,13 @@ def flag_variants(column: str, value: bool) -> list[Variant]:
     if value:
         return [((f" {words} yes ",), 1.0), ((f" {words} true ",), 1.0), ((f" {words} ",), 0.9),
                 *(((f" {w} yes ",), 0.9) for w in single)]
+    # the state's own opposite: "available" is not discontinued, "all year" not seasonal (its first,
+    # and those of several words: "active", "current" say too little on their own)
+    state = _state_of(column)
+    opposites = [((f" {' '.join(tokens(o))} ",), 0.9) for i, o in enumerate(STATE_WORDS[state])
+                 if i == 0 or " " in o] if state else []
     return [((f" {words} no ",), 1.0), ((f" {words} false ",), 1.0), ((f" not {words} ",), 0.9),
-            ((f" no longer {words} ",), 0.9), *(((f" {w} no ",), 0.9) for w in single)]
+            ((f" no longer {words} ",), 0.9), *(((f" {w} no ",), 0.9) for w in single), *opposites]
 
 
 # ----------------------------------------------------------------------------- value variants
