@@ -289,3 +289,18 @@ def test_a_yes_no_column_stated_by_its_states_opposite(tmp_path):
     }, ["routes.seasonal@12"], ["products.discontinued@1"])
     assert season == ["fares"]
     assert chai == ["catalogue"]
+
+
+def test_a_date_in_a_two_column_table_under_the_entitys_heading(tmp_path):
+    """A client's page "# Environment Agency North East" with a table of two columns (a card)
+    "| Since | 06/30/2008 |" states when it became a client, as "Since: 06/30/2008" does."""
+    world = _world(tmp_path, """
+        CREATE TABLE clients (client_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, city TEXT,
+                              client_since DATE, founded DATE);
+        INSERT INTO clients VALUES (32, 'Environment Agency North East', 'Newcastle', '2008-06-30', '1996-04-01');
+    """)
+    (since,) = _gold(world, {
+        "client": "# Environment Agency North East\n\n| Account | C-032 |\n| City | Newcastle |\n"
+                  "| Since | 06/30/2008 |\n| Founded | 04/01/1996 |\n",
+    }, ["clients.client_since@32"])
+    assert since == ["client"]

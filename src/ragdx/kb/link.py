@@ -1177,8 +1177,11 @@ class Linker:
         if passage.kind == "card":
             for line in definition_lines(doc[passage.start:passage.end].splitlines()):
                 m = KEY_VALUE.match(line)
-                if m and all(v in f" {' '.join(tokens(m.group(2)))} " for v in value):
-                    words = _column_words(m.group(1))
+                # a table of two columns is a card too ("| Since | 06/30/2008 |")
+                key, val = (m.group(1), m.group(2)) if m else (split_cells(line) + ["", ""])[:2] \
+                    if len(split_cells(line)) == 2 and "|" in line else ("", "")
+                if key and all(v in f" {' '.join(tokens(val))} " for v in value):
+                    words = _column_words(key)
                     if words & want or not words & others:
                         return True
             return False
