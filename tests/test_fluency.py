@@ -287,3 +287,15 @@ def test_names_in_ragdx_yaml_replace_the_derived_nouns_everywhere(tmp_path):
     (tmp_path / "ragdx.yaml").write_text("names:\n  columns: {hired_date: start date}\n", encoding="utf-8")
     bad = ragdx("schema", url)
     assert bad.returncode == 2 and "names.columns.hired_date" in bad.stderr and "no column" in bad.stderr
+
+
+@pytest.mark.parametrize("table, noun", [
+    ("productlines", "product line"), ("orderdetails", "order detail"), ("mediatypes", "media type"),
+    ("playlisttrack", "playlist track"), ("employeeterritories", "employee territory"),
+    ("township", "township"), ("password", "password"), ("headquarters", "headquarters"),
+])
+def test_lower_case_compounds_are_split_only_where_both_nouns_are_known(table, noun):
+    # classicmodels' "productlines" read as one word ("productline") in questions and documents
+    from ragdx.gen.naming import readable_entity
+
+    assert readable_entity(table) == noun

@@ -135,6 +135,7 @@ UNCOUNTABLE = frozenset(
         "feedback",
         "research",
         "media",
+        "headquarters",
     }
 )
 # Singular despite the final "s", so the singulariser must leave them alone.
@@ -163,10 +164,42 @@ _IE_WORDS = frozenset(
 )
 
 
+# Lower-case compounds ("productlines", "orderdetails") are split where a common record noun is
+# followed by a common part noun: both lists are short and closed, so an ordinary word
+# ("township", "password") is never cut.
+_COMPOUND_HEADS = frozenset({
+    "order", "product", "invoice", "media", "playlist", "customer", "employee", "payment", "user", "account",
+    "sales", "purchase", "stock", "inventory", "price", "service", "job", "project", "course", "student",
+    "staff", "film", "movie", "book", "author", "event", "ticket", "flight", "route", "trip", "vehicle", "store",
+    "shop", "office", "branch", "region", "country", "city", "territory", "supplier", "vendor", "client",
+    "patient", "doctor", "team", "player", "match", "game", "track", "album", "artist", "genre", "shipment",
+    "delivery", "member", "category", "contract", "loan", "school", "class", "exam", "room", "hotel", "booking",
+    "last", "first", "birth", "zip", "home", "phone", "hire", "ship", "unit", "due",
+})
+_COMPOUND_TAILS = frozenset({
+    "line", "detail", "item", "type", "code", "name", "date", "number", "log", "record", "group", "list", "track",
+    "category", "status", "role", "note", "history", "member", "order", "payment", "product", "price", "rate",
+    "assignment", "territory", "address", "contact", "review", "rating", "stat", "statistic", "level", "version",
+    "entry", "event", "step", "stage", "slot", "schedule", "plan", "tag", "link", "map", "size", "unit",
+})
+
+
+def _split_compound(token: str) -> list[str]:
+    low = token.lower()
+    if not (token.islower() and token.isalpha() and len(low) >= 7):
+        return [token]
+    for i in range(3, len(low) - 3):
+        head, tail = low[:i], low[i:]
+        if head in _COMPOUND_HEADS and (tail in _COMPOUND_TAILS or singular_word(tail) in _COMPOUND_TAILS):
+            return [head, tail]
+    return [token]
+
+
 def _tokens(identifier: str) -> list[str]:
     tokens: list[str] = []
     for chunk in re.split(r"[\s_\-.]+", identifier.strip()):
-        tokens.extend(_TOKEN.findall(chunk))
+        for token in _TOKEN.findall(chunk):
+            tokens.extend(_split_compound(token))
     return tokens
 
 
