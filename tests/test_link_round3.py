@@ -304,3 +304,17 @@ def test_a_date_in_a_two_column_table_under_the_entitys_heading(tmp_path):
                   "| Since | 06/30/2008 |\n| Founded | 04/01/1996 |\n",
     }, ["clients.client_since@32"])
     assert since == ["client"]
+
+
+def test_a_header_of_words_over_one_row_in_the_same_columns_is_a_table(tmp_path):
+    """An order of one line, "QTY  PRODUCT  PRICE  DISC" over "10  Tarte au sucre  49.30  0.00",
+    is a table: the 0.00 under "Disc." is the line's discount, not the product's units on order."""
+    world = _world(tmp_path, """
+        CREATE TABLE products (product_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, units_on_order INTEGER);
+        INSERT INTO products VALUES (62, 'Tarte au sucre', 0), (2, 'Pavlova', 40);
+    """)
+    (units,) = _gold(world, {
+        "order": "Order 10599\n\nQTY  PRODUCT             PRICE   DISC\n10   Tarte au sucre      49.30   0.00\n",
+        "stock": "| Product | On order |\n|---|---|\n| Tarte au sucre | 0 |\n",
+    }, ["products.units_on_order@62"])
+    assert units == ["stock"]

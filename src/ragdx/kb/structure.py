@@ -300,8 +300,11 @@ def _group_blocks(text: str, raw: list[str], lines: list[tuple[int, int]], group
             end = items[pos + 1] - 1 if pos + 1 < len(items) else group[-1]
             out.append(Block(lines[k][0], lines[end][1], "item", ctx + intro))
         return None
-    if len(group) >= 3 and sum(_fixed_columns(raw[k]) >= 3 for k in group) >= len(group) - 1:
-        # a fixed-width text table: the first line is its header
+    if len(group) >= 3 and sum(_fixed_columns(raw[k]) >= 3 for k in group) >= len(group) - 1 \
+            or len(group) == 2 and _fixed_columns(raw[group[0]]) == _fixed_columns(raw[group[1]]) >= 3 \
+            and not any(ch.isdigit() for ch in raw[group[0]]):
+        # a fixed-width text table: the first line is its header (a header of words over one row
+        # in the same columns is one too: "QTY  PRODUCT  PRICE  DISC" over an order's only line)
         head = lines[group[0]]
         for k in group[1:]:
             if not _RULE.match(raw[k]):
