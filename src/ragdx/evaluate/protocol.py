@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from ragdx.evaluate import verdicts as verdict_registry
 from ragdx.evaluate.records import Judgement
 from ragdx.evaluate.stats import GroupStats, bootstrap_metrics, point_metrics
 
@@ -33,8 +34,10 @@ GAP, ROBUST, NON_ROBUST = "gap", "robust", "non-robust"
 
 
 class ModuleVerdict(StrEnum):
-    """The one vocabulary of per-query verdicts (module blame): every consumer (blame counts,
-    ``summary.md``, the report, exports, the fault-injection benchmark) reads it from here.
+    """The built-in per-query verdicts (module blame) as an enum, for typed code. Their one home
+    is the registry, ``ragdx.evaluate.verdicts`` (label, module blamed, colour, order), which every
+    consumer (blame counts, ``summary.md``, the report, exports, the fault-injection benchmark)
+    reads; a verdict added there needs no member here (``history_failure`` has none).
 
     Confident verdicts name one module:
 
@@ -72,21 +75,17 @@ class ModuleVerdict(StrEnum):
     UNJUDGED = "unjudged"
 
 
-#: the verdicts that name one module (what fault injection can make true)
-MODULE_VERDICTS = ("correct", "kb_gap", "retrieval_failure", "lm_failure")
+#: the built-in verdicts counted in every blame table that name one module (what fault injection
+#: can make true); the registry (``ragdx.evaluate.verdicts``) is their one home, these tuples are
+#: read from it when this module loads
+MODULE_VERDICTS = verdict_registry.module_verdicts(always=True)
 #: the verdicts that say ragdx cannot tell which of two (or more) modules failed
-UNSURE = ("kb_or_retrieval", "retrieval_or_lm", "undetermined")
-#: every verdict a judged query can get, in display order (``unjudged`` is counted beside them)
-VERDICTS = (*MODULE_VERDICTS, *UNSURE)
+UNSURE = verdict_registry.unsure_verdicts()
+#: every verdict counted in every blame table, in display order (``unjudged`` is counted beside
+#: them; a verdict only some datasets get, such as ``history_failure``, only where a query got it)
+VERDICTS = verdict_registry.shown()
 #: how each verdict is named wherever it is shown
-VERDICT_LABELS = {
-    "correct": "correct", "kb_gap": "knowledge-base gap", "retrieval_failure": "retrieval failure",
-    "lm_failure": "LM failure", "kb_or_retrieval": "knowledge base or retriever (unsure)",
-    "retrieval_or_lm": "retriever or LM (unsure)", "undetermined": "undetermined (unsure)",
-    "unjudged": "unjudged (judge failed)",
-    # a follow-up of a conversation whose standalone question retrieved the evidence (ragdx.evaluate.conversations)
-    "history_failure": "history-handling failure",
-}
+VERDICT_LABELS = verdict_registry.labels()
 #: ``retrieval_note`` values of a judgement whose retrieval could not be judged
 RETRIEVAL_IDS_UNMATCHED, RETRIEVAL_NO_CONTEXT, CORPUS_CHANGED = "ids_unmatched", "no_context", "corpus_changed"
 #: linked evidence below this confidence is weak (a date matched by its season, a topic-only match)
@@ -619,7 +618,7 @@ def blame(judgements: Sequence[Judgement], *, within_style: bool = False,
                 row["spans"] = spans
             if refusals:
                 _note_over_refusal(j, row)
-        row["unsure"] = row["verdict"] in UNSURE
+        row["unsure"] = row["verdict"] in verdict_registry.unsure_verdicts()
         out.append(row)
     return out
 
@@ -635,12 +634,17 @@ def _note_over_refusal(j: Any, row: dict[str, Any]) -> None:
         row["why"] = f"{note}; {row['why']}"
 
 
-def blame_counts(verdicts: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def blame_counts(verdicts: Sequence[dict[str, Any]], present: Iterable[str] = ()) -> dict[str, Any]:
+    """Each verdict of the registry counted (``ragdx.evaluate.verdicts.shown``: every ``always``
+    verdict, and each other one some query got, or in ``present``: the verdicts of the whole
+    evaluation, so that every style's counts have the same keys), how many are unsure, rest on
+    low-confidence evidence, and on which basis."""
     counts = Counter(v["verdict"] for v in verdicts)
     by = Counter(f"{v['verdict']}:{v['basis']}" for v in verdicts)
     conf = Counter(v.get("confidence", "high") for v in verdicts if v["verdict"] not in ("correct", "unjudged"))
-    return {"total": len(verdicts), **{k: counts.get(k, 0) for k in VERDICTS}, "unjudged": counts.get("unjudged", 0),
-            "unsure": sum(counts.get(k, 0) for k in UNSURE),
+    shown = verdict_registry.shown([*counts, *present])
+    return {"total": len(verdicts), **{k: counts.get(k, 0) for k in shown}, "unjudged": counts.get("unjudged", 0),
+            "unsure": sum(counts.get(k, 0) for k in verdict_registry.unsure_verdicts()),
             "low_confidence": conf.get("low", 0), "by_basis": dict(sorted(by.items()))}
 
 

@@ -10,11 +10,12 @@ from pathlib import Path
 from typing import Any
 
 from ragdx.errors import RagdxError
+from ragdx.evaluate import verdicts as verdict_registry
 from ragdx.evaluate.abstention import abstention_blame, abstention_markdown, abstention_scores
 from ragdx.evaluate.compare import Comparison, compare, compare_markdown
 from ragdx.evaluate.config import BENCHMARKS, RULE_WORDS, EvaluationConfig
 from ragdx.evaluate.judges import Judge, JudgeAgreement, agreement
-from ragdx.evaluate.protocol import VERDICT_LABELS, VERDICTS, blame, blame_counts, by_style, group_tags, metrics
+from ragdx.evaluate.protocol import blame, blame_counts, by_style, group_tags, metrics
 from ragdx.evaluate.records import Judgement, write_judgements, write_rows
 from ragdx.evaluate.reference import (
     PAPER_AURP,
@@ -128,9 +129,10 @@ def evaluate_judgements(judgements: Sequence[Judgement], config: EvaluationConfi
     if blame_out is not None:
         write_rows(blame_out, verdicts)
     failed = sum(1 for j in judgements if j.error)
+    present = {v["verdict"] for v in verdicts}  # every style counts the same verdicts
     blame_by = {"all": BlameCounts.from_dict(blame_counts(verdicts))}
     for style in sorted(by_style(judgements)):
-        blame_by[style] = BlameCounts.from_dict(blame_counts([v for v in verdicts if v["style"] == style]))
+        blame_by[style] = BlameCounts.from_dict(blame_counts([v for v in verdicts if v["style"] == style], present))
     warnings = list(check.warnings) if check is not None else []
     if failed and not any("judgements failed" in w for w in warnings):
         warnings.append(f"{failed} judgements failed (excluded from the metrics; evaluate again to re-judge them)")
@@ -195,14 +197,16 @@ def metrics_markdown(by: dict[str, StyleMetrics]) -> str:
 
 
 def blame_markdown(blame_by: dict[str, BlameCounts]) -> str:
-    """The per-query verdicts per style: every verdict of the vocabulary (``ModuleVerdict``), how
-    many are unsure, and the bases they rest on."""
+    """The per-query verdicts per style: every verdict of the registry counted
+    (``ragdx.evaluate.verdicts``), how many are unsure, and the bases they rest on."""
     names = list(blame_by)
     lines = ["| | " + " | ".join(names) + " |", "|---|" + "---:|" * len(names)]
-    for key in (*VERDICTS, "unjudged", "total"):
-        label = VERDICT_LABELS.get(key, key)
+    labels = verdict_registry.labels()
+    counted = verdict_registry.shown(k for b in blame_by.values() for k in b.others)
+    for key in (*counted, "unjudged", "total"):
+        label = labels.get(key, key)
         lines.append(f"| {label} (`{key}`) | " if key != "total" else "| total | ")
-        lines[-1] += " | ".join(str(getattr(b, key)) for b in blame_by.values()) + " |"
+        lines[-1] += " | ".join(str(b[key]) for b in blame_by.values()) + " |"
     lines.append("| **unsure verdicts** | " + " | ".join(
         f"{b.unsure} of {b.total - b.correct - b.unjudged} wrong answers" for b in blame_by.values()) + " |")
     lines.append("| verdicts on low-confidence evidence | "

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
-from ragdx.evaluate.protocol import VERDICTS
+from ragdx.evaluate import verdicts as verdict_registry
 from ragdx.evaluate.stats import METRIC_NAMES
 
 #: how every metric is named wherever it is shown (one definition per metric)
@@ -137,9 +137,10 @@ class StyleMetrics:
 
 @dataclass(slots=True)
 class BlameCounts:
-    """Per-query verdicts counted (``protocol.ModuleVerdict``): the four that name a module, the
-    unsure ones (``unsure`` is their sum), failed judgements, and the verdicts resting on low
-    confidence evidence."""
+    """Per-query verdicts counted (the registry, ``ragdx.evaluate.verdicts``): the built-in ones
+    as fields (those that name a module, the unsure ones, ``unsure`` their sum), failed judgements,
+    the verdicts resting on low confidence evidence, and in ``others`` each verdict of the
+    registry without a field here (``history_failure``, one added later) that was counted."""
 
     total: int = 0
     correct: int = 0
@@ -155,25 +156,36 @@ class BlameCounts:
     #: wrong answers whose verdict rests on low-confidence evidence (unsure ones included)
     low_confidence: int = 0
     by_basis: dict[str, int] = field(default_factory=dict)
+    #: verdict -> count for the registry's verdicts that have no field above
+    others: dict[str, int] = field(default_factory=dict)
 
     def __getitem__(self, key: str) -> Any:  # blame["kb_gap"], as on the dict form
+        if key in self.others:
+            return self.others[key]
+        if key in verdict_registry.REGISTRY and key not in _FIELDS:
+            return 0  # a verdict of the registry no query got
         return getattr(self, key)
 
     def get(self, key: str, default: Any = 0) -> Any:
-        return getattr(self, key, default)
+        return self.others[key] if key in self.others else getattr(self, key, default)
 
     def to_dict(self) -> dict[str, Any]:
-        return {**{k: getattr(self, k) for k in _COUNTS}, "by_basis": dict(self.by_basis)}
+        # the registry's order: metrics.json lists the verdicts as the report shows them
+        counts = {k: self[k] for k in verdict_registry.shown(self.others)}
+        return {"total": self.total, **counts, "unjudged": self.unjudged, "unsure": self.unsure,
+                "low_confidence": self.low_confidence, "by_basis": dict(self.by_basis)}
 
     @classmethod
     def from_dict(cls, obj: Mapping[str, Any]) -> BlameCounts:
-        out = cls(**{k: int(obj.get(k, 0) or 0) for k in _COUNTS}, by_basis=dict(obj.get("by_basis") or {}))
+        out = cls(**{k: int(obj.get(k, 0) or 0) for k in _FIELDS}, by_basis=dict(obj.get("by_basis") or {}),
+                  others={k: int(obj[k] or 0) for k in verdict_registry.REGISTRY if k not in _FIELDS and k in obj})
         if "unsure" not in obj:  # written before the unsure verdicts existed
             out.unsure = out.kb_or_retrieval + out.retrieval_or_lm + out.undetermined
         return out
 
 
-_COUNTS = ("total", *VERDICTS, "unjudged", "unsure", "low_confidence")
+#: BlameCounts' count fields (a verdict of the registry not among them is kept in ``others``)
+_FIELDS = tuple(f.name for f in fields(BlameCounts) if f.type == "int")
 
 
 @dataclass

@@ -18,11 +18,17 @@ from pathlib import Path
 from typing import Any
 
 from ragdx.errors import RagdxError
-from ragdx.evaluate.protocol import UNSURE, VERDICT_LABELS, VERDICTS  # noqa: F401  (the one vocabulary)
+from ragdx.evaluate import verdicts as verdict_registry
 
 HEADLINE = (("accuracy", "Accuracy"), ("refined_accuracy", "Refined accuracy R"),
             ("gap_share", "λ (answer-based gap groups)"), ("acc_retrieval_db", "Acc_retrieval_db (answer-based)"),
             ("kb_coverage", "Knowledge-base coverage (known)"))
+
+
+def report_verdicts(data: dict[str, Any]) -> tuple[str, ...]:
+    """The verdicts a report's tables count, in display order (``build_report``'s ``verdicts``;
+    the registry's ``always`` verdicts for data gathered before that key existed)."""
+    return tuple(data.get("verdicts") or verdict_registry.shown())
 
 
 def _evaluation_fresh(run_dir: Path) -> bool:
@@ -130,17 +136,17 @@ def _rate(k: int, n: int) -> float:
     return k / n if n else math.nan
 
 
-def _per_template(judgements, blame, records_by_id) -> list[dict[str, Any]]:
+def _per_template(judgements, blame, records_by_id, verdicts: Sequence[str]) -> list[dict[str, Any]]:
     """One row per SQL template: queries, correct answers (the judge's count), retrieval by the
-    evaluation's rule, and the per-query verdicts under their own keys (``verdicts``), so no count
-    is added twice; the verdicts of a row sum to its queries."""
+    evaluation's rule, and the per-query verdicts under their own keys (``verdicts``: the report's,
+    and ``unjudged``), so no count is added twice; the verdicts of a row sum to its queries."""
     rows: dict[str, dict[str, Any]] = {}
     for j in judgements:
         r = records_by_id.get(j.id)
         key = r.sql_template_id if r is not None else "?"
         row = rows.setdefault(key, {"template": key, "table": r.table if r else "", "sql": r.sql if r else "",
                                     "example": j.query, "queries": 0, "judged": 0, "correct": 0, "ret_known": 0,
-                                    "ret_correct": 0, "verdicts": {v: 0 for v in (*VERDICTS, "unjudged")}})
+                                    "ret_correct": 0, "verdicts": {v: 0 for v in (*verdicts, "unjudged")}})
         row["queries"] += 1
         if j.error:
             row["verdicts"]["unjudged"] += 1
@@ -224,7 +230,9 @@ def build_report(run_dirs: Sequence[str | Path], *, relevance: str | Path | None
     runs = [_load_run(p, judge=judge, n_boot=n_boot, seed=seed, dataset=dataset) for p in paths]
     dataset_path, records = _dataset_records(paths[0], dataset)
     records_by_id = {r.id: r for r in records}
-    systems = [_system(run, records_by_id, n_boot=n_boot, seed=seed) for run in runs]
+    # the verdicts every system's tables count: the registry's, those only some datasets get where a query got one
+    verdicts = verdict_registry.shown(b.get("verdict") for run in runs for b in run["blame"].values())
+    systems = [_system(run, records_by_id, verdicts, n_boot=n_boot, seed=seed) for run in runs]
     comparisons = _comparisons(runs, n_boot=n_boot, seed=seed)
     failures = [f for run in runs for f in _failures(run, records_by_id)]
     rel_path = Path(relevance) if relevance is not None else _find_relevance(dataset_path)
@@ -242,10 +250,12 @@ def build_report(run_dirs: Sequence[str | Path], *, relevance: str | Path | None
                     "options": manifest.get("options", {})},
         "systems": systems, "comparisons": comparisons, "failures": failures,
         "relevance": rel, "relevance_path": str(rel_path) if rel_path else None, "n_boot": n_boot,
+        "verdicts": verdicts,
     }
 
 
-def _system(run: dict[str, Any], records_by_id: dict[str, Any], *, n_boot: int, seed: int) -> dict[str, Any]:
+def _system(run: dict[str, Any], records_by_id: dict[str, Any], verdicts: Sequence[str], *, n_boot: int,
+            seed: int) -> dict[str, Any]:
     """One system's part of the report: its metrics, blame, per-template accuracy and diagnosis."""
     from ragdx.report.diagnosis import diagnose
 
@@ -258,8 +268,8 @@ def _system(run: dict[str, Any], records_by_id: dict[str, Any], *, n_boot: int, 
         "gap_rule": m.gap_rule, "retrieval_rule": m.retrieval_rule,
         "overall_key": m.overall_key, "overall": m.overall, "by_style": m.by_style,
         "blame": {k: v.to_dict() for k, v in m.blame.items()},
-        "blame_all": {v: int(counts.get(v, 0)) for v in (*VERDICTS, "unjudged")},
-        "unsure": sum(int(counts.get(v, 0)) for v in UNSURE),
+        "blame_all": {v: int(counts.get(v, 0)) for v in (*verdicts, "unjudged")},
+        "unsure": sum(int(counts.get(v, 0)) for v in verdict_registry.unsure_verdicts()),
         "confusion": (m.text_metrics or {}).get("confusion_ground_truth"),
         # the metrics alone: the retrieval rule is shown with the system (``retrieval_rule``)
         "text_metrics": {k: v for k, v in (m.text_metrics or {}).items()
@@ -269,7 +279,7 @@ def _system(run: dict[str, Any], records_by_id: dict[str, Any], *, n_boot: int, 
         "abstention": m.extra.get("abstention"),
         # conversations (issue 26): accuracy and blame per turn, history handling the fourth module
         "conversations": m.extra.get("conversations"),
-        "per_template": _per_template(run["judgements"], run["blame"], records_by_id),
+        "per_template": _per_template(run["judgements"], run["blame"], records_by_id, verdicts),
         "counts": (run["manifest"].counts or {}),
         "diagnosis": diagnose(run["name"], run["blame"].values(), run["judgements"], n_boot=n_boot, seed=seed),
     }

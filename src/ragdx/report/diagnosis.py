@@ -17,23 +17,20 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ragdx.evaluate.protocol import UNSURE, VERDICT_LABELS
+from ragdx.evaluate import verdicts as verdict_registry
 
-#: the confident verdicts that blame one module, and the module each blames
-MODULES = (("kb_gap", "knowledge base"), ("retrieval_failure", "retriever"), ("lm_failure", "language model"))
-#: the fourth module, for a dataset with conversations: counted only where a verdict names it, so that
-#: every other system's diagnosis (and its report) is what it was
-HISTORY = ("history_failure", "history handling")
-#: what fixing each module means, for the headline
-FIXES = {"kb_gap": "add the facts it leaves out", "retrieval_failure": "the documents stating the facts exist "
-         "but are not retrieved", "lm_failure": "the documents stating the facts are retrieved and the answer is "
-         "still wrong", "history_failure": "the follow-ups' evidence is found for the question written out in "
-         "full, not for the follow-up as the system read the conversation"}
+#: the confident verdicts that blame one module in every diagnosis, and the module each blames (the
+#: registry, ``ragdx.evaluate.verdicts``, declares them with their fix; one only some datasets get,
+#: such as history handling, is weighed only where a verdict names it, so every other system's
+#: diagnosis is what it was)
+MODULES = verdict_registry.blamed_modules()
 
 
 def modules_of(verdicts: Iterable[str | None]) -> tuple[tuple[str, str], ...]:
-    """The modules a diagnosis weighs: :data:`MODULES`, and history handling where a verdict names it."""
-    return (*MODULES, HISTORY) if HISTORY[0] in set(verdicts) else MODULES
+    """The modules a diagnosis weighs: :data:`MODULES`, and each other module a verdict names."""
+    return verdict_registry.blamed_modules(verdicts)
+
+
 NONE = "none"
 #: an example query, answer or response is cut to this many characters in the evidence line
 EXAMPLE_CHARS = 90
@@ -114,7 +111,8 @@ def _bootstrap(rows: list[Mapping], n_boot: int, seed: int,
 def _evidence(top: str, rows: list[Mapping], judgements: Mapping[str, object]) -> str:
     """The commonest reason behind the top verdict, with one of its queries as an example."""
     mine = [r for r in rows if r.get("verdict") == top]
-    why, n = Counter(r.get("why") or VERDICT_LABELS.get(top, top) for r in mine).most_common(1)[0]
+    labels = verdict_registry.labels()
+    why, n = Counter(r.get("why") or labels.get(top, top) for r in mine).most_common(1)[0]
     example = next((judgements.get(r["id"]) for r in mine if (r.get("why") or "") == why
                     and judgements.get(r["id"]) is not None), None)
     line = f"{n} of them: {why}"
@@ -136,7 +134,8 @@ def _nothing(system: str, judged: int, wrong: int, unjudged: int, unsure: int, r
         headline, sure, evidence = ("Nothing to fix: every judged answer is correct",
                                     f"{_n(judged, 'answer')} judged, none wrong.", "")
     else:
-        top = Counter(r["verdict"] for r in rows if r.get("verdict") in UNSURE).most_common(1)[0][0]
+        unsure_names = verdict_registry.unsure_verdicts()
+        top = Counter(r["verdict"] for r in rows if r.get("verdict") in unsure_names).most_common(1)[0][0]
         headline = f"No module can be named: {'all ' if wrong > 1 else ''}{_n(wrong, 'wrong answer')} " \
                    f"{'have unsure verdicts' if wrong > 1 else 'has an unsure verdict'}"
         sure = (f"unsure verdicts: {unsure} of {wrong} (100 %); the evidence cannot tell the modules apart — link "
@@ -158,7 +157,7 @@ def diagnose(system: str, blame_rows: Iterable[Mapping], judgements: Iterable[ob
     unjudged = counts.get("unjudged", 0)
     judged = len(rows) - unjudged
     wrong = judged - counts.get("correct", 0)
-    unsure = sum(counts.get(v, 0) for v in UNSURE)
+    unsure = sum(counts.get(v, 0) for v in verdict_registry.unsure_verdicts())
     by_id = {getattr(j, "id", None): j for j in judgements}
     if wrong == 0 or unsure == wrong:
         return _nothing(system, judged, wrong, unjudged, unsure, rows, by_id)
@@ -174,10 +173,11 @@ def diagnose(system: str, blame_rows: Iterable[Mapping], judgements: Iterable[ob
     lead_low, lead_high = interval(samples[:, order[0]] - samples[:, order[1]], level)
     significant = bool(lead_low > 0) if np.isfinite(lead_low) else None
     fix = "Fix the " + first.module + (f" (or the {second.module}: not told apart)" if not significant else "")
-    headline = f"{fix}: {FIXES[first.verdict]}"
+    headline = f"{fix}: {verdict_registry.REGISTRY[first.verdict].fix}"
     ahead = "ahead of" if significant else "not clearly ahead of"
+    label = verdict_registry.REGISTRY[first.verdict].label
     sure = (f"{_pct(first.share)} of the {wrong} wrong answers ({first.count}; 95 % CI {_pct(first.ci_low)}–"
-            f"{_pct(first.ci_high)}) are {VERDICT_LABELS[first.verdict]}s, {ahead} the {second.module} "
+            f"{_pct(first.ci_high)}) are {label}s, {ahead} the {second.module} "
             f"({_pct(second.share)}; difference {100 * lead:+.0f} points, CI {100 * lead_low:+.0f} to "
             f"{100 * lead_high:+.0f}); unsure verdicts: {unsure} ({_pct(unsure / wrong)})"
             + (f"; {_n(unjudged, 'judgement')} failed" if unjudged else "") + ".")

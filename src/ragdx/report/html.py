@@ -8,14 +8,12 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from ragdx.evaluate import verdicts as verdict_registry
 from ragdx.evaluate.intervals import interval_parts
 from ragdx.report import svg
-from ragdx.report.data import HEADLINE, UNSURE, VERDICT_LABELS, VERDICTS
-from ragdx.report.diagnosis import HISTORY, MODULES, NONE, Diagnosis
+from ragdx.report.data import HEADLINE, report_verdicts
+from ragdx.report.diagnosis import NONE, Diagnosis
 
-VERDICT_COLOURS = {"correct": "#2e7d32", "kb_gap": "#7b5ea7", "retrieval_failure": "#e08a00",
-                   "lm_failure": "#c62828", "kb_or_retrieval": "#b39ddb", "retrieval_or_lm": "#ffcc80",
-                   "undetermined": "#9e9e9e", "history_failure": "#00838f"}
 TAG_COLOURS = {"robust": "#2e7d32", "non_robust": "#f2b233", "gap": "#8a8f98"}
 TAG_LABELS = {"robust": "robust", "non_robust": "non-robust", "gap": "gap"}
 SYSTEM_COLOURS = ("#3367d6", "#d9480f", "#2b8a3e", "#862e9c", "#0b7285", "#5c940d")
@@ -166,9 +164,16 @@ def _table(inner: str, attrs: str = "") -> str:
     return f'<div class="tablewrap"><table{attrs}>{inner}</table></div>'
 
 
+def _label(verdict: str) -> str:
+    """How the registry names a verdict (an unknown one by its own name)."""
+    spec = verdict_registry.REGISTRY.get(verdict)
+    return spec.label if spec else verdict
+
+
 def _badge(verdict: str) -> str:
-    return (f'<span class="badge" style="background:{VERDICT_COLOURS.get(verdict, "#777")}">'
-            f"{_e(VERDICT_LABELS.get(verdict, verdict))}</span>")
+    spec = verdict_registry.REGISTRY.get(verdict)
+    return (f'<span class="badge" style="background:{spec.colour if spec else "#777"}">'
+            f"{_e(_label(verdict))}</span>")
 
 
 # ----------------------------------------------------------------------------- sections
@@ -199,15 +204,16 @@ def _nav(data: dict[str, Any]) -> str:
 def _split(d: Diagnosis) -> str:
     """The wrong answers as one bar split by module (and unsure), with each share and interval."""
     # the modules in one order for every system, so that two bars read side by side
-    order = [v for v, _ in (*MODULES, HISTORY)]
+    order = list(verdict_registry.REGISTRY)
     shares = sorted(d.shares, key=lambda m: order.index(m.verdict))
-    parts = [(m.verdict, m.share, f"{VERDICT_LABELS[m.verdict]} {m.count} ({_pct(m.share)})",
+    labels, colours = verdict_registry.labels(), verdict_registry.colours()
+    parts = [(m.verdict, m.share, f"{labels[m.verdict]} {m.count} ({_pct(m.share)})",
               f"95 % CI {_pct(m.ci_low)}–{_pct(m.ci_high)}") for m in shares]
     if d.unsure:
         parts.append(("undetermined", d.unsure_share, f"unsure {d.unsure} ({_pct(d.unsure_share)})", ""))
-    bar = "".join(f'<span style="width:{100 * share:.2f}%;background:{VERDICT_COLOURS[v]}" '
+    bar = "".join(f'<span style="width:{100 * share:.2f}%;background:{colours[v]}" '
                   f'title="{_e(text)}{"; " + ci if ci else ""}"></span>' for v, share, text, ci in parts if share > 0)
-    keys = "".join(f'<span title="{_e(ci)}"><i class="dot" style="background:{VERDICT_COLOURS[v]}"></i>{_e(text)}'
+    keys = "".join(f'<span title="{_e(ci)}"><i class="dot" style="background:{colours[v]}"></i>{_e(text)}'
                    "</span>" for v, _, text, ci in parts)
     return (f'<div class="split" role="img" aria-label="the {d.wrong} wrong answers by module">{bar}</div>'
             f'<p class="shares">{keys}</p>')
@@ -307,7 +313,8 @@ def _dataset(data: dict[str, Any]) -> str:
     bars = svg.stacked_bars(
         [(f"{r['table']} · {r['style']}", [("supported", r["queries"] - r["kb_gaps"]), ("kb_gap", r["kb_gaps"])])
          for r in ds["stats"]],
-        {"supported": "#3367d6", "kb_gap": VERDICT_COLOURS["kb_gap"]}, title="Queries per table and style",
+        {"supported": "#3367d6", "kb_gap": verdict_registry.colours()["kb_gap"]},
+        title="Queries per table and style",
         legend_labels={"supported": "knowledge base states the answer", "kb_gap": "left out of the knowledge base"},
         percent=False, width=860, label_width=170)
     cov = ds.get("kb_coverage") or []
@@ -374,38 +381,50 @@ def _confusion(c: dict[str, int] | None) -> str:
                   ' class="confusion"')
 
 
-def _template_table(s: dict[str, Any]) -> str:
+def _legend_colours(verdicts: tuple[str, ...]) -> dict[str, str]:
+    """The verdict chart's colours, whose order is its legend's: the verdicts counted, then every
+    other verdict a query can get (a report without conversations still keys history handling,
+    as it always has)."""
+    colours = verdict_registry.colours()
+    rest = [k for k, v in verdict_registry.REGISTRY.items()
+            if k not in verdicts and v.kind != verdict_registry.UNJUDGED]
+    return {k: colours[k] for k in (*verdicts, *rest)}
+
+
+def _template_table(s: dict[str, Any], verdicts: tuple[str, ...]) -> str:
+    labels = verdict_registry.labels()
     head = ("<tr><th>table</th><th>SQL template</th><th class=num>queries</th><th class=num>accuracy</th>"
-            "<th class=num>retrieval right</th>" + "".join(f"<th class=num>{_e(VERDICT_LABELS[v])}</th>"
-                                                           for v in VERDICTS) + "</tr>")
+            "<th class=num>retrieval right</th>" + "".join(f"<th class=num>{_e(labels[v])}</th>"
+                                                           for v in verdicts) + "</tr>")
     body = "".join(
         f"<tr><td>{_e(r['table'])}</td><td><code>{_e(r['sql'])}</code></td><td class=num>{r['queries']}</td>"
         f"<td class=num>{_num(r['accuracy'], 2)}</td><td class=num>{_num(r['retrieval'], 2)}</td>"
-        + "".join(f"<td class=num>{r['verdicts'][v]}</td>" for v in VERDICTS) + "</tr>" for r in s["per_template"])
+        + "".join(f"<td class=num>{r['verdicts'][v]}</td>" for v in verdicts) + "</tr>" for r in s["per_template"])
     return (f"{_table(head + body)}<p class=muted>The verdicts of a row sum to its queries (less any whose "
             "judge failed); accuracy = correct answers / judged queries.</p>")
 
 
 def _systems(data: dict[str, Any]) -> str:
     systems = data["systems"]
+    verdicts, unsure = report_verdicts(data), verdict_registry.unsure_verdicts()
     tag_rows, verdict_rows = [], []
     for s in systems:
         for st, v in s["by_style"].items():
             tag_rows.append((f"{s['name']} · {st}", [(k, getattr(v, k, 0)) for k in TAG_COLOURS]))
-        verdict_rows.append((s["name"], [(k, s["blame_all"].get(k, 0)) for k in VERDICTS]))
+        verdict_rows.append((s["name"], [(k, s["blame_all"].get(k, 0)) for k in verdicts]))
         for st, b in s["blame"].items():
             if st != "all":
-                verdict_rows.append((f"{s['name']} · {st}", [(k, b.get(k, 0)) for k in VERDICTS]))
+                verdict_rows.append((f"{s['name']} · {st}", [(k, b.get(k, 0)) for k in verdicts]))
     tags_chart = svg.stacked_bars(tag_rows, TAG_COLOURS, title="Semantic group tags per system and style",
                                   legend_labels=TAG_LABELS, width=860, label_width=200)
-    verdict_chart = svg.stacked_bars(verdict_rows, VERDICT_COLOURS, title="Per-query verdicts (module blame)",
-                                     legend_labels=VERDICT_LABELS, width=860, label_width=200, percent=False)
-    vhead = "<tr><th>system</th>" + "".join(f"<th class=num>{_badge(v)}</th>" for v in VERDICTS) + \
+    verdict_chart = svg.stacked_bars(verdict_rows, _legend_colours(verdicts), title="Per-query verdicts (module blame)",
+                                     legend_labels=verdict_registry.labels(), width=860, label_width=200, percent=False)
+    vhead = "<tr><th>system</th>" + "".join(f"<th class=num>{_badge(v)}</th>" for v in verdicts) + \
         "<th class=num>total</th><th class=num>unsure</th></tr>"
     vbody = "".join(f"<tr><td>{_e(s['name'])}</td>" + "".join(
-        f"<td class=num>{s['blame_all'].get(v, 0)}</td>" for v in VERDICTS)
-        + f"<td class=num>{sum(s['blame_all'][v] for v in VERDICTS)}</td>"
-        f"<td class=num>{sum(s['blame_all'].get(v, 0) for v in UNSURE)}</td></tr>" for s in systems)
+        f"<td class=num>{s['blame_all'].get(v, 0)}</td>" for v in verdicts)
+        + f"<td class=num>{sum(s['blame_all'][v] for v in verdicts)}</td>"
+        f"<td class=num>{sum(s['blame_all'].get(v, 0) for v in unsure)}</td></tr>" for s in systems)
     parts = ['<section id="systems"><h2>Verdicts: where each wrong answer comes from</h2>'
              f"{_table(vhead + vbody)}"
              '<p class="muted">An <b>unsure</b> verdict names the modules that remain when the evidence cannot tell '
@@ -428,7 +447,7 @@ def _systems(data: dict[str, Any]) -> str:
                      f"<div><b>RAG confusion matrix</b> (retrieval × answer, ground truth){_confusion(s['confusion'])}"
                      f'<p class="muted">{_e(extra)}</p></div></div>')
         parts.append(f"<details><summary>Per SQL template ({len(s['per_template'])} with queries{_e(of)})</summary>"
-                     f"{_template_table(s)}</details>")
+                     f"{_template_table(s, verdicts)}</details>")
     parts.append("</section>")
     return "".join(parts)
 
@@ -575,7 +594,7 @@ def _failures(data: dict[str, Any]) -> str:
     every = data["failures"]
     systems = sorted({f["system"] for f in every})
     styles = sorted({f["style"] for f in every})
-    verdicts = [v for v in VERDICTS if any(f["verdict"] == v for f in every)]
+    verdicts = [v for v in report_verdicts(data) if any(f["verdict"] == v for f in every)]
     linked = data.get("failures_file")
     failures = every[:FAILURES_INLINE] if linked else every
     rows = []
@@ -606,7 +625,7 @@ def _failures(data: dict[str, Any]) -> str:
     controls = (f'<div class="controls"><input id="failure-search" type="search" placeholder="Search queries, '
                 f'answers, responses, documents…" aria-label="search failures">'
                 f"{options('failure-system', 'system', systems)}"
-                f"{options('failure-verdict', 'verdict', verdicts, VERDICT_LABELS)}"
+                f"{options('failure-verdict', 'verdict', verdicts, verdict_registry.labels())}"
                 f"{options('failure-style', 'style', styles)}"
                 f'<span id="failure-count" class="muted">{len(failures)} failures</span></div>')
     paged = ""
@@ -646,7 +665,7 @@ def _abstention(data: dict[str, Any]) -> str:
                        f"<td class=num>{_num(v['recall'])}</td><td class=num>{_num(v['precision'])}</td></tr>"
                        for k, v in a["by_kind"].items())
         ans = a["answerable"]
-        blamed = "; ".join(f"{what}: " + ", ".join(f"{VERDICT_LABELS.get(m, m)} {n}" for m, n in counts.items())
+        blamed = "; ".join(f"{what}: " + ", ".join(f"{_label(m)} {n}" for m, n in counts.items())
                            for what, counts in abstention_blame_rows(a))
         parts.append(f"<h3>{_e(s['name'])}</h3>{_table(head + rows)}<p>Questions to answer declined: "
                      f"{ans['over_refused']} of {ans['records']}. Blame: {_e(blamed or 'nothing to blame')}.</p>")
@@ -665,7 +684,7 @@ def _conversations(data: dict[str, Any]) -> str:
              "on history handling when its question written out in full, asked alone, retrieved the evidence and "
              "the follow-up did not.</p>"]
     head = ("<tr><th class=num>turn</th><th class=num>records</th><th class=num>accuracy</th>"
-            + "".join(f"<th class=num>{_e(VERDICT_LABELS[v])}</th>" for v in names) + "<th class=num>other</th></tr>")
+            + "".join(f"<th class=num>{_e(_label(v))}</th>" for v in names) + "<th class=num>other</th></tr>")
     for s in systems:
         c = s["conversations"]
         rows = "".join(f"<tr><td class=num>{t}</td><td class=num>{r['records']}</td>"

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ragdx.evaluate import verdicts as verdict_registry
 from ragdx.evaluate.intervals import fmt_interval
-from ragdx.report.data import HEADLINE, UNSURE, VERDICT_LABELS, VERDICTS
+from ragdx.report.data import HEADLINE, report_verdicts
 from ragdx.report.diagnosis import NONE
 
 
@@ -66,10 +67,11 @@ def render_markdown(data: dict[str, Any], *, max_failures: int = 5) -> str:
     for key, label in (("robust", "robust groups"), ("non_robust", "non-robust groups"),
                        ("gap", "gap groups (answer-based)")):
         out.append(f"| {label} | " + " | ".join(str(getattr(s["overall"], key, "–")) for s in systems) + " |")
-    for v in VERDICTS:
-        out.append(f"| {VERDICT_LABELS[v]} (queries) | " + " | ".join(str(s["blame_all"].get(v, 0)) for s in systems)
+    labels, unsure = verdict_registry.labels(), verdict_registry.unsure_verdicts()
+    for v in report_verdicts(data):
+        out.append(f"| {labels[v]} (queries) | " + " | ".join(str(s["blame_all"].get(v, 0)) for s in systems)
                    + " |")
-    out.append("| unsure verdicts (queries) | " + " | ".join(str(sum(s["blame_all"].get(v, 0) for v in UNSURE))
+    out.append("| unsure verdicts (queries) | " + " | ".join(str(sum(s["blame_all"].get(v, 0) for v in unsure))
                                                           for s in systems) + " |")
     abstaining = [s for s in systems if s.get("abstention")]
     if abstaining:  # records to refuse (issue 26): the same section as the evaluation's summary.md
@@ -106,8 +108,7 @@ def render_markdown(data: dict[str, Any], *, max_failures: int = 5) -> str:
         out += ["", f"<details><summary>{len(failures)} failures (first {min(max_failures, len(failures))})"
                 "</summary>", "", "| system | query | true answer | response | verdict |", "|---|---|---|---|---|"]
         for f in failures[:max_failures]:
-            cells = [f["system"], f["query"], f["answer"], f["response"] or "—", VERDICT_LABELS.get(f["verdict"],
-                                                                                                  f["verdict"])]
+            cells = [f["system"], f["query"], f["answer"], f["response"] or "—", labels.get(f["verdict"], f["verdict"])]
             out.append("| " + " | ".join(str(c).replace("|", "\\|").replace("\n", " ") for c in cells) + " |")
         out += ["", "</details>"]
     return "\n".join(out) + "\n"
