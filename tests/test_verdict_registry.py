@@ -41,6 +41,9 @@ def test_the_built_in_vocabulary_is_read_from_the_registry():
                               "retrieval_or_lm", "undetermined"]
     assert UNSURE == ("kb_or_retrieval", "retrieval_or_lm", "undetermined")
     assert VERDICT_LABELS["history_failure"] == "history-handling failure"
+    from ragdx.evaluate.conversations import HISTORY_FAILURE
+
+    assert registry.REGISTRY[HISTORY_FAILURE].module == "history handling"
     assert all(v.value in registry.REGISTRY for v in ModuleVerdict)
     # every verdict blaming a module says which and what fixing it means
     for spec in registry.REGISTRY.values():
@@ -147,3 +150,30 @@ def test_a_verdict_declared_in_the_registry_alone_is_counted_summarised_and_repo
     assert "answer formatter" in html  # weighed by the diagnosis like every module
     md = Path(ragdx.report(run_dir, tmp_path / "report.md", n_boot=50)).read_text(encoding="utf-8")
     assert f"| answer-format failure (queries) | {n} |" in md
+
+
+def test_a_dataset_with_conversations_counts_history_handling_in_every_style(tmp_path):
+    """Issue 20's known gap: metrics.json's per-style blame had no history_failure key (the
+    verdicts of a style did not sum to its total). benchmarks/conversations_blame.py's system,
+    which ignores the history at a known rate, run and evaluated by ragdx."""
+    import importlib.util
+    import sys
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "conversations_blame.py"
+    spec = importlib.util.spec_from_file_location("conversations_blame", path)
+    bench = importlib.util.module_from_spec(spec)
+    sys.modules["conversations_blame"] = bench
+    spec.loader.exec_module(bench)
+    dataset, records, corpus = bench.make_dataset(tmp_path, per_walk=3)
+    system = bench.ConversationalSystem(records, corpus, bench.Plan(seed=5))
+    truth = bench.truth_of(system, records)
+    bench.diagnose(dataset, system, tmp_path / "run")
+    blamed = json.loads((tmp_path / "run" / "evaluation" / "metrics.json").read_text(encoding="utf-8"))["blame"]
+    injected = sum(t == "history_failure" for t in truth.values())
+    assert injected >= 15 and blamed["all"]["history_failure"] == injected
+    for style, counts in blamed.items():
+        verdicts = [k for k in registry.shown(counts) if k in counts]
+        assert sum(counts[k] for k in verdicts) + counts["unjudged"] == counts["total"], style
+    assert sum(counts["history_failure"] for style, counts in blamed.items() if style != "all") == injected
+    summary = (tmp_path / "run" / "evaluation" / "summary.md").read_text(encoding="utf-8")
+    assert f"| history-handling failure (`history_failure`) | {injected} |" in summary

@@ -29,6 +29,7 @@ __all__ = ["HISTORY_FAILURE", "standalone_probes", "astandalone_probes", "histor
            "conversations_markdown", "write_standalone_probes", "read_standalone_probes"]
 
 #: the fourth module's verdict: the evidence was retrievable for the standalone question, not for the follow-up
+#: (declared, with its label, colour and fix, in ``ragdx.evaluate.verdicts``; this module holds its rule)
 HISTORY_FAILURE = "history_failure"
 #: the probe's record id: never one of the dataset's (the system may log or cache by id)
 _PROBE_ID = "standalone:{}"
