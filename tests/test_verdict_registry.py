@@ -177,3 +177,11 @@ def test_a_dataset_with_conversations_counts_history_handling_in_every_style(tmp
     assert sum(counts["history_failure"] for style, counts in blamed.items() if style != "all") == injected
     summary = (tmp_path / "run" / "evaluation" / "summary.md").read_text(encoding="utf-8")
     assert f"| history-handling failure (`history_failure`) | {injected} |" in summary
+    # the report counts it too: its verdict table, and per SQL template (where it was counted as unjudged)
+    from ragdx.report.data import build_report
+
+    data = build_report([tmp_path / "run"], n_boot=20)
+    assert "history_failure" in data["verdicts"] and data["systems"][0]["blame_all"]["history_failure"] == injected
+    per_template = data["systems"][0]["per_template"]
+    assert sum(r["verdicts"]["history_failure"] for r in per_template) == injected
+    assert sum(r["verdicts"]["unjudged"] for r in per_template) == 0
