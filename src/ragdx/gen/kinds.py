@@ -15,8 +15,8 @@ one group, asked in every style, and its answer comes from the database, never f
 Decisions, each on purpose:
 
 * a list's answer is a set: its distinct rows, judged as a set; its multiplicity is recorded
-  (``answer_kind`` ``multi`` and one entity per underlying row). A list longer than
-  :data:`LIST_MAX` is not asked (nobody reads a 300-line answer), nor is an empty one;
+  (``answer_kind`` ``multi`` and one entity per underlying row). A list from more than
+  :data:`LIST_MAX` rows is not asked (nobody reads a 300-line answer), nor is an empty one;
 * a tie at an extreme is an answer set (every tied row is right, the judge wants them all);
   a comparison whose two values tie has no "higher" one and is dropped (counted);
 * a count of zero is asked (the customer exists and placed no order: a right answer is 0);
@@ -80,6 +80,9 @@ COMPLETENESS_KINDS = frozenset({"list", "count", "total", "extreme", "time_range
 LIST_MAX = 10
 #: a kind gets at most this many templates' worth of groups (``max_groups_per_template`` each)
 TEMPLATES_PER_KIND = 4
+#: with a cap, a template tries at most this many values per group it may ask (a plane with no
+#: index on its flights costs a scan each: values that give nothing must not cost a scan apiece)
+TRIES_PER_GROUP = 4
 
 # A number column worth summing: what adds up (an amount, a quantity), not what only compares
 _ADDITIVE = frozenset({"amount", "quantity", "qty", "freight", "cost", "credits", "hours", "fee", "fees",
@@ -87,12 +90,14 @@ _ADDITIVE = frozenset({"amount", "quantity", "qty", "freight", "cost", "credits"
 # A number column that is no measure: years, ranks, positions, codes and phone-like numbers
 _NOT_MEASURE = frozenset({"year", "no", "nr", "num", "number", "code", "id", "zip", "postal", "phone", "rank",
                           "level", "order", "sequence", "position", "semester", "version", "extension",
-                          "discontinued", "compulsory", "is", "flag", "age", "month", "day", "week"})
+                          "discontinued", "compulsory", "is", "flag", "age", "month", "day", "week", "hour",
+                          "minute", "lat", "lon", "latitude", "longitude", "tz", "timezone"})
 _PARTICIPLES = {"birth": "born", "hire": "hired", "hired": "hired", "order": "placed", "ordered": "placed",
                 "ship": "shipped", "shipped": "shipped", "release": "released", "start": "started",
                 "end": "ended", "publication": "published", "payment": "made", "delivery": "delivered",
                 "invoice": "issued", "registration": "registered", "required": "due",
-                "created": "created", "join": "joined"}
+                "created": "created", "join": "joined", "enrolment": "enrolled",
+                "enrollment": "enrolled", "arrival": "arrived", "departure": "departed", "death": "died"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +173,8 @@ def _measures(table: TableInfo, keys: Sequence[str]) -> list[str]:
     out = []
     for c in table.columns:
         words = set(low_words(c.name))
+        if words == {readable_entity(table.name).lower()}:
+            continue  # a flight's "flight" is its number, not a measure of it
         if c.kind in ("integer", "number") and c.name not in keys and not is_surrogate(table, c.name) \
                 and table.foreign_key_of(c.name) is None and not words & _NOT_MEASURE \
                 and not (c.distinct is not None and c.distinct < 2):
@@ -529,9 +536,16 @@ def _participle(column: str) -> str | None:
     return None
 
 
+#: what a row does rather than undergoes: "volunteers joined", not "were joined"
+_ACTIVE = frozenset({"joined", "started", "ended", "arrived", "departed", "died", "retired", "left", "enrolled"})
+
+
 def _when(column: str) -> str:
-    """How a date column reads after the rows' noun: "were shipped in {0}", "have a first intake in {0}"."""
+    """How a date column reads after the rows' noun: "were shipped in {0}", "joined in {0}", "have a
+    first intake in {0}"."""
     done = _participle(column)
+    if done in _ACTIVE:
+        return f"{done} in {{0}}"
     return f"were {done} in {{0}}" if done else f"have a {column_phrase(column)} in {{0}}"
 
 
@@ -544,7 +558,7 @@ def _date_best(column: str, most: str) -> tuple[str, str]:
         return f"is the {age}", age
     if done:
         when = "most recently" if most == "highest" else "first"
-        return f"was {done} {when}", f"{done} {when}"
+        return (f"{done} {when}" if done in _ACTIVE else f"was {done} {when}"), f"{done} {when}"
     edge = "latest" if most == "highest" else "earliest"
     return f"has the {edge} {column_phrase(column)}", f"{edge} {column_phrase(column)}"
 
@@ -705,7 +719,10 @@ def _display(stmt: sa.Select, engine: Engine) -> str:
 
 def answer_group(conn: Connection, engine: Engine, t: KindTemplate, values: tuple) -> KindGroup | str:
     """The group of ``values``, or why it is not asked (``empty``, ``long``, ``tie``, ``few``)."""
-    raw = [tuple(r) for r in conn.execute(t.answer(values, False))]
+    # at most one row past a list's longest: a longer answer is not asked, and a carrier's 50,000
+    # flights need not be fetched to learn that (a shorter one comes back whole)
+    query = t.answer(values, False) if t.number else t.answer(values, False).limit(LIST_MAX + 1)
+    raw = [tuple(r) for r in conn.execute(query)]
     width = sum(len(entity_key(r.table)) for r in t.answer_rows)
     entities: set[str] = set()
     facts: set[str] = set()
@@ -722,7 +739,7 @@ def answer_group(conn: Connection, engine: Engine, t: KindTemplate, values: tupl
         multiplicity = len(raw)
         if t.one_row and len(rows) != 1:
             return "tie"
-        if len(rows) > LIST_MAX:
+        if len(raw) > LIST_MAX:
             return "long"
         entities, facts = _keyed(t.answer_rows, [r[:width] for r in raw])
     if t.support is not None:
@@ -761,12 +778,12 @@ def answer_kinds(engine: Engine, templates: Sequence[KindTemplate], cap: int | N
                 draws, available = _draws(conn, t, seed)
                 counts[t.id] = AnswerCounts(method="per-combination")
                 counts[t.id].left_out_by_cap = available
-                pending.append([t, iter(draws), 0])
+                pending.append([t, iter(draws), 0, 0])
             budget = cap * TEMPLATES_PER_KIND if cap else None
             taken = 0
             while pending and (budget is None or taken < budget):
                 for entry in list(pending):
-                    group = _next_group(conn, engine, entry, counts)
+                    group = _next_group(conn, engine, entry, counts, cap)
                     if group is None or (cap and entry[2] >= cap):
                         pending.remove(entry)
                     if group is not None:
@@ -777,12 +794,15 @@ def answer_kinds(engine: Engine, templates: Sequence[KindTemplate], cap: int | N
     return out, counts
 
 
-def _next_group(conn: Connection, engine: Engine, entry: list, counts: Mapping[str, AnswerCounts]
-                ) -> KindGroup | None:
+def _next_group(conn: Connection, engine: Engine, entry: list, counts: Mapping[str, AnswerCounts],
+                cap: int | None) -> KindGroup | None:
     """The template's next group that is asked (None: its values are used up)."""
-    t, draws, _ = entry
+    t, draws = entry[0], entry[1]
     c = counts[t.id]
     for values in draws:
+        if cap and entry[3] >= TRIES_PER_GROUP * cap:
+            return None  # the rest stay left out: values that keep giving nothing cost a query each
+        entry[3] += 1
         c.combinations += 1
         c.left_out_by_cap -= 1
         group = answer_group(conn, engine, t, values)
