@@ -299,3 +299,19 @@ def test_lower_case_compounds_are_split_only_where_both_nouns_are_known(table, n
     from ragdx.gen.naming import readable_entity
 
     assert readable_entity(table) == noun
+
+
+@pytest.mark.parametrize("column, table, noun", [
+    ("deptno", "dept", "department"), ("mgr", "emp", "manager"), ("dept_id", "departments", "department"),
+])
+def test_abbreviated_keys_name_the_relation_in_words(column, table, noun):
+    # Oracle's emp/dept: "the department of the employee 'KING'", never "the deptno" or "MGR"
+    assert relation_noun(column, table) == noun
+
+
+@pytest.mark.parametrize("column, phrase", [
+    ("avg_rating", "average rating"), ("amt_paid", "amount paid"), ("Max_Speed", "max speed"),
+    ("hours_budgeted", "budgeted hours"), ("weight_recorded", "recorded weight"), ("breed", "breed"),
+])
+def test_abbreviations_written_out_and_participles_before_their_noun(column, phrase):
+    assert column_phrase(column) == phrase

@@ -186,6 +186,10 @@ _COMPOUND_TAILS = frozenset({
 
 def _split_compound(token: str) -> list[str]:
     low = token.lower()
+    for suffix in ("id", "no", "nr", "num", "code", "key"):  # "deptno", "empno", "customerid"
+        stem = low[: -len(suffix)]
+        if token.islower() and low.endswith(suffix) and (stem in _COMPOUND_HEADS or stem in _WORD_ABBREVIATIONS):
+            return [stem, suffix]
     if not (token.islower() and token.isalpha() and len(low) >= 7):
         return [token]
     for i in range(3, len(low) - 3):
@@ -289,7 +293,8 @@ _VOWELLESS_WORDS = frozenset({"nr", "qty", "pct", "kg", "km", "cm", "mm", "ml", 
 def _vowelless(token: str) -> bool:
     """``mrn``, ``sku``, ``hcpc``, ``msrp``: a token with no vowel is an acronym people spell out."""
     low = token.lower()
-    return 2 <= len(low) <= 5 and low.isalpha() and not set(low) & set("aeiouy") and low not in _VOWELLESS_WORDS
+    return 2 <= len(low) <= 5 and low.isalpha() and not set(low) & set("aeiouy") and low not in _VOWELLESS_WORDS \
+        and low not in _WORD_ABBREVIATIONS
 
 
 def _powers(words: list[str]) -> list[str]:
@@ -322,13 +327,29 @@ def _user_name(kind: str, identifier: str) -> str | None:
     return _USER_NAMES[kind].get(identifier.lower()) if _USER_NAMES[kind] else None
 
 
+# Abbreviated words of column and table names, written out as people say them ("dept" ->
+# department, "avg_rating" -> average rating; "max" is said as it is); the linker keeps matching
+# the plain words.
+_WORD_ABBREVIATIONS = {
+    "dept": "department", "depts": "departments", "mgr": "manager", "emp": "employee", "emps": "employees",
+    "cust": "customer", "amt": "amount", "acct": "account", "avg": "average", "yr": "year", "yrs": "years",
+    "cnt": "count", "dur": "duration", "descr": "description",
+    "cat": "category", "prod": "product", "mfr": "manufacturer", "mfg": "manufacturing", "org": "organisation",
+    "govt": "government", "intl": "international", "natl": "national", "univ": "university",
+}
+
+
+def _expand(words: list[str]) -> list[str]:
+    return [_WORD_ABBREVIATIONS.get(w.lower(), w) if w.islower() else w for w in words]
+
+
 def readable_entity(table: str) -> str:
     """Singular readable noun for a table: ``people`` -> ``person``, ``StudyProgrammes`` ->
     ``study programme`` (or the noun ragdx.yaml's ``names.tables`` gives it)."""
     own = _user_name("tables", table)
     if own:
         return own
-    words = readable_name(table).split()
+    words = _expand(readable_name(table).split())
     if not words:
         return ""
     words[-1] = singular_word(words[-1])
@@ -424,9 +445,10 @@ def _event_phrase(words: list[str]) -> str | None:
 def _participle_after(words: list[str]) -> str | None:
     """"hours budgeted" -> "budgeted hours", "certified on" of an unknown verb -> "date certified"."""
     low = [w.lower() for w in words]
-    if len(low) == 2 and low[1].endswith("ed") and len(low[1]) > 4 and low[0] not in DATE_VERBS:
+    # "budgeted", "allocated": longer than "speed" or "breed", which only end like a participle
+    if len(low) == 2 and low[1].endswith("ed") and len(low[1]) > 6 and low[0] not in DATE_VERBS:
         return f"{words[1]} {words[0]}"
-    if len(low) == 2 and low[1] in ("on", "at") and low[0].endswith("ed") and len(low[0]) > 4:
+    if len(low) == 2 and low[1] in ("on", "at") and low[0].endswith("ed") and len(low[0]) > 6:
         return f"date {words[0]}"
     return None
 
@@ -460,6 +482,7 @@ def column_phrase(column: str) -> str:
     event = _event_phrase(phrase.split()) or _participle_after(phrase.split())
     if event is not None:
         return event
+    phrase = " ".join(_expand(phrase.split()))
     words = phrase.split()
     if len(words) > 1 and words[0].lower() == "ship":
         rest = " ".join(words[1:])
@@ -525,7 +548,7 @@ def relation_noun(fk_column: str, ref_table: str) -> str:
     entity = readable_entity(ref_table)
     if starts_with_table(fk_column, ref_table):
         return entity
-    words = readable_name(fk_column).split()
+    words = _expand(readable_name(fk_column).split())
     while words and words[-1].lower() in _KEY_WORDS:
         words.pop()
     while words and words[0].lower() in ("id", "fk"):
