@@ -33,11 +33,13 @@ EMBEDDING_BASELINES: tuple[str, ...] = ("maha", "svm", "lof", "kde", "copod")
 LENGTH_BASELINES: tuple[str, ...] = ("length", "length-short", "length-dev")
 #: scores that read the corpus's words, not the queries' embeddings (issue 25: what only a tester
 #: holding the corpus can know): the share of a query's information the corpus never writes
-CORPUS_BASELINES: tuple[str, ...] = ("unseen-words", "names", "energy+names")
+CORPUS_BASELINES: tuple[str, ...] = ("unseen-words", "names", "energy+names", "facts", "energy+names+facts")
 DISPLAY_NAMES = {"maha": "Maha", "svm": "SVM", "lof": "LOF", "kde": "KDE", "copod": "COPOD",
                  "length": "Length (longer = OoK)", "length-short": "Length (shorter = OoK)",
                  "length-dev": "Length-dev", "unseen-words": "Unseen words", "lm": "LM score",
-                 "names": "Names (corpus coverage)", "energy+names": "Energy + names (Bonferroni)"}
+                 "names": "Names (corpus coverage)", "energy+names": "Energy + names (Bonferroni)",
+                 "facts": "Facts (stated beside the names)",
+                 "energy+names+facts": "Energy + names + facts (Bonferroni)"}
 
 
 class Mahalanobis:

@@ -234,6 +234,10 @@ def run_bench(data: str | os.PathLike | Setting, out_dir: str | os.PathLike | No
     rate = float((-combined <= alpha).mean())
     se = float(np.sqrt(max(rate * (1 - rate), 1e-12) / combined.size))
     frr["baselines"]["energy+names"] = {"frr": rate, "se": se}
+    for name, p in (("facts", scores.p_facts[: len(emb.in_knowledge)]),
+                    ("energy+names+facts", -scores.of(None)["energy+names+facts"])):
+        rate = float((p <= alpha).mean())
+        frr["baselines"][name] = {"frr": rate, "se": float(np.sqrt(max(rate * (1 - rate), 1e-12) / p.size))}
     say("drift monitor over logs")
     monitor = _monitor_eval(tester, emb.calibration, emb.in_knowledge, topk_ook, alpha, monitor_logs)
     say("KS drift")
@@ -305,6 +309,14 @@ class _MethodScores:
         p_stat = tester.p_values_from_statistics(np.vstack([stats_ik, *stats_ook.values()]))
         p_stat = p_stat[:, STATISTICS.index(tester.statistic)]
         self.base_all["energy+names"] = -np.minimum(1.0, 2.0 * np.minimum(p_stat, p_names))
+        # what is stated beside the names (ragdx.relevance.facts), calibrated the same way
+        from ragdx.relevance.facts import FactIndex
+
+        facts = FactIndex(setting.corpus, names).fit(setting.calibration)
+        self.base_all["facts"] = facts.scores(all_texts)
+        self.p_facts = empirical_p_values(self.base_all["facts"], np.sort(facts.scores(setting.calibration)))
+        self.base_all["energy+names+facts"] = -np.minimum(1.0, 3.0 * np.minimum.reduce([p_stat, p_names,
+                                                                                         self.p_facts]))
         self.offsets, pos = {}, len(emb.in_knowledge)
         for name, e in emb.out_of_knowledge.items():
             self.offsets[name] = (pos, pos + len(e))

@@ -118,7 +118,7 @@ class RelevanceTester:
 
     def __init__(self, k: int = 10, temperature: float = 0.05, statistic: str = "energy", alpha: float = 0.05,
                  retriever: str = "dense", embedder: Any = None, search: str = "auto",
-                 names: bool | str = "auto"):
+                 names: bool | str = "auto", facts: bool = False):
         self.k = k
         self.temperature = temperature
         self.statistic = statistic
@@ -127,12 +127,14 @@ class RelevanceTester:
         self.embedder = embedder
         self.search = search
         self.names = names
+        self.facts = facts
 
     # ---- parameters ---------------------------------------------------------------------------
 
     def get_params(self, deep: bool = False) -> dict[str, Any]:
         return {"k": self.k, "temperature": self.temperature, "statistic": self.statistic, "alpha": self.alpha,
-                "retriever": self.retriever, "embedder": self.embedder, "search": self.search, "names": self.names}
+                "retriever": self.retriever, "embedder": self.embedder, "search": self.search, "names": self.names,
+                "facts": self.facts}
 
     def set_params(self, **params: Any) -> Self:
         for key, value in params.items():
@@ -154,6 +156,10 @@ class RelevanceTester:
             raise RagdxError(f"search must be 'auto', 'exact' or 'ivf', got {self.search!r}", field="search")
         if not (isinstance(self.names, bool) or self.names == "auto"):
             raise RagdxError(f"names must be true, false or 'auto', got {self.names!r}", field="names")
+        if not isinstance(self.facts, bool):
+            raise RagdxError(f"facts must be true or false, got {self.facts!r}", field="facts")
+        if self.facts and self.names is False:
+            raise RagdxError("facts=True looks beside the names a query uses: it needs names on", field="facts")
 
     # ---- fitting --------------------------------------------------------------------------------
 
@@ -197,7 +203,7 @@ class RelevanceTester:
                                      else None)
         if texts is not None:
             calibration = texts
-        if self.names is True:  # before any embedding: a wrong input fails at once
+        if self.names is True or self.facts:  # before any embedding: a wrong input fails at once
             _check_names_inputs(corpus, texts)
         if self.retriever == "bm25":
             if isinstance(corpus, np.ndarray) and corpus.dtype.kind == "f":
@@ -231,6 +237,17 @@ class RelevanceTester:
         index = NameIndex(list(corpus))
         index.learn_style(calibration)
         self._set_names(index, None, calibration)
+        if self.facts:
+            self._set_facts(list(corpus), list(calibration or []))
+
+    def _set_facts(self, corpus: list[str], calibration: list[str]) -> None:
+        """What the corpus states beside the calibration questions' names (:mod:`ragdx.relevance.facts`);
+        the texts are kept to save the tester, which rebuilds the index when loaded."""
+        from ragdx.relevance.facts import FactIndex
+
+        self.facts_index_ = FactIndex(corpus, self.names_index_).fit(calibration)
+        self.facts_texts_ = (corpus, calibration)
+        self.calibration_facts_ = np.sort(self.facts_index_.scores(calibration))
 
     def _set_names(self, index: Any, calibration_scores: np.ndarray | None, calibration: list | None = None) -> None:
         self.names_index_ = index
@@ -251,11 +268,26 @@ class RelevanceTester:
             out[known] = empirical_p_values(scores, self.calibration_names_)
         return out
 
+    def facts_p_values(self, texts: Sequence[str | None]) -> np.ndarray:
+        """p-value of the facts score per query (1 for a query given without its text)."""
+        index = getattr(self, "facts_index_", None)
+        if index is None:
+            raise RagdxError("the tester was fitted without facts=True", field="facts")
+        known = [i for i, t in enumerate(texts) if isinstance(t, str)]
+        out = np.ones(len(texts))
+        if known:
+            out[known] = empirical_p_values(index.scores([texts[i] for i in known]), self.calibration_facts_)
+        return out
+
     def _with_names(self, p: np.ndarray, texts: Sequence[str | None] | None) -> np.ndarray:
-        """Bonferroni over the chosen statistic's and the names score's p-values, when names are on."""
+        """Bonferroni over the chosen statistic's, the names score's and (when on) the facts score's
+        p-values, when names are on: m valid p-values, min(1, m * min p) is valid."""
         if getattr(self, "names_index_", None) is None or texts is None:
             return p
-        return np.minimum(1.0, 2.0 * np.minimum(p, self.names_p_values(texts)))
+        ps = [p, self.names_p_values(texts)]
+        if getattr(self, "facts_index_", None) is not None:
+            ps.append(self.facts_p_values(texts))
+        return np.minimum(1.0, len(ps) * np.minimum.reduce(ps))
 
     def _names_arrays(self) -> dict[str, list[str]]:
         """The names index's vocabulary, saved as text beside its arrays (already in ``arrays``)."""
@@ -291,6 +323,9 @@ class RelevanceTester:
         other.embedding_model_ = self.embedding_model_
         if getattr(self, "names_index_", None) is not None:  # the names calibration is kept as it was
             other._set_names(self.names_index_, self.calibration_names_)
+        if getattr(self, "facts_index_", None) is not None:
+            other.facts_index_, other.facts_texts_ = self.facts_index_, self.facts_texts_
+            other.calibration_facts_ = self.calibration_facts_
         _check_power(self.alpha, len(calibration_topk))
         other._set_calibration(np.asarray(calibration_topk))
         return other
@@ -391,19 +426,27 @@ class RelevanceTester:
         named = getattr(self, "names_index_", None) is not None and texts is not None
         extra_s = self.names_index_.scores([t or "" for t in texts]) if named and texts is not None else None
         extra_p = self.names_p_values(texts) if named and texts is not None else None
+        with_facts = named and texts is not None and getattr(self, "facts_index_", None) is not None
+        facts_s = self.facts_index_.scores([t or "" for t in texts]) if with_facts and texts is not None else None
+        facts_p = self.facts_p_values(texts) if with_facts and texts is not None else None
         out = []
         for i in range(stats.shape[0]):
             test = QueryTest(
                 index=i, query=None if texts is None else texts[i],
-                statistic=f"{self.statistic}+names" if named else self.statistic,
+                statistic=self._combined_name() if named else self.statistic,
                 value=float(stats[i, j]), p_value=float(chosen[i]), alpha=a,
                 out_of_knowledge=bool(chosen[i] <= a),
                 statistics={name: float(stats[i, c]) for c, name in enumerate(STATISTICS)},
                 p_values={name: float(pvals[i, c]) for c, name in enumerate(STATISTICS)})
             if extra_s is not None and extra_p is not None:
                 test.statistics["names"], test.p_values["names"] = float(extra_s[i]), float(extra_p[i])
+            if facts_s is not None and facts_p is not None:
+                test.statistics["facts"], test.p_values["facts"] = float(facts_s[i]), float(facts_p[i])
             out.append(test)
         return out
+
+    def _combined_name(self) -> str:
+        return f"{self.statistic}+names" + ("+facts" if getattr(self, "facts_index_", None) is not None else "")
 
     def drift(self, queries: Queries, alpha: float | None = None):
         """Two-sample KS test of a batch against the calibration queries (see ``ragdx.relevance.drift``)."""
@@ -422,7 +465,7 @@ class RelevanceTester:
     def config(self) -> dict[str, Any]:
         return {"k": self.k, "temperature": float(self.temperature), "statistic": self.statistic,
                 "alpha": float(self.alpha), "retriever": self.retriever,
-                "search": self.search, "names": self.names}
+                "search": self.search, "names": self.names, "facts": self.facts}
 
     def save(self, path: str | os.PathLike, *, overwrite: bool = False) -> Path:
         """A directory: arrays as ``.npy``, configuration and SHA-256 checksums in
@@ -447,6 +490,8 @@ class RelevanceTester:
                 entries[name] = {"file": file.name, "sha256": sha256_file(file), "shape": list(arr.shape),
                                  "dtype": str(arr.dtype)}
             texts = dict(self._names_arrays())
+            if getattr(self, "facts_index_", None) is not None:
+                texts["facts_corpus"], texts["facts_calibration"] = self.facts_texts_
             if self.index_.kind == "bm25":
                 texts["corpus_texts"] = self.index_.texts
             for name, values in texts.items():
@@ -515,6 +560,9 @@ class RelevanceTester:
         tester.embedding_model_ = str(manifest.get("embedding_model", "unknown"))
         tester._set_calibration(topk)
         tester._load_names(root, manifest_path, entries)
+        if tester.facts:
+            tester._set_facts(*(_read_array(root, manifest_path, n, entries.get(n))
+                                for n in ("facts_corpus", "facts_calibration")))
         lengths = manifest.get("calibration_lengths")
         # a tester saved before lengths were kept, or one calibrated on embeddings: unknown
         tester.calibration_lengths_ = ([int(x) for x in lengths] if isinstance(lengths, list)
@@ -550,14 +598,14 @@ def _read_manifest(root: Path, manifest_path: Path) -> dict[str, Any]:
     config = manifest.get("config")
     if not isinstance(config, dict):
         raise RagdxError("missing or not an object", source=str(manifest_path), field="config")
-    unknown = set(config) - {"k", "temperature", "statistic", "alpha", "retriever", "search", "names"}
+    unknown = set(config) - {"k", "temperature", "statistic", "alpha", "retriever", "search", "names", "facts"}
     if unknown:
         raise RagdxError(f"unknown keys {sorted(unknown)}", source=str(manifest_path), field="config")
     return manifest
 
 
 #: saved as JSON lists of strings, not .npy
-_TEXT_ARRAYS = ("corpus_texts", "names_vocab", "names_style")
+_TEXT_ARRAYS = ("corpus_texts", "names_vocab", "names_style", "facts_corpus", "facts_calibration")
 
 
 def _read_array(root: Path, manifest_path: Path, name: str, entry: Any) -> Any:
