@@ -120,3 +120,23 @@ def test_facts_is_off_by_default_and_refuses_what_it_cannot_read():
         RelevanceTester(retriever="bm25", facts="yes").fit(_corpus(), ["a", "b"])
     with pytest.raises(RagdxError):
         RelevanceTester(facts=True).fit(np.zeros((30, 4), dtype=np.float32), np.zeros((30, 4), dtype=np.float32))
+
+
+def test_calibrate_cli_facts_option_saves_a_tester_that_tests_facts(tmp_path, monkeypatch):
+    import json
+
+    from typer.testing import CliRunner
+
+    from ragdx.cli import app
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("RAGDX_CACHE_DIR", str(tmp_path / "cache"))
+    documented = [p for n, p in enumerate(_people()) if n not in NO_BIRTH]
+    (tmp_path / "corpus.jsonl").write_text("".join(json.dumps({"content": t}) + "\n" for t in _corpus()))
+    cal = _questions(documented[:16], BIRTH + OTHER) + _questions(PRODUCTS, PRODUCT_QUESTIONS)
+    (tmp_path / "cal.jsonl").write_text("".join(json.dumps({"question": q}) + "\n" for q in cal))
+    res = CliRunner().invoke(app, ["relevance", "calibrate", "corpus.jsonl", "--queries", "cal.jsonl", "-o", "t",
+                                   "--retriever", "bm25", "--temperature", "1", "--facts", "--no-progress"])
+    assert res.exit_code == 0, res.output
+    tester = RelevanceTester.load(tmp_path / "t")
+    assert tester.facts is True and tester.test(["When was 'Ulrika Ashdown' born?"])[0].statistic.endswith("+facts")

@@ -102,6 +102,7 @@ def relevance_calibrate(
     retriever: Annotated[str, typer.Option("--retriever", help="dense (the embedder of ragdx.yaml; default the packaged MiniLM) or bm25.")] = "dense",
     search: Annotated[str, typer.Option("--search", help="auto, exact or ivf.")] = "auto",
     names: Annotated[bool, typer.Option("--names/--no-names", help="Also test whether the corpus writes the names a query uses (and writes together the ones it ties together); p-values combined by Bonferroni. Finds questions about entities the corpus never mentions.")] = True,
+    facts: Annotated[bool, typer.Option("--facts/--no-facts", help="Also test whether the corpus states, beside those names, what answerable questions of the same kind find there (needs --names; off by default: AUROC 0.62-0.66 on questions whose fact is left out, see benchmarks/results/relevance_indomain.md).")] = False,
     overwrite: OverwriteOpt = False,
     seed: Annotated[int, typer.Option("--seed")] = 0,
     executor: Annotated[str | None, typer.Option("--executor", help="local, or ray: embed what the cache lacks with Ray Data actors, one GPU each when the cluster has GPUs (default: ragdx.yaml's embedder.executor).")] = None,
@@ -123,7 +124,7 @@ def relevance_calibrate(
                                 examples=examples, llm_config=cfg.llm.model_dump() if cfg.llm else None,
                                 corpus_field=corpus_field, query_field=query_field, k=k, temperature=temperature,
                                 statistic=statistic, alpha=alpha, retriever=retriever, search=search,
-                                names=names, overwrite=overwrite, seed=seed, embedder=embedder, progress=bar)
+                                names=names, facts=facts, overwrite=overwrite, seed=seed, embedder=embedder, progress=bar)
     finally:
         close = getattr(embedder, "close", None)
         if close is not None:

@@ -49,7 +49,7 @@ def calibrate(corpus: str | os.PathLike, out: str | os.PathLike, *, queries: str
               temperature: float = 0.05, statistic: str = "energy", alpha: float = 0.05,
               retriever: str = "dense", search: str = "auto", cache_dir: str | os.PathLike | None = USER_CACHE,
               overwrite: bool = False, seed: int = 0, embedder: Any = None, progress: Any = None,
-              names: bool | str = "auto") -> CalibrateSummary:
+              names: bool | str = "auto", facts: bool = False) -> CalibrateSummary:
     """Fit a tester on a JSONL corpus and one calibration source, and save it to ``out``.
 
     Exactly one source: ``queries`` (JSONL of real in-knowledge questions), ``dataset`` (a ragdx
@@ -96,7 +96,7 @@ def calibrate(corpus: str | os.PathLike, out: str | os.PathLike, *, queries: str
         embedder = Embedder(cache_dir=cache_dir)
     tester = RelevanceTester(k=k, temperature=temperature, statistic=statistic, alpha=alpha, retriever=retriever,
                              embedder=embedder if retriever == "dense" else None,
-                             search=search, names=names).fit(texts, cal, progress=progress)
+                             search=search, names=names, facts=facts).fit(texts, cal, progress=progress)
     tester.save(out, overwrite=overwrite)
     return CalibrateSummary(tester_dir=str(out), source=source, n_calibration=tester.n_calibration_,
                             corpus_chunks=tester.index_.size, embedding_model=tester.embedding_model_,
