@@ -315,3 +315,37 @@ def test_abbreviated_keys_name_the_relation_in_words(column, table, noun):
 ])
 def test_abbreviations_written_out_and_participles_before_their_noun(column, phrase):
     assert column_phrase(column) == phrase
+
+
+def test_a_contacts_first_and_last_name_are_one_person_and_a_manager_is_one(tmp_path):
+    """classicmodels' customers(contactFirstName, contactLastName) were asked one by one ("the
+    contact last name of …"); employees.reportsTo = Manager.employeeNumber read as "the managers"."""
+    path = tmp_path / "cm.sqlite"
+    con = sqlite3.connect(path)
+    con.executescript("""
+        CREATE TABLE employees (employeeNumber INTEGER PRIMARY KEY, lastName TEXT NOT NULL, firstName TEXT NOT NULL,
+                                reportsTo INTEGER REFERENCES employees(employeeNumber), jobTitle TEXT NOT NULL);
+        CREATE TABLE customers (customerNumber INTEGER PRIMARY KEY, customerName TEXT NOT NULL UNIQUE,
+                                contactLastName TEXT NOT NULL, contactFirstName TEXT NOT NULL,
+                                salesRepEmployeeNumber INTEGER REFERENCES employees(employeeNumber));
+        INSERT INTO employees VALUES (1002, 'Murphy', 'Diane', NULL, 'President'),
+                                     (1056, 'Patterson', 'Mary', 1002, 'VP Sales'),
+                                     (1370, 'Hernandez', 'Gerard', 1056, 'Sales Rep');
+        INSERT INTO customers VALUES (103, 'Atelier graphique', 'Schmitt', 'Carine ', 1370),
+                                     (112, 'Signal Gift Stores', 'King', 'Jean', 1370),
+                                     (114, 'Australian Collectors, Co.', 'Ferguson', 'Peter', 1056);
+    """)
+    con.commit()
+    con.close()
+    engine, schema = _open(path)
+    templates = {t.sql: parse_template(t, schema) for t in schema_templates(schema)}
+    assert not any(s.startswith(("SELECT contactLastName ", "SELECT contactFirstName ")) for s in templates)
+    pair = templates["SELECT contactFirstName, contactLastName FROM customers WHERE customerName = "
+                     "'[customers.customerName]'"]
+    assert verbalise(pair.semantics, "interrogative", 1) == [
+        "Who is the contact person of the customer '[customers.customerName]'?"]
+    manager = next(p for s, p in templates.items() if "reportsTo" in s and s.startswith("SELECT Manager."))
+    assert verbalise(manager.semantics, "interrogative", 1) == [
+        "Who is the manager of the employee '[employees.firstName] [employees.lastName]'?"]
+    rep = next(p for s, p in templates.items() if "salesRepEmployeeNumber" in s and "firstName" in s.split("FROM")[0])
+    assert verbalise(rep.semantics, "interrogative", 1)[0].startswith("Who is the sales rep of the customer ")

@@ -148,7 +148,8 @@ def answer_text(rows: Sequence[Sequence[Any]], columns: Sequence[str] | None = N
     if len(rows) == 1 and len(rows[0]) == 1:
         return value_text(rows[0][0])  # one value: no separator to choose
     sep = ", "
-    if columns and len(columns) == 2 and columns[0].lower() in _FIRST_NAMES:
+    # "Andrew Fuller", and a contact's "Leslie Castillo" (contactFirstName, contactLastName)
+    if columns and len(columns) == 2 and columns[0].lower().endswith(_FIRST_NAMES):
         sep = " "
     return "; ".join(sep.join(value_text(v) for v in row) for row in rows)
 

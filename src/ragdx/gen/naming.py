@@ -377,7 +377,7 @@ COLUMN_SYNONYMS = {
     "kind": "type", "msrp": "MSRP", "pub date": "publication date", "duration min": "duration in minutes",
     "dur min": "duration in minutes", "length min": "length in minutes", "ext": "phone extension",
     "phone ext": "phone extension", "entered service": "date of entry into service",
-    "best before": "best-before date", "crossing in minutes": "crossing time in minutes",
+    "best before": "best-before date", "price each": "unit price", "crossing in minutes": "crossing time in minutes",
     "crossing minutes": "crossing time in minutes", "year working": "number of years worked",
     "d o b": "date of birth",
 }

@@ -745,6 +745,8 @@ def left_out_reason(table: TableInfo, column: str) -> str | None:
     if col.name in table.primary_key and len(table.primary_key) > 1 and col.kind == "integer" \
             and table.foreign_key_of(col.name) is None:
         return "a number within a composite key (an order's line number)"
+    if col.kind == "integer" and (words[-2:] == ["line", "number"] or words[-1] in ("seq", "sequence", "ordinal")):
+        return "a line or sequence number: bookkeeping, not an answer people ask for"
     if table.primary_key == [col.name] and name_rank(table, col.name) is None \
             and lookup_keys(table) not in ([], [col.name]):
         # the key other tables join on ('K-01'), where people name the row otherwise (by city)
@@ -767,6 +769,27 @@ def _attributes(table: TableInfo, exclude: set[str]) -> list[str]:
     return [c.name for c in table.columns
             if c.name not in exclude and _answerable(table, c.name) and table.foreign_key_of(c.name) is None
             and left_out_reason(table, c.name) is None]
+
+
+_FIRST_WORDS = (("first", "name"), ("given", "name"))
+_LAST_WORDS = (("last", "name"), ("family", "name"))
+
+
+def _grouped(table: TableInfo, columns: list[str]) -> list[list[str]]:
+    """One projection per column, except a person's first and last name under a shared role
+    (``contactFirstName`` + ``contactLastName``): asked together, as the contact person, since
+    "the contact last name of …" is no question a person asks."""
+    out: list[list[str]] = []
+    taken: set[str] = set()
+    for c in columns:
+        words = _words(c)
+        if c in taken or len(words) < 3 or words[-2:] not in _FIRST_WORDS:
+            continue
+        last = [d for d in columns if _words(d)[:-2] == words[:-2] and _words(d)[-2:] in _LAST_WORDS]
+        if last:
+            out.append([c, last[0]])
+            taken |= {c, last[0]}
+    return [[c] for c in columns if c not in taken] + out
 
 
 def is_association(table: TableInfo) -> bool:
@@ -845,8 +868,8 @@ def schema_templates(schema: Schema) -> list[SqlTemplate]:
                      and _answerable(table, fk.columns[0])]
         attributes = [c.name for c in table.columns
                       if c.name in named_fks or c.name in _attributes(table, set(keys))]
-        for attr in attributes:
-            out.append(SqlTemplate(f"SELECT {q(attr)} FROM {q(table.name)} WHERE {where_plain}",
+        for group in _grouped(table, attributes):
+            out.append(SqlTemplate(f"SELECT {', '.join(map(q, group))} FROM {q(table.name)} WHERE {where_plain}",
                                    table.name, "schema"))
         where = _where(table.name, keys, table.name)
         for fk in table.foreign_keys:
@@ -867,7 +890,7 @@ def schema_templates(schema: Schema) -> list[SqlTemplate]:
             # a self-reference asks only that (the manager's birth date is the manager's own fact)
             projections = [] if fk_col in named_fks else [list(ref_keys)]
             if not self_join:
-                projections += [[a] for a in _attributes(ref, set(ref_keys) | {ref_col})]
+                projections += _grouped(ref, _attributes(ref, set(ref_keys) | {ref_col}))
             for cols in projections:
                 select = ", ".join(f"{q(alias)}.{q(c)}" for c in cols)
                 out.append(SqlTemplate(f"SELECT {select} {join} WHERE {where}", table.name, "schema"))

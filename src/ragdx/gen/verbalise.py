@@ -128,6 +128,17 @@ def _is_reference(column: str, table: str, kind: str) -> bool:
         and low_words(column)[-1] in _REFERENCE_WORDS
 
 
+def _role_name_pair(columns: list[str]) -> list[str] | None:
+    """The role of a person named by two columns with a shared prefix (``contactFirstName``,
+    ``contactLastName`` -> ["contact"]), or None: the pair is that person, not the row's name."""
+    words = [low_words(c) for c in columns]
+    if len(words) != 2 or len(words[0]) < 3 or words[0][:-2] != words[1][:-2]:
+        return None
+    if words[0][-2:] in _FIRST_NAME and words[1][-2:] in _LAST_NAME:
+        return words[0][:-2]
+    return None
+
+
 def _name_pair(conditions_or_columns: list[str]) -> bool:
     words = [low_words(c) for c in conditions_or_columns]
     return len(words) == 2 and words[0] in _FIRST_NAME and words[1] in _LAST_NAME
@@ -170,8 +181,10 @@ def _fk_side(join: Join) -> tuple[ColumnRef, ColumnRef]:
     if left_key and not right_key:
         return right, left
     # a self-join (Employees.ReportsTo = Manager.EmployeeID): the id column is the referenced one
-    left_id = low_words(left.column)[-1:] in (["id"], ["key"], ["pk"])
-    right_id = low_words(right.column)[-1:] in (["id"], ["key"], ["pk"])
+    # (employees.reportsTo = Manager.employeeNumber: a number or code names the referenced row too)
+    id_words = (["id"], ["key"], ["pk"], ["number"], ["no"], ["nr"], ["code"])
+    left_id = low_words(left.column)[-1:] in id_words
+    right_id = low_words(right.column)[-1:] in id_words
     if right_id and not left_id:
         return left, right
     if left_id and not right_id:
@@ -299,6 +312,9 @@ def _target_word(column: str) -> str:
 
 
 def _target_words(targets: list[ColumnRef], kinds: tuple[str, ...] = ()) -> list[str]:
+    role = _role_name_pair([t.column for t in targets])
+    if role:
+        return [column_phrase("_".join(role + ["name"]))]  # "contact person", one person
     words = [_target_word(t.column) for t in targets] or ["details"]
     if len(targets) == 1 and kinds in (("integer",), ("number",)) and _is_count(words[0]):
         # an integer under a plural noun counts things: "the number of passengers", never
@@ -433,7 +449,7 @@ def _single_anchor_meaning(
     if len(words) == 1 and links and links[-1].link == "linked to" and not _looks_plural(words[0]) \
             and not words[0].startswith("number of "):
         words = [plural_phrase(words[0])]  # one title per linked course: "the titles of the courses"
-    plural = len(targets) > 1 or _looks_plural(words[0])
+    plural = len(words) > 1 or _looks_plural(words[0])
     return _Meaning(
         _join_list(words), ", ".join(words), plural, "of", chain, full, short, bare
     )
@@ -462,7 +478,7 @@ def _multi_anchor_meaning(
             [first[1]]
             + [a[1] for k, a in zip(groups, anchors, strict=True) if k != key]
         )
-        plural = len(targets) > 1 or _looks_plural(words[0])
+        plural = len(words) > 1 or _looks_plural(words[0])
         return _Meaning(head, short_head, plural, "of", (), full, short, None)
 
     full = _join_list([a[0] for a in anchors])
@@ -475,7 +491,7 @@ def _multi_anchor_meaning(
             for t, w in zip(targets, words, strict=True)
         ]
         head, short_head = _join_list(parts), ", ".join(parts)
-    plural = len(targets) > 1 or _looks_plural(words[0])
+    plural = len(words) > 1 or _looks_plural(words[0])
     return _Meaning(
         head, short_head, plural, "recorded for", (), full, short_anchor, None
     )
@@ -529,7 +545,7 @@ def _person_head(sem: TemplateSemantics, m: _Meaning) -> bool:
     """The answer is one or more people: a first + last name, a row of a table of people, a role
     ("the coordinator of ..."), or a column that holds a person's name ("contact person")."""
     targets = list(sem.targets)
-    if len(targets) == 2 and _name_pair([t.column for t in targets]):
+    if len(targets) == 2 and (_name_pair([t.column for t in targets]) or _role_name_pair([t.column for t in targets])):
         return True
     if m.head in _PERSON_NOUNS:
         return True
