@@ -1496,6 +1496,7 @@ class FactResolver:
         self._no_name: dict[str, bool] = {}
         self._desc: dict[str, dict[str, Any]] = {}
         self._relations: dict[tuple[str, str], bool] = {}
+        self._linking: dict[tuple[str, str], tuple[str, ...]] = {}
         self._roles: dict[str, frozenset[str]] = {}
 
     def meta(self, table: str) -> _TableMeta:
@@ -1954,10 +1955,15 @@ class FactResolver:
             hit = self._relations[(table, column)] = self._find_other_relation(table, column, ref_table)
         return hit
 
-    @functools.lru_cache(maxsize=1024)  # noqa: B019 — one resolver per linking run, a few tables
     def _linking_nouns(self, table: str, ref_table: str) -> tuple[str, ...]:
         """The nouns (whole, and their last word: "site visit", "visit") of the other tables with a
         foreign key to both ``table`` and ``ref_table``."""
+        hit = self._linking.get((table, ref_table))
+        if hit is None:
+            hit = self._linking[(table, ref_table)] = self._find_linking_nouns(table, ref_table)
+        return hit
+
+    def _find_linking_nouns(self, table: str, ref_table: str) -> tuple[str, ...]:
         ref = schema_table(self.schema, ref_table)
         out: list[str] = []
         for name in self.schema.tables:
