@@ -28,6 +28,13 @@ evidence (gold), but the record is not supported (``kb_basis`` ``approximate``).
 one table named in one sentence (a director and a manager) do not say which relation holds
 between them: such a match weighs 0.45 and does not count on its own (a tree's parent line does).
 
+A name is not a mention where a person would not read one: inside a longer name the database does
+not know ("Around the Horn Travel Ltd"; in a heading only before a word heading a firm's or venue's
+name, "The Isle of Rona Hotel"), or named to deny it ("NOT our customer Around the Horn"). A sentence
+naming a row of a table that links subject and value another way ("at project 1114 (visit #220)")
+states that row's relation; names side by side in a list ("Present: ...") or a message's From:/To:
+lines state no relation between them.
+
 Naming the subject without the value is not evidence of the fact (the key value alone says
 nothing about the answer), and a value without its subject is not either. A fact that only
 identifies an entity (its name column, a surrogate key used by a join) is stated by the
