@@ -11,8 +11,10 @@ context without them.
 ``FactIndex`` learns that from the calibration questions, with no list of attributes or values:
 
 * a name's *context* is, in every chunk that writes the whole name, the lines writing it, the
-  first line of a table-like block holding such a line (a table's header: its column names), the
-  whole paragraph when the block is prose, and the section under a heading that writes it;
+  first line of a table-like block holding such a line (a table's header: its column names; in a
+  markdown table only the columns the name's row fills, an empty "Price" cell stating no price),
+  the whole paragraph when the block is prose, and the section under a heading that writes it (its
+  rows with no value left out);
 * a context's *features* are its words (casefolded, cut to their first five letters: a crude stem)
   and the shapes of its tokens holding digits (``1948-12-08`` -> ``dddd-dd-dd``);
 * a question's *kind* is its wording with its names removed; its neighbours are the ``m``
@@ -28,8 +30,9 @@ Limits, measured: the context is the entity's, whatever is asked, and a kind's n
 mostly questions of other kinds (on Northwind's sets 15 % of the 15 nearest ask the same
 columns), so the score says more "this entity is written about less than entities asked alike"
 than "this fact is missing"; asked about an entity whose birth date is left out, its stated city
-scores about as high as the missing birth date. On Northwind's and Kestrel's "fact left out"
-questions it reaches AUROC 0.62-0.66 (benchmarks/results/relevance_indomain.md), short of 0.80.
+scores about as high as the missing birth date. On the "fact left out" questions of Northwind,
+Kestrel and Wexcombe Press (the last not developed on) it reaches AUROC 0.61-0.66
+(benchmarks/results/relevance_indomain.md), short of issue 25's 0.80: hence off by default.
 
 A question without names scores 0 (nothing to look beside). p-values come from the calibration
 questions' own scores (``statistics.empirical_p_values``) like the other statistics'.
@@ -42,6 +45,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ragdx.errors import RagdxError
 from ragdx.relevance.names import NameIndex, name_spans, tokens
 
 #: calibration questions of the nearest kind whose contexts say what the kind comes with
@@ -178,7 +182,7 @@ class FactIndex:
 
         calibration = list(calibration)
         if not calibration:
-            raise ValueError("FactIndex.fit needs calibration questions")
+            raise RagdxError("the facts statistic needs calibration questions", field="calibration")
         self.vectorizer_ = TfidfVectorizer(sublinear_tf=True, token_pattern=r"(?u)\b[^\W\d_]{2,}\b")
         self.kinds_ = self.vectorizer_.fit_transform([self._kind(q) for q in calibration])
         self.contexts_ = [self.question_context(q) for q in calibration]
