@@ -140,3 +140,17 @@ def test_calibrate_cli_facts_option_saves_a_tester_that_tests_facts(tmp_path, mo
     assert res.exit_code == 0, res.output
     tester = RelevanceTester.load(tmp_path / "t")
     assert tester.facts is True and tester.test(["When was 'Ulrika Ashdown' born?"])[0].statistic.endswith("+facts")
+
+
+def test_a_tester_saved_before_facts_existed_loads_without_them(tmp_path):
+    import json
+
+    cal = _questions(_people()[:16], OTHER)
+    tester = RelevanceTester(retriever="bm25", temperature=1.0, k=3).fit(_corpus(), cal)
+    path = tester.save(tmp_path / "t")
+    manifest = json.loads((path / "relevance-tester.json").read_text())
+    del manifest["config"]["facts"]  # as written before the facts statistic
+    (path / "relevance-tester.json").write_text(json.dumps(manifest))
+    loaded = RelevanceTester.load(path)
+    assert loaded.facts is False and getattr(loaded, "facts_index_", None) is None
+    assert np.allclose(loaded.p_values(cal[:5]), tester.p_values(cal[:5]))
