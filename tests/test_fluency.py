@@ -349,3 +349,19 @@ def test_a_contacts_first_and_last_name_are_one_person_and_a_manager_is_one(tmp_
         "Who is the manager of the employee '[employees.firstName] [employees.lastName]'?"]
     rep = next(p for s, p in templates.items() if "salesRepEmployeeNumber" in s and "firstName" in s.split("FROM")[0])
     assert verbalise(rep.semantics, "interrogative", 1)[0].startswith("Who is the sales rep of the customer ")
+
+
+def test_lint_says_when_a_hand_written_template_asks_what_is_not_worth_asking(demo, tmp_path):
+    from ragdx.gen.lint import left_out_projections, lint
+    from ragdx.gen.sql_templates import SqlTemplate
+
+    _, schema = demo
+    email = parse_template(SqlTemplate("SELECT Email FROM Staff WHERE Name = '[Staff.Name]'", "Staff", "file"), schema)
+    office = parse_template(SqlTemplate("SELECT Office FROM Staff WHERE Name = '[Staff.Name]'", "Staff", "file"),
+                            schema)
+    found = left_out_projections([email, office], schema)
+    assert found == {email.id: "Staff.Email: contact detail"}
+    summary = lint([], {}, {email.id: email.template.sql, office.id: office.template.sql}, (), found)
+    assert summary.not_worth_asking == 1
+    assert summary.templates[0].warnings == [
+        "not worth asking: Staff.Email: contact detail (ragdx's own templates leave it out)"]

@@ -200,12 +200,12 @@ def _print_cap_note(result, options) -> None:
 
 
 def _print_lint(result, parsed, sch) -> None:
-    from ragdx.gen.lint import binary_projections, lint
+    from ragdx.gen.lint import binary_projections, left_out_projections, lint
 
     summary = lint(result.records, result.counts, {p.id: p.template.sql for p in parsed},
-                   binary_projections(parsed, sch))
+                   binary_projections(parsed, sch), left_out_projections(parsed, sch))
     console.print(f"template lint: {summary.constant} constant, {summary.null_heavy} NULL-heavy, "
-                  f"{summary.binary} binary-candidate templates")
+                  f"{summary.binary} binary-candidate, {summary.not_worth_asking} not-worth-asking templates")
     for item in summary.templates:
         err.print(f"[yellow]lint[/] {escape(item.sql)}\n    " + escape("; ".join(item.warnings)))
 

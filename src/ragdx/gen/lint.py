@@ -33,6 +33,9 @@ class LintSummary:
     null_heavy: int = 0
     binary: int = 0
     templates: list[TemplateLint] = field(default_factory=list)
+    #: templates that ask for what the default templates leave out (a contact detail, long free
+    #: text, a 0/1 flag, a code): written by hand or by an LLM, they are said, not dropped
+    not_worth_asking: int = 0
 
 
 def looks_binary(value) -> bool:
@@ -44,9 +47,12 @@ def looks_binary(value) -> bool:
 
 
 def lint(records: Sequence, counts: Mapping[str, AnswerCounts], sql_of: Mapping[str, str],
-         binary_templates: Sequence[str] = ()) -> LintSummary:
+         binary_templates: Sequence[str] = (), left_out: Mapping[str, str] | None = None) -> LintSummary:
     """Constant, NULL-heavy and binary-candidate templates. ``binary_templates`` are the ids of
-    templates that project a binary column (known from the schema before any answer)."""
+    templates that project a binary column (known from the schema before any answer);
+    ``left_out`` says, by template id, which projected column the defaults would not ask about
+    and why (:func:`left_out_projections`)."""
+    left_out = left_out or {}
     answers: dict[str, set[str]] = defaultdict(set)
     groups: dict[str, set[str]] = defaultdict(set)
     binary: set[str] = set(binary_templates)
@@ -73,6 +79,9 @@ def lint(records: Sequence, counts: Mapping[str, AnswerCounts], sql_of: Mapping[
         if tid in binary:
             item.warnings.append("binary candidate: answers look like binary data")
             summary.binary += 1
+        if tid in left_out:
+            item.warnings.append(f"not worth asking: {left_out[tid]} (ragdx's own templates leave it out)")
+            summary.not_worth_asking += 1
         if item.warnings:
             summary.templates.append(item)
     return summary
@@ -83,3 +92,22 @@ def binary_projections(parsed: Sequence, schema) -> list[str]:
     from ragdx.gen.values import output_kinds
 
     return [p.id for p in parsed if any(k and k[0] == "binary" for k in output_kinds(p, schema))]
+
+
+def left_out_projections(parsed: Sequence, schema) -> dict[str, str]:
+    """By template id, the first projected column that the default templates leave out and why
+    ("Staff.Email: contact detail"), for templates written by hand or by an LLM; a column named
+    under ``ask:`` in ragdx.yaml is not reported."""
+    from ragdx.gen.sql_templates import left_out_reason
+
+    out: dict[str, str] = {}
+    for p in parsed:
+        for target in p.semantics.targets:
+            if not schema.has_table(target.table) or not schema.table(target.table).has_column(target.column):
+                continue  # "*" or an alias the schema does not know by that name
+            table = schema.table(target.table)
+            why = left_out_reason(table, target.column) if table.rows else None
+            if why:
+                out[p.id] = f"{table.name}.{table.column(target.column).name}: {why}"
+                break
+    return out
