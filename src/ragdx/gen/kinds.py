@@ -224,6 +224,19 @@ def _unique_values(table: TableInfo, keys: Sequence[str]) -> Callable[[Connectio
 # ----------------------------------------------------------------------------- scopes
 
 
+def _linked_values(s: _Scope) -> Callable[[Connection], list[tuple]]:
+    """The owners' unique key values that some item links to (a list, total or extreme of none is
+    not asked, and 1,300 airports no flight leaves from would each cost a scan to learn that)."""
+    unique = _unique_values(s.owner, s.owner_keys)
+
+    def domain(conn: Connection) -> list[tuple]:
+        _, o, _, frm = s.joined()
+        cols = [o.c[k] for k in s.owner_keys]
+        linked = {tuple(r) for r in conn.execute(sa.select(*cols).select_from(frm).distinct())}
+        return [v for v in unique(conn) if v in linked]
+    return domain
+
+
 @dataclass(frozen=True, slots=True)
 class _Scope:
     """The rows of ``items`` linked to one named row of ``owner``: directly by a foreign key of
@@ -355,7 +368,7 @@ def _list_template(s: _Scope) -> KindTemplate:
 
     return KindTemplate("list", s.items.name, f"list|{s.signature}", _owner_placeholders(s),
                         kt.list_pieces(items, clause, short), tuple(s.item_keys), answer, layout, False,
-                        None, (), _unique_values(s.owner, s.owner_keys), _owner_slot(s))
+                        None, (), _linked_values(s), _owner_slot(s))
 
 
 def _support(s: _Scope, extra: Sequence[str] = ()) -> tuple[Callable[[tuple], sa.Select], tuple[_Rows, ...]]:
@@ -400,7 +413,7 @@ def _total_templates(s: _Scope) -> list[KindTemplate]:
         support, rows = _support(s, [measure])
         out.append(KindTemplate("total", s.items.name, f"total|{s.signature}|{measure}", _owner_placeholders(s),
                                 kt.total_pieces(_measure_phrase(measure), items, clause, short), (f"total {measure}",),
-                                answer, (), True, support, rows, _unique_values(s.owner, s.owner_keys),
+                                answer, (), True, support, rows, _linked_values(s),
                                 _owner_slot(s)))
     return out
 
@@ -430,10 +443,10 @@ def _scoped_extremes(s: _Scope) -> list[KindTemplate]:
             layout = (_Rows(s.items, _fact_columns(s.items, [*s.item_keys, measure])),)
             if measure in dates:
                 pieces = kt.scoped_date_extreme_pieces(item, items, clause, short, *_date_best(measure, most))
-                domain = _if_dates(s.items, measure, _unique_values(s.owner, s.owner_keys))
+                domain = _if_dates(s.items, measure, _linked_values(s))
             else:
                 pieces = kt.scoped_extreme_pieces(item, items, clause, short, _measure_phrase(measure), most)
-                domain = _unique_values(s.owner, s.owner_keys)
+                domain = _linked_values(s)
             out.append(KindTemplate(
                 "extreme", s.items.name, f"extreme|{s.signature}|{measure}|{most}", _owner_placeholders(s),
                 pieces, tuple(s.item_keys), answer, layout, False, support, (_Rows(s.items, ()),),
