@@ -388,10 +388,19 @@ def _verdict(j: Any, tags: dict[Any, str], groups: dict[Any, _Group], within_sty
         return _verdict_on_evidence(j, tags.get(key), group, notes, ids, gold, conf, weak, unseen, probes)
 
     # 2. another phrasing of the same facts was answered correctly from captured documents: the
-    #    corpus the system searched states them, whatever the linker found
-    if group is not None and ids_usable:
+    #    corpus the system searched states them, whatever the linker found -- unless ragdx rendered
+    #    that corpus and its exact fact index says no document states them: the right answer then
+    #    came from elsewhere (the answer's own name in its entity's page, the model's knowledge)
+    if group is not None and ids_usable and not _exact_gap(j):
         return _verdict_by_group(j, group, notes, ids)
     return _verdict_without_comparison(j, tags.get(key), notes, gold)
+
+
+def _exact_gap(j: Any) -> bool:
+    """``kb_supported`` False read off the fact index of a knowledge base ragdx rendered, which
+    the system searched unchanged: no answer of another phrasing can show the facts are stated."""
+    return (j.kb_supported is False and (getattr(j, "kb_basis", "") or "") == "fact_index"
+            and _kb_doubt(j) is None)
 
 
 def _verdict_on_evidence(j: Any, tag: str | None, group: _Group | None, notes: set[str], ids: list[str],
