@@ -2,7 +2,8 @@
 groups per kind and the answers that differ from the truth worked out by hand
 (tests/support/kind_truth.py: whole tables read with SELECT *, the answer computed in Python).
 
-    .venv/bin/python benchmarks/question_kinds.py [--pg URL] [--mysql URL] > benchmarks/results/question_kinds.md
+    .venv/bin/python benchmarks/question_kinds.py [--pg URL] [--mysql URL] [--time DB.sqlite] \
+        > benchmarks/results/question_kinds.md
 
 PostgreSQL and MariaDB get a scratch database each (created and dropped here); an engine that does
 not answer is left out of the table and said so.
@@ -74,6 +75,8 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--pg", default="postgresql+psycopg://postgres@127.0.0.1:5432/test")
     ap.add_argument("--mysql", default="mysql+pymysql://root@127.0.0.1:3306/test")
+    ap.add_argument("--time", action="append", default=[], metavar="SQLITE",
+                    help="also time the kinds on this SQLite database (no truth to check them against)")
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="ragdx-kinds-"))
     sources = {"demo": (build_demo_database(work / "demo.sqlite"), DEMO_LINKS)}
@@ -82,8 +85,9 @@ def main() -> None:
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
                             text=True).stdout.strip()
     print("# Question kinds (issue 22 item 4): groups per kind, answers checked against hand-worked truth\n")
-    print(f"`.venv/bin/python benchmarks/question_kinds.py` at commit {commit}, CPU: {cpu_model()}. One record per "
-          "group (interrogative style; every style shares the group's answer). Truth: "
+    timed = "".join(f" --time {t}" for t in args.time)
+    print(f"`.venv/bin/python benchmarks/question_kinds.py{timed}` at commit {commit}, CPU: {cpu_model()}. "
+          "One record per group (interrogative style; every style shares the group's answer). Truth: "
           "tests/support/kind_truth.py reads each table whole and computes the answer in Python, with the "
           "links written by hand from each DDL. `cap`: groups per kind template (25: the default; all: no "
           "cap, and no per-kind budget).\n")
@@ -114,6 +118,17 @@ def main() -> None:
     print("\nCells: groups asked (kind templates). `wrong`: groups whose answer differs from the hand-worked truth. "
           "Two cores shared with other work: the seconds are indicative only.")
     print(f"\nIn all: {wrong_total} of {checked:,} groups wrong.")
+    for extra in args.time:
+        engine = connect(f"sqlite:///{extra}")
+        schema = inspect_schema(engine)
+        rows = max(t.rows for t in schema.tables.values())
+        started = time.perf_counter()
+        records, _ = kind_records(engine, schema, KINDS, ["interrogative"], 25, 0)
+        seconds = time.perf_counter() - started
+        engine.dispose()
+        kinds = Counter(r.question_kind for r in records)
+        print(f"\nTimed only: {Path(extra).name} (largest table {rows:,} rows), default cap: "
+              f"{', '.join(f'{k} {kinds[k]}' for k in KINDS)} groups in {seconds:.0f} s.")
     print("\n## Two questions of each kind per database (SQLite, default cap, the first groups drawn)\n")
     for name, (path, _) in sources.items():
         engine = connect(f"sqlite:///{path}")
