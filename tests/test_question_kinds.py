@@ -193,3 +193,30 @@ def test_ragdx_yaml_knows_the_same_kinds_as_the_generator():
     annotation = GenConfig.model_fields["kinds"].annotation
     (listed,) = [a for a in typing.get_args(annotation) if a is not type(None)]
     assert typing.get_args(typing.get_args(listed)[0]) == QUESTION_KINDS
+
+
+def test_the_kinds_are_asked_from_the_command_line_and_by_keyword(tmp_path):
+    """``ragdx gen --kind`` and ``generate_dataset(kinds=...)`` ask the same kinds; a bad kind is one
+    line naming the flag (or the keyword), exit 2, and nothing is written."""
+    from typer.testing import CliRunner
+
+    import ragdx
+    from ragdx.cli.main import app
+
+    url = f"sqlite:///{build_demo_database(tmp_path / 'demo.sqlite')}"
+    runner = CliRunner()
+    sql, text = tmp_path / "sql.yaml", tmp_path / "text.yaml"
+    assert runner.invoke(app, ["templates", "sql", "--db", url, "--out", str(sql)]).exit_code == 0
+    assert runner.invoke(app, ["templates", "text", "--db", url, "--sql", str(sql), "--out", str(text),
+                               "--style", "short", "--n", "1"]).exit_code == 0
+    common = ["gen", "--db", url, "--sql", str(sql), "--text", str(text), "--style", "short", "--n", "1"]
+    bad = runner.invoke(app, [*common, "--out", str(tmp_path / "bad"), "--kind", "median"])
+    assert isinstance(bad.exception, RagdxError) and bad.exception.exit_code == 2
+    assert "--kind" in str(bad.exception) and not (tmp_path / "bad").exists()
+    ok = runner.invoke(app, [*common, "--out", str(tmp_path / "cli"), "--kind", "count", "--kind", "comparison"])
+    assert ok.exit_code == 0, ok.output
+    assert {r.question_kind for r in read_records(tmp_path / "cli")} == {"count", "comparison"}
+    with pytest.raises(RagdxError, match="kinds"):
+        ragdx.generate_dataset(url, tmp_path / "api-bad", kinds=["median"])
+    api = ragdx.generate_dataset(url, tmp_path / "api", kinds=["lookup", "count"], styles=["short"], n=1)
+    assert {r.question_kind for r in read_records(api)} == {"lookup", "count"}

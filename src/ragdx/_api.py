@@ -48,6 +48,8 @@ def generate_dataset(db: str, out: str | Path, options: GenOptions | None = None
                      multi_answer: Literal["drop", "keep"] | None = None,
                      unanswerable: Literal["drop", "keep"] | None = None,
                      method: Literal["set", "per-combination"] | None = None, unbalanced: bool | None = None,
+                     kinds: Sequence[str] | None = None, refusals: int | None = None,
+                     refusal_kinds: Sequence[str] | None = None, conversations: int | None = None,
                      overwrite: bool = False) -> Path:
     """The GRAMMAR stages on a database, offline: SQL templates (``OUT-templates/sql.yaml``),
     text templates in ``styles`` (``n`` per template and style), and the dataset in ``out``.
@@ -63,13 +65,20 @@ def generate_dataset(db: str, out: str | Path, options: GenOptions | None = None
     ``--max-groups-per-template``): pass ``max_groups=0`` for every group. ``null_answers`` (default
     ``"drop"``), ``multi_answer`` and ``unanswerable`` (``"drop"``), ``method`` (``"set"``),
     ``per_group`` (a balanced sample), ``unbalanced``, ``seed`` (0) and ``n`` (3) are the flags of the
-    same names; ``styles`` defaults to short and long. A bad value raises one line naming the keyword,
+    same names; ``styles`` defaults to short and long. ``kinds`` (question kinds besides look-ups:
+    ``list``, ``count``, ``total``, ``extreme``, ``comparison``, ``time_range``; look-ups only by
+    default), ``refusals`` / ``refusal_kinds`` (questions to decline, paired with answerable ones;
+    0 by default) and ``conversations`` (multi-turn conversations per walk of the schema's relations;
+    0 by default) are ``--kind``, ``--refusals``, ``--refusal-kind`` and ``--conversations``.
+    A bad value raises one line naming the keyword,
     before the database is opened. The manifest records the database URL without its password."""
     from ragdx.gen.options import gen_options
 
     options = gen_options(options, dict(styles=styles, n=n, per_group=per_group, max_groups_per_template=max_groups,
                                      seed=seed, null_answers=null_answers, multi_answer=multi_answer,
-                                     unanswerable=unanswerable, method=method, unbalanced=unbalanced),
+                                     unanswerable=unanswerable, method=method, unbalanced=unbalanced,
+                                     kinds=kinds, refusals=refusals, refusal_kinds=refusal_kinds,
+                                     conversations=conversations),
                           names=_GEN_KEYWORDS)
     out = Path(out)
     if out.exists() and any(out.iterdir()) and not overwrite:

@@ -47,6 +47,7 @@ def gen(
     unbalanced: Annotated[bool | None, typer.Option("--unbalanced", help="Seeded unbalanced subsample per table.")] = None,
     conversations: Annotated[int | None, typer.Option("--conversations", help="Also this many multi-turn conversations per walk of the schema's relations (default 0: none).")] = None,
     refusals: Annotated[int | None, typer.Option("--refusals", help="Also this many questions to decline per SQL template and kind, each paired with an answerable one (default 0: none).")] = None,
+    kind: Annotated[list[str] | None, typer.Option("--kind", help="Question kinds to ask (repeatable): lookup (the default), list, count, total, extreme, comparison, time_range.")] = None,
     refusal_kind: Annotated[list[str] | None, typer.Option("--refusal-kind", help="Only these refusal kinds (repeatable): false_premise, absent_entity, ambiguous_reference, out_of_domain, omitted_fact.")] = None,
     kb: Annotated[Path | None, typer.Option("--kb", help="Knowledge base from `ragdx kb render`: adds gold document ids.")] = None,
     corpus: CorpusOpt = None,
@@ -66,7 +67,8 @@ def gen(
     options = gen_options(cfg, dict(styles=style, n=n, max_groups_per_template=max_groups, seed=seed,
                                     multi_answer=multi_answer, unanswerable=unanswerable, null_answers=null_answers,
                                     method=method, per_group=per_group, unbalanced=unbalanced,
-                                    conversations=conversations, refusals=refusals, refusal_kinds=refusal_kind),
+                                    conversations=conversations, refusals=refusals, refusal_kinds=refusal_kind,
+                                    kinds=kind),
                           names=GEN_FLAGS)
     from ragdx.gen.pipeline import load_parsed, write
     from ragdx.gen.text_templates import read_text_templates
@@ -136,7 +138,7 @@ GEN_FLAGS = {"styles": "--style", "n": "--n", "max_groups_per_template": "--max-
              "seed": "--seed", "multi_answer": "--multi-answer", "unanswerable": "--unanswerable",
              "null_answers": "--null-answers", "method": "--method", "per_group": "--per-group",
              "unbalanced": "--unbalanced", "conversations": "--conversations",
-             "refusals": "--refusals", "refusal_kinds": "--refusal-kind"}
+             "refusals": "--refusals", "refusal_kinds": "--refusal-kind", "kinds": "--kind"}
 
 
 def _kb_or_corpus(kb: Path | None, corpus: Path | None, g) -> tuple[Path | None, Path | None]:
