@@ -199,8 +199,8 @@ class RecordColumns:
         strings = _str_lists
         kb = self.kb
         if kb is None:
-            rest = [',"gold_document_ids":[],"kb_supported":null,"evidence_sets":[],'
-                    '"entity_document_ids":[],"kb_basis":"","evidence_spans":[],"evidence_confidence":null' + _LOOKUP_TAIL
+            rest = [',"gold_document_ids":[],"kb_supported":null,"evidence_sets":[],"entity_document_ids":[],'
+                    '"kb_basis":"","evidence_spans":[],"evidence_confidence":null' + _LOOKUP_TAIL
                     ] * len(self.group_ids)
         else:
             rest = [f',"gold_document_ids":{gold},"kb_supported":{"true" if ok else "false"},'
