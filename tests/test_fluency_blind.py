@@ -75,12 +75,21 @@ def test_build_refuses_a_csv_whose_columns_moved(tmp_path):
     assert not db.exists() and not db.with_suffix(".tmp").exists()
 
 
-def test_answer_columns_resolve_aliases_and_skip_counts():
+def test_a_key_counts_as_the_answer_only_when_the_reader_sees_it():
     count = _load("count")
-    sql = ('SELECT "a"."carrier", COUNT("f"."id") FROM "flights" AS "f" JOIN "airlines" AS "a" '
-           'ON "f"."carrier" = "a"."carrier" GROUP BY "a"."carrier"')
-    assert count.answer_columns(sql, "flights") == {("airlines", "carrier")}
-    assert count.answer_columns("SELECT name FROM airports WHERE faa = 'JFK'", "airports") == {("airports", "name")}
+    sql = 'SELECT "a"."carrier", COUNT("f"."id") FROM "flights" AS "f" JOIN "airlines" AS "a" ON 1 GROUP BY 1'
+    assert list(count.projection(sql, "flights").values()) == [("airlines", "carrier"), None]
+    # an extreme that selects an airport's code and name answers the name: no code answer
+    both = {"sql": "SELECT t.faa, t.name FROM airports AS t", "table": "airports",
+            "answer_columns": ["name"], "answer_rows": [["Telluride"]], "answer_text": "Telluride"}
+    assert count.shown_classes(both) == set()
+    ids = {"sql": "SELECT i.id, i.id AS id__1 FROM flights AS i WHERE dest = 'SBN'", "table": "flights",
+           "answer_columns": ["id"],
+           "answer_rows": [[43735], [56748]], "answer_text": "43735; 56748"}
+    assert count.shown_classes(ids) == {"surrogate"}
+    code = {"sql": 'SELECT "airlines"."carrier" FROM "airlines"', "table": "airlines", "answer_columns": ["carrier"],
+            "answer_rows": [["FL"]], "answer_text": "FL"}
+    assert count.shown_classes(code) == {"code"}
 
 
 def test_draw_is_seeded_and_per_style(tmp_path):

@@ -37,28 +37,46 @@ KEY_WORDS = {
     "time hour": re.compile(r"\btime[ _]hours?\b", re.I),
     "carrier code": re.compile(r"\bcarrier codes?\b", re.I),
 }
+# the two uses of those words issue 22 names: a relation noun ("the tailnum of flight 5", "the dest of
+# flight 5") and a naming label ("the plane with tailnum 'N14228'"); reported beside the words above
+RELATION_WORDS = {
+    "relation noun: tailnum/dest of": re.compile(r"\b(tailnum|dest)s? of\b", re.I),
+    "naming label: with tailnum": re.compile(r"\bwith tailnum\b", re.I),
+}
 # not key columns, but the raw column spelling a person would not type (reported, not in the target)
 RAW_WORDS = {
     "snake_case": re.compile(r"\b[a-z]+_[a-z_]+\b"),
     "abbreviation": re.compile(
         r"\b(sched|dep|arr|tz|dst|tzone|alt|lat|lon|visib|dewp|humid|precip)\b", re.I),
 }
-AGGREGATES = (exp.Count, exp.Sum, exp.Avg)
-
-
-def answer_columns(sql: str, default_table: str) -> set[tuple[str, str]]:
-    """table.column pairs the SELECT list returns as values (not inside COUNT/SUM/AVG)."""
+def projection(sql: str, default_table: str) -> dict[str, tuple[str, str] | None]:
+    """Output name -> the table.column a SELECT expression returns as is (None for COUNT/SUM/AVG or
+    any other expression)."""
     tree = sqlglot.parse_one(sql, read="sqlite")
     select = tree if isinstance(tree, exp.Select) else tree.find(exp.Select)
     aliases = {t.alias_or_name: t.name for t in tree.find_all(exp.Table)}
-    cols = set()
+    out: dict[str, tuple[str, str] | None] = {}
     for proj in select.expressions:
-        for col in proj.find_all(exp.Column):
-            if col.find_ancestor(*AGGREGATES):
-                continue
-            table = aliases.get(col.table, col.table) if col.table else default_table
-            cols.add((table, col.name))
-    return cols
+        col = proj.unalias() if isinstance(proj, exp.Alias) else proj
+        target = None
+        if isinstance(col, exp.Column):
+            target = (aliases.get(col.table, col.table) if col.table else default_table, col.name)
+        out.setdefault(proj.alias_or_name, target)
+    return out
+
+
+def shown_classes(rec: dict) -> set[str]:
+    """Which key classes the answer is made of, read through the record's answer_columns (the columns
+    of answer_rows, so an extreme that selects an airport's code and name but answers the name is no
+    code answer)."""
+    cols = projection(rec["sql"], rec["table"])
+    classes = set()
+    for name in rec["answer_columns"]:
+        col = cols.get(name)
+        for label, members in (("surrogate", SURROGATE), ("code", CODE_OF_NAMED_ROW), ("natural", NATURAL_ID)):
+            if col in members:
+                classes.add(label)
+    return classes
 
 
 def count(records_path: Path) -> dict:
@@ -68,16 +86,18 @@ def count(records_path: Path) -> dict:
         for n, line in enumerate(fh, 1):
             try:
                 rec = json.loads(line)
-                cols = answer_columns(rec["sql"], rec["table"])
+                shown = shown_classes(rec)
             except (json.JSONDecodeError, KeyError, sqlglot.errors.ParseError) as exc:
                 sys.exit(f"{records_path}:{n}: cannot read the record's sql ({exc})")
             hits = {"records": True,
-                    "answer: surrogate id": bool(cols & SURROGATE),
-                    "answer: code of a named row": bool(cols & CODE_OF_NAMED_ROW),
-                    "answer: tail/flight number": bool(cols & NATURAL_ID),
+                    "answer: surrogate id": "surrogate" in shown,
+                    "answer: code of a named row": "code" in shown,
+                    "answer: tail/flight number": "natural" in shown,
                     "question names a flight by its row id": "flights.id" in rec.get("params", {})}
             for word, rx in {**KEY_WORDS, **RAW_WORDS}.items():
                 hits[f"question word: {word}"] = bool(rx.search(rec["query"]))
+            for word, rx in RELATION_WORDS.items():
+                hits[word] = bool(rx.search(rec["query"]))
             hits["question: any key-column noun"] = any(rx.search(rec["query"]) for rx in KEY_WORDS.values())
             for key, hit in hits.items():
                 if hit:
