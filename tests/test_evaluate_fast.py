@@ -128,14 +128,15 @@ def test_judgement_to_dict_is_asdict():
     d = j.to_dict()
     # the refusal fields are written only for a record to refuse, the turn's only for a turn of a
     # conversation (issue 26): other lines stay as they were
-    turn_fields = ("turn", "standalone_retrieved")
+    # and the question kind only for a question other than a look-up (issue 22)
+    turn_fields = ("turn", "standalone_retrieved", "question_kind")
     plain = {k: v for k, v in asdict(j).items() if k not in ("refusal_kind", "reply_kind", *turn_fields)}
     assert d == plain and list(d) == list(plain)
     refuse = Judgement(**{**plain, "refusal_kind": "absent_entity", "reply_kind": "refusal"})
     expected = {k: v for k, v in asdict(refuse).items() if k not in turn_fields}
     assert refuse.to_dict() == expected and list(refuse.to_dict()) == list(expected)
     turn = Judgement(**{**plain, "refusal_kind": "absent_entity", "reply_kind": "refusal", "turn": 2,
-                        "standalone_retrieved": True})
+                        "standalone_retrieved": True, "question_kind": "count"})
     assert turn.to_dict() == asdict(turn) and list(turn.to_dict()) == list(asdict(turn))
     d["retrieved_ids"].append("z")
     d["evidence_sets"][0].append("z")

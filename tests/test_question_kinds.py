@@ -220,3 +220,37 @@ def test_the_kinds_are_asked_from_the_command_line_and_by_keyword(tmp_path):
         ragdx.generate_dataset(url, tmp_path / "api-bad", kinds=["median"])
     api = ragdx.generate_dataset(url, tmp_path / "api", kinds=["lookup", "count"], styles=["short"], n=1)
     assert {r.question_kind for r in read_records(api)} == {"lookup", "count"}
+
+
+def test_evaluation_gives_accuracy_per_question_kind(tmp_path):
+    """A system right on look-ups and wrong on every other kind: ``evaluate`` says so per kind
+    (metrics.json's ``question_kinds``, summary.md's section), and a look-up dataset has no such key."""
+    import ragdx
+
+    path = build_demo_database(tmp_path / "demo.sqlite")
+    url = f"sqlite:///{path}"
+    ds = ragdx.generate_dataset(url, tmp_path / "ds", kinds=["lookup", "count", "list"], styles=["short"], n=1,
+                                max_groups=4)
+    records = {r.query: r for r in read_records(ds)}
+
+    def system(query: str) -> str:
+        r = records[query]
+        return r.answer_text if r.question_kind == "lookup" else "I could not say."
+
+    ragdx.run(system, dataset=ds, out=tmp_path / "run", probe=False)
+    result = ragdx.evaluate(tmp_path / "run", dataset=ds)
+    kinds = result.extra["question_kinds"]
+    by_kind = Counter(r.question_kind for r in records.values())
+    assert {k: v["n"] for k, v in kinds.items()} == dict(by_kind)
+    assert kinds["lookup"]["accuracy"] > 0.9 and kinds["count"]["correct"] == kinds["list"]["correct"] == 0
+    lo, hi = kinds["count"]["interval"]
+    assert lo == 0.0 and 0 < hi < 1
+    summary = (tmp_path / "run" / "evaluation" / "summary.md").read_text()
+    assert "## Accuracy per question kind" in summary and "| count |" in summary
+    metrics = json.loads((tmp_path / "run" / "evaluation" / "metrics.json").read_text())
+    assert metrics["question_kinds"]["list"]["n"] == by_kind["list"]
+
+    plain = ragdx.generate_dataset(url, tmp_path / "plain", styles=["short"], n=1, max_groups=4)
+    plain_records = {r.query: r.answer_text for r in read_records(plain)}
+    ragdx.run(lambda q: plain_records[q], dataset=plain, out=tmp_path / "run2", probe=False)
+    assert "question_kinds" not in ragdx.evaluate(tmp_path / "run2", dataset=plain).extra

@@ -66,6 +66,8 @@ class Judgement:
     #: for a follow-up: whether its standalone question, asked alone, retrieved the evidence
     #: (None: not probed, or the probe failed)
     standalone_retrieved: bool | None = None
+    #: the record's ``question_kind`` (``lookup``, ``list``, ``count``, ...: ``ragdx.gen.kinds``)
+    question_kind: str = "lookup"
 
     def to_dict(self) -> dict[str, Any]:
         # what asdict gives (fields in order, lists copied), without its recursive deep copy of
@@ -82,7 +84,9 @@ class Judgement:
                 # written only for a record to refuse: every other judgement's line stays as it was
                 **({"refusal_kind": self.refusal_kind, "reply_kind": self.reply_kind} if self.refusal_kind else {}),
                 # likewise only for a turn of a conversation
-                **({"turn": self.turn, "standalone_retrieved": self.standalone_retrieved} if self.turn else {})}
+                **({"turn": self.turn, "standalone_retrieved": self.standalone_retrieved} if self.turn else {}),
+                # and only for a question other than a look-up
+                **({"question_kind": self.question_kind} if self.question_kind != "lookup" else {})}
 
     @classmethod
     def from_dict(cls, obj: dict[str, Any]) -> Judgement:

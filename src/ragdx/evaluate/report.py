@@ -143,6 +143,9 @@ def evaluate_judgements(judgements: Sequence[Judgement], config: EvaluationConfi
         retrieval_rule=RULE_WORDS.get(check.retrieval_rule, check.retrieval_rule) if check is not None else "",
         judgements=list(judgements), verdicts=verdicts if blame_out is None else [])
     result.extra.update(result_extra)  # turns of conversations (issue 26): per turn, history handling blamed
+    kinds = kind_accuracy(judgements)
+    if kinds is not None:  # questions besides look-ups (issue 22): accuracy per kind, else no key at all
+        result.extra["question_kinds"] = kinds
     scores = abstention_scores(judgements)
     if scores is not None:  # records to refuse (issue 26): their scores and blame, else no key at all
         result.extra["abstention"] = {**scores, "blame": abstention_blame(verdicts)}
@@ -265,6 +268,8 @@ def summary_markdown(result: EvaluationResult, title: str) -> str:
     if result.retrieval_rule:
         parts.append(f"Retrieval rule: {result.retrieval_rule}.")
     parts += ["", "## Module blame (per query)", "", blame_markdown(result.blame)]
+    if result.extra.get("question_kinds"):
+        parts += ["", "## Accuracy per question kind", "", kind_markdown(result.extra["question_kinds"])]
     if result.extra.get("abstention"):
         parts += ["", "## Abstention (questions to refuse)", "", abstention_markdown(result.extra["abstention"])]
     if result.extra.get("conversations"):
@@ -281,6 +286,33 @@ def summary_markdown(result: EvaluationResult, title: str) -> str:
             parts.append(f"- {k}: {v}")
     parts += _llm_usage_parts(result, table=True)
     return "\n".join(parts) + "\n"
+
+
+def kind_accuracy(judgements: Sequence[Judgement]) -> dict[str, dict[str, Any]] | None:
+    """Accuracy per question kind (look-ups, lists, counts, ...: ``QARecord.question_kind``) with a
+    Wilson interval, over the judged questions to answer; None when every question is a look-up
+    (the evaluation of a look-up dataset keeps its keys). Records to refuse are scored apart."""
+    from ragdx.evaluate.stats import wilson
+
+    counts: dict[str, list[int]] = {}
+    for j in judgements:
+        if j.error or j.refusal_kind:
+            continue
+        n_right = counts.setdefault(j.question_kind or "lookup", [0, 0])
+        n_right[0] += 1
+        n_right[1] += bool(j.correct)
+    if set(counts) <= {"lookup"}:
+        return None
+    return {kind: {"n": n, "correct": right, "accuracy": right / n, "interval": list(wilson(right, n))}
+            for kind, (n, right) in sorted(counts.items())}
+
+
+def kind_markdown(kinds: Mapping[str, Mapping[str, Any]]) -> str:
+    lines = ["| kind | questions | correct | accuracy (95 % Wilson) |", "|---|---:|---:|---|"]
+    for kind, k in kinds.items():
+        lo, hi = k["interval"]
+        lines.append(f"| {kind} | {k['n']} | {k['correct']} | {k['accuracy']:.3f} [{lo:.3f}, {hi:.3f}] |")
+    return "\n".join(lines)
 
 
 def _open_domain_parts(od: Mapping[str, Any] | None) -> list[str]:

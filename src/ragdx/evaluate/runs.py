@@ -505,6 +505,7 @@ def _judgement(r: Any, o: Any, ids: list[str], unknown: int, response: str | Non
                      else []),
         retrieval_note="+".join(notes), refusal_kind=getattr(r, "refusal_kind", "") or "",
         reply_kind=_reply_kind(r, response), turn=getattr(r, "turn", 0) or 0,
+        question_kind=getattr(r, "question_kind", "lookup") or "lookup",
         standalone_retrieved=check.standalone_probes.get(r.id) if check.standalone_probes else None)
 
 
