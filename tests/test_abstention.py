@@ -77,6 +77,18 @@ REPLIES = [
      "refusal"),
     ("Why was ferry 12 cancelled on Monday?", "", "Ferry 12 wasn't cancelled on Monday; it sailed on schedule.",
      "correction"),
+    # refusals that name the sources in words of their own (issue 26, third sample's misses)
+    ("What is the boiling point of mercury?", "",
+     "Sadly that isn't in the harbour authority documents I hold.", "refusal"),
+    ("Who won the 1998 World Cup?", "",
+     "That isn't covered by the Elm Road clinic records, which are about appointments and treatments.", "refusal"),
+    ("What is Dr Hale's mobile number?", "",
+     "Unfortunately the clinic staff directory does not list personal mobile numbers.", "refusal"),
+    # a question back asking which reading is meant
+    ("When does the Riverside bus leave?", "", "\"Riverside\" could refer to two routes, the 14 or the 22.",
+     "refusal"),
+    ("What was the invoice total?", "", "Lots of invoices were raised this month. Which client's invoice do you mean?",
+     "refusal"),
 ]
 
 

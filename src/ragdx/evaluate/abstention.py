@@ -67,6 +67,10 @@ _VERB = (r"(?:say|state|mention|contain|include|provide|specify|cover|have|give|
          r"name|record|hold|describe|reference|discuss|identify|reveal|answer|offer|note)")
 _FIND = (r"(?:find|locate|determine|answer|tell|say|identify|confirm|verify|provide|help|see|access|know|work out|"
          r"figure out|look up|retrieve|give|share|pin down|establish|match|answer that|be sure)")
+#: sources named with up to three words of their own ("the Maple Valley district documents")
+_NAMED_SOURCE = (r"(?:the|my|our|your|these|those|this) (?:[\w&'-]+ ){0,3}?(?:documents?|docs|records?|context|"
+                 r"sources?|data(?:base)?|directory|directories|catalog(?:ue)?|files?|materials?|knowledge base|"
+                 r"information|staff list)\b")
 #: "I" and an adverb that does not change what follows ("I really don't know")
 _I = r"\bi (?:really |actually |just |simply |honestly |unfortunately |still )?"
 #: phrases that decline: each talks about knowing, finding, the sources or the scope
@@ -157,6 +161,16 @@ _REFUSAL_CUES = [
     r"\bthere(?: is| are| was| were|'s) no (?:[\w'-]+ ){1,4}?(?:in|on) (?:the|our|my|any) (?:records?|database|data|"
     r"system|catalog(?:ue)?|list|timetables?|schedules?)",
     r"\bi(?:'d| would| will)? need (?:a little |a bit |some )?(?:more|your|the|a|an|to know)\b",
+    # the sources named with words of their own ("isn't in the district documents I have", "isn't covered by
+    # the Maple Valley documents", "the staff directory doesn't include"): the sources say nothing of it
+    rf"(?:n't|\bnot) (?:in|covered (?:by|in)|included in|part of|found in|mentioned in|listed in|recorded in|held in)"
+    rf" {_NAMED_SOURCE}",
+    rf"^(?:i'm sorry,? (?:but )?|unfortunately,? |sorry,? )?{_NAMED_SOURCE} (?:do|does|did) ?(?:not|n't) "
+    rf"(?:seem to |appear to )?{_VERB}\b",
+    # asking which reading is meant ("Which customer's licence do you mean?", "'Northgate' matches both A and
+    # B"); a bare "Do you mean A, at York, or B, at Leeds?" can carry an answer per reading, so is not a cue
+    r"\bwhich\b[^.!?]{0,60}\b(?:do|did) you (?:mean|have in mind)\b|\b(?:matches|could refer to|may refer to|can "
+    r"refer to) (?:both|either|two|several|more than one)\b",
     r"\bwhich (?:one|of (?:them|these|those|the \w+))\b[^.!?]*\?",
     r"\b(?:could|can|would) you (?:please )?(?:give|tell|send|share|confirm|check) (?:me )?(?:the|your|which|a|an)\b",
     r"\b(?:here|able|only able) (?:to (?:help|answer) )?(?:with |for )?[\w ]{0,30}\bquestions? only\b|"
