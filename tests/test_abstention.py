@@ -89,6 +89,29 @@ REPLIES = [
      "refusal"),
     ("What was the invoice total?", "", "Lots of invoices were raised this month. Which client's invoice do you mean?",
      "refusal"),
+    # an answer with a caveat stays an answer; a negation inside the caveat denies no premise
+    ("What grade is driver Patel?", "",
+     "Driver Patel is on **grade 4**. Note that there might be more than one driver with that surname, so please "
+     "check the staff number.", "answer"),
+    ("How much deposit did tenant 31 lose after the 2023 eviction?", "",
+     "Tenant 31 lost a deposit of £950 after the 2023 eviction. Please note this figure may not include "
+     "deposit interest.", "answer"),
+    # one answer per reading of a name, without figures, is an answer
+    ("Which ward does Nurse Brennan work on?", "",
+     "There are two nurses called Brennan on the rota:\n- Ciara Brennan works on the maternity ward.\n"
+     "- Liam Brennan works on the cardiology ward.", "answer"),
+    # declining, then offering help with something else in scope: no candidate, a refusal
+    ("What's the best route up Ben Nevis?", "",
+     "That's outside what I can help with — I only know the ferry timetables. That said, if you're travelling to "
+     "Fort William, I'm happy to suggest a sailing that connects.", "refusal"),
+    # opening by denying the premise, then declining what would follow from it: a correction
+    ("How many members left the choir after it moved rehearsals to Sunday?", "",
+     "The choir has not moved rehearsals to Sunday; it still meets on Thursdays, so there is no record of "
+     "members leaving over it.", "correction"),
+    # opening by denying that the thing exists, then declining: a refusal
+    ("When does the Platform 9 café open?", "",
+     "It seems there is no café on Platform 9 — the station guide lists one on Platform 2. I can't give hours for "
+     "it.", "refusal"),
 ]
 
 

@@ -222,6 +222,8 @@ _NEGATION = re.compile(r"\b(?:not|never|no longer|isn't|wasn't|aren't|weren't|do
 #: what can deny a premise word that follows it: a negation, or "there is no" ("there is no row Z";
 #: a bare "no" is too often an answer: "No discount was applied", "holds no copies")
 _DENIAL = re.compile(_NEGATION.pattern + r"|\bthere(?: is| are| was| were|'s) no\b")
+#: a denial that something exists ("there is no Concourse F lounge")
+_EXISTENCE = re.compile(r"\bthere(?: is| are| was| were|'s) no\b")
 #: any negative word: a clause holding one offers no candidate and answers nothing first
 _NEGATIVE = re.compile(_DENIAL.pattern + r"|\b(?:none|nothing|nobody|nowhere)\b")
 #: a negation that does not deny what follows it ("not until", "not only")
@@ -296,6 +298,13 @@ check contact team someone elsewhere further additional recommend suggest consul
 
 #: words that send the user elsewhere rather than offer a value
 _ELSEWHERE = re.compile(r"\b(?:different|another|other|elsewhere|somewhere|separately|instead)\b")
+#: an offer to help with something else ("that said, I'm happy to suggest a wine"): a service, not a value
+_OFFER = re.compile(r"\b(?:(?:i'm|i am|i'd be|i would be|we're|we are|we'd be) (?:happy|glad|pleased) to|i can "
+                    r"(?:help|suggest|recommend|look)|feel free to|if you(?:'d| would) like)\b")
+#: a caveat on an answer already given ("Note that there may be more than one member ...", "this figure may not
+#: include partner miles"): it hedges the answer, and neither declines nor denies the question's premise
+_CAVEAT = re.compile(r"^(?:please |but |however,? |and )?(?:note|bear in mind|keep in mind|be aware)\b|"
+                     r"\b(?:may|might|could) (?:not|be more than|also)\b|\bplease (?:verify|double-check|check)\b")
 
 
 def _guess_after_refusal(text: str, clauses: list[str], question_words: set[str]) -> str:
@@ -303,7 +312,7 @@ def _guess_after_refusal(text: str, clauses: list[str], question_words: set[str]
     for clause in clauses:
         if _REFUSAL.search(clause) or _CLARIFY.search(clause) or _NEGATIVE.search(clause):
             continue  # a negation ("but none by that name") or a question back offers no candidate
-        if _ELSEWHERE.search(clause) or ("?" in clause and not re.search(r"\d", clause)):
+        if _ELSEWHERE.search(clause) or _OFFER.search(clause) or ("?" in clause and not re.search(r"\d", clause)):
             continue  # "perhaps they work at a different practice?" points elsewhere
         guess = _GUESS.search(clause)
         if guess and _value_in(clause, question_words):
@@ -383,13 +392,14 @@ def _declined(text: str, clauses: list[str], words: set[str], cue: str) -> Reply
     guess = _guess_after_refusal(text, clauses, words)
     if guess:
         return ReplyClass(ANSWER, f"declines ({cue}) yet offers a candidate ({guess})")
-    if _ambiguity_list(text) and "?" not in text and len(re.findall(r"\d+", text)) >= 2:
+    if _ambiguity_list(text) and "?" not in text and (len(re.findall(r"\d+", text)) >= 2 or sum(
+            1 for c in clauses[1:] if _mentions(c, words) and _value_in(c, words) and not _NEGATIVE.search(c)) >= 2):
         return ReplyClass(ANSWER, "answers for every reading of the reference")
     first = clauses[0] if clauses else ""
     declining = [c for c in clauses if _REFUSAL.search(c)]
     if (first and not _REFUSAL.search(first) and not _SOURCE_SUBJECT.match(first) and _value_in(first, words)
             and not _NEGATIVE.search(first) and not _CLARIFY.search(text) and "?" not in text
-            and not any(_mentions(c, words) for c in declining)):
+            and not any(_mentions(c, words) and not _CAVEAT.search(c) for c in declining)):
         return ReplyClass(ANSWER, f"answers, then declines something not asked ({cue})")
     return ReplyClass(REFUSAL, cue)
 
@@ -464,10 +474,17 @@ def _correction_cue(text: str, clauses: list[str], words: set[str], question: st
         target = (m.group(1) or m.group(2) or "").split()
         if target and target[0].strip("'’.-") in words and not negative_question:
             return m.group(0).strip(" ,;(.")
-    if not words or negative_question or (yes_no and not gives_reference) or (declines and not gives_reference):
+    if not words or negative_question or (yes_no and not gives_reference):
         return ""
+    if declines and not gives_reference:
+        # only a reply that opens by denying the premise ("X has not switched to a four-day week") and then
+        # declines what follows from it ("so there is no transfer data") corrects it; opening with "there is
+        # no X" denies that X exists, which declines (an absent entity)
+        first = clauses[0] if clauses else ""
+        opens_denying = first and not (_REFUSAL.search(first) or _CAVEAT.search(first) or _EXISTENCE.search(first))
+        return _denies_premise(first, words) if opens_denying else ""
     for clause in clauses:
-        if _REFUSAL.search(clause) and not gives_reference:
+        if (_REFUSAL.search(clause) and not gives_reference) or _CAVEAT.search(clause):
             continue  # "there is no record of it shipping to Paris": declines, asserts nothing
         hit = _denies_premise(clause, words)
         if hit:
