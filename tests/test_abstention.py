@@ -84,6 +84,8 @@ REPLIES = [
      "That isn't covered by the Elm Road clinic records, which are about appointments and treatments.", "refusal"),
     ("What is Dr Hale's mobile number?", "",
      "Unfortunately the clinic staff directory does not list personal mobile numbers.", "refusal"),
+    ("Can you translate this letter into Welsh?", "",
+     "Translation falls beyond what this assistant does; my knowledge is restricted to the library loans.", "refusal"),
     # a question back asking which reading is meant
     ("When does the Riverside bus leave?", "", "\"Riverside\" could refer to two routes, the 14 or the 22.",
      "refusal"),

@@ -167,6 +167,10 @@ _REFUSAL_CUES = [
     rf" {_NAMED_SOURCE}",
     rf"^(?:i'm sorry,? (?:but )?|unfortunately,? |sorry,? )?{_NAMED_SOURCE} (?:do|does|did) ?(?:not|n't) "
     rf"(?:seem to |appear to )?{_VERB}\b",
+    # the scope stated without the usual nouns ("that falls outside what the catalogue covers", "my knowledge
+    # is limited to the timetables")
+    r"\b(?:outside|beyond) (?:of )?what (?:i|we|the|my|our|these|this)\b|\bfalls? (?:outside|beyond)\b|"
+    r"\b(?:my knowledge|my information|what i know|i am|i'm) (?:is )?(?:limited|restricted) to\b",
     # asking which reading is meant ("Which customer's licence do you mean?", "'Northgate' matches both A and
     # B"); a bare "Do you mean A, at York, or B, at Leeds?" can carry an answer per reading, so is not a cue
     r"\bwhich\b[^.!?]{0,60}\b(?:do|did) you (?:mean|have in mind)\b|\b(?:matches|could refer to|may refer to|can "
