@@ -122,6 +122,19 @@ def test_reply_classified(question, reference, reply, kind):
     assert classify_reply(reply, question, reference).kind == kind
 
 
+def test_no_record_then_what_the_records_show_corrects_a_false_premise():
+    """Finding no record of the premise and then stating what the records show instead corrects it
+    (written for this test); with nothing after it, or only a pointer elsewhere, it declines."""
+    q = "How long was the Elm Road pool closed after the 2024 flood?"
+    said = ("I can't find any record of a flood at the Elm Road pool. The maintenance log shows it open every week "
+            "of 2024 apart from the usual two-day August deep clean.")
+    assert classify_reply(said, q, "", refusal_kind="false_premise").kind == "correction"
+    assert classify_reply("I can't find any record of a flood at the Elm Road pool.", q, "",
+                          refusal_kind="false_premise").kind == "refusal"
+    assert classify_reply("I can't find any record of a flood at the Elm Road pool. You could ask the leisure "
+                          "centre's front desk.", q, "", refusal_kind="false_premise").kind == "refusal"
+
+
 # replies to questions to answer (refusal_kind ""): negations and declined side facts in answers
 TO_ANSWER = [
     ('Which vessel does not carry cars?', 'The Puffin does not carry cars; it is foot passengers only.', "answer"),

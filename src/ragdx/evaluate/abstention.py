@@ -373,6 +373,12 @@ def classify_reply(reply: str | None, question: str = "", reference: str = "",
             return ReplyClass(CORRECTION, correction)
         if gives_reference:
             return ReplyClass(CORRECTION, "gives the true value the premise contradicts")
+        # only where the premise is known to be false: a record to refuse of unknown kind that finds no
+        # "Nimbus Vault" and lists the products there are declines an absent entity
+        otherwise = refusal_kind == "false_premise" and clauses and _REFUSAL.search(clauses[0]) and \
+            _states_otherwise(clauses[0], clauses[1:], words)
+        if otherwise:
+            return ReplyClass(CORRECTION, otherwise)
     elif refusal_kind == "" and not _REFUSAL.search(text):
         explicit = _CORRECTION.search(text) or (None if _YES_NO.match(question) else _CORRECTION_WEAK.search(text))
         if explicit:
@@ -493,6 +499,27 @@ def _correction_cue(text: str, clauses: list[str], words: set[str], question: st
         hit = _denies_premise(clause, words)
         if hit:
             return hit
+    return ""
+
+
+#: words that send the user to do something, not state a fact
+_ADVICE = re.compile(r"\b(?:you (?:may|might|could|can|should)|try|check|contact|ask|consult|suggest|recommend|"
+                     r"call|visit|let me know|if you)\b")
+
+
+def _states_otherwise(first: str, rest: list[str], words: set[str]) -> str:
+    """A reply that finds no record of the premise ("I don't see any record of member 77120 ever holding
+    Platinum") and then states what the records show instead ("the account has been Gold since 2022")
+    corrects it; "no record of it", then nothing or a pointer elsewhere, declines."""
+    if not _mentions(first, words):
+        return ""
+    for clause in rest:
+        if (_REFUSAL.search(clause) or "?" in clause or _GUESS.search(clause) or _OFFER.search(clause)
+                or _SOURCE_SUBJECT.match(clause)
+                or _ELSEWHERE.search(clause) or _ADVICE.search(clause) or _CAVEAT.search(clause)):
+            continue
+        if _value_in(clause, words) and (_mentions(clause, words) or re.search(r"\d", clause)):
+            return f"finds no record of the premise, then states otherwise ({clause[:40]})"
     return ""
 
 
