@@ -135,6 +135,15 @@ def test_no_record_then_what_the_records_show_corrects_a_false_premise():
                           "centre's front desk.", q, "", refusal_kind="false_premise").kind == "refusal"
 
 
+def test_out_of_domain_question_with_its_premise_corrected_is_not_answered():
+    """An out-of-domain question resting on a false premise, corrected explicitly (written for this
+    test): a correction, which abstains, not an answer."""
+    q = "What is Harbourside Library's rating on the stock exchange?"
+    said = "Actually, Harbourside Library isn't a company at all — it is run by the county council."
+    assert classify_reply(said, q, "", refusal_kind="out_of_domain").kind == "correction"
+    assert outcome("out_of_domain", "correction") == ABSTAINED
+
+
 # replies to questions to answer (refusal_kind ""): negations and declined side facts in answers
 TO_ANSWER = [
     ('Which vessel does not carry cars?', 'The Puffin does not carry cars; it is foot passengers only.', "answer"),

@@ -357,7 +357,8 @@ def classify_reply(reply: str | None, question: str = "", reference: str = "",
     ``refusal_kind`` (the record's, when known) says whether the question has a premise to
     correct: a false premise's reply (or one of unknown kind, None) can be a correction by any
     cue; a question to answer's ("") only by an explicit one ("actually", "there may be a mix-up":
-    a negation there answers it, "Member 3302 didn't borrow any e-books"); a reply that denies
+    a negation there answers it, "Member 3302 didn't borrow any e-books"), as an out-of-domain
+    question's ("Actually, Clearbrook Water isn't a listed company"); a reply that denies
     what an absent entity's question takes for granted ("Kittiwake doesn't serve a port called
     Eilean Mor") declines it: a refusal."""
     if reply is None or not str(reply).strip():
@@ -379,7 +380,9 @@ def classify_reply(reply: str | None, question: str = "", reference: str = "",
             _states_otherwise(clauses[0], clauses[1:], words)
         if otherwise:
             return ReplyClass(CORRECTION, otherwise)
-    elif refusal_kind == "" and not _REFUSAL.search(text):
+    elif refusal_kind in ("", "out_of_domain") and not _REFUSAL.search(text):
+        # an out-of-domain question can still rest on a false premise ("Corbel & Vine's restaurant": it is a
+        # wine merchant): an explicit correction of it declines to answer, as a refusal does
         explicit = _CORRECTION.search(text) or (None if _YES_NO.match(question) else _CORRECTION_WEAK.search(text))
         if explicit:
             return ReplyClass(CORRECTION, explicit.group(0).strip())
