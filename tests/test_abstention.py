@@ -142,6 +142,8 @@ def test_out_of_domain_question_with_its_premise_corrected_is_not_answered():
     said = "Actually, Harbourside Library isn't a company at all — it is run by the county council."
     assert classify_reply(said, q, "", refusal_kind="out_of_domain").kind == "correction"
     assert outcome("out_of_domain", "correction") == ABSTAINED
+    assert classify_reply("Actually, a circle's area is pi times the radius squared.", "What is the area of a circle?",
+                          "", refusal_kind="out_of_domain").kind == "answer"
 
 
 # replies to questions to answer (refusal_kind ""): negations and declined side facts in answers

@@ -384,6 +384,8 @@ def classify_reply(reply: str | None, question: str = "", reference: str = "",
         # an out-of-domain question can still rest on a false premise ("Corbel & Vine's restaurant": it is a
         # wine merchant): an explicit correction of it declines to answer, as a refusal does
         explicit = _CORRECTION.search(text) or (None if _YES_NO.match(question) else _CORRECTION_WEAK.search(text))
+        if explicit and refusal_kind == "out_of_domain" and not _CORRECTION.search(text) and not _NEGATION.search(text):
+            explicit = None  # "Actually, the area of a circle is πr²" answers the out-of-domain question
         if explicit:
             return ReplyClass(CORRECTION, explicit.group(0).strip())
     refusal = _REFUSAL.search(text)
