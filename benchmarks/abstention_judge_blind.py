@@ -1,9 +1,10 @@
-"""ragdx's abstention judge on the third blind sample of labelled replies (issue 26).
+"""ragdx's abstention judge on a blind sample of labelled replies (issue 26).
 
-    python benchmarks/abstention_judge_3.py [--out PREDICTIONS.jsonl] [--no-kind]
+    python benchmarks/abstention_judge_blind.py --sample N [--out PREDICTIONS.jsonl] [--no-kind]
 
-Reads benchmarks/corpora/abstention_replies_3/replies.jsonl (written and labelled by helper N before the judge
-was run on it), asks ragdx.evaluate.abstention.classify_reply for each reply's label, writes the predictions and
+Reads benchmarks/corpora/abstention_replies_N/replies.jsonl (N = 2, 3, 4: each written and labelled by a helper
+blind to the judge, and committed before the judge was run on it; sample 1 is benchmarks/abstention_judge.py's),
+asks ragdx.evaluate.abstention.classify_reply for each reply's label, writes the predictions and
 prints score.py's tables. The truth is the writer's label, never ragdx's output. The judge is called as the
 docstring describes: the question, the record's refusal kind, and the reference only for a false premise (the
 true value a correction would give). --no-kind calls it with refusal_kind=None (kind unknown) instead.
@@ -23,7 +24,6 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-CORPUS = os.path.join(HERE, "corpora", "abstention_replies_3")
 REPO = os.path.dirname(HERE)
 JUDGE_PATH = "src/ragdx/evaluate/abstention.py"
 sys.path.insert(0, HERE)
@@ -44,9 +44,12 @@ def blob_id(path: str) -> str:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--out", default="/tmp/abstention_judge_3_predictions.jsonl")
+    ap.add_argument("--sample", type=int, required=True, choices=(2, 3, 4), help="which blind sample")
+    ap.add_argument("--out", help="predictions file (default /tmp/abstention_judge_N_predictions.jsonl)")
     ap.add_argument("--no-kind", action="store_true", help="call the judge with refusal_kind=None")
     args = ap.parse_args(argv)
+    corpus = os.path.join(HERE, "corpora", f"abstention_replies_{args.sample}")
+    args.out = args.out or f"/tmp/abstention_judge_{args.sample}_predictions.jsonl"
     # ragdx.evaluate is also a function re-exported by ragdx, so the submodule is imported by name
     judge = importlib.import_module("ragdx.evaluate.abstention")
     committed = git("rev-parse", f"HEAD:{JUDGE_PATH}")
@@ -54,7 +57,7 @@ def main(argv=None) -> int:
     print(f"judge file is HEAD's: {blob_id(judge.__file__) == committed} "
           f"(last commit of {JUDGE_PATH}: {git('log', '-1', '--format=%h', '--', JUDGE_PATH)})")
     print(f"cpu: {cpu_model()}; refusal_kind passed: {not args.no_kind}")
-    with open(os.path.join(CORPUS, "replies.jsonl"), encoding="utf-8") as f:
+    with open(os.path.join(corpus, "replies.jsonl"), encoding="utf-8") as f:
         rows = [json.loads(line) for line in f if line.strip()]
     with open(args.out, "w", encoding="utf-8") as out:
         for row in rows:
@@ -64,7 +67,7 @@ def main(argv=None) -> int:
                                           None if args.no_kind else kind)
             out.write(json.dumps({"id": row["id"], "label": result.kind, "cue": result.cue}) + "\n")
     print(f"predictions: {args.out}\n")
-    return subprocess.run([sys.executable, os.path.join(CORPUS, "score.py"), args.out,
+    return subprocess.run([sys.executable, os.path.join(corpus, "score.py"), args.out,
                            "--show-disagreements"]).returncode
 
 
