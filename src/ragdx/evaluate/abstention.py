@@ -70,7 +70,8 @@ _FIND = (r"(?:find|locate|determine|answer|tell|say|identify|confirm|verify|prov
 #: sources named with up to three words of their own ("the Maple Valley district documents")
 _NAMED_SOURCE = (r"(?:the|my|our|your|these|those|this) (?:[\w&'-]+ ){0,3}?(?:documents?|docs|records?|context|"
                  r"sources?|data(?:base)?|directory|directories|catalog(?:ue)?|files?|materials?|knowledge base|"
-                 r"information|staff list)\b")
+                 r"information|staff list|manuals?|handbooks?|guides?|brochures?|reports?|extracts?|registers?|"
+                 r"registry|faqs?)\b")
 #: "I" and an adverb that does not change what follows ("I really don't know")
 _I = r"\bi (?:really |actually |just |simply |honestly |unfortunately |still )?"
 #: phrases that decline: each talks about knowing, finding, the sources or the scope
@@ -100,10 +101,14 @@ _REFUSAL_CUES = [
     rf"(?:do|does|did|do not|does not|did not|doesn't|don't|didn't) ?(?:not |n't )?(?:seem to |appear to |"
     rf"actually |explicitly |directly |specifically )?{_VERB}\b",
     rf"\b{_SOURCE} (?:is|are|was|were) (?:silent|unclear|ambiguous|insufficient|incomplete)\b",
-    rf"\bnot (?:mentioned|stated|specified|provided|included|covered|documented|addressed|discussed|given|"
+    rf"\bnot (?:mentioned|"
+    r"disclosed|published|reported|revealed|detailed|itemi[sz]ed|broken down|"
+    r"stated|specified|provided|included|covered|documented|addressed|discussed|given|"
     rf"listed|recorded|available|found|present|contained|described|specified|known|shown|indicated|clear)"
     rf"(?: \w+){{0,2}} (?:in|by|among|within|from) {_SOURCE}",
-    r"\b(?:is|are|was|were|isn't|aren't|wasn't|weren't) (?:not )?(?:mentioned|stated|specified|provided|included|"
+    r"\b(?:is|are|was|were|isn't|aren't|wasn't|weren't) (?:not )?(?:mentioned|"
+    r"disclosed|published|reported|revealed|detailed|itemi[sz]ed|broken down|"
+    r"stated|specified|provided|included|"
     r"covered|documented|addressed|given|listed|recorded|on file|on record)(?: anywhere)?(?: here)?\s*(?:[.;,!]|$)",
     r"\b(?:is|are|isn't|aren't|was|wasn't) (?:not )?(?:in|part of|among|included in|found in|present in|available "
     r"in) (?:the|my|our|your|this|these|any of the) (?:records|record|database|data|documents?|context|catalog(?:ue)?|"
@@ -124,7 +129,7 @@ _REFUSAL_CUES = [
     r"provide (?:more|additional|further)|narrow|let me know which|confirm which|give (?:me )?more)",
     r"\b(?:please|kindly) (?:clarify|specify|provide more|let me know which|indicate which|tell me which)\b",
     r"\bdid you mean\b",
-    r"\b(?:more than one|several|multiple|two|three|four|a few|two different|two or more) (?:\w+ ){0,2}?(?:named|"
+    r"\b(?:more than one|several|multiple|two|three|four|a few|two different|two or more) (?:\w+ ){0,4}?(?:named|"
     r"called|with (?:that|the|this) (?:name|surname|last name|title)|match(?:es|ing)?|share (?:that|the|this) "
     r"name|by (?:that|this|the) name)\b",
     r"\b(?:outside|beyond|out of|not within|not in) (?:the |my |our |this |your )?(?:scope|domain|knowledge|expertise|"
@@ -154,7 +159,9 @@ _REFUSAL_CUES = [
     r"\bnone of (?:the |these |those |my |our )?(?:\w+ )?(?:documents?|sources?|passages?|records?|results?|"
     r"context|files?|excerpts?|snippets?|timetables?|materials?|them|entries)\b",
     r"\bnot found\b|\bnot (?:certain|confident)\b|\bcan(?:no|')t be sure\b",
-    r"(?:n't|\bnot) (?:mentioned|stated|specified|provided|included|covered|documented|addressed|discussed|given|"
+    r"(?:n't|\bnot) (?:mentioned|"
+    r"disclosed|published|reported|revealed|detailed|itemi[sz]ed|broken down|"
+    r"stated|specified|provided|included|covered|documented|addressed|discussed|given|"
     r"listed|recorded|available|found|present|contained|described)(?: \w+){0,2} (?:in|by|among|within|from) "
     + _SOURCE,
     r"\bno (?:[\w'-]+ ){0,5}?(?:exists?|is (?:on file|registered|listed|recorded|known))\b",
@@ -186,6 +193,37 @@ _REFUSAL_CUES = [
     r"\b(?:i'm|i am) (?:not able|unable) to\b|\bi (?:can't|cannot|can not|am not able to) (?:\w+ )?(?:book|make|do|"
     r"write|create|send|place|arrange|process|schedule|handle|perform|order)\b",
     r"\b(?:i'm|i am) here to (?:answer|help with) questions about\b",
+    # the reply calls the question itself ambiguous ("the request is ambiguous", "the name seems unclear")
+    r"\b(?:question|request|query|reference|name|wording) (?:is|seems|appears|looks) (?:\w+ )?(?:ambiguous|unclear)\b",
+    # asking which reading is meant, in other words than "mean" ("Which one are you asking about?")
+    r"\bwhich\b[^.!?]{0,60}\b(?:are you|you're|were you) (?:interested in|asking about|looking for|referring to|"
+    r"thinking of|after)\b",
+    # asking for what would tell the readings apart ("Could you provide the order date?"): a question back
+    r"\b(?:could|can|would) you (?:please )?(?:provide|specify|supply|let me know|tell us) (?:me |us )?(?:the|your|"
+    r"which|a|an|more|some)\b",
+    # the scope said as what the assistant is for ("I'm set up to answer questions about the timetable")
+    r"\b(?:i'm|i am|i was) (?:only )?(?:designed|built|set up|meant|trained|configured|here) (?:only )?to (?:help|"
+    r"answer|assist|handle|deal) (?:you )?(?:with )?(?:questions|queries|enquiries|inquiries)\b",
+    # the sources pointed to by a pronoun ("that question isn't covered by them")
+    r"\b(?:isn't|is not|aren't|are not|wasn't|was not|not) (?:covered|addressed|answered|dealt with|handled|"
+    r"included|mentioned|discussed) (?:by|in) (?:them|it|those|these|any of (?:them|these|those))\b",
+    # the sources said to be about something else ("the manuals focus on installation")
+    rf"{_NAMED_SOURCE} (?:only |mainly |mostly |largely )?(?:focus(?:es)?|concentrates?|deals?|are concerned) "
+    r"(?:only )?(?:on|with)\b",
+    # declining to judge or choose (never "I don't recommend X", which is advice: an answer)
+    r"\b(?:i|we) (?:can't|cannot|can not|couldn't|could not|am unable to|'m unable to|am not able to|'m not able to) "
+    r"(?:really |reliably |responsibly )?(?:recommend|suggest|advise|comment|compare|speculate|guess|estimate|rank|"
+    r"choose|pick)\b(?![^.;,]*\benough\b)",
+    # a name the sources do not hold ("the register has no ship called 'Osprey'", "lists no company by that name")
+    r"\b(?:has|have|had|holds?|lists?|contains?|includes?|shows?|carr(?:y|ies)|stocks?|knows? of) no (?:[\w'-]+ ){0,3}?"
+    r"(?:named|called|titled|entitled|by (?:that|the|this) name|with (?:that|the|this) (?:name|title|id|number))\b",
+    r"\bthere(?: is| are| was| were|'s) no (?:\w+ ){0,3}?(?:titled|entitled|with (?:the |that |this )?[\w-]+ "
+    r"(?:name|id|number|code|title|reference))\b",
+    # not given in sources named with words of their own ("isn't specified in the contract documents")
+    rf"(?:n't|\bnot) (?:mentioned|stated|specified|provided|disclosed|published|reported|given|listed|recorded|"
+    rf"documented|shown|included|set out|broken down) (?:anywhere )?(?:in|by|within) {_NAMED_SOURCE}",
+    # an identifier that matches nothing ("the code AB-1 doesn't match any booking")
+    r"\b(?:does|do|did) ?(?:not|n't) match (?:any|an?|our|the)\b|\bmatch(?:es|ed)? no(?:thing)?\b",
     # a few other languages, as systems answering in the user's language reply
     r"\bhay (?:dos|tres|varias|varios|m[aá]s de un)\b|¿?\bpodr[ií]a (?:indicarme|especificar|aclarar|decirme)\b|"
     r"\bes gibt (?:zwei|drei|mehrere)\b|\bil y a (?:deux|trois|plusieurs)\b|\bpourriez-vous (?:pr[ée]ciser|indiquer)\b",
@@ -260,7 +298,13 @@ def _clean(text: str) -> str:
     """Lower case, straight apostrophes, no markdown, citations or extra spaces."""
     text = unicodedata.normalize("NFKC", text).replace("\u2019", "'").replace("\u2018", "'")
     text = _MARKUP.sub(" ", text)
-    return re.sub(r"[ \t]+", " ", text).strip().casefold()
+    text = re.sub(r"[ \t]+", " ", text).strip().casefold()
+    # a title's full stop ("Dr. Khan") ends no sentence: kept, it would split "Which Dr. Khan do you mean?"
+    return _TITLE.sub(r"\1", text)
+
+
+#: titles written with a full stop before a name; they never end a sentence, unlike "Ltd." or "etc."
+_TITLE = re.compile(r"\b(dr|mr|mrs|ms|mx|prof|st|mt|fr|rev|capt|sgt|lt|col|gen|gov|sen|rep|hon)\.(?= \w)")
 
 
 def _premise_words(question: str) -> set[str]:
@@ -308,7 +352,9 @@ _OFFER = re.compile(r"\b(?:(?:i'm|i am|i'd be|i would be|we're|we are|we'd be) (
 #: a caveat on an answer already given ("Note that there may be more than one member ...", "this figure may not
 #: include partner miles"): it hedges the answer, and neither declines nor denies the question's premise
 _CAVEAT = re.compile(r"^(?:please |but |however,? |and )?(?:note|bear in mind|keep in mind|be aware)\b|"
-                     r"\b(?:may|might|could) (?:not|be more than|also)\b|\bplease (?:verify|double-check|check)\b")
+                     r"\b(?:may|might|could) (?:not|be more than|also)\b|\bplease (?:verify|double-check|check)\b|"
+                     # "the documents don't say much more about it": declines only what goes beyond the answer
+                     r"\b(?:much|anything|any|a lot|a great deal) (?:more|else|further)\b")
 
 
 def _guess_after_refusal(text: str, clauses: list[str], question_words: set[str]) -> str:
@@ -330,6 +376,10 @@ def _guess_after_refusal(text: str, clauses: list[str], question_words: set[str]
 _CLARIFY = re.compile(r"\bdid you mean\b|\bplease (?:specify|clarify|confirm|tell me|let me know)\b|"
                       r"\b(?:one|either) of\b|\b(?:which|who|whom) (?:one|\w+ )?(?:do|did|are) "
                       r"you\b|\b(?:could|can|would) you\b|\bmean\b.*\?")
+
+
+#: one value per reading of an ambiguous reference ("one ... and the other ...", "the first ..., the second ...")
+_EACH_READING = re.compile(r"\b(?:one|the first|the former)\b.+\b(?:the other|another|the second|the latter)\b")
 
 
 def _ambiguity_list(text: str) -> bool:
@@ -360,7 +410,9 @@ def classify_reply(reply: str | None, question: str = "", reference: str = "",
     a negation there answers it, "Member 3302 didn't borrow any e-books"), as an out-of-domain
     question's ("Actually, Clearbrook Water isn't a listed company"); a reply that denies
     what an absent entity's question takes for granted ("Kittiwake doesn't serve a port called
-    Eilean Mor") declines it: a refusal."""
+    Eilean Mor") declines it: a refusal. With the kind unknown, a ``reference`` (given only for a false
+    premise) says there is a premise to correct; without one, a reply that opens by finding no such thing
+    or denying it exists declines."""
     if reply is None or not str(reply).strip():
         return ReplyClass(REFUSAL, "no reply")
     text = _clean(str(reply))
@@ -369,14 +421,22 @@ def classify_reply(reply: str | None, question: str = "", reference: str = "",
     premise = refusal_kind in (None, "false_premise")
     gives_reference = premise and _gives(text, reference, words) and not _accepts(text, words)
     if premise:
-        correction = _correction_cue(text, clauses, words, question, gives_reference)
+        correction = _correction_cue(text, clauses, words, question, gives_reference,
+                                     first_only=refusal_kind is None and not reference)
+        if correction and refusal_kind is None and not reference and not _CORRECTION.search(text) and clauses \
+                and (_REFUSAL.search(clauses[0]) or _denies_existence(clauses[0], words)):
+            # the kind unknown and no true value to give (a reference comes only with a false premise): a reply
+            # that opens by finding no such thing, or saying it does not exist, declines an absent entity; what
+            # follows ("the only Lee is a porter, not a nurse") points to what does exist
+            return ReplyClass(REFUSAL, f"denies the entity ({correction})")
         if correction:
             return ReplyClass(CORRECTION, correction)
         if gives_reference:
             return ReplyClass(CORRECTION, "gives the true value the premise contradicts")
         # only where the premise is known to be false: a record to refuse of unknown kind that finds no
         # "Nimbus Vault" and lists the products there are declines an absent entity
-        otherwise = refusal_kind == "false_premise" and clauses and _REFUSAL.search(clauses[0]) and \
+        # (a reference is given only for a false premise, so with one the kind is known even when not passed)
+        otherwise = (refusal_kind == "false_premise" or reference) and clauses and _REFUSAL.search(clauses[0]) and \
             _states_otherwise(clauses[0], clauses[1:], words)
         if otherwise:
             return ReplyClass(CORRECTION, otherwise)
@@ -410,13 +470,26 @@ def _declined(text: str, clauses: list[str], words: set[str], cue: str) -> Reply
     if _ambiguity_list(text) and "?" not in text and (len(re.findall(r"\d+", text)) >= 2 or sum(
             1 for c in clauses[1:] if _mentions(c, words) and _value_in(c, words) and not _NEGATIVE.search(c)) >= 2):
         return ReplyClass(ANSWER, "answers for every reading of the reference")
+    asks_which = any("?" in c and (_CLARIFY.search(c) or re.search(r"\bwhich\b", c)) for c in clauses)
+    if not asks_which and any(_EACH_READING.search(c) and len(re.findall(r"\d+", c)) >= 2 and not _REFUSAL.search(c)
+                               and not _NEGATIVE.search(c) for c in clauses):
+        # "it's unclear which Lee you mean, but one joined in 2019 and the other in 2022": a value for each reading
+        return ReplyClass(ANSWER, "answers for every reading of the reference")
     first = clauses[0] if clauses else ""
     declining = [c for c in clauses if _REFUSAL.search(c)]
     if (first and not _REFUSAL.search(first) and not _SOURCE_SUBJECT.match(first) and _value_in(first, words)
             and not _NEGATIVE.search(first) and not _CLARIFY.search(text) and "?" not in text
-            and not any(_mentions(c, words) and not _CAVEAT.search(c) for c in declining)):
+            and not any(_mentions(c, words) and not _CAVEAT.search(c) for c in declining)
+            and not any(_SCOPE.search(c) for c in declining)):
         return ReplyClass(ANSWER, f"answers, then declines something not asked ({cue})")
     return ReplyClass(REFUSAL, cue)
+
+
+#: the assistant's remit ("I'm here for billing questions only"): it declines the whole question, so it is
+#: never a caveat after an answer ("Nice try! I'm here for ... only" answers nothing)
+_SCOPE = re.compile(r"\bquestions? only\b|\bonly (?:able|here|set up|designed|built|meant) to\b|\b(?:i'm|i am) "
+                    r"(?:only )?(?:here|designed|built|set up|meant|trained) (?:to|for)\b|\b(?:outside|beyond) (?:the |"
+                    r"my |what )|\bout of (?:my |the )?scope\b|\bi can only\b|\bcovered by (?:them|it|those|these)\b")
 
 
 #: a clause about the sources themselves ("the documents describe ..."), not an answer
@@ -463,8 +536,12 @@ def _gives(text: str, reference: str, question_words: set[str]) -> bool:
     new = {w for w in new if len(w) > 2 or w.isdigit()}
     if not new:
         return False
-    said = {_stem(w.strip("'.-")) for w in _WORD.findall(text)}
-    said |= {m.group(0) for m in re.finditer(r"\d+(?:[.,]\d+)?", text)}
+    # a word said only while declining states nothing: "I don't have data on sedation numbers" names the
+    # reference's "sedation" without saying there is none, which is the evidence missing, not a correction;
+    # "there is no error recorded" does say there is none
+    stated = " ".join(c for c in _clauses(text) if not _REFUSAL.search(c) or _EXISTENCE.search(c))
+    said = {_stem(w.strip("'.-")) for w in _WORD.findall(stated)}
+    said |= {m.group(0) for m in re.finditer(r"\d+(?:[.,]\d+)?", stated)}
     return sum(1 for w in new if w in said) * 2 >= len(new)
 
 
@@ -472,11 +549,13 @@ def _contains(text: str, value: str) -> bool:
     return bool(re.search(r"(?<!\w)" + re.escape(value) + r"(?!\w)", text))
 
 
-def _correction_cue(text: str, clauses: list[str], words: set[str], question: str, gives_reference: bool) -> str:
+def _correction_cue(text: str, clauses: list[str], words: set[str], question: str, gives_reference: bool,
+                    first_only: bool = False) -> str:
     """What in the reply says the question's premise is false, or "". A negation counts only where
     the question is neither a yes/no question ("No, it was not late" answers it) nor negative, and
     not in a clause that declines ("no record of it shipping to Paris" asserts nothing) unless the
-    reply also gives the true value."""
+    reply also gives the true value. ``first_only``: a bare negation counts only in the opening clause
+    (one after an answer adds a detail: "It takes parcels up to 2 m. Longer ones aren't accepted")."""
     yes_no = bool(_YES_NO.match(question))
     negative_question = bool(_NEGATION.search(_clean(question)))
     declines = bool(_REFUSAL.search(text))
@@ -487,10 +566,13 @@ def _correction_cue(text: str, clauses: list[str], words: set[str], question: st
         return explicit.group(0).strip()
     for m in _X_NOT_Y.finditer(text):
         target = (m.group(1) or m.group(2) or "").split()
-        if target and target[0].strip("'’.-") in words and not negative_question:
+        if target and _asked(target[0].strip("'’.-"), words) and not negative_question:
             return m.group(0).strip(" ,;(.")
     if not words or negative_question or (yes_no and not gives_reference):
         return ""
+    goes_on = _goes_on(clauses, question, words)
+    if goes_on:
+        return goes_on
     if declines and not gives_reference:
         # only a reply that opens by denying the premise ("X has not switched to a four-day week") and then
         # declines what follows from it ("so there is no transfer data") corrects it; opening with "there is
@@ -498,13 +580,65 @@ def _correction_cue(text: str, clauses: list[str], words: set[str], question: st
         first = clauses[0] if clauses else ""
         opens_denying = first and not (_REFUSAL.search(first) or _CAVEAT.search(first) or _EXISTENCE.search(first))
         return _denies_premise(first, words) if opens_denying else ""
-    for clause in clauses:
+    for clause in clauses[:1] if first_only else clauses:
         if (_REFUSAL.search(clause) and not gives_reference) or _CAVEAT.search(clause):
             continue  # "there is no record of it shipping to Paris": declines, asserts nothing
         hit = _denies_premise(clause, words)
         if hit:
             return hit
     return ""
+
+
+#: a question that takes for granted that something stopped, closed or left
+_STOPPED = re.compile(r"\b(?:stop(?:ped)?|ceased?|end(?:ed)?|closed?|shut|discontinued?|quit|dropped?|cancel(?:l?ed)?|"
+                      r"abandoned?|scrapped?|withdr[ae]w\w*|leave|left|retired?|phased? out)\b")
+_ASKS_WHY_STOPPED = re.compile(r"(?:why|when|how|in what year|what year|since when)\b.*\b(?:did|was|were|has|have|"
+                               r"had)\b.*" + _STOPPED.pattern)
+#: a reply saying it goes on ("still runs", "continues to offer", "remains open")
+_GOES_ON = re.compile(r"\bstill\b|\b(?:continues?|continued|remains?|remained) (?:to|open|in|at|on|active|available)\b")
+
+
+def _goes_on(clauses: list[str], question: str, words: set[str]) -> str:
+    """A reply saying that what the question takes as stopped goes on ("Why did the gym stop its yoga
+    classes?" - "The gym still runs yoga classes on Tuesdays") corrects its premise."""
+    # asking why, when or how it stopped takes the stopping as given; "Which products are discontinued?" or
+    # "How many seats are left?" does not
+    if not _ASKS_WHY_STOPPED.match(_clean(question)):
+        return ""
+    for clause in clauses:
+        m = _GOES_ON.search(clause)
+        # about what was asked ("the gym still ..."), not something beside it ("the bar still served drinks")
+        if m and _mentions(clause, words) and not _REFUSAL.search(clause) and not _NEGATIVE.search(clause):
+            return f"{m.group(0)} (the question takes it as stopped)"
+    return ""
+
+
+_NUMBERS = ("zero one two three four five six seven eight nine ten eleven twelve").split()
+_ORDINALS = ("zeroth first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth").split()
+
+
+def _asked(word: str, words: set[str]) -> bool:
+    """``word`` is one of the question's words, a count included: "four branches, not five" answers a
+    question about the "fifth branch" (or the "5th"), so a number matches its ordinal."""
+    if word in words:
+        return True
+    n = _NUMBERS.index(word) if word in _NUMBERS else int(word) if word.isdecimal() else -1
+    if n < 0:
+        return False
+    forms = {str(n), f"{n}th", f"{n}st", f"{n}nd", f"{n}rd"} | ({_ORDINALS[n]} if n < len(_ORDINALS) else set())
+    return bool(forms & words)
+
+
+#: saying a thing does not exist: "there is no ...", "... doesn't have a ...", "has no ..."
+_NONEXISTENCE = re.compile(_EXISTENCE.pattern + r"|\b(?:doesn't|does not|don't|do not|didn't|did not) (?:\w+ )?"
+                           r"(?:have|operate|run|serve|offer|employ|stock|list|hold|carry|include) (?:a|an|any)\b|"
+                           r"\b(?:has|have|had) no\b")
+
+
+def _denies_existence(clause: str, words: set[str]) -> bool:
+    """The clause says that something the question names does not exist ("Harbour Air has no Tromsø
+    route", "the garage doesn't have a bay 9")."""
+    return bool(_NONEXISTENCE.search(clause)) and _mentions(clause, words)
 
 
 #: words that send the user to do something, not state a fact
