@@ -72,6 +72,12 @@ _NAMED_SOURCE = (r"(?:the|my|our|your|these|those|this) (?:[\w&'-]+ ){0,3}?(?:do
                  r"sources?|data(?:base)?|directory|directories|catalog(?:ue)?|files?|materials?|knowledge base|"
                  r"information|staff list|manuals?|handbooks?|guides?|brochures?|reports?|extracts?|registers?|"
                  r"registry|faqs?)\b")
+#: the sources as the subject of a sentence, named by a document word ("the product page", "the documents I
+#: have", "its leaflet"); what they are said to cover or leave out is what the reply can speak to
+_SOURCE_NP = (r"\b(?:the|my|our|this|these|those|its|their) (?:[\w'&-]+ ){0,3}?(?:documents?|docs|pages?|website|"
+              r"site|leaflets?|brochures?|handbooks?|manuals?|guides?|records?|sources?|context|materials?|files?|"
+              r"lists?|listings?|factsheets?|summar(?:y|ies)|extracts?|reports?|notes|faqs?|information|"
+              r"knowledge base)\b")
 #: "I" and an adverb that does not change what follows ("I really don't know")
 _I = r"\bi (?:really |actually |just |simply |honestly |unfortunately |still )?"
 #: phrases that decline: each talks about knowing, finding, the sources or the scope
@@ -140,7 +146,7 @@ _REFUSAL_CUES = [
     r"\b(?:unrelated to|not related to|has nothing to do with|have nothing to do with|doesn't relate to|does not "
     r"relate to|not relevant to|irrelevant to)\b",
     r"\bi (?:can|am able to|'m able to) only (?:answer|help|assist|provide|speak)|\bi can only\b|\bi only (?:have|"
-    r"know|answer|cover|handle)\b",
+    r"know|answer|cover|handle|do|deal|help|talk|discuss)\b",
     r"\b(?:i'm|i am) (?:only )?(?:designed|built|here|set up|meant|trained|able) (?:only )?to (?:help|answer|assist)"
     r" with\b",
     r"\b(?:i'm|i am) (?:afraid|sorry)\b.*\b(?:can't|cannot|not|no|unable|don't)\b",
@@ -186,8 +192,9 @@ _REFUSAL_CUES = [
     r"\b(?:could|can|would) you (?:please )?(?:give|tell|send|share|confirm|check) (?:me )?(?:the|your|which|a|an)\b",
     r"\b(?:here|able|only able) (?:to (?:help|answer) )?(?:with |for )?[\w ]{0,30}\bquestions? only\b|"
     r"\bonly (?:able|here|set up|designed) to\b",
-    r"\b(?:gives?|provides?|lists?|shows?|contains?|includes?|states?|mentions?) no (?:\w+ )?(?:figures?|values?|"
-    r"numbers?|dates?|details?|information|data|records?|mention|answer)\b",
+    r"\b(?:gives?|provides?|lists?|shows?|contains?|includes?|states?|mentions?|quotes?|specif(?:y|ies)) no "
+    r"(?:\w+ )?(?:figures?|values?|numbers?|dates?|details?|information|data|records?|mention|answer|weightings?|"
+    r"rates?|prices?|amounts?|breakdown|times?|hours|deadlines?|dates?)\b",
     r"\b(?:set up|designed|built|meant|trained|here) to (?:answer|help|assist|handle)\b[^.!?]{0,80}\bonly\b",
     r"\b(?:i'll|i will|i'd|i would|i have to|i must|i need to) (?:have to )?(?:pass|decline|sit this one out)\b",
     r"\b(?:i'm|i am) (?:not able|unable) to\b|\bi (?:can't|cannot|can not|am not able to) (?:\w+ )?(?:book|make|do|"
@@ -224,6 +231,48 @@ _REFUSAL_CUES = [
     rf"documented|shown|included|set out|broken down) (?:anywhere )?(?:in|by|within) {_NAMED_SOURCE}",
     # an identifier that matches nothing ("the code AB-1 doesn't match any booking")
     r"\b(?:does|do|did) ?(?:not|n't) match (?:any|an?|our|the)\b|\bmatch(?:es|ed)? no(?:thing)?\b",
+    # a question back that asks the user to choose or specify, however worded ("Which membership are you on?",
+    # "Could you say which trench?", "Do you mean the east gate or the west gate?", "On which date?"): the reply
+    # waits for the user; one that also gives a value for every reading is told apart in _declined
+    r"(?:\bwhich\b[^.!?]*\byou(?:r|'re)?\b|\byou\b[^.!?]*\bwhich\b)[^.!?]*\?",
+    r"\b(?:do|did) you mean\b[^.!?]*\?",
+    r"\b(?:are|were) you (?:asking|thinking|talking|enquiring|inquiring|after|looking)\b[^.!?]*\bor\b[^.!?]*\?",
+    # a question that opens with "which", however long ("On which date?", "Which course - the evening one or the
+    # weekend one?")
+    r"(?:^|(?<=[.!?;:] )|(?<=[—–-] ))(?:\w+ )?which\b[^.!?]*\?",
+    # the answer said to turn on the reading ("It depends on which clinic you mean")
+    r"\bwhich\b[^.!?]{0,60}\byou (?:mean|have in mind|are asking about|are referring to)\b",
+    # alternatives put to the user ("Is that the Saturday or the Sunday market you're after?")
+    r"(?:^|(?<=[.!?;:] ))(?=[^.!?]*\bor\b)(?=[^.!?]*\byou(?:r|'re)?\b)[^.!?]*\?",
+    # the same asked as an instruction ("Let me know which branch and I'll look it up")
+    r"\b(?:let me know|tell me) (?:which|what|who|whether)\b",
+    # the remit said as what the assistant or its sources can do ("... and can only help with savings", "the
+    # documents I have only cover the programme"): nothing of the question is inside it
+    r"\b(?:can|could) only (?:help|answer|assist|deal|talk|discuss|respond|advise)\b",
+    rf"{_SOURCE_NP}(?: (?:i|we) (?:have|hold|was given|were given|can see|can access|have access to))? only (?:cover|"
+    r"covers|deal with|deals with|concerns?|relates? to|contains?|describes?|goes into|go into)\b",
+    # an attribute the sources leave out, said after what they do say ("The product page describes the loan, but
+    # it doesn't give an interest rate", "the notes mention the clinic but don't list its hours"); "include" and
+    # "cover" are left out, as "the brochure says the tour doesn't include lunch" answers
+    rf"{_SOURCE_NP}(?:(?! (?:shows?|says?|states?|confirms?|indicates?|that)\b)[^.!?;])*?(?:n't|\bnot) (?:\w+ )?"
+    r"(?:give|list|say|state|mention|specify|quote|publish|detail|show|name|set out)\b",
+    # the same, the sources named by a pronoun after what they do say ("..., but it doesn't give a rate")
+    r"\bbut (?:it|they) (?:doesn't|don't|does not|do not|didn't|did not) (?:give|list|say|state|mention|specify|"
+    r"quote|publish|detail)\b",
+    # a negated "I have any information about it" ("The Arlen Bridge isn't one I have any information about")
+    r"(?:n't|\bnot)\b[^.!?;]{0,30}\bi (?:have|hold|know of) (?:any|much) (?:information|details|data|records?|"
+    r"knowledge)\b",
+    # the remit said as what the assistant is set up for ("I'm only set up for membership and ticketing")
+    r"\b(?:i'm|i am) (?:only )?(?:set up|designed|built|configured|meant|trained) (?:only )?for\b",
+    # knowing nothing of a thing the question names ("I'm not aware of a Dr Lin on the team"); "I'm not aware of
+    # any fees", to "Are there any fees?", is a hedged no: an answer
+    r"\b(?:i'm|i am|we're|we are) not aware of (?:a|an|anyone|anybody|any \w+ (?:called|named|titled))\b",
+    # what the sources give set against what they leave out ("The fees page lists adult rates, but not an
+    # under-25 rate")
+    rf"{_SOURCE_NP}[^.!?;]*?\b(?:lists?|gives?|shows?|mentions?|covers?|includes?|quotes?|states?|describes?)\b"
+    r"[^.!?;]*?,? but not\b",
+    # lacking the thing asked for, whatever its noun ("I don't have weather forecasts")
+    _I + r"(?:do not|don't|dont) have\b",
     # a few other languages, as systems answering in the user's language reply
     r"\bhay (?:dos|tres|varias|varios|m[aá]s de un)\b|¿?\bpodr[ií]a (?:indicarme|especificar|aclarar|decirme)\b|"
     r"\bes gibt (?:zwei|drei|mehrere)\b|\bil y a (?:deux|trois|plusieurs)\b|\bpourriez-vous (?:pr[ée]ciser|indiquer)\b",
@@ -237,7 +286,22 @@ _REFUSAL_CUES = [
     r"\bnon (?:lo )?so\b|\bnessun[ao]? (?:informazion|dat|riferiment)|\bnon (?:trovo|ho trovato|posso)\b",
     r"\bn[ãa]o (?:sei|tenho|encontrei|posso|h[aá] (?:informa|registro|dados))\b",
 ]
-_REFUSAL = re.compile("|".join(f"(?:{c})" for c in _REFUSAL_CUES))
+_REFUSAL_ANY = re.compile("|".join(f"(?:{c})" for c in _REFUSAL_CUES))
+#: a condition on what the user does ("a fee applies if you cancel late or don't turn up"): a cue inside it
+#: describes the user, not the assistant declining
+_USER_CONDITION = re.compile(r"\b(?:if|when|whenever|unless|once|until|in case) you\b[^.!?;,]*$")
+
+
+class _RefusalCues:
+    """The refusal cues, less those inside a condition on the user (see ``_USER_CONDITION``)."""
+
+    @staticmethod
+    def search(text: str) -> re.Match[str] | None:
+        return next((m for m in _REFUSAL_ANY.finditer(text) if not _USER_CONDITION.search(text, 0, m.start())),
+                    None)
+
+
+_REFUSAL = _RefusalCues()
 #: declining outright, whatever else the reply says
 _STRONG_REFUSAL = re.compile(r"\bi (?:do not|don't) know\b|\b(?:unable|not able) to\b|\b(?:cannot|can't|couldn't|could "
                              r"not) (?:find|answer|determine|say|tell)\b|\bnot (?:in|mentioned in) the (?:context|"
@@ -357,6 +421,10 @@ _CAVEAT = re.compile(r"^(?:please |but |however,? |and )?(?:note|bear in mind|ke
                      r"\b(?:much|anything|any|a lot|a great deal) (?:more|else|further)\b")
 
 
+#: "but yes" / "but no" after a disclaimer: the reply commits to an answer after its caveat
+_CAVEAT_THEN_YES_NO = re.compile(r"^(?:but|however|though|that said),? (?:yes|no)\W*$")
+
+
 def _guess_after_refusal(text: str, clauses: list[str], question_words: set[str]) -> str:
     """A candidate offered beside the refusal ("..., but it may be X"), or ""."""
     for clause in clauses:
@@ -364,6 +432,9 @@ def _guess_after_refusal(text: str, clauses: list[str], question_words: set[str]
             continue  # a negation ("but none by that name") or a question back offers no candidate
         if _ELSEWHERE.search(clause) or _OFFER.search(clause) or ("?" in clause and not re.search(r"\d", clause)):
             continue  # "perhaps they work at a different practice?" points elsewhere
+        if _CAVEAT_THEN_YES_NO.match(clause):
+            # a disclaimer, then a committed yes or no ("I can't give financial advice, but yes - ...")
+            return clause.split()[-1]
         guess = _GUESS.search(clause)
         if guess and _value_in(clause, question_words):
             return guess.group(0)
@@ -394,7 +465,12 @@ def _clauses(text: str) -> list[str]:
     out: list[str] = []
     for p in parts:
         # "..., but ..." / "...; however ..." start a clause of their own
-        out.extend(s.strip() for s in re.split(r",\s*(?=(?:but|however|though|although|yet)\b)", p) if s.strip())
+        pieces = re.split(r",\s*(?=(?:but|however|though|although|yet)\b)", p)
+        # a sentence opening with a concession ("While I can't give tax advice, the allowance is £20,000") ends
+        # that clause at its first comma: what follows is the main clause, said in full
+        if re.match(r"(?:while|whilst|although|though|even though)\b", pieces[0]):
+            pieces[:1] = pieces[0].split(",", 1)
+        out.extend(s.strip() for s in pieces if s.strip())
     return out
 
 
@@ -412,7 +488,9 @@ def classify_reply(reply: str | None, question: str = "", reference: str = "",
     what an absent entity's question takes for granted ("Kittiwake doesn't serve a port called
     Eilean Mor") declines it: a refusal. With the kind unknown, a ``reference`` (given only for a false
     premise) says there is a premise to correct; without one, a reply that opens by finding no such thing
-    or denying it exists declines."""
+    or denying it exists declines. A question to answer's reply that denies a word of the question and then
+    states what holds instead ("hasn't gone up to £96 - it is £84") corrects it (wrongly: it over-refuses);
+    a count answered with zero ("didn't borrow any e-books") is an answer whatever the kind."""
     if reply is None or not str(reply).strip():
         return ReplyClass(REFUSAL, "no reply")
     text = _clean(str(reply))
@@ -420,7 +498,7 @@ def classify_reply(reply: str | None, question: str = "", reference: str = "",
     clauses = _clauses(text)
     premise = refusal_kind in (None, "false_premise")
     gives_reference = premise and _gives(text, reference, words) and not _accepts(text, words)
-    if premise:
+    if premise and not _zero_count(clauses, question):
         correction = _correction_cue(text, clauses, words, question, gives_reference,
                                      first_only=refusal_kind is None and not reference)
         if correction and refusal_kind is None and not reference and not _CORRECTION.search(text) and clauses \
@@ -448,9 +526,12 @@ def classify_reply(reply: str | None, question: str = "", reference: str = "",
             explicit = None  # "Actually, the area of a circle is πr²" answers the out-of-domain question
         if explicit:
             return ReplyClass(CORRECTION, explicit.group(0).strip())
+        restated = _denies_then_restates(clauses, words, question) if refusal_kind == "" else ""
+        if restated:
+            return ReplyClass(CORRECTION, restated)
     refusal = _REFUSAL.search(text)
     if refusal and not _bare_none(text):
-        return _declined(text, clauses, words, refusal.group(0).strip())
+        return _declined(text, clauses, words, refusal.group(0).strip(), question)
     if refusal_kind == "absent_entity":
         denial = _correction_cue(text, clauses, words, question, False)
         if denial:
@@ -458,15 +539,22 @@ def classify_reply(reply: str | None, question: str = "", reference: str = "",
     return ReplyClass(ANSWER)
 
 
-def _declined(text: str, clauses: list[str], words: set[str], cue: str) -> ReplyClass:
+def _declined(text: str, clauses: list[str], words: set[str], cue: str, question: str = "") -> ReplyClass:
     """A reply holding a refusal cue: a refusal, unless it answers anyway — a candidate offered
     beside it ("I'm not sure, but it may be X"), an answer for every reading of an ambiguous
     reference ("two nurses named Patel: Anjali ... on 2 May, Ravi ... on 28 April"), or an
     answer first and then a caveat about something the question did not ask ("The supplier is
-    Medlink. I could not find the contract value")."""
+    Medlink. I could not find the contract value"). Also answers: a yes/no committed first ("No - the
+    warranty only covers faults"), a disclaimer before the fact asked for ("I can't give tax advice, but the
+    allowance is £20,000"), a value for every reading before asking which, and an answer followed by a
+    question back about something new."""
     guess = _guess_after_refusal(text, clauses, words)
     if guess:
         return ReplyClass(ANSWER, f"declines ({cue}) yet offers a candidate ({guess})")
+    # the clauses that decline; a cue that spans two clauses ("the page lists A, but not B") declines in the
+    # clause where it ends
+    cue_end = " ".join(cue.split()[-2:])
+    declining = [c for c in clauses if _REFUSAL.search(c)] or [c for c in clauses if cue_end in c][-1:]
     if _ambiguity_list(text) and "?" not in text and (len(re.findall(r"\d+", text)) >= 2 or sum(
             1 for c in clauses[1:] if _mentions(c, words) and _value_in(c, words) and not _NEGATIVE.search(c)) >= 2):
         return ReplyClass(ANSWER, "answers for every reading of the reference")
@@ -475,8 +563,25 @@ def _declined(text: str, clauses: list[str], words: set[str], cue: str) -> Reply
                                and not _NEGATIVE.search(c) for c in clauses):
         # "it's unclear which Lee you mean, but one joined in 2019 and the other in 2022": a value for each reading
         return ReplyClass(ANSWER, "answers for every reading of the reference")
+    if question and _YES_NO.match(question) and re.match(r"^(?:yes|no)\b(?!\s+(?:one|record|records|information|"
+                                                        r"data|details|idea|mention|such))", text) \
+            and not _STRONG_REFUSAL.search(text) and "?" not in text:
+        # a yes/no question answered "No - the warranty only covers faults, so damage isn't included": the
+        # reply commits first, and what follows gives its reason
+        return ReplyClass(ANSWER, f"answers {text.split()[0].strip(',.!-')} first ({cue})")
+    if declining and all(_DISCLAIMER.search(c) for c in declining) and any(
+            c not in declining and "?" not in c and not _NEGATIVE.search(c) and _mentions(c, words)
+            and _value_in(c, words) for c in clauses):
+        # "I can't give tax advice, but the ISA allowance is £20,000": what it declines is advice, and the
+        # reply then commits to the fact asked for
+        return ReplyClass(ANSWER, f"a disclaimer ({cue}), then an answer")
+    readings = _answers_each_reading(clauses, words, question)
+    if readings:
+        return ReplyClass(ANSWER, readings)
+    picked = _answers_then_asks(clauses, words)
+    if picked:
+        return ReplyClass(ANSWER, picked)
     first = clauses[0] if clauses else ""
-    declining = [c for c in clauses if _REFUSAL.search(c)]
     if (first and not _REFUSAL.search(first) and not _SOURCE_SUBJECT.match(first) and _value_in(first, words)
             and not _NEGATIVE.search(first) and not _CLARIFY.search(text) and "?" not in text
             and not any(_mentions(c, words) and not _CAVEAT.search(c) for c in declining)
@@ -485,11 +590,98 @@ def _declined(text: str, clauses: list[str], words: set[str], cue: str) -> Reply
     return ReplyClass(REFUSAL, cue)
 
 
+#: measured values by what they measure, each with the question words that ask for it: "How much does the mug
+#: hold?" is answered by "350 ml", not by "21 cm", which only tells two knives apart. A bare number may be a year
+#: or an identifier, which tells readings apart without answering anything
+_MEASURES = [
+    (re.compile(r"[$€£¥]\s?\d|\b\d[\d,.]*\s?(?:pence|p)\b"),
+     re.compile(r"\b(?:price|cost|costs|fee|fees|charge|charges|pay|fare|fares|how much|rate|rent|deposit)\b")),
+    (re.compile(r"\b\d[\d,.]*\s?(?:ml|cl|litres?|liters?|pints?)\b"),
+     re.compile(r"\b(?:hold|holds|capacity|volume|how much)\b")),
+    (re.compile(r"\b\d[\d,.]*\s?(?:km|cm|mm|miles?|metres?|meters?|feet|ft|inch(?:es)?)\b"),
+     re.compile(r"\b(?:long|tall|wide|high|far|deep|length|size|distance|height|width|depth)\b")),
+    (re.compile(r"\b\d[\d,.]*\s?(?:kg|grams?|g|tonnes?|lbs?)\b"), re.compile(r"\b(?:weigh|weighs|heavy|weight)\b")),
+    (re.compile(r"\b\d[\d,.]*\s?(?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?)\b"),
+     re.compile(r"\b(?:how long|duration|last|lasts|take|takes|period|term|notice)\b")),
+    (re.compile(r"\b\d[\d:.]*\s?(?:am|pm)\b|\b\d{1,2}:\d{2}\b"),
+     re.compile(r"\b(?:time|when|open|opens|close|closes|start|starts|leave|leaves|arrive|arrives)\b")),
+    (re.compile(r"\b\d[\d,.]*\s?%"), re.compile(r"\b(?:rate|percent|percentage|interest|share|discount)\b")),
+]
+
+
+def _answers_each_reading(clauses: list[str], words: set[str], question: str) -> str:
+    """A reply that asks which reading is meant but has already answered for each (the labelling rule: an
+    answer for every reading is an answer), or "". Two forms: the statements before the question carry a
+    value per reading of the kind the question asks ("How much does the mug hold?" - "two mugs, the Tall
+    (350 ml) and the Breakfast (450 ml). Which one?"), or an alternative of the question back names what was
+    asked with its value ("Which branch ...?" - "Do you mean Piotr, who works at the York branch, or Anna at
+    Leeds?")."""
+    statements = " ".join(c for c in clauses if "?" not in c and not _REFUSAL.search(c) and not _NEGATIVE.search(c))
+    q = _clean(question)
+    if any(asks.search(q) and len(value.findall(statements)) >= 2 for value, asks in _MEASURES):
+        return "gives a value for every reading, then asks which"
+    head = re.match(r"\W*(?:which|what) ([\w'-]+)", _clean(question))
+    head_word = head.group(1) if head and head.group(1) not in _STOP else ""
+    for c in clauses if head_word else []:
+        m = re.search(r"\b(?:do|did) you mean (.+) or (.+)\?", c)
+        if not m:
+            continue
+        # the thing asked ("which branch") named with a value of its own in an alternative ("the York branch"):
+        # that reading is answered; "the feeder school for X, or the school Y feeds into" only restates the
+        # question per reading, and "the indoor pool or the lido" names the readings, not what was asked
+        for option in m.groups():
+            tokens = [w.strip("'’.-") for w in _WORD.findall(option)]
+            for i, w in enumerate(tokens[1:], 1):
+                before = tokens[i - 1]
+                if _stem(w) == _stem(head_word) and before not in _STOP and before not in words and len(before) > 2:
+                    return f"an alternative answers what was asked ({before} {w})"
+    return ""
+
+
+#: declining to advise or vouch, which is a disclaimer rather than a refusal to answer the question asked
+_DISCLAIMER = re.compile(r"\b(?:advice|advise|guarantee|vouch|endorse|recommendations?|personal (?:view|opinion)|"
+                         r"not an? (?:doctor|lawyer|solicitor|accountant|financial adviser|medical professional))\b")
+
+
+#: a question back about what the user's question meant
+_ABOUT_THE_QUESTION = re.compile(r"\b(?:mean|meant|one|ones|referring|asking|talking|enquiring|inquiring|have in mind|"
+                                 r"interested in|after|looking for|thinking of)\b")
+#: a statement that counts the readings ("There are two Linnet mugs", "Tessaly holds several licences"): it
+#: sets up a question about which one is meant, and answers nothing
+_COUNTS_READINGS = re.compile(r"\b(?:two|three|four|five|several|multiple|more than one|both|many|a few|various|"
+                              r"lots of|plenty of|numerous|a number of|"
+                              r"different|\d+ (?:\w+ )?(?:named|called))\b")
+
+
+def _answers_then_asks(clauses: list[str], words: set[str]) -> str:
+    """A reply that commits to a value for the question first and only then asks something back ("The 14:05
+    leaves from platform 3. Which station are you coming from?"), or "": the question back does not take
+    the answer away. Only where nothing else declines and the opening statement neither counts the
+    readings nor denies anything."""
+    if not clauses or "?" in clauses[0] or not any("?" in c for c in clauses[1:]):
+        return ""
+    first = clauses[0]
+    if (_REFUSAL.search(first) or _NEGATIVE.search(first) or _COUNTS_READINGS.search(first)
+            or _SOURCE_SUBJECT.match(first) or not _mentions(first, words) or not _value_in(first, words)):
+        return ""
+    if any(_REFUSAL.search(c) for c in clauses[1:] if "?" not in c):
+        return ""
+    # the question back must be about something new: one asking what the user's question meant ("Which one are
+    # you asking about?", "Which client's invoice do you mean?") makes the statement before it a list of readings
+    asked_back = [c for c in clauses[1:] if "?" in c]
+    if any(_ABOUT_THE_QUESTION.search(c) or _mentions(c, words) for c in asked_back):
+        return ""
+    return "answers, then asks something back"
+
+
 #: the assistant's remit ("I'm here for billing questions only"): it declines the whole question, so it is
 #: never a caveat after an answer ("Nice try! I'm here for ... only" answers nothing)
 _SCOPE = re.compile(r"\bquestions? only\b|\bonly (?:able|here|set up|designed|built|meant) to\b|\b(?:i'm|i am) "
                     r"(?:only )?(?:here|designed|built|set up|meant|trained) (?:to|for)\b|\b(?:outside|beyond) (?:the |"
-                    r"my |what )|\bout of (?:my |the )?scope\b|\bi can only\b|\bcovered by (?:them|it|those|these)\b")
+                    r"my |what )|\bout of (?:my |the )?scope\b|\bi can only\b|\bcovered by (?:them|it|those|these)\b|"
+                    r"\bi only (?:have|know|answer|cover|handle|do|deal|help|talk|discuss)\b|\b(?:i'm|i am) (?:only )?"
+                    r"(?:set up|designed|built|configured|meant|trained) (?:only )?for\b|\b(?:can|could) only "
+                    r"(?:help|answer|assist|deal|talk|discuss|respond|advise)\b")
 
 
 #: a clause about the sources themselves ("the documents describe ..."), not an answer
@@ -541,7 +733,8 @@ def _gives(text: str, reference: str, question_words: set[str]) -> bool:
     # "there is no error recorded" does say there is none
     stated = " ".join(c for c in _clauses(text) if not _REFUSAL.search(c) or _EXISTENCE.search(c))
     said = {_stem(w.strip("'.-")) for w in _WORD.findall(stated)}
-    said |= {m.group(0) for m in re.finditer(r"\d+(?:[.,]\d+)?", stated)}
+    # a number inside a word names a group, not a value ("under-18s need a consent form" does not say the age is 18)
+    said |= {m.group(0) for m in re.finditer(r"(?<![\w-])\d+(?:[.,]\d+)?(?!\w)", stated)}
     return sum(1 for w in new if w in said) * 2 >= len(new)
 
 
@@ -578,7 +771,8 @@ def _correction_cue(text: str, clauses: list[str], words: set[str], question: st
         # declines what follows from it ("so there is no transfer data") corrects it; opening with "there is
         # no X" denies that X exists, which declines (an absent entity)
         first = clauses[0] if clauses else ""
-        opens_denying = first and not (_REFUSAL.search(first) or _CAVEAT.search(first) or _EXISTENCE.search(first))
+        opens_denying = first and not (_REFUSAL.search(first) or _CAVEAT.search(first) or _EXISTENCE.search(first)
+                                       or _SOURCES_LACK.match(first))
         return _denies_premise(first, words) if opens_denying else ""
     for clause in clauses[:1] if first_only else clauses:
         if (_REFUSAL.search(clause) and not gives_reference) or _CAVEAT.search(clause):
@@ -589,9 +783,53 @@ def _correction_cue(text: str, clauses: list[str], words: set[str], question: st
     return ""
 
 
+def _zero_count(clauses: list[str], question: str) -> bool:
+    """A count question answered with zero: "How many e-books did member 3302 borrow?" - "Member 3302 didn't
+    borrow any e-books"; "How many discrepancies were logged?" - "there were no discrepancies logged". The
+    negation is aimed at the thing counted, so it states the count rather than denying a premise; "How many
+    seats has the Concourse F lounge?" - "There is no Concourse F lounge" denies something else."""
+    m = re.match(r"\W*how many ([\w'-]+)", _clean(question))
+    if not m or not clauses or _REFUSAL.search(clauses[0]):
+        return False
+    counted = _stem(m.group(1))
+    # the thing counted within three words of the negation ("there were no lost parcels")
+    zero = re.search(r"(?:n't|\bnot|\bnever) (?:\w+ )?any ((?:[\w'-]+ ?){1,3})|\bno ((?:[\w'-]+ ?){1,3})", clauses[0])
+    return bool(zero) and counted in {_stem(w) for w in (zero.group(1) or zero.group(2)).split()}
+
+
+def _denies_then_restates(clauses: list[str], words: set[str], question: str) -> str:
+    """A reply that opens by denying a word of the question and then states what holds instead ("Membership
+    hasn't gone up to £40 - it is £35"; "Lee didn't move in 2023; she has been at Leeds since 2019") corrects
+    a premise, even of a question to answer (where the correction is wrong). A yes/no or negative question is
+    answered by a negation, and a lone denial ("Member 3302 didn't borrow any e-books") answers a count."""
+    if len(clauses) < 2 or _YES_NO.match(question) or _NEGATION.search(_clean(question)):
+        return ""
+    first, rest = clauses[0], clauses[1:]
+    if _CAVEAT.search(first) or _EXISTENCE.search(first):
+        return ""
+    hit = _denies_premise(first, words)
+    if not hit or re.search(r"(?:n't|\bnot|\bnever) (?:\w+ )?any\b", first):
+        return ""  # "Depot 7 didn't lose any parcels; the first went missing in June" answers a count: zero
+    for clause in rest:
+        if (_REFUSAL.search(clause) or _NEGATIVE.search(clause) or "?" in clause or _CAVEAT.search(clause)
+                or _ADVICE.search(clause) or _CONTRAST.match(clause)):
+            continue
+        if _value_in(clause, words):
+            return f"denies the premise ({hit}), then states otherwise"
+    return ""
+
+
+#: a clause saying what the sources themselves lack ("The registry extract I have access to doesn't include
+#: dates of birth"): its negation is about the sources, not the question's premise; "the records show it
+#: was never shipped to Paris" reports what they say, and is left to the rules for corrections
+_SOURCES_LACK = re.compile(rf"^{_SOURCE_NP}(?:(?! (?:shows?|says?|states?|confirms?|indicates?|that)\b)[^.!?;,])*?"
+                           r"(?:n't|\bnot)\b")
+
+
 #: a question that takes for granted that something stopped, closed or left
 _STOPPED = re.compile(r"\b(?:stop(?:ped)?|ceased?|end(?:ed)?|closed?|shut|discontinued?|quit|dropped?|cancel(?:l?ed)?|"
-                      r"abandoned?|scrapped?|withdr[ae]w\w*|leave|left|retired?|phased? out)\b")
+                      r"abandoned?|scrapped?|withdr[ae]w\w*|leave|left|retired?|phased? out|replaced?|removed?|"
+                      r"dismissed|sacked|fired|ousted|demolished|torn down|abolished|suspended)\b")
 _ASKS_WHY_STOPPED = re.compile(r"(?:why|when|how|in what year|what year|since when)\b.*\b(?:did|was|were|has|have|"
                                r"had)\b.*" + _STOPPED.pattern)
 #: a reply saying it goes on ("still runs", "continues to offer", "remains open")
@@ -619,9 +857,12 @@ _ORDINALS = ("zeroth first second third fourth fifth sixth seventh eighth ninth 
 
 def _asked(word: str, words: set[str]) -> bool:
     """``word`` is one of the question's words, a count included: "four branches, not five" answers a
-    question about the "fifth branch" (or the "5th"), so a number matches its ordinal."""
+    question about the "fifth branch" (or the "5th"), so a number matches its ordinal, and a part of a
+    compound ("10-year")."""
     if word in words:
         return True
+    # a count inside a compound ("the 10-year warranty" - "five years, not ten")
+    words = words | {part for w in words if "-" in w for part in w.split("-")}
     n = _NUMBERS.index(word) if word in _NUMBERS else int(word) if word.isdecimal() else -1
     if n < 0:
         return False
