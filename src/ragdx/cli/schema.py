@@ -38,7 +38,7 @@ def schema(url: Annotated[str, typer.Argument(help="Database URL.")],
             key = "PK" if c.primary_key else ""
             if fk:
                 key = (key + " " if key else "") + f"FK → {fk.ref_table}.{fk.ref_columns[0]}"
-            called = relation_noun(c.name, fk.ref_table) if fk else column_phrase(c.name)
+            called = relation_noun(c.name, fk.ref_table, fk.ref_columns[0]) if fk else column_phrase(c.name)
             note = "look-up key" if c.name in keys else (
                 "binary" if c.kind == "binary" else "surrogate" if is_surrogate(t, c.name) else "")
             if not note and not fk and t.rows and (why := left_out_reason(t, c.name)):

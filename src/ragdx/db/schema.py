@@ -8,7 +8,9 @@ column is profiled (distinct and NULL counts) and uniqueness is taken from the d
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
+import re
 from dataclasses import asdict, dataclass, field
 
 import sqlalchemy as sa
@@ -259,6 +261,85 @@ def _profile(conn: sa.Connection, table: TableInfo) -> None:
         inner = sa.select(*cols).where(*(c.is_not(None) for c in cols)).distinct().subquery()
         table.tuple_distinct[",".join(pair)] = int(conn.execute(
             sa.select(sa.func.count()).select_from(inner)).scalar_one())
+    # a table known by a row number nobody sees (flights.id) may be named by columns together
+    # (carrier + flight number + date): measured like the name pair, then chosen in
+    # ragdx.gen.sql_templates.lookup_keys; enough distinct tuples found ends the search
+    for combo in natural_key_candidates(table)[:_MAX_MEASURED]:
+        cols = [t.c[c] for c in combo]
+        inner = sa.select(*cols).where(*(c.is_not(None) for c in cols)).distinct().subquery()
+        found = int(conn.execute(sa.select(sa.func.count()).select_from(inner)).scalar_one())
+        table.tuple_distinct[",".join(combo)] = found
+        if found >= NEAR_UNIQUE * table.rows:
+            break
+
+
+#: a key (a name, a tuple of columns) with at least this share of distinct values names rows;
+#: the rare clashes become answer sets, measured and dropped like any other
+NEAR_UNIQUE = 0.95
+#: at most this many column tuples are measured per table (each is one scan)
+_MAX_MEASURED = 8
+_DATE_PARTS = ("year", "month", "day")
+_NUMBER_WORDS = ("number", "no", "num", "nr")
+
+
+def _words(identifier: str) -> list[str]:
+    """``InvoiceNo`` -> ["invoice", "no"], ``dep_time`` -> ["dep", "time"]."""
+    return [w.lower() for w in re.findall(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+", identifier)]
+
+
+def natural_key_candidates(table: TableInfo) -> list[list[str]]:
+    """Column tuples that may name a row of a table known only by its row number, in the order
+    they are preferred: each holds an own number (``flight`` of ``flights``, ``invoice_no``) or
+    a date (a date column, or ``year`` + ``month`` + ``day``) and one or two codes (a text
+    foreign key: the carrier ``UA``, the airport ``EWR``) or the other of the two; smallest
+    first. Structure only; which one names the rows is measured (:func:`_profile`) and chosen
+    by ``ragdx.gen.sql_templates.lookup_keys``. [] for a table with a name of its own: a
+    unique text column, or a key that is not one integer column."""
+    pk = table.primary_key
+    if len(pk) != 1 or table.column(pk[0]).kind != "integer" or (table.rows or 0) < 2:
+        return []
+    if any(c.kind == "text" and table.is_unique(c.name) for c in table.columns):
+        return []
+    fk_cols = {fk.columns[0].lower() for fk in table.foreign_keys if len(fk.columns) == 1}
+    own = [c.name for c in table.columns if c.kind in ("integer", "number") and c.name != pk[0]
+           and c.name.lower() not in fk_cols and _own_number(c.name, table.name)]
+    by_low = {c.name.lower(): c for c in table.columns}
+    dates: list[list[str]] = [[c.name] for c in table.columns if c.kind == "date"]
+    if all(p in by_low and by_low[p].kind == "integer" for p in _DATE_PARTS):
+        dates.insert(0, [by_low[p].name for p in _DATE_PARTS])
+    codes = [[c.name] for c in table.columns if c.kind == "text" and c.name.lower() in fk_cols]
+    anchors = [[n] for n in own] + dates
+    combos: list[list[str]] = []
+    for size in (2, 3):
+        for first in anchors:
+            for rest in itertools.combinations([u for u in anchors + codes if u != first], size - 1):
+                combo = sorted([first, *rest], key=lambda u: [c.name for c in table.columns].index(u[0]))
+                flat = [c for unit in combo for c in unit]
+                if flat not in combos and _may_be_unique(table, flat):
+                    combos.append(flat)
+    return combos
+
+
+def _may_be_unique(table: TableInfo, columns: list[str]) -> bool:
+    """The product of the columns' distinct counts bounds the tuple's: a carrier (16 values) and
+    a flight number (3,844) cannot tell 336,776 flights apart, so that pair is not scanned."""
+    bound = 1
+    for c in columns:
+        distinct = table.column(c).distinct
+        if distinct is None:
+            return True
+        bound *= distinct
+    return bound >= NEAR_UNIQUE * (table.rows or 0)
+
+
+def _own_number(column: str, table: str) -> bool:
+    """``flight`` of ``flights``, ``InvoiceNo``, ``order_number``: the number a row is known by."""
+    words, table_words = _words(column), _words(table)
+    if not words:
+        return False
+    noun = table_words[-1] if table_words else ""
+    singular = {noun, noun[:-1] if noun.endswith("s") else noun, noun[:-2] if noun.endswith("es") else noun}
+    return words[-1] in _NUMBER_WORDS and len(words) > 1 or (len(words) == 1 and words[0] in singular)
 
 
 _FIRST = ("firstname", "first_name", "givenname", "given_name", "forename")

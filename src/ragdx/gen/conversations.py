@@ -110,7 +110,8 @@ def _paths(schema: Schema, table: TableInfo, depth: int) -> list[tuple[Hop, ...]
         ref = schema.table(fk.ref_table)
         if not _nameable(ref):
             continue
-        hop = Hop(table.name, fk.columns[0], ref.name, fk.ref_columns[0], relation_noun(fk.columns[0], ref.name))
+        noun = relation_noun(fk.columns[0], ref.name, fk.ref_columns[0])
+        hop = Hop(table.name, fk.columns[0], ref.name, fk.ref_columns[0], noun)
         out.append((hop,))
         if depth > 1:
             out += [(hop, *rest) for rest in _paths(schema, ref, depth - 1)]

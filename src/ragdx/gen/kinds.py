@@ -55,7 +55,15 @@ from sqlalchemy.engine import Connection, Engine
 from ragdx.db.schema import Schema, TableInfo
 from ragdx.gen import kinds_text as kt
 from ragdx.gen.dataset import QARecord, answer_text, document_ids, group_id, json_value, value_text
-from ragdx.gen.naming import column_phrase, low_words, plural_phrase, readable_entity, relation_noun
+from ragdx.gen.naming import (
+    column_phrase,
+    composite_name,
+    fill_name,
+    low_words,
+    plural_phrase,
+    readable_entity,
+    relation_noun,
+)
 from ragdx.gen.options import QUESTION_KINDS  # every kind; ``lookup`` is GRAMMAR's (the template files)
 from ragdx.gen.qa import AnswerCounts, key_text
 from ragdx.gen.sql_templates import (
@@ -205,6 +213,10 @@ def _named(table: TableInfo, keys: Sequence[str], values: tuple, *, bare: bool =
     text = " ".join(value_text(v) for v in values)
     if is_number_key(table, keys):
         return f"{noun} {text}"
+    pattern = composite_name(table.name, list(keys)) if len(keys) >= 2 else None
+    if pattern is not None:  # "the UA flight 1545 on 1/1/2013", as look-ups name it
+        named = fill_name(pattern, {k: value_text(v) for k, v in zip(keys, values, strict=True)})
+        return named if bare else f"the {named}"
     if bare or text.casefold().startswith(noun.casefold() + " "):
         return f"'{text}'"  # the value says what it is ("'Faculty of Humanities'")
     return f"the {noun} '{text}'"
@@ -303,7 +315,7 @@ def _scopes(schema: Schema) -> list[_Scope]:
             owner_keys = _nameable(owner)
             if not owner_keys:
                 continue
-            noun, entity = relation_noun(fk.columns[0], owner.name), readable_entity(owner.name)
+            noun, entity = relation_noun(fk.columns[0], owner.name, fk.ref_columns[0]), readable_entity(owner.name)
             role = "" if noun.lower() == entity.lower() else noun
             out.append(_Scope(table, tuple(item_keys), owner, tuple(owner_keys), fk.columns[0],
                               owner.column(fk.ref_columns[0]).name, role=role))
@@ -868,12 +880,23 @@ def records_of(t: KindTemplate, group: KindGroup, styles: Sequence[str] | None,
         out.append(QARecord(
             id=f"{gid}-{tid}", group_id=gid, sql_template_id=t.id, text_template_id=tid, style=style,
             schema=t.table, table=t.table, params=params, sql=group.sql, query=text.format(*slots),
-            answer_columns=list(t.answer_columns), answer_rows=rows, answer_text=answer_text(group.rows,
-                                                                                              t.answer_columns),
+            answer_columns=list(t.answer_columns), answer_rows=rows, answer_text=_answer_text(t, group.rows),
             answer_kind="multi" if len(rows) > 1 else "single", entities=group.entities, facts=group.facts,
             gold_document_ids=gold, kb_supported=supported, evidence_sets=evidence,
             entity_document_ids=entity_docs, kb_basis=basis, question_kind=t.kind))
     return out
+
+
+def _answer_text(t: KindTemplate, rows: Sequence[Sequence[Any]]) -> str:
+    """Rows of one table named by several columns read as the questions name them ("flight 419
+    on 28/4/2013; flight 837 on 22/8/2013"), never "2013, 4, 28, 419"; other rows as usual."""
+    columns = list(t.answer_columns)
+    pattern = composite_name(t.answer_rows[0].table.name, columns) \
+        if len(t.answer_rows) == 1 and len(columns) >= 2 and not t.number else None
+    if pattern is None:
+        return answer_text(rows, columns)
+    return "; ".join(fill_name(pattern, {c: value_text(v) for c, v in zip(columns, row, strict=True)})
+                     for row in rows)
 
 
 def kind_records(engine: Engine, schema: Schema, kinds: Sequence[str], styles: Sequence[str] | None,

@@ -174,7 +174,8 @@ _COMPOUND_HEADS = frozenset({
     "shop", "office", "branch", "region", "country", "city", "territory", "supplier", "vendor", "client",
     "patient", "doctor", "team", "player", "match", "game", "track", "album", "artist", "genre", "shipment",
     "delivery", "member", "category", "contract", "loan", "school", "class", "exam", "room", "hotel", "booking",
-    "last", "first", "birth", "zip", "home", "phone", "hire", "ship", "unit", "due",
+    "last", "first", "birth", "zip", "home", "phone", "hire", "ship", "unit", "due", "tail", "serial", "part",
+    "batch", "seat", "file",
 })
 _COMPOUND_TAILS = frozenset({
     "line", "detail", "item", "type", "code", "name", "date", "number", "log", "record", "group", "list", "track",
@@ -336,6 +337,12 @@ _WORD_ABBREVIATIONS = {
     "cnt": "count", "dur": "duration", "descr": "description",
     "cat": "category", "prod": "product", "mfr": "manufacturer", "mfg": "manufacturing", "org": "organisation",
     "govt": "government", "intl": "international", "natl": "national", "univ": "university",
+    # places, times and measurements, as operations and sensor tables abbreviate them
+    "lat": "latitude", "lon": "longitude", "lng": "longitude", "alt": "altitude", "elev": "elevation",
+    "tz": "time zone", "tzone": "time zone", "dep": "departure", "arr": "arrival", "sched": "scheduled",
+    "dest": "destination", "orig": "origin", "temp": "temperature", "precip": "precipitation",
+    "visib": "visibility", "dewp": "dew point", "humid": "humidity", "dir": "direction", "pct": "percent",
+    "tot": "total", "ht": "height", "wgt": "weight", "mfd": "manufactured", "est": "estimated",
 }
 
 
@@ -536,17 +543,22 @@ def starts_with_table(column: str, table: str) -> bool:
     return any(tw and words[: len(tw)] == tw for tw in table_words(table))
 
 
-def relation_noun(fk_column: str, ref_table: str) -> str:
+def relation_noun(fk_column: str, ref_table: str, ref_column: str | None = None) -> str:
     """The noun for the row a foreign key points at, as the referencing row's relation to it:
     ``SupplierID`` -> "supplier" (the referenced entity's noun), ``ReportsTo`` -> "manager",
     ``ShipVia`` -> "shipper", ``ProjectManager`` -> "project manager", ``salesRepEmployeeNumber``
-    -> "sales rep", ``ParentCategoryID`` -> "parent category". Never a key column's full name;
-    ragdx.yaml's ``names.relations`` may name it otherwise."""
+    -> "sales rep", ``ParentCategoryID`` -> "parent category", ``dest`` -> "destination airport",
+    ``tailnum`` storing ``planes.tailnum`` (``ref_column``) -> "plane". Never a key column's full
+    name; ragdx.yaml's ``names.relations`` may name it otherwise."""
     own = _user_name("relations", fk_column)
     if own:
         return own
     entity = readable_entity(ref_table)
     if starts_with_table(fk_column, ref_table):
+        return entity
+    if ref_column is not None and low_words(fk_column) == low_words(ref_column):
+        # named after the key it stores (flights.tailnum -> planes.tailnum): the row is the
+        # plane, never "the tailnum of flight ..." (issue 22: no relation noun from a key column)
         return entity
     words = _expand(readable_name(fk_column).split())
     while words and words[-1].lower() in _KEY_WORDS:
@@ -584,4 +596,51 @@ def _verbal_relation(low: list[str], entity: str) -> str | None:
         return f"{low[-2][:-2]}ing {entity}"  # logged -> logging, referred -> referring, approved -> approving
     if len(low) == 2 and low[0] in ("from", "to", "origin", "dest", "destination", "source", "target"):
         return f"{_DIRECTIONS[low[0]]} {low[1]}"
+    if len(low) == 1 and low[0] in _DIRECTIONS and low[0] not in ("from", "to"):
+        return f"{_DIRECTIONS[low[0]]} {entity}"  # flights.dest -> "destination airport"
     return None
+
+
+# --------------------------------------------------------------------------- names of several columns
+
+_DATE_PARTS = ("year", "month", "day")
+
+
+def composite_name(table: str, columns: list[str]) -> str | None:
+    """How a person names a row by several of its columns, as a pattern with ``{column}``
+    slots, or None when the columns are no such name: a flight by its carrier, number and date
+    -> ``"{carrier} flight {flight} on {day}/{month}/{year}"`` ("UA flight 1545 on 1/1/2013");
+    the same without an own number -> ``"flight with carrier {carrier} on {date}"``. Used by
+    the questions and the rendered documents alike, so both name the row the same way
+    (issue 22 item 2: a table keyed by a row number is named by what names it)."""
+    noun = readable_entity(table)
+    low = {c: low_words(c) for c in columns}
+    parts = {w[0]: c for c, w in low.items() if len(w) == 1 and w[0] in _DATE_PARTS}
+    date = None
+    rest = list(columns)
+    if len(parts) == 3:
+        date = "/".join("{" + parts[p] + "}" for p in ("day", "month", "year"))
+        rest = [c for c in columns if c not in parts.values()]
+    else:
+        dated = [c for c in columns if low[c][-1:] in (["date"], ["day"]) or event_verb(c)]
+        if len(dated) == 1:
+            date = "{" + dated[0] + "}"
+            rest.remove(dated[0])
+    singular = noun.lower().split()
+    own = [c for c in rest if low[c] == singular[-1:] or (len(low[c]) > 1 and low[c][-1] in _NUMBER_WORDS_ALL)]
+    if date is None and not own:
+        return None
+    codes = [c for c in rest if c not in own]
+    on = f" on {date}" if date else ""
+    if len(own) == 1:
+        return " ".join(["{" + c + "}" for c in codes] + [noun, "{" + own[0] + "}"]) + on
+    attrs = " and ".join(f"{column_phrase(c)} {{{c}}}" for c in rest)
+    return f"{noun} with {attrs}{on}" if attrs else f"{noun}{on}"
+
+
+_NUMBER_WORDS_ALL = frozenset({"number", "no", "num", "nr"})
+
+
+def fill_name(pattern: str, values: dict[str, str]) -> str:
+    """A :func:`composite_name` pattern with its slots filled (placeholders or values)."""
+    return re.sub(r"\{([^{}]+)\}", lambda m: values[m.group(1)], pattern)

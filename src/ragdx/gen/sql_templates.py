@@ -23,7 +23,7 @@ from sqlglot.errors import SqlglotError
 from sqlglot.optimizer.scope import traverse_scope
 
 from ragdx.db.dialect import NEUTRAL_GLOT, dialect_named
-from ragdx.db.schema import Schema, TableInfo
+from ragdx.db.schema import NEAR_UNIQUE, Schema, TableInfo
 from ragdx.errors import TemplateError
 from ragdx.gen.naming import low_words, names_a_place, relation_noun, table_words
 from ragdx.gen.semantics import ColumnRef, Condition, Join, TemplateSemantics
@@ -549,7 +549,7 @@ _BOOKKEEPING = re.compile(r"^(created|updated|modified|deleted|inserted)(_?at|_?
 _NAME_LIKE = re.compile(r"(^|_)(name|title|label|code)$|[a-z](Name|Title|Label|Code)$", re.I)
 #: a name column below this share of distinct values is not a key, above it the rare clashes
 #: ("IT" twice among Northwind's customers) are answer sets, measured and dropped like any other
-_NEAR_UNIQUE = 0.95
+_NEAR_UNIQUE = NEAR_UNIQUE
 #: an association table has at most this many columns of its own besides its foreign keys
 _ASSOCIATION_OWN_COLUMNS = 3
 
@@ -679,7 +679,34 @@ def lookup_keys(table: TableInfo) -> list[str]:
     pk = table.primary_key
     if len(pk) == 1 and not own_name and table.column(pk[0]).kind == "integer" \
             and table.foreign_key_of(pk[0]) is None:
+        if not _document_number(table, pk[0]):
+            # a row number nobody sees (flights.id): the row is named by what names it (carrier,
+            # flight number and date), or is not named at all (issue 22 item 2)
+            return natural_key(table)
         return [pk[0]]
+    return []
+
+
+_ROW_IDS = (["id"], ["pk"], ["rowid"], ["row", "id"], ["uid"], ["key"], ["oid"])
+
+
+def _document_number(table: TableInfo, column: str) -> bool:
+    """A number people may see and say (``OrderID``: order 10248, ``visit_id``: site visit 176),
+    as opposed to the row id any table of an application has (``id``, ``pk``, ``rowid``)."""
+    return low_words(column) not in _ROW_IDS
+
+
+def natural_key(table: TableInfo) -> list[str]:
+    """The first measured column tuple (:func:`ragdx.db.schema.natural_key_candidates`) that
+    names nearly every row, of columns a person can say; [] when none does."""
+    from ragdx.db.schema import natural_key_candidates
+
+    for combo in natural_key_candidates(table):
+        measured = table.tuple_distinct.get(",".join(combo))
+        if measured is None or measured < _NEAR_UNIQUE * (table.rows or 0):
+            continue
+        if all(not is_surrogate(table, c) and not is_binary(table, c) for c in combo):
+            return combo
     return []
 
 
@@ -740,6 +767,10 @@ def left_out_reason(table: TableInfo, column: str) -> str | None:
         return "a file path"
     if _is_flag(table, column):
         return "a 0/1 flag: its answer reads as a code"
+    if col.kind == "text" and col.mean_length is not None and col.mean_length <= 1 and (col.distinct or 0) >= 2 \
+            and present >= 3:
+        # 'A', 'N', 'U' (a daylight-saving rule): a letter whose meaning no reader can guess
+        return "a one-letter code: its answer reads as a code"
     if words[-1:] == ["code"] and lookup_keys(table) != [col.name]:
         return "a code ('RED', 'NO'): not an answer people can check"
     if col.name in table.primary_key and len(table.primary_key) > 1 and col.kind == "integer" \
@@ -880,7 +911,7 @@ def schema_templates(schema: Schema) -> list[SqlTemplate]:
             if not ref_keys or is_association(ref) or fk_col in keys:
                 continue
             self_join = ref.name == table.name
-            alias = _alias(relation_noun(fk_col, ref.name)) if self_join else ref.name
+            alias = _alias(relation_noun(fk_col, ref.name, ref_col)) if self_join else ref.name
             if self_join and alias.lower() == table.name.lower():
                 alias = f"Related{alias}"
             join = (f"FROM {q(table.name)} JOIN {q(ref.name)}"

@@ -21,7 +21,9 @@ from ragdx.gen.naming import (
     SINGULAR_IN_S,
     UNCOUNTABLE,
     column_phrase,
+    composite_name,
     event_verb,
+    fill_name,
     low_words,
     names_a_place,
     plural_phrase,
@@ -271,6 +273,12 @@ def _anchor_phrases(
         # a person named by first and last name: one quoted name, "employee 'Nancy Davolio'"
         name = f"'[{conditions[0].placeholder}] [{conditions[1].placeholder}]'"
         return f"the {kind} {name}", f"{kind} {name}", name
+    pattern = composite_name(table, columns) if len(conditions) >= 2 else None
+    if pattern is not None:
+        # a row named by several of its columns: "UA flight 1545 on 1/1/2013", never "the flight
+        # with year '2013', month '1', day '1', carrier 'UA' and flight '1545'"
+        core = fill_name(pattern, {c.column.column: f"[{c.placeholder}]" for c in conditions})
+        return f"the {core}", core, None
     if len(conditions) == 1 and _is_reference(columns[0], table, kinds.get(conditions[0].placeholder, "")):
         # a number people use to name a row: "order 10248", never "order with ID '10248'";
         # "site visit 176", not "site visit with visit ID '176'"
@@ -342,7 +350,7 @@ def _adjacency(joins: tuple[Join, ...]) -> dict[str, list[tuple[str, _Step]]]:
     graph: dict[str, list[tuple[str, _Step]]] = {}
     for join in joins:
         fk, ref = _fk_side(join)
-        label = relation_noun(fk.column, ref.table)
+        label = relation_noun(fk.column, ref.table, ref.column)
         forward = _Step("forward", label, label, ref.table)
         reverse = _Step(
             "reverse", plural_phrase(readable_entity(fk.table)), label, fk.table

@@ -21,7 +21,15 @@ from sqlalchemy.engine import Engine
 from ragdx.db.schema import ForeignKey, Schema, TableInfo
 from ragdx.errors import RagdxError
 from ragdx.gen.dataset import value_text
-from ragdx.gen.naming import column_phrase, plural_phrase, readable_entity, readable_name, relation_noun
+from ragdx.gen.naming import (
+    column_phrase,
+    composite_name,
+    fill_name,
+    plural_phrase,
+    readable_entity,
+    readable_name,
+    relation_noun,
+)
 from ragdx.gen.qa import key_text
 from ragdx.gen.sql_templates import (
     entity_key,
@@ -176,6 +184,9 @@ class _Renderer:
             return self.key_of(table, row)
         if is_number_key(table, keys):
             return f"{readable_entity(table.name)} {_shown(row[keys[0]])}"
+        pattern = composite_name(table.name, keys) if len(keys) >= 2 else None
+        if pattern is not None:  # "UA flight 1545 on 1/1/2013", as the questions name it
+            return fill_name(pattern, {k: _shown(row[k]) for k in keys})
         return " ".join(_shown(row[k]) for k in keys)
 
     def referenced(self, table_name: str, column: str, value: Any) -> dict | None:
@@ -219,7 +230,7 @@ class _Renderer:
         """State the value of ``column`` in the entity's own document (a foreign key by the
         label of the row it points at)."""
         fk_of = table.foreign_key_of(column)
-        what = relation_noun(column, fk_of.ref_table) if fk_of else column_phrase(column)
+        what = relation_noun(column, fk_of.ref_table, fk_of.ref_columns[0]) if fk_of else column_phrase(column)
         fact = f"{table.name}.{column}@{key}"
         value = row[column]
         if value is None:
@@ -261,11 +272,14 @@ class _Renderer:
                 if listed[parent_doc] > MAX_LISTED:
                     continue  # stated in the child's own document; counted below
                 child_label = self.label_of(child, row)
-                if not child_label.startswith(readable_entity(child.name)):
-                    child_label = f"the {readable_entity(child.name)} {child_label}"
+                noun = readable_entity(child.name)
+                if f" {noun} " in f" {child_label} " and not child_label.startswith(noun):
+                    child_label = f"the {child_label}"  # "the UA flight 1545 on 1/1/2013"
+                elif not child_label.startswith(noun):
+                    child_label = f"the {noun} {child_label}"
+                relation = relation_noun(fk.columns[0], parent.name, fk.ref_columns[0])
                 self.state(parent_doc, f"{child.name}.{fk.columns[0]}@{key}",
-                           f"{self.label_of(parent, target)} is the {relation_noun(fk.columns[0], parent.name)} "
-                           f"of {child_label}.")
+                           f"{self.label_of(parent, target)} is the {relation} of {child_label}.")
                 continue
             if listed[parent_doc] > 2 * MAX_LISTED:
                 continue  # stated (and indexed) in the document of the other end
@@ -274,7 +288,8 @@ class _Renderer:
             if not assoc and n > MAX_LISTED:
                 self.lines[parent_doc].append(
                     f"{n - MAX_LISTED} more {plural_phrase(readable_entity(child.name))} name "
-                    f"{self.docs[parent_doc].title} as their {relation_noun(fk.columns[0], parent.name)}.")
+                    f"{self.docs[parent_doc].title} as their "
+                    f"{relation_noun(fk.columns[0], parent.name, fk.ref_columns[0])}.")
 
     def links(self, child: TableInfo, fk: ForeignKey, row: dict, key: str, parent: TableInfo, target: dict,
               parent_doc: str) -> None:
