@@ -216,7 +216,7 @@ def _named(table: TableInfo, keys: Sequence[str], values: tuple, *, bare: bool =
     pattern = composite_name(table.name, list(keys)) if len(keys) >= 2 else None
     if pattern is not None:  # "the UA flight 1545 on 1/1/2013", as look-ups name it
         named = fill_name(pattern, {k: value_text(v) for k, v in zip(keys, values, strict=True)})
-        return named if bare else f"the {named}"
+        return named if bare or named.startswith(f"{noun} ") else f"the {named}"
     if bare or text.casefold().startswith(noun.casefold() + " "):
         return f"'{text}'"  # the value says what it is ("'Faculty of Humanities'")
     return f"the {noun} '{text}'"

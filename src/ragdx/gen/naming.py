@@ -339,7 +339,7 @@ _WORD_ABBREVIATIONS = {
     "govt": "government", "intl": "international", "natl": "national", "univ": "university",
     # places, times and measurements, as operations and sensor tables abbreviate them
     "lat": "latitude", "lon": "longitude", "lng": "longitude", "alt": "altitude", "elev": "elevation",
-    "tz": "time zone", "tzone": "time zone", "dep": "departure", "arr": "arrival", "sched": "scheduled",
+    "tz": "time zone", "tzone": "time zone name", "dep": "departure", "arr": "arrival", "sched": "scheduled",
     "dest": "destination", "orig": "origin", "temp": "temperature", "precip": "precipitation",
     "visib": "visibility", "dewp": "dew point", "humid": "humidity", "dir": "direction", "pct": "percent",
     "tot": "total", "ht": "height", "wgt": "weight", "mfd": "manufactured", "est": "estimated",

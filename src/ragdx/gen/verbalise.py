@@ -278,6 +278,8 @@ def _anchor_phrases(
         # a row named by several of its columns: "UA flight 1545 on 1/1/2013", never "the flight
         # with year '2013', month '1', day '1', carrier 'UA' and flight '1545'"
         core = fill_name(pattern, {c.column.column: f"[{c.placeholder}]" for c in conditions})
+        if core.startswith(f"{kind} ["):  # "flight 1545 on 1/1/2013", as "order 10248": no article
+            return core, core, None
         return f"the {core}", core, None
     if len(conditions) == 1 and _is_reference(columns[0], table, kinds.get(conditions[0].placeholder, "")):
         # a number people use to name a row: "order 10248", never "order with ID '10248'";
