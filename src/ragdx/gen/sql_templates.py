@@ -23,7 +23,7 @@ from sqlglot.errors import SqlglotError
 from sqlglot.optimizer.scope import traverse_scope
 
 from ragdx.db.dialect import NEUTRAL_GLOT, dialect_named
-from ragdx.db.schema import NEAR_UNIQUE, Schema, TableInfo
+from ragdx.db.schema import NEAR_UNIQUE, Schema, TableInfo, natural_key_candidates
 from ragdx.errors import TemplateError
 from ragdx.gen.naming import low_words, names_a_place, relation_noun, table_words
 from ragdx.gen.semantics import ColumnRef, Condition, Join, TemplateSemantics
@@ -699,8 +699,6 @@ def _document_number(table: TableInfo, column: str) -> bool:
 def natural_key(table: TableInfo) -> list[str]:
     """The first measured column tuple (:func:`ragdx.db.schema.natural_key_candidates`) that
     names nearly every row, of columns a person can say; [] when none does."""
-    from ragdx.db.schema import natural_key_candidates
-
     for combo in natural_key_candidates(table):
         measured = table.tuple_distinct.get(",".join(combo))
         if measured is None or measured < _NEAR_UNIQUE * (table.rows or 0):
