@@ -249,8 +249,17 @@ def test_evaluation_gives_accuracy_per_question_kind(tmp_path):
     assert "## Accuracy per question kind" in summary and "| count |" in summary
     metrics = json.loads((tmp_path / "run" / "evaluation" / "metrics.json").read_text())
     assert metrics["question_kinds"]["list"]["n"] == by_kind["list"]
+    # the HTML report has the same table, linked from its navigation
+    html = ragdx.report(tmp_path / "run", tmp_path / "report.html", dataset=ds).read_text()
+    section = html[html.index('<section id="question-kinds">'):]
+    section = section[:section.index("</section>")]
+    assert 'href="#question-kinds"' in html
+    assert f"<td>count</td><td class=num>{by_kind['count']}</td><td class=num>0</td>" in section
+    assert f"<td>lookup</td><td class=num>{by_kind['lookup']}</td>" in section
 
     plain = ragdx.generate_dataset(url, tmp_path / "plain", styles=["short"], n=1, max_groups=4)
     plain_records = {r.query: r.answer_text for r in read_records(plain)}
     ragdx.run(lambda q: plain_records[q], dataset=plain, out=tmp_path / "run2", probe=False)
     assert "question_kinds" not in ragdx.evaluate(tmp_path / "run2", dataset=plain).extra
+    plain_html = ragdx.report(tmp_path / "run2", tmp_path / "plain.html", dataset=plain).read_text()
+    assert 'id="question-kinds"' not in plain_html

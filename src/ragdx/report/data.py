@@ -279,6 +279,8 @@ def _system(run: dict[str, Any], records_by_id: dict[str, Any], verdicts: Sequen
         "abstention": m.extra.get("abstention"),
         # conversations (issue 26): accuracy and blame per turn, history handling the fourth module
         "conversations": m.extra.get("conversations"),
+        # question kinds besides look-ups (issue 22): accuracy per kind with its interval; None without
+        "question_kinds": m.extra.get("question_kinds"),
         "per_template": _per_template(run["judgements"], run["blame"], records_by_id, verdicts),
         "counts": (run["manifest"].counts or {}),
         "diagnosis": diagnose(run["name"], run["blame"].values(), run["judgements"], n_boot=n_boot, seed=seed),

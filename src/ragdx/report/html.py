@@ -195,6 +195,8 @@ def _nav(data: dict[str, Any]) -> str:
         links.append(("abstention", "Abstention"))
     if any(s.get("conversations") for s in data["systems"]):
         links.append(("conversations", "Conversations"))
+    if any(s.get("question_kinds") for s in data["systems"]):
+        links.append(("question-kinds", "Question kinds"))
     if data.get("relevance"):
         links.append(("boundary", "Knowledge boundary"))
     links.append(("failures-section", "Failures"))
@@ -698,11 +700,33 @@ def _conversations(data: dict[str, Any]) -> str:
     return "".join(parts)
 
 
+def _question_kinds(data: dict[str, Any]) -> str:
+    """Accuracy per question kind (issue 22: lists, counts, totals, extremes, comparisons, time
+    ranges beside look-ups), per system with its 95 % Wilson interval; nothing when every question
+    was a look-up, as ``summary.md``'s section."""
+    systems = [s for s in data["systems"] if s.get("question_kinds")]
+    if not systems:
+        return ""
+    parts = ['<section id="question-kinds"><h2>Accuracy per question kind</h2><p class="muted">Questions to '
+             "answer only (records to refuse are scored under Abstention); a look-up asks one fact of one named "
+             "row, as GRAMMAR's questions do.</p>"]
+    head = ("<tr><th>kind</th><th class=num>questions</th><th class=num>correct</th><th class=num>accuracy</th>"
+            "<th class=num>95 % interval</th></tr>")
+    for s in systems:
+        rows = "".join(f"<tr><td>{_e(kind)}</td><td class=num>{k['n']}</td><td class=num>{k['correct']}</td>"
+                       f"<td class=num>{_num(k['accuracy'])}</td><td class=num>{_num(k['interval'][0])}–"
+                       f"{_num(k['interval'][1])}</td></tr>" for kind, k in s["question_kinds"].items())
+        parts.append(f"<h3>{_e(s['name'])}</h3>{_table(head + rows)}")
+    parts.append("</section>")
+    return "".join(parts)
+
+
 def render_html(data: dict[str, Any]) -> str:
     """The whole report as one HTML document (no external resource)."""
     # the diagnosis first (above the fold), then the comparisons, then the details
     body = "".join([_header(data), _nav(data), "<main>", _diagnosis(data), _comparisons(data), _overview(data),
-                    _systems(data), _abstention(data), _conversations(data), _dataset(data), _boundary(data),
+                    _systems(data), _question_kinds(data), _abstention(data), _conversations(data),
+                    _dataset(data), _boundary(data),
                     _failures(data), "</main>",
                     f"<footer>ragdx · generated {_e(data['generated'])} · self-contained report: no network needed "
                     "to view or print it.</footer>"])
