@@ -156,3 +156,20 @@ def test_questions_name_flights_by_carrier_number_and_date_and_every_answer_is_t
     titles = (tmp_path / "kb").read_text() if (tmp_path / "kb").is_file() else " ".join(
         p.read_text() for p in (tmp_path / "kb").rglob("*") if p.is_file())
     assert "UA flight 1545 on 1/1/2013" in titles
+
+
+def test_the_linker_reads_a_flight_by_its_whole_name_never_by_one_part(db, schema):
+    """Documents people write name a flight as the questions do; "2013", "1" or "flight 107" (its row
+    number, which is also some flight's number) must not link every flight or the wrong one."""
+    from ragdx.kb.link import FactResolver
+
+    engine = connect(f"sqlite:///{db}")
+    try:
+        names = FactResolver(engine, schema).table_names("flights")
+    finally:
+        engine.dispose()
+    written = set(names.values())
+    assert "UA flight 1545 on 1/1/2013" in written and "B6 flight 33 on 5/1/2013" in written
+    assert len(written) == len(_flights())  # one name per flight, each naming one row
+    assert not written & {"2013", "1", "UA", "1545"}
+    assert not any(re.fullmatch(r"flight( no| number)? \d+", w) for w in written)

@@ -1510,12 +1510,15 @@ class FactResolver:
         """What linking needs to know of a table, worked out once (the schema helpers profile data)."""
         hit = self._meta.get(table)
         if hit is None:
+            from ragdx.gen.naming import composite_name
             from ragdx.gen.sql_templates import entity_key, is_association, is_surrogate, lookup_keys
 
             info = self.schema.table(table)
             keys = entity_key(info)
             names = lookup_keys(info)
-            hit = _TableMeta(info, keys, names[:2], is_association(info),
+            if len(names) < 3 or composite_name(info.name, names) is None:
+                names = names[:2]  # a name, or a first and last name; a flight keeps carrier, number, date
+            hit = _TableMeta(info, keys, names, is_association(info),
                              {c.name for c in info.columns if is_surrogate(info, c.name)})
             self._meta[table] = hit
         return hit
@@ -1561,10 +1564,19 @@ class FactResolver:
         never one of them alone), and a text code that is its key ("ALFKI", "S-04"): documents
         name a customer by its code as often as by its name."""
         from ragdx.db.schema import name_pair
+        from ragdx.gen.dataset import value_text
+        from ragdx.gen.naming import composite_name, fill_name
 
         cols = [c for c in meta.names if row.get(c) is not None]
         pair = name_pair(meta.info)
-        if pair and set(pair) <= set(cols):
+        pattern = composite_name(meta.info.name, meta.names) if len(meta.names) >= 2 else None
+        if pattern is not None:
+            # a row named by several columns is written as the questions and documents name it ("UA
+            # flight 1545 on 1/1/2013"), never by one part alone ("2013" or "1" would name every row)
+            out = [fill_name(pattern, {c: value_text(row[c]) for c in meta.names})] if len(cols) == len(meta.names) \
+                else []
+            cols = []
+        elif pair and set(pair) <= set(cols):
             first, last = (str(row[c]).strip() for c in pair)
             out = [f"{first} {last}", f"{last}, {first}"]
             cols = [c for c in cols if c not in pair]
@@ -1574,9 +1586,10 @@ class FactResolver:
         out += self._short_names(meta, row)
         out += [str(row[c]).strip() for c in self._alt_names(meta) + self._code_columns(meta)
                 if row.get(c) is not None]
-        if len(meta.key) == 1 and not meta.association and row.get(meta.key[0]) is not None:
+        if len(meta.key) == 1 and not meta.association and row.get(meta.key[0]) is not None and pattern is None:
             # "project 1110", "order no. 10248", "visit #209": a key written after its table's noun
-            # names the row whatever the key is (a surrogate number too)
+            # names the row whatever the key is (a surrogate number too), except where the row is
+            # named by several columns: "flight 107" is a flight number, not row 107
             noun = self._noun(meta)
             key_text_ = str(row[meta.key[0]]).strip()
             if noun and key_text_:
