@@ -288,36 +288,52 @@ def _words(identifier: str) -> list[str]:
 
 
 def natural_key_candidates(table: TableInfo) -> list[list[str]]:
-    """Column tuples that may name a row of a table known only by its row number, in the order
-    they are preferred: each holds an own number (``flight`` of ``flights``, ``invoice_no``) or
-    a date (a date column, or ``year`` + ``month`` + ``day``) and one or two codes (a text
-    foreign key: the carrier ``UA``, the airport ``EWR``) or the other of the two; smallest
-    first. Structure only; which one names the rows is measured (:func:`_profile`) and chosen
-    by ``ragdx.gen.sql_templates.lookup_keys``. [] for a table with a name of its own: a
-    unique text column, or a key that is not one integer column."""
+    """Column tuples that may name a row of a table with no name of its own, in the order they
+    are preferred: each holds an own number (``flight`` of ``flights``, ``invoice_no``), a date (a
+    date column, ``year`` + ``month`` + ``day``) or a year (``yearID``, ``season``), with one or two
+    names or codes (a non-unique name: the Kansas City Royals of 1973; a text foreign key: the
+    carrier ``UA``) or another of the first; smallest first. Structure only; which one names the
+    rows is measured (:func:`_profile`) and chosen by ``ragdx.gen.sql_templates.lookup_keys``.
+    [] for a table with a unique text column (a name, or a code people use) or too few rows."""
+    if (table.rows or 0) < 2 or any(c.kind == "text" and table.is_unique(c.name) and not _an_id(c.name)
+                                    for c in table.columns):
+        return []
     pk = table.primary_key
-    if len(pk) != 1 or table.column(pk[0]).kind != "integer" or (table.rows or 0) < 2:
-        return []
-    if any(c.kind == "text" and table.is_unique(c.name) for c in table.columns):
-        return []
+    row_id = pk[0] if len(pk) == 1 and table.column(pk[0]).kind == "integer" else None
     fk_cols = {fk.columns[0].lower() for fk in table.foreign_keys if len(fk.columns) == 1}
-    own = [c.name for c in table.columns if c.kind in ("integer", "number") and c.name != pk[0]
+    own = [c.name for c in table.columns if c.kind in ("integer", "number") and c.name != row_id
            and c.name.lower() not in fk_cols and _own_number(c.name, table.name)]
     by_low = {c.name.lower(): c for c in table.columns}
     dates: list[list[str]] = [[c.name] for c in table.columns if c.kind == "date"]
     if all(p in by_low and by_low[p].kind == "integer" for p in _DATE_PARTS):
         dates.insert(0, [by_low[p].name for p in _DATE_PARTS])
-    codes = [[c.name] for c in table.columns if c.kind == "text" and c.name.lower() in fk_cols]
+    else:  # a year alone names a season's row (the 1973 Royals); beside a month and day it is a date's part
+        dates += [[c.name] for c in table.columns if c.kind == "integer" and c.name != row_id
+                  and _words(c.name) in _YEAR_WORDS]
+    # a name before a code: "the 1973 Kansas City Royals", not the franchise code "KCR"
+    names = [[c.name] for c in table.columns if c.kind == "text" and _words(c.name)[-1:] in (["name"], ["title"])
+             and name_part(c.name) is None]
+    codes = names + [[c.name] for c in table.columns if c.kind == "text" and c.name.lower() in fk_cols]
     anchors = [[n] for n in own] + dates
+    order = [c.name for c in table.columns]
     combos: list[list[str]] = []
     for size in (2, 3):
         for first in anchors:
             for rest in itertools.combinations([u for u in anchors + codes if u != first], size - 1):
-                combo = sorted([first, *rest], key=lambda u: [c.name for c in table.columns].index(u[0]))
+                combo = sorted([first, *rest], key=lambda u: order.index(u[0]))
                 flat = [c for unit in combo for c in unit]
                 if flat not in combos and _may_be_unique(table, flat):
                     combos.append(flat)
     return combos
+
+
+def _an_id(column: str) -> bool:
+    """``playerID``, ``team_id``, ``teamIDBR``: an id, however unique, names nothing for a person."""
+    return "id" in _words(column) or re.search(r"[a-z]ID", column) is not None
+
+
+#: a column holding a year: ``year``, ``yearID`` (Lahman's), ``season``, ``fiscal_year``
+_YEAR_WORDS = (["year"], ["year", "id"], ["season"], ["fiscal", "year"], ["season", "id"])
 
 
 def _may_be_unique(table: TableInfo, columns: list[str]) -> bool:
@@ -342,12 +358,26 @@ def _own_number(column: str, table: str) -> bool:
     return words[-1] in _NUMBER_WORDS and len(words) > 1 or (len(words) == 1 and words[0] in singular)
 
 
-_FIRST = ("firstname", "first_name", "givenname", "given_name", "forename")
-_LAST = ("lastname", "last_name", "surname", "familyname", "family_name")
+#: the words of a column holding a person's first or last name, in either order (``FirstName``,
+#: ``first_name``, ``nameFirst``); the one home of this rule for naming, templates, answers and
+#: the linker. ``nameGiven`` is no first name: it holds every given name ("George Herman").
+FIRST_NAME_WORDS = (["first", "name"], ["name", "first"], ["given", "name"], ["forename"], ["firstname"],
+                    ["givenname"])
+LAST_NAME_WORDS = (["last", "name"], ["name", "last"], ["surname"], ["family", "name"], ["lastname"],
+                   ["familyname"])
+
+
+def name_part(column: str) -> str | None:
+    """``"first"`` or ``"last"`` for a column holding that part of a person's name, else None
+    (the whole name must say so: ``contactFirstName`` is a contact's, not the row's)."""
+    words = _words(column)
+    if words in FIRST_NAME_WORDS:
+        return "first"
+    return "last" if words in LAST_NAME_WORDS else None
 
 
 def name_pair(table: TableInfo) -> list[str] | None:
     """[first name column, last name column] when the table has both (a person's name)."""
-    first = [c.name for c in table.columns if c.name.lower() in _FIRST and c.kind == "text"]
-    last = [c.name for c in table.columns if c.name.lower() in _LAST and c.kind == "text"]
+    first = [c.name for c in table.columns if c.kind == "text" and name_part(c.name) == "first"]
+    last = [c.name for c in table.columns if c.kind == "text" and name_part(c.name) == "last"]
     return [first[0], last[0]] if first and last else None

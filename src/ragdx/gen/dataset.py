@@ -20,6 +20,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+from ragdx.db.schema import name_part
 from ragdx.errors import RagdxError, validated
 from ragdx.gen.qa import QAGroup
 from ragdx.gen.sql_templates import PLACEHOLDER, ParsedTemplate
@@ -139,7 +140,6 @@ def value_text(value: Any) -> str:
     return str(value)
 
 
-_FIRST_NAMES = ("firstname", "first_name", "givenname", "given_name", "forename")
 
 
 def answer_text(rows: Sequence[Sequence[Any]], columns: Sequence[str] | None = None) -> str:
@@ -149,7 +149,7 @@ def answer_text(rows: Sequence[Sequence[Any]], columns: Sequence[str] | None = N
         return value_text(rows[0][0])  # one value: no separator to choose
     sep = ", "
     # "Andrew Fuller", and a contact's "Leslie Castillo" (contactFirstName, contactLastName)
-    if columns and len(columns) == 2 and columns[0].lower().endswith(_FIRST_NAMES):
+    if columns and len(columns) == 2 and name_part(columns[0]) == "first":
         sep = " "
     return "; ".join(sep.join(value_text(v) for v in row) for row in rows)
 

@@ -254,6 +254,8 @@ def readable_name(identifier: str) -> str:
     CamelCase, snake_case and digits are split; acronyms keep their capitals (``ECTS_Credits`` ->
     ``ECTS credits``, ``Client_ID`` -> ``client ID``).
     """
+    if _SHORT_CODE.fullmatch(identifier.strip()) and identifier.strip().lower() not in _SHORT_WORDS:
+        return identifier.strip()  # "W", "HR", "2B", "ERA": a score-sheet abbreviation, as written
     tokens = _tokens(identifier)
     letters = [c for c in identifier if c.isalpha()]
     all_caps = bool(letters) and all(c.isupper() for c in letters)
@@ -271,6 +273,26 @@ def readable_name(identifier: str) -> str:
     if len(words) > 1 and words[-1] in _NUMBER_ABBREVIATIONS:
         words[-1] = "number"
     return " ".join(words)
+
+
+# A whole column name of at most three capitals (a digit may lead: "2B") is an abbreviation kept
+# as written, unless it is one of the short words all-capital schemas use ("AGE", "SEX").
+_SHORT_CODE = re.compile(r"\d?[A-Z]{1,3}")
+_SHORT_WORDS = frozenset({"age", "sex", "day", "tax", "fee", "pay", "net", "new", "old", "way", "job", "law", "art",
+                          "sum", "min", "max", "avg", "key", "tag", "row", "map", "url", "zip", "vat", "rank"})
+
+
+def abbreviated(column: str) -> bool:
+    """Whether a column's name is an abbreviation no rule can write out ("W", "HR", "2B",
+    "IPouts", "BBA"): asked as written unless ragdx.yaml's ``names: columns:`` names it."""
+    if _user_name("columns", column):
+        return False
+    name = column.strip()
+    if _SHORT_CODE.fullmatch(name) and name.lower() not in _SHORT_WORDS:
+        return True
+    # a run of two or more capitals fused with lower-case letters ("IPouts", "BAOpp") or a
+    # lower-case word without vowels ("ghome" has them; "bba" does not)
+    return bool(re.search(r"[A-Z]{2,}[a-z]", name)) and name.lower() not in _SHORT_WORDS
 
 
 def _with_unit(phrase: str) -> str:
@@ -491,6 +513,8 @@ def column_phrase(column: str) -> str:
         return event
     phrase = " ".join(_expand(phrase.split()))
     words = phrase.split()
+    if len(words) == 2 and words[0].lower() == "name" and words[1].lower() in _NAME_KINDS:
+        return f"{words[1]} name"  # "nameGiven" -> "given name", "name_full" -> "full name"
     if len(words) > 1 and words[0].lower() == "ship":
         rest = " ".join(words[1:])
         return "shipping " + COLUMN_SYNONYMS.get(rest.lower(), rest)
@@ -628,6 +652,10 @@ def composite_name(table: str, columns: list[str]) -> str | None:
             rest.remove(dated[0])
     singular = noun.lower().split()
     own = [c for c in rest if low[c] == singular[-1:] or (len(low[c]) > 1 and low[c][-1] in _NUMBER_WORDS_ALL)]
+    years = [c for c in rest if low[c] in _YEAR_WORDS]
+    named = [c for c in rest if low[c][-1:] in (["name"], ["title"])]
+    if date is None and len(years) == 1 and len(named) == 1 and len(rest) == 2:
+        return "{" + years[0] + "} {" + named[0] + "}"  # "the 1973 Kansas City Royals"
     if date is None and not own:
         return None
     codes = [c for c in rest if c not in own]
@@ -639,6 +667,9 @@ def composite_name(table: str, columns: list[str]) -> str | None:
 
 
 _NUMBER_WORDS_ALL = frozenset({"number", "no", "num", "nr"})
+_NAME_KINDS = frozenset({"given", "first", "last", "full", "display", "middle", "short", "common", "official", "legal",
+                         "family", "maiden", "nick", "birth"})
+_YEAR_WORDS = (["year"], ["year", "id"], ["season"], ["fiscal", "year"], ["season", "id"])
 
 
 def fill_name(pattern: str, values: dict[str, str]) -> str:

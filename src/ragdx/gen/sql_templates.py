@@ -25,7 +25,7 @@ from sqlglot.optimizer.scope import traverse_scope
 from ragdx.db.dialect import NEUTRAL_GLOT, dialect_named
 from ragdx.db.schema import NEAR_UNIQUE, Schema, TableInfo, natural_key_candidates
 from ragdx.errors import TemplateError
-from ragdx.gen.naming import low_words, names_a_place, relation_noun, table_words
+from ragdx.gen.naming import abbreviated, low_words, names_a_place, relation_noun, table_words
 from ragdx.gen.semantics import ColumnRef, Condition, Join, TemplateSemantics
 
 #: a table or column name a placeholder can carry: letters of any script, digits, '_', '$' and
@@ -544,6 +544,7 @@ def _resolve_column(column: exp.Column, scope, schema: Schema, fail) -> tuple[st
 
 _SURROGATE = re.compile(r"(^|_)(id|uuid|guid|pk|key|hash|token|password|salt|checksum)$", re.I)
 _CAMEL_ID = re.compile(r"[a-z0-9](Id|ID|Uuid|UUID|Key|Pk|PK)$")
+_ID_INSIDE = re.compile(r"[a-z]ID(?![a-z])|[a-z]ID[a-z]")
 _BOOKKEEPING = re.compile(r"^(created|updated|modified|deleted|inserted)(_?at|_?on|_?date)?$|^row_?version$",
                           re.I)
 _NAME_LIKE = re.compile(r"(^|_)(name|title|label|code)$|[a-z](Name|Title|Label|Code)$", re.I)
@@ -561,6 +562,10 @@ def is_surrogate(table: TableInfo, column: str) -> bool:
     col = table.column(column)
     if table.declared_key and col.name in table.declared_key:
         return False
+    if low_words(col.name) in (["year", "id"], ["season", "id"]) and col.kind == "integer":
+        return False  # Lahman's yearID holds the year 1973, not an id
+    if _ID_INSIDE.search(col.name):
+        return True  # "teamIDBR", "teamIDretro": another system's id for the row, a code
     if _SURROGATE.search(col.name) or _CAMEL_ID.search(col.name) or _BOOKKEEPING.match(col.name):
         return True
     return col.primary_key and len(table.primary_key) == 1 and col.kind in ("integer", "number") \
@@ -596,6 +601,8 @@ def name_rank(table: TableInfo, column: str) -> int | None:
     if len(words) >= 2 and words[-1] in ("name", "title", "label", "description") \
             and words[:-1] in _entity_words(table):
         return 0
+    if len(words) == 2 and words[0] == "name" and words[1] in _COMPANY:
+        return 1  # "name_full", "nameDisplay": the full name, its words the other way round
     if words[-1] != "name":
         return None
     if words[0] in _COMPANY:
@@ -684,7 +691,8 @@ def lookup_keys(table: TableInfo) -> list[str]:
             # flight number and date), or is not named at all (issue 22 item 2)
             return natural_key(table)
         return [pk[0]]
-    return []
+    # a key of codes (Lahman's Teams: yearID, lgID, teamID): named by a name in a year, if measured
+    return natural_key(table)
 
 
 _ROW_IDS = (["id"], ["pk"], ["rowid"], ["row", "id"], ["uid"], ["key"], ["oid"])
@@ -781,6 +789,14 @@ def left_out_reason(table: TableInfo, column: str) -> str | None:
         # the key other tables join on ('K-01'), where people name the row otherwise (by city)
         return f"key code: the row is named by {', '.join(lookup_keys(table))}"
     return None
+
+
+def abbreviated_columns(schema: Schema) -> list[tuple[str, str]]:
+    """(table, column) of the columns the default templates ask about under a name no rule can
+    write out ("W", "HR", "2B", "IPouts"), so that ``ragdx templates sql`` can say to name them in
+    ``ragdx.yaml`` (``names: columns:``) before questions are generated with them."""
+    return [(t.name, c.name) for t in schema.tables.values() if t.rows for c in t.columns
+            if abbreviated(c.name) and _answerable(t, c.name) and left_out_reason(t, c.name) is None]
 
 
 def left_out_columns(schema: Schema) -> list[tuple[str, str, str]]:

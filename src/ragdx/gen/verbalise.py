@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ragdx.db.schema import FIRST_NAME_WORDS, LAST_NAME_WORDS
 from ragdx.gen.naming import (
     COMPANY_WORDS,
     ROLE_NOUNS,
@@ -87,8 +88,8 @@ BUILTIN_STYLES: dict[str, str] = {
 }
 
 
-_FIRST_NAME = (["first", "name"], ["given", "name"], ["forename"])
-_LAST_NAME = (["last", "name"], ["surname"], ["family", "name"])
+_FIRST_NAME = FIRST_NAME_WORDS  # one home: ragdx.db.schema
+_LAST_NAME = LAST_NAME_WORDS
 
 
 # --------------------------------------------------------------------------- column roles

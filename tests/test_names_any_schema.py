@@ -1,0 +1,123 @@
+"""Issue 22 items 1-2 on a schema written the way a sports statistics database is (names in
+``nameFirst``/``nameLast``, ``name_full``, years in ``yearID``, a team named by its name in a
+season, score-sheet abbreviations, other systems' codes in ``teamIDBR``): every table with a way
+to name its rows is asked about, by that name; nothing is asked under a code."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import ragdx
+from ragdx.db import connect, inspect_schema
+from ragdx.db.schema import name_pair, name_part
+from ragdx.gen.naming import abbreviated, column_phrase, composite_name, readable_name
+from ragdx.gen.sql_templates import is_surrogate, lookup_keys
+
+TEAMS = ["Kansas City Royals", "New York Mets", "Boston Red Sox", "Chicago Cubs"]
+
+
+def _build(path: Path) -> Path:
+    con = sqlite3.connect(path)
+    con.executescript("""
+        CREATE TABLE People (playerID TEXT PRIMARY KEY, nameFirst TEXT, nameLast TEXT, nameGiven TEXT,
+            birthCity TEXT, weight INTEGER);
+        CREATE TABLE Schools (schoolID TEXT PRIMARY KEY, name_full TEXT, city TEXT);
+        CREATE TABLE Teams (yearID INTEGER, lgID TEXT, teamID TEXT, name TEXT, park TEXT, W INTEGER, HR INTEGER,
+            "2B" INTEGER, teamIDBR TEXT, PRIMARY KEY (yearID, lgID, teamID));
+    """)
+    con.executemany("INSERT INTO People VALUES (?, ?, ?, ?, ?, ?)", [
+        (f"p{i:03d}", first, last, f"{first} Lee", city, 160 + i)
+        for i, (first, last, city) in enumerate(
+            (f, surname, c) for f in ("Babe", "Lou", "Ty", "Hank", "Cy") for surname, c in
+            (("Ruth", "Baltimore"), ("Gehrig", "New York"), ("Cobb", "Narrows"), ("Aaron", "Mobile")))])
+    # two schools share a name out of 30: a name nearly unique still names its rows
+    con.executemany("INSERT INTO Schools VALUES (?, ?, ?)",
+                    [(f"s{i}", "Trinity University" if i in (1, 2) else f"School {i} College",
+                      ("Austin", "Waco")[i % 2]) for i in range(30)])
+    rows = []
+    for year in range(1970, 1980):
+        for i, name in enumerate(TEAMS):
+            rows.append((year, "AL" if i % 2 else "NL", name.split()[-1][:3].upper(), name, f"{name} Park",
+                         70 + (year + i) % 20, 100 + i * 7 + year % 9, 200 + i + year % 13, f"B{i}{year}"))
+    con.executemany("INSERT INTO Teams VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    con.commit()
+    con.close()
+    return path
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory) -> Path:
+    return _build(tmp_path_factory.mktemp("league") / "league.sqlite")
+
+
+@pytest.fixture(scope="module")
+def schema(db):
+    engine = connect(f"sqlite:///{db}")
+    try:
+        yield inspect_schema(engine)
+    finally:
+        engine.dispose()
+
+
+def test_name_parts_in_either_order_and_one_home():
+    assert [name_part(c) for c in ("nameFirst", "nameLast", "FirstName", "surname", "nameGiven",
+                                   "contactFirstName")] == ["first", "last", "first", "last", None, None]
+    assert column_phrase("nameGiven") == "given name" and column_phrase("name_full") == "full name"
+
+
+def test_every_table_is_named_by_what_names_it(schema):
+    assert name_pair(schema.table("People")) == ["nameFirst", "nameLast"]
+    assert lookup_keys(schema.table("People")) == ["nameFirst", "nameLast"]
+    assert lookup_keys(schema.table("Schools")) == ["name_full"]  # 29 of 30 distinct
+    teams = schema.table("Teams")
+    assert lookup_keys(teams) == ["yearID", "name"]  # measured: a name in a season
+    assert teams.tuple_distinct["yearID,name"] == teams.rows
+    assert composite_name("Teams", ["yearID", "name"]) == "{yearID} {name}"
+
+
+def test_years_are_years_and_other_systems_ids_are_codes(schema):
+    teams = schema.table("Teams")
+    assert not is_surrogate(teams, "yearID")
+    assert is_surrogate(teams, "teamIDBR") and is_surrogate(teams, "lgID")
+
+
+def test_abbreviations_are_kept_as_written_and_flagged():
+    assert [readable_name(c) for c in ("HR", "2B", "W", "AGE")] == ["HR", "2B", "W", "age"]
+    assert abbreviated("HR") and abbreviated("2B") and abbreviated("IPouts")
+    assert not abbreviated("AGE") and not abbreviated("birthCity") and not abbreviated("name")
+
+
+def test_questions_name_players_teams_and_schools_and_never_ask_a_code(db, tmp_path):
+    out = ragdx.generate_dataset(f"sqlite:///{db}", tmp_path / "ds", styles=["interrogative"], max_groups=0)
+    records = [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()]
+    tables = {r["table"] for r in records}
+    assert tables == {"People", "Schools", "Teams"}
+    con = sqlite3.connect(db)
+    for r in records:
+        q, p = r["query"], r["params"]
+        assert "IDBR" not in q and "ID" not in q.replace("'", " ").split(), q
+        if r["table"] == "Teams":
+            assert f"the {p['Teams.yearID']} {p['Teams.name']}" in q, q
+            (value,) = con.execute(f'SELECT "{r["answer_columns"][0]}" FROM Teams WHERE yearID = ? AND name = ?',
+                                   (p["Teams.yearID"], p["Teams.name"])).fetchone()
+            assert r["answer_rows"] == [[value]], q
+        if r["table"] == "People":
+            assert f"{p['People.nameFirst']} {p['People.nameLast']}" in q, q
+    con.close()
+
+
+def test_templates_sql_says_which_names_are_abbreviated(db, tmp_path):
+    env = {**os.environ, "COLUMNS": "300", "NO_COLOR": "1"}
+    done = subprocess.run([sys.executable, "-m", "ragdx.cli", "templates", "sql", "--db", f"sqlite:///{db}", "-o",
+                           str(tmp_path / "sql.yaml")], capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    said = " ".join(done.stdout.split())
+    assert "column names look abbreviated" in said
+    assert "Teams.HR" in said and "Teams.2B" in said and "Teams.W" in said and "Teams.park" not in said
