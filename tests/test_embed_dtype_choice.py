@@ -73,3 +73,24 @@ def test_the_model_loads_in_float32_with_one_warning_line_when_bfloat16_cannot_b
 def test_cache_info_shows_what_bfloat16_runs_in_here(no_native_bf16, tmp_path):
     info = cache_info(tmp_path)
     assert info["bfloat16"]["runs_in"] == "float32" and "no native bfloat16" in info["bfloat16"]["reason"]
+
+
+def test_auto_keeps_float32_on_a_gpu_where_bfloat16_was_measured_slower(monkeypatch):
+    # an H100 ran MiniLM's questions at 0.83-0.89x float32's rate in bfloat16 (results/embed_dtype.md):
+    # auto must not choose what was measured slower; bfloat16 by name is still the user's to ask for
+    monkeypatch.setattr(embed, "_torch_cuda_bf16", lambda device: True)
+    auto = choose_dtype("auto", "cuda")
+    assert auto.dtype == "float32" and "GPU" in auto.reason
+    assert choose_dtype("bfloat16", "cuda").dtype == "bfloat16"
+    monkeypatch.setattr(embed, "_torch_cuda_bf16", lambda device: False)
+    assert choose_dtype("bfloat16", "cuda:0").dtype == "float32"
+
+
+@pytest.mark.slow
+def test_float32_asked_runs_in_float32_even_for_a_model_saved_in_float16(tmp_path):
+    import torch
+
+    model = Embedder(cache_dir=None)._load()
+    model.half().save(str(tmp_path / "half"))
+    loaded = Embedder(cache_dir=None, model_path=str(tmp_path / "half"), dtype="float32")._load()
+    assert next(loaded.parameters()).dtype == torch.float32  # as its cache key says
