@@ -76,15 +76,17 @@ def test_readme_counts_match_the_file(n):
 @sample
 def test_writer_script_reproduces_the_file(n, tmp_path):
     # replies.jsonl is the hand-written entries' output; a hand edit of one without the other would fail here
+    folder = CORPORA / f"abstention_replies_{n}"
     script = tmp_path / "write_replies.py"
-    script.write_text((CORPORA / f"abstention_replies_{n}" / "write_replies.py").read_text(encoding="utf-8"), encoding="utf-8")
+    script.write_text((folder / "write_replies.py").read_text(encoding="utf-8"), encoding="utf-8")
     subprocess.run([sys.executable, str(script)], check=True)
-    assert (tmp_path / "replies.jsonl").read_bytes() == (CORPORA / f"abstention_replies_{n}" / "replies.jsonl").read_bytes()
+    assert (tmp_path / "replies.jsonl").read_bytes() == (folder / "replies.jsonl").read_bytes()
 
 
 @sample
 def test_score_py_rejects_a_missing_prediction(n, tmp_path):
     preds = tmp_path / "p.jsonl"
     preds.write_text("".join(json.dumps({"id": r["id"], "label": r["label"]}) + "\n" for r in rows(n)[:-1]))
-    out = subprocess.run([sys.executable, str(CORPORA / f"abstention_replies_{n}" / "score.py"), str(preds)], capture_output=True, text=True)
+    score = CORPORA / f"abstention_replies_{n}" / "score.py"
+    out = subprocess.run([sys.executable, str(score), str(preds)], capture_output=True, text=True)
     assert out.returncode == 2 and f"no prediction for r{n}-200" in out.stderr
