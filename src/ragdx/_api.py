@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from ragdx.errors import RagdxError
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ragdx.config import Config
     from ragdx.evaluate.compare import Comparison
     from ragdx.evaluate.config import EvaluationConfig, JudgeSpec
     from ragdx.evaluate.judges import Judge
@@ -50,7 +51,7 @@ def generate_dataset(db: str, out: str | Path, options: GenOptions | None = None
                      method: Literal["set", "per-combination"] | None = None, unbalanced: bool | None = None,
                      kinds: Sequence[str] | None = None, refusals: int | None = None,
                      refusal_kinds: Sequence[str] | None = None, conversations: int | None = None,
-                     overwrite: bool = False) -> Path:
+                     config: Config | str | Path | None = None, overwrite: bool = False) -> Path:
     """The GRAMMAR stages on a database, offline: SQL templates (``OUT-templates/sql.yaml``),
     text templates in ``styles`` (``n`` per template and style), and the dataset in ``out``.
     With ``kb``, the knowledge base is rendered there first (leaving out ``omit`` columns and
@@ -58,9 +59,9 @@ def generate_dataset(db: str, out: str | Path, options: GenOptions | None = None
     Templates files are merged on re-runs, never overwritten. Returns the dataset directory.
 
     The options are ``ragdx gen``'s, with its defaults (those of ragdx.yaml's ``gen:`` section,
-    :class:`ragdx.config.GenConfig`; no ragdx.yaml is read here), built by the same
-    :func:`ragdx.gen.options.gen_options`: a keyword left None takes ``options``' value, else the
-    default. A project's file: ``generate_dataset(db, out, gen_options(load_config("ragdx.yaml")))``.
+    :class:`ragdx.config.GenConfig`; no ragdx.yaml is read unless ``config`` names one), built by
+    the same :func:`ragdx.gen.options.gen_options`: a keyword left None takes ``options``' value,
+    else the default. A project's file: ``generate_dataset(db, out, config="ragdx.yaml")``.
     ``max_groups`` caps the semantic groups per SQL template (a seeded sample; default 25, as
     ``--max-groups-per-template``): pass ``max_groups=0`` for every group. ``null_answers`` (default
     ``"drop"``), ``multi_answer`` and ``unanswerable`` (``"drop"``), ``method`` (``"set"``),
@@ -70,38 +71,44 @@ def generate_dataset(db: str, out: str | Path, options: GenOptions | None = None
     default), ``refusals`` / ``refusal_kinds`` (questions to decline, paired with answerable ones;
     0 by default) and ``conversations`` (multi-turn conversations per walk of the schema's relations;
     0 by default) are ``--kind``, ``--refusals``, ``--refusal-kind`` and ``--conversations``.
+    ``config``: a project's ``ragdx.yaml`` (its path, or :func:`ragdx.config.load_config`'s result):
+    its ``keys:``, ``names:`` and ``ask:`` shape the questions as they do ``ragdx gen``'s, and its
+    ``gen:`` section gives the defaults when ``options`` is None.
     A bad value raises one line naming the keyword,
     before the database is opened. The manifest records the database URL without its password."""
+    from ragdx.config import Config, load_config
     from ragdx.gen.options import gen_options
 
-    options = gen_options(options, dict(styles=styles, n=n, per_group=per_group, max_groups_per_template=max_groups,
-                                     seed=seed, null_answers=null_answers, multi_answer=multi_answer,
-                                     unanswerable=unanswerable, method=method, unbalanced=unbalanced,
-                                     kinds=kinds, refusals=refusals, refusal_kinds=refusal_kinds,
-                                     conversations=conversations),
-                          names=_GEN_KEYWORDS)
+    if config is not None and not isinstance(config, Config):
+        config = load_config(Path(config))
+    given = dict(styles=styles, n=n, per_group=per_group, max_groups_per_template=max_groups, seed=seed,
+                 null_answers=null_answers, multi_answer=multi_answer, unanswerable=unanswerable, method=method,
+                 unbalanced=unbalanced, kinds=kinds, refusals=refusals, refusal_kinds=refusal_kinds,
+                 conversations=conversations)
+    options = gen_options(options if options is not None else config, given, names=_GEN_KEYWORDS)
     out = Path(out)
     if out.exists() and any(out.iterdir()) and not overwrite:
         raise RagdxError("exists; pass overwrite=True to replace it", source=str(out))
-    return _generate(db, out, Path(kb) if kb is not None else None, tuple(omit), tuple(omit_tables), options)
+    return _generate(db, out, Path(kb) if kb is not None else None, tuple(omit), tuple(omit_tables), options,
+                     config)
 
 
 def _generate(db: str, out: Path, kb: Path | None, omit: tuple[str, ...], omit_tables: tuple[str, ...],
-              options: GenOptions) -> Path:
+              options: GenOptions, config: Config | None) -> Path:
     from ragdx.config import Config
-    from ragdx.db import connect, inspect_schema
     from ragdx.db.engine import safe_url
-    from ragdx.gen.pipeline import build_dataset, load_parsed, sql_stage, text_stage, write
+    from ragdx.gen.pipeline import build_dataset, load_parsed, open_database, sql_stage, text_stage, write
     from ragdx.gen.refusals import refusal_plan
     from ragdx.gen.text_templates import read_text_templates
     from ragdx.kb.render import omitted_in, read_facts, render_kb
 
     # the text templates are made in the styles asked for, else ragdx.yaml's default ones (short, long)
     styles = options.styles or tuple(Config().text_templates.styles)
-    engine = connect(db)
     shown = safe_url(db)  # as `ragdx gen` writes it: no password in a manifest or a message
+    # as `ragdx gen` opens it: read-only, with ragdx.yaml's keys, names and asked columns (and,
+    # without a config, none of an earlier project's names)
+    engine, schema = open_database(db, config)
     try:
-        schema = inspect_schema(engine)
         facts = None
         if kb is not None:
             if not (kb / "documents.jsonl").exists():

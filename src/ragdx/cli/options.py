@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from ragdx.errors import RagdxError
+from ragdx.gen.pipeline import open_database  # noqa: F401  (the commands' import; its home is the pipeline)
 
 ConfigOpt = Annotated[Path | None, typer.Option("--config", "-c", help="Project config (default ./ragdx.yaml).")]
 DbOpt = Annotated[str | None, typer.Option("--db", help="Database URL (sqlite:///f.db, postgresql://…, mysql://…).")]
@@ -43,48 +44,6 @@ def database_url(cli: str | None, cfg) -> str:
     if not url:
         raise RagdxError("no database: pass --db URL or set 'database:' in ragdx.yaml", field="database")
     return url
-
-
-def _declare_names(schema, names, source) -> None:
-    """ragdx.yaml's ``names:`` for this database, each name checked against the schema (a typo is
-    an error, never a silently ignored noun); without it, the derived nouns (a previous project's
-    words must not carry over)."""
-    from ragdx.config import DEFAULT_CONFIG
-    from ragdx.errors import TemplateError
-    from ragdx.gen.naming import declare_names
-
-    if names is None:
-        declare_names()
-        return
-    columns = {c.name.lower() for t in schema.tables.values() for c in t.columns}
-    fks = {col.lower() for t in schema.tables.values() for fk in t.foreign_keys for col in fk.columns}
-    tables = {t.lower() for t in schema.tables}
-    for kind, known, what in (("tables", tables, "table"), ("columns", columns, "column"),
-                              ("relations", fks, "foreign-key column")):
-        for name in getattr(names, kind):
-            if name.lower() not in known:
-                raise TemplateError(f"no {what} '{name}' in the database", source=str(source or DEFAULT_CONFIG),
-                                    field=f"names.{kind}.{name}")
-    declare_names(names.tables, names.columns, names.relations)
-
-
-def open_database(url: str, cfg=None):
-    """A read-only engine and the schema measured from it, with the look-up keys ragdx.yaml declares."""
-    from ragdx.db import connect, inspect_schema
-
-    engine = connect(url, read_only=True)
-    schema = inspect_schema(engine)
-    if cfg is not None and cfg.keys:
-        # look-up keys declared in ragdx.yaml override the inferred ones
-        from ragdx.config import DEFAULT_CONFIG
-
-        schema.declare_keys(cfg.keys, source=str(getattr(cfg, "source", None) or DEFAULT_CONFIG))
-    _declare_names(schema, getattr(cfg, "names", None), getattr(cfg, "source", None))
-    if cfg is not None and getattr(cfg, "ask", None):
-        from ragdx.config import DEFAULT_CONFIG
-
-        schema.declare_asked(cfg.ask, source=str(getattr(cfg, "source", None) or DEFAULT_CONFIG))
-    return engine, schema
 
 
 def llm_client(cfg, dry_run: bool, needed: bool):

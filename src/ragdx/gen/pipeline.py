@@ -52,6 +52,60 @@ class SqlStageResult:
     already_imported: list[SqlTemplate] = field(default_factory=list)
 
 
+# ----------------------------------------------------------------------------- the database
+
+
+def _declare_names(schema, names, source) -> None:
+    """ragdx.yaml's ``names:`` for this database, each name checked against the schema (a typo is
+    an error, never a silently ignored noun); without it, the derived nouns (a previous project's
+    words must not carry over)."""
+    from ragdx.config import DEFAULT_CONFIG
+    from ragdx.gen.naming import declare_names
+
+    if names is None:
+        declare_names()
+        return
+    columns = {c.name.lower() for t in schema.tables.values() for c in t.columns}
+    fks = {col.lower() for t in schema.tables.values() for fk in t.foreign_keys for col in fk.columns}
+    tables = {t.lower() for t in schema.tables}
+    for kind, known, what in (("tables", tables, "table"), ("columns", columns, "column"),
+                              ("relations", fks, "foreign-key column")):
+        for name in getattr(names, kind):
+            if name.lower() not in known:
+                raise TemplateError(f"no {what} '{name}' in the database", source=str(source or DEFAULT_CONFIG),
+                                    field=f"names.{kind}.{name}")
+    declare_names(names.tables, names.columns, names.relations)
+
+
+def open_database(url: str, cfg=None):
+    """A read-only engine and the schema measured from it, with what ragdx.yaml declares of it
+    (``keys:``, ``names:``, ``ask:``): the one place both the commands and
+    :func:`ragdx.generate_dataset` open a database, so both ask the same questions."""
+    from ragdx.db import connect, inspect_schema
+
+    engine = connect(url, read_only=True)
+    try:
+        schema = inspect_schema(engine)
+        _declare_schema(schema, cfg)
+    except BaseException:
+        engine.dispose()
+        raise
+    return engine, schema
+
+
+def _declare_schema(schema: Schema, cfg) -> None:
+    if cfg is not None and cfg.keys:
+        # look-up keys declared in ragdx.yaml override the inferred ones
+        from ragdx.config import DEFAULT_CONFIG
+
+        schema.declare_keys(cfg.keys, source=str(getattr(cfg, "source", None) or DEFAULT_CONFIG))
+    _declare_names(schema, getattr(cfg, "names", None), getattr(cfg, "source", None))
+    if cfg is not None and getattr(cfg, "ask", None):
+        from ragdx.config import DEFAULT_CONFIG
+
+        schema.declare_asked(cfg.ask, source=str(getattr(cfg, "source", None) or DEFAULT_CONFIG))
+
+
 def sql_stage(engine: Engine, schema: Schema, out: Path, *, method: str = "schema", llm=None,
               targets: Sequence[Sequence[str]] = (), requirements: Sequence[str] = (),
               imports: Sequence[Path] = (), derive: bool | None = None) -> SqlStageResult:
