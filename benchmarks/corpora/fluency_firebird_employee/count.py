@@ -133,9 +133,9 @@ def count(records_path: Path) -> dict:
                 hits[word] = bool(rx.search(rec["query"]))
             hits["question: any key-column noun"] = any(rx.search(rec["query"]) for rx in KEY_WORDS.values())
             for key, hit in hits.items():
+                for bucket in (rec["style"], "all"):
+                    per[bucket][key] += int(hit)  # zeros kept: a target count of 0 is printed, not left out
                 if hit:
-                    for bucket in (rec["style"], "all"):
-                        per[bucket][key] += 1
                     if key != "records" and len(examples[key]) < 3:
                         examples[key].append(f"{rec['query']}  -> {rec['answer_text']}")
     return {"counts": {k: dict(v) for k, v in per.items()}, "examples": dict(examples)}
