@@ -278,8 +278,10 @@ def _profile(conn: sa.Connection, table: TableInfo) -> None:
 NEAR_UNIQUE = 0.95
 #: at most this many column tuples are measured per table (each is one scan)
 _MAX_MEASURED = 8
-_DATE_PARTS = ("year", "month", "day")
-_NUMBER_WORDS = ("number", "no", "num", "nr")
+#: a date kept in three integer columns, named so
+DATE_PARTS = ("year", "month", "day")
+#: the last word of a column holding a row's own number (``invoice_no``, ``order_number``)
+NUMBER_WORDS = ("number", "no", "num", "nr")
 
 
 def _words(identifier: str) -> list[str]:
@@ -305,11 +307,11 @@ def natural_key_candidates(table: TableInfo) -> list[list[str]]:
            and c.name.lower() not in fk_cols and _own_number(c.name, table.name)]
     by_low = {c.name.lower(): c for c in table.columns}
     dates: list[list[str]] = [[c.name] for c in table.columns if c.kind == "date"]
-    if all(p in by_low and by_low[p].kind == "integer" for p in _DATE_PARTS):
-        dates.insert(0, [by_low[p].name for p in _DATE_PARTS])
+    if all(p in by_low and by_low[p].kind == "integer" for p in DATE_PARTS):
+        dates.insert(0, [by_low[p].name for p in DATE_PARTS])
     else:  # a year alone names a season's row (the 1973 Royals); beside a month and day it is a date's part
         dates += [[c.name] for c in table.columns if c.kind == "integer" and c.name != row_id
-                  and _words(c.name) in _YEAR_WORDS]
+                  and _words(c.name) in YEAR_WORDS]
     # a name before a code: "the 1973 Kansas City Royals", not the franchise code "KCR"
     names = [[c.name] for c in table.columns if c.kind == "text" and _words(c.name)[-1:] in (["name"], ["title"])
              and name_part(c.name) is None]
@@ -333,7 +335,7 @@ def _an_id(column: str) -> bool:
 
 
 #: a column holding a year: ``year``, ``yearID`` (Lahman's), ``season``, ``fiscal_year``
-_YEAR_WORDS = (["year"], ["year", "id"], ["season"], ["fiscal", "year"], ["season", "id"])
+YEAR_WORDS = (["year"], ["year", "id"], ["season"], ["fiscal", "year"], ["season", "id"])
 
 
 def _may_be_unique(table: TableInfo, columns: list[str]) -> bool:
@@ -355,7 +357,7 @@ def _own_number(column: str, table: str) -> bool:
         return False
     noun = table_words[-1] if table_words else ""
     singular = {noun, noun[:-1] if noun.endswith("s") else noun, noun[:-2] if noun.endswith("es") else noun}
-    return words[-1] in _NUMBER_WORDS and len(words) > 1 or (len(words) == 1 and words[0] in singular)
+    return words[-1] in NUMBER_WORDS and len(words) > 1 or (len(words) == 1 and words[0] in singular)
 
 
 #: the words of a column holding a person's first or last name, in either order (``FirstName``,

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import re
 
+from ragdx.db.schema import DATE_PARTS, NUMBER_WORDS, YEAR_WORDS
+
 __all__ = ["COLUMN_SYNONYMS", "PLACE_WORDS", "RELATION_SYNONYMS", "column_phrase", "declare_names", "low_words",
            "names_a_place",
            "plural_phrase", "readable_entity", "readable_name", "relation_noun", "starts_with_table", "table_words"]
@@ -290,8 +292,7 @@ def abbreviated(column: str) -> bool:
     name = column.strip()
     if _SHORT_CODE.fullmatch(name) and name.lower() not in _SHORT_WORDS:
         return True
-    # a run of two or more capitals fused with lower-case letters ("IPouts", "BAOpp") or a
-    # lower-case word without vowels ("ghome" has them; "bba" does not)
+    # a run of two or more capitals fused with lower-case letters ("IPouts", "BAOpp")
     return bool(re.search(r"[A-Z]{2,}[a-z]", name)) and name.lower() not in _SHORT_WORDS
 
 
@@ -627,9 +628,6 @@ def _verbal_relation(low: list[str], entity: str) -> str | None:
 
 # --------------------------------------------------------------------------- names of several columns
 
-_DATE_PARTS = ("year", "month", "day")
-
-
 def composite_name(table: str, columns: list[str]) -> str | None:
     """How a person names a row by several of its columns, as a pattern with ``{column}``
     slots, or None when the columns are no such name: a flight by its carrier, number and date
@@ -639,7 +637,7 @@ def composite_name(table: str, columns: list[str]) -> str | None:
     (issue 22 item 2: a table keyed by a row number is named by what names it)."""
     noun = readable_entity(table)
     low = {c: low_words(c) for c in columns}
-    parts = {w[0]: c for c, w in low.items() if len(w) == 1 and w[0] in _DATE_PARTS}
+    parts = {w[0]: c for c, w in low.items() if len(w) == 1 and w[0] in DATE_PARTS}
     date = None
     rest = list(columns)
     if len(parts) == 3:
@@ -651,8 +649,8 @@ def composite_name(table: str, columns: list[str]) -> str | None:
             date = "{" + dated[0] + "}"
             rest.remove(dated[0])
     singular = noun.lower().split()
-    own = [c for c in rest if low[c] == singular[-1:] or (len(low[c]) > 1 and low[c][-1] in _NUMBER_WORDS_ALL)]
-    years = [c for c in rest if low[c] in _YEAR_WORDS]
+    own = [c for c in rest if low[c] == singular[-1:] or (len(low[c]) > 1 and low[c][-1] in NUMBER_WORDS)]
+    years = [c for c in rest if low[c] in YEAR_WORDS]
     named = [c for c in rest if low[c][-1:] in (["name"], ["title"])]
     if date is None and len(years) == 1 and len(named) == 1 and len(rest) == 2:
         return "{" + years[0] + "} {" + named[0] + "}"  # "the 1973 Kansas City Royals"
@@ -666,10 +664,8 @@ def composite_name(table: str, columns: list[str]) -> str | None:
     return f"{noun} with {attrs}{on}" if attrs else f"{noun}{on}"
 
 
-_NUMBER_WORDS_ALL = frozenset({"number", "no", "num", "nr"})
 _NAME_KINDS = frozenset({"given", "first", "last", "full", "display", "middle", "short", "common", "official", "legal",
                          "family", "maiden", "nick", "birth"})
-_YEAR_WORDS = (["year"], ["year", "id"], ["season"], ["fiscal", "year"], ["season", "id"])
 
 
 def fill_name(pattern: str, values: dict[str, str]) -> str:
