@@ -10,7 +10,6 @@ from typing import Annotated
 import typer
 
 from ragdx.errors import RagdxError
-from ragdx.gen.pipeline import open_database  # noqa: F401  (the commands' import; its home is the pipeline)
 
 ConfigOpt = Annotated[Path | None, typer.Option("--config", "-c", help="Project config (default ./ragdx.yaml).")]
 DbOpt = Annotated[str | None, typer.Option("--db", help="Database URL (sqlite:///f.db, postgresql://…, mysql://…).")]
@@ -44,6 +43,14 @@ def database_url(cli: str | None, cfg) -> str:
     if not url:
         raise RagdxError("no database: pass --db URL or set 'database:' in ragdx.yaml", field="database")
     return url
+
+
+def open_database(url: str, cfg=None):
+    """:func:`ragdx.gen.pipeline.open_database` (the one way both faces open a database), imported
+    only when a command opens one: ``ragdx --help`` must not load SQLAlchemy."""
+    from ragdx.gen.pipeline import open_database as open_
+
+    return open_(url, cfg)
 
 
 def llm_client(cfg, dry_run: bool, needed: bool):
