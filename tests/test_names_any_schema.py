@@ -121,3 +121,59 @@ def test_templates_sql_says_which_names_are_abbreviated(db, tmp_path):
     said = " ".join(done.stdout.split())
     assert "column names look abbreviated" in said
     assert "Teams.HR" in said and "Teams.2B" in said and "Teams.W" in said and "Teams.park" not in said
+
+
+def _company(path: Path) -> Path:
+    """An HR schema written the way Firebird's sample is: a department's name in a column named
+    like its table, a manager by ``mngr_no``, a contact by ``contact_first``/``contact_last``, a
+    ``full_name`` beside first and last name, a budget per ``fiscal_year``."""
+    con = sqlite3.connect(path)
+    con.executescript("""
+        CREATE TABLE employee (emp_no INTEGER PRIMARY KEY, first_name TEXT, last_name TEXT, full_name TEXT,
+            salary INTEGER);
+        CREATE TABLE department (dept_no TEXT PRIMARY KEY, department TEXT UNIQUE, location TEXT,
+            mngr_no INTEGER REFERENCES employee (emp_no));
+        CREATE TABLE customer (cust_no INTEGER PRIMARY KEY, customer TEXT UNIQUE, contact_first TEXT,
+            contact_last TEXT, city TEXT);
+        CREATE TABLE budget (fiscal_year INTEGER, dept_no TEXT REFERENCES department (dept_no), amount INTEGER,
+            PRIMARY KEY (fiscal_year, dept_no));
+    """)
+    people = [("Robert", "Nelson"), ("Bruce", "Young"), ("Kim", "Lambert"), ("Leslie", "Johnson"), ("Phil", "Forest")]
+    con.executemany("INSERT INTO employee VALUES (?, ?, ?, ?, ?)",
+                    [(i + 1, f, la, f"{la}, {f}", 40000 + 1000 * i) for i, (f, la) in enumerate(people)])
+    depts = ["Marketing", "Finance", "Engineering", "Sales and Marketing"]
+    con.executemany("INSERT INTO department VALUES (?, ?, ?, ?)",
+                    [(f"{100 + 10 * i}", d, ("Monterey", "Burlington")[i % 2], i + 1) for i, d in enumerate(depts)])
+    con.executemany("INSERT INTO customer VALUES (?, ?, ?, ?, ?)",
+                    [(1001, "Signature Design", "Dale J.", "Little", "San Diego"),
+                     (1002, "Dallas Technologies", "Glen", "Brown", "Dallas"),
+                     (1003, "Buttle, Griffith and Co.", "James", "Buttle", "Boston")])
+    con.executemany("INSERT INTO budget VALUES (?, ?, ?)",
+                    [(y, f"{100 + 10 * i}", 1000 * (i + y % 5)) for y in (1993, 1994) for i in range(4)])
+    con.commit()
+    con.close()
+    return path
+
+
+def test_a_company_schema_names_rows_and_people_as_a_person_would(tmp_path):
+    from ragdx.gen.sql_templates import left_out_reason
+
+    db = _company(tmp_path / "company.sqlite")
+    engine = connect(f"sqlite:///{db}")
+    try:
+        schema = inspect_schema(engine)
+    finally:
+        engine.dispose()
+    assert lookup_keys(schema.table("department")) == ["department"]  # its name, not dept_no '100'
+    assert lookup_keys(schema.table("customer")) == ["customer"]
+    assert "another form" in left_out_reason(schema.table("employee"), "full_name")
+    assert left_out_reason(schema.table("budget"), "fiscal_year") is None  # a year, not a line number
+    out = ragdx.generate_dataset(f"sqlite:///{db}", tmp_path / "ds", styles=["interrogative"], max_groups=0)
+    records = [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()]
+    queries = " ".join(r["query"] for r in records)
+    assert "the department 'Marketing'" in queries and "with department" not in queries
+    assert "MNGR" not in queries and "the manager of the department" in queries
+    contacts = [r for r in records if r["answer_columns"] == ["contact_first", "contact_last"]]
+    assert contacts and all("contact person" in r["query"] for r in contacts)
+    assert {r["answer_text"] for r in contacts} >= {"Glen Brown", "Dale J. Little"}  # one name, no comma
+    assert not any(r["answer_columns"] == ["full_name"] for r in records)

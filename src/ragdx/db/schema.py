@@ -378,6 +378,22 @@ def name_part(column: str) -> str | None:
     return "last" if words in LAST_NAME_WORDS else None
 
 
+def role_name_part(column: str) -> tuple[tuple[str, ...], str] | None:
+    """(role, ``"first"`` or ``"last"``) for a column holding part of the name of a person in a
+    role (``contactFirstName``, ``contact_first``: the contact's), else None; the row's own name
+    (no role) is :func:`name_part`'s."""
+    words = _words(column)
+    for n in (2, 1):
+        role, tail = words[:-n], words[-n:]
+        if not role:
+            continue
+        if tail in FIRST_NAME_WORDS or tail == ["first"]:
+            return tuple(role), "first"
+        if tail in LAST_NAME_WORDS or tail == ["last"]:
+            return tuple(role), "last"
+    return None
+
+
 def name_pair(table: TableInfo) -> list[str] | None:
     """[first name column, last name column] when the table has both (a person's name)."""
     first = [c.name for c in table.columns if c.kind == "text" and name_part(c.name) == "first"]

@@ -20,7 +20,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from ragdx.db.schema import name_part
+from ragdx.db.schema import name_part, role_name_part
 from ragdx.errors import RagdxError, validated
 from ragdx.gen.qa import QAGroup
 from ragdx.gen.sql_templates import PLACEHOLDER, ParsedTemplate
@@ -149,7 +149,9 @@ def answer_text(rows: Sequence[Sequence[Any]], columns: Sequence[str] | None = N
         return value_text(rows[0][0])  # one value: no separator to choose
     sep = ", "
     # "Andrew Fuller", and a contact's "Leslie Castillo" (contactFirstName, contactLastName)
-    if columns and len(columns) == 2 and name_part(columns[0]) == "first":
+    if columns and len(columns) == 2 and (name_part(columns[0]) == "first" or (
+            (first := role_name_part(columns[0])) is not None and first[1] == "first"
+            and role_name_part(columns[1]) == (first[0], "last"))):
         sep = " "
     return "; ".join(sep.join(value_text(v) for v in row) for row in rows)
 

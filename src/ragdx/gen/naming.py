@@ -355,7 +355,8 @@ def _user_name(kind: str, identifier: str) -> str | None:
 # department, "avg_rating" -> average rating; "max" is said as it is); the linker keeps matching
 # the plain words.
 _WORD_ABBREVIATIONS = {
-    "dept": "department", "depts": "departments", "mgr": "manager", "emp": "employee", "emps": "employees",
+    "dept": "department", "depts": "departments", "mgr": "manager", "mngr": "manager", "proj": "project",
+    "qty": "quantity", "emp": "employee", "emps": "employees",
     "cust": "customer", "amt": "amount", "acct": "account", "avg": "average", "yr": "year", "yrs": "years",
     "cnt": "count", "dur": "duration", "descr": "description",
     "cat": "category", "prod": "product", "mfr": "manufacturer", "mfg": "manufacturing", "org": "organisation",
@@ -511,7 +512,7 @@ def column_phrase(column: str) -> str:
         return COLUMN_SYNONYMS[low]
     event = _event_phrase(phrase.split()) or _participle_after(phrase.split())
     if event is not None:
-        return event
+        return " ".join(_expand(event.split()))  # "qty_ordered" -> "ordered quantity"
     phrase = " ".join(_expand(phrase.split()))
     words = phrase.split()
     if len(words) == 2 and words[0].lower() == "name" and words[1].lower() in _NAME_KINDS:

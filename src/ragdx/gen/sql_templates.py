@@ -23,7 +23,7 @@ from sqlglot.errors import SqlglotError
 from sqlglot.optimizer.scope import traverse_scope
 
 from ragdx.db.dialect import NEUTRAL_GLOT, dialect_named
-from ragdx.db.schema import NEAR_UNIQUE, Schema, TableInfo, natural_key_candidates
+from ragdx.db.schema import NEAR_UNIQUE, Schema, TableInfo, name_pair, natural_key_candidates, role_name_part
 from ragdx.errors import TemplateError
 from ragdx.gen.naming import abbreviated, low_words, names_a_place, relation_noun, table_words
 from ragdx.gen.semantics import ColumnRef, Condition, Join, TemplateSemantics
@@ -596,8 +596,8 @@ def name_rank(table: TableInfo, column: str) -> int | None:
     words = _words(column)
     if not words:
         return None
-    if words in (("name",), ("title",), ("label",)):
-        return 0
+    if words in (("name",), ("title",), ("label",)) or words in _entity_words(table):
+        return 0  # "Name", or the table's own noun: department.department holds "Marketing"
     if len(words) >= 2 and words[-1] in ("name", "title", "label", "description") \
             and words[:-1] in _entity_words(table):
         return 0
@@ -669,7 +669,6 @@ def lookup_keys(table: TableInfo) -> list[str]:
     ranked.sort()
     if ranked and ranked[0][0] == 0:
         return [ranked[0][3]]
-    from ragdx.db.schema import name_pair
 
     pair = name_pair(table)
     if pair and all(usable(table.column(c)) for c in pair):
@@ -778,9 +777,13 @@ def left_out_reason(table: TableInfo, column: str) -> str | None:
         # 'A', 'N', 'U' (a daylight-saving rule): a letter whose meaning no reader can guess
         return "a one-letter code: its answer reads as a code"
     if words[-1:] == ["code"] and lookup_keys(table) != [col.name]:
-        return "a code ('RED', 'NO'): not an answer people can check"
+        return "a code: not an answer people can check"
+    keys = lookup_keys(table)
+    if len(keys) == 2 and name_pair(table) == keys and words[-1:] == ["name"]:
+        # "Young, Bruce" in full_name beside first_name and last_name: the row's own name again
+        return f"the row's name in another form (it is named by {' and '.join(keys)})"
     if col.name in table.primary_key and len(table.primary_key) > 1 and col.kind == "integer" \
-            and table.foreign_key_of(col.name) is None:
+            and table.foreign_key_of(col.name) is None and words[-1:] != ["year"]:
         return "a number within a composite key (an order's line number)"
     if col.kind == "integer" and (words[-2:] == ["line", "number"] or words[-1] in ("seq", "sequence", "ordinal")):
         return "a line or sequence number: bookkeeping, not an answer people ask for"
@@ -816,21 +819,18 @@ def _attributes(table: TableInfo, exclude: set[str]) -> list[str]:
             and left_out_reason(table, c.name) is None]
 
 
-_FIRST_WORDS = (("first", "name"), ("given", "name"))
-_LAST_WORDS = (("last", "name"), ("family", "name"))
-
-
 def _grouped(table: TableInfo, columns: list[str]) -> list[list[str]]:
     """One projection per column, except a person's first and last name under a shared role
-    (``contactFirstName`` + ``contactLastName``): asked together, as the contact person, since
-    "the contact last name of …" is no question a person asks."""
+    (``contactFirstName`` + ``contactLastName``, ``contact_first`` + ``contact_last``): asked
+    together, as the contact person, since "the contact last name of …" is no question a person
+    asks."""
     out: list[list[str]] = []
     taken: set[str] = set()
     for c in columns:
-        words = _words(c)
-        if c in taken or len(words) < 3 or words[-2:] not in _FIRST_WORDS:
+        part = role_name_part(c)
+        if c in taken or part is None or part[1] != "first":
             continue
-        last = [d for d in columns if _words(d)[:-2] == words[:-2] and _words(d)[-2:] in _LAST_WORDS]
+        last = [d for d in columns if role_name_part(d) == (part[0], "last")]
         if last:
             out.append([c, last[0]])
             taken |= {c, last[0]}

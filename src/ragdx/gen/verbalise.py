@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ragdx.db.schema import FIRST_NAME_WORDS, LAST_NAME_WORDS
+from ragdx.db.schema import FIRST_NAME_WORDS, LAST_NAME_WORDS, role_name_part
 from ragdx.gen.naming import (
     COMPANY_WORDS,
     ROLE_NOUNS,
@@ -99,8 +99,8 @@ def _is_name_like(column: str, table: str) -> bool:
     """True for the column people use to name a row (Name, Title, ClientName), which lets a
     placeholder stand on its own ("industry of '[Client.Name]'")."""
     words = low_words(column)
-    if words in (["name"], ["title"], ["full", "name"], ["label"]):
-        return True
+    if words in (["name"], ["title"], ["full", "name"], ["label"]) or words in table_words(table):
+        return True  # department.department holds the department's name: "the department 'Finance'"
     if len(words) == 2 and words[-1] == "name" and words[0] in COMPANY_WORDS:
         return True
     if len(words) >= 2 and words[-1] in ("name", "title", "description"):
@@ -134,12 +134,12 @@ def _is_reference(column: str, table: str, kind: str) -> bool:
 def _role_name_pair(columns: list[str]) -> list[str] | None:
     """The role of a person named by two columns with a shared prefix (``contactFirstName``,
     ``contactLastName`` -> ["contact"]), or None: the pair is that person, not the row's name."""
-    words = [low_words(c) for c in columns]
-    if len(words) != 2 or len(words[0]) < 3 or words[0][:-2] != words[1][:-2]:
+    if len(columns) != 2:
         return None
-    if words[0][-2:] in _FIRST_NAME and words[1][-2:] in _LAST_NAME:
-        return words[0][:-2]
-    return None
+    first, last = role_name_part(columns[0]), role_name_part(columns[1])
+    if first is None or last is None or first[0] != last[0] or (first[1], last[1]) != ("first", "last"):
+        return None
+    return list(first[0])
 
 
 def _name_pair(conditions_or_columns: list[str]) -> bool:
