@@ -177,3 +177,9 @@ def test_a_company_schema_names_rows_and_people_as_a_person_would(tmp_path):
     assert contacts and all("contact person" in r["query"] for r in contacts)
     assert {r["answer_text"] for r in contacts} >= {"Glen Brown", "Dale J. Little"}  # one name, no comma
     assert not any(r["answer_columns"] == ["full_name"] for r in records)
+
+
+def test_a_fused_abbreviation_is_asked_as_written():
+    # "IPouts" (outs pitched) read by rules as "i pouts" means nothing; as written it can be named
+    assert column_phrase("IPouts") == "IPouts" and column_phrase("HR") == "HR"
+    assert column_phrase("dep_time") == "departure time"  # an abbreviation a rule can write out

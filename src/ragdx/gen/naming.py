@@ -506,6 +506,8 @@ def column_phrase(column: str) -> str:
     own = _user_name("columns", column)
     if own:
         return own
+    if abbreviated(column):
+        return column.strip()  # "IPouts" as written, never "i pouts": `templates sql` lists it to be named
     phrase = _with_unit(readable_name(column))
     low = phrase.lower()
     if low in COLUMN_SYNONYMS:

@@ -772,6 +772,11 @@ def left_out_reason(table: TableInfo, column: str) -> str | None:
         return "a file path"
     if _is_flag(table, column):
         return "a 0/1 flag: its answer reads as a code"
+    if any(len(fk.columns) > 1 and col.name in fk.columns for fk in table.foreign_keys) \
+            and col.name not in lookup_keys(table) and words[-1:] not in (["year"], ["date"]) \
+            and table.foreign_key_of(col.name) is None:  # flights.origin is also the origin airport
+        # flights.time_hour, with origin, points at a weather row: a link, not a fact asked alone
+        return "part of a foreign key of several columns: a link to another table"
     if col.kind == "text" and col.mean_length is not None and col.mean_length <= 1 and (col.distinct or 0) >= 2 \
             and present >= 3:
         # 'A', 'N', 'U' (a daylight-saving rule): a letter whose meaning no reader can guess
@@ -779,7 +784,7 @@ def left_out_reason(table: TableInfo, column: str) -> str | None:
     if words[-1:] == ["code"] and lookup_keys(table) != [col.name]:
         return "a code: not an answer people can check"
     keys = lookup_keys(table)
-    if len(keys) == 2 and name_pair(table) == keys and words[-1:] == ["name"]:
+    if len(keys) == 2 and name_pair(table) == keys and words[-1:] == ["name"] and col.name not in keys:
         # "Young, Bruce" in full_name beside first_name and last_name: the row's own name again
         return f"the row's name in another form (it is named by {' and '.join(keys)})"
     if col.name in table.primary_key and len(table.primary_key) > 1 and col.kind == "integer" \
