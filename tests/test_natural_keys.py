@@ -173,30 +173,3 @@ def test_the_linker_reads_a_flight_by_its_whole_name_never_by_one_part(db, schem
     assert len(written) == len(_flights())  # one name per flight, each naming one row
     assert not written & {"2013", "1", "UA", "1545"}
     assert not any(re.fullmatch(r"flight( no| number)? \d+", w) for w in written)
-
-
-def test_a_column_that_only_links_through_a_composite_key_is_not_asked(tmp_path):
-    """flights.time_hour, with origin, points at a weather row: the link is not a fact to ask; origin,
-    also a foreign key of its own (the origin airport), still is."""
-    from ragdx.gen.sql_templates import left_out_reason
-
-    path = tmp_path / "w.sqlite"
-    con = sqlite3.connect(path)
-    con.executescript("""
-        CREATE TABLE airports (faa TEXT PRIMARY KEY, name TEXT);
-        CREATE TABLE weather (origin TEXT, time_hour TEXT, temp REAL, PRIMARY KEY (origin, time_hour));
-        CREATE TABLE legs (code TEXT PRIMARY KEY, origin TEXT REFERENCES airports (faa), time_hour TEXT,
-            delay INTEGER, FOREIGN KEY (origin, time_hour) REFERENCES weather (origin, time_hour));
-    """)
-    con.executemany("INSERT INTO airports VALUES (?, ?)", [("EWR", "Newark"), ("JFK", "Kennedy")])
-    con.executemany("INSERT INTO legs VALUES (?, ?, ?, ?)",
-                    [(f"L{i}", ("EWR", "JFK")[i % 2], f"2013-01-0{1 + i % 5}T10:00:00Z", i) for i in range(8)])
-    con.commit()
-    con.close()
-    engine = connect(f"sqlite:///{path}")
-    try:
-        legs = inspect_schema(engine).table("legs")
-    finally:
-        engine.dispose()
-    assert left_out_reason(legs, "time_hour") == "part of a foreign key of several columns: a link to another table"
-    assert left_out_reason(legs, "origin") is None and left_out_reason(legs, "delay") is None

@@ -772,11 +772,6 @@ def left_out_reason(table: TableInfo, column: str) -> str | None:
         return "a file path"
     if _is_flag(table, column):
         return "a 0/1 flag: its answer reads as a code"
-    if any(len(fk.columns) > 1 and col.name in fk.columns for fk in table.foreign_keys) \
-            and col.name not in lookup_keys(table) and words[-1:] not in (["year"], ["date"]) \
-            and table.foreign_key_of(col.name) is None:  # flights.origin is also the origin airport
-        # flights.time_hour, with origin, points at a weather row: a link, not a fact asked alone
-        return "part of a foreign key of several columns: a link to another table"
     if col.kind == "text" and col.mean_length is not None and col.mean_length <= 1 and (col.distinct or 0) >= 2 \
             and present >= 3:
         # 'A', 'N', 'U' (a daylight-saving rule): a letter whose meaning no reader can guess
