@@ -31,6 +31,8 @@ def _build(path: Path) -> Path:
         CREATE TABLE Schools (schoolID TEXT PRIMARY KEY, name_full TEXT, city TEXT);
         CREATE TABLE Teams (yearID INTEGER, lgID TEXT, teamID TEXT, name TEXT, park TEXT, W INTEGER, HR INTEGER,
             "2B" INTEGER, teamIDBR TEXT, PRIMARY KEY (yearID, lgID, teamID));
+        CREATE TABLE Salaries (playerID TEXT REFERENCES People (playerID), yearID INTEGER, salary INTEGER,
+            PRIMARY KEY (playerID, yearID));
     """)
     con.executemany("INSERT INTO People VALUES (?, ?, ?, ?, ?, ?)", [
         (f"p{i:03d}", first, last, f"{first} Lee", city, 160 + i)
@@ -47,6 +49,8 @@ def _build(path: Path) -> Path:
             rows.append((year, "AL" if i % 2 else "NL", name.split()[-1][:3].upper(), name, f"{name} Park",
                          70 + (year + i) % 20, 100 + i * 7 + year % 9, 200 + i + year % 13, f"B{i}{year}"))
     con.executemany("INSERT INTO Teams VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    con.executemany("INSERT INTO Salaries VALUES (?, ?, ?)",
+                    [(f"p{i:03d}", year, 10000 * (i + 1) + year) for i in range(20) for year in (1975, 1976)])
     con.commit()
     con.close()
     return path
@@ -98,7 +102,7 @@ def test_questions_name_players_teams_and_schools_and_never_ask_a_code(db, tmp_p
     out = ragdx.generate_dataset(f"sqlite:///{db}", tmp_path / "ds", styles=["interrogative"], max_groups=0)
     records = [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()]
     tables = {r["table"] for r in records}
-    assert tables == {"People", "Schools", "Teams"}
+    assert tables == {"People", "Schools", "Teams", "Salaries"}
     con = sqlite3.connect(db)
     for r in records:
         q, p = r["query"], r["params"]
@@ -110,6 +114,14 @@ def test_questions_name_players_teams_and_schools_and_never_ask_a_code(db, tmp_p
             assert r["answer_rows"] == [[value]], q
         if r["table"] == "People":
             assert f"{p['People.nameFirst']} {p['People.nameLast']}" in q, q
+        if r["table"] == "Salaries":
+            # a player's salary in a year: named through the player, "the salary of 'Ty Cobb' in 1975"
+            assert f"'{p['People.nameFirst']} {p['People.nameLast']}' in {p['Salaries.yearID']}" in q, q
+            truth = con.execute("SELECT s.salary FROM Salaries s JOIN People p ON p.playerID = s.playerID "
+                                "WHERE p.nameFirst = ? AND p.nameLast = ? AND s.yearID = ?",
+                                (p["People.nameFirst"], p["People.nameLast"], p["Salaries.yearID"])).fetchall()
+            assert r["answer_rows"] == [list(row) for row in truth], q
+    assert any(r["table"] == "Salaries" for r in records)
     con.close()
 
 

@@ -315,7 +315,9 @@ def natural_key_candidates(table: TableInfo) -> list[list[str]]:
     # a name before a code: "the 1973 Kansas City Royals", not the franchise code "KCR"
     names = [[c.name] for c in table.columns if c.kind == "text" and _words(c.name)[-1:] in (["name"], ["title"])
              and name_part(c.name) is None]
-    codes = names + [[c.name] for c in table.columns if c.kind == "text" and c.name.lower() in fk_cols]
+    # a foreign key: a code said as it is (the carrier "UA"), or an id read through the row it points
+    # at (a player's salary in a year: ragdx.gen.sql_templates.parent_key)
+    codes = names + [[c.name] for c in table.columns if c.kind in ("text", "integer") and c.name.lower() in fk_cols]
     anchors = [[n] for n in own] + dates
     order = [c.name for c in table.columns]
     combos: list[list[str]] = []

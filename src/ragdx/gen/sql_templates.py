@@ -23,7 +23,15 @@ from sqlglot.errors import SqlglotError
 from sqlglot.optimizer.scope import traverse_scope
 
 from ragdx.db.dialect import NEUTRAL_GLOT, dialect_named
-from ragdx.db.schema import NEAR_UNIQUE, Schema, TableInfo, name_pair, natural_key_candidates, role_name_part
+from ragdx.db.schema import (
+    NEAR_UNIQUE,
+    YEAR_WORDS,
+    Schema,
+    TableInfo,
+    name_pair,
+    natural_key_candidates,
+    role_name_part,
+)
 from ragdx.errors import TemplateError
 from ragdx.gen.naming import abbreviated, low_words, names_a_place, relation_noun, table_words
 from ragdx.gen.semantics import ColumnRef, Condition, Join, TemplateSemantics
@@ -710,9 +718,35 @@ def natural_key(table: TableInfo) -> list[str]:
         measured = table.tuple_distinct.get(",".join(combo))
         if measured is None or measured < _NEAR_UNIQUE * (table.rows or 0):
             continue
-        if all(not is_surrogate(table, c) and not is_binary(table, c) for c in combo):
-            return combo
+        if all(not is_surrogate(table, c) and not is_binary(table, c)
+               and not (table.foreign_key_of(c) is not None and table.column(c).kind == "integer") for c in combo):
+            return combo  # (a foreign key holding an id names nothing by itself: see parent_key)
     return []
+
+
+def parent_key(schema: Schema, table: TableInfo) -> tuple[str, TableInfo, str, list[str], str] | None:
+    """A row with no name of its own that is its parent's row in a year or on a date (a player's
+    salary in 1985, an employee's salary change on 1992-12-31): (foreign-key column, parent table,
+    the parent's referenced column, the parent's look-up key, the year or date column), when the
+    pair was measured to tell the rows apart (:func:`ragdx.db.schema.natural_key_candidates`);
+    else None. Questions name such a row through its parent: "the salary of 'Babe Ruth' in 1985"."""
+    if lookup_keys(table) or is_association(table) or not table.rows:
+        return None
+    for combo in natural_key_candidates(table):
+        measured = table.tuple_distinct.get(",".join(combo))
+        if len(combo) != 2 or measured is None or measured < _NEAR_UNIQUE * table.rows:
+            continue
+        for fk_col, when in (combo, combo[::-1]):
+            fk = table.foreign_key_of(fk_col)
+            if fk is None or not schema.has_table(fk.ref_table) or table.foreign_key_of(when) is not None:
+                continue
+            if table.column(when).kind != "date" and low_words(when) not in YEAR_WORDS:
+                continue
+            parent = schema.table(fk.ref_table)
+            keys = lookup_keys(parent)
+            if keys and not is_association(parent) and parent.name != table.name:
+                return fk_col, parent, fk.ref_columns[0], keys, when
+    return None
 
 
 def is_number_key(table: TableInfo, columns: Sequence[str]) -> bool:
@@ -901,7 +935,10 @@ def schema_templates(schema: Schema) -> list[SqlTemplate]:
             out += _association_templates(schema, table)
             continue
         keys = lookup_keys(table)
-        if not keys or not _expressible(table.name, *keys):
+        if not keys:
+            out += _parent_key_templates(schema, table)
+            continue
+        if not _expressible(table.name, *keys):
             continue
         where_plain = _where(table.name, keys, table.name, qualified=False)
         # a foreign key that stores the related row's name (Project.Client -> Client.Name) is
@@ -940,6 +977,24 @@ def schema_templates(schema: Schema) -> list[SqlTemplate]:
                 select = ", ".join(f"{q(alias)}.{q(c)}" for c in cols)
                 out.append(SqlTemplate(f"SELECT {select} {join} WHERE {where}", table.name, "schema"))
     return out
+
+
+def _parent_key_templates(schema: Schema, table: TableInfo) -> list[SqlTemplate]:
+    """A row known as its parent's row in a year (:func:`parent_key`): each attribute through the
+    parent's name and the year, ``SELECT Salaries.salary FROM Salaries JOIN People ON … WHERE
+    People.nameFirst = '[People.nameFirst]' AND People.nameLast = … AND Salaries.yearID = …``."""
+    found = parent_key(schema, table)
+    if found is None:
+        return []
+    fk_col, parent, ref_col, keys, when = found
+    if not _expressible(table.name, parent.name, *keys, when):
+        return []
+    q = _q
+    join = f"FROM {q(table.name)} JOIN {q(parent.name)} ON {q(table.name)}.{q(fk_col)} = {q(parent.name)}.{q(ref_col)}"
+    where = _where(parent.name, keys, parent.name) + f" AND {q(table.name)}.{q(when)} = '[{table.name}.{when}]'"
+    attributes = _attributes(table, {fk_col, when})
+    return [SqlTemplate(f"SELECT {', '.join(f'{q(table.name)}.{q(c)}' for c in group)} {join} WHERE {where}",
+                        table.name, "schema") for group in _grouped(table, attributes)]
 
 
 def _association_templates(schema: Schema, assoc: TableInfo) -> list[SqlTemplate]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ragdx.db.schema import FIRST_NAME_WORDS, LAST_NAME_WORDS, role_name_part
+from ragdx.db.schema import FIRST_NAME_WORDS, LAST_NAME_WORDS, YEAR_WORDS, role_name_part
 from ragdx.gen.naming import (
     COMPANY_WORDS,
     ROLE_NOUNS,
@@ -479,6 +479,19 @@ def _multi_anchor_meaning(
     short_anchor = ", ".join(a[1] for a in anchors)
     head, short_head = _join_list(words), ", ".join(words)
 
+    if len(target_tables) == 1 and next(iter(target_tables)) in groups and len(groups) == 2:
+        key = next(iter(target_tables))
+        own = groups[key][1]
+        when = own[0].column.column if len(own) == 1 else ""
+        if when and (low_words(when) in YEAR_WORDS or kinds.get(own[0].placeholder) == "date"):
+            # the row is its parent's in a year: "the salary of 'Babe Ruth' in 1985", never "the
+            # salary of salaries 1985 linked to the person 'Babe Ruth'"
+            parent = next(a for k, a in zip(groups, anchors, strict=True) if k != key)
+            at = "in" if low_words(when) in YEAR_WORDS else "on"
+            full = f"{parent[0]} {at} [{own[0].placeholder}]"
+            plural = len(words) > 1 or _looks_plural(words[0])
+            return _Meaning(head, short_head, plural, "of", (), full, f"{parent[1]} {at} [{own[0].placeholder}]",
+                            None)
     if len(target_tables) == 1 and next(iter(target_tables)) in groups:
         # The answer describes one of the identified rows; the others only narrow it down.
         key = next(iter(target_tables))
