@@ -158,7 +158,8 @@ def diagnose(system: str, blame_rows: Iterable[Mapping], judgements: Iterable[ob
     judged = len(rows) - unjudged
     wrong = judged - counts.get("correct", 0)
     unsure = sum(counts.get(v, 0) for v in verdict_registry.unsure_verdicts())
-    by_id = {getattr(j, "id", None): j for j in judgements}
+    # judgements without an id cannot be an example query: left out (their key would be None)
+    by_id: dict[str, object] = {str(j_id): j for j in judgements if (j_id := getattr(j, "id", None)) is not None}
     if wrong == 0 or unsure == wrong:
         return _nothing(system, judged, wrong, unjudged, unsure, rows, by_id)
     modules = modules_of(counts)
