@@ -49,3 +49,17 @@ def test_the_api_with_a_config_asks_what_the_cli_asks(tmp_path):
     plain = _questions(ragdx.generate_dataset(db, tmp_path / "plain", styles=["short"]))
     plain_texts = " ".join(q for q, _ in plain)
     assert "lecturer" not in plain_texts and not any("@" in a for _, a in plain)
+
+
+def test_a_bad_name_in_another_config_file_is_reported_against_that_file(tmp_path):
+    # a table in names: the database lacks is found after the file was read: the error still names the
+    # file given with --config, not "ragdx.yaml", and nothing is written
+    db = f"sqlite:///{build_demo_database(tmp_path / 'demo.sqlite')}"
+    (tmp_path / "other.yaml").write_text("names:\n  tables: {Nope: lecturer}\n", encoding="utf-8")
+    env = {**os.environ, "COLUMNS": "200", "NO_COLOR": "1"}
+    done = subprocess.run([sys.executable, "-m", "ragdx.cli", "templates", "sql", "--db", db, "--config",
+                           "other.yaml", "-o", "sql.yaml"], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == ["error: other.yaml: names.tables.Nope: no table 'Nope' in the database"]
+    assert not (tmp_path / "sql.yaml").exists()

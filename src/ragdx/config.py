@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from ragdx.embed import EmbedderConfig
 from ragdx.errors import RagdxError, validated
@@ -104,6 +104,13 @@ class Config(_Section):
     #: names a corpus uses for an entity, by its ``Table:key`` (the key as in a record's
     #: ``entities``): ``{"Customer:Gonçalves": ["Luís Gonçalves"]}``; used by evidence linking
     aliases: dict[str, list[str]] = Field(default_factory=dict)
+    #: the file this configuration was read from (None: the defaults), so that an error found
+    #: later (a table in ``names:`` the database lacks) names that file, not "ragdx.yaml"
+    _source: str | None = PrivateAttr(default=None)
+
+    @property
+    def source(self) -> str | None:
+        return self._source
 
 
 def load_config(path: str | Path | None = None) -> Config:
@@ -120,7 +127,9 @@ def load_config(path: str | Path | None = None) -> Config:
     raw = read_structured(path) or {}
     if not isinstance(raw, dict):
         raise RagdxError("expected a mapping of sections", source=str(path))
-    return _rebase(validated(Config, raw, source=str(path)), path.parent)
+    config = _rebase(validated(Config, raw, source=str(path)), path.parent)
+    config._source = str(path)
+    return config
 
 
 def _rebase(config: Config, base: Path) -> Config:
