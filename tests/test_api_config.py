@@ -63,3 +63,20 @@ def test_a_bad_name_in_another_config_file_is_reported_against_that_file(tmp_pat
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == ["error: other.yaml: names.tables.Nope: no table 'Nope' in the database"]
     assert not (tmp_path / "sql.yaml").exists()
+
+
+def test_the_llm_section_missing_names_the_config_file_and_stats_names_the_outside_row(tmp_path):
+    db = f"sqlite:///{build_demo_database(tmp_path / 'demo.sqlite')}"
+    (tmp_path / "other.yaml").write_text("gen: {}\n", encoding="utf-8")
+    env = {**os.environ, "COLUMNS": "200", "NO_COLOR": "1"}
+
+    def cli(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "ragdx.cli", *args], cwd=tmp_path, env=env, capture_output=True,
+                              text=True, timeout=300)
+
+    done = cli("templates", "sql", "--db", db, "--method", "llm", "--config", "other.yaml", "-o", "sql.yaml")
+    assert done.returncode == 2 and done.stderr.strip().startswith("error: other.yaml: llm: "), done.stderr
+    # questions outside the schema's domain belong to no table: their row says so instead of a blank
+    ragdx.generate_dataset(db, tmp_path / "ds", styles=["short"], refusals=4, refusal_kinds=["out_of_domain"])
+    done = cli("stats", "ds")
+    assert done.returncode == 0 and "(outside the schema)" in done.stdout, done.stdout

@@ -222,7 +222,8 @@ def _print_stats(records) -> None:
     for k in ("table", "style", "M", "N", "Q", "groups", "queries", "answer sets", "unanswerable", "kb gaps"):
         table.add_column(k, justify="left" if k in ("table", "style") else "right")
     for r in rows:
-        table.add_row(escape(str(r["table"])), escape(str(r["style"])), str(r["M_sql_templates"]), str(r["N_text_templates"]),
+        # questions outside the schema's domain (refusal kind out_of_domain) belong to no table
+        table.add_row(escape(str(r["table"]) or "(outside the schema)"), escape(str(r["style"])), str(r["M_sql_templates"]), str(r["N_text_templates"]),
                       str(r["Q_values_per_template"]), str(r["semantic_groups"]), str(r["queries"]),
                       str(r["answer_sets"]), str(r["unanswerable"]), str(r["kb_gaps"]) if has_kb else "–")
     table.add_row("all", "", str(len({r.sql_template_id for r in records})), "", "",

@@ -60,7 +60,8 @@ def llm_client(cfg, dry_run: bool, needed: bool):
     from ragdx.llm import make_llm
 
     if cfg.llm is None:
-        raise RagdxError("this method needs an 'llm:' section (base_url, model) in ragdx.yaml", field="llm")
+        raise RagdxError("this method needs an 'llm:' section (base_url, model)",
+                         source=str(getattr(cfg, "source", None) or "ragdx.yaml"), field="llm")
     base_url = getattr(cfg.llm, "base_url", None)
     if base_url:
         try:
