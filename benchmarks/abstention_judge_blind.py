@@ -67,7 +67,9 @@ def main(argv=None) -> int:
                                           None if args.no_kind else kind)
             out.write(json.dumps({"id": row["id"], "label": result.kind, "cue": result.cue}) + "\n")
     print(f"predictions: {args.out}\n")
-    return subprocess.run([sys.executable, os.path.join(corpus, "score.py"), args.out,
+    # one scorer for every sample: the first sample's, told where this sample's replies are
+    scorer = os.path.join(HERE, "corpora", "abstention_replies", "score.py")
+    return subprocess.run([sys.executable, scorer, args.out, "--replies", os.path.join(corpus, "replies.jsonl"),
                            "--show-disagreements"]).returncode
 
 

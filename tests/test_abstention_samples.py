@@ -87,6 +87,8 @@ def test_writer_script_reproduces_the_file(n, tmp_path):
 def test_score_py_rejects_a_missing_prediction(n, tmp_path):
     preds = tmp_path / "p.jsonl"
     preds.write_text("".join(json.dumps({"id": r["id"], "label": r["label"]}) + "\n" for r in rows(n)[:-1]))
-    score = CORPORA / f"abstention_replies_{n}" / "score.py"
-    out = subprocess.run([sys.executable, str(score), str(preds)], capture_output=True, text=True)
+    # the first sample's scorer scores every sample (its copies are gone)
+    score, replies = CORPORA / "abstention_replies" / "score.py", CORPORA / f"abstention_replies_{n}" / "replies.jsonl"
+    out = subprocess.run([sys.executable, str(score), str(preds), "--replies", str(replies)], capture_output=True,
+                         text=True)
     assert out.returncode == 2 and f"no prediction for r{n}-200" in out.stderr
