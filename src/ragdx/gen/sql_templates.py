@@ -810,9 +810,9 @@ def left_out_reason(table: TableInfo, column: str) -> str | None:
             and present >= 3:
         # 'A', 'N', 'U' (a daylight-saving rule): a letter whose meaning no reader can guess
         return "a one-letter code: its answer reads as a code"
-    if words[-1:] == ["code"] and lookup_keys(table) != [col.name]:
+    keys = lookup_keys(table)  # once: it may scan the measured column tuples
+    if words[-1:] == ["code"] and keys != [col.name]:
         return "a code: not an answer people can check"
-    keys = lookup_keys(table)
     if len(keys) == 2 and name_pair(table) == keys and words[-1:] == ["name"] and col.name not in keys:
         # "Young, Bruce" in full_name beside first_name and last_name: the row's own name again
         return f"the row's name in another form (it is named by {' and '.join(keys)})"
@@ -822,9 +822,9 @@ def left_out_reason(table: TableInfo, column: str) -> str | None:
     if col.kind == "integer" and (words[-2:] == ["line", "number"] or words[-1] in ("seq", "sequence", "ordinal")):
         return "a line or sequence number: bookkeeping, not an answer people ask for"
     if table.primary_key == [col.name] and name_rank(table, col.name) is None \
-            and lookup_keys(table) not in ([], [col.name]):
+            and keys not in ([], [col.name]):
         # the key other tables join on ('K-01'), where people name the row otherwise (by city)
-        return f"key code: the row is named by {', '.join(lookup_keys(table))}"
+        return f"key code: the row is named by {', '.join(keys)}"
     return None
 
 

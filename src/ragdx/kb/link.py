@@ -1481,6 +1481,9 @@ class _TableMeta:
     names: list[str]
     association: bool
     surrogate: set[str]
+    #: how a row named by several columns is written ("{carrier} flight {flight} on ..."), worked out
+    #: once per table rather than once per row; None for a name or no name
+    pattern: str | None = None
 
 
 class FactResolver:
@@ -1516,10 +1519,11 @@ class FactResolver:
             info = self.schema.table(table)
             keys = entity_key(info)
             names = lookup_keys(info)
-            if len(names) < 3 or composite_name(info.name, names) is None:
+            pattern = composite_name(info.name, names) if len(names) >= 2 else None
+            if pattern is None:
                 names = names[:2]  # a name, or a first and last name; a flight keeps carrier, number, date
             hit = _TableMeta(info, keys, names, is_association(info),
-                             {c.name for c in info.columns if is_surrogate(info, c.name)})
+                             {c.name for c in info.columns if is_surrogate(info, c.name)}, pattern)
             self._meta[table] = hit
         return hit
 
@@ -1565,11 +1569,11 @@ class FactResolver:
         name a customer by its code as often as by its name."""
         from ragdx.db.schema import name_pair
         from ragdx.gen.dataset import value_text
-        from ragdx.gen.naming import composite_name, fill_name
+        from ragdx.gen.naming import fill_name
 
         cols = [c for c in meta.names if row.get(c) is not None]
         pair = name_pair(meta.info)
-        pattern = composite_name(meta.info.name, meta.names) if len(meta.names) >= 2 else None
+        pattern = meta.pattern
         if pattern is not None:
             # a row named by several columns is written as the questions and documents name it ("UA
             # flight 1545 on 1/1/2013"), never by one part alone ("2013" or "1" would name every row)

@@ -173,18 +173,22 @@ class _Renderer:
         self.docs: dict[str, Document] = {}
         self.lines: dict[str, list[str]] = defaultdict(list)
         self.facts: dict[str, list[str]] = defaultdict(list)
+        # per table, how its rows are named (look-up key, composite pattern): worked out once, not per row
+        self.naming: dict[str, tuple[list[str], str | None]] = {}
 
     @staticmethod
     def key_of(table: TableInfo, row: dict) -> str:
         return "|".join(key_text(row[c]) for c in entity_key(table))
 
     def label_of(self, table: TableInfo, row: dict) -> str:
-        keys = lookup_keys(table)
+        if table.name not in self.naming:
+            found = lookup_keys(table)
+            self.naming[table.name] = (found, composite_name(table.name, found) if len(found) >= 2 else None)
+        keys, pattern = self.naming[table.name]
         if not keys:
             return self.key_of(table, row)
         if is_number_key(table, keys):
             return f"{readable_entity(table.name)} {_shown(row[keys[0]])}"
-        pattern = composite_name(table.name, keys) if len(keys) >= 2 else None
         if pattern is not None:  # "UA flight 1545 on 1/1/2013", as the questions name it
             return fill_name(pattern, {k: _shown(row[k]) for k in keys})
         return " ".join(_shown(row[k]) for k in keys)
