@@ -1946,7 +1946,15 @@ class FactResolver:
         if fk is not None:
             ref = self._referenced(fk.ref_table, fk.ref_columns[0], value)
             if ref is not None and ref[1]:
-                return Hop(fact, subjects, ref[1], peers=schema_table(self.schema, fk.ref_table) == info.name,
+                variants, exact = ref[1], None
+                code = value.strip() if isinstance(value, str) else ""
+                if _ACRONYM.fullmatch(code) and not any(v[0] == (f" {code.lower()} ",) for v in variants):
+                    # a key of two to four capitals ("FL" for the flutes on a call sheet's "FL
+                    # STANSFIELD C.") names the row only as written, in capitals: "fl" or "db" in
+                    # running text are no codes
+                    variants, exact = [*variants, ((f" {code.lower()} ",), 1.0)], code
+                return Hop(fact, subjects, variants, exact=exact,
+                           peers=schema_table(self.schema, fk.ref_table) == info.name,
                            column=column, ref_noun=self._noun(self.meta(fk.ref_table)),
                            other_relation=self._other_relation(info.name, column, fk.ref_table),
                            linking_nouns=self._linking_nouns(info.name, fk.ref_table))

@@ -164,6 +164,16 @@ def _shape(value: str) -> str:
     return "text"
 
 
+def _group_row(cells: list[str], width: int) -> str | None:
+    """The label of a table's group row: one non-empty cell, of words, in a table of three or more
+    columns (a category or section over the rows below it); None for any other row."""
+    filled = [c for c in cells if c.strip()]
+    if width < 3 or len(filled) != 1 or len(filled[0].split()) > 8:
+        return None
+    label = filled[0].strip().strip("*_").strip()
+    return label if any(ch.isalpha() for ch in label) else None
+
+
 def _kv_table(rows: list[list[str]], header: bool) -> bool:
     """Is a two-column table a card (``City | Madrid``) rather than a list of entities?"""
     if any(len(r) != 2 for r in rows) or len(rows) < 2:
@@ -271,8 +281,24 @@ def _group_blocks(text: str, raw: list[str], lines: list[tuple[int, int]], group
             return None
         body = rows[1:] if header else rows
         head = [lines[rows[0]]] if header else []
+        width = max(len(c) for c in cells)
+        groups: list[tuple[int, tuple[int, int]]] = []  # (level, span): the open group rows
         for k in body:
-            out.append(Block(lines[k][0], lines[k][1], "row", base + head, header=head[0] if head else None))
+            group_label = _group_row(split_cells(raw[k]), width)
+            if group_label is not None:
+                # a row of one cell inside a wider table ("| First violins (VN1) |", an HTML row
+                # spanning every column) heads the rows below it, as a heading would; a row in
+                # capitals ("| STRINGS |") is a level above one that is not
+                level = 1 if group_label.isupper() else 2
+                while groups and groups[-1][0] >= level:
+                    groups.pop()
+                a = lines[k][0] + raw[k].index(group_label)
+                groups.append((level, (a, a + len(group_label))))
+                out.append(Block(a, a + len(group_label), "heading", base + [s for _, s in groups[:-1]]))
+                continue
+            # the header row stays the last span of the context: the linker reads it as the header
+            out.append(Block(lines[k][0], lines[k][1], "row", base + [s for _, s in groups] + head,
+                             header=head[0] if head else None))
         return None
     if _definition_list(raw, group):
         # "Grade\n: Director" (a Markdown definition list): a term and its definition, read as a
@@ -334,7 +360,7 @@ def _tree(raw: list[str], group: list[int]) -> list[tuple[int, int | None]] | No
     two or more indentation levels — else None. The parent of a line is the nearest line above it
     that starts further left."""
     body = [k for k in group if raw[k].strip() and not _FENCE.match(raw[k])]
-    if len(body) < 3:
+    if len(body) < 2:
         return None
     depth: dict[int, int] = {}
     connectors = 0
@@ -348,8 +374,14 @@ def _tree(raw: list[str], group: list[int]) -> list[tuple[int, int | None]] | No
         depth[k] = first.start() if first else len(line)
     levels = {depth[k] for k in body}
     items = sum(1 for k in body if _BRANCH.match(raw[k]))
-    if not (connectors >= 2 or (len(levels) >= 2 and items >= len(body) - 1 and any(
-            raw[k][:1].isspace() for k in body))):
+    # an outline: a short line flush left over indented lines, no list markers ("VIOLAS [VLA]"
+    # over "  Kate Varley", "  Principal Viola ..... Jonas Feld"): the first line heads the others
+    top = raw[body[0]]
+    outline = items == 0 and not top[:1].isspace() and len(top.split()) <= 12 \
+        and not re.search(r"[.!?;,]\W*$", top.strip()) and all(raw[k][:1].isspace() for k in body[1:])
+    tree = len(body) >= 3 and (connectors >= 2 or (len(levels) >= 2 and items >= len(body) - 1 and any(
+        raw[k][:1].isspace() for k in body)))
+    if not (outline or tree):
         return None
     out: list[tuple[int, int | None]] = []
     stack: list[int] = []

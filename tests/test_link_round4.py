@@ -1,0 +1,84 @@
+"""Issue 21, evidence linking, fourth round: readings a person makes of layouts the earlier rounds
+did not know (developed on the Calderbrook corpus, now a development corpus). Each rule has a
+minimal repro that fails on the code before it, and a near miss that must stay unlinked."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from ragdx.db import connect, inspect_schema
+from ragdx.gen.dataset import QARecord
+from ragdx.kb.link import FactResolver, Linker, PassageIndex, link_records
+from ragdx.kb.structure import blocks
+from ragdx.rag.corpus import Corpus
+
+
+def _record(facts: list[str]) -> QARecord:
+    return QARecord(id=facts[-1], group_id=facts[-1], sql_template_id="s", text_template_id="t", style="short",
+                    schema="w", table=facts[-1].partition(".")[0], params={}, sql="", query="",
+                    answer_columns=[], answer_rows=[["x"]], answer_text="x", answer_kind="single",
+                    entities=[], facts=facts)
+
+
+@pytest.fixture()
+def orchestra(tmp_path):
+    db = tmp_path / "o.sqlite"
+    with sqlite3.connect(db) as con:
+        con.executescript("""
+            CREATE TABLE sections (code TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE, seats INTEGER);
+            CREATE TABLE players (player_id INTEGER PRIMARY KEY, first_name TEXT, last_name TEXT,
+                                  section_code TEXT REFERENCES sections(code), home_town TEXT);
+            INSERT INTO sections VALUES ('VLA', 'Violas', 5), ('FL', 'Flutes', 2), ('OB', 'Oboes', 2);
+            INSERT INTO players VALUES (1, 'Jonas', 'Feld', 'VLA', 'Leeds'), (2, 'Kate', 'Varley', 'VLA', 'York'),
+                                       (3, 'Carys', 'Stansfield', 'FL', 'Hull'), (4, 'Ivor', 'Bentley', 'OB', 'Ripon');
+        """)
+    engine = connect(f"sqlite:///{db}")
+    return engine, inspect_schema(engine)
+
+
+def _gold(world, docs: dict[str, str], *facts: str) -> list[list[str]]:
+    engine, schema = world
+    out = link_records([_record([f]) for f in facts], FactResolver(engine, schema),
+                       Linker(PassageIndex(Corpus.from_texts(docs))))
+    return [r.gold_document_ids for r in out]
+
+
+def test_a_group_row_inside_a_table_heads_the_rows_below_it(orchestra):
+    """An HTML table's row spanning every column ("| Violas (VLA) |") is a heading for the rows
+    under it, as a section heading would be; a capitals row ("| STRINGS |") is a level above."""
+    table = ("| Name | Chair | Lives in |\n|---|---|---|\n| STRINGS |\n| Violas (VLA) |\n"
+             "| Feld, Jonas | Principal | Leeds |\n| Varley, Kate | Tutti | York |\n| WOODWIND |\n"
+             "| Flutes (FL) |\n| Stansfield, Carys | Principal | Hull |\n")
+    feld, stansfield, bentley = _gold(orchestra, {"directory": table}, "players.section_code@1",
+                                      "players.section_code@3", "players.section_code@4")
+    assert feld == ["directory"] and stansfield == ["directory"]
+    assert bentley == []  # not in the table: no group row makes him a flute
+    kinds = [(b.kind, table[b.start:b.end]) for b in blocks(table)]
+    assert ("heading", "Violas (VLA)") in kinds and ("heading", "WOODWIND") in kinds
+    # the flute's row is read under WOODWIND and Flutes, not under STRINGS or Violas
+    row = next(b for b in blocks(table) if table[b.start:b.end].startswith("| Stansfield"))
+    assert [table[a:b] for a, b in row.context][:2] == ["WOODWIND", "Flutes (FL)"]
+
+
+def test_a_line_flush_left_over_indented_lines_heads_them(orchestra):
+    """A plain-text seating list: "VIOLAS [VLA]  establishment 5 seats" over indented names."""
+    text = ("SECTIONS AND SEATING\n\nVIOLAS [VLA]  establishment 5 seats\n  Principal Viola ....... Jonas Feld\n"
+            "  Kate Varley\n\nFLUTES [FL]  establishment 2 seats\n  Carys Stansfield\n")
+    feld, varley, stansfield = _gold(orchestra, {"seating": text}, "players.section_code@1",
+                                     "players.section_code@2", "players.section_code@3")
+    assert feld == varley == stansfield == ["seating"]
+    # not an outline: the indented lines are a paragraph's wrapped text, not under its first line
+    assert _gold(orchestra, {"note": "Violas were short this week.\n  Kate Varley was ill\n  and so on"},
+                 "players.section_code@2") == [[]]
+
+
+def test_a_code_of_capitals_names_its_row_only_as_written(orchestra):
+    """A call sheet's "FL    STANSFIELD C." gives the flute section by its two-letter code; "fl"
+    in running text ("a 12 fl oz bottle") is no section."""
+    sheet = "CALL SHEET CS24-01\n\nSEC   PLAYER\nVLA   FELD J.\nFL    STANSFIELD C.\nOB    BENTLEY I.\n"
+    prose = "Carys Stansfield brought a 12 fl oz bottle; Ivor Bentley ob. late."
+    stansfield, bentley = _gold(orchestra, {"cs24-01": sheet, "diary": prose}, "players.section_code@3",
+                                "players.section_code@4")
+    assert stansfield == ["cs24-01"] and bentley == ["cs24-01"]
