@@ -82,3 +82,27 @@ def test_a_code_of_capitals_names_its_row_only_as_written(orchestra):
     stansfield, bentley = _gold(orchestra, {"cs24-01": sheet, "diary": prose}, "players.section_code@3",
                                 "players.section_code@4")
     assert stansfield == ["cs24-01"] and bentley == ["cs24-01"]
+
+
+def test_a_role_is_stated_only_with_its_words_where_membership_links_the_tables_too(tmp_path):
+    """sections.principal_id names a role; every player also has a section. A call sheet's "VLA
+    FELD J." says that Feld plays in the violas, not that he leads them; "Principal Viola ...
+    Jonas Feld" does. The player's section itself needs no role word."""
+    db = tmp_path / "r.sqlite"
+    with sqlite3.connect(db) as con:
+        con.executescript("""
+            CREATE TABLE players (player_id INTEGER PRIMARY KEY, first_name TEXT, last_name TEXT,
+                                  section_code TEXT REFERENCES sections(code));
+            CREATE TABLE sections (code TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE,
+                                   principal_id INTEGER REFERENCES players(player_id));
+            INSERT INTO sections VALUES ('VLA', 'Violas', 1), ('VC', 'Cellos', 3);
+            INSERT INTO players VALUES (1, 'Jonas', 'Feld', 'VLA'), (2, 'Kate', 'Varley', 'VLA'),
+                                       (3, 'Sarah', 'Hale', 'VC');
+        """)
+    engine = connect(f"sqlite:///{db}")
+    world = (engine, inspect_schema(engine))
+    docs = {"sheet": "SEC   PLAYER   NOTE\nVLA   FELD J.   -\nVLA   VARLEY K.   -\nVC    HALE S.   -\n",
+            "seating": "VIOLAS [VLA]\n  Principal Viola ....... Jonas Feld\n  Kate Varley\n"}
+    principal, section = _gold(world, docs, "sections.principal_id@VLA", "players.section_code@1")
+    assert principal == ["seating"]
+    assert section == ["seating", "sheet"]

@@ -488,6 +488,10 @@ class Hop:
     #: another way ("visit" of a site visit, for a project's lead): a sentence naming such a row by
     #: its number ("Jonas Keller at project 1114 (visit #220)") states that row's relation
     linking_nouns: tuple[str, ...] = ()
+    #: for a foreign key naming a role ("principal" of sections.principal_id) where the value's
+    #: table also links back to the subject's (every player has a section): naming the section and
+    #: one of its players states membership, so the role's words must be there too (padded phrases)
+    role_words: tuple[str, ...] = ()
 
     def value_phrases(self) -> list[str]:
         return [p for all_of, _ in self.value for p in all_of]
@@ -697,6 +701,8 @@ class Linker:
         passage = self.index.passages[pid]
         if hop.long_text:
             return self._weigh_long(hop, pid, subject_phrases, about)
+        if hop.role_words and not any(w in passage.norm or w in passage.ctx for w in hop.role_words):
+            return 0.0
         if not self._value_may_be_here(hop, passage, value, subject_phrases):
             return 0.0
         norm = passage.norm
@@ -929,7 +935,9 @@ class Linker:
         if scell <= first or not hop.column or (hop.self_name and first == vcell):
             return None
         wanted = _column_words(hop.column) | _column_words(hop.ref_noun or "")
-        return None if _column_words(heads[vcell]) & wanted else 0.0
+        # a header may cut the column's word short ("SEC" for section, "DEPT" for department)
+        said = _column_words(heads[vcell])
+        return None if said & wanted or any(len(h) >= 3 and w.startswith(h) for h in said for w in wanted) else 0.0
 
     def _unknown_names_around(self, passage: Passage, value: tuple[str, ...],
                               own: Sequence[str]) -> list[tuple[int, int]]:
@@ -1957,7 +1965,8 @@ class FactResolver:
                            peers=schema_table(self.schema, fk.ref_table) == info.name,
                            column=column, ref_noun=self._noun(self.meta(fk.ref_table)),
                            other_relation=self._other_relation(info.name, column, fk.ref_table),
-                           linking_nouns=self._linking_nouns(info.name, fk.ref_table))
+                           linking_nouns=self._linking_nouns(info.name, fk.ref_table),
+                           role_words=self._role_words(info.name, column, fk.ref_table))
             if column in meta.surrogate:
                 return Hop(fact, subjects, [])
         if self._is_flag(info.name, column, value):
@@ -1986,6 +1995,20 @@ class FactResolver:
         if hit is None:
             hit = self._relations[(table, column)] = self._find_other_relation(table, column, ref_table)
         return hit
+
+    def _role_words(self, table: str, column: str, ref_table: str) -> tuple[str, ...]:
+        """The words of a foreign key that names a role rather than the table it points at
+        ("principal" of sections.principal_id, not "section" of players.section_code), when the
+        referenced table has a foreign key back to ``table``: a section and one of its players named
+        together say that the player is in it, not that they lead it. Empty otherwise."""
+        ref = schema_table(self.schema, ref_table)
+        if ref == schema_table(self.schema, table) or not any(
+                schema_table(self.schema, fk.ref_table) == self.meta(table).info.name
+                for fk in self.meta(ref).info.foreign_keys):
+            return ()
+        noun = _column_words(self._noun(self.meta(ref))) | _column_words(ref)
+        words = _column_words(column) - noun - {"id", "code", "key", "ref", "fk"}
+        return tuple(f" {w} " for w in sorted(words))
 
     def _linking_nouns(self, table: str, ref_table: str) -> tuple[str, ...]:
         """The nouns (whole, and their last word: "site visit", "visit") of the other tables with a
