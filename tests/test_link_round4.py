@@ -106,3 +106,20 @@ def test_a_role_is_stated_only_with_its_words_where_membership_links_the_tables_
     principal, section = _gold(world, docs, "sections.principal_id@VLA", "players.section_code@1")
     assert principal == ["seating"]
     assert section == ["seating", "sheet"]
+
+
+def test_a_time_of_day_is_one_token_however_it_is_written():
+    """"7.30pm", "19:30" and "19h30" state the same time; "£7.30" stays a price and "14.09.24" a date."""
+    from ragdx.kb.normalise import normalised_passage, phrase
+
+    assert phrase("19:30") == phrase("7.30pm") == phrase("7:30 p.m.") == phrase("19h30") == " ztime1930 "
+    assert phrase("3pm") == phrase("15:00:00") == " ztime1500 "
+    text = normalised_passage("Saturday 14 September, 7.30pm. Tickets £7.30; call sheet 14.09.24; ratio 3:1.")
+    assert " ztime1930 " in text and " ztime0730 " not in text and "zdate" in text and " 3 1 " in text
+
+
+def test_an_indented_fixed_width_table_stays_a_table():
+    """Rows indented under a header flush left ("Item  Product  In stock" over "   1  Chai  39")
+    are a table's rows, not an outline under its header."""
+    text = "Item  Product   In stock  On order\n   1  Chai      39        0\n   2  Chang     17        40\n"
+    assert [b.kind for b in blocks(text)] == ["row", "row"]

@@ -573,8 +573,37 @@ def _prepare(text: str) -> str:
     if _DIGIT.search(text):
         # every date form has a digit ("spring of 2023" too): text without one is left alone
         text = _replace_dates(text)
+        if ":" in text or "m" in text or "h" in text:
+            text = _CLOCK_IN_TEXT.sub(_canonical_time, text)
         text = NUMBER.sub(_canonical_number, text)
     return text
+
+
+#: a time of day written so that it can be nothing else: with a colon ("19:30", "7:30:00"), with
+#: am/pm ("7.30pm", "3 p.m."), or with an h between hours and minutes ("19h30"); "19.30" alone
+#: may be a price and stays a number
+_CLOCK_IN_TEXT = re.compile(
+    r"(?<![\d.:/])(?:([01]?\d|2[0-3])[:.]([0-5]\d)(?::[0-5]\d)?\s*([ap])\.?m\b\.?"
+    r"|(1[0-2]|0?[1-9])\s*([ap])\.?m\b\.?"
+    r"|([01]?\d|2[0-3])(?::([0-5]\d)(?::[0-5]\d)?|h([0-5]\d)))(?![\d.:]?\d)")
+
+
+def _canonical_time(m: re.Match[str]) -> str:
+    """`` ztimeHHMM `` for a time of day (both the passages and the values are written so: "7.30pm"
+    states 19:30)."""
+    if m.group(1) is not None:
+        h, mi, half = int(m.group(1)), int(m.group(2)), m.group(3)
+    elif m.group(4) is not None:
+        h, mi, half = int(m.group(4)), 0, m.group(5)
+    else:
+        h, mi, half = int(m.group(6)), int(m.group(7) or m.group(8)), ""
+    if half and h > 12:
+        return m.group()  # 13.30pm is no time
+    if half == "p" and h < 12:
+        h += 12
+    elif half == "a" and h == 12:
+        h = 0
+    return f" ztime{h:02d}{mi:02d} "
 
 
 def _tokens(prepared: str) -> list[str]:

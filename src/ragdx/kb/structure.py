@@ -378,7 +378,8 @@ def _tree(raw: list[str], group: list[int]) -> list[tuple[int, int | None]] | No
     # over "  Kate Varley", "  Principal Viola ..... Jonas Feld"): the first line heads the others
     top = raw[body[0]]
     outline = items == 0 and not top[:1].isspace() and len(top.split()) <= 12 \
-        and not re.search(r"[.!?;,]\W*$", top.strip()) and all(raw[k][:1].isspace() for k in body[1:])
+        and not re.search(r"[.!?;,]\W*$", top.strip()) and all(raw[k][:1].isspace() for k in body[1:]) \
+        and sum(_fixed_columns(raw[k]) >= 3 for k in body) < len(body) - 1  # indented rows under a header
     tree = len(body) >= 3 and (connectors >= 2 or (len(levels) >= 2 and items >= len(body) - 1 and any(
         raw[k][:1].isspace() for k in body)))
     if not (outline or tree):
