@@ -289,6 +289,60 @@ def legend(text: str) -> dict[str, str]:
     return out
 
 
+_MONTH_WORD = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+               r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
+_WEEKDAY_WORD = r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|sday|nesday|rsday|urday)?\.?"
+#: a day and a month with no year after them ("Saturday 14 September", "14th of Sept", "September
+#: 14", a weekday's "Sat 14/9"): a person takes the year from the document
+_YEARLESS = re.compile(
+    rf"(?<![\w/.-])(?:(?:{_WEEKDAY_WORD},?\s+)?(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?(?:\s+of)?\s+({_MONTH_WORD})"
+    rf"|({_MONTH_WORD})\s+(\d{{1,2}})(?:st|nd|rd|th)?(?![\d:.])"
+    rf"|{_WEEKDAY_WORD}\s+(\d{{1,2}})/(\d{{1,2}})(?![/\d]))"
+    r"(?!\w)(?!,?\s*(?:'?\d{2}(?!\d)(?![:.]\d)|\d{4}))", re.IGNORECASE)
+#: a year or a season the document is in ("Autumn 2024", "Season 2024/25", "Date: 28 April 2024")
+_YEAR_ANCHOR = re.compile(r"(?<![\d£$€.,])((?:19|20)\d{2})(?:\s*[/–-]\s*(\d{2}|\d{4}))?(?![\d,.]\d)")
+_MONTHS = {m: i for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov",
+                                       "dec"), 1)}
+
+
+def year_anchors(text: str) -> list[tuple[int, int, int | None]]:
+    """(position, year, next year of a season or None) of each year a document names, in order."""
+    out = []
+    for m in _YEAR_ANCHOR.finditer(text):
+        year, tail = int(m.group(1)), m.group(2)
+        nxt = None
+        if tail is not None and (int(tail) == (year + 1) % 100 or int(tail) == year + 1):
+            nxt = year + 1
+        out.append((m.start(), year, nxt))
+    return out
+
+
+def with_years(piece: str, start: int, anchors: Sequence[tuple[int, int, int | None]]) -> str:
+    """``piece`` (the text at ``start`` of a document) with the year written after each day and
+    month that has none ("Saturday 14 September" under "## Autumn 2024" is 14 September 2024), the
+    year being the one the document named last before it (or first, when none comes before: a
+    "Season 2024/25" line under the date); a season's months from July are in its first year."""
+    if not anchors or not _YEARLESS.search(piece):
+        return piece
+    positions = [a[0] for a in anchors]
+
+    def dated(m: re.Match[str]) -> str:
+        k = bisect.bisect_right(positions, start + m.start()) - 1
+        _, year, nxt = anchors[max(k, 0)]
+        if m.group(5) is not None:  # "Sat 14/9": day and month as numbers, after a weekday
+            day, month = int(m.group(5)), int(m.group(6))
+        else:
+            word = (m.group(2) or m.group(3)).lower()[:3]
+            day, month = int(m.group(1) or m.group(4)), _MONTHS[word]
+        if not (1 <= month <= 12 and 1 <= day <= 31):
+            return m.group()
+        if nxt is not None and month < 7:
+            year = nxt
+        return f"{m.group()} ({day} {('jan feb mar apr may jun jul aug sep oct nov dec'.split())[month - 1]} {year})"
+
+    return _YEARLESS.sub(dated, piece)
+
+
 def _expander(abbreviations: Mapping[str, str]) -> Callable[[str], str]:
     """A function writing out a document's own abbreviations ("AL" → "Anna Lindqvist"), its
     pattern compiled once per document."""
@@ -321,12 +375,13 @@ class PassageIndex:
             ctx_cache: dict[tuple[tuple[int, int], ...], str] = {}
             runs_cache: dict[tuple[tuple[int, int], ...], tuple[str, ...]] = {}
             expand = _expander(legend(text))
+            anchors = year_anchors(text)
             #: the last row's cells of each table (by its header), for ditto marks
             above: dict[tuple[int, int], list[str]] = {}
             for block in blocks(text, max_words=max_words) or [Block(0, 0, "para")]:
                 a, b = block.start, block.end
                 pid = len(self.passages)
-                piece = expand(text[a:b])
+                piece = with_years(expand(text[a:b]), a, anchors)
                 if block.kind == "row" and block.header is not None:
                     piece = _ditto(piece, above, block.header)
                 if block.kind == "row" and block.header is not None:
@@ -339,7 +394,7 @@ class PassageIndex:
                 key = tuple(block.context)
                 ctx = ctx_cache.get(key)
                 if ctx is None:
-                    parts = [normalised_passage(text[x:y]).strip() for x, y in block.context]
+                    parts = [normalised_passage(with_years(text[x:y], x, anchors)).strip() for x, y in block.context]
                     ctx = ctx_cache[key] = (" " + f" {SEP} ".join(p for p in parts if p) + " ") if any(parts) else ""
                     runs_cache[key] = tuple(r for x, y in block.context for r in proper_names(_title_case(text[x:y])))
                 cells = heads = None
