@@ -123,3 +123,52 @@ def test_an_indented_fixed_width_table_stays_a_table():
     are a table's rows, not an outline under its header."""
     text = "Item  Product   In stock  On order\n   1  Chai      39        0\n   2  Chang     17        40\n"
     assert [b.kind for b in blocks(text)] == ["row", "row"]
+
+
+def test_a_day_and_month_without_a_year_take_the_documents_year():
+    """"Saturday 14 September" under "## Autumn 2024" is 14 September 2024; a season's spring date
+    ("Sat 5/4" under "Season 2024/25") is in its second year; a date with its year is left alone."""
+    from ragdx.kb.link import with_years, year_anchors
+    from ragdx.kb.normalise import normalised_passage
+
+    text = "Season 2024/25\n\n## Autumn 2024\n\n**Saturday 14 September, 7.30pm**\n"
+    read = normalised_passage(with_years(text, 0, year_anchors(text)))
+    assert " zdate20240914 " in read and " ztime1930 " in read
+    sheet = "CALL SHEET   Season 2024/25\nConcert   Sat 5/4  3pm\nRehearse  Thu 12/9\n"
+    read = normalised_passage(with_years(sheet, 0, year_anchors(sheet)))
+    assert " zdate20250405 " in read and " zdate20240912 " in read
+    assert with_years("On 5 April 2023 we met.", 0, year_anchors("2024 On 5 April 2023 we met.")) \
+        == "On 5 April 2023 we met."
+    assert with_years("5 April", 0, []) == "5 April"  # no year anywhere: nothing to take
+
+
+def test_names_of_people_plural_rows_and_surnames(tmp_path):
+    """A hyphenated surname is one surname ("Coleridge-Taylor, Samuel"); a row named in the plural
+    is a member's in the singular ("Principal Horn"); a composer is named by surname beside the
+    work, unless another composer shares it."""
+    from ragdx.kb.normalise import text_variants
+
+    assert ((" coleridge taylor samuel ",), 0.95) in text_variants("Samuel Coleridge-Taylor")
+    assert not any(v[0] == (" taylor samuel coleridge ",) for v in text_variants("Samuel Coleridge-Taylor"))
+    db = tmp_path / "m.sqlite"
+    with sqlite3.connect(db) as con:
+        con.executescript("""
+            CREATE TABLE sections (code TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+            CREATE TABLE players (player_id INTEGER PRIMARY KEY, first_name TEXT, last_name TEXT,
+                                  section_code TEXT REFERENCES sections(code));
+            CREATE TABLE works (work_id INTEGER PRIMARY KEY, title TEXT NOT NULL UNIQUE, composer TEXT);
+            INSERT INTO sections VALUES ('HN', 'Horns'), ('DB', 'Double basses');
+            INSERT INTO players VALUES (1, 'Tom', 'Hale', 'HN'), (2, 'Daniel', 'Marsh', 'DB');
+            INSERT INTO works VALUES (1, 'Enigma Variations', 'Edward Elgar'), (2, 'Pavane', 'Gabriel Fauré'),
+                                     (3, 'The Blue Danube', 'Johann Strauss'), (4, 'Don Juan', 'Richard Strauss');
+        """)
+    engine = connect(f"sqlite:///{db}")
+    world = (engine, inspect_schema(engine))
+    docs = {"bio": "# Tom Hale\n\nTom Hale is our Principal Horn.",
+            "programme": "- Elgar — Enigma Variations\n- Strauss — Don Juan\n- Fauré — Pavane\n",
+            "note": "Hale once played the double bass."}
+    horn, elgar, strauss, bass = _gold(world, docs, "players.section_code@1", "works.composer@1",
+                                       "works.composer@4", "players.section_code@2")
+    assert horn == ["bio"] and elgar == ["programme"]
+    assert strauss == []  # two composers called Strauss: the surname names neither
+    assert bass == []  # the note names Hale, not Daniel Marsh

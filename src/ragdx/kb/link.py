@@ -104,6 +104,8 @@ LEAD_WEIGHT = 0.8
 PEER_WEIGHT = 0.45
 #: a fact counts as stated when its best match weighs at least this
 MIN_WEIGHT = 0.5
+#: weight of a person's name written by surname alone as a value ("Elgar" for Edward Elgar)
+SURNAME_WEIGHT = 0.6
 #: passages longer than this (in words) are cut into windows of whole sentences
 MAX_PASSAGE_WORDS = 160
 #: spans kept per fact (the best ones), so a record stays small
@@ -1571,6 +1573,7 @@ class FactResolver:
         self._relations: dict[tuple[str, str], bool] = {}
         self._linking: dict[tuple[str, str], tuple[str, ...]] = {}
         self._roles: dict[str, frozenset[str]] = {}
+        self._column_surnames: dict[tuple[str, str], dict[str, str]] = {}
 
     def meta(self, table: str) -> _TableMeta:
         """What linking needs to know of a table, worked out once (the schema helpers profile data)."""
@@ -2010,6 +2013,10 @@ class FactResolver:
             ref = self._referenced(fk.ref_table, fk.ref_columns[0], value)
             if ref is not None and ref[1]:
                 variants, exact = ref[1], None
+                # a row named in the plural ("Double basses", "Horns") is one member's in the
+                # singular: "Principal Horn", "Daniel Marsh, double bass"
+                variants = [*variants, *(((one,), w * 0.95) for (all_of, w) in variants
+                                         if len(all_of) == 1 and (one := _singular(all_of[0])))]
                 code = value.strip() if isinstance(value, str) else ""
                 if _ACRONYM.fullmatch(code) and not any(v[0] == (f" {code.lower()} ",) for v in variants):
                     # a key of two to four capitals ("FL" for the flutes on a call sheet's "FL
@@ -2039,8 +2046,37 @@ class FactResolver:
             parts = tuple(dict.fromkeys(p for a, b in sentences(value) if (p := phrase(value[a:b]))))
             if parts:
                 return Hop(fact, subjects, [(parts, 1.0)], long_text=True)
-        return Hop(fact, subjects, value_variants(value), exact=exact, column=column,
+        variants = value_variants(value)
+        surname = self._surnames_of(info.name, column).get(value) if isinstance(value, str) else None
+        if surname:
+            # a composer or an author is named by surname beside the work ("Elgar — Enigma
+            # Variations"): weaker than the full name, enough beside the subject
+            variants = [*variants, ((surname,), SURNAME_WEIGHT)]
+        return Hop(fact, subjects, variants, exact=exact, column=column,
                    other_columns=self._other_columns(info, column))
+
+    def _surnames_of(self, table: str, column: str) -> Mapping[str, str]:
+        """For a text column of people's names that is no entity's own name (a work's composer, a
+        book's author: its head word an agent noun, four values in five a person's name), each
+        value → its surname as a padded phrase, where no other value has that surname."""
+        hit = self._column_surnames.get((table, column))
+        if hit is not None:
+            return hit
+        from ragdx.kb.normalise import person_words
+
+        meta = self.meta(table)
+        hit = {}
+        if column not in meta.names and re.search(r"(?:er|or|ist|ian|ant)$", _column_head(column)):
+            values = {v for r in self.rows(table).values() if isinstance(v := r.get(column), str) and v.strip()}
+            people = {v: words for v in values if (words := person_words(v))}
+            if len(values) >= 3 and len(people) >= 0.8 * len(values):
+                surnames = {v: phrase(words[-1]) for v, words in people.items()}
+                counts: dict[str, int] = defaultdict(int)
+                for p in surnames.values():
+                    counts[p] += 1
+                hit = {v: p for v, p in surnames.items() if counts[p] == 1 and len(p.strip()) >= 4}
+        self._column_surnames[(table, column)] = hit
+        return hit
 
     def _other_relation(self, table: str, column: str, ref_table: str) -> bool:
         """Does another relation link ``table`` to ``ref_table`` besides the foreign key ``column``
@@ -2150,6 +2186,24 @@ _ACRONYM = re.compile(r"[A-Z]{2,4}")
 
 #: a code people write for a row: capitals and digits, a letter among them ("ADR", "R1", "K-01")
 _CODE = re.compile(r"(?=[A-Z0-9-]*[A-Z])[A-Z0-9][A-Z0-9-]{1,9}")
+
+
+def _singular(phrase_: str) -> str:
+    """A padded phrase whose last word is a plural noun, in the singular (" double basses " ->
+    " double bass ", " horns " -> " horn "); "" when its last word is not such a plural."""
+    words = phrase_.split()
+    if not words or not words[-1].isalpha() or len(words[-1]) < 4:
+        return ""
+    last = words[-1]
+    if last.endswith("ies"):
+        one = last[:-3] + "y"
+    elif last.endswith(("sses", "ches", "shes", "xes")):
+        one = last[:-2]
+    elif last.endswith("s") and not last.endswith(("ss", "us", "is")):
+        one = last[:-1]
+    else:
+        return ""
+    return f" {' '.join([*words[:-1], one])} "
 
 
 def _looks_like_code(value: Any) -> bool:

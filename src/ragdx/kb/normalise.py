@@ -875,6 +875,12 @@ def _person_like(value: str, *, particles: bool = False) -> list[str] | None:
     return words
 
 
+def person_words(value: str) -> list[str] | None:
+    """The words of a value that reads as a person's name, honorific aside ("Samuel Coleridge-Taylor"
+    → Samuel, Coleridge-Taylor), or None."""
+    return _person_like(value, particles=True)
+
+
 def person_name_parts(value: str) -> tuple[list[str], list[str]] | None:
     """(given-name tokens, surname tokens) of a value that reads as a person's name: the surname is
     the last word, or everything from a particle on ("Pieter de Vries" → de vries)."""
@@ -948,11 +954,15 @@ def text_variants(value: str, *, weight: float = 1.0) -> list[Variant]:
     person = _person_like(value) if "," not in value else None
     if person:
         ptoks = tokens(" ".join(person))
-        add((f" {' '.join(ptoks[-1:] + ptoks[:-1])} ",), weight * 0.95)
-        if len(ptoks) >= 2 and len(ptoks[0]) > 1 and ptoks[0].isalpha():
+        # the surname is the last word, hyphens and all ("Coleridge-Taylor, Samuel")
+        last = tokens(person[-1]) or ptoks[-1:]
+        given = ptoks[:len(ptoks) - len(last)] if len(last) < len(ptoks) else ptoks[:-1]
+        surname = " ".join(last if len(last) < len(ptoks) else ptoks[-1:])
+        add((f" {surname} {' '.join(given)} ",), weight * 0.95)
+        if given and len(given[0]) > 1 and given[0].isalpha():
             # "N. Davolio", "Davolio, N.": the initial must agree with the given name
-            add((f" {ptoks[0][0]} {ptoks[-1]} ",), weight * 0.9)
-            add((f" {ptoks[-1]} {ptoks[0][0]} ",), weight * 0.9)
+            add((f" {given[0][0]} {surname} ",), weight * 0.9)
+            add((f" {surname} {given[0][0]} ",), weight * 0.9)
     if "," in value:
         parts = [p for p in (phrase(x) for x in value.split(",")) if p]
         if len(parts) > 1:
