@@ -56,7 +56,7 @@ def test_a_group_row_inside_a_table_heads_the_rows_below_it(orchestra):
     assert feld == ["directory"] and stansfield == ["directory"]
     assert bentley == []  # not in the table: no group row makes him a flute
     kinds = [(b.kind, table[b.start:b.end]) for b in blocks(table)]
-    assert ("heading", "Violas (VLA)") in kinds and ("heading", "WOODWIND") in kinds
+    assert ("branch", "Violas (VLA)") in kinds and ("branch", "WOODWIND") in kinds
     # the flute's row is read under WOODWIND and Flutes, not under STRINGS or Violas
     row = next(b for b in blocks(table) if table[b.start:b.end].startswith("| Stansfield"))
     assert [table[a:b] for a, b in row.context][:2] == ["WOODWIND", "Flutes (FL)"]
@@ -172,3 +172,12 @@ def test_names_of_people_plural_rows_and_surnames(tmp_path):
     assert horn == ["bio"] and elgar == ["programme"]
     assert strauss == []  # two composers called Strauss: the surname names neither
     assert bass == []  # the note names Hale, not Daniel Marsh
+
+
+def test_a_works_number_does_not_end_a_sentence():
+    """"Cello Concerto in E minor, Op. 85" is one sentence: "Op." is an abbreviation, as "No." is."""
+    from ragdx.kb.normalise import normalised_passage
+
+    assert " op 85 " in normalised_passage("# Edward Elgar: Cello Concerto in E minor, Op. 85")
+    assert " vol 2 " in normalised_passage("See Vol. 2 of the catalogue. It is out of print.")
+    assert normalised_passage("It is out of print. See the catalogue.").count("§") == 1

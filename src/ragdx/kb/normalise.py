@@ -541,7 +541,10 @@ _TOKEN = re.compile(r"[^\W_]+(?:\.\d+)?")
 _ABBREV = {"dr", "mr", "mrs", "ms", "prof", "st", "jr", "sr", "co", "inc", "ltd", "corp", "vs", "no", "mt",
            "e.g", "i.e", "etc", "u.s", "u.k", "dept", "approx", "jan", "feb", "mar", "apr", "jun", "jul", "aug",
            "sep", "sept", "oct", "nov", "dec", "str", "avda", "ave", "av", "blvd", "rd", "pl", "sq", "tel", "ext",
-           "nr", "p.o", "a.m", "d.f", "sta", "pkg", "pkgs", "c/o"}
+           "nr", "p.o", "a.m", "d.f", "sta", "pkg", "pkgs", "c/o",
+           # a work's number and a book's parts ("Op. 85", "Vol. 2"), titles and ranks, "cf.", "ca."
+           "op", "opp", "vol", "vols", "nos", "fig", "pp", "ed", "eds", "rev", "hon", "capt", "lt", "col", "sgt",
+           "cf", "ca", "incl", "ref"}
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+|\n+")
 #: the separator between sentences in a normalised passage: no phrase can span it
 SEP = "§"

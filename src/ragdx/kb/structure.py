@@ -20,7 +20,11 @@ sales representative") the paragraph before it. Kinds of block:
 * ``card``: a group of ``key: value`` lines (a bullet card, a two-column key/value table, a
   fixed-width ``KEY....: value`` export): the card is about the entity its context or its first
   line names, and every line states something of it;
-* ``item``: one item of a list that is not a card (a roster line, an order line).
+* ``item``: one item of a list that is not a card (a roster line, an order line);
+* ``branch``: a line of a tree or an outline read under its parent line (an org chart, a short
+  line flush left over indented ones), or a table's group row (one cell spanning a wider table:
+  "| Violas (VLA) |") read under the group row above it; the rows below a group row are read under
+  it as under a heading.
 
 The rules are about layout only; they know nothing of any database, so they hold for any corpus.
 """
@@ -288,13 +292,14 @@ def _group_blocks(text: str, raw: list[str], lines: list[tuple[int, int]], group
             if group_label is not None:
                 # a row of one cell inside a wider table ("| First violins (VN1) |", an HTML row
                 # spanning every column) heads the rows below it, as a heading would; a row in
-                # capitals ("| STRINGS |") is a level above one that is not
+                # capitals ("| STRINGS |") is a level above one that is not, and the group row is
+                # read under it as a tree's line under its parent (the violins are strings)
                 level = 1 if group_label.isupper() else 2
                 while groups and groups[-1][0] >= level:
                     groups.pop()
                 a = lines[k][0] + raw[k].index(group_label)
                 groups.append((level, (a, a + len(group_label))))
-                out.append(Block(a, a + len(group_label), "heading", base + [s for _, s in groups[:-1]]))
+                out.append(Block(a, a + len(group_label), "branch", base + [s for _, s in groups[:-1]]))
                 continue
             # the header row stays the last span of the context: the linker reads it as the header
             out.append(Block(lines[k][0], lines[k][1], "row", base + [s for _, s in groups] + head,
