@@ -72,6 +72,8 @@ TARGETS = {"link_precision": 0.95, "link_recall": 0.90, "kb_supported_accuracy":
 #: surname for a whole name, a product's name whose being in a list states the value
 NOT_THE_VALUE = frozenset({"code", "surname-only", "listed-as-discontinued", "ditto"})
 DONT_KNOW = "I don't know: the documents I was given do not say."
+#: where ``--dump-judge`` writes the judge's mistakes (None: nowhere)
+JUDGE_DUMP: Path | None = None
 
 
 # ----------------------------------------------------------------------------- the writer's truth
@@ -314,6 +316,30 @@ class World:
         self.corpus, self.db, self.scorer, self.truth, self.docs, self.recs = corpus, db, scorer, truth, docs, recs
         self.con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
         self._alts: dict[tuple[str, tuple[str, ...]], list[tuple[Any, ...]]] = {}
+        self._subject_names: dict[str, set[str]] = {}
+
+    def names_subject(self, fact: str, surface: str) -> bool:
+        """The statement's surface is the name of the row the fact is about ("Booth, Carys", the
+        part of a split statement that puts the player in a band), not its value: it answers with
+        the subject, unless the fact is that name itself."""
+        column_part, _, key = fact.partition("@")
+        table, _, column = column_part.partition(".")
+        names = getattr(self.scorer.Needs, "name_columns", {}).get(table, ())
+        if not names or column in names or not surface:
+            return False
+        hit = self._subject_names.get(fact)
+        if hit is None:
+            pks = [r[1] for r in sorted((r for r in self.con.execute(f'PRAGMA table_info("{table}")') if r[5]),
+                                        key=lambda r: r[5])]
+            parts = key.split("|")
+            row = None
+            if pks and len(parts) == len(pks):
+                cols = sorted(names)
+                row = self.con.execute(
+                    f'SELECT {", ".join(chr(34) + c + chr(34) for c in cols)} FROM "{table}" WHERE '
+                    + " AND ".join(f'CAST("{c}" AS TEXT) = ?' for c in pks), parts).fetchone()
+            hit = self._subject_names[fact] = _tokens(" ".join(str(v) for v in row if v is not None)) if row else set()
+        return bool(hit) and _tokens(surface) == hit
 
     # -- the reader
     def surfaces(self, rec: Rec, retrieved: set[str], rng: random.Random) -> tuple[str, str] | None:
@@ -335,7 +361,8 @@ class World:
                     continue
                 seen.add(key)
                 options = [st for st in self.truth.statements.get(fact or "", ())
-                           if st.docs <= retrieved and writes_value(st, cs[0], value, rec.query)]
+                           if st.docs <= retrieved and writes_value(st, cs[0], value, rec.query)
+                           and not self.names_subject(fact or "", st.surface)]
                 if not options:
                     return (rec.answer_text or value), "db-value"
                 st = rng.choice(sorted(options, key=lambda s: (s.doc, s.surface)))
@@ -772,6 +799,17 @@ def run_scenario(world: World, ds: Path, sc: Scenario, work: Path, n_boot: int,
         v = verdicts.get(q, "missing")
         if v != o.truth:
             bases[(o.truth, v if v in VERDICTS else UNSURE, basis_of.get(q, ""))] += 1
+    if JUDGE_DUMP is not None:
+        # the judge's mistakes against the truth, to read (never for a held-out corpus)
+        recs = {r.id: r for r in world.recs}
+        with JUDGE_DUMP.open("a", encoding="utf-8") as fh:
+            for q, o in outcomes.items():
+                wrong_taken = not o.right and o.form != "dont-know" and accepted.get(q)
+                if (o.right and accepted.get(q) is False) or wrong_taken:
+                    r = recs.get(q)
+                    fh.write(json.dumps({"corpus": world.corpus.name, "scenario": sc.name, "right": o.right,
+                                         "form": o.form, "query": r.query if r else "", "answer": o.answer,
+                                         "gold": r.answer_text if r else ""}, ensure_ascii=False) + "\n")
     out = {"scenario": sc.name, "queries": len(outcomes), "answerable": len(answerable), "deleted_docs": len(gone),
            "injected": dict(injected), "scores": scores, "linking": linking(world, searched),
            "judge": judge_figures(outcomes, accepted), "disagreements": bases, "outcomes": outcomes,
@@ -942,7 +980,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=None, help="write the Markdown here")
     ap.add_argument("--json", type=Path, default=None, help="write the figures as JSON here")
     ap.add_argument("--no-probe", action="store_true", help="no probes after each run (ragdx run --no-probe)")
+    ap.add_argument("--dump-judge", type=Path, default=None,
+                    help="append the judge's mistakes (right answers rejected, wrong ones accepted) here as JSONL; "
+                         "do not read a held-out corpus's")
     a = ap.parse_args(argv)
+    global JUDGE_DUMP
+    JUDGE_DUMP = a.dump_judge
 
     corpora = [c.resolve() for c in (a.corpus or [DEFAULT_CORPUS])]
     dbs = [d.resolve() for d in (a.db or ([DEFAULT_DB] if not a.corpus else []))]

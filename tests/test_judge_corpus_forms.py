@@ -184,3 +184,27 @@ def test_a_flag_answered_with_the_questions_own_word(gold, response, right):
 ])
 def test_a_yes_no_stored_as_text(gold, response, right):
     assert judged(gold, response, "What is the seasonal of the route 'A - B'?") is right, (gold, response)
+
+
+def test_right_answers_as_a_programme_or_a_call_sheet_writes_them():
+    """Issue 21 item 3, fourth round (Calderbrook forms): a day and month with no year (a weekday
+    given must agree), an afternoon time on the twelve-hour clock or in words, an amount in words of
+    thousands and hundreds, a section in the singular, a player for the instrument, a hyphenated
+    surname first; and the near misses stay wrong."""
+    from ragdx.evaluate.judges import make_judge
+    from ragdx.evaluate.records import JudgeItem
+
+    judge = make_judge("contains")
+
+    def ok(gold, response, query="What is it?"):
+        return judge.judge(JudgeItem(query, [[gold]], response)).correct
+
+    assert ok("2024-10-05", "Sat 5/10") and ok("2025-04-05", "5 April") and ok("2025-05-17", "Saturday 17 May")
+    assert not ok("2024-10-05", "Sun 5/10") and not ok("2025-04-05", "5 April 2024") and not ok("2025-04-05", "6 April")
+    assert ok("14:30", "half past two") and ok("14:30", "2:30") and ok("19:30", "7.30pm")
+    assert not ok("14:30", "2.30 am") and not ok("02:30", "14:30")
+    assert ok(3180, "three thousand one hundred and eighty pounds") and not ok(80, "three thousand one hundred and eighty")
+    assert ok("Second violins", "Second Violin") and not ok("Second violins", "First Violin")
+    assert ok("clarinet", "clarinettist") and ok("cello", "cellist") and not ok("clarinet", "cellist")
+    assert ok("Samuel Coleridge-Taylor", "Coleridge-Taylor, Samuel")
+    assert not ok("Principal", "Sub-principal") and not ok("Principal", "Co-principal") and ok("Principal", "Principal")

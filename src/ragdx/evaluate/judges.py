@@ -77,6 +77,7 @@ from ragdx.kb.normalise import (
     times_in,
     value_tokens,
     weekdays_of,
+    yearless_dates,
 )
 
 __all__ = [
@@ -404,7 +405,8 @@ def _value_equal(gold: Any, response: str, query: str = "") -> bool:
         return isinstance(gold, str) and states_text(gold, response, whole=True, query=query)
     rv = _value_of(response)
     if isinstance(gv, date):
-        return isinstance(rv, date) and rv == gv
+        return (isinstance(rv, date) and rv == gv) or (rv is None and len(r.split()) <= 5
+                                                        and _yearless_match(gv, response))
     if gv == 0 and _says_none(response) and len(r.split()) <= 5:
         return True
     if rv is None and isinstance(gv, float):
@@ -462,6 +464,18 @@ def _holds_words(words: str, text: str) -> bool:
     return f" {words} " in f" {text} "
 
 
+_MORNING = re.compile(r"\b(?:a\.?m\b\.?|in the morning)", re.IGNORECASE)
+
+
+def _yearless_match(gold: date, response: str) -> bool:
+    """The response gives the gold date's day and month and no year at all ("5 April", "Sat 5/10"
+    for 2024-10-05): how a document dated elsewhere writes it. A weekday given must be the date's."""
+    if re.search(r"(?<!\d)(?:19|20)\d{2}(?!\d)", response):
+        return False  # a year is written: the date is judged with it
+    return any((day, month) == (gold.day, gold.month) and (weekday is None or weekday == gold.weekday())
+               for day, month, weekday in yearless_dates(response))
+
+
 def _time_or_days(gold: Any, response: str) -> bool | None:
     """A time of day ("07:30" as "7.30am", "0730") or days of the week ("Mon-Fri" as "Monday to
     Friday", "Daily" as "every day") against the response's; None when the gold is neither."""
@@ -469,7 +483,11 @@ def _time_or_days(gold: Any, response: str) -> bool | None:
         return None
     clock = clock_time(gold)
     if clock is not None:
-        return clock in times_in(response)
+        said = times_in(response)
+        # "half past two", "2.30" for 14:30: an afternoon time said on the twelve-hour clock
+        # without am or pm, as people say it
+        return clock in said or (clock[0] > 12 and (clock[0] - 12, clock[1]) in said
+                                 and not _MORNING.search(response))
     days = weekdays_of(gold)
     if days is not None:
         return weekdays_of(response) == days
@@ -493,7 +511,7 @@ def _value_contained(gold: Any, response: str, values: tuple[set[date], set[floa
             isinstance(gold, str) and extends_value(value_tokens(gold), response, query, single=single)):
         return True
     if isinstance(gv, date):
-        return gv in values[0]
+        return gv in values[0] or (not values[0] and _yearless_match(gv, response))
     if isinstance(gv, float):
         if gv == 0 and _says_none(response):
             return True

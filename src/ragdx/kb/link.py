@@ -81,6 +81,8 @@ from ragdx.errors import RagdxError
 from ragdx.gen.kinds import COMPLETENESS_KINDS
 from ragdx.kb.normalise import (
     COLUMN_FILLER_WORDS,
+    MONTH_ABBREVIATIONS,
+    YEARLESS_DATE,
     SEP,
     YES_NO_MARKS,
     Variant,
@@ -89,9 +91,11 @@ from ragdx.kb.normalise import (
     normalised_passage,
     phrase,
     sentences,
+    singular_phrase,
     text_variants,
     tokens,
     value_variants,
+    yearless_day_month,
 )
 from ragdx.kb.structure import KEY_VALUE, Block, blocks, definition_lines, split_cells, windows
 from ragdx.rag.corpus import Corpus
@@ -291,20 +295,8 @@ def legend(text: str) -> dict[str, str]:
     return out
 
 
-_MONTH_WORD = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
-               r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
-_WEEKDAY_WORD = r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|sday|nesday|rsday|urday)?\.?"
-#: a day and a month with no year after them ("Saturday 14 September", "14th of Sept", "September
-#: 14", a weekday's "Sat 14/9"): a person takes the year from the document
-_YEARLESS = re.compile(
-    rf"(?<![\w/.-])(?:(?:{_WEEKDAY_WORD},?\s+)?(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?(?:\s+of)?\s+({_MONTH_WORD})"
-    rf"|({_MONTH_WORD})\s+(\d{{1,2}})(?:st|nd|rd|th)?(?![\d:.])"
-    rf"|{_WEEKDAY_WORD}\s+(\d{{1,2}})/(\d{{1,2}})(?![/\d]))"
-    r"(?!\w)(?!,?\s*(?:'?\d{2}(?!\d)(?![:.]\d)|\d{4}))", re.IGNORECASE)
 #: a year or a season the document is in ("Autumn 2024", "Season 2024/25", "Date: 28 April 2024")
 _YEAR_ANCHOR = re.compile(r"(?<![\d£$€.,])((?:19|20)\d{2})(?:\s*[/–-]\s*(\d{2}|\d{4}))?(?![\d,.]\d)")
-_MONTHS = {m: i for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov",
-                                       "dec"), 1)}
 
 
 def year_anchors(text: str) -> list[tuple[int, int, int | None]]:
@@ -324,25 +316,22 @@ def with_years(piece: str, start: int, anchors: Sequence[tuple[int, int, int | N
     month that has none ("Saturday 14 September" under "## Autumn 2024" is 14 September 2024), the
     year being the one the document named last before it (or first, when none comes before: a
     "Season 2024/25" line under the date); a season's months from July are in its first year."""
-    if not anchors or not _YEARLESS.search(piece):
+    if not anchors or not YEARLESS_DATE.search(piece):
         return piece
     positions = [a[0] for a in anchors]
 
     def dated(m: re.Match[str]) -> str:
+        day_month = yearless_day_month(m)
+        if day_month is None:
+            return m.group()
+        day, month, _ = day_month
         k = bisect.bisect_right(positions, start + m.start()) - 1
         _, year, nxt = anchors[max(k, 0)]
-        if m.group(5) is not None:  # "Sat 14/9": day and month as numbers, after a weekday
-            day, month = int(m.group(5)), int(m.group(6))
-        else:
-            word = (m.group(2) or m.group(3)).lower()[:3]
-            day, month = int(m.group(1) or m.group(4)), _MONTHS[word]
-        if not (1 <= month <= 12 and 1 <= day <= 31):
-            return m.group()
         if nxt is not None and month < 7:
             year = nxt
-        return f"{m.group()} ({day} {('jan feb mar apr may jun jul aug sep oct nov dec'.split())[month - 1]} {year})"
+        return f"{m.group()} ({day} {MONTH_ABBREVIATIONS[month - 1]} {year})"
 
-    return _YEARLESS.sub(dated, piece)
+    return YEARLESS_DATE.sub(dated, piece)
 
 
 def _expander(abbreviations: Mapping[str, str]) -> Callable[[str], str]:
@@ -2016,7 +2005,7 @@ class FactResolver:
                 # a row named in the plural ("Double basses", "Horns") is one member's in the
                 # singular: "Principal Horn", "Daniel Marsh, double bass"
                 variants = [*variants, *(((one,), w * 0.95) for (all_of, w) in variants
-                                         if len(all_of) == 1 and (one := _singular(all_of[0])))]
+                                         if len(all_of) == 1 and (one := singular_phrase(all_of[0])))]
                 code = value.strip() if isinstance(value, str) else ""
                 if _ACRONYM.fullmatch(code) and not any(v[0] == (f" {code.lower()} ",) for v in variants):
                     # a key of two to four capitals ("FL" for the flutes on a call sheet's "FL
@@ -2186,24 +2175,6 @@ _ACRONYM = re.compile(r"[A-Z]{2,4}")
 
 #: a code people write for a row: capitals and digits, a letter among them ("ADR", "R1", "K-01")
 _CODE = re.compile(r"(?=[A-Z0-9-]*[A-Z])[A-Z0-9][A-Z0-9-]{1,9}")
-
-
-def _singular(phrase_: str) -> str:
-    """A padded phrase whose last word is a plural noun, in the singular (" double basses " ->
-    " double bass ", " horns " -> " horn "); "" when its last word is not such a plural."""
-    words = phrase_.split()
-    if not words or not words[-1].isalpha() or len(words[-1]) < 4:
-        return ""
-    last = words[-1]
-    if last.endswith("ies"):
-        one = last[:-3] + "y"
-    elif last.endswith(("sses", "ches", "shes", "xes")):
-        one = last[:-2]
-    elif last.endswith("s") and not last.endswith(("ss", "us", "is")):
-        one = last[:-1]
-    else:
-        return ""
-    return f" {' '.join([*words[:-1], one])} "
 
 
 def _looks_like_code(value: Any) -> bool:

@@ -294,6 +294,40 @@ def extract_dates(text: str) -> tuple[set[date], list[tuple[int, int]]]:
     return found, spans
 
 
+_MONTH_WORD = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+               r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
+_WEEKDAY_WORD = r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|sday|nesday|rsday|urday)?\.?"
+#: a day and a month with no year after them ("Saturday 14 September", "14th of Sept", "September
+#: 14", a weekday's "Sat 14/9"): a person takes the year from the document
+YEARLESS_DATE = re.compile(
+    rf"(?<![\w/.-])(?:(?:{_WEEKDAY_WORD},?\s+)?(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?(?:\s+of)?\s+({_MONTH_WORD})"
+    rf"|({_MONTH_WORD})\s+(\d{{1,2}})(?:st|nd|rd|th)?(?![\d:.])"
+    rf"|{_WEEKDAY_WORD}\s+(\d{{1,2}})/(\d{{1,2}})(?![/\d]))"
+    r"(?!\w)(?!,?\s*(?:'?\d{2}(?!\d)(?![:.]\d)|\d{4}))", re.IGNORECASE)
+
+
+MONTH_ABBREVIATIONS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+
+
+def yearless_day_month(m: re.Match[str]) -> tuple[int, int, int | None] | None:
+    """(day, month, weekday 0-6 or None) of a :data:`YEARLESS_DATE` match; None when it is no date."""
+    if m.group(5) is not None:  # "Sat 14/9": day and month as numbers, after a weekday
+        day, month = int(m.group(5)), int(m.group(6))
+    else:
+        word = (m.group(2) or m.group(3)).lower()[:3]
+        day, month = int(m.group(1) or m.group(4)), MONTH_ABBREVIATIONS.index(word) + 1
+    if not (1 <= month <= 12 and 1 <= day <= 31):
+        return None
+    weekday = re.match(r"\s*(mon|tue|wed|thu|fri|sat|sun)", m.group(), re.IGNORECASE)
+    return day, month, _WEEKDAYS.index(weekday.group(1).lower()) if weekday else None
+
+
+def yearless_dates(text: str) -> list[tuple[int, int, int | None]]:
+    """Every day and month written without a year in ``text`` (see :data:`YEARLESS_DATE`)."""
+    return [dm for m in YEARLESS_DATE.finditer(text) if (dm := yearless_day_month(m)) is not None]
+
+
 # ----------------------------------------------------------------------------- times and days
 
 _CLOCK = re.compile(r"^\s*([01]?\d|2[0-3])[:.h]([0-5]\d)(?::[0-5]\d(?:\.\d+)?)?\s*$")
@@ -307,6 +341,13 @@ def clock_time(value: str) -> tuple[int, int] | None:
     """(hour, minute) of a value that is a time of day as a database holds it ("07:30", "13:30:00")."""
     m = _CLOCK.match(value) if ":" in value else None
     return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+_HOUR_WORDS = {w: i for i, w in enumerate("one two three four five six seven eight nine ten eleven twelve".split(), 1)}
+#: a time of day in words: "half past two", "quarter to seven", "six o'clock", "noon", "midnight"
+_TIME_WORDS = re.compile(r"\b(?:(half|quarter|twenty|ten|five)\s+(past|to)\s+(" + "|".join(_HOUR_WORDS)
+                         + r")|(" + "|".join(_HOUR_WORDS) + r")\s+o'?\s?clock|(noon|midday|midnight))\b", re.IGNORECASE)
+_PAST_WORDS = {"half": 30, "quarter": 15, "twenty": 20, "ten": 10, "five": 5}
 
 
 def times_in(text: str) -> set[tuple[int, int]]:
@@ -327,7 +368,34 @@ def times_in(text: str) -> set[tuple[int, int]]:
         elif half.startswith("a") and h == 12:
             h = 0
         out.add((h, mi))
+    if "o" in text or "past" in text or "to " in text:
+        for m in _TIME_WORDS.finditer(text):
+            if m.group(5):
+                out.add((0, 0) if m.group(5).lower() == "midnight" else (12, 0))
+            elif m.group(4):
+                out.add((_HOUR_WORDS[m.group(4).lower()] % 12, 0))
+            else:
+                h, mi = _HOUR_WORDS[m.group(3).lower()], _PAST_WORDS[m.group(1).lower()]
+                out.add((h % 12, mi) if m.group(2).lower() == "past" else ((h - 1) % 12, 60 - mi))
     return out
+
+
+def singular_phrase(phrase_: str) -> str:
+    """A padded phrase whose last word is a plural noun, in the singular (" double basses " ->
+    " double bass ", " horns " -> " horn "); "" when its last word is not such a plural."""
+    words = phrase_.split()
+    if not words or not words[-1].isalpha() or len(words[-1]) < 4:
+        return ""
+    last = words[-1]
+    if last.endswith("ies"):
+        one = last[:-3] + "y"
+    elif last.endswith(("sses", "ches", "shes", "xes")):
+        one = last[:-2]
+    elif last.endswith("s") and not last.endswith(("ss", "us", "is")):
+        one = last[:-1]
+    else:
+        return ""
+    return f" {' '.join([*words[:-1], one])} "
 
 
 _DAY_NAMES = {"monday": 0, "mon": 0, "tuesday": 1, "tue": 1, "tues": 1, "wednesday": 2, "wed": 2, "thursday": 3,
@@ -447,7 +515,10 @@ def word_numbers(low: str) -> list[tuple[int, int, int]]:
     if not _ANY_NUMBER_WORD.search(low):
         return []
     out = []
+    compounds = _compound_numbers(low) if _MULTIPLIER.search(low) else []
     for m in _WORD_NUMBER.finditer(low):
+        if any(a <= m.start() < b for a, b, _ in compounds):
+            continue  # a part of "three thousand one hundred and eighty" is no number of its own
         if m.group("tens"):
             value = _WORD_TENS[m.group("tens")] + (_WORD_UNITS[m.group("unit")] if m.group("unit") else 0)
         else:
@@ -455,6 +526,51 @@ def word_numbers(low: str) -> list[tuple[int, int, int]]:
                 continue
             value = _WORD_UNITS[m.group("small")]
         out.append((m.start(), m.end(), value))
+    return sorted(out + compounds)
+
+
+_MULTIPLIER = re.compile(r"\b(?:hundred|thousand|million)\b")
+_MULTIPLIERS = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
+_WORD_TOKEN = re.compile(r"[a-z]+")
+
+
+def _compound_numbers(low: str) -> list[tuple[int, int, int]]:
+    """Numbers of several words with a hundred, thousand or million in them ("three thousand one
+    hundred and eighty", "twelve hundred", "a thousand"): (start, end, value)."""
+    out: list[tuple[int, int, int]] = []
+    run: list[re.Match[str]] = []
+
+    def close() -> None:
+        while run and run[-1].group() in ("and", "a"):
+            run.pop()
+        if run and any(m.group() in _MULTIPLIERS for m in run):
+            total = current = 0
+            for m in run:
+                w = m.group()
+                if w in _MULTIPLIERS:
+                    if w == "hundred":
+                        current = (current or 1) * 100
+                    else:
+                        total += (current or 1) * _MULTIPLIERS[w]
+                        current = 0
+                elif w in _WORD_TENS:
+                    current += _WORD_TENS[w]
+                elif w in _WORD_UNITS:
+                    current += _WORD_UNITS[w]
+            out.append((run[0].start(), run[-1].end(), total + current))
+        run.clear()
+
+    for m in _WORD_TOKEN.finditer(low):
+        w = m.group()
+        gap = low[run[-1].end():m.start()] if run else ""
+        if run and gap.strip(" -"):
+            close()
+        if w in _WORD_UNITS or w in _WORD_TENS or w in _MULTIPLIERS or (w == "and" and run) \
+                or (w == "a" and _MULTIPLIER.match(low, m.end() + 1)):
+            run.append(m)
+        else:
+            close()
+    close()
     return out
 
 
@@ -890,11 +1006,12 @@ def person_name_parts(value: str) -> tuple[list[str], list[str]] | None:
     words = _person_like(value, particles=True)
     if not words:
         return None
-    toks = tokens(" ".join(words))
-    if len(toks) != len(words):
-        return None
     at = next((i for i, w in enumerate(words) if 0 < i and w in NAME_PARTICLES), len(words) - 1)
-    return toks[:at], toks[at:]
+    # a given name is one token a word; a surname may be several ("Coleridge-Taylor", "de Vries")
+    given, surname = tokens(" ".join(words[:at])), tokens(" ".join(words[at:]))
+    if len(given) != at or not surname:
+        return None
+    return given, surname
 
 
 #: a vessel's prefix before its name
@@ -1318,10 +1435,14 @@ def extends_value(value_toks: tuple[str, ...], response: str, query: str = "", *
         left = spans[i - 1] if i else None
         right = spans[i + n] if i + n < len(spans) else None
         ext = False
-        if left is not None and first.group()[:1].isupper():
+        # a word hyphen-joined before it makes another value whatever the case ("Sub-principal",
+        # "Co-principal" for Principal); a capitalised word before it does too ("Senior Engineer")
+        if left is not None and (first.group()[:1].isupper() or response[left.end():first.start()] == "-"):
             sep = response[left.end():first.start()]
             lw = left.group()
-            ext = sep.strip() in ("", "-") and "\n" not in sep and not _harmless(lw, query) and not (
+            joined = sep == "-" and not first.group()[:1].isupper()
+            ext = sep.strip() in ("", "-") and "\n" not in sep and not (
+                _harmless(lw.capitalize(), query) if joined else _harmless(lw, query)) and not (
                 person and fold(lw) in _RANKS)
         if not ext and right is not None and last.group()[:1].isupper():
             sep = response[last.end():right.start()]
@@ -1364,6 +1485,13 @@ def answer_phrases(value: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     elif len(toks) == 2 and toks[0] in _NAME_PREFIXES and toks[1].isalpha() and len(toks[1]) > 3:
         phrases.append(toks[1])  # "Portnacraig" for the vessel MV Portnacraig
     phrases += CURRENCY_NAMES.get(" ".join(toks), ())
+    one = singular_phrase(f" {' '.join(toks)} ")
+    if one:
+        phrases.append(one.strip())  # "Second Violin" for the section Second violins
+    if len(toks) == 1 and toks[0].isalpha() and len(toks[0]) >= 4:
+        # a player of the instrument, for the instrument ("clarinettist", "cellist", "trumpeter")
+        w = toks[0]
+        phrases += [w + "ist", w + "ists", w[:-1] + "ist", w + "tist", *([w + "er"] if w.endswith("t") else [])]
     whole = _SYN_OF.get(" ".join(toks))
     codes = _CODES.get(whole[0], ()) if whole else ()
     return tuple(f" {p} " for p in dict.fromkeys(phrases)), codes
