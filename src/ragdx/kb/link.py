@@ -82,8 +82,8 @@ from ragdx.gen.kinds import COMPLETENESS_KINDS
 from ragdx.kb.normalise import (
     COLUMN_FILLER_WORDS,
     MONTH_ABBREVIATIONS,
-    YEARLESS_DATE,
     SEP,
+    YEARLESS_DATE,
     YES_NO_MARKS,
     Variant,
     flag_value,
