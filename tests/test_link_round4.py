@@ -181,3 +181,25 @@ def test_a_works_number_does_not_end_a_sentence():
     assert " op 85 " in normalised_passage("# Edward Elgar: Cello Concerto in E minor, Op. 85")
     assert " vol 2 " in normalised_passage("See Vol. 2 of the catalogue. It is out of print.")
     assert normalised_passage("It is out of print. See the catalogue.").count("§") == 1
+
+
+def test_a_value_given_through_a_label_of_two_documents(tmp_path):
+    """A rate card gives the fee per band and names no player; the band list puts each player in a
+    band: together they state each player's fee, as a reader joins them. A list keyed by the same
+    letters that does not say they are bands states nothing."""
+    db = tmp_path / "f.sqlite"
+    with sqlite3.connect(db) as con:
+        con.executescript("""
+            CREATE TABLE players (player_id INTEGER PRIMARY KEY, first_name TEXT, last_name TEXT,
+                                  fee_per_call REAL);
+            INSERT INTO players VALUES (1, 'Daniel', 'Marsh', 165), (2, 'Kate', 'Varley', 130), (3, 'Tom', 'Hale', 165);
+        """)
+    engine = connect(f"sqlite:///{db}")
+    world = (engine, inspect_schema(engine))
+    card = "# Call rates\n\n| Band | Fee per call |\n|---|--:|\n| C | £165.00 |\n| J | £130.00 |\n"
+    bands = "RATE BANDS - CONTRACTED PLAYERS\n\nC:  Marsh, Daniel; Hale, Tom\nJ:  Varley, Kate\n"
+    rooms = "ROOMS\n\nC:  Marsh, Daniel\nJ:  Varley, Kate\n"
+    marsh, varley = _gold(world, {"rates": card, "bands": bands}, "players.fee_per_call@1",
+                          "players.fee_per_call@2")
+    assert marsh == varley == ["bands", "rates"]
+    assert _gold(world, {"rates": card, "rooms": rooms}, "players.fee_per_call@1") == [[]]

@@ -110,6 +110,8 @@ PEER_WEIGHT = 0.45
 MIN_WEIGHT = 0.5
 #: weight of a person's name written by surname alone as a value ("Elgar" for Edward Elgar)
 SURNAME_WEIGHT = 0.6
+#: weight of a value stated in two documents through a label of theirs (a rate card and a band list)
+SPLIT_WEIGHT = 0.8
 #: passages longer than this (in words) are cut into windows of whole sentences
 MAX_PASSAGE_WORDS = 160
 #: spans kept per fact (the best ones), so a record stays small
@@ -654,6 +656,61 @@ class Linker:
         noun = phrase(readable_entity(table)).strip()
         return [f" {noun}s ", f" {noun} "] if noun else []
 
+    def _link_split(self, hop: Hop, subject_phrases: list[list[str]]) -> HopResult | None:
+        """A value stated in two documents through a label of their own: a rate card gives the fee
+        per band ("| C | £165.00 |", naming no player) and a band list puts the player in a band
+        ("C:  Marsh, Daniel; Illingworth, Gareth"), as a reader joins them. The label is a short
+        cell beside the value in a table row that names no entity of the subject's table; the
+        subject's line is keyed by it, in a document that names the label's column ("RATE BANDS").
+        None when no such pair is found (only tried where nothing states the fact directly)."""
+        if len(hop.subjects) != 1 or hop.identity or hop.peers or not hop.value or not subject_phrases[0]:
+            return None
+        idx = self.index
+        table = hop.subjects[0][0].partition(":")[0]
+        known = list(self.table_names(table)) if self.table_names else []
+        labels: dict[str, tuple[int, frozenset[str]]] = {}  # label → (row stating the value, its column's words)
+        for all_of, w in hop.value:
+            if w < 1.0 or len(all_of) != 1:
+                continue
+            for pid in idx.find(all_of[0]):
+                p = idx.passages[pid]
+                if p.kind != "row" or p.heads is None or any(f" {n} " in p.norm for n in known):
+                    continue
+                raw = split_cells(self._text_of(p))
+                if len(raw) != len(p.heads):
+                    continue
+                holding = [i for i, c in enumerate(raw) if all_of[0] in phrase(c)]
+                if len(holding) != 1:
+                    continue
+                for i, cell in enumerate(raw):
+                    label = phrase(cell)
+                    if i != holding[0] and label and len(label.split()) <= 2 and len(cell.strip()) <= 12 \
+                            and (words := _column_words(p.heads[i])):
+                        labels.setdefault(label, (pid, words))
+        if not labels:
+            return None
+        names = subject_phrases[0]
+        for pid in sorted(set().union(*(idx.find(n) for n in names))):
+            p = idx.passages[pid]
+            text = self._text_of(p)
+            for line in text.splitlines():
+                m = KEY_VALUE.match(line)
+                if not m or not any(n in phrase(m.group(2)) for n in names):
+                    continue
+                hit = labels.get(phrase(m.group(1)))
+                if hit is None:
+                    continue
+                vpid, words = hit
+                doc = self.index.corpus.documents[p.doc].text
+                # the list must say what its keys are ("RATE BANDS", "Band", a heading): "C:" alone
+                # may key anything
+                if not words & _column_words(doc[:min(len(doc), 400)] + " " + p.ctx):
+                    continue
+                v = idx.passages[vpid]
+                spans = [{"fact": hop.fact, **idx.span(q), "weight": SPLIT_WEIGHT} for q in (vpid, pid)]
+                return HopResult(sorted({idx.doc_ids[v.doc], idx.doc_ids[p.doc]}), spans, SPLIT_WEIGHT)
+        return None
+
     def link(self, hop: Hop) -> HopResult:
         hit = self._cache.get(hop.fact)
         if hit is None:
@@ -695,7 +752,7 @@ class Linker:
                 where |= found
             restrict = where if restrict is None else restrict & where
         if restrict is not None and not restrict:
-            return HopResult([], [], 0.0)
+            return self._link_split(hop, subject_phrases) or HopResult([], [], 0.0)
         for all_of, w in hop.value:
             pids = restrict
             for p in all_of:
@@ -720,7 +777,7 @@ class Linker:
         else:
             exact = True
         if not best:
-            return HopResult([], [], 0.0)
+            return self._link_split(hop, subject_phrases) or HopResult([], [], 0.0)
         docs_best: dict[int, tuple[float, int]] = {}
         for pid, w in best.items():
             d = idx.passages[pid].doc
