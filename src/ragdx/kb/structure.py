@@ -266,6 +266,38 @@ def blocks(text: str, *, max_words: int = MAX_BLOCK_WORDS) -> list[Block]:
     return out
 
 
+def _table_blocks(raw: list[str], lines: list[tuple[int, int]], rows: list[int], seps: list[int],
+                  base: list[tuple[int, int]], out: list[Block]) -> None:
+    """Blocks of a pipe table (``base``: what it is read under, its caption line last): a card for a
+    two-column key/value table, else one block per body row."""
+    header = bool(seps) and seps[0] == rows[0] + 1
+    cells = [split_cells(raw[k]) for k in rows]
+    if _kv_table(cells, header):
+        out.append(Block(lines[rows[0]][0], lines[rows[-1]][1], "card", base))
+        return
+    body = rows[1:] if header else rows
+    head = [lines[rows[0]]] if header else []
+    width = max(len(c) for c in cells)
+    groups: list[tuple[int, tuple[int, int]]] = []  # (level, span): the open group rows
+    for k in body:
+        group_label = _group_row(split_cells(raw[k]), width)
+        if group_label is not None:
+            # a row of one cell inside a wider table ("| First violins (VN1) |", an HTML row
+            # spanning every column) heads the rows below it, as a heading would; a row in
+            # capitals ("| STRINGS |") is a level above one that is not, and the group row is
+            # read under it as a tree's line under its parent (the violins are strings)
+            level = 1 if group_label.isupper() else 2
+            while groups and groups[-1][0] >= level:
+                groups.pop()
+            a = lines[k][0] + raw[k].index(group_label)
+            groups.append((level, (a, a + len(group_label))))
+            out.append(Block(a, a + len(group_label), "branch", base + [sp for _, sp in groups[:-1]]))
+            continue
+        # the header row stays the last span of the context: the linker reads it as the header
+        out.append(Block(lines[k][0], lines[k][1], "row", base + [sp for _, sp in groups] + head,
+                         header=head[0] if head else None))
+
+
 def _group_blocks(text: str, raw: list[str], lines: list[tuple[int, int]], group: list[int],
                   ctx: list[tuple[int, int]], out: list[Block], last_para: Block | None,
                   max_words: int) -> Block | None:
@@ -274,36 +306,7 @@ def _group_blocks(text: str, raw: list[str], lines: list[tuple[int, int]], group
     seps = [k for k in group if _PIPE_SEP.match(raw[k])]
     lead_lines = [k for k in group if k < (rows[0] if rows else group[-1] + 1)]
     if rows and len(rows) + len(seps) >= max(2, len(group) - len(lead_lines)):
-        # a pipe table, possibly with a caption line above it
-        caption = [lines[k] for k in lead_lines]
-        header = bool(seps) and seps[0] == rows[0] + 1
-        cells = [split_cells(raw[k]) for k in rows]
-        base = ctx + caption
-        if _kv_table(cells, header):
-            a, b = lines[rows[0]][0], lines[rows[-1]][1]
-            out.append(Block(a, b, "card", base))
-            return None
-        body = rows[1:] if header else rows
-        head = [lines[rows[0]]] if header else []
-        width = max(len(c) for c in cells)
-        groups: list[tuple[int, tuple[int, int]]] = []  # (level, span): the open group rows
-        for k in body:
-            group_label = _group_row(split_cells(raw[k]), width)
-            if group_label is not None:
-                # a row of one cell inside a wider table ("| First violins (VN1) |", an HTML row
-                # spanning every column) heads the rows below it, as a heading would; a row in
-                # capitals ("| STRINGS |") is a level above one that is not, and the group row is
-                # read under it as a tree's line under its parent (the violins are strings)
-                level = 1 if group_label.isupper() else 2
-                while groups and groups[-1][0] >= level:
-                    groups.pop()
-                a = lines[k][0] + raw[k].index(group_label)
-                groups.append((level, (a, a + len(group_label))))
-                out.append(Block(a, a + len(group_label), "branch", base + [s for _, s in groups[:-1]]))
-                continue
-            # the header row stays the last span of the context: the linker reads it as the header
-            out.append(Block(lines[k][0], lines[k][1], "row", base + [s for _, s in groups] + head,
-                             header=head[0] if head else None))
+        _table_blocks(raw, lines, rows, seps, ctx + [lines[k] for k in lead_lines], out)
         return None
     if _definition_list(raw, group):
         # "Grade\n: Director" (a Markdown definition list): a term and its definition, read as a
