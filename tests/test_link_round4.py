@@ -203,3 +203,14 @@ def test_a_value_given_through_a_label_of_two_documents(tmp_path):
                           "players.fee_per_call@2")
     assert marsh == varley == ["bands", "rates"]
     assert _gold(world, {"rates": card, "rooms": rooms}, "players.fee_per_call@1") == [[]]
+
+
+def test_an_addresss_domain_states_no_country():
+    """"trade.orders@wexcombepress.ac.uk" says nothing of the United Kingdom; its mailbox keeps its
+    words ("anna.kowal@..." still names Anna Kowal), and an address as a value reads the same."""
+    from ragdx.kb.normalise import normalised_passage, phrase
+
+    text = normalised_passage("To order: trade.orders@wexcombepress.ac.uk or see https://www.wexcombe.ac.uk/books.")
+    assert " uk " not in text and " trade orders " in text
+    assert " anna kowal " in normalised_passage("Write to anna.kowal@calderbrook.org.uk today.")
+    assert phrase("anna.kowal@calderbrook.org.uk") in normalised_passage("E-mail: anna.kowal@calderbrook.org.uk")

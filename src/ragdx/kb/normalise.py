@@ -689,6 +689,11 @@ def _prepare(text: str) -> str:
     if "M" in text:
         text = _CAPITAL_M.sub(" million", text)  # 1.2M; a lower-case m may be metres
     text = fold(text).replace("&", " and ")
+    if "@" in text or "www." in text or "://" in text:
+        # a web address, or an e-mail address's domain, is one token: its ".uk" states no country
+        # ("trade.orders@wexcombepress.ac.uk" says nothing of the UK); the mailbox keeps its words,
+        # which often name a person ("anna.kowal@...")
+        text = _ADDRESS.sub(_address_tokens, text)
     if _DIGIT.search(text):
         # every date form has a digit ("spring of 2023" too): text without one is left alone
         text = _replace_dates(text)
@@ -723,6 +728,17 @@ def _canonical_time(m: re.Match[str]) -> str:
     elif half == "a" and h == 12:
         h = 0
     return f" ztime{h:02d}{mi:02d} "
+
+
+_ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?:https?://|www\.)[^\s<>()\[\]]+[\w/]")
+
+
+def _address_tokens(m: re.Match[str]) -> str:
+    address = m.group()
+    mailbox, at, domain = address.partition("@")
+    if not at:
+        return " " + re.sub(r"[^0-9a-z]", "", address) + " "
+    return " " + re.sub(r"[._+-]+", " ", mailbox) + " " + re.sub(r"[^0-9a-z]", "", domain) + " "
 
 
 def _tokens(prepared: str) -> list[str]:
