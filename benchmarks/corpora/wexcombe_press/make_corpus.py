@@ -519,7 +519,7 @@ class Corpus:
                 d.t(w.sname(sid))
             else:
                 d.f(K("staff", "reports_to", sid), w.sname(sid), "tree")
-            d.t(f" ({s['job_title']})\n")
+            d.t(" (").f(K("staff", "job_title", sid), s["job_title"], "tree").t(")\n")  # truth audit: was written unrecorded
             for k in kids[sid]:
                 walk(k, depth + 1)
 
@@ -548,7 +548,8 @@ class Corpus:
             d.f(K("staff", "start_date", sid), date_s(s["start_date"], "date-weekday"), "heading-subject", "date-weekday").t(" as our new ")
             d.f(K("staff", "job_title", sid), s["job_title"], "heading-subject").t(". ")
             mgr = s["reports_to"]
-            d.t(f"{she} will sit with the {s['department']} team on the second floor and reports to ")
+            d.t(f"{she} will sit with the ").f(K("staff", "department", sid), s["department"], "pronoun")  # truth audit
+            d.t(" team on the second floor and reports to ")
             d.f(K("staff", "reports_to", sid), w.sname(mgr), "pronoun").t(". ")
             if s["phone_ext"]:
                 d.t(f"{she} can be reached on extension ").f(K("staff", "phone_ext", sid), s["phone_ext"], "pronoun").t(".")
@@ -614,7 +615,7 @@ class Corpus:
                 b = w.books[r["book_id"]]
                 key = (r["book_id"], r["run_no"])
                 d.f(K("print_runs", "printed_on", *key), date_s(r["printed_on"], "date-uk"), "table", "date-uk").t("  ")
-                d.t(b["isbn"] + "  ")
+                d.f(K("books", "isbn", r["book_id"]), b["isbn"], "table").t("  ")  # truth audit: was written unrecorded
                 t = b["title"] if len(b["title"]) <= 32 else b["title"][:31] + "…"
                 d.t(f"{t:<34}")
                 rn = str(r["run_no"])
@@ -724,7 +725,10 @@ class Corpus:
                          "author-letter", f"Letter to {a['full_name']}")
             d.t("Wexcombe University Press\nThe Old Custom House, Quay Street, Wexcombe WX1 2QS\n\n")
             d.t(f"{date_s(letter_date.isoformat(), 'date-words')}\n\n")
-            d.t(f"{a['full_name']}\n{a['affiliation'] or ''}\n\n")
+            d.t(f"{a['full_name']}\n")
+            if a["affiliation"]:  # truth audit: the address block states the author's affiliation
+                d.f(K("authors", "affiliation", a["author_id"]), a["affiliation"], "card")
+            d.t("\n\n")
             d.t(f"Dear {a['full_name'].split()[0]},\n\n")
             d.t("I am delighted to confirm the final details of your book, ")
             d.f(K("book_authors", "author_id", bid, a["author_id"]), b["title"], "prose").t(".\n\n")
@@ -775,7 +779,8 @@ class Corpus:
             d.t("  - ").f(K("books", "title", b["book_id"]), b["title"], "prose").t(": ")
             self.price(d, b["book_id"], "approx-money", "prose")
             d.t(" now, which feels right for the extent.\n")
-        d.t("\nHelen (Marsh — production, not the author!) thinks paper costs will rise again in the spring.\n\nPriya\n")
+        d.t("\nHelen (Marsh — ").f(K("staff", "department", 3), "production", "prose", "lowercase")  # truth audit
+        d.t(", not the author!) thinks paper costs will rise again in the spring.\n\nPriya\n")
         # namesake trap: the author Helen Marsh, not the Production Director
         hm = next(a for a, r in w.authors.items() if r["full_name"] == "Helen Marsh")
         row = w.by_author[hm][0]
