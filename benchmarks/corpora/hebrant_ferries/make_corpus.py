@@ -285,7 +285,10 @@ def build(db, out):
         doc.t(" | ")
         doc.f(ports[v["home_port_id"]]["code"], K("vessels", "home_port_id", vid), "table", "code")
         doc.t(" |\n")
-    doc.t("\nMV Caolas Mor is laid up and is not listed. Capacities are certificate figures.\n")
+    # truth audit: this sentence states the laid-up vessel's status (taken out of `omitted` below)
+    doc.t(f"\n{vessels[LAID_UP]['name']} is ")
+    doc.f(vessels[LAID_UP]["status"], K("vessels", "status", LAID_UP), "prose")
+    doc.t(" and is not listed. Capacities are certificate figures.\n")
 
     # ============================================================ ports
     doc = C.new("ports/port-directory.html", "port-directory", "Port directory")
@@ -586,13 +589,20 @@ def build(db, out):
         members = by_vessel[vid]
         ids = {c["crew_id"] for c in members}
         doc = C.new(f"crew/chain-of-command-{slug(short(v))}.txt", "org-tree", f"Chain of command {v['name']}")
-        doc.t(f"CHAIN OF COMMAND - {v['name']}\n(as at 1 November 2024)\n\n")
+        # truth audit: the heading names the ship of everyone in the tree, and each line states a rank
+        doc.t("CHAIN OF COMMAND - ")
+        hspan = doc.f(v["name"], K("vessels", "name", vid), "heading")
+        doc.t("\n(as at 1 November 2024)\n\n")
         master = [c for c in members if c["reports_to"] not in ids][0]
         boss = crew[master["reports_to"]]
-        doc.t(f"{boss['rank']} {full(boss)}\n")
+        doc.f(boss["rank"], K("crew", "rank", boss["crew_id"]), "tree")
+        doc.t(f" {full(boss)}\n")
 
         def walk(c, depth):
-            doc.t("    " * depth + "+-- " + c["rank"] + " ")
+            doc.at(hspan, K("crew", "vessel_id", c["crew_id"]), "heading-subject")
+            doc.t("    " * depth + "+-- ")
+            doc.f(c["rank"], K("crew", "rank", c["crew_id"]), "tree")
+            doc.t(" ")
             doc.f(full(c), K("crew", "reports_to", c["crew_id"]), "tree", "name")
             doc.t("\n")
             for ch in sorted((x for x in members if x["reports_to"] == c["crew_id"]), key=lambda x: x["crew_id"]):
@@ -646,11 +656,19 @@ def build(db, out):
         v = vessels[vid]
         doc = C.new(f"training/matrix-{slug(short(v))}.txt", "training-matrix", f"Training matrix {v['name']}")
         codes = [quals[q]["short_code"] for q in quals]
-        doc.t(f"Training matrix export - {v['name']} - generated 2024-10-28\n")
+        # truth audit: the export's title names the ship of every row; each row states a payroll number
+        # and a surname
+        doc.t("Training matrix export - ")
+        hspan = doc.f(v["name"], K("vessels", "name", vid), "heading")
+        doc.t(" - generated 2024-10-28\n")
         doc.t("staff_no;name;" + ";".join(codes) + "\n")
         for c in sorted(by_vessel[vid], key=lambda c: c["staff_no"]):
             cid = c["crew_id"]
-            doc.t(f"{c['staff_no']};{c['last_name']} {c['first_name'][0]}.")
+            doc.at(hspan, K("crew", "vessel_id", cid), "table-under-heading")
+            doc.f(c["staff_no"], K("crew", "staff_no", cid), "table")
+            doc.t(";")
+            doc.f(c["last_name"], K("crew", "last_name", cid), "table")
+            doc.t(f" {c['first_name'][0]}.")
             for qid in quals:
                 doc.t(";")
                 if qid in held[cid]:
@@ -671,9 +689,15 @@ def build(db, out):
         for r in chunk:
             c = crew[r["crew_id"]]
             q = quals[r["qual_id"]]
-            doc.t("- ")
-            doc.t(full(c))
-            doc.t(f" ({c['staff_no']}, {short(vessels[c['vessel_id']])}): ")
+            doc.t("- ")  # truth audit: the name, payroll number and ship were written unrecorded
+            doc.f(c["first_name"], K("crew", "first_name", r["crew_id"]), "prose")
+            doc.t(" ")
+            doc.f(c["last_name"], K("crew", "last_name", r["crew_id"]), "prose")
+            doc.t(" (")
+            doc.f(c["staff_no"], K("crew", "staff_no", r["crew_id"]), "prose")
+            doc.t(", ")
+            doc.f(short(vessels[c["vessel_id"]]), K("crew", "vessel_id", r["crew_id"]), "prose", "name-short")
+            doc.t("): ")
             doc.f(q["name"], K("crew_qualifications", "qual_id", r["crew_id"], r["qual_id"]), "prose")
             doc.t(", issued ")
             doc.f(date_as(r["issued"], "date-uk"), K("crew_qualifications", "issued", r["crew_id"], r["qual_id"]),
@@ -710,7 +734,9 @@ def build(db, out):
             if rep:
                 doc.f(f"{rep['first_name'][0]}. {rep['last_name']}", K("incidents", "reported_by", iid), "kv-text",
                       "name-initial")
-                doc.t(f" ({rep['rank']})")
+                doc.t(" (")  # truth audit: the reporter's rank
+                doc.f(rep["rank"], K("crew", "rank", inc["reported_by"]), "kv-text")
+                doc.t(")")
             else:
                 doc.t("passenger / anonymous")
             doc.t("\nCost estimate: ")
@@ -836,7 +862,9 @@ def build(db, out):
     doc = C.new("minutes/ops-meeting-2024-10.md", "minutes", "Operations meeting October 2024")
     doc.t("# Operations meeting, 15 October 2024\n\nPresent: M. Beaton (chair), N. Robertson, relief masters, "
           "Rhona (training).\n\n1. **Fleet.** ")
-    doc.t("The Eilean Dubh refit is on schedule. ")
+    doc.t("The Eilean Dubh ")  # truth audit: states vessel 6's status
+    doc.f(vessels[6]["status"], K("vessels", "status", 6), "prose")
+    doc.t(" is on schedule. ")
     v = vessels[4]
     doc.t("The ")
     doc.t(short(v))
@@ -870,7 +898,13 @@ def build(db, out):
           "Date: Fri, 1 Nov 2024 11:20:00 +0000\n\nNeil,\n\nAs agreed, these are the day rates for the relief "
           "pool from 1 November:\n\n")
     for c in relief:
-        doc.t(f"  {c['staff_no']}  {c['last_name']}, {c['first_name']:<10} ")
+        doc.t("  ")  # truth audit: payroll number and name were written unrecorded
+        doc.f(c["staff_no"], K("crew", "staff_no", c["crew_id"]), "table")
+        doc.t("  ")
+        doc.f(c["last_name"], K("crew", "last_name", c["crew_id"]), "table", "name-reordered")
+        doc.t(", ")
+        doc.f(c["first_name"], K("crew", "first_name", c["crew_id"]), "table", "name-reordered")
+        doc.t(" " * (10 - len(c["first_name"])) + " ")
         doc.f(money_as(c["day_rate"], "money-sym"), K("crew", "day_rate", c["crew_id"]), "table", "money-sym")
         doc.t(" per day\n")
     doc.t("\nOvertime is unchanged. Seagoing rates follow the collective agreement.\n\nPayroll\n")
@@ -889,7 +923,9 @@ def build(db, out):
         doc.f(c["last_name"], K("crew", "last_name", c["crew_id"]), "prose", "name-reordered")
         doc.t(", ")
         doc.f(c["first_name"], K("crew", "first_name", c["crew_id"]), "prose", "name-reordered")
-        doc.t(f" ({c['staff_no']}), starting ")
+        doc.t(" (")  # truth audit: the payroll number
+        doc.f(c["staff_no"], K("crew", "staff_no", c["crew_id"]), "prose")
+        doc.t("), starting ")
         doc.f(date_as(c["joined"], "date-words"), K("crew", "joined", c["crew_id"]), "prose", "date-words")
         doc.t("\n")
     doc.t("\nThey have no ship allocated yet. Lockers are in the Kinlochbrae office.\n\nHR\n")
@@ -946,10 +982,11 @@ def build(db, out):
         doc.raw(text)
 
     omitted["vessel_entirely"] = {
-        "rule": "MV Caolas Mor (laid up): no document states any of her facts, nor those of her crew",
+        "rule": "MV Caolas Mor (laid up): no document states any of her facts but her status (the fleet list "
+                "says she is laid up), nor those of her crew",
         "vessel_ids": [LAID_UP],
         "fact_keys": [K("vessels", c, LAID_UP) for c in ("name", "imo_number", "built_year", "passengers", "cars",
-                                                         "home_port_id", "status") if vessels[LAID_UP][c] is not None]
+                                                         "home_port_id") if vessels[LAID_UP][c] is not None]
         + [K("crew", col, c["crew_id"]) for c in by_vessel[LAID_UP]
            for col in ("staff_no", "first_name", "last_name", "rank", "vessel_id", "reports_to", "joined")],
     }
