@@ -416,11 +416,15 @@ class Corpus:
     def leaflets(self):
         for town in ["Brackwater", "Felby", "Tidewell", "Kingsmead"]:
             d = self.new(f"leaflets/help-in-{slug(town)}.txt", "leaflet", f"Getting food help in {town}")
-            d.t(f"GETTING FOOD HELP IN {town.upper()}\n\nYou can collect a food parcel at any of these places. "
+            listed = [hid for hid, h in self.hubs.items()
+                      if h["town"] == town and h["kind"] != "warehouse" and hid not in self.unpaged_hubs]
+            # truth audit: the heading states the town of every place listed under it
+            d.t("GETTING FOOD HELP IN ").f([f"hubs.town@{hid}" for hid in listed], town.upper(), "heading-subject",
+                                           "uppercase")
+            d.t("\n\nYou can collect a food parcel at any of these places. "
                 "Bring your voucher from Citizens Advice, your GP or a support worker.\n\n")
-            for hid, h in self.hubs.items():
-                if h["town"] != town or h["kind"] == "warehouse" or hid in self.unpaged_hubs:
-                    continue
+            for hid in listed:
+                h = self.hubs[hid]
                 d.f(f"hubs.name@{hid}", h["name"], "prose").t(", ")
                 d.f(f"hubs.address@{hid}", h["address"], "prose").t(". Open ")
                 for i, s in enumerate(self.hours[hid]):
@@ -676,7 +680,7 @@ class Corpus:
                                                             "plain-number")
                     d.t("  ").f([f"donation_items.item_id@{lk}", f"items.name@{it['item_id']}"], it["name"].lower(),
                                 "table", "lowercase")
-                    d.t(f" ({it['unit']})\n")
+                    d.t(" (").f(f"items.unit@{it['item_id']}", it["unit"], "table").t(")\n")  # truth audit
                 d.t("\nReceived with thanks.\n")
 
     # ---------------------------------------------------------------------------------------------
@@ -788,7 +792,9 @@ class Corpus:
             donor, hub = self.donors[g["donor_id"]], self.hubs[g["hub_id"]]
             d = self.new(f"mail/{g['receipt_no'].lower()}-query-{n + 1}.txt", "email", f"Query about {g['receipt_no']}")
             sent = D(g["received"]) + dt.timedelta(days=1 + n % 3)
-            d.t(f"From: {c['first_name']} {c['last_name']} <").f(f"volunteers.email@{cv}", c["email"], "card").t(">\n")
+            d.t("From: ")  # truth audit: the sender's name beside the address was written unrecorded
+            self.person(d, cv, "full", "card")
+            d.t(" <").f(f"volunteers.email@{cv}", c["email"], "card").t(">\n")
             d.t("To: office@brackwaterfoodbank.org.uk\n")
             d.t(f"Date: {sent:%a}, {sent.day} {sent:%b %Y} 09:{10 + n:02d}\n")
             d.t(f"Subject: {g['receipt_no']} - paperwork\n\n")
