@@ -297,7 +297,9 @@ class Corpus:
                     self.work_line(d, cid, it, "table-under-heading")
                     d.add("\n")
                 cond = self.ar[c["conductor_id"]]
-                d.add("\nConductor ").v(cond["name"], kc("conductor_id", cid), "heading-subject", "name")
+                # truth audit: "Conductor Marek Kowal." also states the artist's role
+                d.add("\n").v("Conductor", ka("role", c["conductor_id"]), "prose", "capitalised").add(" ")
+                d.v(cond["name"], kc("conductor_id", cid), "heading-subject", "name")
                 d.add(". Tickets ").v(gbp_short(c["ticket_price"]), kc("ticket_price", cid), "heading-subject", "gbp-short")
                 d.add(", concessions £3 less.")
                 if c["broadcast"]:
@@ -322,7 +324,8 @@ class Corpus:
                 d.add("<dt>When</dt><dd>").v(date_words(c["concert_date"]), kc("concert_date", cid), "card", "date-words")
             d.add(", ").v(c["start_time"], kc("start_time", cid), "card", "verbatim").add("</dd>\n")
             d.add("<dt>Where</dt><dd>").v(v["name"], kc("venue_id", cid), "card", "name").add("</dd>\n")
-            d.add("<dt>Conductor</dt><dd>").v(cond["name"], kc("conductor_id", cid), "card", "name").add("</dd>\n")
+            d.add("<dt>").v("Conductor", ka("role", c["conductor_id"]), "card", "capitalised")  # truth audit
+            d.add("</dt><dd>").v(cond["name"], kc("conductor_id", cid), "card", "name").add("</dd>\n")
             d.add("<dt>Tickets</dt><dd>").v(gbp(c["ticket_price"]), kc("ticket_price", cid), "card", "gbp-sym")
             d.add(" (concessions available)</dd>\n")
             if c["broadcast"]:
@@ -695,7 +698,12 @@ class Corpus:
         assert 31 in self.eng[4]  # the e-mail says Tom Hale is on this call
         d = self.doc("mail/not-our-tom.txt", "email", "Not our Tom")
         d.add("From: office@calderbrooksinfonia.org.uk\nDate: 30 October 2024\nSubject: Thomas Hale vs Tom Hale\n\n")
-        d.add("A reminder to the box office: the soloist in ").v(c4["title"]).add(" is Thomas Hale, the ")
+        # truth audit: "the soloist in <concert> is Thomas Hale" states his role and that he is the soloist of
+        # the concert's items he sings
+        d.add("A reminder to the box office: the ").v("soloist", ka("role", 5), "prose", "verbatim").add(" in ")
+        d.v(c4["title"]).add(" is ")
+        d.v("Thomas Hale", [kpi("soloist_id", 4, it["item_no"]) for it in self.prog[4] if it["soloist_id"] == 5],
+            "prose", "name").add(", the ")
         d.v("baritone", ka("instrument", 5), "prose", "verbatim").add(". He sings ")
         for i, it in enumerate(self.prog[4][1:]):
             no = it["item_no"]
@@ -841,7 +849,8 @@ class Corpus:
         d.add("## How many seats does Square Chapel have?\n\n")
         d.v(str(self.ve[5]["capacity"]), kv("capacity", 5), "heading-subject", "plain-number").add(", all unreserved.\n\n")
         d.add("## Who conducts the Summer Finale?\n\n")
-        d.v(self.ar[1]["name"], kc("conductor_id", 14), "heading-subject", "name").add(", our Principal Conductor.\n\n")
+        d.v(self.ar[1]["name"], kc("conductor_id", 14), "heading-subject", "name").add(", our Principal ")
+        d.v("Conductor", ka("role", 1), "prose", "capitalised").add(".\n\n")  # truth audit: the artist's role
         d.add("## Can I bring children?\n\nYes. Under-18s are free with a paying adult.\n")
 
     def ticket_table(self):
