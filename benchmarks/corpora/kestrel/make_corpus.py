@@ -572,7 +572,9 @@ class Corpus:
                 x.add(
                     "Office\n: ",
                     F(k % "office_code", self.city(r["office_code"]), "definition-list", form="office-city"),
-                    f" ({r['office_code']})\n\n",
+                    " (",  # truth audit: the code in brackets states the office too
+                    F(k % "office_code", r["office_code"], "definition-list", form="code"),
+                    ")\n\n",
                 )
                 if r["reports_to"]:
                     x.add(
@@ -1222,7 +1224,14 @@ class Corpus:
                     ),
                     " |",
                 )
-            x.add("\n| Lead |")
+            # truth audit: the row label "Lead" states each lead's role on the project, as "Project lead" does
+            leads = [f"project_staff.role@{p}|{self.projects[p]['lead_id']}" for p in grp]
+            x.add(
+                "\n| ",
+                F(leads[0], "Lead", "transposed-table", form="label",
+                  extra=[(k, 0, 4, "transposed-table", "label", True) for k in leads[1:]]),
+                " |",
+            )
             for p in grp:
                 x.add(
                     " ",
@@ -1411,8 +1420,8 @@ class Corpus:
                 )
                 if v["finding"]:
                     x.add(F(k % "finding", v["finding"], "log"))
-                else:
-                    x.add("-")
+                else:  # truth audit: a NULL stated, as the ledgers' "-" is
+                    x.add(F(k % "finding", "-", "log", form="null-dash"))
                 x.add("\n")
         rows = [v for v in vis if d(v["visit_date"]).year == 2022 and d(v["visit_date"]).month > 6]
         x = self.doc("site/weekly-digest-2022-h2.md", "visit-digest", "Weekly site digest 2022 H2")
@@ -1453,9 +1462,12 @@ class Corpus:
                 "From: accounts@kestrel-ashby.eu\nTo: ",
                 *self.names(p["lead_id"], "name", "prose"),
                 f"\nSubject: Re: Invoice {ref}\n\n",
-                f"{lead['first_name']},\n\nStill nothing from {cl['contact_name'] or 'the client'} on this one. "
-                "Can you chase "
-                "them at your next site meeting?\n\nAccounts\n\n",
+                f"{lead['first_name']},\n\nStill nothing from ",
+                # truth audit: the client's contact, the client being named in the quoted reply below
+                F(f"clients.contact_name@{p['client_id']}", cl["contact_name"], "prose")
+                if cl["contact_name"]
+                else "the client",
+                " on this one. Can you chase them at your next site meeting?\n\nAccounts\n\n",
                 f"> On {t}, ",
                 *self.names(p["lead_id"], "name", "quoted-reply"),
                 " wrote:\n> Invoice ",
@@ -1463,7 +1475,7 @@ class Corpus:
                 " for ",
                 self.money_f(key % "amount", v["project_id"], v["amount"], "quoted-reply", form),
                 " went out today to ",
-                cl["name"],
+                F(f"projects.client_id@{v['project_id']}", cl["name"], "quoted-reply"),  # truth audit
                 ".\n> Status in the ledger: ",
                 F(key % "status", v["status"], "quoted-reply"),
                 ".\n",
