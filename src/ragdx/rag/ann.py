@@ -152,7 +152,8 @@ def _candidates(scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     if w < 2 * k:
         # too few groups for the bound to prune anything: the k-th largest entry itself
         bound = np.partition(scores, n - k, axis=1)[:, n - k]
-        return np.nonzero(scores >= bound[:, None])
+        rows, cols = np.nonzero(scores >= bound[:, None])
+        return rows, cols
     full = w * GROUP
     maxima = scores[:, :full].reshape(b, GROUP, w).max(axis=1)
     if full < n:

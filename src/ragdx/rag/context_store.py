@@ -21,7 +21,7 @@ import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from ragdx.errors import RagdxError
 
@@ -93,7 +93,7 @@ class ContextStore:
                 fh.truncate(valid)
                 fh.flush()
                 os.fsync(fh.fileno())
-        self._fh = None
+        self._fh: BinaryIO | None = None
 
     def compact(self, obj: dict[str, Any]) -> dict[str, Any]:
         """``obj`` as it goes into ``results.jsonl``; new texts are on disk when this returns."""

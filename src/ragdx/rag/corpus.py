@@ -429,7 +429,7 @@ def build_component(spec: Any, *, source: str | None = None, field: str = "compo
         raise RagdxError(f"bad parameters for {kind} ({exc})", source=source, field=f"{field}.params") from None
 
 
-def _param_names(cls: type) -> list[str]:
+def _param_names(cls: type[object]) -> list[str]:
     sig = inspect.signature(cls.__init__)
     return [n for n, p in sig.parameters.items()
             if n != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]

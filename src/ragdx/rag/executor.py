@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from collections.abc import AsyncGenerator, Awaitable, Callable, Iterable
 from typing import Protocol, TypeVar, runtime_checkable
 
 T = TypeVar("T")
@@ -34,7 +34,8 @@ class Executor(Protocol):
     exception propagates to the consumer.
     """
 
-    def map(self, fn: Callable[[T], Awaitable[R]], items: Iterable[T], concurrency: int) -> AsyncIterator[R]: ...
+    def map(self, fn: Callable[[T], Awaitable[R]], items: Iterable[T],
+            concurrency: int) -> AsyncGenerator[R, None]: ...
 
 
 class LocalAsyncExecutor:
@@ -45,7 +46,7 @@ class LocalAsyncExecutor:
     """
 
     async def map(self, fn: Callable[[T], Awaitable[R]], items: Iterable[T],
-                  concurrency: int) -> AsyncIterator[R]:
+                  concurrency: int) -> AsyncGenerator[R, None]:
         if concurrency < 1:
             raise ValueError("concurrency must be at least 1")
         source = iter(items)

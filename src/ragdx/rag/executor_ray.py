@@ -96,13 +96,15 @@ class _Worker:
         if self._gate is None:  # made in the actor's own event loop; shared by its batches in flight
             self._gate = asyncio.Semaphore(self.concurrency)
         gate = self._gate
+        system = self.system
+        assert system is not None  # build() runs once on each actor before any batch
         if self.concurrency == 1:  # in order, one at a time (the next batch waits at the gate)
             async with gate:
-                return [await answer_query(self.system, item) for item in items]
+                return [await answer_query(system, item) for item in items]
 
         async def one(item: SystemInput) -> SystemOutput:
             async with gate:
-                return await answer_query(self.system, item)
+                return await answer_query(system, item)
 
         return list(await asyncio.gather(*(one(item) for item in items)))
 

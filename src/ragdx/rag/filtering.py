@@ -16,12 +16,16 @@ import difflib
 import re
 import unicodedata
 from collections import defaultdict
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ragdx.errors import RagdxError
 from ragdx.rag.corpus import Component, Corpus, register
 from ragdx.rag.retrievers import DEFAULT_CACHE_DIR, QueryContext, shared_embedder
+
+if TYPE_CHECKING:
+    from ragdx.llm.client import ChatLLM
 
 FILTER_SYSTEM_PROMPT = (
     "The following will be a query by a user about {kind}. I want you to output the {kind} the user is "
@@ -103,7 +107,7 @@ class EntityFilter(Component):
         self.fill = bool(fill)
         self._docs: dict[str, list[str]] = {}
         self._words: dict[str, set[str]] = {}
-        self._client = None
+        self._client: ChatLLM | None = None
 
     @property
     def names(self) -> list[str]:
@@ -117,18 +121,18 @@ class EntityFilter(Component):
         if self.entities is None:
             self._docs = dict(by_title)
         else:
-            self._docs = self._match_entities(by_title)
+            self._docs = self._match_entities(self.entities, by_title)
         self._words = {n: {w for w in _norm_words(n) if len(w) >= 3} for n in self._docs}
 
-    def _match_entities(self, by_title: dict[str, list[str]]) -> dict[str, list[str]]:
+    def _match_entities(self, entities: list[str], by_title: dict[str, list[str]]) -> dict[str, list[str]]:
         titles = list(by_title)
-        unknown = [e for e in self.entities if e not in by_title]
+        unknown = [e for e in entities if e not in by_title]
         best: dict[str, str] = {}
         if unknown and titles:
             emb = shared_embedder(self.model_path, self.cache_dir)
             sims = emb.embed(unknown) @ emb.embed(titles).T
             best = {e: titles[int(np.argmax(row))] for e, row in zip(unknown, sims, strict=True)}
-        return {e: list(by_title[e] if e in by_title else by_title[best[e]]) for e in self.entities}
+        return {e: list(by_title[e] if e in by_title else by_title[best[e]]) for e in entities}
 
     def _fuzzy(self, query: str) -> str | None:
         best_name, best = None, 0.0

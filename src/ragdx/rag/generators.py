@@ -207,7 +207,7 @@ class LLMGenerator(Generator):
     def chosen_examples(self) -> list[dict[str, str]]:
         """The diverse examples, chosen once (one more than ``shots`` to replace a self-match)."""
         if self._shots is None:
-            if not self.shots:
+            if not self.shots or self.examples is None:  # __init__ refused shots without examples
                 self._shots = []
             else:
                 pool = load_examples(self.examples)

@@ -64,7 +64,8 @@ class Pipeline:
         self.chunker = build_component(chunker or WholeDocumentChunker(), field="chunker", expect=Chunker)
         self.retriever = build_component(retriever or BM25Retriever(), field="retriever", expect=Retriever)
         self.generator = build_component(generator or ExtractiveReader(), field="generator", expect=Generator)
-        self.filter = None if filter is None else build_component(filter, field="filter", expect=EntityFilter)
+        self.filter: EntityFilter | None = (
+            None if filter is None else build_component(filter, field="filter", expect=EntityFilter))
         self.top_k = top_k
         self.variants = copy.deepcopy(dict(variants or {}))
         self._corpus: Corpus | None = None
@@ -141,7 +142,7 @@ class Pipeline:
         self.build()
         allowed = None if self.filter is None else await self.filter.allowed(query, ctx)
         found = await self.retriever.aretrieve(query, self.top_k, allowed, ctx)
-        if allowed is not None and self.filter.fill and len(found) < self.top_k:
+        if allowed is not None and self.filter is not None and self.filter.fill and len(found) < self.top_k:
             # the entity's documents first, the free slots from the unfiltered ranking (EntityFilter)
             seen = {c.id for c in found}
             rest = await self.retriever.aretrieve(query, self.top_k, None, ctx)
@@ -320,6 +321,7 @@ def hit_rates(pipeline: Pipeline, queries_with_gold: Iterable[Any], ks: Sequence
         raise RagdxError(f"top_k {pipeline.top_k} is smaller than k={max(ks)}", field="top_k")
     pipeline.build()
     corpus = pipeline.corpus
+    assert corpus is not None  # build() raised otherwise
     hits = dict.fromkeys(ks, 0)
     n = answerable = 0
     for item in queries_with_gold:

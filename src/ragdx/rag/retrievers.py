@@ -133,7 +133,7 @@ class Retriever(Component):
 
     def __init__(self) -> None:
         self.units: list[Chunk] = []
-        self._doc_ids: np.ndarray | None = None
+        self._doc_ids: np.ndarray = np.array([], dtype=object)  # set with the units
         # query -> (indices, scores) of its best units, filled by a batched prepare; not configuration
         self._prefetched: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 

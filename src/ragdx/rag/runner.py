@@ -160,7 +160,10 @@ def _load_dataset(dataset: str | Path | Iterable[Any]) -> tuple[list[SystemInput
         histories = {r.id: list(h) for r in dataset if (h := getattr(r, "history", None))}
     if len(set(ids)) != len(ids):
         seen: set[str] = set()
-        twice = next(i for i in ids if i in seen or seen.add(i))
+        for twice in ids:  # the first id met a second time
+            if twice in seen:
+                break
+            seen.add(twice)
         raise RagdxError(f"duplicate record id {twice!r}", source=info["path"])
     # a million SystemInputs (and the hash's [id, query] lists), none in a cycle: the collector's
     # passes over them found nothing and doubled the cost of making them
@@ -486,8 +489,10 @@ async def _run_locked(system: System, inputs: list[SystemInput], dataset_info: d
         await _close_system(system)
         status = _finish(manifest, invocation, tally, status, writer.synced)
         _write_manifest(run_dir, manifest, tally, exact=True)
+    counts = tally.counts()
     return RunSummary(
-        run_dir=run_dir, system=system.name, **tally.counts(), attempted=writer.synced,
+        run_dir=run_dir, system=system.name, total=counts["total"], ok=counts["ok"], failed=counts["failed"],
+        pending=counts["pending"], empty=counts["empty"], attempted=writer.synced,
         skipped=skipped, prompt_tokens=scan.prompt_tokens, completion_tokens=scan.completion_tokens,
         latency_s=manifest.latency_s or {}, elapsed_s=round(time.perf_counter() - clock, 3),
         llm_usage=manifest.llm_usage,

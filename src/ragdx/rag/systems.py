@@ -59,9 +59,9 @@ import sys
 import threading
 import time
 import weakref
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, cast
 from urllib.parse import urlsplit
 
 import httpx
@@ -239,7 +239,8 @@ def _as_output(item: SystemInput, result: Any, fields: _ContextFields, *, answer
     if answer is not None and not isinstance(answer, str):
         answer = json.dumps(answer, ensure_ascii=False) if isinstance(answer, list | dict) else str(answer)
     contexts = _contexts(get_path(result, contexts_path, None), fields) if contexts_path else []
-    usage = result.get("usage") if isinstance(result.get("usage"), Mapping) else {}
+    usage_found = result.get("usage")
+    usage = usage_found if isinstance(usage_found, Mapping) else {}
     prompt = get_path(result, prompt_tokens_path, None) if prompt_tokens_path else None
     completion = get_path(result, completion_tokens_path, None) if completion_tokens_path else None
     return SystemOutput(
@@ -358,7 +359,7 @@ class CallableSystem:
         else:
             # Factory mode: the setup hook builds the system once, before the first query.
             self.target = self.setup_target or "?"
-            self.fn = None
+            self.fn: Callable[..., Any] | None = None
         self.name = name or self.target.rpartition(":")[2]
 
     def _bind(self, fn: Any) -> None:
@@ -399,7 +400,9 @@ class CallableSystem:
         try:
             made = self._setup() if self._setup is not None else None
             if inspect.isawaitable(made):
-                made = asyncio.run(made)  # build() runs in a worker thread, outside the runner's loop
+                # build() runs in a worker thread, outside the runner's loop; asyncio.run refuses an
+                # awaitable that is no coroutine, as it always did
+                made = asyncio.run(cast("Coroutine[Any, Any, Any]", made))
         except RagdxError:
             raise
         except Exception as exc:  # one line naming the hook, not a traceback from the user's code
@@ -430,6 +433,7 @@ class CallableSystem:
             # a function that names a ``history`` parameter gets the conversation before the
             # query (``[]`` for a question asked alone); ``arg: input`` carries it on the input
             options = {**options, "history": item.history}
+        assert self.fn is not None  # bound in __init__ or by build(), before any query
         if self._is_async:
             call = self.fn(argument, **options)
         else:
@@ -723,8 +727,8 @@ class ResultsFileSystem:
             except _Unusable as exc:
                 out = SystemOutput(id=item.id, query=item.query, answer=None, error=f"unusable row: {exc}")
         out.latency_s = latency
-        attempts = row.get("attempts") if isinstance(row.get("attempts"), int) else 1
-        out.attempts = attempts
+        attempts = row.get("attempts")
+        out.attempts = attempts if isinstance(attempts, int) else 1
         return out
 
 

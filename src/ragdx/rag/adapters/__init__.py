@@ -166,6 +166,7 @@ def _adapt_langchain(obj: Any) -> Adapted:
             self.documents.extend(documents)
 
     pair = isinstance(obj, tuple)
+    retriever: Any  # a LangChain retriever where pair
     retriever, chain = obj if pair else (None, obj)
 
     async def call(query: str, history: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:

@@ -19,9 +19,12 @@ import json
 import threading
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ragdx.errors import RagdxError
+
+if TYPE_CHECKING:
+    from opentelemetry.sdk.trace import SpanProcessor
 
 __all__ = ["NO_RETRIEVER_SPAN", "SpanCollector", "TraceFileSystem", "collector", "contexts_from_spans",
            "read_trace_file", "reset_span_stats", "span_stats", "traced"]
@@ -184,7 +187,8 @@ def collector() -> tuple[SpanCollector, Any]:
                     raise RagdxError("another tracer provider is set that is not the OpenTelemetry SDK's; "
                                      "--otel cannot read its spans", field="--otel")
             _COLLECTOR = SpanCollector()
-            provider.add_span_processor(_COLLECTOR)
+            # a SpanProcessor by its methods: the SDK is optional, so the class cannot derive from it
+            provider.add_span_processor(cast("SpanProcessor", _COLLECTOR))
             _TRACER = provider.get_tracer("ragdx")
     return _COLLECTOR, _TRACER
 
