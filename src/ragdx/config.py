@@ -37,7 +37,7 @@ class TextTemplatesConfig(_Section):
     file: Path = Path("templates/text.yaml")
     method: Literal["rules", "llm"] = "rules"
     styles: list[str] = Field(default_factory=lambda: ["short", "long"])
-    n: int = Field(3, ge=1, le=50)
+    n: int = Field(default=3, ge=1, le=50)
 
 
 class GenConfig(_Section):
@@ -45,7 +45,7 @@ class GenConfig(_Section):
     styles: list[str] | None = None
     #: a first run on a real database stays small: at most this many semantic groups per SQL
     #: template (a seeded sample; what is left out is printed); 0 or null = no cap
-    max_groups_per_template: int | None = Field(DEFAULT_GROUP_CAP, ge=0)
+    max_groups_per_template: int | None = Field(default=DEFAULT_GROUP_CAP, ge=0)
     seed: int = 0
     multi_answer: Literal["drop", "keep"] = "drop"
     unanswerable: Literal["drop", "keep"] = "drop"
@@ -53,12 +53,12 @@ class GenConfig(_Section):
     #: query, or keep it as it is (replaying a published dataset)
     null_answers: Literal["drop", "unanswerable", "keep"] = "drop"
     method: Literal["set", "per-combination"] = "set"
-    per_group: int | None = Field(None, ge=1)
+    per_group: int | None = Field(default=None, ge=1)
     unbalanced: bool = False
     #: multi-turn conversations per walk of the schema's relations (0: none)
-    conversations: int = Field(0, ge=0)
+    conversations: int = Field(default=0, ge=0)
     #: refusal groups of each kind per SQL template (``ragdx.gen.refusals``; 0: none) and which kinds
-    refusals: int = Field(0, ge=0)
+    refusals: int = Field(default=0, ge=0)
     refusal_kinds: list[str] | None = None
     #: question kinds to ask besides look-ups (``ragdx.gen.kinds``; null: look-ups only)
     kinds: list[Literal["lookup", "list", "count", "total", "extreme", "comparison", "time_range"]] | None = None
@@ -133,16 +133,19 @@ def load_config(path: str | Path | None = None) -> Config:
 
 
 def _rebase(config: Config, base: Path) -> Config:
-    def fix(p: Path | None) -> Path | None:
-        return p if p is None or p.is_absolute() else base / p
+    def fix(p: Path) -> Path:
+        return p if p.is_absolute() else base / p
+
+    def fix_optional(p: Path | None) -> Path | None:
+        return None if p is None else fix(p)
 
     config.sql_templates.file = fix(config.sql_templates.file)
     config.text_templates.file = fix(config.text_templates.file)
     config.gen.out = fix(config.gen.out)
-    config.gen.kb = fix(config.gen.kb)
-    config.gen.corpus = fix(config.gen.corpus)
+    config.gen.kb = fix_optional(config.gen.kb)
+    config.gen.corpus = fix_optional(config.gen.corpus)
     config.kb.out = fix(config.kb.out)
-    config.embedder.model_path = fix(config.embedder.model_path)
+    config.embedder.model_path = fix_optional(config.embedder.model_path)
     if config.llm is not None and config.llm.cache_dir is not None:
         config.llm.cache_dir = fix(config.llm.cache_dir)
     if config.database and config.database.startswith("sqlite:///") and not config.database.startswith("sqlite:////"):

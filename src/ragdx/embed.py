@@ -32,7 +32,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, get_args
+from typing import TYPE_CHECKING, Any, Literal, cast, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -235,6 +235,10 @@ class CachedEmbedder:
         raise NotImplementedError
 
     @property
+    def dimension(self) -> int:
+        raise NotImplementedError
+
+    @property
     def name(self) -> str:
         return self.model_id
 
@@ -284,7 +288,8 @@ class CachedEmbedder:
                 progress(done, total)
         if done != total:
             raise RagdxError(f"{total - done} of {total} texts came back without a vector", field="embedder")
-        return np.vstack(out).astype(np.float32, copy=False)
+        # done == total: every position was filled
+        return np.vstack(cast("list[np.ndarray]", out)).astype(np.float32, copy=False)
 
     def _encode_batches(self, texts: list[str]):
         """Yields ``(positions in texts, vectors)`` until every text has its vector, in any order:
@@ -449,6 +454,7 @@ class Embedder(CachedEmbedder):
             if out is None:
                 out = np.empty((len(texts), vectors.shape[1]), dtype=vectors.dtype)
             out[batch] = vectors
+        assert out is not None  # two texts or more make one batch at least
         return out
 
     def _cpu_batches(self, lengths: list[int]) -> list[list[int]]:
@@ -618,11 +624,11 @@ class EmbedderConfig(BaseModel):
     base_url: str | None = None
     model: str | None = None
     api_key_env: str = "OPENAI_API_KEY"
-    dimensions: int | None = Field(None, ge=1)
-    batch_size: int = Field(64, ge=1)
-    max_concurrency: int = Field(4, ge=1)
-    max_retries: int = Field(4, ge=0)
-    timeout: float = Field(60.0, gt=0)
+    dimensions: int | None = Field(default=None, ge=1)
+    batch_size: int = Field(default=64, ge=1)
+    max_concurrency: int = Field(default=4, ge=1)
+    max_retries: int = Field(default=4, ge=0)
+    timeout: float = Field(default=60.0, gt=0)
     device: str = "cpu"
     #: ``bfloat16`` / ``auto``: a local model run in bfloat16 where the device computes it natively,
     #: float32 elsewhere (see :class:`Embedder`); opt-in
@@ -632,7 +638,7 @@ class EmbedderConfig(BaseModel):
     #: with ``executor: ray``: the cluster (``ray://host:10001``, ``host:6379``, ``auto``; default
     #: ``$RAY_ADDRESS``, else a Ray instance on this machine) and the number of embedding actors
     address: str | None = None
-    workers: int = Field(2, ge=1)
+    workers: int = Field(default=2, ge=1)
 
 
 # ----------------------------------------------------------------------------- cache maintenance

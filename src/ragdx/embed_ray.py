@@ -145,7 +145,7 @@ class RayEmbedder(CachedEmbedder):
         context.wait_for_min_actors_s = ACTOR_START_TIMEOUT_S
         # a batch per actor at least, so a small input still spreads over the pool
         rows = max(1, min(ROWS_PER_BATCH, math.ceil(len(texts) / workers)))
-        ds = ray.data.from_items([{"i": i, "text": t} for i, t in enumerate(texts)],
+        ds: ray.data.Dataset = ray.data.from_items([{"i": i, "text": t} for i, t in enumerate(texts)],
                                  override_num_blocks=max(1, math.ceil(len(texts) / rows)))
         ds = ds.map_batches(_EmbedBatch, batch_size=rows, batch_format="numpy",
                             # one batch in flight per actor: every batch is made on the driver's

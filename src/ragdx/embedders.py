@@ -18,8 +18,9 @@ def make_embedder(config: EmbedderConfig | dict | None = None, *, cache_dir: str
     if config is None:
         return Embedder(cache_dir=cache_dir)
     if isinstance(config, dict):
-        config = {k: v for k, v in config.items() if k != "cache_dir"}
-        config = validated(EmbedderConfig, config, source="embedder config")
+        fields = {k: v for k, v in config.items() if k != "cache_dir"}
+        config = validated(EmbedderConfig, fields, source="embedder config")
+    assert isinstance(config, EmbedderConfig)
     if config.kind == "openai":
         if config.executor != "local":
             # the endpoint's server is what scales an API's embeddings, not more clients

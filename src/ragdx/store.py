@@ -229,7 +229,7 @@ def sha256_file(path: str | Path) -> str:
     return digest.hexdigest()
 
 
-def iter_jsonl(path: str | Path) -> Iterator[tuple[int, dict]]:
+def iter_jsonl(path: str | os.PathLike[str]) -> Iterator[tuple[int, dict]]:
     """(line number, object) for every non-empty line; a bad line raises naming file and line."""
     from ragdx.errors import RagdxError
 
@@ -518,7 +518,7 @@ def files_under(directory: str | Path) -> list[str]:
     """Every entry but a plain directory under ``directory`` (files, links, a link to a directory
     not followed), as sorted relative POSIX paths: what a mark lists."""
     directory = Path(directory)
-    found = []
+    found: list[str] = []
     for root, dirs, files in os.walk(directory):
         base = Path(root).relative_to(directory)
         found.extend((base / name).as_posix() for name in files)
@@ -675,7 +675,8 @@ def recover_staged(target: str | Path) -> None:
 
 
 @contextlib.contextmanager
-def staged_directory(target: str | Path, *, overwrite: bool = False, kind: str = "output") -> Iterator[Path]:
+def staged_directory(target: str | os.PathLike[str], *, overwrite: bool = False,
+                     kind: str = "output") -> Iterator[Path]:
     """Yield an empty staging directory next to ``target``; on success it replaces ``target``.
 
     Only an empty directory or one ragdx wrote is ever replaced (``check_replaceable``). On any
