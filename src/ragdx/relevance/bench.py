@@ -506,7 +506,7 @@ def _monitor_eval(tester, cal_emb: np.ndarray, ik_emb: np.ndarray, topk_ook: dic
                            "window": window, "step": step, "shares": list(shares), "rates": {}}
     for share in shares:
         alarms = {"holm": 0, "none": 0}
-        rejecting = {"holm": [], "none": []}
+        rejecting: dict[str, list[int]] = {"holm": [], "none": []}
         for _ in range(logs):
             perm = rng.permutation(pool.shape[0])
             t = tester.recalibrated(pool_topk[perm[:n_cal]])
@@ -678,9 +678,9 @@ def _table2_lines(result: BenchResult, variant: str, title: str) -> list[str]:
     for name in disp:
         if name not in sets:
             continue
-        m = sets[name]
+        by_statistic = sets[name]
         best = result.gof_beats_baselines[variant][name]["best_baseline"]
-        cells = [f"{m[s]['tpr_at_5fpr']['mean']:.3f} / {m[s]['der']['mean']:.3f}"
+        cells = [f"{by_statistic[s]['tpr_at_5fpr']['mean']:.3f} / {by_statistic[s]['der']['mean']:.3f}"
                  for s in [*STATISTICS, best, "length-dev"]]
         cells[-2] = f"{BASELINE_NAMES[best]} {cells[-2]}"
         lines.append(f"| {disp[name]} | " + " | ".join(cells) + " |")

@@ -38,7 +38,7 @@ def dataset_queries(directory: str | os.PathLike) -> list[str]:
     """Queries of a ragdx dataset whose facts the knowledge base states: in-knowledge by construction."""
     from ragdx.gen.dataset import read_records
 
-    records = read_records(directory)
+    records = read_records(Path(directory))
     if records and all(r.kb_supported is None for r in records):
         raise RagdxError("the dataset was generated without a knowledge base (--kb), so which queries are "
                          "in-knowledge is unknown", source=str(directory), field="kb_supported")

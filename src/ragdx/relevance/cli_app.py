@@ -11,7 +11,7 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -19,6 +19,9 @@ from rich.markup import escape
 from rich.table import Table
 
 from ragdx.errors import RagdxError
+
+if TYPE_CHECKING:
+    from rich.console import JustifyMethod
 
 relevance_app = typer.Typer(no_args_is_help=True, help="Is a query inside what the corpus can answer? (p-values, drift)")
 cache_app = typer.Typer(no_args_is_help=True, help="The embedding cache every command shares.")
@@ -133,7 +136,7 @@ def relevance_calibrate(
     for key, value in summary.to_dict().items():
         table.add_row(key.replace("_", " "), str(value))
     nodes = getattr(embedder, "embedded_on", None)
-    if nodes:
+    if nodes and embedder is not None:
         table.add_row("ray data", f"{sum(nodes.values())} texts embedded on {len(nodes)} node(s) "
                                   f"({embedder.last_device})")
     console.print(table)
@@ -164,8 +167,9 @@ def relevance_test(
         summary = screen_queries(tester, queries_file=queries, queries=query or None, query_field=query_field,
                                  alpha=alpha, out=out, drift=drift, overwrite=overwrite, progress=bar, results=tests)
     table = Table(title=f"{summary.statistic} statistic, α = {summary.alpha:g}", title_justify="left")
-    for head, justify in (("#", "right"), ("query", "left"), ("statistic", "right"), ("p-value", "right"),
-                          ("decision", "left")):
+    columns: tuple[tuple[str, JustifyMethod], ...] = (
+        ("#", "right"), ("query", "left"), ("statistic", "right"), ("p-value", "right"), ("decision", "left"))
+    for head, justify in columns:
         table.add_column(head, justify=justify, overflow="fold")
     for t in tests[:show]:
         q = t.query if t.query is None or len(t.query) <= 90 else t.query[:87] + "..."

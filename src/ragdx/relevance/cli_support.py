@@ -297,7 +297,7 @@ def dataset_gap_queries(directory: str | os.PathLike) -> list[str]:
     """Queries of a ragdx dataset whose facts the knowledge base leaves out (``kb_supported`` false)."""
     from ragdx.gen.dataset import read_records
 
-    records = read_records(directory)
+    records = read_records(Path(directory))
     out = [r.query for r in records if r.kb_supported is False and r.answer_kind != "none"]
     if not out:
         raise RagdxError("no query of the dataset is about a fact the knowledge base leaves out",

@@ -14,13 +14,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 #: length explains a separation when its AUROC is at least this, and no more than MARGIN below the tester's
 STRONG = 0.75
 MARGIN = 0.02
 
 
-def length_deviation(calibration_lengths: Sequence[float], lengths: Sequence[float]) -> np.ndarray:
+def length_deviation(calibration_lengths: ArrayLike, lengths: ArrayLike) -> np.ndarray:
     """|log(1 + length) - median log(1 + length) of the calibration questions| per query."""
     centre = float(np.median(np.log1p(np.asarray(calibration_lengths, dtype=np.float64))))
     return np.abs(np.log1p(np.asarray(lengths, dtype=np.float64)) - centre)

@@ -216,7 +216,7 @@ class SequentialMonitor:
             report.log10_sr.append(round(float((total - np.log(bets)) / np.log(10)), 3))
             if report.alarm_at is None and total >= log_threshold:
                 report.alarm_at, report.began_at = t, int(start[int(np.argmax(log_sr))])
-        if report.alarm_at is not None:
+        if report.alarm_at is not None and report.began_at is not None:  # set together
             since = p[report.began_at:]
             report.share_flagged_since = float(np.mean(since <= self.alpha))
             if timestamps is not None:

@@ -194,7 +194,7 @@ def create_app(tester: RelevanceTester | str | os.PathLike, *, token: str | None
     return app
 
 
-_RESPONSES = {
+_RESPONSES: dict[int | str, dict[str, Any]] = {
     400: {"description": "unusable input (for example, embeddings of the wrong dimension)", "model": _Error},
     401: {"description": "missing or wrong bearer token", "model": _Error},
     411: {"description": "no Content-Length header", "model": _Error},

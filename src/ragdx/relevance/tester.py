@@ -35,7 +35,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 import numpy as np
 
@@ -43,6 +43,9 @@ from ragdx.errors import RagdxError
 from ragdx.relevance.index import BM25Index, DenseIndex, IVFIndex
 from ragdx.relevance.statistics import STATISTICS, compute_statistics, empirical_p_values
 from ragdx.store import sha256_file
+
+if TYPE_CHECKING:
+    from ragdx.relevance.names import NameIndex
 
 FORMAT = "ragdx-relevance-tester"
 FORMAT_VERSION = 1
@@ -115,6 +118,10 @@ class RelevanceTester:
 
     #: corpora at least this large use the IVF index when ``search="auto"``
     IVF_THRESHOLD = 50_000
+
+    # fitted (``fit`` or ``load``)
+    index_: DenseIndex | IVFIndex | BM25Index
+    names_index_: NameIndex | None
 
     def __init__(self, k: int = 10, temperature: float = 0.05, statistic: str = "energy", alpha: float = 0.05,
                  retriever: str = "dense", embedder: Any = None, search: str = "auto",
@@ -230,7 +237,8 @@ class RelevanceTester:
 
     def _fit_names(self, corpus: Queries, calibration: list | None) -> None:
         self.names_index_ = None
-        if self.names is False or (self.names == "auto" and not _texts_given(corpus, calibration)):
+        if (self.names is False or (self.names == "auto" and not _texts_given(corpus, calibration))
+                or calibration is None):  # names=True without the texts was refused by fit
             return
         from ragdx.relevance.names import NameIndex
 
@@ -256,15 +264,13 @@ class RelevanceTester:
 
     def names_p_values(self, texts: Sequence[str | None]) -> np.ndarray:
         """p-value of the names score per query (1 for a query given without its text)."""
-        from ragdx.relevance.names import NameIndex
-
-        index: NameIndex | None = getattr(self, "names_index_", None)
+        index = self._names_index()
         if index is None:
             raise RagdxError("the tester was fitted without names=True", field="names")
         known = [i for i, t in enumerate(texts) if isinstance(t, str)]
         out = np.ones(len(texts))
         if known:
-            scores = index.scores([texts[i] for i in known])
+            scores = index.scores([t for t in texts if isinstance(t, str)])
             out[known] = empirical_p_values(scores, self.calibration_names_)
         return out
 
@@ -291,10 +297,15 @@ class RelevanceTester:
 
     def _names_arrays(self) -> dict[str, list[str]]:
         """The names index's vocabulary, saved as text beside its arrays (already in ``arrays``)."""
-        if getattr(self, "names_index_", None) is None:
+        index = self._names_index()
+        if index is None:
             return {}
-        vocab, _, _ = self.names_index_.arrays()
-        return {"names_vocab": vocab, "names_style": sorted(self.names_index_.style)}
+        vocab, _, _ = index.arrays()
+        return {"names_vocab": vocab, "names_style": sorted(index.style)}
+
+    def _names_index(self) -> NameIndex | None:
+        """The names index; None when fitted without names, or not fitted."""
+        return getattr(self, "names_index_", None)
 
     def _load_names(self, root: Path, manifest_path: Path, entries: dict[str, Any]) -> None:
         self.names_index_ = None
@@ -349,7 +360,7 @@ class RelevanceTester:
     def top_k(self, queries: Queries, *, progress: Any = None) -> np.ndarray:
         """(m, k) nearest similarities of each query, decreasing."""
         self._check_fitted()
-        if self.retriever == "bm25":
+        if isinstance(self.index_, BM25Index):  # retriever "bm25"
             return self.index_.top_k(list(queries), self.k)
         if not (isinstance(queries, np.ndarray) and queries.dtype.kind == "f"):
             fitted_with = getattr(self, "embedding_model_", "precomputed")
@@ -423,8 +434,10 @@ class RelevanceTester:
         pvals = self.p_values_from_statistics(stats)
         j = STATISTICS.index(self.statistic)
         chosen = self._with_names(pvals[:, j], texts)
-        named = getattr(self, "names_index_", None) is not None and texts is not None
-        extra_s = self.names_index_.scores([t or "" for t in texts]) if named and texts is not None else None
+        names_index = self._names_index()
+        named = names_index is not None and texts is not None
+        extra_s = (names_index.scores([t or "" for t in texts])
+                   if names_index is not None and texts is not None else None)
         extra_p = self.names_p_values(texts) if named and texts is not None else None
         with_facts = named and texts is not None and getattr(self, "facts_index_", None) is not None
         facts_s = self.facts_index_.scores([t or "" for t in texts]) if with_facts and texts is not None else None
@@ -474,14 +487,16 @@ class RelevanceTester:
 
         self._check_fitted()
         arrays: dict[str, np.ndarray] = {"calibration_topk": self.calibration_topk_}
-        if getattr(self, "names_index_", None) is not None:
-            arrays["names_ids"], arrays["names_chunk_starts"] = self.names_index_.ids, self.names_index_.chunk_starts
+        names_index = self._names_index()
+        if names_index is not None:
+            arrays["names_ids"], arrays["names_chunk_starts"] = names_index.ids, names_index.chunk_starts
             arrays["calibration_names"] = self.calibration_names_
-        if self.index_.kind in ("dense", "ivf"):
-            arrays["corpus_embeddings"] = self.index_.embeddings
-        if self.index_.kind == "ivf":
-            arrays["ivf_centroids"] = self.index_.centroids
-            arrays["ivf_offsets"] = self.index_.offsets
+        index = self.index_
+        if isinstance(index, DenseIndex | IVFIndex):  # kind "dense" or "ivf"
+            arrays["corpus_embeddings"] = index.embeddings
+        if isinstance(index, IVFIndex):
+            arrays["ivf_centroids"] = index.centroids
+            arrays["ivf_offsets"] = index.offsets
         with staged_directory(path, overwrite=overwrite) as stage:
             entries = {}
             for name, arr in arrays.items():
@@ -492,8 +507,8 @@ class RelevanceTester:
             texts = dict(self._names_arrays())
             if getattr(self, "facts_index_", None) is not None:
                 texts["facts_corpus"], texts["facts_calibration"] = self.facts_texts_
-            if self.index_.kind == "bm25":
-                texts["corpus_texts"] = self.index_.texts
+            if isinstance(index, BM25Index):
+                texts["corpus_texts"] = index.texts
             for name, values in texts.items():
                 file = stage / f"{name}.json"
                 file.write_text(json.dumps(values, ensure_ascii=False), encoding="utf-8")
