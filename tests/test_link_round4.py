@@ -214,3 +214,23 @@ def test_an_addresss_domain_states_no_country():
     assert " uk " not in text and " trade orders " in text
     assert " anna kowal " in normalised_passage("Write to anna.kowal@calderbrook.org.uk today.")
     assert phrase("anna.kowal@calderbrook.org.uk") in normalised_passage("E-mail: anna.kowal@calderbrook.org.uk")
+
+
+def test_a_value_given_through_a_documents_own_code(tmp_path):
+    """A credit register gives the limit per account and names no client; the client's page gives
+    its account: together they state the client's credit limit. The page must say that the code
+    is the account ("| Account | C-021 |"); the same code under another key states nothing."""
+    db = tmp_path / "c.sqlite"
+    with sqlite3.connect(db) as con:
+        con.executescript("""
+            CREATE TABLE clients (client_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, credit_limit REAL);
+            INSERT INTO clients VALUES (21, 'Aarhus Vand', 400000), (26, 'Elbufer Immobilien', 150000);
+        """)
+    engine = connect(f"sqlite:///{db}")
+    world = (engine, inspect_schema(engine))
+    register = "CREDIT LIMIT REGISTER\nAccount   Limit (EUR)\nC-021     400,000.00\nC-026     150,000.00\n"
+    aarhus = "# Aarhus Vand\n\n| Account | C-021 |\n| Sector | Water |\n| City | Aarhus |\n"
+    elbufer = "# Elbufer Immobilien\n\n| Room | C-026 |\n| Sector | Property |\n| City | Hamburg |\n"
+    found, not_found = _gold(world, {"register": register, "aarhus": aarhus, "elbufer": elbufer},
+                             "clients.credit_limit@21", "clients.credit_limit@26")
+    assert found == ["aarhus", "register"] and not_found == []

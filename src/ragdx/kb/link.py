@@ -656,60 +656,99 @@ class Linker:
         noun = phrase(readable_entity(table)).strip()
         return [f" {noun}s ", f" {noun} "] if noun else []
 
-    def _link_split(self, hop: Hop, subject_phrases: list[list[str]]) -> HopResult | None:
-        """A value stated in two documents through a label of their own: a rate card gives the fee
-        per band ("| C | £165.00 |", naming no player) and a band list puts the player in a band
-        ("C:  Marsh, Daniel; Illingworth, Gareth"), as a reader joins them. The label is a short
-        cell beside the value in a table row that names no entity of the subject's table; the
-        subject's line is keyed by it, in a document that names the label's column ("RATE BANDS").
-        None when no such pair is found (only tried where nothing states the fact directly)."""
+    def _link_split(self, hop: Hop, subject_phrases: list[list[str]], about: list[set[int]]) -> HopResult | None:
+        """A value stated in two documents through a label of their own, as a reader joins them: a
+        rate card gives the fee per band ("| C | £165.00 |", naming no player) and a band list puts
+        the player in a band ("C:  Marsh, Daniel; Illingworth, Gareth"); a credit register gives
+        the limit per account ("C-021     400,000.00") and the client's page gives its account
+        ("| Account | C-021 |"). The label is a short cell beside the value in a table's line that
+        names no entity of the subject's table, under a header naming its column; the subject's
+        side is a line keyed by the label (in a document naming that column: "RATE BANDS"), or a
+        line keyed by the column holding the label, where the subject is named or is what the
+        document is about. None when no such pair is found (only tried where nothing states the
+        fact directly)."""
         if len(hop.subjects) != 1 or hop.identity or hop.peers or not hop.value or not subject_phrases[0]:
             return None
+        labels = self._value_labels(hop)
+        if not labels:
+            return None
+        idx = self.index
+        names = subject_phrases[0]
+        found: tuple[int, int] | None = None
+        for pid in sorted(set().union(*(idx.find(n) for n in names))):
+            for line in self._text_of(idx.passages[pid]).splitlines():
+                m = KEY_VALUE.match(line)
+                hit = labels.get(phrase(m.group(1))) if m and any(n in phrase(m.group(2)) for n in names) else None
+                if hit is not None and hit[1] & _column_words(self._doc_opening(pid)):
+                    found = (hit[0], pid)  # "C:  Marsh, Daniel; ..." in a list of rate bands
+                    break
+            if found:
+                break
+        for label, (vpid, words) in labels.items() if found is None else ():
+            for pid in sorted(idx.find(label)):
+                p = idx.passages[pid]
+                if p.doc == idx.passages[vpid].doc or not (
+                        any(n in p.norm or n in p.ctx for n in names) or p.doc in about[0]):
+                    continue
+                for line in self._text_of(p).splitlines():
+                    cells = split_cells(line) if "|" in line else []
+                    m = KEY_VALUE.match(line)
+                    if len(cells) == 2:
+                        key, value = cells
+                    else:
+                        key, value = (m.group(1), m.group(2)) if m else ("", "")
+                    if phrase(value) == label and words & _column_words(key):
+                        found = (vpid, pid)  # "| Account | C-021 |" on the client's page
+                        break
+                if found:
+                    break
+            if found:
+                break
+        if found is None:
+            return None
+        spans = [{"fact": hop.fact, **idx.span(q), "weight": SPLIT_WEIGHT} for q in found]
+        return HopResult(sorted({idx.doc_ids[idx.passages[q].doc] for q in found}), spans, SPLIT_WEIGHT)
+
+    def _doc_opening(self, pid: int) -> str:
+        """The opening of the document of passage ``pid`` and the headings the passage is under."""
+        p = self.index.passages[pid]
+        return self.index.corpus.documents[p.doc].text[:400] + " " + p.ctx
+
+    def _value_labels(self, hop: Hop) -> dict[str, tuple[int, frozenset[str]]]:
+        """Label → (passage, its column's words) for each table line stating the hop's value beside
+        a short label cell under a header naming the label's column, and naming no entity of the
+        subject's table ("| C | £165.00 |" under "| Band | Fee per call |")."""
         idx = self.index
         table = hop.subjects[0][0].partition(":")[0]
-        known = list(self.table_names(table)) if self.table_names else []
-        labels: dict[str, tuple[int, frozenset[str]]] = {}  # label → (row stating the value, its column's words)
+        known = self.table_names(table) if self.table_names else {}
+        longest = max((n.count(" ") + 1 for n in known), default=0)
+        labels: dict[str, tuple[int, frozenset[str]]] = {}
         for all_of, w in hop.value:
             if w < 1.0 or len(all_of) != 1:
                 continue
-            for pid in idx.find(all_of[0]):
+            for pid in sorted(idx.find(all_of[0])):
                 p = idx.passages[pid]
-                if p.kind != "row" or p.heads is None or any(f" {n} " in p.norm for n in known):
-                    continue
-                raw = split_cells(self._text_of(p))
-                if len(raw) != len(p.heads):
-                    continue
-                holding = [i for i, c in enumerate(raw) if all_of[0] in phrase(c)]
-                if len(holding) != 1:
-                    continue
-                for i, cell in enumerate(raw):
-                    label = phrase(cell)
-                    if i != holding[0] and label and len(label.split()) <= 2 and len(cell.strip()) <= 12 \
-                            and (words := _column_words(p.heads[i])):
-                        labels.setdefault(label, (pid, words))
-        if not labels:
-            return None
-        names = subject_phrases[0]
-        for pid in sorted(set().union(*(idx.find(n) for n in names))):
-            p = idx.passages[pid]
-            text = self._text_of(p)
-            for line in text.splitlines():
-                m = KEY_VALUE.match(line)
-                if not m or not any(n in phrase(m.group(2)) for n in names):
-                    continue
-                hit = labels.get(phrase(m.group(1)))
-                if hit is None:
-                    continue
-                vpid, words = hit
-                doc = self.index.corpus.documents[p.doc].text
-                # the list must say what its keys are ("RATE BANDS", "Band", a heading): "C:" alone
-                # may key anything
-                if not words & _column_words(doc[:min(len(doc), 400)] + " " + p.ctx):
-                    continue
-                v = idx.passages[vpid]
-                spans = [{"fact": hop.fact, **idx.span(q), "weight": SPLIT_WEIGHT} for q in (vpid, pid)]
-                return HopResult(sorted({idx.doc_ids[v.doc], idx.doc_ids[p.doc]}), spans, SPLIT_WEIGHT)
-        return None
+                lines = self._text_of(p).splitlines()
+                header = split_cells(self.index.corpus.documents[p.doc].text[p.header[0]:p.header[1]]) \
+                    if p.header else None
+                for j, line in enumerate(lines):
+                    cells = split_cells(line)
+                    holding = [i for i, c in enumerate(cells) if all_of[0] in phrase(c)]
+                    if len(cells) < 2 or len(holding) != 1:
+                        continue
+                    toks = phrase(line).split()
+                    if any(" ".join(toks[i:i + k]) in known for k in range(1, min(longest, 6) + 1)
+                           for i in range(len(toks) - k + 1)):
+                        continue  # the line names an entity of the subject's table: read as usual
+                    head = header if header and len(header) == len(cells) else next(
+                        (h for k in range(j - 1, -1, -1) if len(h := split_cells(lines[k])) == len(cells)
+                         and not any(ch.isdigit() for ch in lines[k])), None)
+                    for i, cell in enumerate(cells):
+                        label = phrase(cell)
+                        if head and i != holding[0] and label and len(label.split()) <= 2 and len(cell.strip()) <= 12 \
+                                and (words := _column_words(head[i])):
+                            labels.setdefault(label, (pid, words))
+        return labels
 
     def link(self, hop: Hop) -> HopResult:
         hit = self._cache.get(hop.fact)
@@ -752,7 +791,7 @@ class Linker:
                 where |= found
             restrict = where if restrict is None else restrict & where
         if restrict is not None and not restrict:
-            return self._link_split(hop, subject_phrases) or HopResult([], [], 0.0)
+            return self._link_split(hop, subject_phrases, about) or HopResult([], [], 0.0)
         for all_of, w in hop.value:
             pids = restrict
             for p in all_of:
@@ -777,7 +816,7 @@ class Linker:
         else:
             exact = True
         if not best:
-            return self._link_split(hop, subject_phrases) or HopResult([], [], 0.0)
+            return self._link_split(hop, subject_phrases, about) or HopResult([], [], 0.0)
         docs_best: dict[int, tuple[float, int]] = {}
         for pid, w in best.items():
             d = idx.passages[pid].doc
