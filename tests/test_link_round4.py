@@ -234,3 +234,17 @@ def test_a_value_given_through_a_documents_own_code(tmp_path):
     found, not_found = _gold(world, {"register": register, "aarhus": aarhus, "elbufer": elbufer},
                              "clients.credit_limit@21", "clients.credit_limit@26")
     assert found == ["aarhus", "register"] and not_found == []
+
+
+def test_a_semicolon_separated_export_is_a_table():
+    """"staff_no;name;BST" over "HF-0358;Campbell C.;X" under a title line: rows read with the header,
+    the title line as their caption."""
+    from ragdx.kb.structure import split_cells
+
+    text = "Training matrix export - MV Tobarsay Lass\nstaff_no;name;BST;PSC\nHF-0358;Campbell C.;X;\nHF-0403;MacNeil F.;X;X\n"
+    rows = [b for b in blocks(text) if b.kind == "row"]
+    assert len(rows) == 2 and text[rows[0].header[0]:rows[0].header[1]] == "staff_no;name;BST;PSC"
+    assert text[rows[0].context[0][0]:rows[0].context[0][1]].startswith("Training matrix export")
+    assert split_cells("HF-0358;Campbell C.;X;") == ["HF-0358", "Campbell C.", "X", ""]
+    # a sentence with two semicolons is no table row
+    assert [b.kind for b in blocks("We met; we talked; we left.\nThen we went home.")] == ["para"]

@@ -131,6 +131,8 @@ def split_cells(line: str) -> list[str]:
         if s.endswith("|"):
             s = s[:-1]
         return [c.strip() for c in s.split("|")]
+    if s.count(";") >= 2 and "\t" not in s and not re.search(r"\S\s{2,}\S", s):
+        return [c.strip() for c in s.split(";")]  # a semicolon-separated export ("HF-0358;Campbell C.;X")
     return [c for c in re.split(r"\s{2,}|\t", s) if c]
 
 
@@ -176,6 +178,17 @@ def _group_row(cells: list[str], width: int) -> str | None:
         return None
     label = filled[0].strip().strip("*_").strip()
     return label if any(ch.isalpha() for ch in label) else None
+
+
+def _csv_lines(raw: list[str], group: list[int]) -> list[int]:
+    """The lines of a semicolon-separated table ending the group (a header and at least one row,
+    each with as many separators, two or more), or [] when the group is no such table."""
+    counts = [raw[k].count(";") for k in group]
+    tail = len(group)
+    while tail > 0 and counts[tail - 1] >= 2 and counts[tail - 1] == counts[-1]:
+        tail -= 1
+    lines = group[tail:]
+    return lines if len(lines) >= 2 and tail <= 2 else []
 
 
 def _kv_table(rows: list[list[str]], header: bool) -> bool:
@@ -333,6 +346,14 @@ def _group_blocks(text: str, raw: list[str], lines: list[tuple[int, int]], group
         for pos, k in enumerate(items):
             end = items[pos + 1] - 1 if pos + 1 < len(items) else group[-1]
             out.append(Block(lines[k][0], lines[end][1], "item", ctx + intro))
+        return None
+    csv = _csv_lines(raw, group)
+    if csv:
+        # a semicolon-separated export under its title line(s): its first line is the header
+        head = lines[csv[0]]
+        base = ctx + [lines[k] for k in group if k < csv[0]]
+        for k in csv[1:]:
+            out.append(Block(lines[k][0], lines[k][1], "row", base + [head], header=head))
         return None
     if len(group) >= 3 and sum(_fixed_columns(raw[k]) >= 3 for k in group) >= len(group) - 1 \
             or len(group) == 2 and _fixed_columns(raw[group[0]]) == _fixed_columns(raw[group[1]]) >= 3 \
