@@ -241,7 +241,8 @@ def test_a_semicolon_separated_export_is_a_table():
     the title line as their caption."""
     from ragdx.kb.structure import split_cells
 
-    text = "Training matrix export - MV Tobarsay Lass\nstaff_no;name;BST;PSC\nHF-0358;Campbell C.;X;\nHF-0403;MacNeil F.;X;X\n"
+    text = ("Training matrix export - MV Tobarsay Lass\nstaff_no;name;BST;PSC\nHF-0358;Campbell C.;X;\n"
+            "HF-0403;MacNeil F.;X;X\n")
     rows = [b for b in blocks(text) if b.kind == "row"]
     assert len(rows) == 2 and text[rows[0].header[0]:rows[0].header[1]] == "staff_no;name;BST;PSC"
     assert text[rows[0].context[0][0]:rows[0].context[0][1]].startswith("Training matrix export")
