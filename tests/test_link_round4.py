@@ -249,3 +249,24 @@ def test_a_semicolon_separated_export_is_a_table():
     assert split_cells("HF-0358;Campbell C.;X;") == ["HF-0358", "Campbell C.", "X", ""]
     # a sentence with two semicolons is no table row
     assert [b.kind for b in blocks("We met; we talked; we left.\nThen we went home.")] == ["para"]
+
+
+def test_a_tables_header_is_no_heading_naming_another_entity(tmp_path):
+    """An export titled with the vessel lists its crew; its header's "BST" (a course's code, an
+    entity of another table) is a column's name, not a heading between the title and the rows."""
+    db = tmp_path / "v.sqlite"
+    with sqlite3.connect(db) as con:
+        con.executescript("""
+            CREATE TABLE vessels (vessel_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+            CREATE TABLE courses (code TEXT PRIMARY KEY, title TEXT NOT NULL UNIQUE);
+            CREATE TABLE crew (crew_id INTEGER PRIMARY KEY, staff_no TEXT UNIQUE, first_name TEXT, last_name TEXT,
+                               vessel_id INTEGER REFERENCES vessels(vessel_id));
+            INSERT INTO vessels VALUES (1, 'MV Tobarsay Lass'), (2, 'MV Eilean Dubh');
+            INSERT INTO courses VALUES ('BST', 'Basic Safety Training'), ('PSC', 'Survival Craft');
+            INSERT INTO crew VALUES (1, 'HF-0403', 'Finlay', 'MacNeil', 1), (2, 'HF-0507', 'Donald', 'MacKinnon', 2);
+        """)
+    engine = connect(f"sqlite:///{db}")
+    world = (engine, inspect_schema(engine))
+    export = "Training matrix export - MV Tobarsay Lass\nstaff_no;name;BST;PSC\nHF-0403;MacNeil F.;X;X\n"
+    macneil, mackinnon = _gold(world, {"matrix": export}, "crew.vessel_id@1", "crew.vessel_id@2")
+    assert macneil == ["matrix"] and mackinnon == []
