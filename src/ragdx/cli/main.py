@@ -10,7 +10,7 @@ gathers them into the application, in the order ``ragdx --help`` lists them.
 from __future__ import annotations
 
 import sys
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, cast
 
 import typer
 from rich.markup import escape
@@ -22,6 +22,9 @@ from ragdx.errors import RagdxError
 # the relevance and cache commands live in ragdx.relevance.cli_app (progress bars, output checks,
 # tables); it imports no tester until a command runs
 from ragdx.relevance.cli_app import cache_app, relevance_app
+
+if TYPE_CHECKING:
+    from typer._click.exceptions import ClickException
 
 # Start-up stays cheap (`ragdx --help`, a one-line error): everything heavier than typer and
 # rich's console (the stages, numpy, scipy, sqlalchemy, the LLM client, rich's progress bars) is
@@ -73,7 +76,8 @@ def _usage_error(exc: typer.TyperException) -> None:
     if type(exc).__name__ == "NoArgsIsHelpError":  # a bare `ragdx templates` asks for its help
         from typer import rich_utils
 
-        rich_utils.rich_format_error(exc)
+        # a NoArgsIsHelpError is a ClickException of the click typer carries
+        rich_utils.rich_format_error(cast("ClickException", exc))
         sys.exit(exc.exit_code)
     ctx = getattr(exc, "ctx", None)
     hint = f" (see {ctx.command_path} --help)" if ctx is not None else ""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Sequence
+from typing import Literal
 
 import sqlalchemy as sa
 from sqlalchemy.engine import URL, Engine, make_url
@@ -67,7 +68,7 @@ def _default_timeout() -> float | None:
 
 
 def connect(url: str | URL, *, read_only: bool = True, check: bool = True,
-            statement_timeout: float | None | str = "default") -> Engine:
+            statement_timeout: float | None | Literal["default"] = "default") -> Engine:
     """Create an engine; with ``check`` the database is contacted once so that a bad URL or an
     unreachable server fails here, with one clear line, instead of deep inside a stage.
 
@@ -77,7 +78,7 @@ def connect(url: str | URL, *, read_only: bool = True, check: bool = True,
     SQLite. A statement stopped so raises :class:`DatabaseError` saying so."""
     parsed = normalise_url(url)
     dialect = dialect_named(parsed.get_backend_name())
-    timeout = _default_timeout() if statement_timeout == "default" else statement_timeout
+    timeout = _default_timeout() if isinstance(statement_timeout, str) else statement_timeout  # "default"
     parsed = dialect.engine_url(parsed, read_only)
     engine = sa.create_engine(parsed, connect_args=dialect.connect_args(read_only, timeout), pool_pre_ping=True)
     dialect.prepare(engine, read_only=read_only, timeout=timeout)

@@ -8,7 +8,7 @@ engine used for user databases.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,7 @@ from ragdx.db.dialect import dialect_named
 from ragdx.db.engine import connect
 from ragdx.errors import DatabaseError, RagdxError
 
-_TYPES = {
+_TYPES: dict[str, Callable[[int | None], sa.types.TypeEngine[Any]]] = {
     "VARCHAR": lambda n: sa.String(n or 255),
     "CHAR": lambda n: sa.String(n or 255),
     "TEXT": lambda n: sa.Text(),
@@ -100,8 +100,9 @@ def load_tables(
                     conn.execute(table.insert(), batch)
     except sa.exc.SQLAlchemyError as exc:
         # the transaction rolled back: nothing of the file is in the database
-        raise RagdxError(f"the rows do not load ({type(exc.orig or exc).__name__}: "
-                         f"{str(exc.orig or exc).splitlines()[0]})", field="rows") from None
+        cause = (exc.orig if isinstance(exc, sa.exc.StatementError) else None) or exc  # the driver's error
+        raise RagdxError(f"the rows do not load ({type(cause).__name__}: "
+                         f"{str(cause).splitlines()[0]})", field="rows") from None
     finally:
         engine.dispose()
 

@@ -252,10 +252,7 @@ def _overview(data: dict[str, Any]) -> str:
     cards = []
     for s in data["systems"]:
         o = s["overall"]
-        kpis = "".join(
-            f'<div class="kpi"><b>{_num((_metric(o, key) or {}).get("value"))}</b><span>{_e(label)}'
-            f'{"" if not _metric(o, key) else " " + _ci_text(_metric(o, key))}</span></div>'
-            for key, label in HEADLINE)
+        kpis = "".join(_kpi(_metric(o, key), label) for key, label in HEADLINE)
         desc = f'<p class="muted">{_e(s["description"])}</p>' if s.get("description") else ""
         inputs = s.get("inputs") or {}
         n_of = (f'<p class="muted">{inputs.get("judged")} of {inputs.get("total")} queries judged'
@@ -286,6 +283,11 @@ def _overview(data: dict[str, Any]) -> str:
 
 def _pct(x: float) -> str:
     return "–" if not math.isfinite(x) else f"{100 * x:.0f} %"
+
+
+def _kpi(metric: dict[str, float] | None, label: str) -> str:
+    return (f'<div class="kpi"><b>{_num((metric or {}).get("value"))}</b><span>{_e(label)}'
+            f'{"" if not metric else " " + _ci_text(metric)}</span></div>')
 
 
 def _ci_text(e: dict[str, float]) -> str:

@@ -88,7 +88,7 @@ def template_counts(manifest: Mapping[str, Any], records: Iterable[Any], dataset
     for entry in manifest.get("missing_text_templates") or []:
         sql, _, style = str(entry).rpartition(" [")  # "SELECT ... [short]"
         missing.setdefault(template_id(sql), []).append(style.rstrip("]"))
-    sql = _sql_by_id(manifest, dataset) if any(t not in used for t in listed) else {}
-    without = tuple(TemplateWithoutQueries(t, sql.get(t, ""), _why(c, options, missing.get(t, [])))
+    sql_by_id = _sql_by_id(manifest, dataset) if any(t not in used for t in listed) else {}
+    without = tuple(TemplateWithoutQueries(t, sql_by_id.get(t, ""), _why(c, options, missing.get(t, [])))
                     for t, c in listed.items() if t not in used and isinstance(c, Mapping))
     return TemplateCounts(len(set(listed) | used), len(used), without)
