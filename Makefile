@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 export OMP_WAIT_POLICY := passive
 export HF_HUB_OFFLINE := 1
 
-.PHONY: demo test install lint bench clean browser
+.PHONY: demo test install lint typecheck bench clean browser
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -46,6 +46,11 @@ browser:
 lint: $(STAMP)
 	$(PIP) install --quiet ruff
 	$(VENV)/bin/ruff check src tests benchmarks
+
+# ragdx's own types (pyproject.toml's [tool.mypy]); tests/test_public_api_types.py checks the public
+# API with --strict on a script that uses every public name
+typecheck: $(STAMP)
+	$(VENV)/bin/mypy src/ragdx
 
 bench: $(STAMP)
 	$(PY) benchmarks/gen_throughput.py
