@@ -270,3 +270,33 @@ def test_a_tables_header_is_no_heading_naming_another_entity(tmp_path):
     export = "Training matrix export - MV Tobarsay Lass\nstaff_no;name;BST;PSC\nHF-0403;MacNeil F.;X;X\n"
     macneil, mackinnon = _gold(world, {"matrix": export}, "crew.vessel_id@1", "crew.vessel_id@2")
     assert macneil == ["matrix"] and mackinnon == []
+
+
+def test_a_title_line_over_a_bracketed_note_heads_the_document(tmp_path):
+    """"CHAIN OF COMMAND - MV Lord of the Isles" over "(as at 1 November 2024)" is the document's
+    title: every line of the tree below is read under it, and a parent line naming the manager is
+    the line above, not a heading that takes the vessel for itself."""
+    db = tmp_path / "t.sqlite"
+    with sqlite3.connect(db) as con:
+        con.executescript("""
+            CREATE TABLE vessels (vessel_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+            CREATE TABLE crew (crew_id INTEGER PRIMARY KEY, first_name TEXT, last_name TEXT, rank TEXT,
+                               vessel_id INTEGER REFERENCES vessels(vessel_id),
+                               reports_to INTEGER REFERENCES crew(crew_id));
+            INSERT INTO vessels VALUES (1, 'MV Lord of the Isles'), (2, 'MV Eilean Dubh');
+            INSERT INTO crew VALUES (1, 'Neil', 'Robertson', 'Marine Manager', NULL, NULL),
+                                    (2, 'Angus', 'Nicolson', 'Master', 1, 1),
+                                    (3, 'Hamish', 'Cameron', 'Chief Officer', 1, 2),
+                                    (4, 'Ishbel', 'Macaulay', 'Bosun', 2, 3);
+        """)
+    engine = connect(f"sqlite:///{db}")
+    world = (engine, inspect_schema(engine))
+    chart = ("CHAIN OF COMMAND - MV Lord of the Isles\n(as at 1 November 2024)\n\nMarine Manager Neil Robertson\n"
+             "+-- Master Angus Nicolson\n    +-- Chief Officer Hamish Cameron\n")
+    nicolson, cameron, macaulay = _gold(world, {"chart": chart}, "crew.vessel_id@2", "crew.vessel_id@3",
+                                        "crew.vessel_id@4")
+    assert nicolson == cameron == ["chart"] and macaulay == []
+    kinds = [b.kind for b in blocks(chart)]
+    assert kinds[:2] == ["heading", "heading"]
+    # a first line over a line that is no bracketed note stays in its paragraph
+    assert [b.kind for b in blocks("Dear Anna\nthe rehearsal moved.\n")] == ["para"]

@@ -1164,8 +1164,10 @@ class Linker:
         another entity ("Wexcombe Learning" › "GIS for Beginners" › "Series: Core Texts ..."): the
         value is that entity's (the book's imprint), not the subject's the passage mentions."""
         pieces = [f" {p.strip()} " for p in passage.ctx.split(SEP)]
-        if passage.kind == "row" and passage.header is not None:
-            pieces = pieces[:-1]  # a table's header names its columns ("BST", a course's code), no entity above
+        if passage.kind == "row" and passage.header is not None or passage.kind == "branch":
+            # a table's header names its columns ("BST", a course's code), no entity above; a tree's
+            # parent line is the line above, read by _parent_of_another
+            pieces = pieces[:-1]
         at = max((i for i, piece in enumerate(pieces) if any(v in piece for v in values)), default=None)
         if at is None:
             return False

@@ -163,6 +163,15 @@ def _is_heading_line(line: str, alone: bool) -> bool:
     return len(words) <= 8 and not re.search(r"[.!?;,]\W*$", s) and any(c.isalpha() for c in s)
 
 
+def _title_line(line: str, after: str) -> bool:
+    """Is ``line``, a document's first, its title over the bracketed note ``after`` ("(as at 1
+    November 2024)"): short, with no closing punctuation, no key and no table cells?"""
+    s = line.strip()
+    return bool(s) and len(s.split()) <= 10 and after.strip().startswith("(") and not (
+        re.search(r"[.!?;,:]\W*$", s) or _is_kv(line) or _is_pipe_row(line) or _fixed_columns(line) >= 3
+        or _ITEM.match(line))
+
+
 def _shape(value: str) -> str:
     v = value.strip()
     if re.fullmatch(r"[\W\d_]*\d[\W\d_]*", v):
@@ -273,6 +282,14 @@ def blocks(text: str, *, max_words: int = MAX_BLOCK_WORDS) -> list[Block]:
             push(7, (a, a + len(s)))
             last_para = None
             i = j
+            continue
+        if not out and not headings and len(group) >= 2 and _title_line(raw[i], raw[i + 1]):
+            # a document's title line over a bracketed note ("CHAIN OF COMMAND - MV Lord of the
+            # Isles" over "(as at 1 November 2024)"): a heading for the whole document
+            s = line.strip()
+            a = lines[i][0] + line.index(s)
+            push(0, (a, a + len(s)))  # above every other heading: no later heading closes it
+            i += 1
             continue
         last_para = _group_blocks(text, raw, lines, group, context(), out, last_para, max_words)
         i = j
