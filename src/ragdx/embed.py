@@ -41,6 +41,7 @@ from ragdx.errors import RagdxError
 if TYPE_CHECKING:
     # imported where used: ragdx.config, which every CLI command loads, needs only EmbedderConfig
     import numpy as np
+    from sentence_transformers import SentenceTransformer
 
     from ragdx.kvcache import Namespace
 
@@ -340,7 +341,7 @@ class Embedder(CachedEmbedder):
         self.device = device
         self.dtype = dtype  # as asked: a saved embedder chooses again on the machine that loads it
         self._precision: DtypeChoice | None = None
-        self._model = None
+        self._model: SentenceTransformer | None = None
         self._model_id: str | None = None
         self._lock = threading.Lock()
         self._init_cache(cache_dir)
@@ -387,7 +388,7 @@ class Embedder(CachedEmbedder):
                 choice = self.precision
                 # the dtype is always said: a model saved in float16 would otherwise load (and run,
                 # slowly on a CPU) in float16 while the cache key says float32
-                options = {"model_kwargs": {"torch_dtype": getattr(torch, choice.dtype)}}
+                options: dict[str, Any] = {"model_kwargs": {"torch_dtype": getattr(torch, choice.dtype)}}
                 if choice.dtype == "float32" and choice.requested == "bfloat16":
                     warnings.warn(f"embedder dtype bfloat16 asked for, {choice.reason}", stacklevel=2)
                 try:

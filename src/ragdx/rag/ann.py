@@ -126,8 +126,8 @@ def _matmul_t():
         try:
             import torch
         except ImportError:
-            torch = None
-        if torch is not None:
+            pass
+        else:
             return lambda a, b: torch.mm(torch.from_numpy(a), torch.from_numpy(b).T).numpy()
     return lambda a, b: a @ b.T
 

@@ -13,6 +13,7 @@ import json
 import re
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -20,6 +21,9 @@ from ragdx.errors import RagdxError
 from ragdx.rag.corpus import Component, register
 from ragdx.rag.retrievers import DEFAULT_CACHE_DIR, QueryContext, embed_ahead, shared_embedder
 from ragdx.rag.types import RetrievedContext
+
+if TYPE_CHECKING:
+    from ragdx.llm.client import ChatLLM
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 
@@ -193,11 +197,11 @@ class LLMGenerator(Generator):
         self.max_context_chars = max_context_chars
         self.model_path = model_path
         self.cache_dir = cache_dir
-        self._client = None
+        self._client: ChatLLM | None = None
         self._shots: list[dict[str, str]] | None = None
 
     @property
-    def client(self):
+    def client(self) -> ChatLLM:
         if self._client is None:
             from ragdx.llm import make_llm
 

@@ -20,7 +20,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -29,6 +29,9 @@ from ragdx.rag.ann import INDEX_KINDS, HnswIndex, HnswParams, exact_search, fais
 from ragdx.rag.chunking import Chunk
 from ragdx.rag.corpus import Component, build_component, register
 from ragdx.rag.types import RetrievedContext
+
+if TYPE_CHECKING:
+    from ragdx.llm.client import ChatLLM
 
 # the per-user cache every command shares (ragdx.embed.cache_root)
 DEFAULT_CACHE_DIR = "user"
@@ -769,10 +772,10 @@ class LLMReformulator(Reformulator):
     def __init__(self, llm: dict | None = None, prompt: str = REFORMULATE_PROMPT):
         self.llm = dict(llm or {})
         self.prompt = prompt
-        self._client = None
+        self._client: ChatLLM | None = None
 
     @property
-    def client(self):
+    def client(self) -> ChatLLM:
         if self._client is None:
             from ragdx.llm import make_llm
 
