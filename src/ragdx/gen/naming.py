@@ -17,8 +17,8 @@ import re
 
 from ragdx.db.schema import DATE_PARTS, NUMBER_WORDS, YEAR_WORDS
 
-__all__ = ["COLUMN_SYNONYMS", "PLACE_WORDS", "RELATION_SYNONYMS", "column_phrase", "declare_names", "low_words",
-           "names_a_place",
+__all__ = ["COLUMN_SYNONYMS", "PERSON_ENTITIES", "PLACE_WORDS", "RELATION_SYNONYMS", "column_phrase",
+           "declare_names", "expanded_words", "is_person_entity", "low_words", "names_a_place",
            "plural_phrase", "readable_entity", "readable_name", "relation_noun", "starts_with_table", "table_words"]
 
 _TOKEN = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
@@ -374,6 +374,11 @@ def _expand(words: list[str]) -> list[str]:
     return [_WORD_ABBREVIATIONS.get(w.lower(), w) if w.islower() else w for w in words]
 
 
+def expanded_words(identifier: str) -> list[str]:
+    """An identifier's lower-case words with abbreviations written out (``proj_name`` -> project, name)."""
+    return " ".join(_expand(low_words(identifier))).split()
+
+
 def readable_entity(table: str) -> str:
     """Singular readable noun for a table: ``people`` -> ``person``, ``StudyProgrammes`` ->
     ``study programme`` (or the noun ragdx.yaml's ``names.tables`` gives it)."""
@@ -411,6 +416,8 @@ COLUMN_SYNONYMS = {
     "best before": "best-before date", "price each": "unit price", "crossing in minutes": "crossing time in minutes",
     "crossing minutes": "crossing time in minutes", "year working": "number of years worked",
     "d o b": "date of birth",
+    # a column holding two kinds of place at once
+    "state province": "state or province", "state or province": "state or province",
 }
 COMPANY_WORDS = frozenset({"company", "organisation", "organization", "business", "trade", "brand",
                             "full", "display"})
@@ -512,7 +519,14 @@ def column_phrase(column: str) -> str:
     low = phrase.lower()
     if low in COLUMN_SYNONYMS:
         return COLUMN_SYNONYMS[low]
-    event = _event_phrase(phrase.split()) or _participle_after(phrase.split())
+    words = phrase.split()
+    if len(words) == 2 and words[0].lower() == "date" and words[1].lower().endswith("ed") and len(words[1]) > 4:
+        # "date_shipped" -> "shipping date"; "date_needed" -> "needed-by date", as "RequiredDate"
+        event = _event_phrase([words[1]])
+        if event is not None:
+            return event
+        return f"{words[1]}-by date" if words[1].lower() in _DEADLINE_PARTICIPLES else f"{words[1]} date"
+    event = _event_phrase(words) or _participle_after(words)
     if event is not None:
         return " ".join(_expand(event.split()))  # "qty_ordered" -> "ordered quantity"
     phrase = " ".join(_expand(phrase.split()))
@@ -523,6 +537,10 @@ def column_phrase(column: str) -> str:
         rest = " ".join(words[1:])
         return "shipping " + COLUMN_SYNONYMS.get(rest.lower(), rest)
     return phrase
+
+# "date_needed", "date_required": the date a row is wanted by
+_DEADLINE_PARTICIPLES = frozenset({"needed", "required", "wanted", "due"})
+
 
 # What the row at the end of a foreign key is, when the column names a verb or a role.
 RELATION_SYNONYMS = {
@@ -543,6 +561,23 @@ ROLE_NOUNS = frozenset({
     "chair", "leader", "partner", "referrer", "planner", "consultant", "engineer", "doctor", "physician",
     "nurse", "therapist", "driver", "captain", "editor", "accountant", "auditor", "custodian", "steward",
 })
+
+
+# What one row of a table of people is called: a role noun before such a table's noun names the
+# person's role ("sales rep employee" -> "sales rep"); before any other table's noun it qualifies the
+# row ("head department" is a department, never "the head").
+PERSON_ENTITIES = frozenset({"person", "people", "employee", "staff", "staff member", "crew member", "volunteer",
+                             "therapist", "patient", "author", "editor", "student", "teacher", "doctor", "nurse",
+                             "member", "player", "driver", "lecturer", "professor", "instructor", "clinician",
+                             "worker", "customer contact", "contact", "pupil", "physician", "consultant", "artist",
+                             "actor", "director", "writer", "coach", "athlete", "user", "client contact", "manager",
+                             "musician", "agent", "officer", "official", "umpire", "referee"})
+
+
+def is_person_entity(table: str) -> bool:
+    """Whether a row of ``table`` is a person (``Employees``, ``staff``, ``People``)."""
+    noun = readable_entity(table).lower()
+    return noun in PERSON_ENTITIES or bool(noun.split()) and noun.split()[-1] in PERSON_ENTITIES
 
 
 # The last word of a column that holds a place: such a value names a row only beside the row's
@@ -604,7 +639,7 @@ def relation_noun(fk_column: str, ref_table: str, ref_column: str | None = None)
         return verbal
     for noun in table_words(ref_table):  # as written ("staff") and as its noun ("staff member")
         n = len(noun)
-        if n and len(low) > n and low[-n:] == noun and low[-n - 1] in ROLE_NOUNS:
+        if n and len(low) > n and low[-n:] == noun and low[-n - 1] in ROLE_NOUNS and is_person_entity(ref_table):
             return " ".join(words[:-n])
         if low == noun:
             return entity

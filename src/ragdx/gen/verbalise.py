@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from ragdx.db.schema import FIRST_NAME_WORDS, LAST_NAME_WORDS, YEAR_WORDS, role_name_part
 from ragdx.gen.naming import (
     COMPANY_WORDS,
+    PERSON_ENTITIES,
     ROLE_NOUNS,
     SINGULAR_EXCEPTIONS,
     SINGULAR_IN_S,
@@ -24,6 +25,7 @@ from ragdx.gen.naming import (
     column_phrase,
     composite_name,
     event_verb,
+    expanded_words,
     fill_name,
     low_words,
     names_a_place,
@@ -98,9 +100,13 @@ _LAST_NAME = LAST_NAME_WORDS
 def _is_name_like(column: str, table: str) -> bool:
     """True for the column people use to name a row (Name, Title, ClientName), which lets a
     placeholder stand on its own ("industry of '[Client.Name]'")."""
-    words = low_words(column)
+    words = expanded_words(column)  # "proj_name" is the project's name
+    if len(words) == 2 and words[0] == "name" and words[1] in ("full", "display", "official", "common"):
+        words = words[::-1]  # "name_full" is the full name
     if words in (["name"], ["title"], ["full", "name"], ["label"]) or words in table_words(table):
         return True  # department.department holds the department's name: "the department 'Finance'"
+    if words and any(len(tw) > len(words) and tw[-len(words):] == words for tw in table_words(table)):
+        return True  # the same column under a self-join's alias (HeadDepartment.department)
     if len(words) == 2 and words[-1] == "name" and words[0] in COMPANY_WORDS:
         return True
     if len(words) >= 2 and words[-1] in ("name", "title", "description"):
@@ -293,7 +299,7 @@ def _anchor_phrases(
         # incident with ref 'INC-2022-005'"
         core = f"{kind} {_quoted(conditions[0].placeholder)}"
         return f"the {core}", core, None
-    if len(conditions) == 1 and names_a_place(columns[0]):
+    if len(conditions) == 1 and names_a_place(columns[0]) and not _is_name_like(columns[0], table):
         # a row named by its place: "the 'Paris' office", not "the office with city 'Paris'"
         core = f"{_quoted(conditions[0].placeholder)} {kind}"
         return f"the {core}", f"the {core}", None
@@ -488,9 +494,17 @@ def _multi_anchor_meaning(
             # salary of salaries 1985 linked to the person 'Babe Ruth'"
             parent = next(a for k, a in zip(groups, anchors, strict=True) if k != key)
             at = "in" if low_words(when) in YEAR_WORDS else "on"
-            full = f"{parent[0]} {at} [{own[0].placeholder}]"
+            # the parent by its name alone where that names it ("the salary of 'Rob Ducey' in 1989", not
+            # "of the person 'Rob Ducey'"); a row of a table of people's roles says the role ("the wins
+            # of 'Jim Gifford' as manager in 1884": the person managed, the row is not the person's own)
+            name = parent[2] or parent[0]
+            role = readable_entity(groups[key][0])
+            if role.lower() in PERSON_ENTITIES and role.lower() not in [w.lower() for w in words] \
+                    and role.lower() != readable_entity(next(t for k, (t, _) in groups.items() if k != key)).lower():
+                name = f"{name} as {role}"
+            full = f"{name} {at} [{own[0].placeholder}]"
             plural = len(words) > 1 or _looks_plural(words[0])
-            return _Meaning(head, short_head, plural, "of", (), full, f"{parent[1]} {at} [{own[0].placeholder}]",
+            return _Meaning(head, short_head, plural, "of", (), full, f"{name} {at} [{own[0].placeholder}]",
                             None)
     if len(target_tables) == 1 and next(iter(target_tables)) in groups:
         # The answer describes one of the identified rows; the others only narrow it down.
