@@ -300,3 +300,30 @@ def test_a_title_line_over_a_bracketed_note_heads_the_document(tmp_path):
     assert kinds[:2] == ["heading", "heading"]
     # a first line over a line that is no bracketed note stays in its paragraph
     assert [b.kind for b in blocks("Dear Anna\nthe rehearsal moved.\n")] == ["para"]
+
+
+def test_a_row_named_by_its_parents_name_and_its_number(tmp_path):
+    """A room coded "HLB.1.07" is "Harrowgate Laboratories 1.07", "Room 1.07, Harrowgate
+    Laboratories" or "Harrowgate 1.07" to the people who work there; a weight within a donor is no
+    such number, nor is a room of another building with the same number."""
+    db = tmp_path / "r.sqlite"
+    with sqlite3.connect(db) as con:
+        con.executescript("""
+            CREATE TABLE buildings (code TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+            CREATE TABLE rooms (room_code TEXT PRIMARY KEY, building_code TEXT REFERENCES buildings(code),
+                                room_number TEXT, capacity INTEGER);
+            CREATE TABLE staff (staff_id INTEGER PRIMARY KEY, first_name TEXT, last_name TEXT,
+                                office_room TEXT REFERENCES rooms(room_code));
+            INSERT INTO buildings VALUES ('HLB', 'Harrowgate Laboratories'), ('FWB', 'Fold Walk Building');
+            INSERT INTO rooms VALUES ('HLB.1.07', 'HLB', '1.07', 36), ('FWB.1.07', 'FWB', '1.07', 12),
+                                     ('FWB.2.18', 'FWB', '2.18', 2);
+            INSERT INTO staff VALUES (1, 'Tom', 'Lund', 'FWB.2.18'), (2, 'Anne', 'Oddie', 'HLB.1.07');
+        """)
+    engine = connect(f"sqlite:///{db}")
+    world = (engine, inspect_schema(engine))
+    docs = {"lund": "# Tom Lund\n\n- Office: Room 2.18, Fold Walk Building\n- Role: Lecturer\n",
+            "labs": "Harrowgate 1.07 seats 36 for practicals.",
+            "oddie": "Anne Oddie works from Fold Walk Building 1.07 this term."}
+    lund, oddie, labs = _gold(world, docs, "staff.office_room@1", "staff.office_room@2", "rooms.capacity@HLB.1.07")
+    assert lund == ["lund"] and labs == ["labs"]
+    assert oddie == []  # her office is Harrowgate's 1.07, not Fold Walk's

@@ -1663,6 +1663,8 @@ class FactResolver:
         self._linking: dict[tuple[str, str], tuple[str, ...]] = {}
         self._roles: dict[str, frozenset[str]] = {}
         self._column_surnames: dict[tuple[str, str], dict[str, str]] = {}
+        self._numbered: dict[str, list[tuple[str, str, str]]] = {}
+        self._firsts: dict[str, dict[str, int]] = {}
 
     def meta(self, table: str) -> _TableMeta:
         """What linking needs to know of a table, worked out once (the schema helpers profile data)."""
@@ -1743,6 +1745,7 @@ class FactResolver:
             out = []
         out += [str(row[c]) for c in cols]
         out += self._short_names(meta, row)
+        out += self._parent_numbered(meta, row)
         out += [str(row[c]).strip() for c in self._alt_names(meta) + self._code_columns(meta)
                 if row.get(c) is not None]
         if len(meta.key) == 1 and not meta.association and row.get(meta.key[0]) is not None and pattern is None:
@@ -1760,6 +1763,78 @@ class FactResolver:
                     and code not in out:
                 out.append(code.strip())
         return out
+
+    def _parent_numbered(self, meta: _TableMeta, row: Mapping[str, Any]) -> list[str]:
+        """A row named by a code is also named by its parent's name and its own number within it
+        ("Harrowgate Laboratories 1.07", "Room 1.07, Harrowgate Laboratories", "Harrowgate 1.07" for
+        room HLB.1.07 of building HLB), where that pair tells the rows apart."""
+        from ragdx.gen.qa import key_text
+
+        out: list[str] = []
+        for fk_col, ref_table, num_col in self._numbered_within(meta):
+            ref_meta = self.meta(ref_table)
+            parent = self.rows(ref_table).get(key_text(row.get(fk_col)))
+            number = str(row.get(num_col) or "").strip()
+            if parent is None or not number:
+                continue
+            firsts = self._first_words(ref_table)
+            for c in ref_meta.names:
+                name = str(parent.get(c) or "").strip()
+                if not name:
+                    continue
+                out += [f"{name} {number}", f"{number} {name}"]
+                first = name.split()[0]
+                if len(name.split()) > 1 and len(first) >= 4 and firsts.get(first.casefold()) == 1:
+                    out.append(f"{first} {number}")
+        return out
+
+    def _first_words(self, table: str) -> dict[str, int]:
+        """How many of ``table``'s names begin with each word (a first word no other shares
+        shortens its name: "Harrowgate" for Harrowgate Laboratories)."""
+        hit = self._firsts.get(table)
+        if hit is None:
+            meta = self.meta(table)
+            hit = defaultdict(int)
+            for r in self.rows(table).values():
+                for c in meta.names:
+                    words = str(r.get(c) or "").split()
+                    if words:
+                        hit[words[0].casefold()] += 1
+            self._firsts[table] = hit = dict(hit)
+        return hit
+
+    def _numbered_within(self, meta: _TableMeta) -> list[tuple[str, str, str]]:
+        """(foreign key, its table, number column) for a table whose rows are named by codes and
+        numbered within a parent that has names of its own: the pair (parent, number) is unique, the
+        number short (a room's "1.07" in building HLB)."""
+        table = meta.info.name
+        hit = self._numbered.get(table)
+        if hit is not None:
+            return hit
+        hit = []
+        rows = list(self.rows(table).values())
+        coded = bool(rows) and (not meta.names or all(
+            sum(_looks_like_code(r.get(c)) for r in rows[:50]) > min(len(rows), 50) // 2 for c in meta.names))
+        if coded and not meta.association:
+            for fk in meta.info.foreign_keys:
+                if len(fk.columns) != 1 or not self.schema.has_table(fk.ref_table):
+                    continue
+                ref_meta = self.meta(fk.ref_table)
+                ref_rows = list(self.rows(fk.ref_table).values())
+                if not ref_meta.names or any(_looks_like_code(r.get(c)) for r in ref_rows[:20] for c in ref_meta.names):
+                    continue  # the parent has no name people use
+                for col in meta.info.columns:
+                    c = col.name
+                    if c in meta.key or c == fk.columns[0] or meta.info.foreign_key_of(c) is not None:
+                        continue
+                    values = [str(r.get(c) or "").strip() for r in rows]
+                    pairs = {(str(r.get(fk.columns[0])), v) for r, v in zip(rows, values, strict=True)}
+                    if _NUMBER_COLUMN.search(c) and all(v and len(v) <= 6 and any(ch.isdigit() for ch in v)
+                                                         for v in values) and len(pairs) == len(rows):
+                        hit.append((fk.columns[0], fk.ref_table, c))
+                        break
+        self._numbered[table] = hit
+        return hit
 
     def _noun(self, meta: _TableMeta) -> str:
         from ragdx.gen.naming import readable_entity
@@ -2275,6 +2350,11 @@ _ACRONYM = re.compile(r"[A-Z]{2,4}")
 
 #: a code people write for a row: capitals and digits, a letter among them ("ADR", "R1", "K-01")
 _CODE = re.compile(r"(?=[A-Z0-9-]*[A-Z])[A-Z0-9][A-Z0-9-]{1,9}")
+
+
+#: a column holding a row's number within its parent ("room_number", "unit_no", "PlotNr")
+_NUMBER_COLUMN = re.compile(r"(?:^|_)(?:[Nn]umber|NUMBER|[Nn]um|NUM|[Nn]o|NO|[Nn]r|NR)$"
+                            r"|(?<=[a-z])(?:Number|Num|No|Nr)$")
 
 
 def _looks_like_code(value: Any) -> bool:
