@@ -327,3 +327,6 @@ def test_a_row_named_by_its_parents_name_and_its_number(tmp_path):
     lund, oddie, labs = _gold(world, docs, "staff.office_room@1", "staff.office_room@2", "rooms.capacity@HLB.1.07")
     assert lund == ["lund"] and labs == ["labs"]
     assert oddie == []  # her office is Harrowgate's 1.07, not Fold Walk's
+    # the room's building and number are in its name: stated wherever it is named so
+    building, number = _gold(world, docs, "rooms.building_code@FWB.2.18", "rooms.room_number@FWB.2.18")
+    assert building == number == ["lund"]

@@ -2105,6 +2105,12 @@ class FactResolver:
         fk = info.foreign_key_of(column)
         if column in meta.names or (column in meta.key and fk is None):
             return Hop(fact, [own] if own[1] else [], [], identity=True)
+        if value is not None and any(column in (f, n) for f, _, n in self._numbered_within(meta)):
+            # the row's parent or its number within it, which its name holds ("Harrowgate
+            # Laboratories 1.07" says that room 1.07 is in Harrowgate Laboratories): stated wherever
+            # the row is named so
+            composite = {phrase(n) for n in self._parent_numbered(meta, row)}
+            return Hop(fact, [], [((p,), 1.0) for p in sorted(composite) if p])
         if meta.association or not own[1]:
             # an association row (employment of a person by a company) is about the entities it links
             subjects = []
