@@ -18,9 +18,9 @@ Nothing heavy is imported until a function is called.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Coroutine, Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from ragdx.errors import RagdxError
 
@@ -36,6 +36,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["generate_dataset", "as_system", "run", "arun", "evaluate", "compare", "report", "export"]
 
+
+T = TypeVar("T")
 
 #: how generate_dataset spells the generation options it renames, for the one-line error
 _GEN_KEYWORDS = {"max_groups_per_template": "max_groups"}
@@ -155,25 +157,26 @@ def _dataset_path(dataset: Any) -> str | Path | None:
     return dataset if isinstance(dataset, str | Path) else None
 
 
-def _in_thread(coro: Any) -> Any:
+def _in_thread(coro: Coroutine[Any, Any, T]) -> T:
     """Run a coroutine to completion in a worker thread with its own event loop (for callers
     already inside one, such as a notebook, where ``asyncio.run`` refuses)."""
     import asyncio  # here, not at the top: `import ragdx` (and so `ragdx --help`) loads this module
 
-    box: dict[str, Any] = {}
+    values: list[T] = []
+    errors: list[BaseException] = []
 
     def target() -> None:
         try:
-            box["value"] = asyncio.run(coro)
+            values.append(asyncio.run(coro))
         except BaseException as exc:  # handed to the caller's thread as it is
-            box["error"] = exc
+            errors.append(exc)
 
     worker = threading.Thread(target=target, name="ragdx-run")
     worker.start()
     worker.join()
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
+    if errors:
+        raise errors[0]
+    return values[0]
 
 
 #: how a run keeps retrieved texts (:mod:`ragdx.rag.context_store`), as ``ragdx run --contexts``

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+from types import ModuleType
 from typing import Any
 
 from ragdx.errors import RagdxError
@@ -20,7 +21,7 @@ from ragdx.errors import RagdxError
 _PASSED_ENV = ("HF_HUB_OFFLINE", "OMP_WAIT_POLICY", "RAGDX_CACHE_DIR", "PYTHONPATH")
 
 
-def import_ray():
+def import_ray() -> ModuleType:
     """The ``ray`` module, or one line saying how to get it."""
     try:
         import ray

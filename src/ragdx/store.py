@@ -14,9 +14,12 @@ import os
 import re
 import shutil
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import yaml
 
 #: what ragdx creates is its user's alone, whatever the umask: runs, datasets and caches hold
 #: prompts, answers and database values, and once held credentials in clear
@@ -62,7 +65,7 @@ def private_file(path: str | Path) -> Path:
 
 
 @contextlib.contextmanager
-def gc_paused():
+def gc_paused() -> Iterator[None]:
     """The cyclic garbage collector paused for a bulk job (a ``with`` block or a decorator).
 
     Reading a 100k-query dataset and run, judging it and building a report allocate millions of
@@ -119,7 +122,8 @@ def atomic_writer(path: str | Path) -> Iterator[Any]:
         raise
 
 
-def append_under_key(path: str | Path, key: str, block: str, *, header: str, count, expected: int) -> None:
+def append_under_key(path: str | Path, key: str, block: str, *, header: str,
+                     count: Callable[[dict[str, Any]], int], expected: int) -> None:
     """Append ``block`` (indented YAML items) under the top-level ``key`` of a file people edit,
     or create the file as ``header`` + ``block``.
 
@@ -156,7 +160,7 @@ def write_json(path: str | Path, obj: Any) -> None:
     atomic_write_text(path, json.dumps(obj, indent=2, ensure_ascii=False, default=str) + "\n")
 
 
-def write_jsonl(path: str | Path, rows: Iterable[dict], *, float_free: bool = False) -> int:
+def write_jsonl(path: str | Path, rows: Iterable[dict[str, Any]], *, float_free: bool = False) -> int:
     """Write rows, one JSON object a line; returns the count.
 
     ``float_free``: the caller vouches that no row holds a float (typed records without float
@@ -179,7 +183,7 @@ def write_jsonl(path: str | Path, rows: Iterable[dict], *, float_free: bool = Fa
 _LINES_PER_WRITE = 1024
 
 
-def jsonl_lines(rows: Iterable[dict], *, float_free: bool = False) -> Iterator[bytes]:
+def jsonl_lines(rows: Iterable[dict[str, Any]], *, float_free: bool = False) -> Iterator[bytes]:
     """The lines :func:`write_jsonl` writes, one at a time (``float_free`` as there), for a writer
     that streams them into a file of its own rather than holding them all."""
     line = _line_writer(float_free)
@@ -190,7 +194,7 @@ def _json_line(row: Any) -> bytes:
     return (json.dumps(row, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
 
 
-def _line_writer(float_free: bool):
+def _line_writer(float_free: bool) -> Callable[[Any], bytes]:
     """One row to one line, byte for byte what ``json.dumps(row, ensure_ascii=False,
     separators=(",", ":"))`` writes, with orjson (five times faster) where its bytes are
     provably the same. They differ only on floats: NaN and infinities (orjson writes null), and
@@ -229,7 +233,7 @@ def sha256_file(path: str | Path) -> str:
     return digest.hexdigest()
 
 
-def iter_jsonl(path: str | os.PathLike[str]) -> Iterator[tuple[int, dict]]:
+def iter_jsonl(path: str | os.PathLike[str]) -> Iterator[tuple[int, dict[str, Any]]]:
     """(line number, object) for every non-empty line; a bad line raises naming file and line."""
     from ragdx.errors import RagdxError
 
@@ -333,7 +337,7 @@ def parse_lines(lines: list[bytes]) -> list[Any] | None:
     return objs
 
 
-def _orjson():
+def _orjson() -> tuple[Callable[[bytes], Any], Callable[[Any], bytes], type[Exception]] | None:
     try:
         import orjson
     except ImportError:  # a plain install still reads everything, more slowly
@@ -347,9 +351,9 @@ class DuplicateKey(ValueError):
         self.key = key
 
 
-def unique_keys(pairs: list[tuple[str, Any]]) -> dict:
+def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     # a key given twice is a person's mistake: json keeps the last silently, YAML too
-    out: dict = {}
+    out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
             raise DuplicateKey(key)
@@ -380,13 +384,13 @@ def read_text(path: str | Path, *, error: type | None = None) -> str:
 MAX_YAML_NODES = 1_000_000
 
 
-def _yaml_loader():
+def _yaml_loader() -> type[yaml.SafeLoader]:
     import yaml
 
     class Loader(yaml.SafeLoader):
         """SafeLoader that refuses duplicate keys."""
 
-    def mapping(loader, node, deep=False):  # noqa: ANN001 - PyYAML's constructor protocol
+    def mapping(loader: yaml.SafeLoader, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         seen = set()
         for key_node, _ in node.value:
             if key_node.tag == "tag:yaml.org,2002:merge":
@@ -402,12 +406,14 @@ def _yaml_loader():
                                                         key_node.start_mark)
         return yaml.SafeLoader.construct_mapping(loader, node, deep)
 
-    Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
-                           lambda loader, node: mapping(loader, node, deep=True))
+    def deep_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> dict[Any, Any]:
+        return mapping(loader, node, deep=True)
+
+    Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, deep_mapping)
     return Loader
 
 
-def _yaml_size(node, memo: dict, limit: int) -> int:
+def _yaml_size(node: yaml.Node, memo: dict[int, int], limit: int) -> int:
     """Nodes of the document once every alias is expanded, counted on the shared graph."""
     import yaml
 
@@ -500,7 +506,7 @@ def write_owner_mark(directory: str | Path, *, kind: str, files: list[str] | Non
                                               "version": ragdx.__version__, "files": files})
 
 
-def read_owner_mark(directory: str | Path) -> dict | None:
+def read_owner_mark(directory: str | Path) -> dict[str, Any] | None:
     """The mark of a directory ragdx created (format 2), or None."""
     path = Path(directory) / OWNER_MARK
     if path.is_symlink() or not path.is_file():

@@ -28,7 +28,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ragdx.errors import DatabaseError
 
 if TYPE_CHECKING:
-    from sqlalchemy.engine import URL, Engine
+    from sqlalchemy.engine import URL, Connection, Engine
+    from sqlalchemy.engine.interfaces import ExecutionContext
+    from sqlalchemy.pool import ConnectionPoolEntry
 
 #: the sqlglot dialect ragdx's own (schema-derived) templates are read in: they quote identifiers
 #: the standard way ("Order Details"), which MySQL's reader would take for a string
@@ -65,7 +67,7 @@ class Dialect:
         """The URL the engine is created from (SQLite enforces read-only through it)."""
         return url
 
-    def connect_args(self, read_only: bool, timeout: float | None) -> dict:
+    def connect_args(self, read_only: bool, timeout: float | None) -> dict[str, Any]:
         """The driver's connect arguments (read-only and the statement timeout where the
         server takes them at connection time)."""
         return {"connect_timeout": 10}
@@ -222,7 +224,7 @@ class SQLite(Dialect):
         mode = "ro" if read_only else "rwc"
         return url.set(database=f"file:{encoded}", query={**query, "mode": mode, "uri": "true"})
 
-    def connect_args(self, read_only: bool, timeout: float | None) -> dict:
+    def connect_args(self, read_only: bool, timeout: float | None) -> dict[str, Any]:
         return {}
 
     def prepare(self, engine: Engine, *, read_only: bool, timeout: float | None) -> None:
@@ -231,14 +233,15 @@ class SQLite(Dialect):
         import sqlalchemy as sa
 
         @sa.event.listens_for(engine, "connect")
-        def _handler(dbapi_conn, record):  # noqa: ANN001 - DB-API objects are untyped
+        def _handler(dbapi_conn: Any, record: ConnectionPoolEntry) -> None:  # the DB-API connection is untyped
             deadline = [float("inf")]
             record.info["ragdx_deadline"] = deadline
             # called every 10,000 virtual-machine steps; a true return interrupts the statement
             dbapi_conn.set_progress_handler(lambda: time.monotonic() > deadline[0], 10_000)
 
         @sa.event.listens_for(engine, "before_cursor_execute")
-        def _start(conn, cursor, statement, parameters, context, executemany):  # noqa: ANN001
+        def _start(conn: Connection, cursor: Any, statement: str, parameters: Any,
+                   context: ExecutionContext | None, executemany: bool) -> None:
             deadline = conn.info.get("ragdx_deadline")
             if deadline is not None:
                 deadline[0] = time.monotonic() + timeout
@@ -264,11 +267,11 @@ class PostgreSQL(Dialect):
     driver = "postgresql+psycopg"
     glot = "postgres"
 
-    def connect_args(self, read_only: bool, timeout: float | None) -> dict:
+    def connect_args(self, read_only: bool, timeout: float | None) -> dict[str, Any]:
         options = ["-c default_transaction_read_only=on"] if read_only else []
         if timeout:
             options.append(f"-c statement_timeout={max(1, int(timeout * 1000))}")
-        args: dict = {"connect_timeout": 10}
+        args: dict[str, Any] = {"connect_timeout": 10}
         if options:
             args["options"] = " ".join(options)
         return args
@@ -326,14 +329,14 @@ class MySQL(Dialect):
         if read_only:
 
             @sa.event.listens_for(engine, "connect")
-            def _read_only(dbapi_conn, _record):  # noqa: ANN001 - DB-API objects are untyped
+            def _read_only(dbapi_conn: Any, _record: ConnectionPoolEntry) -> None:  # DB-API: untyped
                 with dbapi_conn.cursor() as cur:
                     cur.execute("SET SESSION TRANSACTION READ ONLY")
 
         if timeout:
 
             @sa.event.listens_for(engine, "connect")
-            def _max_time(dbapi_conn, _record):  # noqa: ANN001
+            def _max_time(dbapi_conn: Any, _record: ConnectionPoolEntry) -> None:
                 with dbapi_conn.cursor() as cur:
                     try:  # MariaDB: seconds, every statement
                         cur.execute(f"SET SESSION max_statement_time={float(timeout)!r}")

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Sequence
-from typing import Literal
+from typing import Any, Literal
 
 import sqlalchemy as sa
-from sqlalchemy.engine import URL, Engine, make_url
+from sqlalchemy.engine import URL, Engine, ExceptionContext, make_url
 
 from ragdx.db.dialect import Dialect, dialect_named
 from ragdx.errors import DatabaseError
@@ -98,13 +98,13 @@ def _report_timeouts(engine: Engine, dialect: Dialect, timeout: float, where: st
     """Turn the engine's "stopped" error into one clear line."""
 
     @sa.event.listens_for(engine, "handle_error")
-    def _timed_out(context):  # noqa: ANN001
+    def _timed_out(context: ExceptionContext) -> None:
         if dialect.stopped_by_timeout(str(context.original_exception).lower()):
             raise DatabaseError(f"a statement ran past the statement timeout of {timeout:g} s and was stopped "
                                 "(set RAGDX_STATEMENT_TIMEOUT to allow longer)", source=where) from None
 
 
-def driver_rows(result: sa.CursorResult, size: int | None = None) -> Iterator[Sequence[tuple]]:
+def driver_rows(result: sa.CursorResult[Any], size: int | None = None) -> Iterator[Sequence[tuple[Any, ...]]]:
     """The rows of an executed statement as the driver's own tuples: all of them in one batch
     (``size`` None) or ``size`` at a time (a streamed result: a few round trips, bounded memory).
 

@@ -35,7 +35,7 @@ _TYPES: dict[str, Callable[[int | None], sa.types.TypeEngine[Any]]] = {
 }
 
 
-def _sa_type(spec: str, where: str) -> sa.types.TypeEngine:
+def _sa_type(spec: str, where: str) -> sa.types.TypeEngine[Any]:
     base, _, rest = spec.upper().partition("(")
     length = int(rest.rstrip(")").split(",")[0]) if rest else None
     factory = _TYPES.get(base.strip())
@@ -149,7 +149,7 @@ def load_tables_json(url: str, path: str | Path, *, replace: bool = False) -> di
     return {name: len(r) for name, r in rows.items()}
 
 
-def _check_rows(name: str, table_rows: list[dict], schema: Mapping[str, Any], path: Path) -> None:
+def _check_rows(name: str, table_rows: list[dict[str, Any]], schema: Mapping[str, Any], path: Path) -> None:
     # rows of a table the schema lacks, or with a column it lacks, would be dropped without a word
     if name not in schema:
         raise RagdxError(f"no table {name!r} in 'schema' (tables: {', '.join(schema)})", source=str(path),

@@ -657,4 +657,5 @@ def make_llm(
 
 
 def _validate(config: Mapping[str, Any]) -> LLMConfig:
-    return validated(LLMConfig, config, source="llm config")
+    checked: LLMConfig = validated(LLMConfig, config, source="llm config")
+    return checked

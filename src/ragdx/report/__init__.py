@@ -11,6 +11,7 @@ for ``ragdx --help``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,7 +30,7 @@ _LAZY = {"build_report": "data", "render_html": "html", "render_markdown": "mark
 __getattr__, __dir__ = lazy_names(__name__, _LAZY, __all__)
 
 
-def write_report(run_dirs, out: str | Path, *, fmt: str = "html", **kwargs: Any) -> Path:
+def write_report(run_dirs: Sequence[str | Path], out: str | Path, *, fmt: str = "html", **kwargs: Any) -> Path:
     """Build the report for ``run_dirs`` and write it to ``out`` (``fmt``: html or md)."""
     from ragdx.errors import RagdxError
 

@@ -11,14 +11,17 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ragdx.errors import RagdxError
 from ragdx.evaluate import verdicts as verdict_registry
+
+if TYPE_CHECKING:
+    from ragdx.evaluate.records import Judgement
 
 HEADLINE = (("accuracy", "Accuracy"), ("refined_accuracy", "Refined accuracy R"),
             ("gap_share", "λ (answer-based gap groups)"), ("acc_retrieval_db", "Acc_retrieval_db (answer-based)"),
@@ -113,6 +116,8 @@ class RecordSummary:
     query: str
 
 
+# its return is left unannotated: gen.dataset.stats, which reads these rows, is typed for QARecords
+# (it reads only fields a RecordSummary has too)
 def _dataset_records(run_dir: Path, dataset: str | Path | None = None):
     from ragdx.gen.dataset import iter_records
     from ragdx.rag.run_dataset import resolve_dataset
@@ -136,7 +141,8 @@ def _rate(k: int, n: int) -> float:
     return k / n if n else math.nan
 
 
-def _per_template(judgements, blame, records_by_id, verdicts: Sequence[str]) -> list[dict[str, Any]]:
+def _per_template(judgements: Iterable[Judgement], blame: Mapping[str, Mapping[str, Any]],
+                  records_by_id: Mapping[str, RecordSummary], verdicts: Sequence[str]) -> list[dict[str, Any]]:
     """One row per SQL template: queries, correct answers (the judge's count), retrieval by the
     evaluation's rule, and the per-query verdicts under their own keys (``verdicts``: the report's,
     and ``unjudged``), so no count is added twice; the verdicts of a row sum to its queries."""
@@ -166,7 +172,7 @@ def _per_template(judgements, blame, records_by_id, verdicts: Sequence[str]) -> 
     return sorted(out, key=lambda x: (x["table"], x["accuracy"] if not math.isnan(x["accuracy"]) else 0, x["template"]))
 
 
-def kb_coverage_table(records) -> list[dict[str, Any]]:
+def kb_coverage_table(records: Iterable[RecordSummary]) -> list[dict[str, Any]]:
     """Where the knowledge base's content is known (a rendered knowledge base's fact index, or
     evidence linked in the user's corpus): per table and SQL template, the semantic groups whose
     facts it states — Acc_retrieval_db without any system's or judge's noise."""
@@ -189,7 +195,7 @@ def kb_coverage_table(records) -> list[dict[str, Any]]:
     return sorted(out, key=lambda x: (x["coverage"], x["table"], x["template"]))
 
 
-def _failures(run: dict[str, Any], records_by_id) -> list[dict[str, Any]]:
+def _failures(run: dict[str, Any], records_by_id: Mapping[str, RecordSummary]) -> list[dict[str, Any]]:
     out = []
     for j in run["judgements"]:
         if j.correct:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -88,7 +89,7 @@ def _cut(text: str | None) -> str:
     return text if len(text) <= EXAMPLE_CHARS else text[: EXAMPLE_CHARS - 1] + "…"
 
 
-def _bootstrap(rows: list[Mapping], n_boot: int, seed: int,
+def _bootstrap(rows: list[Mapping[str, Any]], n_boot: int, seed: int,
                modules: tuple[tuple[str, str], ...] = MODULES) -> np.ndarray:
     """Per resample of semantic groups: the sums of (wrong, one column per module, unsure)."""
     from ragdx.evaluate.stats import bootstrap_sums
@@ -105,10 +106,11 @@ def _bootstrap(rows: list[Mapping], n_boot: int, seed: int,
         matrix[g, cols.get(v, len(modules) + 1)] += 1  # an unsure verdict names no module
     (sums,) = bootstrap_sums([matrix], n_boot=n_boot, seed=seed)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return sums[:, 1:] / sums[:, :1]
+        shares: np.ndarray = sums[:, 1:] / sums[:, :1]
+    return shares
 
 
-def _evidence(top: str, rows: list[Mapping], judgements: Mapping[str, object]) -> str:
+def _evidence(top: str, rows: list[Mapping[str, Any]], judgements: Mapping[str, object]) -> str:
     """The commonest reason behind the top verdict, with one of its queries as an example."""
     mine = [r for r in rows if r.get("verdict") == top]
     labels = verdict_registry.labels()
@@ -124,7 +126,7 @@ def _evidence(top: str, rows: list[Mapping], judgements: Mapping[str, object]) -
     return line + "."
 
 
-def _nothing(system: str, judged: int, wrong: int, unjudged: int, unsure: int, rows: list[Mapping],
+def _nothing(system: str, judged: int, wrong: int, unjudged: int, unsure: int, rows: list[Mapping[str, Any]],
              judgements: Mapping[str, object]) -> Diagnosis:
     """No module to name: no judged query, no wrong answer, or only unsure verdicts."""
     if judged == 0:
@@ -146,7 +148,7 @@ def _nothing(system: str, judged: int, wrong: int, unjudged: int, unsure: int, r
                      evidence)
 
 
-def diagnose(system: str, blame_rows: Iterable[Mapping], judgements: Iterable[object] = (), *,
+def diagnose(system: str, blame_rows: Iterable[Mapping[str, Any]], judgements: Iterable[object] = (), *,
              n_boot: int = 1000, seed: int = 0, level: float = 0.95) -> Diagnosis:
     """The diagnosis of one system from its per-query verdicts (``blame.jsonl`` rows: id,
     group_id, verdict, why) and its judgements (for an example query)."""

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ragdx.evaluate import verdicts as verdict_registry
 from ragdx.evaluate.intervals import fmt_interval
 from ragdx.report.data import HEADLINE, report_verdicts
 from ragdx.report.diagnosis import NONE
 
+if TYPE_CHECKING:
+    from ragdx.evaluate.results import StyleMetrics
+
 
 def _v(e: dict[str, float] | None) -> str:
     return fmt_interval(e)
 
 
-def _entry(style, key: str) -> dict[str, float] | None:
+def _entry(style: StyleMetrics | None, key: str) -> dict[str, float] | None:
     m = None if style is None else style.metrics.get(key)
     return None if m is None else {"value": m.value, "ci_low": m.ci_low, "ci_high": m.ci_high}
 
