@@ -330,3 +330,11 @@ def test_a_row_named_by_its_parents_name_and_its_number(tmp_path):
     # the room's building and number are in its name: stated wherever it is named so
     building, number = _gold(world, docs, "rooms.building_code@FWB.2.18", "rooms.room_number@FWB.2.18")
     assert building == number == ["lund"]
+
+
+def test_a_unit_run_on_to_its_number():
+    """"20cr" is 20 credits' "20 cr"; ordinals, amounts in k and codes stay as they are."""
+    from ragdx.kb.normalise import normalised_passage
+
+    text = normalised_passage("Credits: 20cr. A 15kg bag on the 21st; 12.5k raised; module ENV2041.")
+    assert " 20 cr " in text and " 15 kg " in text and " 21st " in text and " env2041 " in text

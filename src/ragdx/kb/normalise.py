@@ -699,6 +699,8 @@ def _prepare(text: str) -> str:
         text = _replace_dates(text)
         if ":" in text or "m" in text or "h" in text:
             text = _CLOCK_IN_TEXT.sub(_canonical_time, text)
+        # a number with a unit run on ("20cr", "15kg"): the number and the unit, as "20 cr"
+        text = _RUN_ON_UNIT.sub(r"\1 \2", text)
         text = NUMBER.sub(_canonical_number, text)
     return text
 
@@ -710,6 +712,10 @@ _CLOCK_IN_TEXT = re.compile(
     r"(?<![\d.:/])(?:([01]?\d|2[0-3])[:.]([0-5]\d)(?::[0-5]\d)?\s*([ap])\.?m\b\.?"
     r"|(1[0-2]|0?[1-9])\s*([ap])\.?m\b\.?"
     r"|([01]?\d|2[0-3])(?::([0-5]\d)(?::[0-5]\d)?|h([0-5]\d)))(?![\d.:]?\d)")
+
+
+#: digits with letters run on after them that are no ordinal, no amount's scale and no code
+_RUN_ON_UNIT = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)(?!st\b|nd\b|rd\b|th\b|k\b|m\b|bn\b|x\d)([a-z]{2,4})\b")
 
 
 def _canonical_time(m: re.Match[str]) -> str:
