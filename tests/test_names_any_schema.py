@@ -252,9 +252,98 @@ def test_rows_are_named_by_their_name_and_relations_by_what_they_are(tmp_path):
     # proj_name and name_full are the row's own names
     assert "with project name" not in queries and "with full name" not in queries
     assert "'DigiPizza'" in queries and "'School 1 College'" in queries
-    assert "state province" not in queries and "date needed" not in queries
+    assert "state province" not in queries and "date needed" not in queries and "aged of" not in queries
     # a row of a table of people's roles in a year: the person by name, in the role
     managers = [r for r in records if r["table"] == "managers"]
     assert managers and all(" as manager in " in r["query"] and "the employee '" not in r["query"]
                             for r in managers)
 
+
+def _clubs(path: Path) -> Path:
+    """Keys of several columns, written the way Firebird's job table and the baseball databank's
+    Salaries are: an employee's job by (code, grade, country) with a title that is not unique; a
+    player's salary in a year, and his team that year by (year, team code)."""
+    con = sqlite3.connect(path)
+    con.executescript("""
+        CREATE TABLE job (job_code TEXT, job_grade INTEGER, job_country TEXT, job_title TEXT, max_salary INTEGER,
+            PRIMARY KEY (job_code, job_grade, job_country));
+        CREATE TABLE employee (emp_no INTEGER PRIMARY KEY, first_name TEXT, last_name TEXT, job_code TEXT,
+            job_grade INTEGER, job_country TEXT, aged INTEGER,
+            FOREIGN KEY (job_code, job_grade, job_country) REFERENCES job (job_code, job_grade, job_country));
+        CREATE TABLE people (player_id TEXT PRIMARY KEY, name_first TEXT, name_last TEXT);
+        CREATE TABLE teams (year_id INTEGER, team_id TEXT, name TEXT, wins INTEGER, PRIMARY KEY (year_id, team_id));
+        CREATE TABLE salaries (year_id INTEGER, team_id TEXT, player_id TEXT REFERENCES people (player_id),
+            salary INTEGER, PRIMARY KEY (year_id, team_id, player_id),
+            FOREIGN KEY (year_id, team_id) REFERENCES teams (year_id, team_id));
+    """)
+    jobs = [("Eng", 2, "USA", "Engineer"), ("Eng", 3, "USA", "Engineer"), ("Eng", 3, "Japan", "Engineer"),
+            ("SRep", 4, "USA", "Sales Representative"), ("Mngr", 2, "USA", "Manager")]
+    con.executemany("INSERT INTO job VALUES (?, ?, ?, ?, ?)", [(*j, 50000 + 1000 * i) for i, j in enumerate(jobs)])
+    people = [("Robert", "Nelson"), ("Bruce", "Young"), ("Kim", "Lambert"), ("Leslie", "Johnson"), ("Phil", "Forest")]
+    con.executemany("INSERT INTO employee VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    [(i + 1, f, la, *jobs[i][:3], i) for i, (f, la) in enumerate(people)])
+    con.executemany("INSERT INTO people VALUES (?, ?, ?)", [(f"p{i}", f, la) for i, (f, la) in enumerate(people)])
+    teams = {"NYA": "New York Yankees", "BOS": "Boston Red Sox", "CHN": "Chicago Cubs"}
+    con.executemany("INSERT INTO teams VALUES (?, ?, ?, ?)",
+                    [(y, t, n, 80 + y % 7 + i) for y in (1990, 1991) for i, (t, n) in enumerate(teams.items())])
+    con.executemany("INSERT INTO salaries VALUES (?, ?, ?, ?)",
+                    [(y, list(teams)[(i + y) % 3], f"p{i}", 100000 * (i + 1) + y) for y in (1990, 1991)
+                     for i in range(5)])
+    con.commit()
+    con.close()
+    return path
+
+
+def test_a_row_at_the_end_of_a_key_of_several_columns_is_asked_by_its_name(tmp_path):
+    db = _clubs(tmp_path / "clubs.sqlite")
+    out = ragdx.generate_dataset(f"sqlite:///{db}", tmp_path / "ds", styles=["short", "long"], max_groups=0)
+    records = [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()]
+    con = sqlite3.connect(db)
+    titles = [r for r in records if r["answer_columns"] == ["job_title"]]
+    assert titles and all("job title" in r["query"].lower() and "of the job of" not in r["query"] for r in titles)
+    for r in titles:
+        p = r["params"]
+        truth = con.execute("SELECT j.job_title FROM employee e JOIN job j USING (job_code, job_grade, job_country) "
+                            "WHERE e.first_name = ? AND e.last_name = ?",
+                            (p["employee.first_name"], p["employee.last_name"])).fetchall()
+        assert r["answer_rows"] == [list(row) for row in truth], r["query"]
+    teams = [r for r in records if r["answer_columns"] == ["name"] and r["table"] == "salaries"]
+    assert teams and all(f"'{r['params']['people.name_first']} {r['params']['people.name_last']}' in "
+                         f"{r['params']['salaries.year_id']}" in r["query"] and "team" in r["query"].lower()
+                         for r in teams)
+    for r in teams:
+        p = r["params"]
+        truth = con.execute("SELECT t.name FROM salaries s JOIN people p USING (player_id) JOIN teams t "
+                            "USING (year_id, team_id) WHERE p.name_first = ? AND p.name_last = ? AND s.year_id = ?",
+                            (p["people.name_first"], p["people.name_last"], p["salaries.year_id"])).fetchall()
+        assert r["answer_rows"] == [list(row) for row in truth], r["query"]
+    # "aged": a number under a bare participle is left out, not asked as "the aged of" or "how old"
+    assert not any("aged" in r["answer_columns"] for r in records)
+    con.close()
+
+
+def test_a_time_that_repeats_the_rows_date_columns_to_link_is_left_out(tmp_path):
+    from ragdx.gen.sql_templates import left_out_reason
+
+    path = tmp_path / "flights.sqlite"
+    con = sqlite3.connect(path)
+    con.executescript("""
+        CREATE TABLE weather (origin TEXT, time_hour TEXT, temp REAL, PRIMARY KEY (origin, time_hour));
+        CREATE TABLE flights (id INTEGER PRIMARY KEY, year INTEGER, month INTEGER, day INTEGER, carrier TEXT,
+            flight INTEGER, origin TEXT, time_hour TEXT, dep_delay INTEGER,
+            FOREIGN KEY (origin, time_hour) REFERENCES weather (origin, time_hour));
+    """)
+    con.executemany("INSERT INTO weather VALUES (?, ?, ?)", [("JFK", f"2013-01-0{d} 05:00:00", 3.0 + d)
+                                                             for d in range(1, 6)])
+    con.executemany("INSERT INTO flights VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [(i, 2013, 1, d, "UA", 1500 + i, "JFK", f"2013-01-0{d} 05:00:00", i % 7)
+                     for i, d in enumerate((1, 2, 3, 4, 5, 1, 2))])
+    con.commit()
+    con.close()
+    engine = connect(f"sqlite:///{path}")
+    try:
+        schema = inspect_schema(engine)
+    finally:
+        engine.dispose()
+    assert "link to weather" in left_out_reason(schema.table("flights"), "time_hour")
+    assert left_out_reason(schema.table("flights"), "dep_delay") is None

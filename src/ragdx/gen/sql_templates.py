@@ -24,8 +24,10 @@ from sqlglot.optimizer.scope import traverse_scope
 
 from ragdx.db.dialect import NEUTRAL_GLOT, dialect_named
 from ragdx.db.schema import (
+    DATE_PARTS,
     NEAR_UNIQUE,
     YEAR_WORDS,
+    ForeignKey,
     Schema,
     TableInfo,
     name_pair,
@@ -33,7 +35,15 @@ from ragdx.db.schema import (
     role_name_part,
 )
 from ragdx.errors import TemplateError
-from ragdx.gen.naming import abbreviated, low_words, names_a_place, relation_noun, table_words
+from ragdx.gen.naming import (
+    DATE_VERBS,
+    abbreviated,
+    column_phrase,
+    low_words,
+    names_a_place,
+    relation_noun,
+    table_words,
+)
 from ragdx.gen.semantics import ColumnRef, Condition, Join, TemplateSemantics
 
 #: a table or column name a placeholder can carry: letters of any script, digits, '_', '$' and
@@ -819,6 +829,14 @@ def left_out_reason(table: TableInfo, column: str) -> str | None:
     if col.name in table.primary_key and len(table.primary_key) > 1 and col.kind == "integer" \
             and table.foreign_key_of(col.name) is None and words[-1:] != ["year"]:
         return "a number within a composite key (an order's line number)"
+    linked = _date_link(table, col.name)
+    if linked:
+        # flights.time_hour ('2013-01-01 05:00:00') beside year, month, day and hour: it only joins the
+        # weather of that hour, and "the time hour of UA flight 1545 on 1/1/2013" asks nothing new
+        return f"repeats the row's date columns to link to {linked} (a key of several columns)"
+    if len(words) == 1 and col.kind in ("integer", "number") and _bare_participle(column):
+        # "aged", "needed": a number under a participle says neither what it counts nor of what
+        return "a number named by a participle alone: say what it counts under names: columns: in ragdx.yaml"
     if col.kind == "integer" and (words[-2:] == ["line", "number"] or words[-1] in ("seq", "sequence", "ordinal")):
         return "a line or sequence number: bookkeeping, not an answer people ask for"
     if table.primary_key == [col.name] and name_rank(table, col.name) is None \
@@ -826,6 +844,29 @@ def left_out_reason(table: TableInfo, column: str) -> str | None:
         # the key other tables join on ('K-01'), where people name the row otherwise (by city)
         return f"key code: the row is named by {', '.join(keys)}"
     return None
+
+
+def _date_link(table: TableInfo, column: str) -> str | None:
+    """The table a column links to when it is part of a foreign key of several columns, is no
+    foreign key of its own, holds a date or time, and the row states its date in columns of its own
+    (year, month and day): the column repeats them for the join; else None."""
+    fks = [fk for fk in table.foreign_keys if len(fk.columns) > 1 and column in fk.columns]
+    if not fks or table.foreign_key_of(column) is not None or column in table.primary_key:
+        return None
+    col = table.column(column)
+    if col.kind != "date" and not set(low_words(column)) & {"time", "date", "hour", "timestamp"}:
+        return None
+    parts = {w[0] for w in (low_words(c.name) for c in table.columns) if len(w) == 1 and w[0] in DATE_PARTS}
+    return fks[0].ref_table if parts == set(DATE_PARTS) else None
+
+
+def _bare_participle(column: str) -> bool:
+    """``aged``, ``needed``: a past participle that is no event a date records
+    (:data:`ragdx.gen.naming.DATE_VERBS`), no noun that only ends like one (``speed``, ``seed``) and
+    not named otherwise (a synonym, or ragdx.yaml's ``names: columns:``)."""
+    word = column.strip().lower()
+    return word.endswith("ed") and len(word) >= 4 and word not in DATE_VERBS and not word.endswith("eed") \
+        and column_phrase(column).lower() == word
 
 
 def abbreviated_columns(schema: Schema) -> list[tuple[str, str]]:
@@ -976,7 +1017,44 @@ def schema_templates(schema: Schema) -> list[SqlTemplate]:
             for cols in projections:
                 select = ", ".join(f"{q(alias)}.{q(c)}" for c in cols)
                 out.append(SqlTemplate(f"SELECT {select} {join} WHERE {where}", table.name, "schema"))
+        for fk, ref, names in _composite_references(schema, table):
+            if not set(fk.columns) & set(keys) and _expressible(*names):
+                out.append(SqlTemplate(f"SELECT {', '.join(f'{q(ref.name)}.{q(c)}' for c in names)} "
+                                       f"FROM {q(table.name)} {_composite_join(table.name, fk)} WHERE {where}",
+                                       table.name, "schema"))
     return out
+
+
+def _composite_references(schema: Schema, table: TableInfo) -> list[tuple[ForeignKey, TableInfo, list[str]]]:
+    """(foreign key, referenced table, the columns that name the referenced row) per foreign key of
+    several columns (an employee's job by code, grade and country; a player's team by year and team
+    code), where the referenced row has a name the key does not already hold: its look-up key's
+    name columns (the team's name in that year), or else its own name column even where that is not
+    unique on its own (a job's title: the whole key picks one row). Asking for it is asking for the
+    row: "the job title of 'Ann Bennet'", "the team of 'Rob Ducey' in 1989" (issue 22)."""
+    found = []
+    for fk in table.foreign_keys:
+        if len(fk.columns) < 2 or not schema.has_table(fk.ref_table) or fk.ref_table == table.name:
+            continue
+        ref = schema.table(fk.ref_table)
+        if is_association(ref) or not ref.rows or not _expressible(ref.name):
+            continue
+        names = [k for k in lookup_keys(ref) if k not in fk.ref_columns and name_rank(ref, k) is not None]
+        if not names:
+            ranked = sorted((rank, i, c.name) for i, c in enumerate(ref.columns)
+                            if c.kind == "text" and c.name not in fk.ref_columns and ref.foreign_key_of(c.name) is None
+                            and (rank := name_rank(ref, c.name)) is not None and rank <= 1
+                            and left_out_reason(ref, c.name) is None)
+            names = [ranked[0][2]] if ranked else []
+        if names:
+            found.append((fk, ref, names))
+    return found
+
+
+def _composite_join(table: str, fk: ForeignKey) -> str:
+    on = " AND ".join(f"{_q(table)}.{_q(c)} = {_q(fk.ref_table)}.{_q(r)}"
+                      for c, r in zip(fk.columns, fk.ref_columns, strict=True))
+    return f"JOIN {_q(fk.ref_table)} ON {on}"
 
 
 def _parent_key_templates(schema: Schema, table: TableInfo) -> list[SqlTemplate]:
@@ -993,8 +1071,14 @@ def _parent_key_templates(schema: Schema, table: TableInfo) -> list[SqlTemplate]
     join = f"FROM {q(table.name)} JOIN {q(parent.name)} ON {q(table.name)}.{q(fk_col)} = {q(parent.name)}.{q(ref_col)}"
     where = _where(parent.name, keys, parent.name) + f" AND {q(table.name)}.{q(when)} = '[{table.name}.{when}]'"
     attributes = _attributes(table, {fk_col, when})
-    return [SqlTemplate(f"SELECT {', '.join(f'{q(table.name)}.{q(c)}' for c in group)} {join} WHERE {where}",
-                        table.name, "schema") for group in _grouped(table, attributes)]
+    out = [SqlTemplate(f"SELECT {', '.join(f'{q(table.name)}.{q(c)}' for c in group)} {join} WHERE {where}",
+                       table.name, "schema") for group in _grouped(table, attributes)]
+    for fk, ref, names in _composite_references(schema, table):
+        # the row's other parent through a key of several columns: "the team of 'Rob Ducey' in 1989"
+        if fk_col not in fk.columns and ref.name != parent.name and _expressible(*names):
+            out.append(SqlTemplate(f"SELECT {', '.join(f'{q(ref.name)}.{q(c)}' for c in names)} "
+                                   f"{join} {_composite_join(table.name, fk)} WHERE {where}", table.name, "schema"))
+    return out
 
 
 def _association_templates(schema: Schema, assoc: TableInfo) -> list[SqlTemplate]:

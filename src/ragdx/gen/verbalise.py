@@ -462,6 +462,10 @@ def _single_anchor_meaning(
         return _Meaning(
             last.noun, last.noun, last.plural, last.link, chain, full, short, bare
         )
+    if links and len(words) == 1 and links[-1].link == "of" and not links[-1].plural \
+            and words[0].lower().startswith(links[-1].noun.lower() + " ") \
+            and low_words(targets[0].column)[-1:] in (["title"], ["name"], ["label"]):
+        links = links[:-1]  # the head names its row already: "the job title of 'Ann Bennet'", not "of the job of"
     chain = tuple(reversed(links))
     if len(words) == 1 and links and links[-1].link == "linked to" and not _looks_plural(words[0]) \
             and not words[0].startswith("number of "):
@@ -470,6 +474,28 @@ def _single_anchor_meaning(
     return _Meaning(
         _join_list(words), ", ".join(words), plural, "of", chain, full, short, bare
     )
+
+
+def _in_time(sem: TemplateSemantics, groups: dict[str, tuple[str, list[Condition]]], target_tables: set[str],
+             kinds: dict[str, str]) -> tuple[str, list[_Link]] | None:
+    """(the group of a row that is its parent's in a year or on a date, the relations from that row
+    to what is asked) when the template asks about such a row or, through foreign keys, about
+    a row it points at (the team of a player's salary in 1989); else None."""
+    if len(groups) != 2 or len(target_tables) != 1:
+        return None
+    target = next(iter(target_tables))
+    for key, (table, own) in groups.items():
+        when = own[0].column.column if len(own) == 1 else ""
+        if not when or not (low_words(when) in YEAR_WORDS or kinds.get(own[0].placeholder) == "date"):
+            continue
+        if target == key:
+            return key, []
+        if target in groups:
+            continue
+        steps = _path(_adjacency(sem.joins), table, target)
+        if steps and all(s.kind == "forward" for s in steps):
+            return key, [_Link(s.noun, "of", False) for s in steps]
+    return None
 
 
 def _multi_anchor_meaning(
@@ -485,27 +511,32 @@ def _multi_anchor_meaning(
     short_anchor = ", ".join(a[1] for a in anchors)
     head, short_head = _join_list(words), ", ".join(words)
 
-    if len(target_tables) == 1 and next(iter(target_tables)) in groups and len(groups) == 2:
-        key = next(iter(target_tables))
+    in_time = _in_time(sem, groups, target_tables, kinds)
+    if in_time is not None:
+        key, links = in_time
         own = groups[key][1]
-        when = own[0].column.column if len(own) == 1 else ""
-        if when and (low_words(when) in YEAR_WORDS or kinds.get(own[0].placeholder) == "date"):
-            # the row is its parent's in a year: "the salary of 'Babe Ruth' in 1985", never "the
-            # salary of salaries 1985 linked to the person 'Babe Ruth'"
-            parent = next(a for k, a in zip(groups, anchors, strict=True) if k != key)
-            at = "in" if low_words(when) in YEAR_WORDS else "on"
-            # the parent by its name alone where that names it ("the salary of 'Rob Ducey' in 1989", not
-            # "of the person 'Rob Ducey'"); a row of a table of people's roles says the role ("the wins
-            # of 'Jim Gifford' as manager in 1884": the person managed, the row is not the person's own)
-            name = parent[2] or parent[0]
-            role = readable_entity(groups[key][0])
-            if role.lower() in PERSON_ENTITIES and role.lower() not in [w.lower() for w in words] \
-                    and role.lower() != readable_entity(next(t for k, (t, _) in groups.items() if k != key)).lower():
-                name = f"{name} as {role}"
-            full = f"{name} {at} [{own[0].placeholder}]"
-            plural = len(words) > 1 or _looks_plural(words[0])
-            return _Meaning(head, short_head, plural, "of", (), full, f"{name} {at} [{own[0].placeholder}]",
-                            None)
+        when = own[0].column.column
+        # the row is its parent's in a year: "the salary of 'Babe Ruth' in 1985", never "the
+        # salary of salaries 1985 linked to the person 'Babe Ruth'"
+        parent = next(a for k, a in zip(groups, anchors, strict=True) if k != key)
+        at = "in" if low_words(when) in YEAR_WORDS else "on"
+        # the parent by its name alone where that names it ("the salary of 'Rob Ducey' in 1989", not
+        # "of the person 'Rob Ducey'"); a row of a table of people's roles says the role ("the wins
+        # of 'Jim Gifford' as manager in 1884": the person managed, the row is not the person's own)
+        name = parent[2] or parent[0]
+        role = readable_entity(groups[key][0])
+        if role.lower() in PERSON_ENTITIES and role.lower() not in [w.lower() for w in words] \
+                and role.lower() != readable_entity(next(t for k, (t, _) in groups.items() if k != key)).lower():
+            name = f"{name} as {role}"
+        full = f"{name} {at} [{own[0].placeholder}]"
+        plural = len(words) > 1 or _looks_plural(words[0])
+        if links and _targets_identify_row(targets):
+            # the row's other parent, asked as the row itself: "the team of 'Rob Ducey' in 1989"
+            last = links[-1]
+            return _Meaning(last.noun, last.noun, last.plural, last.link, tuple(reversed(links[:-1])), full,
+                            full, None)
+        return _Meaning(head, short_head, plural, "of", tuple(reversed(links)), full,
+                        f"{name} {at} [{own[0].placeholder}]", None)
     if len(target_tables) == 1 and next(iter(target_tables)) in groups:
         # The answer describes one of the identified rows; the others only narrow it down.
         key = next(iter(target_tables))
