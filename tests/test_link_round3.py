@@ -3,36 +3,17 @@ minimal one- or two-document repro that fails on the code before it."""
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 
-from ragdx.db import connect, inspect_schema
-from ragdx.gen.dataset import QARecord
-from ragdx.kb.link import FactResolver, Linker, PassageIndex, link_records
-from ragdx.rag.corpus import Corpus
+from tests.support.linking import gold, world
 
 
 def _world(tmp_path, script: str):
-    db = tmp_path / "w.sqlite"
-    with sqlite3.connect(db) as con:
-        con.executescript(script)
-    engine = connect(f"sqlite:///{db}")
-    return engine, inspect_schema(engine)
+    return world(tmp_path / "w.sqlite", script)
 
 
-def _record(facts: list[str]) -> QARecord:
-    return QARecord(id=facts[-1], group_id=facts[-1], sql_template_id="s", text_template_id="t", style="short",
-                    schema="w", table=facts[-1].partition(".")[0], params={}, sql="", query="",
-                    answer_columns=[], answer_rows=[["x"]], answer_text="x", answer_kind="single",
-                    entities=[], facts=facts)
-
-
-def _gold(world, docs: dict[str, str], *facts: list[str]) -> list[list[str]]:
-    engine, schema = world
-    out = link_records([_record(f) for f in facts], FactResolver(engine, schema), Linker(PassageIndex(
-        Corpus.from_texts(docs))))
-    return [r.gold_document_ids for r in out]
+def _gold(world_, docs: dict[str, str], *facts: list[str]) -> list[list[str]]:
+    return gold(world_, docs, *facts)
 
 
 @pytest.fixture()

@@ -4,29 +4,16 @@ minimal repro that fails on the code before it, and a near miss that must stay u
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 
-from ragdx.db import connect, inspect_schema
-from ragdx.gen.dataset import QARecord
-from ragdx.kb.link import FactResolver, Linker, PassageIndex, link_records
 from ragdx.kb.structure import blocks
-from ragdx.rag.corpus import Corpus
-
-
-def _record(facts: list[str]) -> QARecord:
-    return QARecord(id=facts[-1], group_id=facts[-1], sql_template_id="s", text_template_id="t", style="short",
-                    schema="w", table=facts[-1].partition(".")[0], params={}, sql="", query="",
-                    answer_columns=[], answer_rows=[["x"]], answer_text="x", answer_kind="single",
-                    entities=[], facts=facts)
+from tests.support.linking import gold
+from tests.support.linking import world as make_world
 
 
 @pytest.fixture()
 def orchestra(tmp_path):
-    db = tmp_path / "o.sqlite"
-    with sqlite3.connect(db) as con:
-        con.executescript("""
+    return make_world(tmp_path / "o.sqlite", """
             CREATE TABLE sections (code TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE, seats INTEGER);
             CREATE TABLE players (player_id INTEGER PRIMARY KEY, first_name TEXT, last_name TEXT,
                                   section_code TEXT REFERENCES sections(code), home_town TEXT);
@@ -34,15 +21,10 @@ def orchestra(tmp_path):
             INSERT INTO players VALUES (1, 'Jonas', 'Feld', 'VLA', 'Leeds'), (2, 'Kate', 'Varley', 'VLA', 'York'),
                                        (3, 'Carys', 'Stansfield', 'FL', 'Hull'), (4, 'Ivor', 'Bentley', 'OB', 'Ripon');
         """)
-    engine = connect(f"sqlite:///{db}")
-    return engine, inspect_schema(engine)
 
 
 def _gold(world, docs: dict[str, str], *facts: str) -> list[list[str]]:
-    engine, schema = world
-    out = link_records([_record([f]) for f in facts], FactResolver(engine, schema),
-                       Linker(PassageIndex(Corpus.from_texts(docs))))
-    return [r.gold_document_ids for r in out]
+    return gold(world, docs, *([f] for f in facts))
 
 
 def test_a_group_row_inside_a_table_heads_the_rows_below_it(orchestra):
@@ -88,9 +70,7 @@ def test_a_role_is_stated_only_with_its_words_where_membership_links_the_tables_
     """sections.principal_id names a role; every player also has a section. A call sheet's "VLA
     FELD J." says that Feld plays in the violas, not that he leads them; "Principal Viola ...
     Jonas Feld" does. The player's section itself needs no role word."""
-    db = tmp_path / "r.sqlite"
-    with sqlite3.connect(db) as con:
-        con.executescript("""
+    world = make_world(tmp_path / "r.sqlite", """
             CREATE TABLE players (player_id INTEGER PRIMARY KEY, first_name TEXT, last_name TEXT,
                                   section_code TEXT REFERENCES sections(code));
             CREATE TABLE sections (code TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE,
@@ -99,8 +79,6 @@ def test_a_role_is_stated_only_with_its_words_where_membership_links_the_tables_
             INSERT INTO players VALUES (1, 'Jonas', 'Feld', 'VLA'), (2, 'Kate', 'Varley', 'VLA'),
                                        (3, 'Sarah', 'Hale', 'VC');
         """)
-    engine = connect(f"sqlite:///{db}")
-    world = (engine, inspect_schema(engine))
     docs = {"sheet": "SEC   PLAYER   NOTE\nVLA   FELD J.   -\nVLA   VARLEY K.   -\nVC    HALE S.   -\n",
             "seating": "VIOLAS [VLA]\n  Principal Viola ....... Jonas Feld\n  Kate Varley\n"}
     principal, section = _gold(world, docs, "sections.principal_id@VLA", "players.section_code@1")
@@ -150,9 +128,7 @@ def test_names_of_people_plural_rows_and_surnames(tmp_path):
 
     assert ((" coleridge taylor samuel ",), 0.95) in text_variants("Samuel Coleridge-Taylor")
     assert not any(v[0] == (" taylor samuel coleridge ",) for v in text_variants("Samuel Coleridge-Taylor"))
-    db = tmp_path / "m.sqlite"
-    with sqlite3.connect(db) as con:
-        con.executescript("""
+    world = make_world(tmp_path / "m.sqlite", """
             CREATE TABLE sections (code TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE);
             CREATE TABLE players (player_id INTEGER PRIMARY KEY, first_name TEXT, last_name TEXT,
                                   section_code TEXT REFERENCES sections(code));
@@ -162,8 +138,6 @@ def test_names_of_people_plural_rows_and_surnames(tmp_path):
             INSERT INTO works VALUES (1, 'Enigma Variations', 'Edward Elgar'), (2, 'Pavane', 'Gabriel Fauré'),
                                      (3, 'The Blue Danube', 'Johann Strauss'), (4, 'Don Juan', 'Richard Strauss');
         """)
-    engine = connect(f"sqlite:///{db}")
-    world = (engine, inspect_schema(engine))
     docs = {"bio": "# Tom Hale\n\nTom Hale is our Principal Horn.",
             "programme": "- Elgar — Enigma Variations\n- Strauss — Don Juan\n- Fauré — Pavane\n",
             "note": "Hale once played the double bass."}
@@ -187,15 +161,11 @@ def test_a_value_given_through_a_label_of_two_documents(tmp_path):
     """A rate card gives the fee per band and names no player; the band list puts each player in a
     band: together they state each player's fee, as a reader joins them. A list keyed by the same
     letters that does not say they are bands states nothing."""
-    db = tmp_path / "f.sqlite"
-    with sqlite3.connect(db) as con:
-        con.executescript("""
+    world = make_world(tmp_path / "f.sqlite", """
             CREATE TABLE players (player_id INTEGER PRIMARY KEY, first_name TEXT, last_name TEXT,
                                   fee_per_call REAL);
             INSERT INTO players VALUES (1, 'Daniel', 'Marsh', 165), (2, 'Kate', 'Varley', 130), (3, 'Tom', 'Hale', 165);
         """)
-    engine = connect(f"sqlite:///{db}")
-    world = (engine, inspect_schema(engine))
     card = "# Call rates\n\n| Band | Fee per call |\n|---|--:|\n| C | £165.00 |\n| J | £130.00 |\n"
     bands = "RATE BANDS - CONTRACTED PLAYERS\n\nC:  Marsh, Daniel; Hale, Tom\nJ:  Varley, Kate\n"
     rooms = "ROOMS\n\nC:  Marsh, Daniel\nJ:  Varley, Kate\n"
@@ -220,14 +190,10 @@ def test_a_value_given_through_a_documents_own_code(tmp_path):
     """A credit register gives the limit per account and names no client; the client's page gives
     its account: together they state the client's credit limit. The page must say that the code
     is the account ("| Account | C-021 |"); the same code under another key states nothing."""
-    db = tmp_path / "c.sqlite"
-    with sqlite3.connect(db) as con:
-        con.executescript("""
+    world = make_world(tmp_path / "c.sqlite", """
             CREATE TABLE clients (client_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, credit_limit REAL);
             INSERT INTO clients VALUES (21, 'Aarhus Vand', 400000), (26, 'Elbufer Immobilien', 150000);
         """)
-    engine = connect(f"sqlite:///{db}")
-    world = (engine, inspect_schema(engine))
     register = "CREDIT LIMIT REGISTER\nAccount   Limit (EUR)\nC-021     400,000.00\nC-026     150,000.00\n"
     aarhus = "# Aarhus Vand\n\n| Account | C-021 |\n| Sector | Water |\n| City | Aarhus |\n"
     elbufer = "# Elbufer Immobilien\n\n| Room | C-026 |\n| Sector | Property |\n| City | Hamburg |\n"
@@ -254,9 +220,7 @@ def test_a_semicolon_separated_export_is_a_table():
 def test_a_tables_header_is_no_heading_naming_another_entity(tmp_path):
     """An export titled with the vessel lists its crew; its header's "BST" (a course's code, an
     entity of another table) is a column's name, not a heading between the title and the rows."""
-    db = tmp_path / "v.sqlite"
-    with sqlite3.connect(db) as con:
-        con.executescript("""
+    world = make_world(tmp_path / "v.sqlite", """
             CREATE TABLE vessels (vessel_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
             CREATE TABLE courses (code TEXT PRIMARY KEY, title TEXT NOT NULL UNIQUE);
             CREATE TABLE crew (crew_id INTEGER PRIMARY KEY, staff_no TEXT UNIQUE, first_name TEXT, last_name TEXT,
@@ -265,8 +229,6 @@ def test_a_tables_header_is_no_heading_naming_another_entity(tmp_path):
             INSERT INTO courses VALUES ('BST', 'Basic Safety Training'), ('PSC', 'Survival Craft');
             INSERT INTO crew VALUES (1, 'HF-0403', 'Finlay', 'MacNeil', 1), (2, 'HF-0507', 'Donald', 'MacKinnon', 2);
         """)
-    engine = connect(f"sqlite:///{db}")
-    world = (engine, inspect_schema(engine))
     export = "Training matrix export - MV Tobarsay Lass\nstaff_no;name;BST;PSC\nHF-0403;MacNeil F.;X;X\n"
     macneil, mackinnon = _gold(world, {"matrix": export}, "crew.vessel_id@1", "crew.vessel_id@2")
     assert macneil == ["matrix"] and mackinnon == []
@@ -276,9 +238,7 @@ def test_a_title_line_over_a_bracketed_note_heads_the_document(tmp_path):
     """"CHAIN OF COMMAND - MV Lord of the Isles" over "(as at 1 November 2024)" is the document's
     title: every line of the tree below is read under it, and a parent line naming the manager is
     the line above, not a heading that takes the vessel for itself."""
-    db = tmp_path / "t.sqlite"
-    with sqlite3.connect(db) as con:
-        con.executescript("""
+    world = make_world(tmp_path / "t.sqlite", """
             CREATE TABLE vessels (vessel_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
             CREATE TABLE crew (crew_id INTEGER PRIMARY KEY, first_name TEXT, last_name TEXT, rank TEXT,
                                vessel_id INTEGER REFERENCES vessels(vessel_id),
@@ -289,8 +249,6 @@ def test_a_title_line_over_a_bracketed_note_heads_the_document(tmp_path):
                                     (3, 'Hamish', 'Cameron', 'Chief Officer', 1, 2),
                                     (4, 'Ishbel', 'Macaulay', 'Bosun', 2, 3);
         """)
-    engine = connect(f"sqlite:///{db}")
-    world = (engine, inspect_schema(engine))
     chart = ("CHAIN OF COMMAND - MV Lord of the Isles\n(as at 1 November 2024)\n\nMarine Manager Neil Robertson\n"
              "+-- Master Angus Nicolson\n    +-- Chief Officer Hamish Cameron\n")
     nicolson, cameron, macaulay = _gold(world, {"chart": chart}, "crew.vessel_id@2", "crew.vessel_id@3",
@@ -306,9 +264,7 @@ def test_a_row_named_by_its_parents_name_and_its_number(tmp_path):
     """A room coded "HLB.1.07" is "Harrowgate Laboratories 1.07", "Room 1.07, Harrowgate
     Laboratories" or "Harrowgate 1.07" to the people who work there; a weight within a donor is no
     such number, nor is a room of another building with the same number."""
-    db = tmp_path / "r.sqlite"
-    with sqlite3.connect(db) as con:
-        con.executescript("""
+    world = make_world(tmp_path / "r.sqlite", """
             CREATE TABLE buildings (code TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE);
             CREATE TABLE rooms (room_code TEXT PRIMARY KEY, building_code TEXT REFERENCES buildings(code),
                                 room_number TEXT, capacity INTEGER);
@@ -319,8 +275,6 @@ def test_a_row_named_by_its_parents_name_and_its_number(tmp_path):
                                      ('FWB.2.18', 'FWB', '2.18', 2);
             INSERT INTO staff VALUES (1, 'Tom', 'Lund', 'FWB.2.18'), (2, 'Anne', 'Oddie', 'HLB.1.07');
         """)
-    engine = connect(f"sqlite:///{db}")
-    world = (engine, inspect_schema(engine))
     docs = {"lund": "# Tom Lund\n\n- Office: Room 2.18, Fold Walk Building\n- Role: Lecturer\n",
             "labs": "Harrowgate 1.07 seats 36 for practicals.",
             "oddie": "Anne Oddie works from Fold Walk Building 1.07 this term."}
