@@ -1,6 +1,7 @@
-"""Issue 21, evidence linking, fourth round: readings a person makes of layouts the earlier rounds
-did not know (developed on the Calderbrook corpus, now a development corpus). Each rule has a
-minimal repro that fails on the code before it, and a near miss that must stay unlinked."""
+"""Issue 21, evidence linking, fourth round: readings a person makes of layouts and names the earlier
+rounds did not know (developed on Calderbrook, then Hebrant, Kestrel and Ashby once each was scored
+blind or audited). Each rule has a minimal repro that fails on the code before it, and a near miss
+that must stay unlinked."""
 
 from __future__ import annotations
 
