@@ -227,3 +227,101 @@ def test_entities_and_facts_of_a_column_of_keys_are_those_of_each_group():
         mixed = group_columns([*groups, many])
         assert (mixed.entities[-1], mixed.facts[-1]) == (many.entities, many.facts)
         assert mixed.entities[:-1] == found.entities
+
+
+# ----------------------------------------------------------------------------- groups as columns
+
+_OPTION_SETS = [
+    {},  # the CLI's policies but for NULL answers (kept, as AnswerOptions' default)
+    {"null_answers": "drop"},
+    {"null_answers": "unanswerable"},
+    {"multi_answer": "keep", "null_answers": "drop"},
+    {"unanswerable": "keep", "null_answers": "drop"},
+    {"max_groups_per_template": 3, "seed": 2, "null_answers": "drop"},
+]
+
+
+@pytest.mark.parametrize("unique", [False, True])
+def test_groups_answered_as_columns_are_the_groups_and_make_the_same_records(tmp_path, unique):
+    """answer_template(..., columns=True) (a GroupTable where each combination has at most one
+    row) gives the groups and counts the list gives, and build_columns the same records and
+    bytes from either."""
+    from ragdx.gen.columnar import RecordSet, build_columns
+    from ragdx.gen.dataset import write_dataset
+    from ragdx.gen.qa import GroupTable
+
+    engine, schema = _mixed_db(tmp_path)
+    if unique:  # every name once: the one-row tables are taken for the name templates too
+        engine.dispose()
+        with sqlite3.connect(tmp_path / "db.sqlite") as conn:
+            conn.execute("DELETE FROM Client WHERE id = 9")  # the second 'Ann'
+        engine, schema = connect(f"sqlite:///{tmp_path / 'db.sqlite'}"), None
+        schema = inspect_schema(engine)
+    tables = 0
+    for n, values in enumerate(_OPTION_SETS):
+        options = AnswerOptions(**values)
+        lists, columns = RecordSet(), RecordSet()
+        for key, sql in _TEMPLATES:
+            parsed = parse_template(SqlTemplate(sql, key), schema)
+            plain = answer_template(engine, parsed, schema, options)
+            held = answer_template(engine, parsed, schema, options, columns=True)
+            tables += isinstance(held.groups, GroupTable)
+            assert held.counts.as_dict() == plain.counts.as_dict(), (sql, values)
+            assert list(held.groups) == plain.groups, (sql, values)
+            assert [tuple(map(type, r)) for g in held.groups for r in g.rows] == \
+                [tuple(map(type, r)) for g in plain.groups for r in g.rows]
+            texts = _texts(parsed)
+            lists.append(build_columns(parsed, plain.groups, texts))
+            columns.append(build_columns(parsed, held.groups, texts))
+        write_dataset(tmp_path / f"lists{n}", lists, {})
+        write_dataset(tmp_path / f"columns{n}", columns, {})
+        for name in ("records.jsonl", "records.parquet"):
+            assert (tmp_path / f"columns{n}" / name).read_bytes() == (tmp_path / f"lists{n}" / name).read_bytes()
+        assert list(columns) == list(lists)
+    assert tables >= (12 if unique else 6)  # the one-row path was taken, not only the lists'
+    engine.dispose()
+
+
+def test_a_group_table_reads_as_its_groups():
+    from ragdx.gen.qa import GroupTable, OneRowEach, group_columns
+
+    parsed = type("P", (), {"id": "t", "distinct": False, "fact_columns": [("c", "Client", "City")]})()
+    build = _GroupBuilder(parsed, [("c", "Client", ["id"])])
+    table = GroupTable(build, [("a",), ("b",), ("c",)], [(1, 2, 3)], [("x", None, "z"), (1.5, 2.0, None)])
+    expected = [build((p,), [((k,), (a, s))]) for p, k, a, s in [("a", 1, "x", 1.5), ("b", 2, None, 2.0),
+                                                                  ("c", 3, "z", None)]]
+    assert len(table) == 3 and list(table) == expected and table[-1] == expected[-1] and table[1:] == expected[1:]
+    found = group_columns(table)
+    assert isinstance(found.rows, OneRowEach) and list(found.rows) == [g.rows for g in expected]
+    assert found.rows[2] == [("z", None)] and found.rows[0:2] == [[("x", 1.5)], [(None, 2.0)]]
+    assert (found.entities, found.facts) == ([g.entities for g in expected], [g.facts for g in expected])
+
+
+@pytest.mark.parametrize("engine_name", ["sqlite", "postgresql", "mysql"])
+def test_text_needing_no_escape_is_quoted_as_the_dialect_quotes_it(engine_name):
+    from ragdx.db.dialect import dialect_named
+    from ragdx.gen.columnar import _plain_text
+
+    dialect = dialect_named(engine_name)
+    for column in (["a", "Zoë", "x y"], ["O'Brien"], ["back\\slash"], ["line\nbreak", "b"], [], [""]):
+        plain = _plain_text(dialect, column)
+        assert plain == all(dialect.text_literal(v) == f"'{v}'" for v in column) or not plain, column
+        if plain:
+            assert all(dialect.text_literal(v) == f"'{v}'" for v in column)
+    assert not _plain_text(dialect, ["O'Brien"])
+
+
+def test_text_needing_no_json_escape_is_its_own_json_string():
+    import json
+
+    from ragdx.gen.columnar import _group_ids, _plain_json
+    from ragdx.gen.dataset import group_id
+
+    for column in (["a", "Zoë €", "x y"], ['say "hi"'], ["back\\slash"], ["line\nbreak", "b"], ["tab\t"],
+                   ["ctl\x01"], ["\u2028"], [], [""]):
+        plain = _plain_json(column)
+        assert plain == all(json.dumps(v, ensure_ascii=False) == f'"{v}"' for v in column), column
+        assert _group_ids("s1", [column], [{str}]) == [group_id("s1", (v,)) for v in column]
+    values = [["O'Brien", "Ann", 'q"'], [1, 2, 3], ["x", "y", "z"]]
+    assert _group_ids("s2", values, [set(map(type, c)) for c in values]) == \
+        [group_id("s2", p) for p in zip(*values, strict=True)]

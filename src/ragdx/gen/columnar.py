@@ -22,7 +22,7 @@ from typing import Any
 
 from ragdx.db.dialect import dialect_named
 from ragdx.gen.dataset import QARecord, answer_text, document_ids, json_value, value_text
-from ragdx.gen.qa import QAGroup, group_columns
+from ragdx.gen.qa import GroupTable, OneRowEach, QAGroup, group_columns
 from ragdx.gen.sql_templates import PLACEHOLDER, ParsedTemplate
 from ragdx.gen.text_templates import TextTemplate
 from ragdx.store import gc_paused
@@ -37,7 +37,7 @@ _JSONL = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 _PARQUET = json.JSONEncoder(ensure_ascii=False).encode
 
 
-def _json_texts(column: list, dumps=_JSONL) -> list[str]:
+def _json_texts(column: Sequence, dumps=_JSONL) -> list[str]:
     """Each value of a column as JSON text (strings by json's own C encoder)."""
     return list(map(_enc, column)) if set(map(type, column)) <= {str} else list(map(dumps, column))
 
@@ -59,15 +59,20 @@ def _group_ids(sql_template_id: str, columns: Sequence[list], kinds_of: Sequence
     ``json.dumps([template id, [values]], ensure_ascii=False)`` writes, assembled a column at a
     time (``kinds_of``: the types found in each column)."""
     texts = []
-    for column, kinds in zip(columns, kinds_of, strict=True):
+    literals = ["[" + _enc(sql_template_id) + ", [", *[", "] * (len(columns) - 1), "]]"]
+    for j, (column, kinds) in enumerate(zip(columns, kinds_of, strict=True)):
         if kinds <= {str}:
-            texts.append(list(map(_enc, column)))
+            if _plain_json(column):  # no character JSON escapes: the quotes go into the literals
+                texts.append(column)
+                literals[j] += '"'
+                literals[j + 1] = '"' + literals[j + 1]
+            else:
+                texts.append(list(map(_enc, column)))
         elif kinds <= {int}:
             texts.append(list(map(int.__repr__, column)))
         else:
             texts.append([json.dumps(json_value(v), ensure_ascii=False) for v in column])
-    head = "[" + _enc(sql_template_id) + ", ["
-    blobs = _fill([head, *[", "] * (len(texts) - 1), "]]"], texts, len(columns[0]) if columns else 0)
+    blobs = _fill(literals, texts, len(columns[0]) if columns else 0)
     sha256 = hashlib.sha256
     return ["g" + sha256(b.encode()).hexdigest()[:12] for b in blobs]
 
@@ -113,8 +118,8 @@ class RecordColumns:
     #: per placeholder, every group's value (JSON values)
     values: list[list[Any]]
     sqls: list[str]
-    #: answer rows (tuples or lists of JSON values)
-    rows: list[list]
+    #: answer rows (tuples or lists of JSON values), per group; a OneRowEach (columns) where each has one
+    rows: Sequence[list]
     answer_texts: list[str]
     kinds: list[str]
     entities: list[list[str]]
@@ -216,6 +221,10 @@ class RecordColumns:
     def _rows_text(self, dumps) -> list[str]:
         """Each group's answer rows as JSON text; one text value each (the common case) without
         the encoder's call (the same text: a one-element list has no separator)."""
+        if isinstance(self.rows, OneRowEach):  # one row each, held as columns: a column at a time
+            separator = dumps([0, 0])[2:-2]  # what the encoder writes between two items
+            cells = [_json_texts(c, dumps) for c in self.rows.cells]
+            return _fill(["[[", *[separator] * (len(cells) - 1), "]]"], cells, len(self.rows))
         if all(len(r) == 1 and len(r[0]) == 1 and type(r[0][0]) is str for r in self.rows):
             return ["[[" + _enc(r[0][0]) + "]]" for r in self.rows]
         return list(map(dumps, self.rows))
@@ -257,6 +266,8 @@ def _str_lists(lists: list[list[str]]) -> list[str]:
 
 def _answers(raw: Sequence[list[tuple]], columns: list[str]) -> tuple[Sequence[list], list[str], list[str]]:
     """Each group's answer rows as JSON values, its answer as text and its kind."""
+    if isinstance(raw, OneRowEach):
+        return _one_row_answers(raw, columns)
     sizes = set(map(len, raw))
     if sizes == {1}:  # one row each (the common case): read a column at a time
         first = list(map(itemgetter(0), raw))
@@ -275,6 +286,25 @@ def _answers(raw: Sequence[list[tuple]], columns: list[str]) -> tuple[Sequence[l
     return rows, texts, kinds
 
 
+def _one_row_answers(raw: OneRowEach, columns: list[str]) -> tuple[OneRowEach, list[str], list[str]]:
+    """:func:`_answers` where each group has one row, held as columns: a column at a time."""
+    kinds_seen = [set(map(type, c)) for c in raw.cells]
+    cells = [c if kinds <= JSON_SAME else list(map(json_value, c)) for c, kinds in zip(raw.cells, kinds_seen,
+                                                                                        strict=True)]
+    if len(cells) == 1:  # one value each: no separator to choose
+        column, kinds = raw.cells[0], kinds_seen[0]
+        if kinds <= {str}:
+            texts = list(map(str.strip, column))
+        elif kinds <= {str, type(None)}:
+            nothing = value_text(None)
+            texts = [nothing if v is None else v.strip() for v in column]
+        else:
+            texts = list(map(value_text, column))
+    else:
+        texts = [answer_text([row], columns) for row in zip(*raw.cells, strict=True)]
+    return OneRowEach(cells, len(raw)), texts, ["single"] * len(raw)
+
+
 def _placeholder_columns(params: Sequence[tuple], n_placeholders: int) -> list[list]:
     """The groups' placeholder values, one column per placeholder."""
     if n_placeholders == 1:
@@ -282,12 +312,27 @@ def _placeholder_columns(params: Sequence[tuple], n_placeholders: int) -> list[l
     return [list(c) for c in zip(*params, strict=True)] if params else [[] for _ in range(n_placeholders)]
 
 
+def _plain_json(column: Sequence[str]) -> bool:
+    """Whether every text of ``column`` is its own JSON string between two double quotes (no
+    quote, backslash nor control character: what json's string encoder escapes)."""
+    joined = ",".join(column)
+    return _enc(joined) == '"' + joined + '"'
+
+
+def _plain_text(dialect, column: Sequence[str]) -> bool:
+    """Whether every text of ``column`` is its own SQL literal between two single quotes (no
+    quote nor any character the dialect escapes): the dialect's literal of all of them at
+    once, joined, says so."""
+    joined = "\n".join(column)
+    return dialect.text_literal(joined) == "'" + joined + "'"
+
+
 @gc_paused()  # a million strings and lists, none in a cycle: see ragdx.store.gc_paused
 def build_columns(parsed: ParsedTemplate, groups: Sequence[QAGroup], texts: Mapping[str, Sequence[TextTemplate]],
                   kb_facts: Mapping[str, list[str]] | None = None) -> RecordColumns:
     """The records of ``groups`` × the text templates of every style in ``texts``, as columns:
     the same records :func:`ragdx.gen.dataset.build_records` makes one at a time."""
-    found = group_columns(groups if isinstance(groups, list) else list(groups))
+    found = group_columns(groups if isinstance(groups, list | GroupTable) else list(groups))
     n = len(found.params)
     names = parsed.placeholders  # a property that builds a tuple: once
     raw = _placeholder_columns(found.params, len(names))
@@ -297,7 +342,15 @@ def build_columns(parsed: ParsedTemplate, groups: Sequence[QAGroup], texts: Mapp
     values = [c if kinds <= JSON_SAME else [json_value(v) for v in c] for c, kinds in zip(raw, kinds_of, strict=True)]
     literals, slots = parsed.concrete_sql_parts()
     dialect = dialect_named(parsed.dialect)
-    sql_values = {k: list(map(dialect.text_literal if kinds_of[k] <= {str} else dialect.literal, raw[k]))
+    quoted = {k for k in set(slots) if kinds_of[k] <= {str} and _plain_text(dialect, raw[k])}
+    if quoted:  # text needing no escape: the quotes go into the literals around it
+        literals = [*literals]
+        for j, k in enumerate(slots):
+            if k in quoted:
+                literals[j] += "'"
+                literals[j + 1] = "'" + literals[j + 1]
+    sql_values = {k: raw[k] if k in quoted else
+                  list(map(dialect.text_literal if kinds_of[k] <= {str} else dialect.literal, raw[k]))
                   for k in set(slots)}
     sqls = _fill(literals, [sql_values[k] for k in slots], n)
     readable: dict[int, list[str]] = {}  # placeholder -> its values as text, made once
@@ -309,7 +362,7 @@ def build_columns(parsed: ParsedTemplate, groups: Sequence[QAGroup], texts: Mapp
             used = [place[f"{a}.{b}"] for a, b in zip(pieces[1::3], pieces[2::3], strict=True)]
             for k in used:
                 if k not in readable:  # text only loses its padding (as value_text does)
-                    readable[k] = [v.strip() for v in values[k]] if kinds_of[k] <= {str} \
+                    readable[k] = list(map(str.strip, values[k])) if kinds_of[k] <= {str} \
                         else list(map(value_text, values[k]))
             queries.append(_fill(pieces[0::3], [readable[k] for k in used], n))
             styled.append((style, t.id))

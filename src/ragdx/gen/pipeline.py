@@ -236,7 +236,7 @@ def build_dataset(engine: Engine, schema: Schema, parsed: Sequence[ParsedTemplat
     counts: dict[str, AnswerCounts] = {}
     for p in parsed if "lookup" in kinds else ():
         per_style = {s: texts[(p.id, s)] for s in wanted if (p.id, s) in texts}
-        answers = answer_template(engine, p, schema, options)
+        answers = answer_template(engine, p, schema, options, columns=True)
         counts[p.id] = answers.counts
         if per_style:
             records.append(build_columns(p, answers.groups, per_style, kb_facts))

@@ -15,11 +15,12 @@ with no row is unanswerable, and each policy (drop or keep) is counted.
 from __future__ import annotations
 
 import math
-from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections import Counter, deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
-from operator import attrgetter
+from itertools import compress, repeat
+from operator import attrgetter, itemgetter
 from typing import Any, Literal
 
 from sqlalchemy.engine import Engine
@@ -232,27 +233,50 @@ class _GroupBuilder:
     def entities_facts_columns(self, keys: Sequence[tuple]) -> tuple[list[list[str]], list[list[str]]]:
         """:meth:`entities_facts` for many one-row groups at once, a column of key values at a
         time (a million groups: one string concatenation each, no dictionary per group)."""
+        n_keys = self.slices[-1][2] if self.slices else 0
+        key_columns = list(zip(*keys, strict=True)) if keys else [()] * n_keys
+        return self.entities_facts_of_columns(key_columns, len(keys))
+
+    def entities_facts_of_columns(self, key_columns: Sequence[Sequence], n: int
+                                  ) -> tuple[list[list[str]], list[list[str]]]:
+        """:meth:`entities_facts_columns` given the key values as columns (one per key column
+        of the layout, ``n`` groups each), as a :class:`GroupTable` holds them."""
         plan = self.column_order()
-        texts: dict[str, list[str]] = {}
+        texts: dict[str, Sequence[str]] = {}
+        #: a key column with few distinct values (a joined table's: 200 countries for a million
+        #: customers), by qualifier: (the column, its distinct values' texts); each text is made once
+        few: dict[str, tuple[Sequence, dict[Any, str]]] = {}
         if plan is not None:
-            key_columns = list(zip(*keys, strict=True)) if keys else [()] * len(self.slices)
             for qualifier, begin, _, _ in self.slices:
                 column = key_columns[begin]
                 kinds = set(map(type, column))
                 if type(None) in kinds:
                     plan = None  # an outer join left a table out: the general path drops it
                     break
-                texts[qualifier] = column if kinds <= {str} else list(map(str if kinds <= {int} else key_text, column))
+                # an exact int's text is its repr (str's own call, without the type's dispatch)
+                text = None if kinds <= {str} else int.__repr__ if kinds <= {int} else key_text
+                sample = column[:4096]
+                # equal ints (or texts) have one text; not so 1 and True, Decimal 1 and 1.0
+                if (kinds == {int} or kinds == {str}) and len(set(sample)) * 4 < len(sample):
+                    few[qualifier] = (column, {v: v if text is None else text(v) for v in dict.fromkeys(column)})
+                else:
+                    texts[qualifier] = column if text is None else list(map(text, column))
         if plan is None:
+            keys = zip(*key_columns, strict=True) if key_columns else [()] * n
             pairs = [self.entities_facts(k) for k in keys]
             return [e for e, _ in pairs], [f for _, f in pairs]
+
+        def prefixed(qualifier: str, prefix: str) -> list[str]:
+            if qualifier in few:
+                column, text_of = few[qualifier]
+                return list(map({v: prefix + t for v, t in text_of.items()}.__getitem__, column))
+            return list(map(prefix.__add__, texts[qualifier]))
+
         order, facts = plan
-        ents = []
-        for i in order:
-            qualifier, _, _, prefix = self.slices[i]
-            ents.append(list(map(prefix.__add__, texts[qualifier])))
-        fact_texts = [list(map(prefix.__add__, texts[qualifier])) for qualifier, prefix in facts if qualifier in texts]
-        return _rows_of(ents, len(keys)), _rows_of(fact_texts, len(keys))
+        ents = [prefixed(self.slices[i][0], self.slices[i][3]) for i in order]
+        fact_texts = [prefixed(qualifier, prefix) for qualifier, prefix in facts
+                      if qualifier in texts or qualifier in few]
+        return _rows_of(ents, n), _rows_of(fact_texts, n)
 
 
 def _rows_of(columns: list[list[str]], n: int) -> list[list[str]]:
@@ -274,11 +298,91 @@ class GroupColumns:
     facts: list[list[str]]
 
 
+class GroupTable(Sequence[QAGroup]):
+    """The groups of a template where each has exactly one row, held as columns: what a
+    set-based scan found for a million combinations on a large table, without a
+    :class:`QAGroup`, a list and two tuples made per group.
+
+    ``params`` are the combinations (tuples, in the groups' order), ``keys`` one column per key
+    value of the builder's layout and ``answers`` one column per answer value. Read as groups
+    (indexed, iterated) each group is made as the scan makes it, the same values; the records
+    (:func:`ragdx.gen.columnar.build_columns`) read the columns. A read-only sequence: groups
+    changed after reading are copies."""
+
+    __slots__ = ("build", "params", "keys", "answers")
+
+    def __init__(self, build: _GroupBuilder, params: Sequence[tuple], keys: Sequence[Sequence],
+                 answers: Sequence[Sequence]):
+        self.build = build
+        self.params = params
+        self.keys = keys
+        self.answers = answers
+
+    def __len__(self) -> int:
+        return len(self.params)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        keys = tuple(c[index] for c in self.keys)
+        return QAGroup(self.build.template_id, self.params[index], [tuple(c[index] for c in self.answers)],
+                       pending=(self.build, keys))
+
+    def __iter__(self) -> Iterator[QAGroup]:
+        tid, build, new = self.build.template_id, self.build, QAGroup.__new__
+        keys = zip(*self.keys, strict=True) if self.keys else repeat((), len(self))
+        answers = zip(*self.answers, strict=True) if self.answers else repeat((), len(self))
+        for params, key, answer in zip(self.params, keys, answers, strict=True):
+            group = new(QAGroup)  # as the scan makes a one-row group: its texts when first read
+            group.template_id, group.params, group.rows = tid, params, [answer]
+            group._entities = group._facts = None
+            group._pending = (build, key)
+            yield group
+
+    def columns(self) -> GroupColumns:
+        """The groups' fields as :func:`group_columns` gives them (``rows``: one list per group)."""
+        entities, facts = self.build.entities_facts_of_columns(self.keys, len(self))
+        return GroupColumns(self.params, OneRowEach(self.answers, len(self)), entities, facts)
+
+
+class OneRowEach(Sequence[list[tuple]]):
+    """Groups' answer rows where each group has one: ``cells`` holds one column per answer value.
+    Item ``g`` is group ``g``'s list of rows (one tuple), made when read."""
+
+    __slots__ = ("cells", "n")
+
+    def __init__(self, cells: Sequence[Sequence], n: int):
+        self.cells = cells
+        self.n = n
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self.n))]
+        if index < 0:
+            index += self.n
+        if not 0 <= index < self.n:
+            raise IndexError(index)
+        return [tuple(c[index] for c in self.cells)]
+
+    def __iter__(self) -> Iterator[list[tuple]]:
+        if not self.cells:
+            return ([()] for _ in range(self.n))
+        return ([row] for row in zip(*self.cells, strict=True))
+
+
 def group_columns(groups: Sequence[QAGroup]) -> GroupColumns:
     """Every group's fields as columns; ``entities`` and ``facts`` are the lists the properties
     read, those of the one-row groups a scan made resolved together, a column of keys at a time.
     Each group object is read once, in C (a million groups lie all over memory: every extra
-    pass over them costs a cache miss per group). The groups stay as they are."""
+    pass over them costs a cache miss per group). The groups stay as they are. A
+    :class:`GroupTable` gives its columns as they are."""
+    if isinstance(groups, GroupTable):
+        return groups.columns()
     if not groups:
         return GroupColumns([], [], [], [])
     params, rows, pending = zip(*map(attrgetter("params", "rows", "_pending"), groups), strict=True)
@@ -350,7 +454,7 @@ class _Scan:
 
 def _scan_set_based(engine: Engine, parsed: ParsedTemplate, schema: Schema,
                     combos: list[tuple[Any, ...]] | None, domains: Sequence[Sequence[Any]] | None = None,
-                    check_hits: bool = True, make_groups: bool = False) -> _Scan:
+                    check_hits: bool = True, make_groups: bool = False, stream: bool = True) -> _Scan:
     """The rows of every combination in one scan, by place in ``combos``; rows of other
     combinations are skipped. With ``combos`` None every combination found is kept, in the
     order found.
@@ -367,6 +471,11 @@ def _scan_set_based(engine: Engine, parsed: ParsedTemplate, schema: Schema,
     :class:`CollationMismatch` (see :func:`_collation_check`). Each distinct combination is
     checked once; ``check_hits`` False says ``combos`` is the product of the domains, so that
     only combinations outside it need a check.
+
+    The rows are streamed (a few round trips, bounded memory: rows of combinations not asked
+    are dropped as they come) unless ``stream`` is False: where every combination of the data
+    is asked, every row is kept anyway, and the driver's plain fetch of the whole result
+    costs less (PostgreSQL: no server-side cursor's round trips; PyMySQL: no call per row).
     """
     sql, n_ph, layout = parsed.set_based_query(schema)
     build = _GroupBuilder(parsed, layout)
@@ -387,7 +496,7 @@ def _scan_set_based(engine: Engine, parsed: ParsedTemplate, schema: Schema,
     text_params = domains is not None and all(set(map(type, d)) <= {str} for d in domains)
     # the check is made whatever the domains; without them it is never called (``verify`` False)
     _read_rows(engine, sql, scan, index, take_all=take_all, check=_collation_check(parsed, domains or ()),
-               verify=domains is not None, check_hits=check_hits, text_params=text_params)
+               verify=domains is not None, check_hits=check_hits, text_params=text_params, stream=stream)
     if duplicates:
         # combinations equal in Python (1 and 1.0) share one index entry: each reads its rows
         places = [index[c[0] if scalar else c] for c in combos]
@@ -420,7 +529,8 @@ def _collation_check(parsed: ParsedTemplate, domains: Sequence[Sequence[Any]]) -
 
 
 def _read_rows(engine: Engine, sql: str, scan: _Scan, index: dict[Any, int], *, take_all: bool,
-               check: Callable[[tuple], None], verify: bool, check_hits: bool, text_params: bool) -> None:
+               check: Callable[[tuple], None], verify: bool, check_hits: bool, text_params: bool,
+               stream: bool = True) -> None:
     """Run the set-based query ``sql`` and put each row in the slot of its combination in
     ``scan`` (by ``index``: combination, or its one value, -> place); with ``take_all`` a
     combination not yet indexed is added, otherwise its rows are skipped. Each combination
@@ -436,10 +546,16 @@ def _read_rows(engine: Engine, sql: str, scan: _Scan, index: dict[Any, int], *, 
     null_singles = 0
     new_group = QAGroup.__new__
     get = index.get
+    # rows kept as they come, nothing to check on a combination found: a batch whose rows each
+    # land in an empty slot of their own is placed by passes in C, no bytecode per row
+    lean = not make_groups and not verify_hits
+    values = itemgetter(0) if scalar else itemgetter(slice(0, n_ph))
     with engine.connect() as conn:
-        result = conn.execution_options(stream_results=True).exec_driver_sql(sql, {})
+        result = (conn.execution_options(stream_results=True) if stream else conn).exec_driver_sql(sql, {})
         all_null = (None,) * (len(result.keys()) - end)  # an answer row stating nothing
         for batch in driver_rows(result, FETCH_ROWS):
+            if lean and _placed(slots, list(map(get, map(values, batch))), batch):
+                continue
             for row in batch:
                 i = get(row[0] if scalar else row[:n_ph])
                 if i is None:
@@ -481,6 +597,16 @@ def _read_rows(engine: Engine, sql: str, scan: _Scan, index: dict[Any, int], *, 
                     more[i] = [held, row]
                     slots[i] = _MORE
     scan.null_singles = null_singles
+
+
+def _placed(slots: list, places: list[Any], batch: Sequence[tuple]) -> bool:
+    """Put each row of ``batch`` in its slot (``places``, from the index) where every row has a
+    combination in the index, no two the same and none already holding a row; False (nothing
+    put) otherwise, for the row-by-row path."""
+    if None in places or len(set(places)) < len(places) or any(map(slots.__getitem__, places)):
+        return False
+    deque(map(slots.__setitem__, places, batch), maxlen=0)
+    return True
 
 
 def run_set_based(engine: Engine, parsed: ParsedTemplate, schema: Schema,
@@ -529,23 +655,29 @@ class AnswerOptions:
 @dataclass(slots=True)
 class TemplateAnswers:
     template: ParsedTemplate
-    groups: list[QAGroup]
+    #: a list, or with ``answer_template(..., columns=True)`` possibly a :class:`GroupTable`
+    groups: list[QAGroup] | GroupTable
     counts: AnswerCounts = field(default_factory=AnswerCounts)
 
 
 def answer_template(engine: Engine, parsed: ParsedTemplate, schema: Schema,
-                    options: AnswerOptions) -> TemplateAnswers:
+                    options: AnswerOptions, *, columns: bool = False) -> TemplateAnswers:
     """Fill ``parsed`` with the database's values and answer every combination, applying the
-    multiplicity policies; groups come back in the order of their placeholder values."""
+    multiplicity policies; groups come back in the order of their placeholder values.
+
+    With ``columns``, groups that each have one row (a set-based scan where no combination
+    has several rows and unanswerable ones are dropped: a large table's usual case) come back
+    as a :class:`GroupTable`, the same groups held as columns, for
+    :func:`ragdx.gen.columnar.build_columns`; otherwise as a list."""
     # Only acyclic tuples, lists and strings are made here, millions of them from the domains
     # on: the cyclic garbage collector would rescan them all again and again (a third of the
     # time on 1M rows), and once more at its first pass after re-enabling (gc_paused spares it).
     with gc_paused():
-        return _answer_template(engine, parsed, schema, options)
+        return _answer_template(engine, parsed, schema, options, columns)
 
 
 def _set_based_or_none(engine: Engine, parsed: ParsedTemplate, schema: Schema, combos: list[tuple[Any, ...]],
-                       domains: Sequence[Sequence[Any]]) -> _Scan | None:
+                       domains: Sequence[Sequence[Any]], make_groups: bool = True) -> _Scan | None:
     """Every combination's rows in one scan, made into one-row groups where they can be; None
     where the database merges values that Python tells apart (:class:`CollationMismatch`): the
     combinations are then answered one query each."""
@@ -554,14 +686,14 @@ def _set_based_or_none(engine: Engine, parsed: ParsedTemplate, schema: Schema, c
     try:
         # uncapped, on the domain columns themselves: the combinations are the product of
         # the domains, and only a value outside it needs the collation check
-        return _scan_set_based(engine, parsed, schema, combos, domains,
-                               check_hits=capped or not same_column, make_groups=True)
+        return _scan_set_based(engine, parsed, schema, combos, domains, check_hits=capped or not same_column,
+                               make_groups=make_groups, stream=capped or not same_column)
     except CollationMismatch:
         return None
 
 
 def _answer_template(engine: Engine, parsed: ParsedTemplate, schema: Schema,
-                     options: AnswerOptions) -> TemplateAnswers:
+                     options: AnswerOptions, columns: bool = False) -> TemplateAnswers:
     from ragdx.gen.values import draw_combinations, needs_normalising, normalise_rows, settle_nulls
 
     domains = placeholder_domains(engine, parsed)
@@ -570,11 +702,19 @@ def _answer_template(engine: Engine, parsed: ParsedTemplate, schema: Schema,
     counts = AnswerCounts(combinations=len(combos), method="set" if use_set else "per-combination",
                           left_out_by_cap=available - len(combos))
     groups: list[QAGroup] = []
-    scan = _set_based_or_none(engine, parsed, schema, combos, domains) if use_set else None
+    keep_none, keep_multi = options.unanswerable == "keep", options.multi_answer == "keep"
+    # for columns the scan keeps the driver's rows (no group made per row): where each
+    # combination has at most one, they are read as columns below
+    scan = _set_based_or_none(engine, parsed, schema, combos, domains, make_groups=keep_none or not columns) \
+        if use_set else None
     if scan is None:
         counts.method = "per-combination"
     del domains
-    keep_none, keep_multi = options.unanswerable == "keep", options.multi_answer == "keep"
+    if scan is not None and columns and not scan.made_groups and not scan.more and not keep_none \
+            and scan.build.keyed:
+        table = _table_of(scan, counts)
+        if table is not None:
+            return _settled_table(parsed, schema, table, counts, options.null_answers)
     append = groups.append
 
     def settle(combo: tuple, group: QAGroup | None) -> None:
@@ -635,12 +775,67 @@ def _answer_template(engine: Engine, parsed: ParsedTemplate, schema: Schema,
     return TemplateAnswers(parsed, groups, counts)
 
 
+def _table_of(scan: _Scan, counts: AnswerCounts) -> GroupTable | None:
+    """The one-row groups of a scan that kept driver rows, every slot holding one row or none,
+    as a :class:`GroupTable` (None where no combination has a row); counts the groups kept,
+    the combinations dropped as unanswerable and the answers that are all NULL."""
+    slots = scan.slots
+    rows = list(filter(None, slots))  # a driver row is never empty: it has the placeholders
+    if not rows:
+        return None
+    # one pass in C over the rows (made in the table's order, all over memory) and one over
+    # the combinations (in order): no object per group
+    params = list(compress(scan.combos, slots))
+    # a column per key and answer value, not the placeholders' (the combinations are the params)
+    cells = [list(map(itemgetter(j), rows)) for j in range(scan.n_ph, len(rows[0]))]
+    del rows
+    keys, answers = cells[:scan.n_keys], cells[scan.n_keys:]
+    counts.single += len(params)
+    counts.unanswerable_dropped += len(slots) - len(params)
+    counts.null_answers += _all_null(answers).count(True) if all(None in c for c in answers) else 0
+    return GroupTable(scan.build, params, keys, answers)
+
+
+def _all_null(answers: Sequence[Sequence]) -> list[bool]:
+    """For each row of the answer columns, whether all its values are NULL."""
+    if len(answers) == 1:
+        return [v is None for v in answers[0]]
+    nothing = (None,) * len(answers)
+    return [row == nothing for row in zip(*answers, strict=True)]
+
+
+def _settled_table(parsed: ParsedTemplate, schema: Schema, table: GroupTable, counts: AnswerCounts,
+                   null_answers: Literal["drop", "unanswerable", "keep"]) -> TemplateAnswers:
+    """:func:`_answer_template`'s last steps (values normalised, NULL answers settled) on a
+    :class:`GroupTable`, with the same outcome as on its groups one at a time."""
+    from ragdx.gen.values import needs_normalising, normalise_rows, settle_nulls
+
+    if needs_normalising(parsed, schema):
+        rows = normalise_rows(parsed, schema, [[r] for r in zip(*table.answers, strict=True)])
+        table.answers = list(zip(*[rs[0] for rs in rows], strict=True))
+    if null_answers == "keep" or not all(None in c for c in table.answers):
+        return TemplateAnswers(parsed, table, counts)
+    empty = _all_null(table.answers)
+    dropped = empty.count(True)
+    if not dropped:
+        return TemplateAnswers(parsed, table, counts)
+    if null_answers != "drop":  # kept as unanswerable: a group with no row, not a table's
+        return TemplateAnswers(parsed, settle_nulls(list(table), counts, null_answers), counts)
+    counts.single -= dropped
+    counts.null_dropped += dropped
+    kept = [not e for e in empty]
+    table.params = list(compress(table.params, kept))
+    table.keys = [list(compress(c, kept)) for c in table.keys]
+    table.answers = [list(compress(c, kept)) for c in table.answers]
+    return TemplateAnswers(parsed, table, counts)
+
+
 def kinds(groups: Iterable[QAGroup]) -> Counter:
     return Counter(g.kind for g in groups)
 
 
 __all__ = [
-    "AnswerCounts", "AnswerOptions", "GroupColumns", "QAGroup", "TemplateAnswers", "answer_template",
+    "AnswerCounts", "AnswerOptions", "GroupColumns", "GroupTable", "QAGroup", "TemplateAnswers", "answer_template",
     "choose_combinations", "group_columns", "placeholder_domains", "run_per_combination", "run_set_based",
     "value_sort_key",
 ]
