@@ -1,7 +1,7 @@
 """Issue 22 item 2: a table known only by a row number nobody sees is named by what names it.
 
 A flights table keyed by ``id`` (the row's number in a file) is asked about as "the UA flight 1545 on
-1/1/2013" (carrier, flight number and date, measured to tell the rows apart), never as "flight 323102";
+2013-1-1" (carrier, flight number and date, measured to tell the rows apart), never as "flight 323102";
 the rendered documents use the same name; a table whose number people do use (``OrderID``) keeps
 it; a row-id table with nothing that names its rows is not asked about by name at all. Relation nouns
 come from what the foreign key points at ("plane", "destination airport"), never from the key
@@ -109,7 +109,7 @@ def test_candidates_skip_tuples_too_small_to_tell_the_rows_apart(schema):
 def test_composite_names_read_as_people_say_them():
     pattern = composite_name("flights", ["year", "month", "day", "carrier", "flight"])
     assert fill_name(pattern, {"year": "2013", "month": "1", "day": "2", "carrier": "UA", "flight": "1545"}) \
-        == "UA flight 1545 on 2/1/2013"
+        == "UA flight 1545 on 2013-1-2"
     assert composite_name("payments", ["customer", "paid_on"]) == "payment with customer {customer} on {paid_on}"
     assert composite_name("people", ["first_name", "city"]) is None  # no number, no date: not such a name
 
@@ -137,7 +137,7 @@ def test_questions_name_flights_by_carrier_number_and_date_and_every_answer_is_t
     ids = {row[0] for row in con.execute("SELECT id FROM flights")}
     for r in flights:
         q = r["query"]
-        assert re.search(r"\b[A-Z0-9]{2} flight \d+ on \d+/1/2013\b", q), q
+        assert re.search(r"\b[A-Z0-9]{2} flight \d+ on 2013-1-\d+\b", q), q
         assert not any(re.search(rf"\bflight {i}\b", q) for i in ids if str(i) in q), q
         assert "tailnum" not in q.lower() and " dest " not in f" {q.lower()} ", q
         p = r["params"]
@@ -154,8 +154,8 @@ def test_questions_name_flights_by_carrier_number_and_date_and_every_answer_is_t
     con.close()
     # the rendered documents call each flight the same way
     docs = [json.loads(line) for line in (tmp_path / "kb" / "documents.jsonl").read_text().splitlines()]
-    (flight,) = [d for d in docs if d["title"] == "UA flight 1545 on 1/1/2013"]
-    assert "The departure delay of UA flight 1545 on 1/1/2013 is" in flight["text"]
+    (flight,) = [d for d in docs if d["title"] == "UA flight 1545 on 2013-1-1"]
+    assert "The departure delay of UA flight 1545 on 2013-1-1 is" in flight["text"]
     assert not any(re.search(rf"\bflight {i}\b", d["title"]) for d in docs for i in ids)
 
 
@@ -170,7 +170,7 @@ def test_the_linker_reads_a_flight_by_its_whole_name_never_by_one_part(db, schem
     finally:
         engine.dispose()
     written = set(names.values())
-    assert "UA flight 1545 on 1/1/2013" in written and "B6 flight 33 on 5/1/2013" in written
+    assert "UA flight 1545 on 2013-1-1" in written and "B6 flight 33 on 2013-1-5" in written
     assert len(written) == len(_flights())  # one name per flight, each naming one row
     assert not written & {"2013", "1", "UA", "1545"}
     assert not any(re.fullmatch(r"flight( no| number)? \d+", w) for w in written)

@@ -214,7 +214,7 @@ def _named(table: TableInfo, keys: Sequence[str], values: tuple, *, bare: bool =
     if is_number_key(table, keys):
         return f"{noun} {text}"
     pattern = composite_name(table.name, list(keys)) if len(keys) >= 2 else None
-    if pattern is not None:  # "the UA flight 1545 on 1/1/2013", as look-ups name it
+    if pattern is not None:  # "the UA flight 1545 on 2013-1-1", as look-ups name it
         named = fill_name(pattern, {k: value_text(v) for k, v in zip(keys, values, strict=True)})
         return named if bare or named.startswith(f"{noun} ") else f"the {named}"
     if bare or text.casefold().startswith(noun.casefold() + " "):
@@ -889,7 +889,7 @@ def records_of(t: KindTemplate, group: KindGroup, styles: Sequence[str] | None,
 
 def _answer_text(t: KindTemplate, rows: Sequence[Sequence[Any]]) -> str:
     """Rows of one table named by several columns read as the questions name them ("flight 419
-    on 28/4/2013; flight 837 on 22/8/2013"), never "2013, 4, 28, 419"; other rows as usual."""
+    on 2013-4-28; flight 837 on 2013-8-22"), never "2013, 4, 28, 419"; other rows as usual."""
     columns = list(t.answer_columns)
     pattern = composite_name(t.answer_rows[0].table.name, columns) \
         if len(t.answer_rows) == 1 and len(columns) >= 2 and not t.number else None

@@ -669,7 +669,7 @@ def _verbal_relation(low: list[str], entity: str) -> str | None:
 def composite_name(table: str, columns: list[str]) -> str | None:
     """How a person names a row by several of its columns, as a pattern with ``{column}``
     slots, or None when the columns are no such name: a flight by its carrier, number and date
-    -> ``"{carrier} flight {flight} on {day}/{month}/{year}"`` ("UA flight 1545 on 1/1/2013");
+    -> ``"{carrier} flight {flight} on {year}-{month}-{day}"`` ("UA flight 1545 on 2013-1-1");
     the same without an own number -> ``"flight with carrier {carrier} on {date}"``. Used by
     the questions and the rendered documents alike, so both name the row the same way
     (issue 22 item 2: a table keyed by a row number is named by what names it)."""
@@ -679,7 +679,9 @@ def composite_name(table: str, columns: list[str]) -> str | None:
     date = None
     rest = list(columns)
     if len(parts) == 3:
-        date = "/".join("{" + parts[p] + "}" for p in ("day", "month", "year"))
+        # year first, as ISO 8601 writes it: "1/2/2013" is the 1st of February to some readers and
+        # January the 2nd to others (a reader of US flights takes d/m/y as m/d); "2013-2-1" is one day
+        date = "-".join("{" + parts[p] + "}" for p in ("year", "month", "day"))
         rest = [c for c in columns if c not in parts.values()]
     else:
         dated = [c for c in columns if low[c][-1:] in (["date"], ["day"]) or event_verb(c)]

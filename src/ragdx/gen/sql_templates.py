@@ -832,7 +832,7 @@ def left_out_reason(table: TableInfo, column: str) -> str | None:
     linked = _date_link(table, col.name)
     if linked:
         # flights.time_hour ('2013-01-01 05:00:00') beside year, month, day and hour: it only joins the
-        # weather of that hour, and "the time hour of UA flight 1545 on 1/1/2013" asks nothing new
+        # weather of that hour, and "the time hour of UA flight 1545 on 2013-1-1" asks nothing new
         return f"repeats the row's date columns to link to {linked} (a key of several columns)"
     if len(words) == 1 and col.kind in ("integer", "number") and _bare_participle(column):
         # "aged", "needed": a number under a participle says neither what it counts nor of what
