@@ -13,8 +13,10 @@ faiss in ``benchmarks/results/retrieval_scale.md``.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 
@@ -66,7 +68,8 @@ def exact_search(matrix: np.ndarray, queries: np.ndarray, k: int,
     return idx, val
 
 
-def _tiled_candidates(product, queries: np.ndarray, matrix: np.ndarray, k: int,
+def _tiled_candidates(product: Callable[[np.ndarray, np.ndarray], np.ndarray], queries: np.ndarray,
+                      matrix: np.ndarray, k: int,
                       excluded: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(row, unit, score) of every score at or above its row's final lower bound (and a few
     more), computed TILE units at a time so that each tile of scores is selected from while it
@@ -120,7 +123,7 @@ def _fill_top_k(rows: np.ndarray, cols: np.ndarray, vals: np.ndarray, k: int,
 USE_TORCH = True
 
 
-def _matmul_t():
+def _matmul_t() -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
     """``f(a, b) -> a @ b.T`` as a float32 numpy array."""
     if USE_TORCH:
         try:
@@ -196,7 +199,7 @@ class HnswParams:
     ef_search: int = 128
 
 
-def faiss_module():
+def faiss_module() -> ModuleType:
     """faiss, or one line saying how to get it."""
     try:
         import faiss

@@ -15,11 +15,11 @@ import hashlib
 import inspect
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from ragdx.errors import RagdxError
 
@@ -51,7 +51,7 @@ class Corpus:
     def __len__(self) -> int:
         return len(self.documents)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Document]:
         return iter(self.documents)
 
     def __contains__(self, doc_id: object) -> bool:
@@ -272,7 +272,7 @@ class _HtmlText(HTMLParser):
                     lines.append("|" + "---|" * len(r))
         self.parts.append("\n\n" + "\n".join(lines) + "\n\n")
 
-    def handle_starttag(self, tag, attrs):
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in ("script", "style", "noscript"):
             self.skip += 1
         elif tag == "title":
@@ -298,7 +298,7 @@ class _HtmlText(HTMLParser):
         elif tag in _BLOCKS:
             self.parts.append("\n\n")
 
-    def handle_endtag(self, tag):
+    def handle_endtag(self, tag: str) -> None:
         if tag in ("script", "style", "noscript"):
             self.skip = max(0, self.skip - 1)
         elif tag == "title":
@@ -317,7 +317,7 @@ class _HtmlText(HTMLParser):
         elif tag in ("ul", "ol", "dl") or tag in _BLOCKS:
             self.parts.append("\n\n")
 
-    def handle_data(self, data):
+    def handle_data(self, data: str) -> None:
         if self.in_title:
             self.title.append(data)
         elif self.skip:
@@ -364,8 +364,11 @@ class Component:
         return f"{type(self).__name__}({args})"
 
 
-def register(name: str):
-    def deco(cls: type[Component]) -> type[Component]:
+C = TypeVar("C", bound=type[Component])
+
+
+def register(name: str) -> Callable[[C], C]:
+    def deco(cls: C) -> C:
         cls.type_name = name
         _REGISTRY[name] = cls
         return cls

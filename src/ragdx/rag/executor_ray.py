@@ -119,7 +119,7 @@ class _Pending:
     """A query waiting on the driver for an actor, and the future its ``answer()`` awaits."""
 
     item: SystemInput
-    future: asyncio.Future
+    future: asyncio.Future[SystemOutput]
     #: times an actor died while it had this query
     lost: int = 0
 
@@ -189,7 +189,7 @@ class RaySystem:
         self.max_requeues = max_requeues
         self._actors: list[_Actor] = []
         self._queue: collections.deque[_Pending] = collections.deque()
-        self._tasks: set[asyncio.Task] = set()
+        self._tasks: set[asyncio.Task[Any]] = set()
         self._kicked = False
         self._closing = False
         self._started_ray = False

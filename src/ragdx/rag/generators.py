@@ -13,7 +13,7 @@ import json
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -109,7 +109,8 @@ class ExtractiveReader(Generator):
         fresh = dict(zip(missing, new, strict=True))
         return np.vstack([fresh[s] if s in fresh else self._sentence_vectors[s] for s in cands])
 
-    async def generate(self, query, contexts, ctx=None):
+    async def generate(self, query: str, contexts: Sequence[RetrievedContext],
+                       ctx: QueryContext | None = None) -> str:
         cands: list[str] = []
         seen: set[str] = set()
         for c in contexts:
@@ -182,7 +183,7 @@ class LLMGenerator(Generator):
     ``examples`` (a dataset directory or QA file) before the question, as chat turns; an example
     whose question is the query itself is skipped. ``llm`` is an ``LLMConfig`` mapping."""
 
-    def __init__(self, llm: dict | None = None, shots: int = 0, examples: str | None = None,
+    def __init__(self, llm: dict[str, Any] | None = None, shots: int = 0, examples: str | None = None,
                  system_prompt: str = DEFAULT_SYSTEM_PROMPT, max_context_chars: int = 12000,
                  model_path: str | None = None, cache_dir: str | None = DEFAULT_CACHE_DIR):
         if shots < 0:
@@ -238,7 +239,8 @@ class LLMGenerator(Generator):
         msgs.append({"role": "user", "content": f"Context:\n{context}\n\nQuestion: {query}"})
         return msgs
 
-    async def generate(self, query, contexts, ctx=None):
+    async def generate(self, query: str, contexts: Sequence[RetrievedContext],
+                       ctx: QueryContext | None = None) -> str:
         completion = await self.client.complete(self.messages(query, contexts))
         if ctx is not None:
             ctx.add_usage(completion)

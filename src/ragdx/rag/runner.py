@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 
 from ragdx.errors import RagdxError
 from ragdx.rag.executor import Executor, LocalAsyncExecutor
@@ -53,6 +53,8 @@ from ragdx.rag.writer import ResultsWriter
 from ragdx.store import gc_paused
 
 if TYPE_CHECKING:
+    from rich.table import Table
+
     from ragdx.rag.context_store import ContextStore
 
 __all__ = [
@@ -257,7 +259,7 @@ _LINE_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), defa
 # ----------------------------------------------------------------------------- progress
 
 
-def _progress(total: int, done: int, name: str):
+def _progress(total: int, done: int, name: str):  # (Progress, TaskID); no task without a bar
     from rich.markup import escape
 
     from ragdx.progress import bars
@@ -269,7 +271,7 @@ def _progress(total: int, done: int, name: str):
 
 
 class _NoProgress:
-    def __enter__(self):
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -687,7 +689,7 @@ def run_grid(grid: str | Path | Mapping[str, Any], dataset: str | Path | Iterabl
     return summaries
 
 
-def summary_table(summaries: Sequence[RunSummary], title: str | None = None):
+def summary_table(summaries: Sequence[RunSummary], title: str | None = None) -> Table:
     """A Rich table: one row per run with counts, failures, latency and tokens."""
     from rich.table import Table
     from rich.text import Text
