@@ -114,6 +114,7 @@ def test_questions_name_players_teams_and_schools_and_never_ask_a_code(db, tmp_p
             assert r["answer_rows"] == [[value]], q
         if r["table"] == "People":
             assert f"{p['People.nameFirst']} {p['People.nameLast']}" in q, q
+        assert "person '" not in q, q  # "the height of 'Babe Ruth'", never "of the person 'Babe Ruth'"
         if r["table"] == "Salaries":
             # a player's salary in a year: named through the player, "the salary of 'Ty Cobb' in 1975"
             assert f"'{p['People.nameFirst']} {p['People.nameLast']}' in {p['Salaries.yearID']}" in q, q

@@ -265,6 +265,11 @@ class _Meaning:
     anchor_bare: str | None
 
 
+# a table of people called by the noun that says nothing more than the name does ("People": the
+# person 'Babe Ruth'): its rows are named by the name alone in every style
+_GENERIC_PEOPLE = frozenset({"person", "people", "individual", "human"})
+
+
 def _quoted(placeholder: str) -> str:
     return f"'[{placeholder}]'"
 
@@ -279,13 +284,15 @@ def _anchor_phrases(
     if _name_pair(columns):
         # a person named by first and last name: one quoted name, "employee 'Nancy Davolio'"
         name = f"'[{conditions[0].placeholder}] [{conditions[1].placeholder}]'"
+        if kind.lower() in _GENERIC_PEOPLE:
+            return name, name, name  # "the height of 'Babe Ruth'", never "of the person 'Babe Ruth'"
         return f"the {kind} {name}", f"{kind} {name}", name
     pattern = composite_name(table, columns) if len(conditions) >= 2 else None
     if pattern is not None:
-        # a row named by several of its columns: "UA flight 1545 on 1/1/2013", never "the flight
+        # a row named by several of its columns: "UA flight 1545 on 2013-1-1", never "the flight
         # with year '2013', month '1', day '1', carrier 'UA' and flight '1545'"
         core = fill_name(pattern, {c.column.column: f"[{c.placeholder}]" for c in conditions})
-        if core.startswith(f"{kind} ["):  # "flight 1545 on 1/1/2013", as "order 10248": no article
+        if core.startswith(f"{kind} ["):  # "flight 1545 on 2013-1-1", as "order 10248": no article
             return core, core, None
         return f"the {core}", core, None
     if len(conditions) == 1 and _is_reference(columns[0], table, kinds.get(conditions[0].placeholder, "")):
