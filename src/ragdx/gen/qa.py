@@ -692,6 +692,35 @@ def _set_based_or_none(engine: Engine, parsed: ParsedTemplate, schema: Schema, c
         return None
 
 
+def _settle_scan(scan: Any, combos: list, groups: list[QAGroup], counts: AnswerCounts,
+                 settle: Callable[[tuple, QAGroup | None], None], keep_none: bool) -> None:
+    """The set-based scan's slots into ``groups``, with the multiplicity policies (``settle``)."""
+    slots, more, build, made = scan.slots, scan.more, scan.build, scan.made_groups
+    single = 0
+    if made and not more and not keep_none:
+        # the common case (a million combinations on 1M rows): every slot is a one-row group
+        # the scan made (its entities and facts are made when first read) or no row at all
+        groups.extend([g for g in slots if g is not None])
+        single = len(groups)
+        counts.unanswerable_dropped += len(slots) - single
+        slots = []
+    # otherwise one combination at a time, a one-row group already made by the scan
+    for i, held in enumerate(slots):
+        if held is None:
+            settle(combos[i], None)
+        elif held is _MORE:
+            combo = combos[i]
+            settle(combo, build(combo, scan.keyed(more[i])))
+        elif made:
+            groups.append(held)
+            single += 1
+        else:
+            combo = combos[i]
+            settle(combo, build(combo, scan.keyed((held,))))
+    counts.single += single
+    counts.null_answers += scan.null_singles
+
+
 def _answer_template(engine: Engine, parsed: ParsedTemplate, schema: Schema,
                      options: AnswerOptions, columns: bool = False) -> TemplateAnswers:
     from ragdx.gen.values import draw_combinations, needs_normalising, normalise_rows, settle_nulls
@@ -738,30 +767,7 @@ def _answer_template(engine: Engine, parsed: ParsedTemplate, schema: Schema,
             counts.null_answers += row.count(None) == len(row)
 
     if scan is not None:
-        slots, more, build, made = scan.slots, scan.more, scan.build, scan.made_groups
-        single = 0
-        if made and not more and not keep_none:
-            # the common case (a million combinations on 1M rows): every slot is a one-row group
-            # the scan made (its entities and facts are made when first read) or no row at all
-            groups.extend([g for g in slots if g is not None])
-            single = len(groups)
-            counts.unanswerable_dropped += len(slots) - single
-            slots = []
-        # otherwise one combination at a time, a one-row group already made by the scan
-        for i, held in enumerate(slots):
-            if held is None:
-                settle(combos[i], None)
-            elif held is _MORE:
-                combo = combos[i]
-                settle(combo, build(combo, scan.keyed(more[i])))
-            elif made:
-                append(held)
-                single += 1
-            else:
-                combo = combos[i]
-                settle(combo, build(combo, scan.keyed((held,))))
-        counts.single += single
-        counts.null_answers += scan.null_singles
+        _settle_scan(scan, combos, groups, counts, settle, keep_none)
     else:
         found = run_per_combination(engine, parsed, combos, schema).get
         for combo in combos:
