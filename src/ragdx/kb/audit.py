@@ -94,7 +94,7 @@ def audit_corpus(engine, schema, corpus: Corpus, *, templates: Sequence | None =
     sampled: dict[str, int] = {}
     targets: list[tuple[str, str]] = []
     if wanted is not None:
-        targets = sorted({tuple(k.split(".", 1)) for k in wanted})
+        targets = sorted({(k.partition(".")[0], k.partition(".")[2]) for k in wanted})
     else:
         for table in schema.tables.values():
             for col in table.columns:

@@ -417,7 +417,7 @@ class PassageIndex:
         if not self.passages:
             raise RagdxError("the corpus has no text to link", source=corpus.source)
         self.postings = dict(self.postings)
-        self._phrase_cache: dict[str, dict[int, set[int]]] = {}
+        self._phrase_cache: dict[str, set[int]] = {}
 
     @staticmethod
     def _header(text: str) -> tuple[str, tuple[str, ...]]:
@@ -442,13 +442,13 @@ class PassageIndex:
             return hit
         toks = needle.split()
         out: set[int] = set()
-        lists = [self.postings.get(t) for t in toks]
-        if toks and all(lists):
-            lists.sort(key=len)
-            candidates = lists[0]
-            if len(candidates) > 256 and len(lists) > 1:
+        found = [self.postings.get(t) for t in toks]
+        if toks and all(found):
+            lists = sorted((x for x in found if x), key=len)
+            candidates: Iterable[int] = lists[0]
+            if len(lists[0]) > 256 and len(lists) > 1:
                 # two common words ("project manager"): intersect before reading passages
-                candidates = set(candidates).intersection(lists[1])
+                candidates = set(lists[0]).intersection(lists[1])
             passages = self.passages
             out = {pid for pid in candidates if needle in passages[pid].norm or needle in passages[pid].ctx}
         if len(self._phrase_cache) > 200_000:
@@ -780,8 +780,8 @@ class Linker:
             # a table with one column per entity names each by its bare key in the header row
             key = phrase(entity.partition("#")[0].partition(":")[2].replace("|", " "))
             if key and key not in phrases:
-                where.update(pid for pid in idx.find(key) if idx.passages[pid].heads is not None
-                             and key in idx.passages[pid].heads)
+                where.update(pid for pid in idx.find(key)
+                             if (heads := idx.passages[pid].heads) is not None and key in heads)
             for d in docs_about:
                 where.update(idx.doc_passages(d))
             for desc in (hop.descriptors[n] if n < len(hop.descriptors) else []):
@@ -1272,7 +1272,7 @@ class Linker:
                     continue
                 # cut at a word or inside one ("Chop-suey Chin~")
                 start = bisect.bisect_left(known, prefix)
-                hits = []
+                hits: list[str] = []
                 while start < len(known) and known[start].startswith(prefix) and len(hits) < 2:
                     if known[start] != prefix:
                         hits.append(known[start])
@@ -1935,7 +1935,7 @@ class FactResolver:
                         continue
                     values = [r.get(c) for r in rows]
                     if all(isinstance(v, str) and _CODE.fullmatch(v.strip()) for v in values) \
-                            and len({v.strip() for v in values}) == len(values):
+                            and len({str(v).strip() for v in values}) == len(values):
                         hit.append(c)
             self._codes[name] = hit
         return hit
@@ -1959,7 +1959,7 @@ class FactResolver:
                     continue
                 values = [r.get(c) for r in rows]
                 if all(isinstance(v, str) and v.strip() and len(v.split()) <= 3 and not re.search(r"\d", v)
-                       for v in values) and len({v.strip().casefold() for v in values}) == len(values):
+                       for v in values) and len({str(v).strip().casefold() for v in values}) == len(values):
                     hit.append(c)
         self._alt[name] = hit
         return hit
@@ -2493,10 +2493,10 @@ def _link_one(record, resolver: FactResolver, linker: Linker, stats: LinkStats) 
             weights.append(0.0)
             continue
         result = linker.link(hop)
-        if hop.identity and len(answer_hops) == 1 and (named := resolver.name_hop(hop)) is not None:
+        if hop.identity and len(answer_hops) == 1 and (by_name := resolver.name_hop(hop)) is not None:
             # the name asked of an entity the query names otherwise ("the name of service STR-3"):
             # a row or sentence giving both states it, besides the documents about the entity
-            other = linker.link(named)
+            other = linker.link(by_name)
             spans_ = result.spans + [{**sp, "fact": hop.fact} for sp in other.spans]
             result = HopResult(sorted(set(result.docs) | set(other.docs)), spans_[:SPANS_PER_FACT],
                                max(result.weight, other.weight))

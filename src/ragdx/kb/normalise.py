@@ -1322,7 +1322,8 @@ def value_variants(value: Any, *, column: str | None = None) -> list[Variant]:
             return []
         if value:
             return [((f" {state} ",), 0.8)]
-        return [((f" not {state} ",), 0.8)] + [((f" {' '.join(tokens(o))} ",), 0.6) for o in STATE_WORDS[state]]
+        out: list[Variant] = [((f" not {state} ",), 0.8)]
+        return out + [((f" {' '.join(tokens(o))} ",), 0.6) for o in STATE_WORDS[state]]
     if isinstance(value, datetime):
         return date_variants(value.date())
     if isinstance(value, date):

@@ -88,7 +88,8 @@ def _is_kv(line: str) -> bool:
     sentence with a colon in it."""
     m = KEY_VALUE.match(line)
     # a line of three or more tab-separated cells is a table row, not a key and its value
-    return bool(m) and len(m.group(1).split()) <= 5 and len(m.group(2).split()) <= 12 and line.count("\t") < 2
+    return m is not None and len(m.group(1).split()) <= 5 and len(m.group(2).split()) <= 12 \
+        and line.count("\t") < 2
 
 
 #: a bold line or a short line with no closing punctuation, alone in its paragraph
