@@ -1,0 +1,63 @@
+"""Dev labeller (NOT blind): the judgement of the helper who wrote the fixes, per pattern, after reading each database's distinct
+questions; first matching rule wins; unmatched -> fluent (every unmatched core phrase was read).
+usage: label.py DB sample.jsonl out.jsonl [--show]"""
+import json, re, sys, collections
+T, B = "telegraphic", "bad"
+RULES = {
+ "fb": [
+  (r"the '[^']*' country", T, "a country as 'the X country'"),
+  (r"state province", T, "raw column name"),
+  (r"department of the head of", B, "'head' reads as a person; answer is a department"),
+  (r"project names of the projects", T, "doubled noun"),
+  (r"with project name", T, "record-speak naming"),
+  (r"date needed", T, "raw column order"),
+  (r"\baged\b|How old is the sale|\bage of the sale", B, "'aged' (days to ship) read as age"),
+  (r"job country", T, "raw column name"),
+  (r"linked to", T, "'linked to' record-speak"),
+  (r"job title of the job of", T, "doubled noun"),
+
+ ],
+ "lahman": [
+  (r"voted by", B, "column name as noun"),
+  (r"does '[^']*'( as \w+)? in \d+ have", T, "awkward: does X in 1937 have"),
+  (r"\bneeded of\b|the needed\b", B, "'needed' as a noun"),
+  (r"\b(G|W|L|R|AB|H|2B|3B|BB|SO|SB|CS|HBP|SF|RA|ER|CG|SHO|SV|IPouts|HA|HRA|BBA|SOA|E|DP|FP|BPF|PPF|ghome|Ghome)\b", T, "score-sheet abbreviation"),
+  (r"of the person '", T, "'the person' record-speak"),
+  (r"with full name|with year ID", T, "record-speak naming"),
+  (r"franch", T, "clipped"),
+  (r"teams linked to|linked to", T, "record-speak"),
+  (r"\bdebut of\b", T, "'the debut of X' answered by a date"),
+  (r"final game of", T, "'final game' answered by a date"),
+  (r"birth day of|death day of", T, "'birth day' (day of month)"),
+ ],
+ "nyc": [
+  (r"time hour", T, "raw column name"),
+  (r"\b(hour|minute) of\b", T, "hour/minute of a flight: a part of its scheduled time, unsaid"),
+  (r"year of the plane", T, "'year' of a plane (manufacture) unsaid"),
+ ],
+}
+def label(db, q):
+    if db == "nyc":
+        m = re.search(r" on (\d{1,2})/(\d{1,2})/\d{4}", q)
+        if m and int(m.group(1)) <= 12 and m.group(1) != m.group(2):
+            return B, "d/m/y date a reader of US flights takes as m/d"
+    for rx, lab, note in RULES[db]:
+        if re.search(rx, q, 0 if note == "score-sheet abbreviation" else re.I):
+            return lab, note
+    if db == "nyc" and re.search(r" on (\d{1,2})/(\d{1,2})/\d{4}", q):
+        return T, "d/m/y date"
+    return "fluent", ""
+if __name__ == "__main__":
+    db, src, dst = sys.argv[1:4]
+    recs = [json.loads(l) for l in open(src)]
+    cores = collections.Counter()
+    for r in recs:
+        r["label"], r["note"] = label(db, r["query"])
+        if "--show" in sys.argv and r["label"] == "fluent":
+            cores[re.sub(r"'[^']*'", "X", re.sub(r"\d+", "N", r["query"]))[:150]] += 1
+    with open(dst, "w") as fh:
+        for r in recs:
+            fh.write(json.dumps(r, ensure_ascii=False) + "\n")
+    for c, n in sorted(cores.items()):
+        print(n, c)
+    print(collections.Counter((r["style"], r["label"]) for r in recs))
