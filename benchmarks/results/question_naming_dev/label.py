@@ -1,7 +1,12 @@
-"""Dev labeller (NOT blind): the judgement of the helper who wrote the fixes, per pattern, after reading each database's distinct
-questions; first matching rule wins; unmatched -> fluent (every unmatched core phrase was read).
+"""Dev labeller (NOT blind): the judgement of the helper who wrote the fixes, per pattern, after reading
+each database's distinct questions; first matching rule wins; unmatched -> fluent (every unmatched core
+phrase was read).
 usage: label.py DB sample.jsonl out.jsonl [--show]"""
-import json, re, sys, collections
+import collections
+import json
+import re
+import sys
+
 T, B = "telegraphic", "bad"
 RULES = {
  "fb": [
@@ -21,7 +26,8 @@ RULES = {
   (r"voted by", B, "column name as noun"),
   (r"does '[^']*'( as \w+)? in \d+ have", T, "awkward: does X in 1937 have"),
   (r"\bneeded of\b|the needed\b", B, "'needed' as a noun"),
-  (r"\b(G|W|L|R|AB|H|2B|3B|BB|SO|SB|CS|HBP|SF|RA|ER|CG|SHO|SV|IPouts|HA|HRA|BBA|SOA|E|DP|FP|BPF|PPF|ghome|Ghome)\b", T, "score-sheet abbreviation"),
+  (r"\b(G|W|L|R|AB|H|2B|3B|BB|SO|SB|CS|HBP|SF|RA|ER|CG|SHO|SV|IPouts|HA|HRA|BBA|SOA|E|DP|FP|BPF|PPF"
+   r"|ghome|Ghome)\b", T, "score-sheet abbreviation"),
   (r"of the person '", T, "'the person' record-speak"),
   (r"with full name|with year ID", T, "record-speak naming"),
   (r"franch", T, "clipped"),
@@ -49,7 +55,7 @@ def label(db, q):
     return "fluent", ""
 if __name__ == "__main__":
     db, src, dst = sys.argv[1:4]
-    recs = [json.loads(l) for l in open(src)]
+    recs = [json.loads(line) for line in open(src)]
     cores = collections.Counter()
     for r in recs:
         r["label"], r["note"] = label(db, r["query"])
