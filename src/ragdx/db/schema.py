@@ -304,7 +304,7 @@ def natural_key_candidates(table: TableInfo) -> list[list[str]]:
     row_id = pk[0] if len(pk) == 1 and table.column(pk[0]).kind == "integer" else None
     fk_cols = {fk.columns[0].lower() for fk in table.foreign_keys if len(fk.columns) == 1}
     own = [c.name for c in table.columns if c.kind in ("integer", "number") and c.name != row_id
-           and c.name.lower() not in fk_cols and _own_number(c.name, table.name)]
+           and c.name.lower() not in fk_cols and own_number(c.name, table.name)]
     by_low = {c.name.lower(): c for c in table.columns}
     dates: list[list[str]] = [[c.name] for c in table.columns if c.kind == "date"]
     if all(p in by_low and by_low[p].kind == "integer" for p in DATE_PARTS):
@@ -352,7 +352,7 @@ def _may_be_unique(table: TableInfo, columns: list[str]) -> bool:
     return bound >= NEAR_UNIQUE * (table.rows or 0)
 
 
-def _own_number(column: str, table: str) -> bool:
+def own_number(column: str, table: str) -> bool:
     """``flight`` of ``flights``, ``InvoiceNo``, ``order_number``: the number a row is known by."""
     words, table_words = _words(column), _words(table)
     if not words:

@@ -1807,6 +1807,8 @@ class FactResolver:
         """(foreign key, its table, number column) for a table whose rows are named by codes and
         numbered within a parent that has names of its own: the pair (parent, number) is unique, the
         number short (a room's "1.07" in building HLB)."""
+        from ragdx.db.schema import own_number
+
         table = meta.info.name
         hit = self._numbered.get(table)
         if hit is not None:
@@ -1829,7 +1831,7 @@ class FactResolver:
                         continue
                     values = [str(r.get(c) or "").strip() for r in rows]
                     pairs = {(str(r.get(fk.columns[0])), v) for r, v in zip(rows, values, strict=True)}
-                    if _NUMBER_COLUMN.search(c) and all(v and len(v) <= 6 and any(ch.isdigit() for ch in v)
+                    if own_number(c, table) and all(v and len(v) <= 6 and any(ch.isdigit() for ch in v)
                                                          for v in values) and len(pairs) == len(rows):
                         hit.append((fk.columns[0], fk.ref_table, c))
                         break
@@ -2356,11 +2358,6 @@ _ACRONYM = re.compile(r"[A-Z]{2,4}")
 
 #: a code people write for a row: capitals and digits, a letter among them ("ADR", "R1", "K-01")
 _CODE = re.compile(r"(?=[A-Z0-9-]*[A-Z])[A-Z0-9][A-Z0-9-]{1,9}")
-
-
-#: a column holding a row's number within its parent ("room_number", "unit_no", "PlotNr")
-_NUMBER_COLUMN = re.compile(r"(?:^|_)(?:[Nn]umber|NUMBER|[Nn]um|NUM|[Nn]o|NO|[Nn]r|NR)$"
-                            r"|(?<=[a-z])(?:Number|Num|No|Nr)$")
 
 
 def _looks_like_code(value: Any) -> bool:
