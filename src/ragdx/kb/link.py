@@ -932,11 +932,17 @@ class Linker:
             named = set()
         if value_in_ctx:
             # in a tree, the line above is the parent: a peer relation (reports to) is read there
-            if named and (not hop.peers or passage.kind == "branch") and passage.kind != "heading" \
+            if named and (not hop.peers or passage.kind == "branch") \
+                    and (passage.kind != "heading" or self._heading_is_value(ctx, hop)) \
                     and not (hop.other_relation and passage.kind != "branch") \
                     and not self._heading_of_another(passage, hop.value_phrases(), names) \
                     and not (passage.kind == "branch" and not hop.peers
                              and self._parent_of_another(passage, hop.value_phrases(), names)):
+                return TOPIC_WEIGHT
+            if not named and len(hop.subjects) >= 2 and not hop.peers and passage.doc in docs_about:
+                # an association row's other side is the document's subject (a programme's handbook
+                # lists its modules under "Year 1"): the module named under the value's heading
+                # says the rest
                 return TOPIC_WEIGHT
             return 0.0
         if named & value_sents and not (hop.peers and passage.doc in docs_about):
@@ -967,6 +973,23 @@ class Linker:
             # The Oyster Wars, advance £2,000")
             return TOPIC_WEIGHT
         return 0.0
+
+    @staticmethod
+    def _heading_is_value(ctx: str, hop: Hop) -> bool:
+        """Is the nearest heading over a heading that names the subject all value, but for its
+        column's words ("Year 1" over a module's heading: the module is taught in year 1; an
+        imprint's name over its books' titles)? A title that only mentions the value ("Attendance
+        (to 15 March 2025)") gives it to no concert named under it."""
+        segment = f" {ctx.split(SEP)[-1].strip()} "
+        for all_of in hop.value_phrases():
+            if not all(p in segment for p in all_of):
+                continue
+            rest = segment
+            for p in all_of:
+                rest = rest.replace(p, " ")
+            extra = [w for w in rest.split() if w not in _column_words(hop.column) and w not in COLUMN_FILLER_WORDS]
+            return len(extra) <= 2
+        return False
 
     @staticmethod
     def _described(passage: Passage, value_sents: set[int], descriptors: Sequence[tuple[str, ...]]) -> bool:
@@ -1665,6 +1688,7 @@ class FactResolver:
         self._column_surnames: dict[tuple[str, str], dict[str, str]] = {}
         self._numbered: dict[str, list[tuple[str, str, str]]] = {}
         self._firsts: dict[str, dict[str, int]] = {}
+        self._unique_own: dict[str, dict[str, list[str]]] = {}
 
     def meta(self, table: str) -> _TableMeta:
         """What linking needs to know of a table, worked out once (the schema helpers profile data)."""
@@ -1748,6 +1772,7 @@ class FactResolver:
         out += self._parent_numbered(meta, row)
         out += [str(row[c]).strip() for c in self._alt_names(meta) + self._code_columns(meta)
                 if row.get(c) is not None]
+        out += self._unique_own_names(meta).get(key, [])
         if len(meta.key) == 1 and not meta.association and row.get(meta.key[0]) is not None and pattern is None:
             # "project 1110", "order no. 10248", "visit #209": a key written after its table's noun
             # names the row whatever the key is (a surrogate number too), except where the row is
@@ -1942,6 +1967,48 @@ class FactResolver:
             self._codes[name] = hit
         return hit
 
+    def _own_name_columns(self, meta: _TableMeta) -> list[str]:
+        """The table's own name columns ("name", "title", "ProgrammeName") that are not its look-up
+        key because some rows share a value: two programmes both called "Environmental Science"
+        (full-time and part-time) leave the table keyed by its code, yet "Physical Geography"
+        names one programme only, and a person writes it so."""
+        from ragdx.gen.sql_templates import is_surrogate, name_rank
+
+        info = meta.info
+        if meta.association or not self._coded(meta):
+            # a person's "title" is a job, not a name; a table named by its names needs no other
+            return []
+        return [c.name for c in info.columns
+                if c.kind == "text" and c.name not in meta.names and c.name not in meta.key
+                and info.foreign_key_of(c.name) is None and not is_surrogate(info, c.name)
+                and name_rank(info, c.name) in (0, 1) and c.name not in self._alt_names(meta)]
+
+    def _unique_own_names(self, meta: _TableMeta) -> dict[str, list[str]]:
+        """Key → the values of the table's own name columns (``_own_name_columns``) that no other
+        row shares: an unambiguous mention names its row; a shared one names none of them."""
+        name = meta.info.name
+        hit = self._unique_own.get(name)
+        if hit is None:
+            hit = {}
+            for c in self._own_name_columns(meta):
+                rows = self.rows(name)
+                counts: dict[str, int] = defaultdict(int)
+                for r in rows.values():
+                    if isinstance(r.get(c), str) and r[c].strip():
+                        counts[phrase(r[c])] += 1
+                for key, r in rows.items():
+                    v = r.get(c)
+                    if isinstance(v, str) and v.strip() and counts[phrase(v)] == 1 and phrase(v).strip():
+                        hit.setdefault(key, []).append(v.strip())
+            self._unique_own[name] = hit
+        return hit
+
+    def _coded(self, meta: _TableMeta) -> bool:
+        """Is the table's look-up name a code (or has it none): "K-01", "BSGEO"?"""
+        rows = list(self.rows(meta.info.name).values())
+        return bool(rows) and (not meta.names or all(
+            sum(_looks_like_code(r.get(c)) for r in rows[:50]) > min(len(rows), 50) // 2 for c in meta.names))
+
     def _alt_names(self, meta: _TableMeta) -> list[str]:
         """Other columns that name a row when its own name is a code: office "K-01" is "the Leeds
         office" to everyone who works there. A column qualifies when it is text, unique, short
@@ -1950,11 +2017,9 @@ class FactResolver:
         hit = self._alt.get(name)
         if hit is not None:
             return hit
-        rows = list(self.rows(name).values())
-        coded = bool(rows) and (not meta.names or all(
-            sum(_looks_like_code(r.get(c)) for r in rows[:50]) > min(len(rows), 50) // 2 for c in meta.names))
         hit = []
-        if coded and not meta.association:
+        if self._coded(meta) and not meta.association:
+            rows = list(self.rows(name).values())
             for col in meta.info.columns:
                 c = col.name
                 if c in meta.names or c in meta.key or meta.info.foreign_key_of(c) is not None or c in meta.surrogate:
@@ -2098,7 +2163,8 @@ class FactResolver:
             return None
         value = row[column]
         own = (f"{info.name}:{key}", self.names(info.name, key))
-        if (column in self._alt_names(meta) or column in self._code_columns(meta)) and value is not None:
+        if (column in self._alt_names(meta) or column in self._code_columns(meta)
+                or column in self._own_name_columns(meta)) and value is not None:
             # the fact is the name itself ("the city of office K-01"): the row must be named otherwise
             mine = {v[0] for v in text_variants(str(value))}
             # its own entity key: what the entity is "about" is cached per key, and must not be
@@ -2125,7 +2191,8 @@ class FactResolver:
         else:
             subjects = [own]
         hop = self._hop_values(fact, info, meta, row, column, value, fk, subjects)
-        hop.self_name = column in self._alt_names(meta) or column in self._code_columns(meta)
+        hop.self_name = column in self._alt_names(meta) or column in self._code_columns(meta) \
+            or column in self._own_name_columns(meta)
         values = {v[0][0] for v in hop.value if len(v[0]) == 1}
         if values:
             # a name that is the value itself ("Tidewell" for Tidewell Hub, whose town is Tidewell)
@@ -2140,7 +2207,8 @@ class FactResolver:
             # line under its column, as a kind named like its table is
             hop.noun_value = True
         if isinstance(value, str) and fk is None and not hop.long_text:
-            names = set(meta.names) | set(self._alt_names(meta)) | set(self._code_columns(meta))
+            names = set(meta.names) | set(self._alt_names(meta)) | set(self._code_columns(meta)) \
+                | set(self._own_name_columns(meta))
             hop.wider = self._wider_values({c: v for c, v in row.items() if c not in names}, column, {phrase(value)})
         return hop
 

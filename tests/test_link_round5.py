@@ -1,0 +1,70 @@
+"""Issue 21, evidence linking, fifth round: readings found on Ashby Fold College (a development
+corpus since its blind score) that carry to corpora of other kinds (Wexcombe Press gained most).
+Each rule has a minimal repro that fails on the code before it, and a near miss that must stay
+unlinked."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.linking import gold
+from tests.support.linking import world as make_world
+
+
+@pytest.fixture()
+def college(tmp_path):
+    return make_world(tmp_path / "c.sqlite", """
+            CREATE TABLE programmes (code TEXT PRIMARY KEY, name TEXT NOT NULL, mode TEXT, intake INTEGER);
+            CREATE TABLE modules (module_code TEXT PRIMARY KEY, title TEXT NOT NULL UNIQUE, credits INTEGER);
+            CREATE TABLE programme_modules (programme_code TEXT REFERENCES programmes(code),
+                                            module_code TEXT REFERENCES modules(module_code),
+                                            year_of_study INTEGER, PRIMARY KEY (programme_code, module_code));
+            INSERT INTO programmes VALUES ('BSENV', 'Environmental Science', 'full-time', 90),
+                                          ('BSENP', 'Environmental Science', 'part-time', 12),
+                                          ('BSGEO', 'Physical Geography', 'full-time', 60);
+            INSERT INTO modules VALUES ('ENV1020', 'Data Analysis for Scientists', 20),
+                                       ('GEO2010', 'Glacial Geomorphology', 20);
+            INSERT INTO programme_modules VALUES ('BSGEO', 'ENV1020', 1), ('BSGEO', 'GEO2010', 2),
+                                                 ('BSENV', 'ENV1020', 1), ('BSENP', 'ENV1020', 2);
+        """)
+
+
+def _gold(world, docs: dict[str, str], *facts: str) -> list[list[str]]:
+    return gold(world, docs, *([f] for f in facts))
+
+
+def test_a_name_no_other_row_shares_names_its_row_though_the_column_is_not_unique(college):
+    """Two programmes are both "Environmental Science" (full-time, part-time), so the table is keyed by
+    its code; "Physical Geography" still names one programme, as its page says. The shared name names
+    neither."""
+    geo = "# Physical Geography\n\nThe programme takes 60 students a year.\n"
+    env = "# Environmental Science\n\nThe programme takes 90 students a year.\n"
+    assert _gold(college, {"geo": geo}, "programmes.intake@BSGEO") == [["geo"]]
+    assert _gold(college, {"env": env}, "programmes.intake@BSENV") == [[]]
+
+
+def test_a_heading_that_is_a_value_gives_it_to_the_headings_under_it(college):
+    """A programme's handbook lists its modules under "## Year 1", "## Year 2": each module heading
+    under "Year 1" says the module is taken in year 1 of the programme the handbook is about."""
+    handbook = ("# BSc (Hons) Physical Geography — Programme Handbook 2025/26\n\nProgramme code: BSGEO\n\n## Year 1\n\n"
+                "### Data Analysis for Scientists (ENV1020)\n\n20 credits, taught in the autumn.\n\n"
+                "## Year 2\n\n### Glacial Geomorphology (GEO2010)\n\n20 credits.\n")
+    first, second = _gold(college, {"handbook": handbook}, "programme_modules.year_of_study@BSGEO|ENV1020",
+                          "programme_modules.year_of_study@BSGEO|GEO2010")
+    assert first == second == ["handbook"]
+    # another programme's row is not stated by this handbook
+    assert _gold(college, {"handbook": handbook}, "programme_modules.year_of_study@BSENP|ENV1020") == [[]]
+
+
+def test_a_title_that_only_mentions_a_value_gives_it_to_no_heading_under_it(tmp_path):
+    """"Attendance (to 15 March 2025)" over "## Price and Dvorak" is the report's date, not the
+    concert's, although concert 2 was on 15 March; a heading that is the date alone does give it."""
+    world = make_world(tmp_path / "o.sqlite", """
+        CREATE TABLE concerts (concert_id INTEGER PRIMARY KEY, title TEXT NOT NULL UNIQUE, concert_date DATE);
+        INSERT INTO concerts VALUES (1, 'Sea Interludes', '2025-02-22'), (2, 'Price and Dvorak', '2025-03-15');
+    """)
+    report = ("# Attendance, season 2024/25 (to 15 March 2025)\n\nFigures from the box office.\n\n"
+              "## Price and Dvorak\n\n- Sold: 244\n")
+    assert _gold(world, {"report": report}, "concerts.concert_date@2") == [[]]
+    listing = "# Concerts\n\n## 15 March 2025\n\n### Price and Dvorak\n\nSold: 244\n"
+    assert _gold(world, {"listing": listing}, "concerts.concert_date@2") == [["listing"]]
