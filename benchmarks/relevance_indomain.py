@@ -20,6 +20,11 @@ Off-domain: the questions of another company's database made the same way. The t
 seeds, the length-only scores, length-matched samples, the query-side baselines); in-knowledge
 questions are split into calibration and held-out halves by semantic group, so no paraphrase
 sits on both sides. Issue 25's targets: AUROC >= 0.90 for entity absent, >= 0.80 for fact absent.
+
+Every question here comes with its record, so the links rows are measured too
+(:mod:`ragdx.relevance.links`): each record is linked by ragdx's evidence linker, as a library,
+against the corpus under test (an off-domain record with its own database), and its link score
+calibrated on the calibration half's records.
 """
 
 from __future__ import annotations
@@ -88,15 +93,30 @@ def main() -> None:
     classes = classify(world)
     files = args.work / "sets"
     files.mkdir(exist_ok=True)
+    from ragdx.relevance.links import LinkStatistic
+
+    # the records linked against the corpus under test, by the linker as a library; the in-domain
+    # ones against their own database, the off-domain ones against theirs
+    linker = LinkStatistic(sorted(world.docs.items()))
+    link = {name: linker.scores([r.raw for r in recs], f"sqlite:///{world.db}") for name, recs in classes.items()}
+    link["off_domain"] = linker.scores([r.raw for r in off_world.recs], f"sqlite:///{off_world.db}")
+
+    def score(x: float) -> float | None:
+        return None if x != x else float(x)
+
     corpus = write_jsonl(files / "corpus.jsonl", [{"id": k, "content": v} for k, v in sorted(world.docs.items())])
     ik = write_jsonl(files / "in_knowledge.jsonl",
-                     [{"question": r.query, "group": r.group_id} for r in classes["in_knowledge"]])
-    ook = {name: write_jsonl(files / f"{name}.jsonl", [{"question": r.query} for r in classes[name]])
+                     [{"question": r.query, "group": r.group_id, "link": score(x)}
+                      for r, x in zip(classes["in_knowledge"], link["in_knowledge"], strict=True)])
+    ook = {name: write_jsonl(files / f"{name}.jsonl", [{"question": r.query, "link": score(x)}
+                                                       for r, x in zip(classes[name], link[name], strict=True)])
            for name in ("entity_absent", "fact_absent")}
-    ook["off_domain"] = write_jsonl(files / "off_domain.jsonl", [{"question": r.query} for r in off_world.recs])
+    ook["off_domain"] = write_jsonl(files / "off_domain.jsonl",
+                                    [{"question": r.query, "link": score(x)}
+                                     for r, x in zip(off_world.recs, link["off_domain"], strict=True)])
     # ../shared/data/northwind/corpus is Northwind's; benchmarks/corpora/kestrel is Kestrel's
     corpus_name = args.corpus.parent.name if args.corpus.name == "corpus" else args.corpus.name
-    setting = load_custom_setting(corpus, ik, ook, group_field="group", limit=args.n * 2,
+    setting = load_custom_setting(corpus, ik, ook, group_field="group", limit=args.n * 2, link_field="link",
                                   name=f"in-domain: {corpus_name} corpus, truth by its writer")
     result = run_bench(setting, None, n_per_class=args.n, seeds=args.seeds, monitor_logs=20, drift_trials=50)
     counts = Counter({name: len(v) for name, v in classes.items()})

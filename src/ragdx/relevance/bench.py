@@ -65,13 +65,40 @@ class Setting:
     notes: list[str] = field(default_factory=list)
     #: the group of each calibration query (paraphrases share one), when known
     calibration_groups: list[str] | None = None
+    #: the evidence linker's score of each query's record (:mod:`ragdx.relevance.links`; NaN: no
+    #: score), per set ("calibration", "in_knowledge", each out-of-knowledge name); None: no records
+    link_scores: dict[str, np.ndarray] | None = None
 
 
-def subsample(items: list[str], limit: int | None, seed: int = 0) -> list[str]:
+#: rows of the queries that come with their record (only when the setting has link scores)
+LINK_METHODS: tuple[str, ...] = ("links", "energy+names+links", "energy+names+links (weighted)")
+LINK_DISPLAY = {"links": "Links (evidence linker on the record)",
+                "energy+names+links": "Energy + names + links (Bonferroni)",
+                "energy+names+links (weighted)": "Energy + names + links (weighted: links 0.8, 0.1 each)"}
+
+
+def subsample(items: list, limit: int | None, seed: int = 0) -> list:
     """The first ``limit`` of a seeded permutation (the same draw on every run)."""
     if limit is None or len(items) <= limit:
         return items
     return [items[i] for i in np.random.default_rng(seed).permutation(len(items))[:limit]]
+
+
+def _read_rows(path: str | os.PathLike, query_field: str, extra: str | None) -> list[tuple[str, Any]]:
+    """(question, the row's ``extra`` field or None) per line of a questions JSONL."""
+    from ragdx.store import iter_jsonl
+
+    out = []
+    for number, obj in iter_jsonl(path):
+        q = obj.get(query_field)
+        if not isinstance(q, str) or not q.strip():
+            raise RagdxError(f"missing or empty {query_field!r}", source=str(path), field=f"line {number}")
+        out.append((q, obj.get(extra) if extra else None))
+    return out
+
+
+def _scores(values: list) -> np.ndarray:
+    return np.array([float("nan") if v is None else float(v) for v in values], dtype=np.float64)
 
 
 def _limit_note(sets: dict[str, list[str]], full: dict[str, int], limit: int | None) -> list[str]:
@@ -99,11 +126,13 @@ def load_custom_setting(corpus: str | os.PathLike, in_knowledge: str | os.PathLi
                         out_of_knowledge: dict[str, Path], *, calibration: str | os.PathLike | None = None,
                         corpus_field: str = "content", query_field: str = "question",
                         group_field: str | None = None, limit: int | None = None, seed: int = 0,
-                        name: str | None = None) -> Setting:
+                        name: str | None = None, link_field: str | None = None) -> Setting:
     """A benchmark setting from the user's files. Without ``calibration``, the in-knowledge queries
     are split in half (seeded): calibration and held-out. With ``group_field``, whole groups go to
     one side (queries that paraphrase one another must not sit on both sides, or the held-out
-    queries look more in-knowledge than new ones would)."""
+    queries look more in-knowledge than new ones would). With ``link_field``, each row's field of
+    that name is its record's link score (:func:`ragdx.relevance.links.link_score`; null: none),
+    and the links rows are measured too."""
     from ragdx.store import iter_jsonl
 
     texts = read_corpus(corpus, field_name=corpus_field)
@@ -114,32 +143,42 @@ def load_custom_setting(corpus: str | os.PathLike, in_knowledge: str | os.PathLi
             raise RagdxError(f"missing or empty {query_field!r}", source=str(in_knowledge), field=f"line {number}")
         if group_field is not None and group_field not in obj:
             raise RagdxError(f"missing {group_field!r}", source=str(in_knowledge), field=f"line {number}")
-        rows.append((q, str(obj.get(group_field)) if group_field else str(number)))
+        rows.append((q, str(obj.get(group_field)) if group_field else str(number),
+                     obj.get(link_field) if link_field else None))
     if not rows:
         raise RagdxError("no questions in the file", source=str(in_knowledge))
     notes = []
     cal_group_ids = None
     if calibration is not None:
-        cal, ik = read_questions(calibration, field_name=query_field), [q for q, _ in rows]
+        cal_rows = _read_rows(calibration, query_field, link_field)
+        cal, cal_links = [q for q, _ in cal_rows], [v for _, v in cal_rows]
+        ik, ik_links = [q for q, _, _ in rows], [v for _, _, v in rows]
     else:
-        groups = sorted({g for _, g in rows})
+        groups = sorted({g for _, g, _ in rows})
         order = np.random.default_rng(seed).permutation(len(groups))
         cal_groups = {groups[i] for i in order[: len(groups) // 2]}
-        cal = [q for q, g in rows if g in cal_groups]
-        ik = [q for q, g in rows if g not in cal_groups]
-        cal_group_ids = [g for _, g in rows if g in cal_groups] if group_field else None
+        cal = [q for q, g, _ in rows if g in cal_groups]
+        ik = [q for q, g, _ in rows if g not in cal_groups]
+        cal_links = [v for _, g, v in rows if g in cal_groups]
+        ik_links = [v for _, g, v in rows if g not in cal_groups]
+        cal_group_ids = [g for _, g, _ in rows if g in cal_groups] if group_field else None
         how = f"by {group_field!r} ({len(groups)} groups)" if group_field else "by query"
         notes.append(f"In-knowledge queries split in half {how}, seeded: {len(cal)} calibration, {len(ik)} held out.")
         if group_field:
             notes.append("The held-out FRR and all AUROCs use this group split. The random re-splits (FRR "
                          "re-splits, drift-monitor logs) draw single queries, so paraphrases of one group can sit "
                          "on both sides: those rows are optimistic here.")
-    full = {n: read_questions(f, field_name=query_field) for n, f in out_of_knowledge.items()}
-    ook = {n: subsample(v, limit, seed) for n, v in full.items()}
+    full = {n: _read_rows(f, query_field, link_field) for n, f in out_of_knowledge.items()}
+    picked = {n: subsample(v, limit, seed) for n, v in full.items()}
+    ook = {n: [q for q, _ in v] for n, v in picked.items()}
     notes += _limit_note(ook, {n: len(v) for n, v in full.items()}, limit)
+    links = None
+    if link_field:
+        links = {"calibration": _scores(cal_links), "in_knowledge": _scores(ik_links),
+                 **{n: _scores([v for _, v in rows_]) for n, rows_ in picked.items()}}
     return Setting(name=name or f"corpus {Path(corpus).name}", corpus=texts, calibration=cal, in_knowledge=ik,
                    out_of_knowledge=ook, display={n: n for n in ook}, notes=notes,
-                   calibration_groups=cal_group_ids)
+                   calibration_groups=cal_group_ids, link_scores=links)
 
 
 def _summary(values: Sequence[float]) -> dict[str, float]:
@@ -238,6 +277,22 @@ def run_bench(data: str | os.PathLike | Setting, out_dir: str | os.PathLike | No
                     ("energy+names+facts", -scores.of(None)["energy+names+facts"])):
         rate = float((p <= alpha).mean())
         frr["baselines"][name] = {"frr": rate, "se": float(np.sqrt(max(rate * (1 - rate), 1e-12) / p.size))}
+    if scores.links is not None:
+        # the links rows' p-values (valid by construction, like the combinations above), and the
+        # share of each out-of-knowledge set they reject at alpha (power at the level a user sets)
+        def p_of(name: str, s: str | None) -> np.ndarray:
+            if name != "links":
+                return -scores.of(s)[name]
+            lo, hi = (0, len(emb.in_knowledge)) if s is None else scores.offsets[s]
+            return scores.p_links[lo:hi]
+
+        for name in LINK_METHODS:
+            p = p_of(name, None)
+            rate = float((p <= alpha).mean())
+            frr["baselines"][name] = {"frr": rate, "se": float(np.sqrt(max(rate * (1 - rate), 1e-12) / p.size)),
+                                      "rejected": {s: float((p_of(name, s) <= alpha).mean())
+                                                   for s in setting.out_of_knowledge}}
+        frr["links"] = scores.links
     say("drift monitor over logs")
     monitor = _monitor_eval(tester, emb.calibration, emb.in_knowledge, topk_ook, alpha, monitor_logs)
     say("KS drift")
@@ -317,12 +372,40 @@ class _MethodScores:
         self.p_facts = empirical_p_values(self.base_all["facts"], np.sort(facts.scores(setting.calibration)))
         self.base_all["energy+names+facts"] = -np.minimum(1.0, 3.0 * np.minimum.reduce([p_stat, p_names,
                                                                                          self.p_facts]))
+        self.links: dict[str, Any] | None = None
+        if setting.link_scores is not None:
+            self._add_links(setting, p_stat, p_names)
         self.offsets, pos = {}, len(emb.in_knowledge)
         for name, e in emb.out_of_knowledge.items():
             self.offsets[name] = (pos, pos + len(e))
             pos += len(e)
         self.n_in_knowledge = len(emb.in_knowledge)
         self.stats_ik, self.stats_ook = stats_ik, stats_ook
+
+    def _add_links(self, setting: Setting, p_stat: np.ndarray, p_names: np.ndarray) -> None:
+        """The evidence linker's score of each query's record (ragdx.relevance.links), calibrated on
+        the calibration queries' records, alone and combined with the others (a query without a
+        score: p = 1 for links, so the combination is the others')."""
+        from ragdx.relevance.links import LinkStatistic
+
+        ls = setting.link_scores or {}
+        stat = LinkStatistic(["-"]).fit_scores(ls["calibration"])
+        scored = np.concatenate([ls["in_knowledge"], *(ls[n] for n in setting.out_of_knowledge)])
+        p_links = stat.p_values(scored)
+        has = np.isfinite(scored)
+        # a query without a link score: the links row ranks it lowest, the combinations use the others
+        self.base_all["links"] = np.where(has, scored, -1.0)
+        self.p_links = p_links
+        p3 = np.minimum(1.0, 3.0 * np.minimum.reduce([p_stat, p_names, p_links]))
+        self.base_all["energy+names+links"] = -np.where(has, p3, -self.base_all["energy+names"])
+        pw = np.minimum(1.0, np.minimum.reduce([p_stat / 0.1, p_names / 0.1, p_links / 0.8]))
+        self.base_all["energy+names+links (weighted)"] = -np.where(has, pw, -self.base_all["energy+names"])
+        self.links = {"calibration_scored": int(stat.calibration_scores_.size),
+                      "calibration_unscored": stat.n_unscored_,
+                      "linker_recall": stat.recall(), "floor": stat.floor(),
+                      "floor_no_entity": float(stat.p_values(np.array([3.0]))[0]),
+                      "scored_share": {n: float(np.isfinite(ls[n]).mean()) for n in ("in_knowledge",
+                                                                                      *setting.out_of_knowledge)}}
 
     def of(self, name: str | None) -> dict[str, np.ndarray]:
         """Method -> scores of the out-of-knowledge set ``name`` (None: the in-knowledge queries)."""
@@ -344,6 +427,8 @@ def _detection(setting: Setting, scores: _MethodScores, n_ik: int, n_per_class: 
     scores_ik = scores.of(None)
     len_ik = np.array([len(t) for t in setting.in_knowledge], dtype=np.float64)
     methods = list(STATISTICS) + list(EMBEDDING_BASELINES) + list(LENGTH_BASELINES) + list(CORPUS_BASELINES)
+    if scores.links is not None:
+        methods += list(LINK_METHODS)
     detection: dict[str, dict] = {"all": {}, "length-matched": {}}
     samples: dict[str, dict] = {"all": {}, "length-matched": {}}
     for name, texts in setting.out_of_knowledge.items():
@@ -720,8 +805,33 @@ def _frr_lines(result: BenchResult) -> list[str]:
                   f"{next(iter(frr['baselines'].values()))['splits']} halvings):", "",
                   "| Baseline | held-out in-knowledge FRR ± SE |", "|---|---|"]
         for b, cell in frr["baselines"].items():
-            lines.append(f"| {BASELINE_NAMES.get(b, b)} | {cell['frr']:.4f} ± {cell['se']:.4f} |")
+            label = BASELINE_NAMES.get(b) or LINK_DISPLAY.get(b, b)
+            lines.append(f"| {label} | {cell['frr']:.4f} ± {cell['se']:.4f} |")
         lines.append("")
+    if frr.get("links"):
+        lines += _links_lines(result)
+    return lines
+
+
+def _links_lines(result: BenchResult) -> list[str]:
+    """What the links rows reject at alpha, and the conformal floor the linker's misses set."""
+    frr, info = result.frr, result.info
+    lk = frr["links"]
+    sets = [n for n in info["display"] if n in lk["scored_share"]]
+    lines = [f"### Questions with their record: the evidence linker (α = {frr['alpha']})", "",
+             f"Calibration questions with a link score: {lk['calibration_scored']} (without: "
+             f"{lk['calibration_unscored']}); the linker finds every fact of {lk['linker_recall']:.1%} of them. "
+             f"Conformal floor: an unlinked question whose entities are documented gets p ≥ {lk['floor']:.3f}, "
+             f"one with no document about its entities p ≥ {lk['floor_no_entity']:.3f} (links alone; "
+             "Bonferroni over m p-values multiplies by m).", "",
+             "| Method | FRR held-out | " + " | ".join(f"rejected: {info['display'][n]}" for n in sets) + " |",
+             "|---|---|" + "---|" * len(sets)]
+    for m in LINK_METHODS:
+        cell = frr["baselines"][m]
+        lines.append(f"| {LINK_DISPLAY[m]} | {cell['frr']:.3f} ± {cell['se']:.3f} | "
+                     + " | ".join(f"{cell['rejected'][n]:.3f}" for n in sets) + " |")
+    lines += ["", "Share with a link score: " + ", ".join(f"{info['display'].get(n, n)} {v:.0%}"
+                                                         for n, v in lk["scored_share"].items()) + ".", ""]
     return lines
 
 
@@ -772,7 +882,8 @@ def _summary_table(result: BenchResult, variant: str, title: str) -> list[str]:
         if m in STATISTICS:
             label, f = f"GoF {STAT_NAMES[m]}", frr["heldout"][m]["frr"]
         else:
-            label, f = BASELINE_NAMES.get(m, m), (frr.get("baselines") or {}).get(m, {}).get("frr")
+            label = BASELINE_NAMES.get(m) or LINK_DISPLAY.get(m, m)
+            f = (frr.get("baselines") or {}).get(m, {}).get("frr")
         cells = [f"{sets[n][m]['auroc']['mean']:.3f}" for n in names]
         lines.append(f"| {label} | " + " | ".join(cells) + f" | {'–' if f is None else f'{f:.3f}'} |")
     lines += ["", "TPR at 5 % FPR and AUPRC per method are in the tables below.", ""]

@@ -106,6 +106,9 @@ def relevance_calibrate(
     search: Annotated[str, typer.Option("--search", help="auto, exact or ivf.")] = "auto",
     names: Annotated[bool, typer.Option("--names/--no-names", help="Also test whether the corpus writes the names a query uses (and writes together the ones it ties together); p-values combined by Bonferroni. Finds questions about entities the corpus never mentions.")] = True,
     facts: Annotated[bool, typer.Option("--facts/--no-facts", help="Also test whether the corpus states, beside those names, what answerable questions of the same kind find there (needs --names; off by default: AUROC 0.62-0.66 on questions whose fact is left out, see benchmarks/results/relevance_indomain.md).")] = False,
+    links: Annotated[bool, typer.Option("--links/--no-links", help="Also test, for questions that come with their ragdx record (--dataset, or --queries rows that are records), whether the evidence linker finds each fact the answer needs stated in the corpus; `relevance test` uses it for the queries given with a record. Needs the records' database (--db, default the dataset's).")] = False,
+    links_weight: Annotated[float, typer.Option("--links-weight", help="With --links: the links p-value's weight in the weighted Bonferroni combination (the other statistics share the rest).")] = 0.8,
+    db: Annotated[str | None, typer.Option("--db", help="With --links: the records' database URL (default: the dataset manifest's).")] = None,
     overwrite: OverwriteOpt = False,
     seed: Annotated[int, typer.Option("--seed")] = 0,
     executor: Annotated[str | None, typer.Option("--executor", help="local, or ray: embed what the cache lacks with Ray Data actors, one GPU each when the cluster has GPUs (default: ragdx.yaml's embedder.executor).")] = None,
@@ -127,7 +130,9 @@ def relevance_calibrate(
                                 examples=examples, llm_config=cfg.llm.model_dump() if cfg.llm else None,
                                 corpus_field=corpus_field, query_field=query_field, k=k, temperature=temperature,
                                 statistic=statistic, alpha=alpha, retriever=retriever, search=search,
-                                names=names, facts=facts, overwrite=overwrite, seed=seed, embedder=embedder, progress=bar)
+                                names=names, facts=facts, links=links, links_weight=links_weight, db=db,
+                                overwrite=overwrite, seed=seed,
+                                embedder=embedder, progress=bar)
     finally:
         close = getattr(embedder, "close", None)
         if close is not None:
@@ -146,7 +151,9 @@ def relevance_calibrate(
 def relevance_test(
     tester: Annotated[Path, typer.Argument(help="Directory of a fitted tester.")],
     query: Annotated[list[str] | None, typer.Argument(help="Queries to test (or --queries FILE).")] = None,
-    queries: Annotated[Path | None, typer.Option("--queries", help="JSONL of queries.")] = None,
+    queries: Annotated[Path | None, typer.Option("--queries", help="JSONL of queries (rows that are ragdx records are tested with links when the tester has them).")] = None,
+    dataset: Annotated[Path | None, typer.Option("--dataset", help="A ragdx dataset: its records' queries, each tested with its record when the tester was calibrated with --links.")] = None,
+    db: Annotated[str | None, typer.Option("--db", help="The records' database URL, for links (default: the dataset manifest's).")] = None,
     query_field: Annotated[str, typer.Option("--query-field")] = "question",
     alpha: Annotated[float | None, typer.Option("--alpha", help="Level (default: the tester's).")] = None,
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Write one row per query: CSV if the name ends in .csv, else JSON lines.")] = None,
@@ -165,7 +172,8 @@ def relevance_test(
     tests: list = []
     with progress_bars(not no_progress) as bar:
         summary = screen_queries(tester, queries_file=queries, queries=query or None, query_field=query_field,
-                                 alpha=alpha, out=out, drift=drift, overwrite=overwrite, progress=bar, results=tests)
+                                 alpha=alpha, out=out, drift=drift, overwrite=overwrite, progress=bar, results=tests,
+                                 dataset=dataset, db=db)
     table = Table(title=f"{summary.statistic} statistic, α = {summary.alpha:g}", title_justify="left")
     columns: tuple[tuple[str, JustifyMethod], ...] = (
         ("#", "right"), ("query", "left"), ("statistic", "right"), ("p-value", "right"), ("decision", "left"))
@@ -183,6 +191,8 @@ def relevance_test(
                   f"(p ≤ {summary.alpha:g})" + (f"; rows → {summary.output}" if summary.output else ""))
     if summary.length_note:
         console.print(f"[yellow]note:[/] {escape(summary.length_note)}")
+    if summary.links_note:
+        console.print(f"links: {escape(summary.links_note)}")
     if summary.drift:
         d = summary.drift
         console.print(f"batch KS drift test: D = {d['ks_statistic']:.3f}, p = {d['p_value']:.3g} → "

@@ -37,9 +37,43 @@ class CalibrateSummary:
     synthesis_failures: int = 0
     #: what the LLM did for ``--synthesize`` (``ragdx.llm.usage_record``); None without it
     llm_usage: dict[str, Any] | None = None
+    #: with ``links``: what the evidence linker made of the calibration records (how many it could
+    #: score, the share it found stated, the conformal floor of an unlinked question); else None
+    links: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+def dataset_database(dataset: str | os.PathLike | None, db: str | None) -> str:
+    """The records' database: ``db``, else the one the dataset's manifest names."""
+    if db:
+        return db
+    url = None
+    if dataset is not None:
+        from ragdx.gen.dataset import read_manifest
+
+        url = read_manifest(Path(dataset)).get("database")
+    if not url or "***" in str(url):  # a redacted URL cannot be opened
+        raise RagdxError("links need the records' database: pass --db URL", field="--db")
+    return str(url)
+
+
+def records_and_queries(path: str | os.PathLike, query_field: str) -> tuple[list[str], list[Any]]:
+    """The questions of a JSONL, and each row's ragdx record when the row is one (it has ``facts``
+    and ``query``: a dataset's records.jsonl), else None."""
+    from ragdx.relevance.links import as_records
+    from ragdx.store import iter_jsonl
+
+    texts, rows = [], []
+    for number, obj in iter_jsonl(path):
+        is_record = isinstance(obj.get("facts"), list) and isinstance(obj.get("query"), str)
+        q = obj.get(query_field, obj.get("query") if is_record else None)
+        if not isinstance(q, str) or not q.strip():
+            raise RagdxError(f"missing or empty {query_field!r}", source=str(path), field=f"line {number}")
+        texts.append(q)
+        rows.append(obj if is_record else None)
+    return texts, as_records(rows)
 
 
 def calibrate(corpus: str | os.PathLike, out: str | os.PathLike, *, queries: str | os.PathLike | None = None,
@@ -49,7 +83,8 @@ def calibrate(corpus: str | os.PathLike, out: str | os.PathLike, *, queries: str
               temperature: float = 0.05, statistic: str = "energy", alpha: float = 0.05,
               retriever: str = "dense", search: str = "auto", cache_dir: str | os.PathLike | None = USER_CACHE,
               overwrite: bool = False, seed: int = 0, embedder: Any = None, progress: Any = None,
-              names: bool | str = "auto", facts: bool = False) -> CalibrateSummary:
+              names: bool | str = "auto", facts: bool = False, links: bool = False,
+              links_weight: float = 0.8, db: str | None = None) -> CalibrateSummary:
     """Fit a tester on a JSONL corpus and one calibration source, and save it to ``out``.
 
     Exactly one source: ``queries`` (JSONL of real in-knowledge questions), ``dataset`` (a ragdx
@@ -58,7 +93,13 @@ def calibrate(corpus: str | os.PathLike, out: str | os.PathLike, *, queries: str
     ``examples`` JSONL gives the style, 3 questions are shown). ``embedder`` (default: the
     packaged MiniLM) embeds for the dense retriever; ``progress(what)`` gives a
     ``progress(done, total)`` callback per embedding pass. An existing ``out`` is refused before
-    anything is read or embedded."""
+    anything is read or embedded.
+
+    ``links``: also calibrate the evidence linker's statistic (:mod:`ragdx.relevance.links`) on the
+    calibration questions' records: ``dataset``'s records, or ``queries`` rows that are ragdx
+    records; ``db`` their database (default: the dataset's). With ``dataset`` the calibration
+    questions are those the linker found supported: the links p-values then test "stated as the
+    linker reads it" (the summary says so)."""
     import numpy as np
 
     from ragdx.embed import Embedder
@@ -70,13 +111,26 @@ def calibrate(corpus: str | os.PathLike, out: str | os.PathLike, *, queries: str
     if sum(sources) != 1:
         raise RagdxError("give exactly one calibration source: --queries, --dataset or --synthesize N",
                          field="calibration")
+    if links and synthesize > 0:
+        raise RagdxError("links need the calibration questions' records: --dataset, or --queries rows that are "
+                         "ragdx records", field="links")
+    url = dataset_database(dataset, db) if links else None
     texts = read_corpus(corpus, field_name=corpus_field)
     failures = 0
     llm_usage = None
+    records: list[Any] | None = None
     if queries is not None:
-        cal, source = read_questions(queries, field_name=query_field), f"queries {queries}"
+        if links:
+            cal, records = records_and_queries(queries, query_field)
+        else:
+            cal = read_questions(queries, field_name=query_field)
+        source = f"queries {queries}"
     elif dataset is not None:
         cal, source = dataset_queries(dataset), f"dataset {dataset}"
+        if links:
+            from ragdx.gen.dataset import read_records
+
+            records = [r for r in read_records(Path(dataset)) if r.kb_supported and r.answer_kind != "none"]
     else:
         if examples is None:
             raise RagdxError("--synthesize needs --examples (a JSONL of a few real questions)", field="examples")
@@ -94,13 +148,29 @@ def calibrate(corpus: str | os.PathLike, out: str | os.PathLike, *, queries: str
         cal, source, failures = res.questions, f"{len(res.questions)} synthetic questions", len(res.failures)
     if retriever == "dense" and embedder is None:
         embedder = Embedder(cache_dir=cache_dir)
+    documents = None
+    if links:  # the documents with their ids: the linker reads an id as what a document is about
+        from ragdx.rag.corpus import load_corpus
+
+        documents = [(d.id, d.text) for d in load_corpus(Path(corpus), text_field=corpus_field) if d.text.strip()]
     tester = RelevanceTester(k=k, temperature=temperature, statistic=statistic, alpha=alpha, retriever=retriever,
                              embedder=embedder if retriever == "dense" else None,
-                             search=search, names=names, facts=facts).fit(texts, cal, progress=progress)
+                             search=search, names=names, facts=facts, links=links,
+                             links_weight=links_weight).fit(
+        texts, cal, progress=progress, records=records, database=url, documents=documents)
     tester.save(out, overwrite=overwrite)
+    link_info: dict[str, Any] | None = None
+    lk = tester._links()
+    if lk is not None:
+        link_info = {"scored": int(lk.calibration_scores_.size), "without_score": lk.n_unscored_,
+                     "linker_found_stated": round(lk.recall(), 4), "floor_p_unlinked": round(lk.floor(), 4)}
+        if dataset is not None and link_info is not None:
+            link_info["note"] = ("calibration questions chosen by the linker (kb_supported): links p-values test "
+                                 "'stated as the linker reads it'")
     return CalibrateSummary(tester_dir=str(out), source=source, n_calibration=tester.n_calibration_,
                             corpus_chunks=tester.index_.size, embedding_model=tester.embedding_model_,
-                            index=tester.index_.kind, synthesis_failures=failures, llm_usage=llm_usage)
+                            index=tester.index_.kind, synthesis_failures=failures, llm_usage=llm_usage,
+                            links=link_info)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +183,10 @@ class ScreenSummary:
     drift: dict[str, Any] | None
     #: one sentence when query length alone explains which queries were flagged (confounds)
     length_note: str | None = None
+    #: queries tested with the links statistic (given with a record the linker could score)
+    n_with_links: int = 0
+    #: which statistic the queries were tested with, when links were used for some
+    links_note: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -121,23 +195,44 @@ class ScreenSummary:
 def screen_queries(tester_dir: str | os.PathLike, *, queries_file: str | os.PathLike | None = None,
                    queries: list[str] | None = None, query_field: str = "question", alpha: float | None = None,
                    out: str | os.PathLike | None = None, drift: bool = False, overwrite: bool = False,
-                   progress: Any = None, results: list | None = None) -> ScreenSummary:
+                   progress: Any = None, results: list | None = None, dataset: str | os.PathLike | None = None,
+                   db: str | None = None) -> ScreenSummary:
     """Test queries (from a JSONL file or given) against a saved tester; with ``out``, write one
     row per query (query, statistic, value, p-value, decision, and all seven statistics and
     p-values): CSV when ``out`` ends in ``.csv``, JSON lines otherwise; with ``drift``, also the
-    KS test of the whole batch. ``results``, when given a list, receives the per-query tests."""
+    KS test of the whole batch. ``results``, when given a list, receives the per-query tests.
+
+    ``dataset`` (a ragdx dataset directory: its records' queries), or a ``queries_file`` whose rows
+    are ragdx records: with a tester calibrated with links, each query given with its record is
+    tested with the links statistic too (its record linked against the tester's documents, in
+    ``db``, default the dataset's database); the others as free text."""
     from ragdx.relevance.calibration import read_questions
     from ragdx.relevance.tester import RelevanceTester
 
-    if (queries_file is None) == (queries is None):
-        raise RagdxError("give queries either as a file or as arguments", field="queries")
+    if sum(x is not None for x in (queries_file, queries, dataset)) != 1:
+        raise RagdxError("give queries as a file, as arguments or as a dataset", field="queries")
     refuse_existing(out, overwrite)
-    items = read_questions(queries_file, field_name=query_field) if queries_file is not None else list(queries or [])
+    tester = RelevanceTester.load(tester_dir)
+    lk = tester._links()
+    records: list[Any] | None = None
+    if dataset is not None:
+        from ragdx.gen.dataset import read_records
+
+        records = list(read_records(Path(dataset)))
+        items = [r.query for r in records]
+    elif queries_file is not None and lk is not None:
+        items, records = records_and_queries(queries_file, query_field)
+    elif queries_file is not None:
+        items = read_questions(queries_file, field_name=query_field)
+    else:
+        items = list(queries or [])
     if not items:
         raise RagdxError("no queries to test", field="queries")
-    tester = RelevanceTester.load(tester_dir)
+    link_scores = None
+    if records is not None and lk is not None and any(r is not None for r in records):
+        link_scores = tester.link_scores(records, dataset_database(dataset, db))
     stats = tester.statistics(items, progress=progress)
-    tests = tester.test_statistics(stats, items, alpha)
+    tests = tester.test_statistics(stats, items, alpha, link_scores=link_scores)
     if out is not None:
         write_tests(out, tests)
     if results is not None:
@@ -147,9 +242,21 @@ def screen_queries(tester_dir: str | os.PathLike, *, queries_file: str | os.Path
 
     note = batch_note(getattr(tester, "calibration_lengths_", None), [len(q) for q in items],
                       [t.out_of_knowledge for t in tests])
+    n_links = sum("links" in t.p_values for t in tests)
+    links_note = None
+    if lk is not None:
+        others = sorted({t.statistic for t in tests if "links" not in t.p_values})
+        links_note = (f"{n_links} of {len(tests)} queries tested with the evidence linker on their record"
+                      + (f"; the others ({', '.join(others)}): no record, or one the linker cannot score "
+                         "(not_linkable, unanswerable)" if others else "")
+                      + f". An unlinked question's links p-value cannot fall below {lk.floor():.3f} "
+                        "(the calibration questions the linker misses).")
+    elif records is not None:
+        links_note = "the tester was calibrated without --links: the records were not used"
     return ScreenSummary(n_queries=len(tests), n_out_of_knowledge=sum(r.out_of_knowledge for r in tests),
-                         alpha=tests[0].alpha, statistic=tester.statistic, output=None if out is None else str(out),
-                         drift=drift_result, length_note=note)
+                         alpha=tests[0].alpha, statistic=tester.statistic,
+                         output=None if out is None else str(out), drift=drift_result, length_note=note,
+                         n_with_links=n_links, links_note=links_note)
 
 
 def tests_as_rows(tests) -> list[dict[str, Any]]:

@@ -45,6 +45,7 @@ from ragdx.relevance.statistics import STATISTICS, compute_statistics, empirical
 from ragdx.store import sha256_file
 
 if TYPE_CHECKING:
+    from ragdx.relevance.links import LinkStatistic
     from ragdx.relevance.names import NameIndex
 
 FORMAT = "ragdx-relevance-tester"
@@ -108,6 +109,18 @@ class RelevanceTester:
     within -0.003 / +0.011 of Energy's on its six sets): hence on by default. Drift and the
     monitor use the chosen statistic alone.
 
+    ``links`` (off by default) adds, for a question that comes with its ragdx record (its SQL
+    facts and answer: every question ``ragdx gen`` makes), whether the evidence linker finds each
+    fact stated in the corpus (:mod:`ragdx.relevance.links`): ``fit(..., records=, database=)``
+    calibrates it on the calibration questions' records, ``test(..., records=, database=)`` uses it
+    for the questions given with a record, whose p-value becomes the weighted Bonferroni
+    combination of every statistic on (``energy+names+links``: links weigh ``links_weight``, 0.8,
+    the others share the rest; chosen by measurement in benchmarks/results/relevance_indomain.md:
+    the linker's misses on in-knowledge questions put a floor of 0.02-0.05 under an unlinked
+    question's p-value, which equal weights would multiply by 3); a question without a record
+    (free text, a query log) keeps the combination without links, and ``QueryTest.statistic``
+    says which was used.
+
     ``embedder`` (a :class:`ragdx.embed.Embedder`) turns query texts into embeddings for the dense
     retriever; None uses the packaged MiniLM when texts are given. Embeddings can always be passed
     directly instead of texts.
@@ -125,7 +138,7 @@ class RelevanceTester:
 
     def __init__(self, k: int = 10, temperature: float = 0.05, statistic: str = "energy", alpha: float = 0.05,
                  retriever: str = "dense", embedder: Any = None, search: str = "auto",
-                 names: bool | str = "auto", facts: bool = False):
+                 names: bool | str = "auto", facts: bool = False, links: bool = False, links_weight: float = 0.8):
         self.k = k
         self.temperature = temperature
         self.statistic = statistic
@@ -135,13 +148,15 @@ class RelevanceTester:
         self.search = search
         self.names = names
         self.facts = facts
+        self.links = links
+        self.links_weight = links_weight
 
     # ---- parameters ---------------------------------------------------------------------------
 
     def get_params(self, deep: bool = False) -> dict[str, Any]:
         return {"k": self.k, "temperature": self.temperature, "statistic": self.statistic, "alpha": self.alpha,
                 "retriever": self.retriever, "embedder": self.embedder, "search": self.search, "names": self.names,
-                "facts": self.facts}
+                "facts": self.facts, "links": self.links, "links_weight": self.links_weight}
 
     def set_params(self, **params: Any) -> Self:
         for key, value in params.items():
@@ -167,6 +182,11 @@ class RelevanceTester:
             raise RagdxError(f"facts must be true or false, got {self.facts!r}", field="facts")
         if self.facts and self.names is False:
             raise RagdxError("facts=True looks beside the names a query uses: it needs names on", field="facts")
+        if not isinstance(self.links, bool):
+            raise RagdxError(f"links must be true or false, got {self.links!r}", field="links")
+        if not (isinstance(self.links_weight, int | float) and 0.0 < float(self.links_weight) < 1.0):
+            raise RagdxError(f"links_weight must be strictly between 0 and 1, got {self.links_weight!r}",
+                             field="links_weight")
 
     # ---- fitting --------------------------------------------------------------------------------
 
@@ -195,14 +215,23 @@ class RelevanceTester:
         return embedder.embed(items, progress=progress(what))
 
     def fit(self, corpus: Queries, calibration: Queries, *, embedding_model: str | None = None,
-            progress: Any = None) -> Self:
+            progress: Any = None, records: Sequence[Any] | None = None, database: Any = None,
+            documents: Sequence[tuple[str, str]] | None = None,
+            aliases: dict[str, Sequence[str]] | None = None) -> Self:
         """``corpus``: chunk embeddings (N, d) or chunk texts; ``calibration``: in-knowledge queries
         (embeddings or texts). ``embedding_model`` names the model that made precomputed embeddings
         (recorded, and checked before texts are embedded later). Needs at least 1/alpha - 1
         calibration queries, otherwise no query could ever be rejected at level alpha.
         ``progress(what)`` returns a ``progress(done, total)`` callback for embedding ``what``
-        ("corpus", "calibration"): the CLI's progress bars."""
+        ("corpus", "calibration"): the CLI's progress bars.
+
+        With ``links=True``: ``records`` (one per calibration query: a ragdx record or its dict,
+        None for a query without one), ``database`` (the records' database URL, or an (engine,
+        schema) pair) and ``documents`` ((id, text) pairs the linker reads; default the corpus
+        texts, named ``chunk-<i>``)."""
         self._validate_params()
+        if self.links:  # before any embedding: a wrong input fails at once
+            _check_links_inputs(corpus, calibration, records, database, documents)
         # the calibration questions' lengths, kept to say when length alone explains a separation
         # (ragdx.relevance.confounds); unknown when embeddings were given
         texts = None if isinstance(calibration, np.ndarray) else list(calibration)
@@ -233,6 +262,12 @@ class RelevanceTester:
         self.index_ = index
         self._set_calibration(index.top_k(cal_input, self.k))
         self._fit_names(corpus, texts)
+        self.links_ = None
+        if self.links:
+            from ragdx.relevance.links import LinkStatistic
+
+            docs = list(documents) if documents is not None else list(corpus)
+            self.links_ = LinkStatistic(docs, aliases).fit(list(records or []), database)
         return self
 
     def _fit_names(self, corpus: Queries, calibration: list | None) -> None:
@@ -285,15 +320,51 @@ class RelevanceTester:
             out[known] = empirical_p_values(index.scores([texts[i] for i in known]), self.calibration_facts_)
         return out
 
-    def _with_names(self, p: np.ndarray, texts: Sequence[str | None] | None) -> np.ndarray:
+    def _with_names(self, p: np.ndarray, texts: Sequence[str | None] | None,
+                    link_scores: np.ndarray | None = None) -> np.ndarray:
         """Bonferroni over the chosen statistic's, the names score's and (when on) the facts score's
-        p-values, when names are on: m valid p-values, min(1, m * min p) is valid."""
-        if getattr(self, "names_index_", None) is None or texts is None:
-            return p
-        ps = [p, self.names_p_values(texts)]
-        if getattr(self, "facts_index_", None) is not None:
-            ps.append(self.facts_p_values(texts))
-        return np.minimum(1.0, len(ps) * np.minimum.reduce(ps))
+        p-values, when names are on: m valid p-values, min(1, m * min p) is valid. A query with a
+        link score (``link_scores`` finite) adds the links p-value by weighted Bonferroni: links
+        weigh ``links_weight`` (w), the m others (1 - w) / m each, and
+        ``min(1, p_links / w, min_i p_i m / (1 - w))`` is valid (the weights sum to 1)."""
+        ps = [p]
+        if getattr(self, "names_index_", None) is not None and texts is not None:
+            ps.append(self.names_p_values(texts))
+            if getattr(self, "facts_index_", None) is not None:
+                ps.append(self.facts_p_values(texts))
+        combined = np.minimum(1.0, len(ps) * np.minimum.reduce(ps)) if len(ps) > 1 else p
+        if link_scores is None or self._links() is None:
+            return combined
+        scored = np.isfinite(np.asarray(link_scores, dtype=np.float64))
+        p_links = self.links_p_values(link_scores)
+        w = float(self.links_weight)
+        with_links = np.minimum(1.0, np.minimum(p_links / w, np.minimum.reduce(ps) * len(ps) / (1.0 - w)))
+        return np.where(scored, with_links, combined)
+
+    def _links_calibration(self) -> np.ndarray:
+        """The calibration questions' link scores as saved: the scored ones sorted, NaN for the others."""
+        links = self._links()
+        assert links is not None
+        return np.concatenate([links.calibration_scores_, np.full(links.n_unscored_, np.nan)])
+
+    def _links(self) -> LinkStatistic | None:
+        """The links statistic; None when fitted without links=True, or not fitted."""
+        return getattr(self, "links_", None)
+
+    def link_scores(self, records: Sequence[Any], database: Any) -> np.ndarray:
+        """The link score of each query's record (NaN: no record, or one the linker cannot score;
+        see :mod:`ragdx.relevance.links`), linked against the tester's documents."""
+        links = self._links()
+        if links is None:
+            raise RagdxError("the tester was fitted without links=True", field="links")
+        return links.scores(records, database)
+
+    def links_p_values(self, link_scores: np.ndarray) -> np.ndarray:
+        """p-value of each link score (1 where there is none)."""
+        links = self._links()
+        if links is None:
+            raise RagdxError("the tester was fitted without links=True", field="links")
+        return links.p_values(link_scores)
 
     def _names_arrays(self) -> dict[str, list[str]]:
         """The names index's vocabulary, saved as text beside its arrays (already in ``arrays``)."""
@@ -337,6 +408,7 @@ class RelevanceTester:
         if getattr(self, "facts_index_", None) is not None:
             other.facts_index_, other.facts_texts_ = self.facts_index_, self.facts_texts_
             other.calibration_facts_ = self.calibration_facts_
+        other.links_ = self._links()
         _check_power(self.alpha, len(calibration_topk))
         other._set_calibration(np.asarray(calibration_topk))
         return other
@@ -389,13 +461,26 @@ class RelevanceTester:
         return np.column_stack([empirical_p_values(stats[:, j], self._calibration_sorted[:, j])
                                 for j in range(len(STATISTICS))])
 
-    def p_values(self, queries: Queries) -> np.ndarray:
-        """p-value of the chosen statistic per query."""
+    def p_values(self, queries: Queries, *, records: Sequence[Any] | None = None,
+                 database: Any = None) -> np.ndarray:
+        """p-value of the chosen statistic per query (combined with names, facts and, for the
+        queries given with a record, links, when those are on)."""
         stats = self.statistics(queries)
         j = STATISTICS.index(self.statistic)
         p = empirical_p_values(stats[:, j], self._calibration_sorted[:, j])
         texts = None if isinstance(queries, np.ndarray) else list(queries)
-        return self._with_names(p, texts)
+        return self._with_names(p, texts, self._query_link_scores(len(p), records, database))
+
+    def _query_link_scores(self, n: int, records: Sequence[Any] | None, database: Any) -> np.ndarray | None:
+        """Link scores of the queries given with records (None: no records, or links off)."""
+        if records is None:
+            return None
+        if len(records) != n:
+            raise RagdxError(f"{len(records)} records for {n} queries: give one per query (None for none)",
+                             field="records")
+        if self._links() is None:
+            raise RagdxError("records were given but the tester was fitted without links=True", field="links")
+        return self.link_scores(records, database)
 
     def predict(self, queries: Queries, alpha: float | None = None) -> np.ndarray:
         """1 where the query is out of knowledge (p <= alpha), else 0."""
@@ -416,24 +501,30 @@ class RelevanceTester:
             return float("-inf")
         return float(np.nextafter(col[n - allowed - 1], np.inf))
 
-    def test(self, queries: Queries, alpha: float | None = None) -> list[QueryTest]:
+    def test(self, queries: Queries, alpha: float | None = None, *, records: Sequence[Any] | None = None,
+             database: Any = None) -> list[QueryTest]:
         """Per query: all seven statistics and p-values, the chosen statistic's p-value and the
-        decision at level alpha."""
+        decision at level alpha. ``records`` (one per query, None for a query without one) and
+        ``database``: the links statistic for the queries given with a record (``links=True``)."""
         _check_alpha(self.alpha if alpha is None else alpha)
         texts = None
         if not (isinstance(queries, np.ndarray) and queries.dtype.kind == "f"):
             texts = [q if isinstance(q, str) else None for q in queries]
-        return self.test_statistics(self.statistics(queries), texts, alpha)
+        links = self._query_link_scores(len(queries), records, database)
+        return self.test_statistics(self.statistics(queries), texts, alpha, link_scores=links)
 
     def test_statistics(self, stats: np.ndarray, texts: Sequence[str | None] | None = None,
-                        alpha: float | None = None) -> list[QueryTest]:
+                        alpha: float | None = None, *, link_scores: np.ndarray | None = None) -> list[QueryTest]:
         """``test`` for statistics already computed (the service batches many requests' queries
-        through one ``statistics`` call)."""
+        through one ``statistics`` call); ``link_scores`` from :meth:`link_scores`."""
         a = _check_alpha(self.alpha if alpha is None else alpha)
         _check_power(a, self.n_calibration_)
         pvals = self.p_values_from_statistics(stats)
         j = STATISTICS.index(self.statistic)
-        chosen = self._with_names(pvals[:, j], texts)
+        if link_scores is not None and self._links() is None:
+            link_scores = None
+        chosen = self._with_names(pvals[:, j], texts, link_scores)
+        links_p = self.links_p_values(link_scores) if link_scores is not None else None
         names_index = self._names_index()
         named = names_index is not None and texts is not None
         extra_s = (names_index.scores([t or "" for t in texts])
@@ -443,10 +534,12 @@ class RelevanceTester:
         facts_s = self.facts_index_.scores([t or "" for t in texts]) if with_facts and texts is not None else None
         facts_p = self.facts_p_values(texts) if with_facts and texts is not None else None
         out = []
+        base_name = self._combined_name() if named else self.statistic
         for i in range(stats.shape[0]):
+            linked = link_scores is not None and bool(np.isfinite(link_scores[i]))
             test = QueryTest(
                 index=i, query=None if texts is None else texts[i],
-                statistic=self._combined_name() if named else self.statistic,
+                statistic=base_name + ("+links" if linked else ""),
                 value=float(stats[i, j]), p_value=float(chosen[i]), alpha=a,
                 out_of_knowledge=bool(chosen[i] <= a),
                 statistics={name: float(stats[i, c]) for c, name in enumerate(STATISTICS)},
@@ -455,6 +548,8 @@ class RelevanceTester:
                 test.statistics["names"], test.p_values["names"] = float(extra_s[i]), float(extra_p[i])
             if facts_s is not None and facts_p is not None:
                 test.statistics["facts"], test.p_values["facts"] = float(facts_s[i]), float(facts_p[i])
+            if linked and link_scores is not None and links_p is not None:
+                test.statistics["links"], test.p_values["links"] = float(link_scores[i]), float(links_p[i])
             out.append(test)
         return out
 
@@ -478,7 +573,8 @@ class RelevanceTester:
     def config(self) -> dict[str, Any]:
         return {"k": self.k, "temperature": float(self.temperature), "statistic": self.statistic,
                 "alpha": float(self.alpha), "retriever": self.retriever,
-                "search": self.search, "names": self.names, "facts": self.facts}
+                "search": self.search, "names": self.names, "facts": self.facts, "links": self.links,
+                "links_weight": float(self.links_weight)}
 
     def save(self, path: str | os.PathLike, *, overwrite: bool = False) -> Path:
         """A directory: arrays as ``.npy``, configuration and SHA-256 checksums in
@@ -487,6 +583,8 @@ class RelevanceTester:
 
         self._check_fitted()
         arrays: dict[str, np.ndarray] = {"calibration_topk": self.calibration_topk_}
+        if self._links() is not None:
+            arrays["calibration_links"] = self._links_calibration()
         names_index = self._names_index()
         if names_index is not None:
             arrays["names_ids"], arrays["names_chunk_starts"] = names_index.ids, names_index.chunk_starts
@@ -504,9 +602,13 @@ class RelevanceTester:
                 np.save(file, np.ascontiguousarray(arr), allow_pickle=False)
                 entries[name] = {"file": file.name, "sha256": sha256_file(file), "shape": list(arr.shape),
                                  "dtype": str(arr.dtype)}
-            texts = dict(self._names_arrays())
+            texts: dict[str, list[Any]] = dict(self._names_arrays())
             if getattr(self, "facts_index_", None) is not None:
                 texts["facts_corpus"], texts["facts_calibration"] = self.facts_texts_
+            links = self._links()
+            if links is not None:  # the documents as the linker reads them, and the calibration scores
+                texts["links_documents"] = [[i, t] for i, t in links.documents]
+                texts["links_aliases"] = [[k, list(v)] for k, v in sorted(links.aliases.items())]
             if isinstance(index, BM25Index):
                 texts["corpus_texts"] = index.texts
             for name, values in texts.items():
@@ -578,6 +680,14 @@ class RelevanceTester:
         if tester.facts:
             tester._set_facts(*(_read_array(root, manifest_path, n, entries.get(n))
                                 for n in ("facts_corpus", "facts_calibration")))
+        tester.links_ = None
+        if tester.links:
+            from ragdx.relevance.links import LinkStatistic
+
+            docs, aliases, cal = (_read_array(root, manifest_path, n, entries.get(n))
+                                  for n in ("links_documents", "links_aliases", "calibration_links"))
+            tester.links_ = LinkStatistic([(str(i), str(t)) for i, t in docs],
+                                          {str(k): [str(x) for x in v] for k, v in aliases}).fit_scores(cal)
         lengths = manifest.get("calibration_lengths")
         # a tester saved before lengths were kept, or one calibrated on embeddings: unknown
         tester.calibration_lengths_ = ([int(x) for x in lengths] if isinstance(lengths, list)
@@ -588,6 +698,19 @@ class RelevanceTester:
 def _texts_given(corpus: Queries, calibration: list | None) -> bool:
     return (not isinstance(corpus, np.ndarray) and all(isinstance(t, str) for t in corpus)
             and calibration is not None and all(isinstance(q, str) for q in calibration))
+
+
+def _check_links_inputs(corpus: Queries, calibration: Queries, records: Sequence[Any] | None, database: Any,
+                        documents: Sequence[tuple[str, str]] | None) -> None:
+    if records is None or database is None:
+        raise RagdxError("links=True links each calibration question's record: give records= (one per "
+                         "calibration query) and database= (their database's URL)", field="records")
+    if len(records) != len(calibration):
+        raise RagdxError(f"{len(records)} records for {len(calibration)} calibration queries: give one per query "
+                         "(None for a query without one)", field="records")
+    if documents is None and (isinstance(corpus, np.ndarray) or not all(isinstance(t, str) for t in corpus)):
+        raise RagdxError("links=True links records in the corpus's words: give the chunk texts or documents=",
+                         field="corpus")
 
 
 def _check_names_inputs(corpus: Queries, calibration: list | None) -> None:
@@ -613,14 +736,16 @@ def _read_manifest(root: Path, manifest_path: Path) -> dict[str, Any]:
     config = manifest.get("config")
     if not isinstance(config, dict):
         raise RagdxError("missing or not an object", source=str(manifest_path), field="config")
-    unknown = set(config) - {"k", "temperature", "statistic", "alpha", "retriever", "search", "names", "facts"}
+    unknown = set(config) - {"k", "temperature", "statistic", "alpha", "retriever", "search", "names", "facts",
+                             "links", "links_weight"}
     if unknown:
         raise RagdxError(f"unknown keys {sorted(unknown)}", source=str(manifest_path), field="config")
     return manifest
 
 
 #: saved as JSON lists of strings, not .npy
-_TEXT_ARRAYS = ("corpus_texts", "names_vocab", "names_style", "facts_corpus", "facts_calibration")
+_TEXT_ARRAYS = ("corpus_texts", "names_vocab", "names_style", "facts_corpus", "facts_calibration",
+                "links_documents", "links_aliases")
 
 
 def _read_array(root: Path, manifest_path: Path, name: str, entry: Any) -> Any:

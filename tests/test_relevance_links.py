@@ -1,0 +1,198 @@
+"""The links statistic of the knowledge-boundary tester (issue 25): for a question that comes with
+its ragdx record, whether the evidence linker finds each fact its answer needs stated in the corpus."""
+
+from __future__ import annotations
+
+import json
+import math
+import sqlite3
+
+import numpy as np
+import pytest
+
+from ragdx.errors import RagdxError
+from ragdx.gen.dataset import QARecord
+from ragdx.relevance.links import LinkStatistic, link_score
+from ragdx.relevance.tester import RelevanceTester
+
+FIRST = ["Alba", "Brenna", "Casimir", "Delphine", "Evander", "Fenella", "Gideon", "Hestia", "Ignatius", "Juniper",
+         "Kasimir", "Leocadia", "Marius", "Noemi", "Oswin", "Perpetua", "Quillon", "Rosalind", "Severin", "Tamsin",
+         "Ulrika", "Valentin", "Wilhelmina", "Xavier", "Yolanda", "Zacharias", "Aurelia", "Bartholomew",
+         "Cordelia", "Desmond", "Eleanora", "Florian", "Griselda", "Horatio", "Isolde", "Jasper"]
+LAST = ["Ashdown", "Brightwater", "Coldharbour", "Dunmore", "Elderberry", "Fairweather"]
+CITIES = ["Lisbon", "Tromsø", "Ghent", "Bergamo", "Aarhus", "Leeds", "Porto"]
+#: the people whose page leaves out the birth date: the writer's truth in this test
+NO_BIRTH = {3, 11, 19, 27}
+
+
+def _people() -> list[str]:
+    return [f"{f} {LAST[i % len(LAST)]}" for i, f in enumerate(FIRST)]
+
+
+def _born(n: int) -> str:
+    return f"19{50 + n}-0{1 + n % 9}-1{n % 9}"
+
+
+@pytest.fixture()
+def staff(tmp_path):
+    """A real SQLite database and a corpus of one page per person, some birth dates left out."""
+    db = tmp_path / "staff.sqlite"
+    with sqlite3.connect(db) as con:
+        con.execute("CREATE TABLE Staff (Name TEXT PRIMARY KEY, City TEXT, Born TEXT)")
+        con.executemany("INSERT INTO Staff VALUES (?, ?, ?)",
+                        [(p, CITIES[n % len(CITIES)], _born(n)) for n, p in enumerate(_people())])
+    docs = []
+    for n, p in enumerate(_people()):
+        born = "" if n in NO_BIRTH else f" {p.split()[0]} was born on {_born(n)}."
+        docs.append((f"staff/{p.lower().replace(' ', '-')}",
+                     f"# {p}\n\n{p} works in our {CITIES[n % len(CITIES)]} office.{born} "
+                     f"A colleague since {2000 + n}."))
+    return f"sqlite:///{db}", docs
+
+
+def _record(person: str, column: str, query: str) -> QARecord:
+    return QARecord(id=f"{person}-{column}", group_id=f"{person}-{column}", sql_template_id="s",
+                    text_template_id="t", style="short", schema="Staff", table="Staff",
+                    params={"Staff.Name": person}, sql="", query=query, answer_columns=[column],
+                    answer_rows=[["x"]], answer_text="x", answer_kind="single", entities=[f"Staff:{person}"],
+                    facts=[f"Staff.Name@{person}", f"Staff.{column}@{person}"])
+
+
+def _sets() -> tuple[list[QARecord], list[QARecord], list[QARecord]]:
+    """(calibration, held-out in-knowledge, fact left out) records, split by person (no paraphrase
+    of one question on both sides)."""
+    cal, held, absent = [], [], []
+    for n, p in enumerate(_people()):
+        recs = [_record(p, "City", f"In which city does '{p}' work?"),
+                _record(p, "Born", f"When was '{p}' born?")]
+        if n in NO_BIRTH:
+            absent.append(recs[1])
+            recs = recs[:1]
+        (cal if n % 2 == 0 else held).extend(recs)
+    return cal, held, absent
+
+
+def test_scores_by_basis_and_what_gets_none():
+    assert link_score({"kb_basis": "linked", "evidence_confidence": 0.9}) == pytest.approx(0.1)
+    assert link_score({"kb_basis": "approximate", "evidence_confidence": 0.9}) == pytest.approx(1.1)
+    # unlinked: one fact of two without a stating passage, the entity documented
+    half = {"kb_basis": "unlinked", "evidence_confidence": 0.0, "evidence_sets": [["d"], []],
+            "entity_document_ids": ["d"]}
+    assert link_score(half) == pytest.approx(2.25)
+    # every fact and the entity missing ranks above it
+    assert link_score({"kb_basis": "unlinked", "evidence_sets": [[]], "entity_document_ids": []}) == 3.0
+    # support that cannot be told gets no score (p = 1; the tester combines the other statistics)
+    for basis in ("not_linkable", "unanswerable", ""):
+        assert math.isnan(link_score({"kb_basis": basis, "evidence_confidence": None}))
+
+
+def test_a_left_out_fact_ranks_above_every_in_knowledge_question(staff):
+    url, docs = staff
+    cal, held, absent = _sets()
+    stat = LinkStatistic(docs).fit(cal, url)
+    assert stat.recall() == 1.0 and stat.n_unscored_ == 0
+    s_held, s_absent = stat.scores(held, url), stat.scores(absent, url)
+    assert s_absent.min() > s_held.max()  # AUROC 1 on this corpus
+    p_held, p_absent = stat.p_values(s_held), stat.p_values(s_absent)
+    # every calibration question is linked, so the floor is the smallest p-value there is
+    assert np.allclose(p_absent, 1 / (len(cal) + 1)) and stat.floor() == pytest.approx(1 / (len(cal) + 1))
+    # in-knowledge questions are not rejected more often than alpha allows
+    assert (p_held <= 0.1).mean() <= 0.1
+    # records given as dicts (a dataset's JSONL lines) score the same; None is no record
+    again = stat.scores([r.to_dict() for r in absent] + [None], url)
+    assert np.array_equal(again[:-1], s_absent) and math.isnan(again[-1])
+
+
+def test_floor_rises_with_the_linkers_misses(staff):
+    url, docs = staff
+    cal, _, _ = _sets()
+    # a corpus in which the linker misses the birth dates of a quarter of the calibration people
+    # (written as "born in the spring"), though the writer counts them stated
+    missed = {p for n, p in enumerate(_people()) if n % 8 == 0}
+    reworded = [(i, t.replace(" was born on ", " was born, by the register, on the day ").split(" on the day ")[0]
+                 + " in the spring." if any(p in t for p in missed) else t) for i, t in docs]
+    stat = LinkStatistic(reworded).fit(cal, url)
+    assert stat.recall() < 1.0
+    unlinked = int((stat.calibration_scores_ >= 2).sum())
+    assert stat.floor() >= unlinked / (stat.calibration_scores_.size + 1) > 0
+
+
+def _tester(docs, links: bool, **kw) -> RelevanceTester:
+    return RelevanceTester(retriever="bm25", temperature=1.0, alpha=0.1, links=links, **kw)
+
+
+def test_tester_uses_links_for_queries_with_a_record_only(staff, tmp_path):
+    url, docs = staff
+    cal, held, absent = _sets()
+    texts = [t for _, t in docs]
+    plain = _tester(docs, False).fit(texts, [r.query for r in cal])
+    tester = _tester(docs, True).fit(texts, [r.query for r in cal], records=cal, database=url, documents=docs)
+    queries = [r.query for r in held + absent]
+    # free text (no record): today's behaviour, unchanged to the bit
+    free = tester.test(queries)
+    assert [t.p_value for t in free] == [t.p_value for t in plain.test(queries)]
+    assert {t.statistic for t in free} == {"energy+names"} and all("links" not in t.p_values for t in free)
+    # with the records: the left-out birth dates are rejected, and say which statistic decided
+    tests = tester.test(queries, records=held + absent, database=url)
+    got_absent = tests[len(held):]
+    assert all(t.statistic == "energy+names+links" and t.out_of_knowledge for t in got_absent)
+    assert all(t.p_values["links"] == pytest.approx(1 / (len(cal) + 1)) for t in got_absent)
+    assert np.mean([t.out_of_knowledge for t in tests[: len(held)]]) <= 0.1 + 2 * np.sqrt(0.09 / len(held))
+    # a query given without its record in the same batch falls back to the other statistics
+    mixed = tester.test(queries[-2:], records=[None, absent[-1]], database=url)
+    assert mixed[0].statistic == "energy+names" and mixed[1].statistic == "energy+names+links"
+    # saved and loaded: the same p-values, and the documents it links against
+    tester.save(tmp_path / "t")
+    back = RelevanceTester.load(tmp_path / "t")
+    assert back.links and back.links_ is not None and back.links_.documents == tester.links_.documents
+    again = back.test(queries, records=held + absent, database=url)
+    assert [t.p_value for t in again] == [t.p_value for t in tests]
+    manifest = json.loads((tmp_path / "t" / "relevance-tester.json").read_text())
+    assert manifest["config"]["links"] is True and "calibration_links" in manifest["arrays"]
+
+
+def test_links_refuse_missing_inputs(staff):
+    url, docs = staff
+    cal, held, _ = _sets()
+    texts = [t for _, t in docs]
+    with pytest.raises(RagdxError, match="records="):
+        _tester(docs, True).fit(texts, [r.query for r in cal])
+    with pytest.raises(RagdxError, match="one per query"):
+        _tester(docs, True).fit(texts, [r.query for r in cal], records=cal[:-1], database=url)
+    plain = _tester(docs, False).fit(texts, [r.query for r in cal])
+    with pytest.raises(RagdxError, match="without links"):
+        plain.test([held[0].query], records=[held[0]], database=url)
+
+
+def test_cli_calibrate_and_test_with_records(staff, tmp_path, monkeypatch):
+    """``relevance calibrate --links`` on record rows, ``relevance test`` on a records JSONL: the
+    rows with a record say they were tested with links, a free-text row that it was not."""
+    from typer.testing import CliRunner
+
+    from ragdx.cli import app
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("RAGDX_CACHE_DIR", str(tmp_path / "cache"))
+    url, docs = staff
+    cal, held, absent = _sets()
+
+    def jsonl(name: str, rows: list[dict]) -> str:
+        (tmp_path / name).write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+        return name
+
+    jsonl("corpus.jsonl", [{"id": i, "text": t} for i, t in docs])
+    jsonl("cal.jsonl", [r.to_dict() for r in cal])
+    jsonl("new.jsonl", [r.to_dict() for r in absent] + [{"question": held[0].query}])
+    runner = CliRunner()
+    res = runner.invoke(app, ["relevance", "calibrate", "corpus.jsonl", "--corpus-field", "text", "--queries",
+                              "cal.jsonl", "--links", "--db", url, "--retriever", "bm25", "--temperature", "1",
+                              "--alpha", "0.1", "-o", "tester"])
+    assert res.exit_code == 0, res.output
+    assert "linker_found_stated" in res.output and "floor_p_unlinked" in res.output
+    res = runner.invoke(app, ["relevance", "test", "tester", "--queries", "new.jsonl", "--db", url,
+                              "-o", "out.jsonl", "--no-progress"])
+    assert res.exit_code == 0, res.output
+    rows = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
+    assert [r["statistic"] for r in rows] == ["energy+names+links"] * len(absent) + ["energy+names"]
+    assert all(r["out_of_knowledge"] for r in rows[: len(absent)])
+    assert f"{len(absent)} of {len(rows)} queries tested with the evidence linker" in " ".join(res.output.split())
