@@ -68,3 +68,59 @@ def test_a_title_that_only_mentions_a_value_gives_it_to_no_heading_under_it(tmp_
     assert _gold(world, {"report": report}, "concerts.concert_date@2") == [[]]
     listing = "# Concerts\n\n## 15 March 2025\n\n### Price and Dvorak\n\nSold: 244\n"
     assert _gold(world, {"listing": listing}, "concerts.concert_date@2") == [["listing"]]
+
+
+def _consultancy(path, *, lead: int = 3, town: str = "Clevedon"):
+    return make_world(path, f"""
+            CREATE TABLE staff (staff_id INTEGER PRIMARY KEY, title TEXT, first_name TEXT, last_name TEXT,
+                                office TEXT);
+            CREATE TABLE projects (code TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE, status TEXT, site_town TEXT,
+                                   lead_id INTEGER REFERENCES staff(staff_id));
+            CREATE TABLE site_visits (visit_id INTEGER PRIMARY KEY, project_code TEXT REFERENCES projects(code),
+                                      visit_date DATE, inspector_id INTEGER REFERENCES staff(staff_id));
+            INSERT INTO staff VALUES (1, 'Ms', 'Helen', 'Hale', 'Bristol'), (2, 'Dr', 'Miriam', 'Cole', 'Bristol'),
+                                     (3, 'Mr', 'Tom', 'Ashcroft', 'Exeter');
+            INSERT INTO projects VALUES ('BH-24024', 'Harbourside Hotel Plant Room', 'active', '{town}', {lead}),
+                                        ('BH-24013', 'Fremington Quay Housing', 'on hold', 'Bristol', 1);
+            INSERT INTO site_visits VALUES (1, 'BH-24024', '2024-12-28', 2);
+        """)
+
+
+@pytest.fixture()
+def consultancy(tmp_path):
+    return _consultancy(tmp_path / "b.sqlite")
+
+
+_REPLY = ("From: Helen Hale <helen.hale@example.com>\nTo: Tom Ashcroft <tom.ashcroft@example.com>\n"
+          "Subject: RE: Weekly status\n\nThanks Tom.\n\nHelen\n\nOn Fri, 14 Nov 2025 at 09:05, Tom Ashcroft wrote:\n"
+          "> Weekly status, BH-24024 Harbourside Hotel Plant Room\n>\n> Status: active\n"
+          "> Last site visit: 2024-12-28 (setting-out check, Dr M. Cole)\n>\n> --\n> Tom Ashcroft\n"
+          "> Associate | Brenning Hale, Bristol\n")
+
+
+def test_a_quoted_reply_is_read_as_the_message_it_quotes(consultancy):
+    """"> Status: active" under "> Weekly status, BH-24024 ..." is the project's card line, read
+    apart from the "... wrote:" line before it (whose sender the quote is not about)."""
+    assert _gold(consultancy, {"mail": _REPLY}, "projects.status@BH-24024") == [["mail"]]
+    # the other project's status is not written here
+    assert _gold(consultancy, {"mail": _REPLY}, "projects.status@BH-24013") == [[]]
+
+
+def test_a_signature_sits_under_no_heading_of_the_message(tmp_path):
+    """"Associate | Brenning Hale, Bristol" in the quoted signature is the sender's office, not the
+    town of the project (in Bristol too) the quoted report is headed by; a card line says it."""
+    world = _consultancy(tmp_path / "b.sqlite", town="Bristol")
+    assert _gold(world, {"mail": _REPLY}, "projects.site_town@BH-24024") == [[]]
+    stated = _REPLY.replace("> Status: active\n", "> Status: active\n> Site: Bristol\n")
+    assert _gold(world, {"mail": stated}, "projects.site_town@BH-24024") == [["mail"]]
+
+
+def test_a_line_about_a_visit_names_the_visits_inspector_not_the_projects_lead(tmp_path):
+    """"Last site visit: ... Dr M. Cole" under a project's heading says who inspected, not who
+    leads the project; a line naming the lead does say it."""
+    world = _consultancy(tmp_path / "b.sqlite", lead=2)
+    assert _gold(world, {"mail": _REPLY}, "projects.lead_id@BH-24024") == [[]]
+    sheet = "# BH-24024 Harbourside Hotel Plant Room\n\nStatus: active\nProject lead: Dr M. Cole\n"
+    assert _gold(world, {"sheet": sheet}, "projects.lead_id@BH-24024") == [["sheet"]]
+    visited = sheet.replace("Project lead: Dr M. Cole", "Last site visit: 2024-12-28 (setting-out check, Dr M. Cole)")
+    assert _gold(world, {"sheet": visited}, "projects.lead_id@BH-24024") == [[]]

@@ -97,7 +97,7 @@ from ragdx.kb.normalise import (
     value_variants,
     yearless_day_month,
 )
-from ragdx.kb.structure import KEY_VALUE, Block, blocks, definition_lines, split_cells, windows
+from ragdx.kb.structure import KEY_VALUE, Block, blocks, definition_lines, split_cells, unquoted, windows
 from ragdx.rag.corpus import Corpus
 
 #: weight of a match through the document's subject (rule 2) relative to one in a sentence (rule 1)
@@ -362,16 +362,20 @@ class PassageIndex:
         self.header_runs: list[tuple[str, ...]] = []
         #: each document's first passage (the span shown for "this document is about the entity")
         self.first_passage: list[int] = []
+        #: each document's text as the linker reads it: an e-mail's quote marks blanked, the same
+        #: length, so every offset is the document's (spans show the document's own text)
+        self.texts: list[str] = []
         for d, doc in enumerate(corpus.documents):
             self.first_passage.append(len(self.passages))
-            text = doc.text
+            text = unquoted(doc.text)
+            self.texts.append(text)
             ctx_cache: dict[tuple[tuple[int, int], ...], str] = {}
             runs_cache: dict[tuple[tuple[int, int], ...], tuple[str, ...]] = {}
             expand = _expander(legend(text))
             anchors = year_anchors(text)
             #: the last row's cells of each table (by its header), for ditto marks
             above: dict[tuple[int, int], list[str]] = {}
-            for block in blocks(text, max_words=max_words) or [Block(0, 0, "para")]:
+            for block in blocks(doc.text, max_words=max_words) or [Block(0, 0, "para")]:
                 a, b = block.start, block.end
                 pid = len(self.passages)
                 piece = with_years(expand(text[a:b]), a, anchors)
@@ -409,7 +413,7 @@ class PassageIndex:
                 names.add(phrase(doc.title))
             for name in names - {""}:
                 self.doc_names[name].append(d)
-            header, runs = self._header(doc.text)
+            header, runs = self._header(text)
             self.headers.append(header)
             self.header_runs.append(runs)
             if progress:
@@ -712,7 +716,7 @@ class Linker:
     def _doc_opening(self, pid: int) -> str:
         """The opening of the document of passage ``pid`` and the headings the passage is under."""
         p = self.index.passages[pid]
-        return self.index.corpus.documents[p.doc].text[:400] + " " + p.ctx
+        return self.index.texts[p.doc][:400] + " " + p.ctx
 
     def _value_labels(self, hop: Hop) -> dict[str, tuple[int, frozenset[str]]]:
         """Label → (passage, its column's words) for each table line stating the hop's value beside
@@ -729,7 +733,7 @@ class Linker:
             for pid in sorted(idx.find(all_of[0])):
                 p = idx.passages[pid]
                 lines = self._text_of(p).splitlines()
-                header = split_cells(self.index.corpus.documents[p.doc].text[p.header[0]:p.header[1]]) \
+                header = split_cells(self.index.texts[p.doc][p.header[0]:p.header[1]]) \
                     if p.header else None
                 for j, line in enumerate(lines):
                     cells = split_cells(line)
@@ -959,7 +963,10 @@ class Linker:
                 and not self._named_before(pid, min(named), names):
             # a card is about the first entity it names ("Company: ANG Resellers" then "City: Madrid")
             return TOPIC_WEIGHT
-        if passage.doc in docs_about and (named or not self._leads_with_another(pid, entity, names)):
+        if passage.doc in docs_about and (named or not self._leads_with_another(pid, entity, names)) \
+                and not self._quoted(passage):
+            # (a reply's quoted message was written by someone else, about its own subject: the
+            # reply's sender, whom the document is about, is not its subject)
             return TOPIC_WEIGHT
         if not hop.peers and (passage.kind == "para" and _lead_sentence(norm) in named
                               or passage.kind == "item" and 0 in named):
@@ -1007,7 +1014,7 @@ class Linker:
         norm, ctx = passage.norm, passage.ctx
         if hop.exact is not None and value == (f" {hop.exact.lower()} ",):
             # the acronym itself, not a synonym ("United States" for "USA"), must keep its capitals
-            text = self.index.corpus.documents[passage.doc].text[passage.start:passage.end]
+            text = self.index.texts[passage.doc][passage.start:passage.end]
             if not re.search(rf"(?<!\w){re.escape(hop.exact)}(?!\w)", text):
                 return False
         if hop.column and _is_quantity(value) and self._other_unit(hop, passage, value):
@@ -1065,7 +1072,7 @@ class Linker:
             m.group(1).strip()) in _RECIPIENT_KEYS | {"from", "sender"}) for ln in holding)
 
     def _text_of(self, passage: Passage) -> str:
-        return self.index.corpus.documents[passage.doc].text[passage.start:passage.end]
+        return self.index.texts[passage.doc][passage.start:passage.end]
 
     def _row_reading(self, hop: Hop, passage: Passage, value: tuple[str, ...],
                      subject_phrases: list[list[str]]) -> float | None:
@@ -1284,9 +1291,9 @@ class Linker:
         if not known:
             return 0
         done = 0
-        text_of = self.index.corpus.documents
+        text_of = self.index.texts
         for pid, passage in enumerate(self.index.passages):
-            text = text_of[passage.doc].text[passage.start:passage.end]
+            text = text_of[passage.doc][passage.start:passage.end]
             if not any(m in text for m in ("~", "…", "...")):
                 continue
             for m in re.finditer(r"([^|\n]{3,}?)\s*(?:~|…|\.\.\.)(?=\s|\||$)", text):
@@ -1356,7 +1363,7 @@ class Linker:
         nothing known."""
         from ragdx.kb.normalise import tokens
 
-        doc = self.index.corpus.documents[passage.doc].text
+        doc = self.index.texts[passage.doc]
         want = _column_words(column)
         if passage.kind == "card":
             for line in definition_lines(doc[passage.start:passage.end].splitlines()):
@@ -1404,6 +1411,12 @@ class Linker:
         seen = [p for p in names if p in alt and p in here + passage.ctx]
         return any(alt[p] in around or alt[p].rstrip() + "s " in around for p in seen)
 
+    def _quoted(self, passage: Passage) -> bool:
+        """Is the passage inside a quoted reply (its line starts with ``>`` in the document)?"""
+        text = self.index.corpus.documents[passage.doc].text
+        start = text.rfind("\n", 0, passage.start) + 1
+        return text[start:passage.end].lstrip().startswith(">")
+
     def _full_mention(self, pid: int, sentence: int, names: Sequence[str]) -> bool:
         """A surname alone names a person only when no other given name stands before it: "Harold
         Fuller" is not Andrew Fuller ("Fuller approved it", "Mr Fuller" are)."""
@@ -1432,7 +1445,7 @@ class Linker:
 
     def _text(self, pid: int) -> str:
         passage = self.index.passages[pid]
-        return self.index.corpus.documents[passage.doc].text[passage.start:passage.end]
+        return self.index.texts[passage.doc][passage.start:passage.end]
 
     def _names_in(self, pid: int, sentence: int, table: str) -> frozenset[str]:
         """The names of ``table``'s entities in sentence ``sentence`` of passage ``pid``."""
@@ -1633,10 +1646,13 @@ def _denied(norm: str, start: int) -> bool:
 
 def _names_a_row_of(norm: str, sentence: int, nouns: Sequence[str]) -> bool:
     """Does sentence ``sentence`` of ``norm`` name a row by one of ``nouns`` and its number ("visit
-    #220", "visit no. 220")? What it relates is that row's."""
+    #220", "visit no. 220"), or open with the noun as a card line's key does ("Last site visit:
+    2024-12-28 (setting-out check, Dr M. Cole)")? What it relates is that row's: the inspector of
+    the visit, not the project's lead."""
     parts = norm.split(SEP)
     sent = f" {parts[sentence].strip()} " if sentence < len(parts) else ""
-    return any(re.search(rf" {re.escape(n)} (?:no |number )?\d+ ", sent) for n in nouns)
+    return any(re.search(rf" {re.escape(n)} (?:no |number )?\d+ ", sent)
+               or re.match(rf" (?:(?:last|latest|next|first|previous) )?{re.escape(n)} ", sent) for n in nouns)
 
 
 def _occurrences(norm: str, needle: str) -> list[tuple[int, int]]:

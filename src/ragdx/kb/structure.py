@@ -215,9 +215,35 @@ def _kv_table(rows: list[list[str]], header: bool) -> bool:
     return not header and (len(shapes) > 1 or all(lb.endswith(":") for lb in labels))
 
 
+_SIGNATURE = re.compile(r"^[ \t]*-- ?$")
+_QUOTE_MARKS = re.compile(r"^[ \t]{0,3}(?:>[ \t]?)+", re.MULTILINE)
+
+
+def unquoted(text: str) -> str:
+    """``text`` with the quote marks of an e-mail's quoted reply (or a Markdown blockquote) blanked
+    out, the same length: ``> Status: active`` is read as the card line it was when written, and
+    every offset stays the document's."""
+    if ">" not in text:
+        return text
+    return _QUOTE_MARKS.sub(lambda m: " " * len(m.group(0)), text)
+
+
+def _quote_depths(text: str, lines: list[tuple[int, int]]) -> list[int]:
+    """How deeply each line is quoted (``>`` marks at its start)."""
+    out = []
+    for a, b in lines:
+        m = _QUOTE_MARKS.match(text, a, b)
+        out.append(m.group(0).count(">") if m else 0)
+    return out
+
+
 def blocks(text: str, *, max_words: int = MAX_BLOCK_WORDS) -> list[Block]:
-    """The blocks of ``text`` with their context (see the module docstring)."""
+    """The blocks of ``text`` with their context (see the module docstring). A quoted reply is
+    read as the message it quotes: its marks blanked, and a paragraph never runs across the
+    quote's edge ("... Tom Ashcroft wrote:" is not part of the quoted report)."""
     lines = _lines(text)
+    depth = _quote_depths(text, lines) if ">" in text else [0] * len(lines)
+    text = unquoted(text)
     n = len(lines)
     raw = [text[a:b] for a, b in lines]
     blank = [not s.strip() for s in raw]
@@ -256,9 +282,13 @@ def blocks(text: str, *, max_words: int = MAX_BLOCK_WORDS) -> list[Block]:
             last_para = None
             i += 2
             continue
+        if _SIGNATURE.match(line):
+            # "-- " opens an e-mail's signature: its lines are about the sender, under no heading
+            # of the message ("Principal Engineer | Brenning Hale, Bristol" is no project's town)
+            headings.clear()
         # the paragraph: consecutive non-blank lines
         j = i
-        while j < n and not blank[j] and not _ATX.match(raw[j]):
+        while j < n and not blank[j] and not _ATX.match(raw[j]) and depth[j] == depth[i]:
             j += 1
         group = list(range(i, j))
         # a loose list of key/value lines (a blank line between items, as HTML <dl> and many
