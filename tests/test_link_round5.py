@@ -124,3 +124,31 @@ def test_a_line_about_a_visit_names_the_visits_inspector_not_the_projects_lead(t
     assert _gold(world, {"sheet": sheet}, "projects.lead_id@BH-24024") == [["sheet"]]
     visited = sheet.replace("Project lead: Dr M. Cole", "Last site visit: 2024-12-28 (setting-out check, Dr M. Cole)")
     assert _gold(world, {"sheet": visited}, "projects.lead_id@BH-24024") == [[]]
+
+
+def test_a_key_line_of_initials_before_names_expands_them(consultancy):
+    """Minutes written with initials ("lead MC") and a key at the end ("Key: HH Helen Hale; MC Miriam
+    Cole", initials with a lowercase letter too: "AnP Anjali Patel") name the people in full. A key
+    whose initials do not begin the name's words explains nothing."""
+    from ragdx.kb.link import legend
+
+    assert legend("Key: GB Geraint Brenning; AnP Anjali Patel; MC Miriam Cole") == {
+        "GB": "Geraint Brenning", "AnP": "Anjali Patel", "MC": "Miriam Cole"}
+    assert legend("Key: XY Miriam Cole; see also page 2") == {}
+    minutes = ("# Project review\n\n1. **BH-24013** (Fremington Quay Housing): lead HH; status on hold.\n\n"
+               "Key: HH Helen Hale; TA Tom Ashcroft\n")
+    assert _gold(consultancy, {"minutes": minutes}, "projects.lead_id@BH-24013") == [["minutes"]]
+    # initials nobody explains name nobody
+    assert _gold(consultancy, {"minutes": minutes.partition("Key:")[0]}, "projects.lead_id@BH-24013") == [[]]
+
+
+def test_a_card_describes_one_numbered_row_by_its_other_values(consultancy):
+    """A visit report's card ("Project ... BH-24024 ...", "Date of visit ...", "Purpose ...") tells
+    visit 1 apart without its number; the same lines about another project's visit do not."""
+    report = ("SITE VISIT REPORT\n=================\n\nProject ......... BH-24024 Harbourside Hotel Plant Room\n"
+              "Date of visit ... Sat 28 Dec 2024\nVisited by ...... Dr Miriam Cole\n"
+              "Purpose ......... Setting-out check\n")
+    assert _gold(consultancy, {"report": report}, "site_visits.visit_date@1") == [["report"]]
+    other = report.replace("BH-24024 Harbourside Hotel Plant Room", "BH-24013 Fremington Quay Housing") \
+        .replace("Dr Miriam Cole", "Ms Helen Hale")
+    assert _gold(consultancy, {"report": other}, "site_visits.visit_date@1") == [[]]

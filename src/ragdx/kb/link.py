@@ -265,6 +265,10 @@ _LEGEND_PAIR = re.compile(r"(?<![\w-])([A-Z][A-Z0-9]{1,4})\s*(?:=|:|–|—)\s*"
                           r"([A-ZÀ-Þ][^\s,;=]*(?:\s+(?:[A-ZÀ-Þ][^\s,;=]*|de|van|von|der|den|da|di|la|le|du))+)")
 
 
+#: a key line of initials written before the names they stand for ("Key: GB Geraint Brenning; ...")
+_KEY_LINE = re.compile(r"\s*(?:\*\*)?(?:legend|key)(?:\*\*)?\s*[:–—-]\s*(.+)", re.I)
+_KEY_ITEM = re.compile(r"\s*([A-Z][A-Za-z]{1,4})\s*(?:=|:|–|—|-)?\s+([A-ZÀ-Þ][\w'’-]+(?:\s+[A-ZÀ-Þ][\w'’-]+){1,3})\s*$")
+
 #: a name followed by its initials in brackets: "Julian Treve (JT, chair)", "Rosa Delgado (RD)"
 _NAMED_INITIALS = re.compile(r"([A-ZÀ-Þ][\w'’-]+(?:\s+(?:[A-ZÀ-Þ][\w'’-]+|de|van|von|der|den|da|di|la|le|du)){1,3})"
                              r"\s*\(([A-ZÀ-Þ]{2,4})(?=[,;)\s])")
@@ -283,6 +287,17 @@ def legend(text: str) -> dict[str, str]:
         if len(pairs) >= 2 or (pairs and re.match(r"\s*(?:legend|key|abbreviations?)\b", line, re.I)):
             for abbr, name in pairs:
                 out.setdefault(abbr, name.strip())
+        key = _KEY_LINE.match(line)
+        for item in re.split(r"[;,]", key.group(1)) if key else ():
+            # "Key: GB Geraint Brenning; AnP Anjali Patel": initials, then the name they stand for,
+            # whose first and last words begin with the first and last capital of the initials
+            m = _KEY_ITEM.match(item)
+            if m:
+                abbr, name = m.group(1), m.group(2).strip()
+                caps = [c for c in abbr if c.isupper()]
+                words = name.split()
+                if len(caps) >= 2 and len(words) >= 2 and caps[0] == words[0][0] and caps[-1] == words[-1][0]:
+                    out.setdefault(abbr, name)
         for name, abbr in _NAMED_INITIALS.findall(line):
             # "Owen Hughes (OH, chair)": initials a person is then called by, when they are the
             # initials of the name's words
@@ -1000,8 +1015,12 @@ class Linker:
 
     @staticmethod
     def _described(passage: Passage, value_sents: set[int], descriptors: Sequence[tuple[str, ...]]) -> bool:
-        """Is a descriptor of the row stated in a sentence (a row, a list item) that states the value?"""
+        """Is a descriptor of the row stated in a sentence (a row, a list item) that states the value,
+        or anywhere in a card that does (a visit report's "Project: ...", "Date of visit: ..." and
+        "Purpose: ..." lines describe one visit)?"""
         parts = passage.norm.split(SEP)
+        if passage.kind == "card" and value_sents:
+            return any(all(p in passage.norm for p in d) for d in descriptors)
         for i in value_sents:
             sentence = f" {parts[i].strip()} " if i < len(parts) else ""
             if any(all(p in sentence for p in d) for d in descriptors):
