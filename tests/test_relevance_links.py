@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import sqlite3
 
 import numpy as np
@@ -117,6 +118,25 @@ def test_floor_rises_with_the_linkers_misses(staff):
     assert stat.floor() >= unlinked / (stat.calibration_scores_.size + 1) > 0
 
 
+def test_calibrate_warns_when_the_floor_is_above_alpha(staff, tmp_path):
+    """A linker that misses many calibration questions cannot reject an unlinked one at alpha: the
+    summary says so (the held-out Fernleigh corpus: 81 % found, floor 0.12)."""
+    from ragdx.relevance.cli_support import calibrate
+
+    url, docs = staff
+    cal, _, _ = _sets()
+    # the birth dates of half the calibration people written so that the linker misses them
+    missed = {p for n, p in enumerate(_people()) if n % 4 == 0}
+    reworded = [{"id": i, "text": re.sub(r" was born on [0-9-]+", " was born in the spring", t)
+                 if any(p in t for p in missed) else t} for i, t in docs]
+    (tmp_path / "corpus.jsonl").write_text("".join(json.dumps(r) + "\n" for r in reworded), encoding="utf-8")
+    (tmp_path / "cal.jsonl").write_text("".join(json.dumps(r.to_dict()) + "\n" for r in cal), encoding="utf-8")
+    summary = calibrate(tmp_path / "corpus.jsonl", tmp_path / "t", queries=tmp_path / "cal.jsonl",
+                        corpus_field="text", retriever="bm25", temperature=1.0, alpha=0.05, links=True, db=url)
+    assert summary.links is not None and summary.links["linker_found_stated"] < 0.9
+    assert "cannot reach alpha 0.05" in summary.links["warning"]
+
+
 def _tester(docs, links: bool, **kw) -> RelevanceTester:
     return RelevanceTester(retriever="bm25", temperature=1.0, alpha=0.1, links=links, **kw)
 
@@ -189,6 +209,7 @@ def test_cli_calibrate_and_test_with_records(staff, tmp_path, monkeypatch):
                               "--alpha", "0.1", "-o", "tester"])
     assert res.exit_code == 0, res.output
     assert "linker_found_stated" in res.output and "floor_p_unlinked" in res.output
+    assert "cannot reach alpha" not in res.output  # every calibration question linked: floor 1/(n+1)
     res = runner.invoke(app, ["relevance", "test", "tester", "--queries", "new.jsonl", "--db", url,
                               "-o", "out.jsonl", "--no-progress"])
     assert res.exit_code == 0, res.output

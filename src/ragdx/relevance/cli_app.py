@@ -145,6 +145,8 @@ def relevance_calibrate(
         table.add_row("ray data", f"{sum(nodes.values())} texts embedded on {len(nodes)} node(s) "
                                   f"({embedder.last_device})")
     console.print(table)
+    if summary.links and summary.links.get("warning"):
+        console.print(f"[yellow]links:[/] {escape(summary.links['warning'])}")
 
 
 @relevance_app.command("test")
