@@ -79,7 +79,7 @@ def _consultancy(path, *, lead: int = 3, town: str = "Clevedon"):
             CREATE TABLE site_visits (visit_id INTEGER PRIMARY KEY, project_code TEXT REFERENCES projects(code),
                                       visit_date DATE, inspector_id INTEGER REFERENCES staff(staff_id));
             INSERT INTO staff VALUES (1, 'Ms', 'Helen', 'Hale', 'Bristol'), (2, 'Dr', 'Miriam', 'Cole', 'Bristol'),
-                                     (3, 'Mr', 'Tom', 'Ashcroft', 'Exeter');
+                                     (3, 'Mr', 'Tom', 'Ashcroft', 'Exeter'), (4, 'Ms', 'Rachel', 'Hughes', 'Exeter');
             INSERT INTO projects VALUES ('BH-24024', 'Harbourside Hotel Plant Room', 'active', '{town}', {lead}),
                                         ('BH-24013', 'Fremington Quay Housing', 'on hold', 'Bristol', 1);
             INSERT INTO site_visits VALUES (1, 'BH-24024', '2024-12-28', 2);
@@ -152,3 +152,28 @@ def test_a_card_describes_one_numbered_row_by_its_other_values(consultancy):
     other = report.replace("BH-24024 Harbourside Hotel Plant Room", "BH-24013 Fremington Quay Housing") \
         .replace("Dr Miriam Cole", "Ms Helen Hale")
     assert _gold(consultancy, {"report": other}, "site_visits.visit_date@1") == [[]]
+
+
+def test_a_signature_is_a_card_about_the_person_it_names(consultancy):
+    """"-- / Miriam Cole / Principal Engineer | Brenning Hale, Bristol" says where Miriam Cole works;
+    it says nothing of Tom Ashcroft's office."""
+    mail = ("Thanks, all fine.\n\n--\nMiriam Cole\nPrincipal Engineer | Brenning Hale, Bristol\n"
+            "miriam.cole@example.com\n")
+    assert _gold(consultancy, {"mail": mail}, "staff.office@2") == [["mail"]]
+    assert _gold(consultancy, {"mail": mail}, "staff.office@3") == [[]]
+
+
+def test_a_courtesy_title_tells_apart_namesakes_whose_initials_are_alike(tmp_path):
+    """Dr Anjali Patel and Mr Arun Patel are both "A. Patel": the initial names neither, but "Dr A.
+    Patel" names her. A title shared by both namesakes tells nobody apart."""
+    world = make_world(tmp_path / "p.sqlite", """
+        CREATE TABLE staff (staff_id INTEGER PRIMARY KEY, title TEXT, first_name TEXT, last_name TEXT, office TEXT);
+        INSERT INTO staff VALUES (1, 'Dr', 'Anjali', 'Patel', 'Bristol'), (2, 'Mr', 'Arun', 'Patel', 'Cardiff'),
+                                 (3, 'Ms', 'Rachel', 'Hughes', 'Exeter'), (4, 'Ms', 'Ruth', 'Hughes', 'Exeter');
+    """)
+    note = "Site visit by Dr A. Patel (Bristol office).\n"
+    assert _gold(world, {"note": note}, "staff.office@1") == [["note"]]
+    assert _gold(world, {"note": note.replace("Dr A.", "A.")}, "staff.office@1") == [[]]
+    assert _gold(world, {"note": "Report by Ms R. Hughes (Exeter office).\n"}, "staff.office@3") == [[]]
+    # her title is read beside her name, not inside the name that needs it
+    assert _gold(world, {"note": "Dr Anjali Patel leads the job.\n"}, "staff.title@1") == [["note"]]

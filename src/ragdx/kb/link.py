@@ -81,6 +81,7 @@ from ragdx.errors import RagdxError
 from ragdx.gen.kinds import COMPLETENESS_KINDS
 from ragdx.kb.normalise import (
     COLUMN_FILLER_WORDS,
+    HONORIFICS,
     MONTH_ABBREVIATIONS,
     SEP,
     YEARLESS_DATE,
@@ -1724,6 +1725,8 @@ class FactResolver:
         self._numbered: dict[str, list[tuple[str, str, str]]] = {}
         self._firsts: dict[str, dict[str, int]] = {}
         self._unique_own: dict[str, dict[str, list[str]]] = {}
+        self._titled: dict[str, dict[str, tuple[str, ...]]] = {}
+        self._title_column: dict[str, str | None] = {}
 
     def meta(self, table: str) -> _TableMeta:
         """What linking needs to know of a table, worked out once (the schema helpers profile data)."""
@@ -1982,6 +1985,36 @@ class FactResolver:
             hit = self._initials[table] = frozenset(p for p, n in counts.items() if n > 1)
         return hit
 
+    def _titled_initials(self, table: str) -> dict[str, tuple[str, ...]]:
+        """Key → "title initial surname" phrases (" dr a patel ") no other person of the table
+        answers to, for a table with a courtesy-title column (its values Dr, Mr, Ms, ...): how
+        people tell apart namesakes whose initials are alike."""
+        hit = self._titled.get(table)
+        if hit is None:
+            from ragdx.db.schema import name_pair
+
+            hit = {}
+            info = self.meta(table).info
+            pair = name_pair(info)
+            rows = self.rows(table)
+            titles = [c.name for c in info.columns if c.kind == "text" and rows and sum(
+                phrase(str(r.get(c.name) or "")).strip().rstrip(".") in HONORIFICS for r in rows.values())
+                >= 0.8 * sum(r.get(c.name) is not None for r in rows.values()) > 0]
+            self._title_column[table] = titles[0] if titles else None
+            if pair and titles:
+                phrases: dict[str, str] = {}
+                counts: dict[str, int] = defaultdict(int)
+                for key, row in rows.items():
+                    title = phrase(str(row.get(titles[0]) or "")).strip()
+                    first, last = (tokens(str(row.get(c) or "")) for c in pair)
+                    if title in HONORIFICS and first and last and first[0]:
+                        p = f" {title} {first[0][0]} {' '.join(last)} "
+                        phrases[key] = p
+                        counts[p] += 1
+                hit = {k: (p,) for k, p in phrases.items() if counts[p] == 1}
+            self._titled[table] = hit
+        return hit
+
     def _code_columns(self, meta: _TableMeta) -> list[str]:
         """Unique code columns other than the key ("ADR" for the port of Ardmair, "R1" for a route):
         documents name a row by its code as often as by its name."""
@@ -2160,6 +2193,8 @@ class FactResolver:
         if ambiguous:
             # "R. Hale" names Robert Hale Sr. and Robert Hale Jr. alike: such an initial names neither
             out = [v for v in out if not (len(v[0]) == 1 and v[0][0] in ambiguous)]
+            # but "Dr A. Patel" names Dr Anjali Patel where the other A. Patel is a Mr
+            out += [((p,), 0.9) for p in self._titled_initials(meta.info.name).get(key, ())]
         for alias in self.aliases.get(entity, []):
             out += text_variants(alias)
         if not out and row is not None and not meta.association:
@@ -2231,9 +2266,13 @@ class FactResolver:
         values = {v[0][0] for v in hop.value if len(v[0]) == 1}
         if values:
             # a name that is the value itself ("Tidewell" for Tidewell Hub, whose town is Tidewell)
-            # cannot show both the subject and its value
-            hop.subjects = [(e, [v for v in names if not (len(v[0]) == 1 and v[0][0] in values)])
-                            for e, names in hop.subjects]
+            # cannot show both the subject and its value; nor can "Dr A. Patel" show that her title
+            # is Dr (the title is read beside a name without it: "Dr Anjali Patel")
+            self._titled_initials(info.name)
+            titled = column == self._title_column.get(info.name)
+            hop.subjects = [(e, [v for v in names if not (len(v[0]) == 1 and (
+                v[0][0] in values or titled and any(v[0][0].startswith(f"{t.rstrip()} ") for t in values)))])
+                for e, names in hop.subjects]
         if subjects == [own] and self._unnamed(meta):
             hop.descriptors = [self._descriptors(info.name, key, column)]
         if isinstance(value, str) and fk is None and not hop.noun_value and phrase(value) in self.role_words(info.name):

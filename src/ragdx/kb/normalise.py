@@ -967,7 +967,8 @@ def _build_synonyms() -> tuple[list[tuple[str, ...]], dict[str, tuple[str, ...]]
 #: equivalence classes of phrases documents use for the same thing (already normalised)
 SYNONYMS, _SYN_OF, _CODES = _build_synonyms()
 _LOOSE = {" ".join(tokens(x)) for xs in LOOSE_SYNONYMS.values() for x in xs}
-_HONORIFICS = {"dr", "mr", "mrs", "ms", "miss", "prof", "sir", "dame", "mx"}
+#: courtesy titles written before a name ("Dr A. Patel", "Ms R. Hughes")
+HONORIFICS = frozenset({"dr", "mr", "mrs", "ms", "miss", "prof", "sir", "dame", "mx"})
 _SCALES = [(10**12, "trillion"), (10**9, "billion"), (10**6, "million"), (10**3, "thousand")]
 
 #: one way a value can be stated: every phrase of ``all_of`` in the same sentence (or passage),
@@ -1006,7 +1007,7 @@ def _person_like(value: str, *, particles: bool = False) -> list[str] | None:
     """The words of a value that reads as a person's name ("Nancy Davolio", "Dr. Ann Lee"), honorific
     aside, or None. ``particles``: a surname may begin with a lower-case particle ("Pieter de Vries")."""
     words = value.replace(",", " ").split()
-    if words and fold(words[0]).rstrip(".") in _HONORIFICS:
+    if words and fold(words[0]).rstrip(".") in HONORIFICS:
         words = words[1:]
     if not 2 <= len(words) <= (4 if particles else 3):
         return None
@@ -1088,7 +1089,7 @@ def text_variants(value: str, *, weight: float = 1.0) -> list[Variant]:
         for part in inner.groups():
             for v, w in text_variants(part, weight=weight * 0.95):
                 add(v, w)
-    if toks[0] in _HONORIFICS and len(toks) > 2:
+    if toks[0] in HONORIFICS and len(toks) > 2:
         add((f" {' '.join(toks[1:])} ",), weight * 0.95)
     core = core_name(toks)
     if core:
@@ -1414,7 +1415,7 @@ def _query_words(query: str) -> frozenset[str]:
 
 def _harmless(word: str, query: str) -> bool:
     f = fold(word).rstrip(".")
-    return (not word[:1].isupper() or f in _FRAME or f in _HONORIFICS or f.endswith("ly")
+    return (not word[:1].isupper() or f in _FRAME or f in HONORIFICS or f.endswith("ly")
             or any(c.isdigit() for c in word) or f in _query_words(query))
 
 
@@ -1536,7 +1537,7 @@ def _states_titled(value: str, padded: str) -> bool:
     at = padded.find(surname) if surname else -1
     while at >= 0:
         before = padded[:at].rsplit(None, 1)[-1:]
-        if before and before[0] in _HONORIFICS:
+        if before and before[0] in HONORIFICS:
             return True
         at = padded.find(surname, at + 1)
     return False

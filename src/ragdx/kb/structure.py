@@ -322,7 +322,14 @@ def blocks(text: str, *, max_words: int = MAX_BLOCK_WORDS) -> list[Block]:
             push(0, (a, a + len(s)))  # above every other heading: no later heading closes it
             i += 1
             continue
+        first = len(out)
         last_para = _group_blocks(text, raw, lines, group, context(), out, last_para, max_words)
+        if _SIGNATURE.match(line):
+            # a signature is a card about the person its first line names ("-- / Miriam Cole /
+            # Principal Engineer | Brenning Hale, Bristol"): the lines below are that person's
+            for block in out[first:]:
+                if block.kind == "para":
+                    block.kind = "card"
         i = j
     return out
 
