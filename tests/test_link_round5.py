@@ -177,3 +177,21 @@ def test_a_courtesy_title_tells_apart_namesakes_whose_initials_are_alike(tmp_pat
     assert _gold(world, {"note": "Report by Ms R. Hughes (Exeter office).\n"}, "staff.office@3") == [[]]
     # her title is read beside her name, not inside the name that needs it
     assert _gold(world, {"note": "Dr Anjali Patel leads the job.\n"}, "staff.title@1") == [["note"]]
+
+
+def test_a_short_unit_is_its_columns_unit_written_short(tmp_path):
+    """An hours budget of 40 written "40 h" (or "40 hrs") is in the column's unit; "40 days" is not."""
+    world = make_world(tmp_path / "h.sqlite", """
+        CREATE TABLE people (person_id INTEGER PRIMARY KEY, first_name TEXT, last_name TEXT);
+        CREATE TABLE jobs (code TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+        CREATE TABLE team (code TEXT REFERENCES jobs(code), person_id INTEGER REFERENCES people(person_id),
+                           hours_budget INTEGER, PRIMARY KEY (code, person_id));
+        INSERT INTO people VALUES (1, 'Kate', 'Morrow'), (2, 'Miriam', 'Cole');
+        INSERT INTO jobs VALUES ('BH-23007', 'Clevedon Pier Kiosk'), ('BH-24002', 'Riverside Footbridge');
+        INSERT INTO team VALUES ('BH-23007', 1, 40), ('BH-23007', 2, 150), ('BH-24002', 1, 60);
+    """)
+    sheet = ("# BH-23007: Clevedon Pier Kiosk\n\n## Team and hours budget\n\n| Who | Budget |\n|---|--:|\n"
+             "| Morrow, Kate | 40 h |\n| Cole, Miriam | 150 hrs |\n")
+    kate, miriam = _gold(world, {"sheet": sheet}, "team.hours_budget@BH-23007|1", "team.hours_budget@BH-23007|2")
+    assert kate == miriam == ["sheet"]
+    assert _gold(world, {"sheet": sheet.replace("40 h", "40 days")}, "team.hours_budget@BH-23007|1") == [[]]

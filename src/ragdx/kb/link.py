@@ -1063,14 +1063,14 @@ class Linker:
         number = value[0].strip()
         if len(value) != 1 or not re.fullmatch(r"\d+", number):
             return False
-        own = _column_words(hop.column)
+        own = _same_units(_column_words(hop.column))
         own_unit = own & _UNITS
         pattern = rf"(?<![\d.,]){number}(?:[.,]0+)?[ \t]*([^\W\d_]+|%|²)?"
         found = [(m.group(1) or "").lower() for m in re.finditer(pattern, self._text_of(passage))]
         if not found:
             return False
         for unit in found:
-            words = (frozenset({"percent"}) if unit == "%" else _column_words(unit)) if unit else frozenset()
+            words = frozenset({"percent"}) if unit == "%" else _same_units(_column_words(unit)) if unit else frozenset()
             if "percent" in words and not own & _SHARE_WORDS:
                 continue  # "0%" is a share: no count, price or level
             if not words or words & own:
@@ -1517,6 +1517,18 @@ _ABBREVIATIONS = {"qty": "quantity", "postcode": "postal", "zip": "postal", "pro
                   "pcs": "quantity", "units": "unit", "cost": "price",
                   "ordered": "order", "shipped": "ship", "born": "birth", "hired": "hire", "joined": "hire"}
 _GENERIC_WORDS = COLUMN_FILLER_WORDS
+
+
+#: short forms of units of time, one spelling each ("40 h" of an hours budget is in hours)
+_UNIT_FORMS = {"h": "hour", "hr": "hour", "hrs": "hour", "hours": "hour", "min": "minute", "mins": "minute",
+               "minutes": "minute", "yr": "year", "yrs": "year", "years": "year", "days": "day", "sec": "second",
+               "secs": "second", "wk": "week", "wks": "week", "weeks": "week", "months": "month"}
+
+
+def _same_units(words: frozenset[str]) -> frozenset[str]:
+    """``words`` with each unit's short form also written in full ("h" -> "h", "hour")."""
+    extra = {_UNIT_FORMS[w] for w in words if w in _UNIT_FORMS}
+    return words | extra if extra else words
 
 
 @functools.lru_cache(maxsize=4096)
