@@ -155,12 +155,20 @@ def test_tester_uses_links_for_queries_with_a_record_only(staff, tmp_path):
     # with the records: the left-out birth dates are rejected, and say which statistic decided
     tests = tester.test(queries, records=held + absent, database=url)
     got_absent = tests[len(held):]
-    assert all(t.statistic == "energy+names+links" and t.out_of_knowledge for t in got_absent)
-    assert all(t.p_values["links"] == pytest.approx(1 / (len(cal) + 1)) for t in got_absent)
+    assert all(t.statistic == "links" and t.out_of_knowledge for t in got_absent)
+    assert all(t.p_value == t.p_values["links"] == pytest.approx(1 / (len(cal) + 1)) for t in got_absent)
     assert np.mean([t.out_of_knowledge for t in tests[: len(held)]]) <= 0.1 + 2 * np.sqrt(0.09 / len(held))
     # a query given without its record in the same batch falls back to the other statistics
     mixed = tester.test(queries[-2:], records=[None, absent[-1]], database=url)
-    assert mixed[0].statistic == "energy+names" and mixed[1].statistic == "energy+names+links"
+    assert mixed[0].statistic == "energy+names" and mixed[1].statistic == "links"
+    # links_weight < 1: a weighted Bonferroni combination with the other statistics
+    weighted = _tester(docs, True, links_weight=0.8).fit(texts, [r.query for r in cal], records=cal,
+                                                         database=url, documents=docs)
+    w_tests = weighted.test(queries, records=held + absent, database=url)
+    for t in w_tests:
+        others = min(t.p_values["energy"], t.p_values["names"]) * 2 / 0.2
+        assert t.statistic == "energy+names+links"
+        assert t.p_value == pytest.approx(min(1.0, t.p_values["links"] / 0.8, others))
     # saved and loaded: the same p-values, and the documents it links against
     tester.save(tmp_path / "t")
     back = RelevanceTester.load(tmp_path / "t")
@@ -214,6 +222,6 @@ def test_cli_calibrate_and_test_with_records(staff, tmp_path, monkeypatch):
                               "-o", "out.jsonl", "--no-progress"])
     assert res.exit_code == 0, res.output
     rows = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
-    assert [r["statistic"] for r in rows] == ["energy+names+links"] * len(absent) + ["energy+names"]
+    assert [r["statistic"] for r in rows] == ["links"] * len(absent) + ["energy+names"]
     assert all(r["out_of_knowledge"] for r in rows[: len(absent)])
     assert f"{len(absent)} of {len(rows)} queries tested with the evidence linker" in " ".join(res.output.split())

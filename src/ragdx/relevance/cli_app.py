@@ -107,7 +107,7 @@ def relevance_calibrate(
     names: Annotated[bool, typer.Option("--names/--no-names", help="Also test whether the corpus writes the names a query uses (and writes together the ones it ties together); p-values combined by Bonferroni. Finds questions about entities the corpus never mentions.")] = True,
     facts: Annotated[bool, typer.Option("--facts/--no-facts", help="Also test whether the corpus states, beside those names, what answerable questions of the same kind find there (needs --names; off by default: AUROC 0.62-0.66 on questions whose fact is left out, see benchmarks/results/relevance_indomain.md).")] = False,
     links: Annotated[bool, typer.Option("--links/--no-links", help="Also test, for questions that come with their ragdx record (--dataset, or --queries rows that are records), whether the evidence linker finds each fact the answer needs stated in the corpus; `relevance test` uses it for the queries given with a record. Needs the records' database (--db, default the dataset's).")] = False,
-    links_weight: Annotated[float, typer.Option("--links-weight", help="With --links: the links p-value's weight in the weighted Bonferroni combination (the other statistics share the rest).")] = 0.8,
+    links_weight: Annotated[float, typer.Option("--links-weight", help="With --links: the links p-value's weight for a question with its record: 1 (default) tests it by links alone; below 1, a weighted Bonferroni combination with the other statistics (they share the rest).")] = 1.0,
     db: Annotated[str | None, typer.Option("--db", help="With --links: the records' database URL (default: the dataset manifest's).")] = None,
     overwrite: OverwriteOpt = False,
     seed: Annotated[int, typer.Option("--seed")] = 0,

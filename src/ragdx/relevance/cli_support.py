@@ -84,7 +84,7 @@ def calibrate(corpus: str | os.PathLike, out: str | os.PathLike, *, queries: str
               retriever: str = "dense", search: str = "auto", cache_dir: str | os.PathLike | None = USER_CACHE,
               overwrite: bool = False, seed: int = 0, embedder: Any = None, progress: Any = None,
               names: bool | str = "auto", facts: bool = False, links: bool = False,
-              links_weight: float = 0.8, db: str | None = None) -> CalibrateSummary:
+              links_weight: float = 1.0, db: str | None = None) -> CalibrateSummary:
     """Fit a tester on a JSONL corpus and one calibration source, and save it to ``out``.
 
     Exactly one source: ``queries`` (JSONL of real in-knowledge questions), ``dataset`` (a ragdx

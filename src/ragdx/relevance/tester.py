@@ -113,13 +113,16 @@ class RelevanceTester:
     facts and answer: every question ``ragdx gen`` makes), whether the evidence linker finds each
     fact stated in the corpus (:mod:`ragdx.relevance.links`): ``fit(..., records=, database=)``
     calibrates it on the calibration questions' records, ``test(..., records=, database=)`` uses it
-    for the questions given with a record, whose p-value becomes the weighted Bonferroni
-    combination of every statistic on (``energy+names+links``: links weigh ``links_weight``, 0.8,
-    the others share the rest; chosen by measurement in benchmarks/results/relevance_indomain.md:
-    the linker's misses on in-knowledge questions put a floor of 0.02-0.05 under an unlinked
-    question's p-value, which equal weights would multiply by 3); a question without a record
-    (free text, a query log) keeps the combination without links, and ``QueryTest.statistic``
-    says which was used.
+    for the questions given with a record. ``links_weight`` w = 1 (the default): such a
+    question's p-value is the links p-value alone (``QueryTest.statistic`` ``links``); w < 1:
+    the weighted Bonferroni combination with every other statistic on (``energy+names+links``:
+    links weigh w, the others share 1 - w). Chosen by measurement
+    (benchmarks/results/relevance_indomain.md): the linker's misses on in-knowledge questions put
+    a floor of 0.01-0.12 under an unlinked question's p-value, and dividing it by w < 1 (or by 3,
+    equal weights) lost most of what it rejects at alpha = 0.05 on four corpora, for no AUROC
+    gained. A question without a record (free text, a query log), or one the linker cannot score
+    (not_linkable, unanswerable), keeps the combination without links, and
+    ``QueryTest.statistic`` says which was used.
 
     ``embedder`` (a :class:`ragdx.embed.Embedder`) turns query texts into embeddings for the dense
     retriever; None uses the packaged MiniLM when texts are given. Embeddings can always be passed
@@ -138,7 +141,7 @@ class RelevanceTester:
 
     def __init__(self, k: int = 10, temperature: float = 0.05, statistic: str = "energy", alpha: float = 0.05,
                  retriever: str = "dense", embedder: Any = None, search: str = "auto",
-                 names: bool | str = "auto", facts: bool = False, links: bool = False, links_weight: float = 0.8):
+                 names: bool | str = "auto", facts: bool = False, links: bool = False, links_weight: float = 1.0):
         self.k = k
         self.temperature = temperature
         self.statistic = statistic
@@ -184,8 +187,8 @@ class RelevanceTester:
             raise RagdxError("facts=True looks beside the names a query uses: it needs names on", field="facts")
         if not isinstance(self.links, bool):
             raise RagdxError(f"links must be true or false, got {self.links!r}", field="links")
-        if not (isinstance(self.links_weight, int | float) and 0.0 < float(self.links_weight) < 1.0):
-            raise RagdxError(f"links_weight must be strictly between 0 and 1, got {self.links_weight!r}",
+        if not (isinstance(self.links_weight, int | float) and 0.0 < float(self.links_weight) <= 1.0):
+            raise RagdxError(f"links_weight must be above 0 and at most 1, got {self.links_weight!r}",
                              field="links_weight")
 
     # ---- fitting --------------------------------------------------------------------------------
@@ -326,7 +329,8 @@ class RelevanceTester:
         p-values, when names are on: m valid p-values, min(1, m * min p) is valid. A query with a
         link score (``link_scores`` finite) adds the links p-value by weighted Bonferroni: links
         weigh ``links_weight`` (w), the m others (1 - w) / m each, and
-        ``min(1, p_links / w, min_i p_i m / (1 - w))`` is valid (the weights sum to 1)."""
+        ``min(1, p_links / w, min_i p_i m / (1 - w))`` is valid (the weights sum to 1); w = 1 is
+        the links p-value alone."""
         ps = [p]
         if getattr(self, "names_index_", None) is not None and texts is not None:
             ps.append(self.names_p_values(texts))
@@ -338,6 +342,8 @@ class RelevanceTester:
         scored = np.isfinite(np.asarray(link_scores, dtype=np.float64))
         p_links = self.links_p_values(link_scores)
         w = float(self.links_weight)
+        if w >= 1.0:
+            return np.where(scored, p_links, combined)
         with_links = np.minimum(1.0, np.minimum(p_links / w, np.minimum.reduce(ps) * len(ps) / (1.0 - w)))
         return np.where(scored, with_links, combined)
 
@@ -539,7 +545,7 @@ class RelevanceTester:
             linked = link_scores is not None and bool(np.isfinite(link_scores[i]))
             test = QueryTest(
                 index=i, query=None if texts is None else texts[i],
-                statistic=base_name + ("+links" if linked else ""),
+                statistic=(self._links_name(base_name) if linked else base_name),
                 value=float(stats[i, j]), p_value=float(chosen[i]), alpha=a,
                 out_of_knowledge=bool(chosen[i] <= a),
                 statistics={name: float(stats[i, c]) for c, name in enumerate(STATISTICS)},
@@ -552,6 +558,10 @@ class RelevanceTester:
                 test.statistics["links"], test.p_values["links"] = float(link_scores[i]), float(links_p[i])
             out.append(test)
         return out
+
+    def _links_name(self, base_name: str) -> str:
+        """What a query with a link score is tested with: links alone (w = 1) or combined."""
+        return "links" if float(self.links_weight) >= 1.0 else base_name + "+links"
 
     def _combined_name(self) -> str:
         return f"{self.statistic}+names" + ("+facts" if getattr(self, "facts_index_", None) is not None else "")
