@@ -175,6 +175,9 @@ def test_a_courtesy_title_tells_apart_namesakes_whose_initials_are_alike(tmp_pat
     assert _gold(world, {"note": note}, "staff.office@1") == [["note"]]
     assert _gold(world, {"note": note.replace("Dr A.", "A.")}, "staff.office@1") == [[]]
     assert _gold(world, {"note": "Report by Ms R. Hughes (Exeter office).\n"}, "staff.office@3") == [[]]
+    # the title and the surname alone: "Dr Patel" is one person, "Ms Hughes" two
+    assert _gold(world, {"note": "Dr Patel runs the Bristol office.\n"}, "staff.office@1") == [["note"]]
+    assert _gold(world, {"note": "Ms Hughes runs the Exeter office.\n"}, "staff.office@3") == [[]]
     # her title is read beside her name, not inside the name that needs it
     assert _gold(world, {"note": "Dr Anjali Patel leads the job.\n"}, "staff.title@1") == [["note"]]
 

@@ -1998,9 +1998,9 @@ class FactResolver:
         return hit
 
     def _titled_initials(self, table: str) -> dict[str, tuple[str, ...]]:
-        """Key → "title initial surname" phrases (" dr a patel ") no other person of the table
-        answers to, for a table with a courtesy-title column (its values Dr, Mr, Ms, ...): how
-        people tell apart namesakes whose initials are alike."""
+        """Key → "title initial surname" and "title surname" phrases (" dr a patel ", " dr patel ")
+        no other person of the table answers to, for a table with a courtesy-title column (its
+        values Dr, Mr, Ms, ...): how people tell apart namesakes whose initials are alike."""
         hit = self._titled.get(table)
         if hit is None:
             from ragdx.db.schema import name_pair
@@ -2014,16 +2014,17 @@ class FactResolver:
                 >= 0.8 * sum(r.get(c.name) is not None for r in rows.values()) > 0]
             self._title_column[table] = titles[0] if titles else None
             if pair and titles:
-                phrases: dict[str, str] = {}
+                phrases: dict[str, tuple[str, str]] = {}
                 counts: dict[str, int] = defaultdict(int)
                 for key, row in rows.items():
                     title = phrase(str(row.get(titles[0]) or "")).strip()
                     first, last = (tokens(str(row.get(c) or "")) for c in pair)
                     if title in HONORIFICS and first and last and first[0]:
-                        p = f" {title} {first[0][0]} {' '.join(last)} "
-                        phrases[key] = p
-                        counts[p] += 1
-                hit = {k: (p,) for k, p in phrases.items() if counts[p] == 1}
+                        # "Dr A. Patel", and "Dr Patel" in a register's LEAD column
+                        phrases[key] = (f" {title} {first[0][0]} {' '.join(last)} ", f" {title} {' '.join(last)} ")
+                        for p in phrases[key]:
+                            counts[p] += 1
+                hit = {k: tuple(p for p in ps if counts[p] == 1) for k, ps in phrases.items()}
             self._titled[table] = hit
         return hit
 
@@ -2205,8 +2206,9 @@ class FactResolver:
         if ambiguous:
             # "R. Hale" names Robert Hale Sr. and Robert Hale Jr. alike: such an initial names neither
             out = [v for v in out if not (len(v[0]) == 1 and v[0][0] in ambiguous)]
-            # but "Dr A. Patel" names Dr Anjali Patel where the other A. Patel is a Mr
-            out += [((p,), 0.9) for p in self._titled_initials(meta.info.name).get(key, ())]
+        # "Dr A. Patel", "Dr Patel" name Dr Anjali Patel where the other A. Patel is a Mr
+        known = {v[0][0] for v in out if len(v[0]) == 1}
+        out += [((p,), 0.9) for p in self._titled_initials(meta.info.name).get(key, ()) if p not in known]
         for alias in self.aliases.get(entity, []):
             out += text_variants(alias)
         if not out and row is not None and not meta.association:
