@@ -261,6 +261,13 @@ def _profile(conn: sa.Connection, table: TableInfo) -> None:
         inner = sa.select(*cols).where(*(c.is_not(None) for c in cols)).distinct().subquery()
         table.tuple_distinct[",".join(pair)] = int(conn.execute(
             sa.select(sa.func.count()).select_from(inner)).scalar_one())
+    # a name that repeats (30 Washington Counties, 8 Springfields) names a row beside its parent's
+    # name ("Washington County, Alabama"): the pair (name, foreign key) is measured like the others
+    for combo in parent_name_candidates(table):
+        cols = [t.c[c] for c in combo]
+        inner = sa.select(*cols).where(*(c.is_not(None) for c in cols)).distinct().subquery()
+        table.tuple_distinct[",".join(combo)] = int(conn.execute(
+            sa.select(sa.func.count()).select_from(inner)).scalar_one())
     # a table known by a row number nobody sees (flights.id) may be named by columns together
     # (carrier + flight number + date): measured like the name pair, then chosen in
     # ragdx.gen.sql_templates.lookup_keys; enough distinct tuples found ends the search
@@ -329,6 +336,21 @@ def natural_key_candidates(table: TableInfo) -> list[list[str]]:
                 if flat not in combos and _may_be_unique(table, flat):
                     combos.append(flat)
     return combos
+
+
+def parent_name_candidates(table: TableInfo) -> list[list[str]]:
+    """[name column, foreign-key column] pairs of a table whose name column repeats (a county's
+    name, a city's): people tell such rows apart by the place they are in ("Washington County,
+    Alabama", "Springfield, Illinois"), so the pair is measured (:func:`_profile`) and, when it is
+    unique, chosen by ``ragdx.gen.sql_templates.parent_name_key``. Structure and counts only; []
+    when the name is (nearly) unique or there is no single-column foreign key."""
+    if (table.rows or 0) < 2:
+        return []
+    names = [c for c in table.columns if c.kind == "text" and _words(c.name)[-1:] in (["name"], ["title"])
+             and name_part(c.name) is None and c.distinct is not None and c.distinct < NEAR_UNIQUE * table.rows]
+    names.sort(key=lambda c: len(_words(c.name)))  # "name" before "county_name" before "manager_name"
+    fks = [fk.columns[0] for fk in table.foreign_keys if len(fk.columns) == 1 and fk.ref_table != table.name]
+    return [[n.name, fk] for n in names[:1] for fk in fks[:_MAX_MEASURED]]
 
 
 def _an_id(column: str) -> bool:

@@ -17,9 +17,10 @@ import re
 
 from ragdx.db.schema import DATE_PARTS, NUMBER_WORDS, YEAR_WORDS
 
-__all__ = ["COLUMN_SYNONYMS", "PERSON_ENTITIES", "PLACE_WORDS", "RELATION_SYNONYMS", "column_phrase",
+__all__ = ["CODE_STANDARDS", "COLUMN_SYNONYMS", "PERSON_ENTITIES", "PLACE_WORDS", "RELATION_SYNONYMS", "column_phrase",
            "declare_names", "expanded_words", "is_person_entity", "low_words", "names_a_place",
-           "plural_phrase", "readable_entity", "readable_name", "relation_noun", "starts_with_table", "table_words"]
+           "plural_phrase", "readable_entity", "readable_name", "relation_noun", "standard_code", "starts_with_table",
+           "table_words"]
 
 _TOKEN = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 # Kept upper case even when the identifier is written all in capitals, where "is it an acronym?"
@@ -62,6 +63,14 @@ _ACRONYMS = frozenset(
         "vin",
         "imo",
         "ein",
+        # standards people call codes by, and the United States in a table's name ("us_states")
+        "iso",
+        "fips",
+        "iata",
+        "icao",
+        "faa",
+        "us",
+        "tld",
     }
 )
 # Unit abbreviations at the end of a column name ("weight_kg"): read as "weight in kg".
@@ -187,12 +196,80 @@ _COMPOUND_TAILS = frozenset({
 })
 
 
+# Lower-case names written without separators, as JSON keys and some exports are ("continentcode",
+# "postalcoderegex", "isonumeric", "areakm2", "geonameid"), are split into the words of a small,
+# closed vocabulary of what schemas name (nouns of records and places, measures, units, standards'
+# acronyms), and only where the last piece is a word that ends column names (a key, a code, a name,
+# a unit, a kind): so "township" or "password" (no such ending) are never cut, and a name that is a
+# word of the vocabulary itself ("timezone", "language") stays whole. Nothing is downloaded: the
+# lists are the vocabulary.
+_SCHEMA_WORDS = frozenset({
+    # places and areas
+    "area", "continent", "country", "state", "county", "city", "town", "region", "province", "district",
+    "capital", "postal", "street", "address", "zone", "time", "geo", "admin", "location", "site", "place",
+    "population", "elevation", "latitude", "longitude", "altitude", "border", "neighbour", "neighbor",
+    "feature", "timezone", "language", "currency", "domain", "phone", "dialling", "dialing", "calling",
+    # records and people
+    "name", "title", "label", "description", "note", "comment", "user", "person", "parent", "owner", "group",
+    "role", "type", "kind", "class", "status", "level", "rank", "score", "model", "brand", "color", "colour",
+    "size", "length", "width", "height", "depth", "weight", "volume", "value", "amount", "total", "count",
+    "price", "cost", "rate", "tax", "discount", "salary", "budget", "revenue", "start", "end", "birth",
+    "death", "sort", "display", "short", "long", "full", "official", "local", "native", "alternate",
+    "ascii", "source", "target", "web", "wiki", "wikipedia", "image", "photo", "page", "host", "file",
+    "modification", "update", "creation", "season", "league", "division", "conference", "venue",
+    # standards people call codes by (ISO 3166, FIPS 10-4, IATA, ICAO, FAA)
+    "iso", "fips", "iata", "icao", "faa",
+    # whole words that only look like two
+    "datetime", "timestamp",
+}) | _COMPOUND_HEADS | _COMPOUND_TAILS
+# The words a run-together column name ends with (its key, code, name, a unit or a kind of value):
+# the split is made only when the last piece is one of them.
+_COLUMN_ENDINGS = frozenset({
+    "id", "no", "nr", "num", "code", "key", "name", "title", "number", "numeric", "alpha", "type", "date",
+    "time", "year", "regex", "pattern", "format", "mask", "count", "total", "level", "rank", "status",
+    "url", "km", "kg", "cm", "mm", "sqm", "sqft", "ha", "population", "area", "size", "length", "width",
+    "height", "weight", "value", "amount", "price", "rate", "zone", "domain", "language", "currency",
+})
+# Pieces shorter than three letters are taken only from these (an id, a number's abbreviation, a unit).
+_SHORT_PIECES = frozenset({"id", "no", "nr", "km", "kg", "cm", "mm", "ha", "us", "uk", "eu", "un"})
+
+
+def _vocabulary_split(low: str) -> list[str] | None:
+    """``low`` as two to four words of the vocabulary, the last a column ending, fewest pieces
+    first (then the longest first piece); None when it is no such compound."""
+    def known(piece: str) -> bool:
+        return piece in _SHORT_PIECES or (len(piece) >= 3 and (piece in _SCHEMA_WORDS or piece in _COLUMN_ENDINGS
+                                                                or singular_word(piece) in _SCHEMA_WORDS))
+
+    def split(rest: str, pieces: int) -> list[str] | None:
+        if pieces == 1:
+            return [rest] if known(rest) else None
+        for i in range(len(rest) - 2, 1, -1):
+            head = rest[:i]
+            if known(head):
+                tail = split(rest[i:], pieces - 1)
+                if tail is not None:
+                    return [head, *tail]
+        return None
+
+    for pieces in (2, 3, 4):
+        found = split(low, pieces)
+        if found is not None and found[-1] in _COLUMN_ENDINGS:
+            return found
+    return None
+
+
 def _split_compound(token: str) -> list[str]:
     low = token.lower()
     for suffix in ("id", "no", "nr", "num", "code", "key"):  # "deptno", "empno", "customerid"
         stem = low[: -len(suffix)]
         if token.islower() and low.endswith(suffix) and (stem in _COMPOUND_HEADS or stem in _WORD_ABBREVIATIONS):
             return [stem, suffix]
+    if token.islower() and token.isalpha() and len(low) >= 5 and low not in _SCHEMA_WORDS \
+            and singular_word(low) not in _SCHEMA_WORDS:
+        found = _vocabulary_split(low)
+        if found is not None:
+            return found
     if not (token.islower() and token.isalpha() and len(low) >= 7):
         return [token]
     for i in range(3, len(low) - 3):
@@ -415,7 +492,7 @@ COLUMN_SYNONYMS = {
     "phone ext": "phone extension", "entered service": "date of entry into service",
     "best before": "best-before date", "price each": "unit price", "crossing in minutes": "crossing time in minutes",
     "crossing minutes": "crossing time in minutes", "year working": "number of years worked",
-    "d o b": "date of birth",
+    "d o b": "date of birth", "timezone": "time zone",
     # a column holding two kinds of place at once
     "state province": "state or province", "state or province": "state or province",
 }
@@ -506,6 +583,32 @@ def event_verb(column: str) -> tuple[str, str | None] | None:
     return None
 
 
+# Public standards whose codes people name by the standard ("the ISO code of France", "the FIPS code
+# of Texas", "the IATA code of Heathrow"), and the nouns whose codes are such a standard (ISO 4217
+# currency codes, ISO 639 language codes, ISO 3166 country codes): the noun a question uses when the
+# user asks for such a column, and what tells the column filter it is a code whatever its spelling.
+CODE_STANDARDS = frozenset({"iso", "fips", "iata", "icao", "faa"})
+_STANDARD_CODE_NOUNS = frozenset({"currency", "language", "country"})
+_CODE_QUALIFIERS = frozenset({"numeric", "alpha", "code"})
+
+
+def standard_code(column: str) -> str | None:
+    """The noun of a column holding a public standard's code, as people say it (``iso3`` -> "ISO3
+    code", ``isonumeric`` -> "ISO numeric code", ``fips`` -> "FIPS code", ``currencycode`` ->
+    "currency code"), else None. The one rule for both the question's noun and the column filter
+    (``ragdx.gen.sql_templates.left_out_reason`` leaves codes out, these as any other)."""
+    words = low_words(column)
+    if not words:
+        return None
+    if words[0] in CODE_STANDARDS and all(w.isdigit() or w in _CODE_QUALIFIERS for w in words[1:]):
+        digits = "".join(w for w in words[1:] if w.isdigit())
+        qualifiers = [w for w in words[1:] if w in ("numeric", "alpha")]
+        return " ".join([words[0].upper() + digits, *qualifiers, "code"])
+    if len(words) == 2 and words[0] in _STANDARD_CODE_NOUNS and words[1] == "code":
+        return f"{words[0]} code"
+    return None
+
+
 def column_phrase(column: str) -> str:
     """A column name as the noun a person would use: split, then the synonym table
     (``HomePage`` -> "website", ``ShipCity`` -> "shipping city", ``hired_on`` -> "hire date"), or
@@ -515,6 +618,9 @@ def column_phrase(column: str) -> str:
         return own
     if abbreviated(column):
         return column.strip()  # "IPouts" as written, never "i pouts": `templates sql` lists it to be named
+    standard = standard_code(column)
+    if standard is not None:
+        return standard  # "the ISO3 code of Nigeria", never "the iso 3 of"
     phrase = _with_unit(readable_name(column))
     low = phrase.lower()
     if low in COLUMN_SYNONYMS:
@@ -550,7 +656,9 @@ RELATION_SYNONYMS = {
     "parent": "parent", "mentor": "mentor",
 }
 # Words of a foreign-key column that say "this is a key", not what the row is.
-_KEY_WORDS = frozenset({"id", "fk", "key", "pk", "number"})
+# "code" too: a foreign key holding the referenced row's code ("continentcode", "country_code") names
+# the row it points at ("the continent of Peru"), never "the continent code of Peru" (issue 22).
+_KEY_WORDS = frozenset({"id", "fk", "key", "pk", "number", "code"})
 # Nouns of a person's role: before the referenced entity's noun they are the relation's name
 # ("sales rep employee" -> "sales rep", "account manager staff" -> "account manager"); other
 # words before it qualify the entity and stay ("parent category").

@@ -32,6 +32,7 @@ from ragdx.db.schema import (
     TableInfo,
     name_pair,
     natural_key_candidates,
+    parent_name_candidates,
     role_name_part,
 )
 from ragdx.errors import TemplateError
@@ -39,9 +40,12 @@ from ragdx.gen.naming import (
     DATE_VERBS,
     abbreviated,
     column_phrase,
+    expanded_words,
     low_words,
     names_a_place,
+    readable_entity,
     relation_noun,
+    standard_code,
     table_words,
 )
 from ragdx.gen.semantics import ColumnRef, Condition, Join, TemplateSemantics
@@ -584,6 +588,13 @@ def is_surrogate(table: TableInfo, column: str) -> bool:
         return False  # Lahman's yearID holds the year 1973, not an id
     if _ID_INSIDE.search(col.name):
         return True  # "teamIDBR", "teamIDretro": another system's id for the row, a code
+    words = low_words(col.name)
+    if len(words) >= 2 and words[-1] == "id":
+        # "geonameid", "customerid": an id written run together, in lower case, is an id as much as
+        # "customer_id" or "CustomerID" (naming splits it with its vocabulary of schema words)
+        return True
+    if col.name.lower() in {"".join(w) + "id" for w in table_words(table.name) if w}:
+        return True  # "landid" of "lands": the table's own noun and "id", whatever the noun
     if _SURROGATE.search(col.name) or _CAMEL_ID.search(col.name) or _BOOKKEEPING.match(col.name):
         return True
     return col.primary_key and len(table.primary_key) == 1 and col.kind in ("integer", "number") \
@@ -759,6 +770,39 @@ def parent_key(schema: Schema, table: TableInfo) -> tuple[str, TableInfo, str, l
     return None
 
 
+def parent_name_key(schema: Schema, table: TableInfo) -> tuple[str, TableInfo, str, list[str], str] | None:
+    """A row whose own name repeats but is unique within its parent, with no name of its own that
+    is unique (a county named only by its FIPS code, a city by its GeoNames number): (foreign-key
+    column, parent table, the parent's referenced column, the parent's look-up name, the name
+    column), when the pair (name, foreign key) was measured to tell the rows apart
+    (:func:`ragdx.db.schema.parent_name_candidates`); else None. Questions name such a row as
+    people do, by its name and its parent's: "Washington County, Alabama", "Lagos, Nigeria"."""
+    if is_association(table) or not table.rows or table.declared_key:
+        return None
+    keys = lookup_keys(table)
+    if keys and any(name_rank(table, k) is not None for k in keys):
+        return None  # the row has a name people use already
+    if keys and is_number_key(table, keys) and _document_number(table, keys[0]):
+        return None  # an order number people see and say
+    for combo in parent_name_candidates(table):
+        name_col, fk_col = combo
+        measured = table.tuple_distinct.get(",".join(combo))
+        if measured is None or measured < _NEAR_UNIQUE * table.rows or name_rank(table, name_col) != 0:
+            continue
+        if is_surrogate(table, name_col) or left_out_reason(table, name_col) is not None:
+            continue
+        fk = table.foreign_key_of(fk_col)
+        if fk is None or not schema.has_table(fk.ref_table):
+            continue
+        parent = schema.table(fk.ref_table)
+        parent_keys = lookup_keys(parent)
+        if parent.name == table.name or is_association(parent) or len(parent_keys) != 1 \
+                or name_rank(parent, parent_keys[0]) is None:
+            continue  # the parent must have a name of its own to name its child by
+        return fk_col, parent, fk.ref_columns[0], parent_keys, name_col
+    return None
+
+
 def is_number_key(table: TableInfo, columns: Sequence[str]) -> bool:
     """The key is a number people use (an order number), not a name."""
     return len(columns) == 1 and table.column(columns[0]).kind in ("integer", "number")
@@ -777,6 +821,19 @@ LONG_TEXT = 80
 CONTACT_WORDS = frozenset({"phone", "telephone", "tel", "mobile", "cell", "fax", "email", "mail",
                            "address", "postal", "zip", "postcode", "url", "website", "homepage",
                            "extension", "ext", "twitter", "linkedin"})
+#: what a row of a table is when it is an area, not a point: its one latitude/longitude is a centre
+_AREA_NOUNS = frozenset({"continent", "country", "region", "state", "province", "county", "district",
+                         "territory", "subregion"})
+#: contact words that are a web address (told apart so the reason says what the column holds)
+_WEB_WORDS = frozenset({"url"})  # a link to a page (a row's own website is how to reach it: a contact detail)
+_PHONE_WORDS = frozenset({"phone", "telephone", "tel", "mobile", "cell", "fax"})
+#: a "phone" column whose values average at most this many characters holds dialling codes ("+376"),
+#: not phone numbers (seven digits and more)
+_DIALLING_CODE_LENGTH = 5
+#: the last word of a column holding a rule for values (a regular expression, an input mask)
+_PATTERN_WORDS = frozenset({"regex", "regexp"})
+#: the same after another noun ("postal code pattern", "phone format"; a book's "format" alone is data)
+_PATTERN_TAILS = frozenset({"pattern", "mask", "format"})
 # the last word of an integer column that counts or ranks, which may hold only two values
 # without being a yes/no flag ("berths" 1 or 2)
 _QUANTITY_WORDS = frozenset({"number", "count", "year", "years", "position", "rank", "level", "grade",
@@ -810,17 +867,40 @@ def left_out_reason(table: TableInfo, column: str) -> str | None:
     if col.kind == "text" and col.mean_length is not None and col.mean_length > LONG_TEXT:
         return f"long free text: {col.mean_length:.0f} characters on average"
     words = low_words(column)
-    if (set(words) | {a + b for a, b in itertools.pairwise(words)}) & CONTACT_WORDS:  # "home page"
+    if words[-1:] and (words[-1] in _PATTERN_WORDS or len(words) > 1 and words[-1] in _PATTERN_TAILS):
+        # "postal code regex", "phone format": a rule values must follow, not a fact about the row
+        return "a format pattern: not an answer a reader can match"
+    pieces = set(words) | {a + b for a, b in itertools.pairwise(words)}  # "home page"
+    if pieces & _WEB_WORDS:
+        # a web address (a company's site, an encyclopedia page): no reader types one back
+        return "a web address: no reader types one back"
+    if words[-1:] and words[-1] in _PHONE_WORDS and col.kind == "text" and col.mean_length is not None \
+            and col.mean_length <= _DIALLING_CODE_LENGTH:
+        # "+376", "1-268": a country's dialling prefix, a code, not a number anyone calls (a phone
+        # extension, "phone_ext", is short too but is a contact detail: its last word says so)
+        return "a dialling code (a few digits, not a phone number): a code"
+    if pieces & CONTACT_WORDS:
         return "contact detail"
     if words[-1:] in (["path"], ["file"], ["filename"]):
         return "a file path"
     if _is_flag(table, column):
         return "a 0/1 flag: its answer reads as a code"
+    noun = readable_entity(table.name).lower().split()[-1:]
+    if noun and noun[0] in _AREA_NOUNS and expanded_words(column) in (["latitude"], ["longitude"]):
+        # one point for a whole continent or country (its centre, which the data does not say): people
+        # ask where a city or an airport is, not "the latitude of Asia"
+        return "one point for a whole area (its centre, unsaid): not what people ask of an area"
     if col.kind == "text" and col.mean_length is not None and col.mean_length <= 1 and (col.distinct or 0) >= 2 \
             and present >= 3:
         # 'A', 'N', 'U' (a daylight-saving rule): a letter whose meaning no reader can guess
         return "a one-letter code: its answer reads as a code"
     keys = lookup_keys(table)  # once: it may scan the measured column tuples
+    standard = standard_code(col.name)
+    if standard is not None and keys != [col.name]:
+        # a public standard's code under any spelling ("iso3", "isonumeric", "fips", "currencycode")
+        # is a code as much as one named "...code": codes are no answer unless the user asks for
+        # them (issue 22), so both are left out alike, and asked as "the ISO3 code of" when listed
+        return f"a code ({standard}): asked only when listed under ask:"
     if words[-1:] == ["code"] and keys != [col.name]:
         return "a code: not an answer people can check"
     if len(keys) == 2 and name_pair(table) == keys and words[-1:] == ["name"] and col.name not in keys:
@@ -975,6 +1055,9 @@ def schema_templates(schema: Schema) -> list[SqlTemplate]:
         if is_association(table):
             out += _association_templates(schema, table)
             continue
+        if parent_name_key(schema, table) is not None:
+            out += _parent_name_templates(schema, table)
+            continue
         keys = lookup_keys(table)
         if not keys:
             out += _parent_key_templates(schema, table)
@@ -1079,6 +1162,28 @@ def _parent_key_templates(schema: Schema, table: TableInfo) -> list[SqlTemplate]
             out.append(SqlTemplate(f"SELECT {', '.join(f'{q(ref.name)}.{q(c)}' for c in names)} "
                                    f"{join} {_composite_join(table.name, fk)} WHERE {where}", table.name, "schema"))
     return out
+
+
+def _parent_name_templates(schema: Schema, table: TableInfo) -> list[SqlTemplate]:
+    """A row named by its name within its parent (:func:`parent_name_key`): each attribute through
+    both names, ``SELECT us_counties.fips FROM us_counties JOIN us_states ON … WHERE
+    us_counties.name = '[us_counties.name]' AND us_states.name = '[us_states.name]'`` ("the FIPS
+    code of 'Washington County, Alabama'"). The parent itself is in the question, so it is not asked."""
+    found = parent_name_key(schema, table)
+    if found is None:
+        return []
+    fk_col, parent, ref_col, keys, name_col = found
+    if not _expressible(table.name, parent.name, name_col, *keys):
+        return []
+    q = _q
+    join = f"FROM {q(table.name)} JOIN {q(parent.name)} ON {q(table.name)}.{q(fk_col)} = {q(parent.name)}.{q(ref_col)}"
+    where = f"{q(table.name)}.{q(name_col)} = '[{table.name}.{name_col}]' AND " + _where(parent.name, keys, parent.name)
+    # the code the row was known by before (a county's FIPS code) is a code like any other once the
+    # row is named by its names: left out, as left_out_reason leaves out every code that names no row
+    codes = {k for k in lookup_keys(table) if standard_code(k) is not None or low_words(k)[-1:] == ["code"]}
+    attributes = _attributes(table, {fk_col, name_col} | codes)
+    return [SqlTemplate(f"SELECT {', '.join(f'{q(table.name)}.{q(c)}' for c in group)} {join} WHERE {where}",
+                        table.name, "schema") for group in _grouped(table, attributes)]
 
 
 def _association_templates(schema: Schema, assoc: TableInfo) -> list[SqlTemplate]:

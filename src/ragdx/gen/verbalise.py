@@ -505,10 +505,46 @@ def _in_time(sem: TemplateSemantics, groups: dict[str, tuple[str, list[Condition
     return None
 
 
+def _in_parent(sem: TemplateSemantics, groups: dict[str, tuple[str, list[Condition]]],
+               target_tables: set[str]) -> tuple[str, str] | None:
+    """(the group of a row named by its name within its parent, the parent's group) when the template
+    asks about that row by its name and its parent's name (``ragdx.gen.sql_templates.parent_name_key``:
+    a county by its name and its state's); else None."""
+    if len(groups) != 2 or len(target_tables) != 1:
+        return None
+    for key, (table, own) in groups.items():
+        if key not in target_tables or len(own) != 1 or not _is_name_like(own[0].column.column, table):
+            continue
+        other = next(k for k in groups if k != key)
+        parent, theirs = groups[other]
+        if len(theirs) != 1 or not _is_name_like(theirs[0].column.column, parent):
+            continue
+        # one join between the two tables (the row's foreign key to its parent; which side holds the
+        # key is not read from the names here: "countrycode" = "iso" looks the other way round)
+        tables = {table.lower(), parent.lower()}
+        if len(sem.joins) == 1 and {sem.joins[0].left.table.lower(), sem.joins[0].right.table.lower()} == tables:
+            return key, other
+    return None
+
+
 def _multi_anchor_meaning(
     sem: TemplateSemantics, groups: dict[str, tuple[str, list[Condition]]]
 ) -> _Meaning:
     kinds = dict(zip(sem.placeholders, sem.condition_kinds, strict=False))
+    targets0 = {t.table.lower() for t in sem.targets}
+    in_parent = _in_parent(sem, groups, targets0)
+    if in_parent is not None:
+        # a name that repeats, said with its parent's as people write it: "the FIPS code of the
+        # county 'Washington County, Alabama'", never "of the county 'Washington County' linked to
+        # the state 'Alabama'" (issue 22: a county is not named by its FIPS code)
+        key, other = in_parent
+        table, own = groups[key]
+        name = f"'[{own[0].placeholder}], [{groups[other][1][0].placeholder}]'"
+        kind = readable_entity(table)
+        words = _target_words(list(sem.targets), tuple(sem.target_kinds))
+        plural = len(words) > 1 or _looks_plural(words[0])
+        return _Meaning(_join_list(words), ", ".join(words), plural, "of", (), f"the {kind} {name}",
+                        f"{kind} {name}", name)
     anchors = [
         _anchor_phrases(t, readable_entity(t), conds, kinds) for t, conds in groups.values()
     ]
@@ -611,7 +647,8 @@ _PERSON_ENTITIES = frozenset({"person", "employee", "staff member", "crew member
                               "player", "driver", "lecturer", "professor", "instructor", "clinician", "worker",
                               "customer contact", "contact", "pupil", "physician", "consultant", "artist",
                               "actor", "director", "writer", "coach", "athlete", "people", "user", "client contact"})
-_PLACE_HEADS = frozenset({"city", "country", "region", "state", "province", "town", "county", "island"})
+_PLACE_HEADS = frozenset({"city", "country", "region", "state", "province", "town", "county", "island",
+                          "continent", "district"})
 # the last word of a money amount's noun: "How much is the adult fare of ...?"
 _MONEY_WORDS = frozenset({"fee", "fees", "price", "cost", "salary", "budget", "fare", "rate", "advance", "amount",
                           "revenue", "income", "wage", "pay", "charge", "balance", "freight", "payment", "royalty"})
