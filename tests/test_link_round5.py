@@ -198,3 +198,17 @@ def test_a_short_unit_is_its_columns_unit_written_short(tmp_path):
     kate, miriam = _gold(world, {"sheet": sheet}, "team.hours_budget@BH-23007|1", "team.hours_budget@BH-23007|2")
     assert kate == miriam == ["sheet"]
     assert _gold(world, {"sheet": sheet.replace("40 h", "40 days")}, "team.hours_budget@BH-23007|1") == [[]]
+
+
+def test_a_card_lines_second_clause_says_whose_value_it_is(tmp_path):
+    """"Fee: £12,300.00, started 14 March 2023" states the start date (the word before it says so);
+    "Fee: £12,300.00, invoiced 14 March 2023" does not."""
+    world = make_world(tmp_path / "f.sqlite", """
+        CREATE TABLE projects (code TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE, fee NUMERIC, start_date DATE,
+                               end_date DATE);
+        INSERT INTO projects VALUES ('BH-23007', 'Clevedon Pier Kiosk', 12300, '2023-03-14', '2024-01-14'),
+                                    ('BH-23011', 'Kingsmead School', 27950, '2023-03-01', '2024-01-23');
+    """)
+    card = "# BH-23007 Clevedon Pier Kiosk\n\nStatus: complete\nFee: £12,300.00, started 14 March 2023\n"
+    assert _gold(world, {"card": card}, "projects.start_date@BH-23007") == [["card"]]
+    assert _gold(world, {"card": card.replace("started", "invoiced")}, "projects.start_date@BH-23007") == [[]]

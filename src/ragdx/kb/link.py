@@ -1391,9 +1391,15 @@ class Linker:
                 # a table of two columns is a card too ("| Since | 06/30/2008 |")
                 key, val = (m.group(1), m.group(2)) if m else (split_cells(line) + ["", ""])[:2] \
                     if len(split_cells(line)) == 2 and "|" in line else ("", "")
-                if key and all(v in f" {' '.join(tokens(val))} " for v in value):
+                said = f" {' '.join(tokens(val))} "
+                if key and all(v in said for v in value):
                     words = _column_words(key)
                     if words & want or not words & others:
+                        return True
+                    # a second clause of the line with its own word ("Fee: £42,475, started 26th
+                    # January 2024"): the words just before the value say whose it is
+                    before = said[:said.index(value[0])].split()[-3:]
+                    if before and _column_words(" ".join(before)) & want:
                         return True
             return False
         if passage.header is None:
