@@ -212,3 +212,18 @@ def test_a_card_lines_second_clause_says_whose_value_it_is(tmp_path):
     card = "# BH-23007 Clevedon Pier Kiosk\n\nStatus: complete\nFee: £12,300.00, started 14 March 2023\n"
     assert _gold(world, {"card": card}, "projects.start_date@BH-23007") == [["card"]]
     assert _gold(world, {"card": card.replace("started", "invoiced")}, "projects.start_date@BH-23007") == [[]]
+
+
+def test_a_kind_in_the_plural_heads_its_members_in_a_tree(tmp_path):
+    """An org chart's group line "Principal Engineers" over Dr Miriam Cole says she is one; the plural
+    in a sentence ("Quarry Vale Principal Engineers Ltd employs Miriam Cole") is a name, not her job."""
+    world = make_world(tmp_path / "j.sqlite", """
+        CREATE TABLE staff (staff_id INTEGER PRIMARY KEY, first_name TEXT, last_name TEXT, job_title TEXT);
+        INSERT INTO staff VALUES (1, 'Miriam', 'Cole', 'Principal Engineer'),
+                                 (2, 'Kate', 'Morrow', 'Principal Engineer'), (3, 'Tom', 'Ashcroft', 'Associate');
+    """)
+    chart = "# Who is where\n\n- Bristol\n  - Principal Engineers\n    - Dr Miriam Cole\n    - Ms Kate Morrow\n"
+    assert _gold(world, {"chart": chart}, "staff.job_title@1", "staff.job_title@2") == [["chart"], ["chart"]]
+    assert _gold(world, {"chart": chart}, "staff.job_title@3") == [[]]
+    prose = "Quarry Vale Principal Engineers Ltd employs Miriam Cole.\n"
+    assert _gold(world, {"prose": prose}, "staff.job_title@1") == [[]]

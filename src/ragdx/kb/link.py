@@ -91,6 +91,7 @@ from ragdx.kb.normalise import (
     flag_variants,
     normalised_passage,
     phrase,
+    plural_phrase,
     sentences,
     singular_phrase,
     text_variants,
@@ -556,6 +557,9 @@ class Hop:
     #: another way ("visit" of a site visit, for a project's lead): a sentence naming such a row by
     #: its number ("Jonas Keller at project 1114 (visit #220)") states that row's relation
     linking_nouns: tuple[str, ...] = ()
+    #: value phrases read only in what a passage sits under (a group line "Engineers" over its
+    #: members), never in a sentence ("Quarry Vale Civils" is no civil discipline)
+    ctx_only: tuple[str, ...] = ()
     #: for a foreign key naming a role ("principal" of sections.principal_id) where the value's
     #: table also links back to the subject's (every player has a section): naming the section and
     #: one of its players states membership, so the role's words must be there too (padded phrases)
@@ -875,7 +879,7 @@ class Linker:
             value_sents = {i for i in value_sents if not _names_a_row_of(norm, i, hop.linking_nouns)}
         if hop.peers and value_sents and self._listed_only(passage, value):
             return 0.0
-        if not value_sents and not value_in_ctx:
+        if not value_sents and not value_in_ctx or value_sents and value[0] in hop.ctx_only:
             return 0.0
         if passage.cells is not None and value_sents:
             verdict = self._row_reading(hop, passage, value, subject_phrases)
@@ -2381,13 +2385,19 @@ class FactResolver:
             if parts:
                 return Hop(fact, subjects, [(parts, 1.0)], long_text=True)
         variants = value_variants(value)
+        if isinstance(value, str) and (many := plural_phrase(phrase(value))) and len(value.split()) <= 3:
+            # a kind several rows share heads them in the plural ("Engineers" over two engineers in
+            # an org chart, "Design Engineers" in a team list)
+            variants = [*variants, ((many,), 0.95)]
+        else:
+            many = ""
         surname = self._surnames_of(info.name, column).get(value) if isinstance(value, str) else None
         if surname:
             # a composer or an author is named by surname beside the work ("Elgar — Enigma
             # Variations"): weaker than the full name, enough beside the subject
             variants = [*variants, ((surname,), SURNAME_WEIGHT)]
         return Hop(fact, subjects, variants, exact=exact, column=column,
-                   other_columns=self._other_columns(info, column))
+                   other_columns=self._other_columns(info, column), ctx_only=(many,) if many else ())
 
     def _surnames_of(self, table: str, column: str) -> Mapping[str, str]:
         """For a text column of people's names that is no entity's own name (a work's composer, a

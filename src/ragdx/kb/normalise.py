@@ -380,6 +380,23 @@ def times_in(text: str) -> set[tuple[int, int]]:
     return out
 
 
+def plural_phrase(phrase_: str) -> str:
+    """A padded phrase whose last word is a noun, in the plural (" engineer " -> " engineers ",
+    " secretary " -> " secretaries "); "" when its last word is no such noun (a number, a plural,
+    a word of three letters or fewer)."""
+    words = phrase_.split()
+    if not words or not words[-1].isalpha() or len(words[-1]) < 4 or singular_phrase(phrase_):
+        return ""
+    last = words[-1]
+    if last.endswith("y") and last[-2] not in "aeiou":
+        many = last[:-1] + "ies"
+    elif last.endswith(("s", "x", "ch", "sh")):
+        many = last + "es"
+    else:
+        many = last + "s"
+    return f" {' '.join([*words[:-1], many])} "
+
+
 def singular_phrase(phrase_: str) -> str:
     """A padded phrase whose last word is a plural noun, in the singular (" double basses " ->
     " double bass ", " horns " -> " horn "); "" when its last word is not such a plural."""
