@@ -227,3 +227,14 @@ def test_a_kind_in_the_plural_heads_its_members_in_a_tree(tmp_path):
     assert _gold(world, {"chart": chart}, "staff.job_title@3") == [[]]
     prose = "Quarry Vale Principal Engineers Ltd employs Miriam Cole.\n"
     assert _gold(world, {"prose": prose}, "staff.job_title@1") == [[]]
+
+
+def test_a_grade_is_written_as_a_code_of_its_initial(tmp_path):
+    """"graded G6" is grade 6 ("G" for grade); "G6" says nothing of a level (its initial is L)."""
+    world = make_world(tmp_path / "g.sqlite", """
+        CREATE TABLE staff (staff_id INTEGER PRIMARY KEY, first_name TEXT, last_name TEXT, grade INTEGER,
+                            level INTEGER);
+        INSERT INTO staff VALUES (1, 'Tom', 'Ashcroft', 6, 6), (2, 'Kate', 'Morrow', 4, 3);
+    """)
+    bio = "Tom Ashcroft is an Associate, currently graded G6.\n"
+    assert _gold(world, {"bio": bio}, "staff.grade@1", "staff.level@1") == [["bio"], []]

@@ -2385,6 +2385,11 @@ class FactResolver:
             if parts:
                 return Hop(fact, subjects, [(parts, 1.0)], long_text=True)
         variants = value_variants(value)
+        words = sorted(_column_words(column))
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 100 and len(words) == 1 \
+                and words[0].isalpha():
+            # a grade, level or band written as a code of its initial ("graded G6", "L5 module")
+            variants = [*variants, ((f" {words[0][0]}{value} ",), 0.9)]
         if isinstance(value, str) and (many := plural_phrase(phrase(value))) and len(value.split()) <= 3:
             # a kind several rows share heads them in the plural ("Engineers" over two engineers in
             # an org chart, "Design Engineers" in a team list)
