@@ -238,3 +238,21 @@ def test_a_grade_is_written_as_a_code_of_its_initial(tmp_path):
     """)
     bio = "Tom Ashcroft is an Associate, currently graded G6.\n"
     assert _gold(world, {"bio": bio}, "staff.grade@1", "staff.level@1") == [["bio"], []]
+
+
+def test_a_cards_relation_line_does_not_make_the_card_about_the_related_entity(tmp_path):
+    """A project's sheet ("| Client | Cardiff Bay Leisure plc |" then "| Site | Cardiff |") says
+    where the project is, not the client's town; a client's own card does say it."""
+    world = make_world(tmp_path / "c.sqlite", """
+        CREATE TABLE clients (client_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, town TEXT);
+        CREATE TABLE projects (code TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE, site_town TEXT,
+                               client_id INTEGER REFERENCES clients(client_id));
+        INSERT INTO clients VALUES (5, 'Cardiff Bay Leisure plc', 'Cardiff'), (6, 'Exe Estuary Trust', 'Exeter');
+        INSERT INTO projects VALUES ('BH-23026', 'Bay Leisure Pool Plant Replacement', 'Cardiff', 5),
+                                    ('BH-23019', 'Riverside Footbridge Inspection', 'Topsham', 6);
+    """)
+    sheet = ("# BH-23026: Bay Leisure Pool Plant Replacement\n\n| | |\n|---|---|\n"
+             "| Client | Cardiff Bay Leisure plc |\n| Site | Cardiff |\n")
+    assert _gold(world, {"sheet": sheet}, "clients.town@5", "projects.site_town@BH-23026") == [[], ["sheet"]]
+    card = "# Accounts\n\n| | |\n|---|---|\n| Client | Cardiff Bay Leisure plc |\n| Town | Cardiff |\n"
+    assert _gold(world, {"card": card}, "clients.town@5") == [["card"]]

@@ -980,7 +980,8 @@ class Linker:
             # the heading (or caption, or the paragraph a pronoun points back to) names it
             return TOPIC_WEIGHT
         if passage.kind == "card" and named and not hop.peers \
-                and not self._named_before(pid, min(named), names):
+                and not self._named_before(pid, min(named), names) \
+                and not self._related_in_card(passage, min(named), entity, names):
             # a card is about the first entity it names ("Company: ANG Resellers" then "City: Madrid")
             return TOPIC_WEIGHT
         if passage.doc in docs_about and (named or not self._leads_with_another(pid, entity, names)) \
@@ -1440,6 +1441,25 @@ class Linker:
         around = here + passage.ctx + phrase(doc.id.replace("/", " ")) + phrase(doc.title or "")
         seen = [p for p in names if p in alt and p in here + passage.ctx]
         return any(alt[p] in around or alt[p].rstrip() + "s " in around for p in seen)
+
+    def _related_in_card(self, passage: Passage, line: int, entity: str, names: Sequence[str]) -> bool:
+        """Is the card's line ``line`` a relation of the card's own subject ("Client: Cardiff Bay
+        Leisure plc" in a project's sheet, headed by the project): a key naming the entity's table
+        over its name, under a heading naming another entity? The lines below are the project's
+        ("Site: Cardiff"), not the client's."""
+        if not passage.ctx:
+            return False
+        lines = [ln for ln in definition_lines(self.index.texts[passage.doc][passage.start:passage.end].splitlines())
+                 if phrase(ln).strip()]  # the card's sentences: its lines with words
+        if line >= len(lines):
+            return False
+        m = KEY_VALUE.match(lines[line])
+        cells = split_cells(lines[line]) if "|" in lines[line] else []
+        key = m.group(1) if m else cells[0] if len(cells) == 2 else ""
+        nouns = {n.strip() for n in self._own_nouns(entity.partition(":")[0])}
+        if not key or not _column_words(key) & {w for n in nouns for w in n.split()}:
+            return False
+        return bool(self._known_grams(passage.ctx, {n.strip() for n in names}))
 
     def _quoted(self, passage: Passage) -> bool:
         """Is the passage inside a quoted reply (its line starts with ``>`` in the document)?"""
