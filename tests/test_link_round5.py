@@ -256,3 +256,26 @@ def test_a_cards_relation_line_does_not_make_the_card_about_the_related_entity(t
     assert _gold(world, {"sheet": sheet}, "clients.town@5", "projects.site_town@BH-23026") == [[], ["sheet"]]
     card = "# Accounts\n\n| | |\n|---|---|\n| Client | Cardiff Bay Leisure plc |\n| Town | Cardiff |\n"
     assert _gold(world, {"card": card}, "clients.town@5") == [["card"]]
+
+
+def test_a_paragraph_is_about_the_entity_its_opening_names_first(tmp_path):
+    """"Barry Island Drainage for Vale Council was handed over ... The design was led by Ms Ffion
+    Bevan." is about the project: Ms Bevan leads it; she is not the client's account manager. A
+    paragraph opening with the client does say so."""
+    world = make_world(tmp_path / "a.sqlite", """
+        CREATE TABLE staff (staff_id INTEGER PRIMARY KEY, first_name TEXT, last_name TEXT);
+        CREATE TABLE clients (client_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE,
+                              account_manager_id INTEGER REFERENCES staff(staff_id));
+        CREATE TABLE projects (code TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE,
+                               client_id INTEGER REFERENCES clients(client_id),
+                               lead_id INTEGER REFERENCES staff(staff_id));
+        INSERT INTO staff VALUES (1, 'Ffion', 'Bevan'), (2, 'Owen', 'Pryce');
+        INSERT INTO clients VALUES (12, 'Vale Council', 1), (13, 'Mendip Water', 2);
+        INSERT INTO projects VALUES ('BH-24018', 'Barry Island Drainage', 12, 1);
+    """)
+    news = ("# Barry Island Drainage scheme completes\n\n"
+            "Barry Island Drainage for Vale Council was handed over on 5 October 2025. "
+            "The design was led by Ms Ffion Bevan, with a fee of about £7k.\n")
+    assert _gold(world, {"news": news}, "clients.account_manager_id@12") == [[]]
+    crm = "Vale Council is a client of ten years' standing. Its account is looked after by Ms Ffion Bevan.\n"
+    assert _gold(world, {"crm": crm}, "clients.account_manager_id@12") == [["crm"]]

@@ -990,6 +990,7 @@ class Linker:
             # reply's sender, whom the document is about, is not its subject)
             return TOPIC_WEIGHT
         if not hop.peers and (passage.kind == "para" and _lead_sentence(norm) in named
+                              and not self._opens_with_another(pid, _lead_sentence(norm), names)
                               or passage.kind == "item" and 0 in named):
             # the paragraph's (or a list item's) opening sentence names the subject: what follows
             # is about it ("Skyline Developers is a Dubai firm. It was founded in 1999."; "- Commons
@@ -1496,6 +1497,17 @@ class Linker:
     def _text(self, pid: int) -> str:
         passage = self.index.passages[pid]
         return self.index.texts[passage.doc][passage.start:passage.end]
+
+    def _opens_with_another(self, pid: int, sentence: int, names: Sequence[str]) -> bool:
+        """Does sentence ``sentence`` of passage ``pid`` name another known entity before the subject
+        ("Barry Island Promenade Drainage for Vale of Glamorgan Council was handed over ...": the
+        paragraph is about the project, not about the client it names second)?"""
+        parts = self.index.passages[pid].norm.split(SEP)
+        sent = f" {parts[sentence].strip()} " if sentence < len(parts) else ""
+        first = min((sent.find(n) for n in names if n in sent), default=-1)
+        if first <= 0:
+            return False
+        return bool(self._known_grams(sent[:first + 1], {n.strip() for n in names}))
 
     def _names_in(self, pid: int, sentence: int, table: str) -> frozenset[str]:
         """The names of ``table``'s entities in sentence ``sentence`` of passage ``pid``."""
