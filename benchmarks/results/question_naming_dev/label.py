@@ -55,17 +55,19 @@ RULES = {
  ],
 }
 # a continent's latitude/longitude is GeoNames' centre point, not said (blind judge: telegraphic);
-# a short question about 'Georgia' without its kind names a country and a US state at once
+# a question about 'Georgia' or 'Antarctica' without its kind names two rows at once (a country and a
+# US state; a country and a continent: the names the database's countries share with its continents and
+# US states, by SQL on geonames.db)
 GEO_SQL = [(r'"continents"\."(lat|lng)"', T, "a continent's single latitude/longitude (centre point, unsaid)")]
-GEO_AMBIGUOUS = {"Georgia"}
+GEO_AMBIGUOUS = {"Georgia", "Antarctica"}
 
 
 def label_record(db, r):
     found = label(db, r["query"])
     if db == "geo" and found[0] != B:
         for name in GEO_AMBIGUOUS:
-            if f"'{name}'" in r["query"] and not re.search(rf"(country|state|US state) '{name}'", r["query"]):
-                return B, "ambiguous: a country and a US state share the name"
+            if f"'{name}'" in r["query"] and not re.search(rf"(country|state|continent) '{name}'", r["query"]):
+                return B, "ambiguous: a country shares the name with a US state or a continent"
         if found[0] == "fluent":
             for rx, lab, note in GEO_SQL:
                 if re.search(rx, r["sql"]):

@@ -6,7 +6,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from label import label  # noqa: E402
+from label import label_record  # noqa: E402
 
 db = sys.argv[1]
 for path in sys.argv[2:]:
@@ -15,7 +15,7 @@ for path in sys.argv[2:]:
     for line in open(path):
         r = json.loads(line)
         n += 1
-        lab, note = label(db, r["query"])
+        lab, note = label_record(db, r)
         if lab != "fluent":
             c[(lab, note)] += 1
     ranked = sorted(c.items(), key=lambda x: -x[1])
