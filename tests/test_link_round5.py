@@ -279,3 +279,28 @@ def test_a_paragraph_is_about_the_entity_its_opening_names_first(tmp_path):
     assert _gold(world, {"news": news}, "clients.account_manager_id@12") == [[]]
     crm = "Vale Council is a client of ten years' standing. Its account is looked after by Ms Ffion Bevan.\n"
     assert _gold(world, {"crm": crm}, "clients.account_manager_id@12") == [["crm"]]
+
+
+_LOG = ("# Site visit log, 2025\n\n| Date | Job | Engineer | Purpose |\n|---|---|---|---|\n"
+        "| 28.12.2024 | BH-24024 | MC | setting-out check |\n\n"
+        "Engineers by initials: MC Miriam Cole; TA Tom Ashcroft.\n")
+
+
+def test_a_log_of_numbered_rows_names_each_by_its_other_values(consultancy):
+    """A visit log row ("28.12.2024 | BH-24024 | MC | setting-out check", MC explained below the
+    table by a labelled list of initials) is visit 1: its job, its date and its engineer tell it apart,
+    though the row names a person and a project."""
+    from ragdx.kb.link import legend
+
+    assert legend(_LOG)["MC"] == "Miriam Cole"
+    assert _gold(consultancy, {"log": _LOG}, "site_visits.project_code@1", "site_visits.inspector_id@1") == [
+        ["log"], ["log"]]
+
+
+def test_a_table_headed_by_a_linking_tables_noun_states_that_tables_rows(tmp_path):
+    """The visit log's row says Miriam Cole visited BH-24024, not that she leads it; a project list
+    with the same columns does say who leads."""
+    world = _consultancy(tmp_path / "b.sqlite", lead=2)
+    assert _gold(world, {"log": _LOG}, "projects.lead_id@BH-24024") == [[]]
+    listing = _LOG.replace("# Site visit log, 2025", "# Projects, 2025").replace("| Engineer |", "| Lead |")
+    assert _gold(world, {"listing": listing}, "projects.lead_id@BH-24024") == [["listing"]]

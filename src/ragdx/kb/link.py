@@ -268,8 +268,10 @@ _LEGEND_PAIR = re.compile(r"(?<![\w-])([A-Z][A-Z0-9]{1,4})\s*(?:=|:|–|—)\s*"
 
 
 #: a key line of initials written before the names they stand for ("Key: GB Geraint Brenning; ...")
-_KEY_LINE = re.compile(r"\s*(?:\*\*)?(?:legend|key)(?:\*\*)?\s*[:–—-]\s*(.+)", re.I)
-_KEY_ITEM = re.compile(r"\s*([A-Z][A-Za-z]{1,4})\s*(?:=|:|–|—|-)?\s+([A-ZÀ-Þ][\w'’-]+(?:\s+[A-ZÀ-Þ][\w'’-]+){1,3})\s*$")
+_KEY_LINE = re.compile(r"\s*(?:\*\*)?(?:legend|key|[A-Z][\w ]{0,30}(?:initials?|abbreviations?|codes?))(?:\*\*)?"
+                       r"\s*[:–—-]\s*(.+)", re.I)
+_KEY_ITEM = re.compile(r"\s*([A-Z][A-Za-z]{1,4})\s*(?:=|:|–|—|-)?\s+"
+                       r"([A-ZÀ-Þ][\w'’-]+(?:\s+[A-ZÀ-Þ][\w'’-]+){1,3})[.]?\s*$")
 
 #: a name followed by its initials in brackets: "Julian Treve (JT, chair)", "Rosa Delgado (RD)"
 _NAMED_INITIALS = re.compile(r"([A-ZÀ-Þ][\w'’-]+(?:\s+(?:[A-ZÀ-Þ][\w'’-]+|de|van|von|der|den|da|di|la|le|du)){1,3})"
@@ -877,10 +879,18 @@ class Linker:
         value_sents, value_in_ctx = self._value_reading(hop, passage, value, value_spans, all_names)
         if hop.linking_nouns and value_sents:
             value_sents = {i for i in value_sents if not _names_a_row_of(norm, i, hop.linking_nouns)}
+            if passage.kind == "row" and passage.header is not None and value_sents:
+                # a table headed "Site visit log" lists visits: a row's job and engineer are the
+                # visit's, not the job's lead (its header row aside, what the table sits under)
+                pieces = passage.ctx.split(SEP)[:-1]
+                if pieces and any(f" {n.strip()} " in f" {pieces[-1].strip()} " for n in hop.linking_nouns):
+                    value_sents = set()
         if hop.peers and value_sents and self._listed_only(passage, value):
             return 0.0
         if not value_sents and not value_in_ctx or value_sents and value[0] in hop.ctx_only:
             return 0.0
+        if value_sents and passage.kind == "para" and self._key_line(passage):
+            return 0.0  # a key of initials ("MC Miriam Cole; TA Tom Ashcroft") relates nobody
         if passage.cells is not None and value_sents:
             verdict = self._row_reading(hop, passage, value, subject_phrases)
             if verdict is not None:
@@ -1186,7 +1196,9 @@ class Linker:
         under a hub's heading: "| Harriet Mercer | Hub |" gives her role, not the hub's kind)? Not
         when the value's header names the fact's column."""
         cells, heads = passage.cells, passage.heads
-        if cells is None or heads is None:
+        if cells is None or heads is None or any(hop.descriptors):
+            # (a row of a log of numbered rows names the entities it relates, a visit's job and
+            # engineer: its other values tell the row apart, see _described)
             return False
         subjects = {v[0].strip() for _, ns in hop.subjects for v, _ in ns if len(v) == 1} | {n.strip() for n in names}
         known = self._entity_names()
@@ -1461,6 +1473,12 @@ class Linker:
         if not key or not _column_words(key) & {w for n in nouns for w in n.split()}:
             return False
         return bool(self._known_grams(passage.ctx, {n.strip() for n in names}))
+
+    def _key_line(self, passage: Passage) -> bool:
+        """Is the passage a line explaining initials or codes ("Key: MC Miriam Cole; TA Tom
+        Ashcroft")? It says who the initials are, nothing of what they did."""
+        text = self.index.texts[passage.doc][passage.start:passage.end]
+        return "\n" not in text.strip() and len(legend(text)) >= 2
 
     def _quoted(self, passage: Passage) -> bool:
         """Is the passage inside a quoted reply (its line starts with ``>`` in the document)?"""
@@ -1984,8 +2002,11 @@ class FactResolver:
             meta = self.meta(table)
             info = meta.info
             values: dict[str, dict[str, str]] = {}
+            alternatives: dict[str, dict[str, list[str]]] = {}
             for k, row in self.rows(info.name).items():
                 cols: dict[str, str] = {}
+                others: dict[str, list[str]] = {}
+                alternatives[k] = others
                 for col in info.columns:
                     c, v = col.name, row.get(col.name)
                     if v is None or c in meta.key:
@@ -1996,6 +2017,9 @@ class FactResolver:
                         names = [n[0][0] for n in (ref[1] if ref else []) if len(n[0]) == 1]
                         if names:
                             cols[c] = names[0]
+                            # a log names the job by its code as often as by its name ("BH-24002")
+                            others[c] = sorted((n for n in dict.fromkeys(names[1:]) if n != names[0]
+                                                and any(ch.isdigit() for ch in n)), key=len)[:2]
                     elif isinstance(v, str) and 1 <= len(v.split()) <= 6 and c not in meta.surrogate \
                             and not re.fullmatch(r"[\d\W]+", v) and (p := phrase(v)):
                         cols[c] = p
@@ -2011,15 +2035,17 @@ class FactResolver:
                 for i, (a, pa) in enumerate(items):
                     for b, pb in items[i + 1:]:
                         counts[(a, pa, b, pb)] += 1
-            cache = self._desc[table] = {"values": values, "counts": counts}
+            cache = self._desc[table] = {"values": values, "counts": counts, "alternatives": alternatives}
         cols = cache["values"].get(key, {})
+        alts = cache["alternatives"].get(key, {})
         out: list[tuple[str, ...]] = []
         items = sorted((c, p) for c, p in cols.items() if c != exclude)
         for i, (a, pa) in enumerate(items):
             for b, pb in items[i + 1:]:
                 if cache["counts"].get((a, pa, b, pb)) == 1 and pa != pb:
-                    out.append((pa, pb))
-        return out[:8]
+                    # the pair tells the row apart whichever name of the referenced row is written
+                    out += [(x, y) for x in [pa, *alts.get(a, [])] for y in [pb, *alts.get(b, [])] if x != y]
+        return out[:16]
 
     def _ambiguous_initials(self, table: str) -> frozenset[str]:
         """Initial-and-surname phrases (" r hale ", " hale r ") that more than one person of the
