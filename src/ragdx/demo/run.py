@@ -33,6 +33,7 @@ from rich.table import Table
 
 from ragdx.db import connect, inspect_schema
 from ragdx.demo.database import build_demo_database, demo_description
+from ragdx.errors import RagdxError
 from ragdx.gen.dataset import stats
 from ragdx.gen.pipeline import build_dataset, load_parsed, sql_stage, text_stage, write
 from ragdx.gen.qa import AnswerOptions
@@ -232,6 +233,8 @@ def _evaluate_runs(console: Console, out: Path, run_dirs: list[Path], n_boot: in
     comparison = compare_paths(run_dirs[0], run_dirs[1], out=out / "comparison", judge="cascade", n_boot=n_boot)
     for name, ev in evaluations.items():
         m = ev.overall
+        if m is None:
+            raise RagdxError(f"the demo run {name} has no judged query", source=str(out))
         summary[name] = {k: float(getattr(m, k)) for k in ("accuracy", "refined_accuracy", "gap_share",
                                                              "acc_retrieval_db", "kb_coverage")}
         console.print(f"[bold]{name}[/]: accuracy {m.accuracy.value:.3f}, R {m.refined_accuracy.value:.3f}, "

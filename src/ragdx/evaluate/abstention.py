@@ -794,7 +794,7 @@ def _zero_count(clauses: list[str], question: str) -> bool:
     counted = _stem(m.group(1))
     # the thing counted within three words of the negation ("there were no lost parcels")
     zero = re.search(r"(?:n't|\bnot|\bnever) (?:\w+ )?any ((?:[\w'-]+ ?){1,3})|\bno ((?:[\w'-]+ ?){1,3})", clauses[0])
-    return bool(zero) and counted in {_stem(w) for w in (zero.group(1) or zero.group(2)).split()}
+    return zero is not None and counted in {_stem(w) for w in (zero.group(1) or zero.group(2)).split()}
 
 
 def _denies_then_restates(clauses: list[str], words: set[str], question: str) -> str:

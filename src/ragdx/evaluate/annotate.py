@@ -149,10 +149,10 @@ def human_agreement(run_dir: str | Path, sheet: str | Path, *, threshold: int = 
         if not pairs:
             continue
         entry: dict[str, Any] = {"n": len(pairs), "people_mean": sum(h for _, h in pairs) / len(pairs)}
-        both = [(m, h) for m, h in pairs if m is not None]
-        if both:
-            entry["llm_mean"] = sum(m for m, _ in both) / len(both)
-            entry["agreement"] = agreement([m >= threshold for m, _ in both], [h >= threshold for _, h in both],
+        scored = [(m, h) for m, h in pairs if m is not None]
+        if scored:
+            entry["llm_mean"] = sum(m for m, _ in scored) / len(scored)
+            entry["agreement"] = agreement([m >= threshold for m, _ in scored], [h >= threshold for _, h in scored],
                                            names=("G-Eval LLM", "people")).to_dict()
         out["criteria"][c] = entry
     return out

@@ -201,8 +201,8 @@ def _diff(a: Sequence[Judgement], b: Sequence[Judgement], groups: list[str], *, 
     return bootstrap_difference(sa, sb, n_boot=n_boot, seed=seed, level=level)
 
 
-def _entry(d: dict[str, float], *, metric: str, words: str, footing: str, pairs: int, test: dict | None,
-           note: str = "") -> dict[str, Any]:
+def _entry(d: dict[str, float | np.ndarray], *, metric: str, words: str, footing: str, pairs: int,
+           test: dict[str, Any] | None, note: str = "") -> dict[str, Any]:
     return {**d, "metric": metric, "words": words, "footing": footing, "pairs": pairs, "test": test, "note": note}
 
 
@@ -476,7 +476,7 @@ def _by_retrieval(a: dict[str, Judgement], b: dict[str, Judgement], shared: list
             for c, (q, ca, cb) in cells.items() if q]
 
 
-def _why(result: dict[str, Any], towards: int) -> str:
+def _why(result: Mapping[str, Any], towards: int) -> str:
     """Why accuracy moved (``towards``: its significant direction) where no named module moved that
     way. Two runs: the retrieval outcome whose queries moved accuracy most that way (a better
     retriever's new finds that its reader answers less often than the other system answered them

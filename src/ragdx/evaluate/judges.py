@@ -47,6 +47,7 @@ import math
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
@@ -288,7 +289,7 @@ def says_no_record(response: str | None) -> bool:
     if response is None:
         return False
     m = _NO_RECORD.search(str(response))
-    return bool(m) and not hedged(m.group(0), str(response))
+    return m is not None and not hedged(m.group(0), str(response))
 
 
 def _unanswerable(item: JudgeItem) -> bool:
@@ -494,8 +495,8 @@ def _time_or_days(gold: Any, response: str) -> bool | None:
     return None
 
 
-def _value_contained(gold: Any, response: str, values: tuple[set[date], set[float]], query: str = "",
-                     single: bool = True) -> bool:
+def _value_contained(gold: Any, response: str, values: tuple[AbstractSet[date], AbstractSet[float]],
+                     query: str = "", single: bool = True) -> bool:
     flag = _as_flag(gold, response, query)
     if flag is not None:
         b = boolean_of(response, query)

@@ -202,7 +202,7 @@ class EvaluationResult:
     source: dict[str, Any] = field(default_factory=dict)
     gap_rule: str = GAP_RULE_JOINT
     retrieval_rule: str = ""
-    comparison: dict[str, Any] | None = None
+    comparison: Mapping[str, Any] | None = None
     table3: dict[str, Any] | None = None
     text_metrics: dict[str, Any] | None = None
     by_style_unbalanced: dict[str, StyleMetrics] | None = None

@@ -221,6 +221,7 @@ def _corpus_ids(dataset_dir: Path | None, records: Sequence[Any]) -> tuple[set[s
 
 def _run_fingerprint(config: Any) -> str | None:
     """The ``corpus_fingerprint`` a system's ``describe()`` recorded (a built-in pipeline's), if any."""
+    values: Iterable[Any]
     if isinstance(config, dict):
         found = config.get("corpus_fingerprint")
         if isinstance(found, str) and found:
@@ -260,6 +261,22 @@ def _path_id(rid: str, known: set[str]) -> str | None:
     return None
 
 
+def _document_of(rid: str, known: set[str]) -> str | None:
+    """The known document an unknown retrieved id names: a chunk of it, its path, or a chunk of its file."""
+    for sep in _CHUNK_SEPARATORS:
+        head = rid.rsplit(sep, 1)[0] if sep in rid else None
+        if head and head in known:
+            return head
+    doc = _path_id(rid, known)
+    if doc is None:  # a chunk of a file: "reports/q1.md#3"
+        for sep in _CHUNK_SEPARATORS[:-1]:
+            head = rid.rsplit(sep, 1)[0] if sep in rid else None
+            doc = _path_id(head, known) if head else None
+            if doc is not None:
+                break
+    return doc
+
+
 def map_retrieved_ids(retrieved: Sequence[str], known: set[str],
                       cache: dict[str, str | None] | None = None) -> tuple[list[str], int, int]:
     """Retrieved ids as document ids: an unknown id that is a known document id followed by a
@@ -273,29 +290,16 @@ def map_retrieved_ids(retrieved: Sequence[str], known: set[str],
         doc = rid
         if rid not in known:
             if cache is not None and rid in cache:
-                doc = cache[rid]
+                found = cache[rid]
             else:
-                doc = None
-                for sep in _CHUNK_SEPARATORS:
-                    head = rid.rsplit(sep, 1)[0] if sep in rid else None
-                    if head and head in known:
-                        doc = head
-                        break
-                if doc is None:
-                    doc = _path_id(rid, known)
-                if doc is None:  # a chunk of a file: "reports/q1.md#3"
-                    for sep in _CHUNK_SEPARATORS[:-1]:
-                        head = rid.rsplit(sep, 1)[0] if sep in rid else None
-                        doc = _path_id(head, known) if head else None
-                        if doc is not None:
-                            break
+                found = _document_of(rid, known)
                 if cache is not None:
-                    cache[rid] = doc
-            if doc is None:
+                    cache[rid] = found
+            if found is None:
                 unknown += 1
-                doc = rid
             else:
                 mapped += 1
+                doc = found
         if doc not in out:
             out.append(doc)
     return out, mapped, unknown
@@ -832,7 +836,7 @@ def _records_in_order(dataset: str | Path, inputs: Sequence[Any], answers: Seque
         while due in waiting:
             yield waiting.pop(due), answers[due]
             due += 1
-    gone = [inputs[k].id for k in np.flatnonzero(state != 1)]
+    gone = [inputs[int(k)].id for k in np.flatnonzero(state != 1)]
     if gone:
         raise RagdxError(f"the dataset changed since the run: {len(gone)} of the run's {len(inputs)} queries are "
                          f"no longer in it or are worded differently (e.g. {gone[0]}); run again on this dataset",

@@ -27,7 +27,7 @@ METRIC_NAMES = ("accuracy", "refined_accuracy", "gap_share", "acc_retrieval_db",
                 "retrieval_accuracy", "retrieval_refined", "lm_accuracy_given_retrieval")
 
 
-@dataclass
+@dataclass(init=False)
 class GroupStats:
     """Per-group counts. ``n``: queries; ``correct``: correct answers; ``ret_known`` / ``ret_correct``:
     queries whose retrieval could be judged / was right; ``lm_n`` / ``lm_correct``: queries with
@@ -42,17 +42,19 @@ class GroupStats:
     ret_correct: np.ndarray
     lm_n: np.ndarray
     lm_correct: np.ndarray
-    gap: np.ndarray | None = None
-    kb_known: np.ndarray | None = None
-    kb_supported: np.ndarray | None = None
+    gap: np.ndarray
+    kb_known: np.ndarray
+    kb_supported: np.ndarray
 
-    def __post_init__(self) -> None:
-        if self.gap is None:
-            self.gap = (self.correct == 0) & (self.n > 0)
-        if self.kb_known is None:
-            self.kb_known = np.zeros(len(self.group_ids))
-        if self.kb_supported is None:
-            self.kb_supported = np.zeros(len(self.group_ids))
+    def __init__(self, group_ids: np.ndarray, n: np.ndarray, correct: np.ndarray, ret_known: np.ndarray,
+                 ret_correct: np.ndarray, lm_n: np.ndarray, lm_correct: np.ndarray, gap: np.ndarray | None = None,
+                 kb_known: np.ndarray | None = None, kb_supported: np.ndarray | None = None) -> None:
+        """``gap`` defaults to the answer-based tag, ``kb_known`` / ``kb_supported`` to zeros."""
+        self.group_ids, self.n, self.correct = group_ids, n, correct
+        self.ret_known, self.ret_correct, self.lm_n, self.lm_correct = ret_known, ret_correct, lm_n, lm_correct
+        self.gap = (correct == 0) & (n > 0) if gap is None else gap
+        self.kb_known = np.zeros(len(group_ids)) if kb_known is None else kb_known
+        self.kb_supported = np.zeros(len(group_ids)) if kb_supported is None else kb_supported
 
     def __len__(self) -> int:
         return len(self.group_ids)
@@ -154,7 +156,7 @@ def bootstrap_sums(matrices: Sequence[np.ndarray], n_boot: int = 1000, seed: int
     """For each (groups x columns) matrix — all over the same groups — the (n_boot x columns)
     sums under the same group resamples."""
     n_groups = matrices[0].shape[0]
-    out = [[] for _ in matrices]
+    out: list[list[np.ndarray]] = [[] for _ in matrices]
     stacked = np.concatenate(matrices, axis=1) if len(matrices) > 1 else matrices[0]
     widths = np.cumsum([0] + [m.shape[1] for m in matrices])
     for weights in _resamples(n_groups, n_boot, seed):
