@@ -304,3 +304,12 @@ def test_a_table_headed_by_a_linking_tables_noun_states_that_tables_rows(tmp_pat
     assert _gold(world, {"log": _LOG}, "projects.lead_id@BH-24024") == [[]]
     listing = _LOG.replace("# Site visit log, 2025", "# Projects, 2025").replace("| Engineer |", "| Lead |")
     assert _gold(world, {"listing": listing}, "projects.lead_id@BH-24024") == [["listing"]]
+
+
+def test_namesakes_are_named_with_the_attribute_that_tells_them_apart(college):
+    """The full-time and the part-time "Environmental Science" are each named by the name written with
+    their mode ("Environmental Science (part-time)"); the name alone names neither."""
+    page = "# BSc (Hons) Environmental Science (part-time)\n\nThe programme takes 12 students a year.\n"
+    assert _gold(college, {"page": page}, "programmes.intake@BSENP", "programmes.intake@BSENV") == [["page"], []]
+    bare = "# Environmental Science\n\nThe programme takes 12 students a year.\n"
+    assert _gold(college, {"page": bare}, "programmes.intake@BSENP") == [[]]

@@ -2145,12 +2145,37 @@ class FactResolver:
                 for r in rows.values():
                     if isinstance(r.get(c), str) and r[c].strip():
                         counts[phrase(r[c])] += 1
+                shared: dict[str, list[str]] = defaultdict(list)
                 for key, r in rows.items():
                     v = r.get(c)
                     if isinstance(v, str) and v.strip() and counts[phrase(v)] == 1 and phrase(v).strip():
                         hit.setdefault(key, []).append(v.strip())
+                    elif isinstance(v, str) and phrase(v).strip():
+                        shared[phrase(v)].append(key)
+                for keys in shared.values():
+                    # namesakes told apart by another short attribute ("Environmental Science
+                    # (full-time)" and "(part-time)"): the name written with it names one of them
+                    for col in self._telling_apart(meta, keys):
+                        for key in keys:
+                            v, attr = str(rows[key][c]).strip(), str(rows[key][col]).strip()
+                            hit.setdefault(key, []).extend([f"{v} {attr}", f"{attr} {v}"])
             self._unique_own[name] = hit
         return hit
+
+    def _telling_apart(self, meta: _TableMeta, keys: Sequence[str]) -> list[str]:
+        """The short text columns (three words at most, no digit, no key) whose values differ among
+        the rows ``keys`` (a programme's mode: full-time, part-time)."""
+        rows = self.rows(meta.info.name)
+        out = []
+        for col in meta.info.columns:
+            c = col.name
+            if col.kind != "text" or c in meta.key or meta.info.foreign_key_of(c) is not None:
+                continue
+            values = [rows[k].get(c) for k in keys]
+            if all(isinstance(v, str) and 0 < len(v.split()) <= 3 and not re.search(r"\d", v) for v in values) \
+                    and len({phrase(str(v)) for v in values}) == len(values):
+                out.append(c)
+        return out[:2]
 
     def _coded(self, meta: _TableMeta) -> bool:
         """Is the table's look-up name a code (or has it none): "K-01", "BSGEO"?"""
