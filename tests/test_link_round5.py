@@ -313,3 +313,52 @@ def test_namesakes_are_named_with_the_attribute_that_tells_them_apart(college):
     assert _gold(college, {"page": page}, "programmes.intake@BSENP", "programmes.intake@BSENV") == [["page"], []]
     bare = "# Environmental Science\n\nThe programme takes 12 students a year.\n"
     assert _gold(college, {"page": bare}, "programmes.intake@BSENP") == [[]]
+
+
+@pytest.fixture()
+def outpatients(tmp_path):
+    return make_world(tmp_path / "w.sqlite", """
+        CREATE TABLE sites (site_code TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE, town TEXT);
+        CREATE TABLE clinicians (clinician_id INTEGER PRIMARY KEY, first_name TEXT, last_name TEXT,
+                                 base_site TEXT REFERENCES sites(site_code));
+        CREATE TABLE clinics (clinic_code TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE, weekday TEXT,
+                              site_code TEXT REFERENCES sites(site_code),
+                              consultant_id INTEGER REFERENCES clinicians(clinician_id));
+        INSERT INTO sites VALUES ('WGH', 'Wendlebury General Hospital', 'Wendlebury'),
+                                 ('BCH', 'Burnham Community Hospital', 'Burnham'),
+                                 ('NDC', 'Norton Down Clinic', 'Norton Down');
+        INSERT INTO clinicians VALUES (1, 'Ada', 'Nwosu', 'BCH'), (2, 'Samir', 'Aziz', 'BCH');
+        INSERT INTO clinics VALUES ('DERM-03', 'Eczema Clinic', 'Wednesday', 'BCH', 1),
+                                   ('UROL-01', 'Haematuria Clinic', 'Tuesday', 'WGH', 2);
+    """)
+
+
+def test_a_weekday_is_written_short(outpatients):
+    """A timetable's "Tues" or "Wed" is the weekday; "Thurs" is another day."""
+    assert _gold(outpatients, {"t": "Eczema Clinic: Wed pm at Burnham Community Hospital.\n"},
+                 "clinics.weekday@DERM-03") == [["t"]]
+    assert _gold(outpatients, {"t": "Haematuria Clinic: Thurs am.\n"}, "clinics.weekday@UROL-01") == [[]]
+
+
+def test_a_place_is_named_without_its_kind(outpatients):
+    """"Wendlebury General" is Wendlebury General Hospital; "Norton Down" (a town too) names no
+    clinic's site alone."""
+    assert _gold(outpatients, {"t": "The Haematuria Clinic runs at Wendlebury General.\n"},
+                 "clinics.site_code@UROL-01") == [["t"]]
+    from ragdx.kb.link import FactResolver
+
+    engine, schema = outpatients
+    written = FactResolver(engine, schema)._written_names(FactResolver(engine, schema).meta("sites"), "NDC",
+                                                          {"site_code": "NDC", "name": "Norton Down Clinic",
+                                                           "town": "Norton Down"})
+    assert "Norton Down" not in written
+
+
+def test_a_row_of_a_linking_table_named_first_takes_the_value(outpatients):
+    """"The Eczema Clinic runs at Burnham Community Hospital; it is Dr Nwosu's clinic" gives the
+    clinic's site, not Dr Nwosu's base; "Mr Aziz is based at Burnham Community Hospital and takes over
+    the Haematuria Clinic" states his base first."""
+    clinic = "Dr Ada Nwosu: the Eczema Clinic runs every Wednesday at Burnham Community Hospital.\n"
+    assert _gold(outpatients, {"t": clinic}, "clinicians.base_site@1") == [[]]
+    based = "Mr Samir Aziz is based at Burnham Community Hospital and takes over the Haematuria Clinic.\n"
+    assert _gold(outpatients, {"t": based}, "clinicians.base_site@2") == [["t"]]

@@ -267,6 +267,10 @@ _LEGEND_PAIR = re.compile(r"(?<![\w-])([A-Z][A-Z0-9]{1,4})\s*(?:=|:|–|—)\s*"
                           r"([A-ZÀ-Þ][^\s,;=]*(?:\s+(?:[A-ZÀ-Þ][^\s,;=]*|de|van|von|der|den|da|di|la|le|du))+)")
 
 
+#: the kind of place a name may end with, which people drop ("Wendlebury General" for the hospital)
+_PLACE_KINDS = frozenset({"hospital", "centre", "center", "clinic", "surgery", "infirmary", "practice", "library",
+                          "school", "college", "academy", "hall", "museum", "gallery", "theatre", "station"})
+
 #: a key line of initials written before the names they stand for ("Key: GB Geraint Brenning; ...")
 _KEY_LINE = re.compile(r"\s*(?:\*\*)?(?:legend|key|[A-Z][\w ]{0,30}(?:initials?|abbreviations?|codes?))(?:\*\*)?"
                        r"\s*[:–—-]\s*(.+)", re.I)
@@ -559,6 +563,9 @@ class Hop:
     #: another way ("visit" of a site visit, for a project's lead): a sentence naming such a row by
     #: its number ("Jonas Keller at project 1114 (visit #220)") states that row's relation
     linking_nouns: tuple[str, ...] = ()
+    #: tables relating the subject and the value another way whose rows have names (a clinic):
+    #: a sentence naming one of those rows states its relation
+    linking_tables: tuple[str, ...] = ()
     #: value phrases read only in what a passage sits under (a group line "Engineers" over its
     #: members), never in a sentence ("Quarry Vale Civils" is no civil discipline)
     ctx_only: tuple[str, ...] = ()
@@ -878,7 +885,8 @@ class Linker:
         value_spans = [_occurrences(norm, v) for v in value]
         value_sents, value_in_ctx = self._value_reading(hop, passage, value, value_spans, all_names)
         if hop.linking_nouns and value_sents:
-            value_sents = {i for i in value_sents if not _names_a_row_of(norm, i, hop.linking_nouns)}
+            value_sents = {i for i in value_sents if not _names_a_row_of(norm, i, hop.linking_nouns)
+                           and not self._row_of_link_first(pid, i, value, hop.linking_tables)}
             if passage.kind == "row" and passage.header is not None and value_sents:
                 # a table headed "Site visit log" lists visits: a row's job and engineer are the
                 # visit's, not the job's lead (its header row aside, what the table sits under)
@@ -1516,6 +1524,23 @@ class Linker:
         passage = self.index.passages[pid]
         return self.index.texts[passage.doc][passage.start:passage.end]
 
+    def _row_of_link_first(self, pid: int, sentence: int, value: tuple[str, ...], tables: Sequence[str]) -> bool:
+        """Does sentence ``sentence`` name a row of a linking table before the value ("The Eczema
+        Clinic runs every Wednesday at Burnham Community": the clinic's site, not its doctor's base)?
+        Named after it ("He will be based at Orchard Road and takes over the Haematuria Clinic"), the
+        sentence states the value first, of its own subject."""
+        if not tables:
+            return False
+        parts = self.index.passages[pid].norm.split(SEP)
+        sent = f" {parts[sentence].strip()} " if sentence < len(parts) else ""
+        at = min((sent.find(v) for v in value if v in sent), default=-1)
+        for t in tables:
+            for name in self._names_in(pid, sentence, t):
+                where = sent.find(f" {name} ")
+                if 0 <= where < at:
+                    return True
+        return False
+
     def _opens_with_another(self, pid: int, sentence: int, names: Sequence[str]) -> bool:
         """Does sentence ``sentence`` of passage ``pid`` name another known entity before the subject
         ("Barry Island Promenade Drainage for Vale of Glamorgan Council was handed over ...": the
@@ -1798,6 +1823,7 @@ class FactResolver:
         self._firsts: dict[str, dict[str, int]] = {}
         self._unique_own: dict[str, dict[str, list[str]]] = {}
         self._titled: dict[str, dict[str, tuple[str, ...]]] = {}
+        self._texts: dict[str, list[str]] | None = None
         self._title_column: dict[str, str | None] = {}
 
     def meta(self, table: str) -> _TableMeta:
@@ -1879,6 +1905,7 @@ class FactResolver:
             out = []
         out += [str(row[c]) for c in cols]
         out += self._short_names(meta, row)
+        out += self._kind_dropped(meta, row)
         out += self._parent_numbered(meta, row)
         out += [str(row[c]).strip() for c in self._alt_names(meta) + self._code_columns(meta)
                 if row.get(c) is not None]
@@ -2243,6 +2270,38 @@ class FactResolver:
                 out.append(" ".join(words[:-1]))
         return out
 
+    def _kind_dropped(self, meta: _TableMeta, row: Mapping[str, Any]) -> list[str]:
+        """A place's name without the kind of place it ends with ("Wendlebury General" for
+        Wendlebury General Hospital, "Burnham Community" for Burnham Community Hospital), as staff
+        write it, where two words at least are left and they are not another value of the row or of
+        another row of the table (a town "Norton Down" beside Norton Down Clinic)."""
+        out = []
+        for c in meta.names:
+            name = str(row.get(c) or "")
+            words = name.split()
+            if len(words) >= 3 and words[-1].lower().strip(".,") in _PLACE_KINDS:
+                short = phrase(" ".join(words[:-1]))
+                # nor inside any other value of the database ("Ashcombe Village" in the donor
+                # "Ashcombe Village Stores" is not Ashcombe Village Hall)
+                if not any(short in v for v in self._texts_with(short) if v != phrase(name)):
+                    out.append(" ".join(words[:-1]))
+        return out
+
+    def _texts_with(self, short: str) -> list[str]:
+        """The database's text values (padded phrases) holding every word of ``short``: through an
+        index of their words, so a large table is not scanned once per name."""
+        if self._texts is None:
+            index: dict[str, list[str]] = defaultdict(list)
+            for t in self.schema.tables:
+                for r in self.rows(t).values():
+                    for v in r.values():
+                        if isinstance(v, str) and len(v) <= 200 and (p := phrase(v)).strip():
+                            for w in set(p.split()):
+                                index[w].append(p)
+            self._texts = dict(index)
+        postings = [self._texts.get(w, []) for w in short.split()]
+        return min(postings, key=len) if postings else []
+
     def partial_names(self) -> frozenset[str]:
         """Surnames that name a person alone (unique among the table's people), as padded phrases."""
         if self._partial is None:
@@ -2449,6 +2508,9 @@ class FactResolver:
                            column=column, ref_noun=self._noun(self.meta(fk.ref_table)),
                            other_relation=self._other_relation(info.name, column, fk.ref_table),
                            linking_nouns=self._linking_nouns(info.name, fk.ref_table),
+                           linking_tables=tuple(t for t in self.linking_tables(info.name, fk.ref_table)
+                                                if not self.meta(t).association and self.meta(t).names
+                                                and not self._unnamed(self.meta(t))),
                            role_words=self._role_words(info.name, column, fk.ref_table))
             if column in meta.surrogate:
                 return Hop(fact, subjects, [])
@@ -2542,14 +2604,23 @@ class FactResolver:
         return hit
 
     def _find_linking_nouns(self, table: str, ref_table: str) -> tuple[str, ...]:
-        ref = schema_table(self.schema, ref_table)
         out: list[str] = []
+        for name in self.linking_tables(table, ref_table):
+            noun = phrase(self._noun(self.meta(name))).strip()
+            out += [noun, noun.split()[-1]] if noun else []
+        return tuple(dict.fromkeys(out))
+
+    def linking_tables(self, table: str, ref_table: str) -> tuple[str, ...]:
+        """The other tables that refer to both ``table`` and ``ref_table`` (clinics, naming a clinician
+        and a site, beside a clinician's base site): a sentence naming one of their rows states
+        that row's relation."""
+        ref = schema_table(self.schema, ref_table)
+        out = []
         for name in self.schema.tables:
             refs = {schema_table(self.schema, fk.ref_table) for fk in self.meta(name).info.foreign_keys}
             if name not in (table, ref) and table in refs and ref in refs:
-                noun = phrase(self._noun(self.meta(name))).strip()
-                out += [noun, noun.split()[-1]] if noun else []
-        return tuple(dict.fromkeys(out))
+                out.append(name)
+        return tuple(out)
 
     def _find_other_relation(self, table: str, column: str, ref_table: str) -> bool:
         ref = schema_table(self.schema, ref_table)

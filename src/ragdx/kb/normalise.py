@@ -1359,6 +1359,12 @@ def value_variants(value: Any, *, column: str | None = None) -> list[Variant]:
             return number_variants(Decimal(stripped) if "." in stripped else int(stripped))
         except (ArithmeticError, ValueError):
             pass
+    day = _DAY_NAMES.get(stripped.casefold())
+    if day is not None and len(stripped) > 4:
+        # a weekday is written short in timetables and notes ("Tue", "Tues", "Thurs"); "sat" and
+        # "sun" are words too, read only where the full name's other forms are (weight below 1)
+        shorts = sorted({k for k, v in _DAY_NAMES.items() if v == day and k != stripped.casefold()})
+        return text_variants(text) + [((f" {s} ",), 0.9) for s in shorts]
     return text_variants(text)
 
 
