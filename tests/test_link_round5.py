@@ -362,3 +362,19 @@ def test_a_row_of_a_linking_table_named_first_takes_the_value(outpatients):
     assert _gold(outpatients, {"t": clinic}, "clinicians.base_site@1") == [[]]
     based = "Mr Samir Aziz is based at Burnham Community Hospital and takes over the Haematuria Clinic.\n"
     assert _gold(outpatients, {"t": based}, "clinicians.base_site@2") == [["t"]]
+
+
+def test_an_empty_row_of_a_grid_heads_nothing():
+    """A timetable grid (days down, sites across, its header's first cell blank) reads "| Tuesday | |"
+    as an empty row, not as a group over Wednesday's clinics; a table with a named first column still
+    has group rows."""
+    from ragdx.kb.structure import blocks
+
+    grid = ("| | Wendlebury General | St Mary's |\n|---|---|---|\n| Monday | Chest Pain Clinic | |\n"
+            "| Tuesday | | |\n| Wednesday | | Heart Failure Clinic |\n")
+    kinds = [(b.kind, grid[b.start:b.end]) for b in blocks(grid)]
+    assert ("branch", "Tuesday") not in kinds
+    wednesday = next(b for b in blocks(grid) if grid[b.start:b.end].startswith("| Wednesday"))
+    assert "Tuesday" not in [grid[a:b] for a, b in wednesday.context]
+    named = "| Name | Chair | Town |\n|---|---|---|\n| Violas | | |\n| Feld, Jonas | Principal | Leeds |\n"
+    assert ("branch", "Violas") in [(b.kind, named[b.start:b.end]) for b in blocks(named)]

@@ -347,8 +347,11 @@ def _table_blocks(raw: list[str], lines: list[tuple[int, int]], rows: list[int],
     head = [lines[rows[0]]] if header else []
     width = max(len(c) for c in cells)
     groups: list[tuple[int, tuple[int, int]]] = []  # (level, span): the open group rows
+    # a grid whose header leaves its first cell blank labels its rows in the first column (days
+    # down, sites across): a row with only its label is an empty row ("| Tuesday | | |"), no group
+    grid = header and not (split_cells(raw[rows[0]]) or [""])[0].strip()
     for k in body:
-        group_label = _group_row(split_cells(raw[k]), width)
+        group_label = None if grid else _group_row(split_cells(raw[k]), width)
         if group_label is not None:
             # a row of one cell inside a wider table ("| First violins (VN1) |", an HTML row
             # spanning every column) heads the rows below it, as a heading would; a row in
