@@ -24,9 +24,10 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.table import Table
@@ -34,11 +35,24 @@ from rich.table import Table
 from ragdx.db import connect, inspect_schema
 from ragdx.demo.database import build_demo_database, demo_description
 from ragdx.errors import RagdxError
-from ragdx.gen.dataset import stats
-from ragdx.gen.pipeline import build_dataset, load_parsed, sql_stage, text_stage, write
+from ragdx.gen.dataset import QARecord, stats
+from ragdx.gen.pipeline import (
+    GenResult,
+    SqlStageResult,
+    TextStageResult,
+    build_dataset,
+    load_parsed,
+    sql_stage,
+    text_stage,
+    write,
+)
 from ragdx.gen.qa import AnswerOptions
 from ragdx.gen.text_templates import read_text_templates
-from ragdx.kb.render import render_kb
+from ragdx.kb.render import KnowledgeBase, render_kb
+
+if TYPE_CHECKING:
+    from ragdx.gen.sql_templates import ParsedTemplate
+    from ragdx.rag.pipeline import Pipeline
 
 #: facts the demo's knowledge base leaves out, so that the dataset has known gap groups
 DEMO_OMIT = ("Staff.Office", "Programme.TuitionFee", "Course.max_enrolment")
@@ -63,7 +77,7 @@ DEMO_MAX_HELD_OUT = 150
 DEMO_ALPHA = 0.05
 
 
-def _systems(kb_dir: Path, top_k: int):
+def _systems(kb_dir: Path, top_k: int) -> list[Pipeline]:
     from ragdx.rag.chunking import WholeDocumentChunker
     from ragdx.rag.generators import ExtractiveReader
     from ragdx.rag.pipeline import Pipeline
@@ -105,14 +119,14 @@ class Testbed:
     """The demo's database, knowledge base and dataset on disk (what every later stage reads)."""
 
     out: Path
-    kb: Any
-    result: Any
-    parsed: Any
-    sql_result: Any
-    text_result: Any
+    kb: KnowledgeBase
+    result: GenResult
+    parsed: list[ParsedTemplate]
+    sql_result: SqlStageResult
+    text_result: TextStageResult
 
     @property
-    def records(self) -> list[Any]:
+    def records(self) -> Sequence[QARecord]:
         return self.result.records
 
 
@@ -247,7 +261,7 @@ def _evaluate_runs(console: Console, out: Path, run_dirs: list[Path], n_boot: in
     return summary
 
 
-def _knowledge_boundary_summary(console: Console, out: Path, records: list[Any]) -> dict[str, Any]:
+def _knowledge_boundary_summary(console: Console, out: Path, records: Sequence[QARecord]) -> dict[str, Any]:
     """Stage 4, printed; its headline numbers."""
     relevance = knowledge_boundary(out / "kb", records, out / "relevance")
     headline: dict[str, Any] = {k: relevance[k] for k in ("n_calibration", "n_in", "n_out", "auroc")}
@@ -278,7 +292,7 @@ def _write_report(out: Path, run_dirs: list[Path], n_boot: int) -> str:
     return str(out / "report.html")
 
 
-def _print_dataset(console: Console, records) -> None:
+def _print_dataset(console: Console, records: Sequence[QARecord]) -> None:
     table = Table(title="demo dataset: M SQL templates × N text templates × Q values", title_justify="left")
     for head in ("table", "style", "M", "N", "Q", "queries", "kb-gap queries"):
         table.add_column(head, justify="left" if head in ("table", "style") else "right")
@@ -288,8 +302,8 @@ def _print_dataset(console: Console, records) -> None:
     console.print(table)
 
 
-def knowledge_boundary(kb_dir: Path, records, out: Path, *, alpha: float = DEMO_ALPHA, seed: int = 0,
-                       cache_dir: str = "user") -> dict[str, Any]:
+def knowledge_boundary(kb_dir: Path, records: Sequence[QARecord], out: Path, *, alpha: float = DEMO_ALPHA,
+                       seed: int = 0, cache_dir: str = "user") -> dict[str, Any]:
     """Calibrate a tester on the knowledge base with a share of the dataset's in-knowledge
     queries (one per semantic group at most, so calibration and held-out queries never share a
     group), test held-out in-knowledge queries, ``OFFTOPIC_QUESTIONS`` and the dataset's queries

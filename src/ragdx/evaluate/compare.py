@@ -47,6 +47,7 @@ from ragdx.evaluate.config import GapRule, parse_choice
 from ragdx.evaluate.protocol import by_style, group_stats
 from ragdx.evaluate.records import Judgement
 from ragdx.evaluate.stats import (
+    GroupStats,
     bootstrap_difference,
     common_weights,
     difference_samples,
@@ -359,7 +360,7 @@ def _style_modules(sa_js: Sequence[Judgement], sb_js: Sequence[Judgement], group
     return out
 
 
-def _per_group(stats, num: str, den: str, gap_out: bool = False) -> np.ndarray:
+def _per_group(stats: GroupStats, num: str, den: str, gap_out: bool = False) -> np.ndarray:
     n, d = getattr(stats, num), getattr(stats, den)
     keep = ~stats.gap if gap_out else np.ones(len(n), dtype=bool)
     with np.errstate(invalid="ignore", divide="ignore"):

@@ -32,13 +32,16 @@ import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ragdx.evaluate.judges import Judge, Verdict, make_judge
 from ragdx.evaluate.protocol import MODULE_VERDICTS, VERDICTS, blame
 from ragdx.evaluate.records import JudgeItem
 from ragdx.kb.normalise import fold
 from ragdx.rag.types import RetrievedContext, SystemOutput
+
+if TYPE_CHECKING:
+    from ragdx.evaluate.runs import Judged
 
 REFUSAL = "I could not find this in the documents."
 #: what the strong reader says when the evidence states that no value is recorded (a NULL answer)
@@ -236,7 +239,7 @@ class MemoJudge(Judge):
     def __init__(self, inner: Judge):
         self.inner = inner
         self.name = inner.name
-        self._memo: dict[tuple, Verdict] = {}
+        self._memo: dict[tuple[Any, ...], Verdict] = {}
 
     def config(self) -> dict[str, Any]:
         return self.inner.config()
@@ -249,7 +252,7 @@ class MemoJudge(Judge):
         return hit
 
 
-def diagnose(sim: Simulated, judge: Judge | None = None):
+def diagnose(sim: Simulated, judge: Judge | None = None) -> tuple[Judged, dict[str, str]]:
     """ragdx's judgements and per-query verdicts for a simulated run (its normal path)."""
     from ragdx.evaluate.runs import judge_outputs
 
@@ -286,7 +289,7 @@ def score_verdicts(truth: Mapping[str, str], verdicts: Mapping[str, str]) -> Ver
 
 
 def add_scores(scores: Sequence[VerdictScore]) -> VerdictScore:
-    total: dict[str, Counter] = {}
+    total: dict[str, Counter[str]] = {}
     for s in scores:
         for t, row in s.confusion.items():
             total.setdefault(t, Counter()).update(row)

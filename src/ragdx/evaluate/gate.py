@@ -99,12 +99,14 @@ def as_dict(result: Any) -> dict[str, Any]:
                     path = path / name
                     break
         try:
-            return json.loads(path.read_text(encoding="utf-8"))
+            read: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+            return read
         except (OSError, ValueError) as exc:
             raise RagdxError(f"cannot read ({exc})", source=str(path)) from None
     to_dict = getattr(result, "to_dict", None)
     if callable(to_dict):
-        return to_dict()
+        made: dict[str, Any] = to_dict()
+        return made
     if isinstance(result, Mapping):
         return dict(result)
     raise RagdxError(f"expected an evaluation result, not {type(result).__name__}", field="result")

@@ -983,7 +983,7 @@ JUDGES = ("exact", "contains", "f1", "llm", "cascade")
 _PURE_JUDGES = (ExactMatchJudge, ContainmentJudge, TokenF1Judge, CascadeJudge)
 
 
-def _item_key(item: JudgeItem) -> tuple | None:
+def _item_key(item: JudgeItem) -> tuple[Any, ...] | None:
     """What an offline verdict depends on, hashable; None when a value cannot be hashed. Each value
     keeps its type: 1, 1.0, True and "1" are different gold answers."""
     try:

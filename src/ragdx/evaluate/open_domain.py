@@ -18,9 +18,12 @@ import time
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ragdx.errors import RagdxError
+
+if TYPE_CHECKING:
+    from ragdx.rag.types import SystemInput, SystemOutput
 
 CLOSED_BOOK_PROMPT = ("Answer the question from your own knowledge, as briefly as possible (a name, a number, "
                       "a date or a short phrase). If you do not know, answer \"I don't know\".")
@@ -107,7 +110,7 @@ def tag_open_domain(rag: Sequence[Any], closed_book: Sequence[Any], *,
 def open_domain_markdown(info: OpenDomain | dict[str, Any]) -> str:
     d = info.to_dict() if isinstance(info, OpenDomain) else info
 
-    def fmt(v):
+    def fmt(v: float | None) -> str:
         return "–" if v is None else f"{v:.2f}"
 
     lines = ["## Open-domain queries (GRAMMAR §5.2, Table 4)", "",
@@ -144,7 +147,7 @@ class ClosedBookSystem:
         return {"kind": "closed-book", "model": get("model"), "base_url": str(get("base_url")),
                 "prompt": self.prompt}
 
-    async def answer(self, item):
+    async def answer(self, item: SystemInput) -> SystemOutput:
         from ragdx.rag.types import SystemOutput
 
         start = time.perf_counter()

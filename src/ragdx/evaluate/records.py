@@ -132,7 +132,10 @@ def _float_free(judgements: Sequence[Judgement]) -> bool:
     def finite(x: Any) -> bool:
         return x is None or type(x) is not float or math.isfinite(x)
 
-    return not any(type(j.response) is float or not finite(j.evidence_confidence)
+    def number(x: object) -> bool:  # a hand-written run's response, typed str | None, may be one
+        return type(x) is float
+
+    return not any(number(j.response) or not finite(j.evidence_confidence)
                    or any(not finite(e.get("weight")) for e in j.evidence_spans) for j in judgements)
 
 

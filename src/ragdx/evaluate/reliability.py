@@ -181,7 +181,7 @@ def reliability_markdown(result: dict[str, Any]) -> str:
              "| evaluator | precision (95 % Wilson) | recall (95 % Wilson) | TP | FP | FN | TN |",
              "|---|---|---|---:|---:|---:|---:|"]
     for name, s in result["evaluators"].items():
-        def fmt(v, ci):
+        def fmt(v: float, ci: Sequence[float]) -> str:
             return "–" if v != v else f"{v:.0%} ({ci[0]:.0%}–{ci[1]:.0%})"
         lines.append(f"| {name} | {fmt(s['precision'], s['precision_ci'])} | {fmt(s['recall'], s['recall_ci'])} | "
                      f"{s['tp']} | {s['fp']} | {s['fn']} | {s['tn']} |")

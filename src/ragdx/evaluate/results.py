@@ -79,7 +79,7 @@ class StyleMetrics:
 
     def __getattr__(self, name: str) -> Metric:
         # slots classes still reach __getattr__ for unknown names: any other metric by attribute
-        metrics = object.__getattribute__(self, "metrics")
+        metrics: dict[str, Metric] = object.__getattribute__(self, "metrics")
         if name in metrics:
             return metrics[name]
         raise AttributeError(name)

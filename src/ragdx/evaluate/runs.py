@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ragdx.errors import RagdxError
 from ragdx.evaluate.config import EvaluationConfig
-from ragdx.evaluate.judges import Judge, VerdictCache
+from ragdx.evaluate.judges import Judge, Verdict, VerdictCache
 from ragdx.evaluate.protocol import CORPUS_CHANGED, RETRIEVAL_IDS_UNMATCHED, RETRIEVAL_NO_CONTEXT
 from ragdx.evaluate.records import JudgeItem, Judgement
 from ragdx.evaluate.reference import read_plain_jsonl, retrieval_verdict
@@ -53,28 +53,30 @@ def count_judge_failures(check: InputCheck, verdicts: Sequence[Any]) -> None:
             f"({reasons_text(check.judge_fallbacks)}); they are not cached: evaluate again to ask the LLM again")
 
 
-def judge_items(items: Sequence[JudgeItem], judge: Judge, cache: VerdictCache | str | Path | None = None):
+def judge_items(items: Sequence[JudgeItem], judge: Judge, cache: VerdictCache | str | Path | None = None
+                ) -> list[Verdict]:
     if cache is not None and not isinstance(cache, VerdictCache):
         cache = VerdictCache(cache)
     # unanswerable queries: a refusal is the right answer; nothing to ask a judge. A record to refuse
     # (issue 26) is judged by the kind of its reply (ragdx.evaluate.abstention), not by any judge
     todo = [i for i, it in enumerate(items) if it.answer_kind != "none" and not it.refusal_kind]
     verdicts = judge.judge_many([items[i] for i in todo], cache=cache) if todo else []
-    out: list[Any] = [None] * len(items)
+    out: list[Verdict | None] = [None] * len(items)
     for i, v in zip(todo, verdicts, strict=True):
         out[i] = v
-    from ragdx.evaluate.judges import Verdict
+    return [v if v is not None else _refusal_verdict(it) for v, it in zip(out, items, strict=True)]
 
-    for i, it in enumerate(items):
-        if out[i] is None and it.refusal_kind:
-            from ragdx.evaluate.abstention import judge_refusal
 
-            got = judge_refusal(it.refusal_kind, it.query, it.response, it.answer_rows)
-            out[i] = Verdict(got.correct, "abstention", got.reason)
-        elif out[i] is None:
-            ok = is_refusal(it.response)
-            out[i] = Verdict(ok, "refusal", "unanswerable: " + ("refused" if ok else "answered anyway"))
-    return out
+def _refusal_verdict(it: JudgeItem) -> Verdict:
+    """The verdict on a query no judge is asked about: a record to refuse, by its reply's kind; an
+    unanswerable query, by whether it was refused."""
+    if it.refusal_kind:
+        from ragdx.evaluate.abstention import judge_refusal
+
+        got = judge_refusal(it.refusal_kind, it.query, it.response, it.answer_rows)
+        return Verdict(got.correct, "abstention", got.reason)
+    ok = is_refusal(it.response)
+    return Verdict(ok, "refusal", "unanswerable: " + ("refused" if ok else "answered anyway"))
 
 
 @dataclass
@@ -147,7 +149,7 @@ class InputCheck:
         return cls(**{k: v for k, v in obj.items() if k in names})
 
 
-class Judged(list):
+class Judged(list[Judgement]):
     """The judgements of one source (a list) with its :class:`InputCheck` attached as ``check``."""
 
     check: InputCheck

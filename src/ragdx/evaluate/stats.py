@@ -11,7 +11,7 @@ groups is a 100,000 x 11 matrix, whatever the number of queries per group.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -110,7 +110,8 @@ def point_metrics(stats: GroupStats) -> dict[str, float]:
     return {k: float(v) for k, v in m.items()}
 
 
-def resample_weights(n_groups: int, n_boot: int, rng: np.random.Generator, chunk: int = 64):
+def resample_weights(n_groups: int, n_boot: int, rng: np.random.Generator, chunk: int = 64
+                     ) -> Iterator[np.ndarray]:
     """Yield (chunk x groups) matrices of bootstrap counts: each row draws ``n_groups`` groups
     with replacement (a multinomial draw, made as uniform indices + bincount)."""
     done = 0
@@ -127,7 +128,7 @@ _KEEP_COUNTS = 64_000_000
 _kept: dict[tuple[int, int, int], list[np.ndarray]] = {}
 
 
-def _resamples(n_groups: int, n_boot: int, seed: int):
+def _resamples(n_groups: int, n_boot: int, seed: int) -> Iterator[np.ndarray]:
     """``resample_weights(n_groups, n_boot, default_rng(seed))``, chunk by chunk. One evaluation
     bootstraps the same groups with the same seed up to six times (each style, all styles, the
     style test): drawing the resamples was most of a bootstrap's time, so the last set drawn is

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -109,7 +109,7 @@ def lcs_length(a: Sequence[str], b: Sequence[str]) -> int:
 
 
 @functools.cache
-def _rouge_tokenizer():
+def _rouge_tokenizer() -> Callable[[str], tuple[str, ...]]:
     """rouge-score's ``tokenize`` with its Porter stemmer, memoised per word and per text: a
     run's answers and gold texts repeat the same few thousand words (and often whole texts)."""
     from rouge_score import tokenize
@@ -124,7 +124,7 @@ def _rouge_tokenizer():
     return tokens
 
 
-def porter_stemmer():
+def porter_stemmer() -> Any:  # nltk has no types: its PorterStemmer
     """NLTK's Porter stemmer (the one rouge-score stems with) without running NLTK's package
     ``__init__``, which imports scikit-learn and SciPy for its classifiers: ~1.3 s of a 100k-query
     evaluation's ~19 (py-spy), for one module of pure Python. The module is imported under its own
@@ -243,7 +243,7 @@ def geval(llm: Any, items: Sequence[tuple[str, str, str | None]], criteria: Sequ
     """Scores for (query, context, response) triples."""
     from ragdx.llm import run_sync
 
-    async def all_items():
+    async def all_items() -> list[dict[str, int | None]]:
         return await asyncio.gather(*(ageval(llm, q, c, r, criteria) for q, c, r in items))
 
     return list(run_sync(all_items()))
