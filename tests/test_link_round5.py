@@ -378,3 +378,15 @@ def test_an_empty_row_of_a_grid_heads_nothing():
     assert "Tuesday" not in [grid[a:b] for a, b in wednesday.context]
     named = "| Name | Chair | Town |\n|---|---|---|\n| Violas | | |\n| Feld, Jonas | Principal | Leeds |\n"
     assert ("branch", "Violas") in [(b.kind, named[b.start:b.end]) for b in blocks(named)]
+
+
+def test_a_title_line_over_a_fixed_width_table_is_no_header(outpatients):
+    """"CARDIOLOGY" over "  CLINIC   LIST  MEDIAN WKS" heads the rows: the header is the line of
+    columns, and the rows are read under the title."""
+    from ragdx.kb.structure import blocks
+
+    text = ("WAITING TIMES - JULY 2026\n\nDERMATOLOGY\n  CLINIC      LIST  MEDIAN WKS\n"
+            "  DERM-03      351          13\n  UROL-01       73        20.5\n")
+    row = next(b for b in blocks(text) if text[b.start:b.end].strip().startswith("DERM-03"))
+    assert text[row.header[0]:row.header[1]].strip().startswith("CLINIC")
+    assert "DERMATOLOGY" in [text[a:b] for a, b in row.context]

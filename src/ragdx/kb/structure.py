@@ -417,11 +417,15 @@ def _group_blocks(text: str, raw: list[str], lines: list[tuple[int, int]], group
             or len(group) == 2 and _fixed_columns(raw[group[0]]) == _fixed_columns(raw[group[1]]) >= 3 \
             and not any(ch.isdigit() for ch in raw[group[0]]):
         # a fixed-width text table: the first line is its header (a header of words over one row
-        # in the same columns is one too: "QTY  PRODUCT  PRICE  DISC" over an order's only line)
-        head = lines[group[0]]
-        for k in group[1:]:
+        # in the same columns is one too: "QTY  PRODUCT  PRICE  DISC" over an order's only line);
+        # a line of one run above it is the table's title ("CARDIOLOGY" over "CLINIC  LIST ..."),
+        # which the rows are read under
+        first = 1 if len(group) >= 3 and _fixed_columns(raw[group[0]]) < 3 <= _fixed_columns(raw[group[1]]) else 0
+        title = [lines[group[0]]] if first else []
+        head = lines[group[first]]
+        for k in group[first + 1:]:
             if not _RULE.match(raw[k]):
-                out.append(Block(lines[k][0], lines[k][1], "row", ctx + [head], header=head))
+                out.append(Block(lines[k][0], lines[k][1], "row", ctx + title + [head], header=head))
         return None
     a, b = lines[group[0]][0], lines[group[-1]][1]
     para_ctx = list(ctx)
