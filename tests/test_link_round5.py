@@ -390,3 +390,20 @@ def test_a_title_line_over_a_fixed_width_table_is_no_header(outpatients):
     row = next(b for b in blocks(text) if text[b.start:b.end].strip().startswith("DERM-03"))
     assert text[row.header[0]:row.header[1]].strip().startswith("CLINIC")
     assert "DERMATOLOGY" in [text[a:b] for a, b in row.context]
+
+
+def test_a_range_of_times_states_how_long_it_lasts(tmp_path):
+    """"Dr Marsh, 09:30–13:30" states a 240-minute session (and "9am to 12.30pm" 210 minutes); a
+    range of another length does not."""
+    from ragdx.kb.normalise import normalised_passage
+
+    assert " zmins240 " in normalised_passage("Dr Marsh, 09:30–13:30")
+    assert " zmins210 " in normalised_passage("9am to 12.30pm")
+    world = make_world(tmp_path / "s.sqlite", """
+        CREATE TABLE clinics (clinic_code TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE, session_minutes INTEGER);
+        INSERT INTO clinics VALUES ('CARD-02', 'Rapid Access Chest Pain Clinic', 240),
+                                   ('CARD-03', 'Heart Failure Clinic', 180);
+    """)
+    grid = "Monday: Rapid Access Chest Pain Clinic, Dr Marsh, 09:30–13:30. Heart Failure Clinic, 14:00–18:00.\n"
+    assert _gold(world, {"grid": grid}, "clinics.session_minutes@CARD-02", "clinics.session_minutes@CARD-03") == [
+        ["grid"], []]

@@ -2535,6 +2535,11 @@ class FactResolver:
                 and words[0].isalpha():
             # a grade, level or band written as a code of its initial ("graded G6", "L5 module")
             variants = [*variants, ((f" {words[0][0]}{value} ",), 0.9)]
+        unit = next((1 if w.startswith("minut") or w in ("min", "mins") else 60 for w in words
+                     if w.startswith(("minut", "hour")) or w in ("min", "mins", "hr", "hrs")), 0)
+        if isinstance(value, int | float) and not isinstance(value, bool) and value > 0 and unit:
+            # a length of time stated by a range of times ("09:30–13:30" for a 240-minute session)
+            variants = [*variants, ((f" zmins{round(value * unit)} ",), 0.9)]
         if isinstance(value, str) and (many := plural_phrase(phrase(value))) and len(value.split()) <= 3:
             # a kind several rows share heads them in the plural ("Engineers" over two engineers in
             # an org chart, "Design Engineers" in a team list)

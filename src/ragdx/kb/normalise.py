@@ -716,6 +716,10 @@ def _prepare(text: str) -> str:
         text = _replace_dates(text)
         if ":" in text or "m" in text or "h" in text:
             text = _CLOCK_IN_TEXT.sub(_canonical_time, text)
+            if "ztime" in text:
+                # a range of times also states how long it lasts ("09:30–13:30" is 240 minutes: a
+                # session's length), written after it as `` zminsN ``
+                text = _TIME_RANGE.sub(_with_duration, text)
         # a number with a unit run on ("20cr", "15kg"): the number and the unit, as "20 cr"
         text = _RUN_ON_UNIT.sub(r"\1 \2", text)
         text = NUMBER.sub(_canonical_number, text)
@@ -733,6 +737,14 @@ _CLOCK_IN_TEXT = re.compile(
 
 #: digits with letters run on after them that are no ordinal, no amount's scale and no code
 _RUN_ON_UNIT = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)(?!st\b|nd\b|rd\b|th\b|k\b|m\b|bn\b|x\d)([a-z]{2,4})\b")
+
+
+_TIME_RANGE = re.compile(r"ztime(\d\d)(\d\d)\s*(?:-|–|—|to|until|till)\s*ztime(\d\d)(\d\d)")
+
+
+def _with_duration(m: re.Match[str]) -> str:
+    minutes = int(m.group(3)) * 60 + int(m.group(4)) - int(m.group(1)) * 60 - int(m.group(2))
+    return f"{m.group()} zmins{minutes} " if 0 < minutes < 24 * 60 else m.group()
 
 
 def _canonical_time(m: re.Match[str]) -> str:
