@@ -407,3 +407,12 @@ def test_a_range_of_times_states_how_long_it_lasts(tmp_path):
     grid = "Monday: Rapid Access Chest Pain Clinic, Dr Marsh, 09:30–13:30. Heart Failure Clinic, 14:00–18:00.\n"
     assert _gold(world, {"grid": grid}, "clinics.session_minutes@CARD-02", "clinics.session_minutes@CARD-03") == [
         ["grid"], []]
+
+
+def test_an_empty_cell_of_a_grid_names_nothing(outpatients):
+    """In a grid (days down, sites across) the Friday row holds one clinic under Burnham Community;
+    the empty cells under the other sites do not make the row about them: it says the clinic runs on
+    Fridays."""
+    grid = ("| | Wendlebury General Hospital | Burnham Community Hospital |\n|---|---|---|\n"
+            "| Wednesday | | Eczema Clinic, Dr Nwosu, 13:30–17:30 |\n")
+    assert _gold(outpatients, {"grid": grid}, "clinics.weekday@DERM-03") == [["grid"]]

@@ -425,7 +425,10 @@ class PassageIndex:
                         heads = tuple(phrase(" ".join(_ABBREVIATIONS.get(t, t) for t in tokens(h))) or " "
                                       for h in head_cells)
                         # a cell read with its header, as the row's sentence is ("project 1143")
+                        # (an empty cell is empty: its header names nothing of this row, as a
+                        # grid's site column over a day with no clinic there)
                         cells = tuple(f"{h.rstrip() if not _ALTERNATIVES.search(raw) else ''} {phrase(c).strip()} "
+                                      if phrase(c).strip() else " "
                                       for h, raw, c in zip(heads, head_cells, row_cells, strict=True))
                 self.passages.append(Passage(d, a, b, norm, ctx, block.kind, block.header, cells, heads,
                                              proper_names(_title_case(piece, named_only=True)), runs_cache[key]))
