@@ -303,8 +303,8 @@ def legend(text: str) -> dict[str, str]:
             if m:
                 abbr, name = m.group(1), m.group(2).strip()
                 caps = [c for c in abbr if c.isupper()]
-                words = name.split()
-                if len(caps) >= 2 and len(words) >= 2 and caps[0] == words[0][0] and caps[-1] == words[-1][0]:
+                parts = name.split()
+                if len(caps) >= 2 and len(parts) >= 2 and caps[0] == parts[0][0] and caps[-1] == parts[-1][0]:
                     out.setdefault(abbr, name)
         for name, abbr in _NAMED_INITIALS.findall(line):
             # "Owen Hughes (OH, chair)": initials a person is then called by, when they are the
