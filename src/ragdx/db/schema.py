@@ -39,6 +39,9 @@ class ColumnInfo:
     #: mean length of a text column's values (characters; bytes on MySQL): long free text is not
     #: an answer a reader can match (``ragdx.gen.sql_templates.left_out_reason``); None: not measured
     mean_length: float | None = None
+    #: a text column named as a colour whose every value is a hex code ("#e08e79"): a colour for a
+    #: chart, not one a reader names (``ragdx.gen.sql_templates.left_out_reason``); measured
+    hex_colours: bool = False
 
     @property
     def kind(self) -> str:
@@ -59,6 +62,10 @@ class TableInfo:
     tuple_distinct: dict[str, int] = field(default_factory=dict)
     #: columns to ask about although ragdx leaves them out by default (``ask:`` in ``ragdx.yaml``)
     asked: list[str] = field(default_factory=list)
+    #: a name column whose values hold the name or symbol of the row its foreign key points at
+    #: ("Po LXXIII" of polonium, "Ford Focus" of Ford): name column -> that foreign-key column; measured
+    #: by :func:`_name_holds_parent`
+    names_parent: dict[str, str] = field(default_factory=dict)
 
     def column(self, name: str) -> ColumnInfo:
         found = _lookup({c.name: c for c in self.columns}, name)
@@ -230,6 +237,8 @@ def inspect_schema(engine: Engine, *, profile: bool = True) -> Schema:
         with engine.connect() as conn:
             for table in tables.values():
                 _profile(conn, table)
+            for table in tables.values():
+                _name_holds_parent(conn, schema, table)
     return schema
 
 
@@ -253,6 +262,12 @@ def _profile(conn: sa.Connection, table: TableInfo) -> None:
         c.nulls = table.rows - int(row[2 + 2 * i])
     for c, mean in zip(texts, row[1 + 2 * len(table.columns):], strict=True):
         c.mean_length = None if mean is None else float(mean)
+    for c in texts:
+        if _words(c.name)[-1:] in (["color"], ["colour"]) and c.mean_length is not None and c.mean_length <= 9:
+            # "#e08e79": a colour given as the code a chart or a web page uses, which no reader says
+            found = conn.execute(sa.select(sa.func.count()).select_from(t).where(
+                t.c[c.name].like("#%"))).scalar_one()
+            c.hex_colours = bool(found) and int(found) == table.rows - c.nulls
     pair = name_pair(table)
     if pair and table.rows:
         # a person is named by first and last name together; whether the pair is unique is
@@ -278,6 +293,45 @@ def _profile(conn: sa.Connection, table: TableInfo) -> None:
         table.tuple_distinct[",".join(combo)] = found
         if found >= NEAR_UNIQUE * table.rows:
             break
+
+
+def _unique_texts(table: TableInfo) -> list[ColumnInfo]:
+    return [c for c in table.columns if c.kind == "text" and table.rows and c.distinct is not None
+            and c.distinct >= NEAR_UNIQUE * table.rows and table.foreign_key_of(c.name) is None]
+
+
+def _name_holds_parent(conn: sa.Connection, schema: Schema, table: TableInfo) -> None:
+    """Measure whether a row's name holds its parent's name or symbol as a word ("Po LXXIII" is an ion
+    of polonium, whose symbol is Po; "Ford Focus" is a model of Ford): such a row is part of its parent
+    and already names it, so a question reaching the parent through the row asks of the parent what a
+    person asks of it by name (``ragdx.gen.sql_templates.schema_templates``). Unique text columns of
+    both tables, single-column foreign keys only; at most :data:`_MAX_MEASURED` scans per table."""
+    if not table.rows:
+        return
+    own = _unique_texts(table)
+    scans = 0
+    for fk in table.foreign_keys:
+        if len(fk.columns) != 1 or fk.ref_table == table.name or _lookup(schema.tables, fk.ref_table) is None:
+            continue
+        parent = schema.table(fk.ref_table)
+        for c in own:
+            if c.name in table.names_parent:
+                continue
+            for p in _unique_texts(parent):
+                if scans >= _MAX_MEASURED:
+                    return
+                scans += 1
+                child = sa.table(table.name, sa.column(c.name), sa.column(fk.columns[0])).alias("c")
+                ref = sa.table(parent.name, sa.column(p.name), sa.column(fk.ref_columns[0])).alias("p")
+                name, held = child.c[c.name], ref.c[p.name]
+                query = sa.select(sa.func.count()).select_from(
+                    child.join(ref, child.c[fk.columns[0]] == ref.c[fk.ref_columns[0]])).where(
+                    sa.or_(name.like(held.concat(" %")), name.like(sa.literal("% ").concat(held)),
+                           name.like(held.concat(", %"))))
+                found = int(conn.execute(query).scalar_one())
+                if found >= NEAR_UNIQUE * (table.rows - (c.nulls or 0)) and found:
+                    table.names_parent[c.name] = fk.columns[0]
+                    break
 
 
 #: a key (a name, a tuple of columns) with at least this share of distinct values names rows;

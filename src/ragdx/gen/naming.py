@@ -17,7 +17,8 @@ import re
 
 from ragdx.db.schema import DATE_PARTS, NUMBER_WORDS, YEAR_WORDS
 
-__all__ = ["CODE_STANDARDS", "COLUMN_SYNONYMS", "PERSON_ENTITIES", "PLACE_WORDS", "RELATION_SYNONYMS", "column_phrase",
+__all__ = ["CODE_STANDARDS", "COLUMN_SYNONYMS", "MEASURE_NOUNS",
+           "PERSON_ENTITIES", "PLACE_WORDS", "RELATION_SYNONYMS", "column_phrase",
            "declare_names", "expanded_words", "is_person_entity", "low_words", "names_a_place",
            "plural_phrase", "readable_entity", "readable_name", "relation_noun", "standard_code", "starts_with_table",
            "table_words"]
@@ -119,6 +120,12 @@ _PLURAL_EXCEPTIONS = {
     "foot": "feet",
     "mouse": "mice",
     "tooth": "teeth",
+    # Latin and Greek plurals of the sciences' nouns ("ionicradii" is a table of ionic radii)
+    "radius": "radii",
+    "nucleus": "nuclei",
+    "spectrum": "spectra",
+    "phenomenon": "phenomena",
+    "criterion": "criteria",
 }
 # "staff" names a group; one row of a Staff table is a staff member.
 SINGULAR_EXCEPTIONS = {v: k for k, v in _PLURAL_EXCEPTIONS.items()} | {
@@ -221,7 +228,15 @@ _SCHEMA_WORDS = frozenset({
     "iso", "fips", "iata", "icao", "faa",
     # whole words that only look like two
     "datetime", "timestamp",
+    # what reference data about matter measures ("ionizationenergies", "oxidationstates", "ionicradii",
+    # "phasetransitions", "isotopedecaymodes"): the processes and kinds the measures are of
+    "ionization", "ionisation", "ionic", "oxidation", "phase", "screening", "scattering", "decay", "isotope",
+    "electron", "atomic", "covalent", "metallic", "molar", "thermal", "dipole", "melting", "boiling",
 }) | _COMPOUND_HEADS | _COMPOUND_TAILS
+# Nouns of physical and commercial measures: a table named by one holds measurements
+# ("ionizationenergies"), whose bare "uncertainty" is the measure's (ragdx.gen.verbalise).
+MEASURE_NOUNS = frozenset({"energy", "radius", "constant", "factor", "affinity", "potential", "charge", "mass",
+                           "density", "capacity", "conductivity", "temperature", "pressure", "speed", "velocity"})
 # The words a run-together column name ends with (its key, code, name, a unit or a kind of value):
 # the split is made only when the last piece is one of them.
 _COLUMN_ENDINGS = frozenset({
@@ -229,7 +244,10 @@ _COLUMN_ENDINGS = frozenset({
     "time", "year", "regex", "pattern", "format", "mask", "count", "total", "level", "rank", "status",
     "url", "km", "kg", "cm", "mm", "sqm", "sqft", "ha", "population", "area", "size", "length", "width",
     "height", "weight", "value", "amount", "price", "rate", "zone", "domain", "language", "currency",
-})
+    # measures, which end the names of tables of measurements as they end columns ("ionization_energy"),
+    # and the kinds of row such tables hold ("oxidationstates", "phasetransitions", "isotopedecaymodes")
+    "state", "transition", "mode",
+}) | MEASURE_NOUNS
 # Pieces shorter than three letters are taken only from these (an id, a number's abbreviation, a unit).
 _SHORT_PIECES = frozenset({"id", "no", "nr", "km", "kg", "cm", "mm", "ha", "us", "uk", "eu", "un"})
 
@@ -239,7 +257,8 @@ def _vocabulary_split(low: str) -> list[str] | None:
     first (then the longest first piece); None when it is no such compound."""
     def known(piece: str) -> bool:
         return piece in _SHORT_PIECES or (len(piece) >= 3 and (piece in _SCHEMA_WORDS or piece in _COLUMN_ENDINGS
-                                                                or singular_word(piece) in _SCHEMA_WORDS))
+                                                                or singular_word(piece) in _SCHEMA_WORDS
+                                                                or singular_word(piece) in _COLUMN_ENDINGS))
 
     def split(rest: str, pieces: int) -> list[str] | None:
         if pieces == 1:
@@ -254,7 +273,8 @@ def _vocabulary_split(low: str) -> list[str] | None:
 
     for pieces in (2, 3, 4):
         found = split(low, pieces)
-        if found is not None and found[-1] in _COLUMN_ENDINGS:
+        # a table's name ends in the plural ("ionizationenergies" holds ionization energies)
+        if found is not None and (found[-1] in _COLUMN_ENDINGS or singular_word(found[-1]) in _COLUMN_ENDINGS):
             return found
     return None
 
@@ -378,9 +398,10 @@ def _with_unit(phrase: str) -> str:
     ``storage m 2`` -> "storage in m²", ``duration years`` -> "duration in years" (for the noun a
     question or a document uses; the linker matches the plain words of ``readable_name``)."""
     words = _powers(phrase.split())
-    if len(words) > 1 and words[-1].lower() in _UNIT_ABBREVIATIONS and words[-2] != "in":
+    if len(words) > 1 and words[-1].lower() in _UNIT_ABBREVIATIONS and words[-2] not in ("in", "per"):
+        # "price_per_kg" is the price per kg already: never "price per in kg"
         words[-1:] = ["in", _UNIT_ABBREVIATIONS[words[-1].lower()]]
-    elif len(words) > 1 and words[-1] in _PLURAL_UNITS and words[-2] != "in":
+    elif len(words) > 1 and words[-1] in _PLURAL_UNITS and words[-2] not in ("in", "per"):
         words[-1:] = ["in", words[-1]]
     return " ".join(words)
 
@@ -444,6 +465,9 @@ _WORD_ABBREVIATIONS = {
     "dest": "destination", "orig": "origin", "temp": "temperature", "precip": "precipitation",
     "visib": "visibility", "dewp": "dew point", "humid": "humidity", "dir": "direction", "pct": "percent",
     "tot": "total", "ht": "height", "wgt": "weight", "mfd": "manufactured", "est": "estimated",
+    # the sciences' abbreviations of their measures, as reference tables write them ("vdw_radius",
+    # "dipole_polarizability_unc")
+    "vdw": "van der Waals", "unc": "uncertainty", "uncert": "uncertainty", "err": "error",
 }
 
 
@@ -495,6 +519,8 @@ COLUMN_SYNONYMS = {
     "d o b": "date of birth", "timezone": "time zone",
     # a column holding two kinds of place at once
     "state province": "state or province", "state or province": "state or province",
+    # a chemical's registry number (Chemical Abstracts Service), never "the cas" nor "What are the cas"
+    "cas": "CAS number", "CAS": "CAS number",
 }
 COMPANY_WORDS = frozenset({"company", "organisation", "organization", "business", "trade", "brand",
                             "full", "display"})
@@ -636,13 +662,108 @@ def column_phrase(column: str) -> str:
     if event is not None:
         return " ".join(_expand(event.split()))  # "qty_ordered" -> "ordered quantity"
     phrase = " ".join(_expand(phrase.split()))
-    words = phrase.split()
+    words = _symbols(phrase.split())
+    for i in range(len(words) - 2, 0, -1):
+        if words[i] == "of" and words[i + 1].lower() in _SUPERLATIVE_ADJECTIVES:
+            words.insert(i + 1, "the")  # "political_stability_of_top_producer": "of the top producer"
+    phrase = " ".join(words)
+    sourced = _sourced_measure(words)
+    if sourced is not None:
+        return sourced
+    if len(words) == 2 and words[0].lower() in _IN_A_MEDIUM and words[1].lower() in _MEDIA:
+        return f"{words[0]} in {_MEDIA[words[1].lower()]}"  # "abundance_crust": abundance in the Earth's crust
     if len(words) == 2 and words[0].lower() == "name" and words[1].lower() in _NAME_KINDS:
         return f"{words[1]} name"  # "nameGiven" -> "given name", "name_full" -> "full name"
     if len(words) > 1 and words[0].lower() == "ship":
         rest = " ".join(words[1:])
         return "shipping " + COLUMN_SYNONYMS.get(rest.lower(), rest)
     return phrase
+
+# How much of something there is in a medium ("abundance_crust", "concentration_soil", "solubility_water"):
+# the medium after the measure is said with "in", as the natural sciences name their reservoirs.
+_IN_A_MEDIUM = frozenset({"abundance", "concentration", "content", "solubility", "fraction"})
+_MEDIA = {"crust": "the Earth's crust", "sea": "sea water", "seawater": "sea water", "ocean": "the ocean",
+          "atmosphere": "the atmosphere", "air": "air", "soil": "soil", "water": "water", "universe": "the universe",
+          "sun": "the Sun", "solar": "the Sun", "mantle": "the Earth's mantle", "blood": "blood", "plasma": "plasma"}
+
+# adjectives that single one thing out, so that the noun after them takes "the" ("of the top producer")
+_SUPERLATIVE_ADJECTIVES = frozenset({"top", "main", "largest", "biggest", "leading", "first", "last", "best"})
+
+
+def _symbols(words: list[str]) -> list[str]:
+    """``c6``, ``q1`` split into "c", "6": one letter before a number is a symbol people write in one
+    piece and in capitals ("C6", "Q1"); a unit before a power ("m 2") is read by :func:`_powers` first."""
+    out: list[str] = []
+    for word in words:
+        if word.isdigit() and out and len(out[-1]) == 1 and out[-1].isalpha():
+            out[-1] = out[-1].upper() + word
+        else:
+            out.append(word)
+    return out
+
+
+# Measures that reference data keeps under several sources or methods, one column each
+# ("vdw_radius_bondi", "atomic_radius_rahm", "en_pauling"): the words after such a measure name its
+# source (an author, a force field, a model), which people write after it in parentheses ("the van
+# der Waals radius (Bondi)"); an electronegativity scale is written before it ("the Pauling
+# electronegativity"). Only these nouns take such a source: a word after any other noun is read as
+# written, and a word of the schema vocabulary ("radius unit", "energy uncertainty") is no source.
+_SOURCED_MEASURES = frozenset({"radius", "radii", "electronegativity", "polarizability", "affinity", "energy",
+                               "potential"})
+# abbreviations of such a measure that open a column's name ("en_pauling")
+_MEASURE_ABBREVIATIONS = {"en": "electronegativity"}
+# a bond's order after a covalent radius ("covalent_radius_pyykko_double"): said as "double bond"
+_BOND_ORDERS = frozenset({"single", "double", "triple"})
+_NO_SOURCE = frozenset({"uncertainty", "error", "unit", "units", "min", "max", "minimum", "maximum", "mean",
+                        "average", "estimate", "estimated", "of", "in", "per", "at", "for", "and", "or", "to"})
+
+
+def _is_source_word(word: str) -> bool:
+    low = word.lower()
+    if low in _NO_SOURCE or low in _UNIT_ABBREVIATIONS or low in _UNITS or low in _PLURAL_UNITS or low in _BOND_ORDERS:
+        return False
+    if low in _SCHEMA_WORDS or low in _COLUMN_ENDINGS or singular_word(low) in _SCHEMA_WORDS:
+        return False
+    return bool(re.fullmatch(r"[A-Za-z]+\d*|[A-Za-z]\d+", word)) and not low.isdigit()
+
+
+def _source_text(words: list[str]) -> str | None:
+    """The source of a measure in parentheses, or None where the words are no source."""
+    joined: list[str] = []
+    for word in words:  # "mm", "3": a force field's name with its number ("MM3")
+        if word.isdigit() and joined and joined[-1].isalpha() and len(joined[-1]) <= 3:
+            joined[-1] = joined[-1].upper() + word
+        else:
+            joined.append(word)
+    bond = [w.lower() for w in joined if w.lower() in _BOND_ORDERS]
+    names = [w for w in joined if w.lower() not in _BOND_ORDERS]
+    if len(bond) > 1 or not all(_is_source_word(w) for w in names) or not names and not bond:
+        return None
+    return ", ".join([_authors(names)] * bool(names) + [f"{b} bond" for b in bond])
+
+
+def _authors(names: list[str]) -> str:
+    """Several names of a source are its authors, joined as the sciences join them ("Robles–Bartolotti")."""
+    return "\u2013".join(w.capitalize() if w.islower() else w for w in names)
+
+
+def _sourced_measure(words: list[str]) -> str | None:
+    """``van der Waals radius alvarez`` -> "van der Waals radius (Alvarez)", ``covalent radius pyykko
+    double`` -> "covalent radius (Pyykko, double bond)", ``en pauling`` -> "Pauling
+    electronegativity"; None when the phrase has no measure followed by its source."""
+    if len(words) >= 2 and words[0].lower() in _MEASURE_ABBREVIATIONS:
+        rest = words[1:]
+        if all(_is_source_word(w) for w in rest):
+            return f"{_authors(rest)} {_MEASURE_ABBREVIATIONS[words[0].lower()]}"
+        return None
+    for i, word in enumerate(words[:-1]):
+        if word.lower() in _SOURCED_MEASURES:
+            source = _source_text(words[i + 1:])
+            if source is not None:
+                return f"{' '.join(words[: i + 1])} ({source})"
+            return None
+    return None
+
 
 # "date_needed", "date_required": the date a row is wanted by
 _DEADLINE_PARTICIPLES = frozenset({"needed", "required", "wanted", "due"})

@@ -830,6 +830,8 @@ _PHONE_WORDS = frozenset({"phone", "telephone", "tel", "mobile", "cell", "fax"})
 #: a "phone" column whose values average at most this many characters holds dialling codes ("+376"),
 #: not phone numbers (seven digits and more)
 _DIALLING_CODE_LENGTH = 5
+#: a "references" column whose values average at most this many characters holds citation keys
+_CITATION_KEY_LENGTH = 12
 #: the last word of a column holding a rule for values (a regular expression, an input mask)
 _PATTERN_WORDS = frozenset({"regex", "regexp"})
 #: the same after another noun ("postal code pattern", "phone format"; a book's "format" alone is data)
@@ -885,6 +887,20 @@ def left_out_reason(table: TableInfo, column: str) -> str | None:
         return "a file path"
     if _is_flag(table, column):
         return "a 0/1 flag: its answer reads as a code"
+    if words[:1] in (["is"], ["has"], ["can"]) and len(words) > 1 and (col.kind == "boolean" or col.kind == "integer"
+                                                                        and (col.distinct or 0) <= 2):
+        # "is_radioactive": a yes/no question ("Is technetium radioactive?") that the look-up's frames
+        # can only ask as "the radioactive status of", which no one says
+        return "a yes/no flag: asked only as 'the ... status of', which no one says; list under ask: to ask it"
+    if words in (["references"], ["reference"], ["citation"], ["citations"], ["refs"]) and col.kind == "text" \
+            and col.mean_length is not None and col.mean_length <= _CITATION_KEY_LENGTH:
+        # "L8672c99", "HDEL": a key into a bibliography the database keeps elsewhere, not a reference
+        # a reader can follow or name (a reference written out averages far more: authors, title, year)
+        return "citation keys: a reference a reader cannot follow"
+    if col.hex_colours:
+        # "#e08e79" under "color": a colour for a chart or a web page, asked as "the color of the
+        # transition metals" it misleads (a reader says "silvery")
+        return "a colour code (hex, for charts): not a colour a reader names"
     noun = readable_entity(table.name).lower().split()[-1:]
     if noun and noun[0] in _AREA_NOUNS and expanded_words(column) in (["latitude"], ["longitude"]):
         # one point for a whole continent or country (its centre, which the data does not say): people
@@ -1084,6 +1100,12 @@ def schema_templates(schema: Schema) -> list[SqlTemplate]:
             fk_col, ref, ref_col = fk.columns[0], schema.table(fk.ref_table), fk.ref_columns[0]
             ref_keys = lookup_keys(ref)
             if not ref_keys or is_association(ref) or fk_col in keys:
+                continue
+            if any(table.names_parent.get(k) == fk_col for k in keys):
+                # the row's name holds its parent's ("Po LXXIII" is an ion of Po): the question would
+                # reach polonium through one of its ions to ask what a person asks of polonium by name
+                # (up to one path per child row for each of the parent's facts), so the parent is
+                # asked directly, never through the row (issue 22)
                 continue
             self_join = ref.name == table.name
             alias = _alias(relation_noun(fk_col, ref.name, ref_col)) if self_join else ref.name

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from ragdx.db.schema import FIRST_NAME_WORDS, LAST_NAME_WORDS, YEAR_WORDS, role_name_part
 from ragdx.gen.naming import (
     COMPANY_WORDS,
+    MEASURE_NOUNS,
     PERSON_ENTITIES,
     ROLE_NOUNS,
     SINGULAR_EXCEPTIONS,
@@ -112,6 +113,30 @@ def _is_name_like(column: str, table: str) -> bool:
     if len(words) >= 2 and words[-1] in ("name", "title", "description"):
         return words[:-1] in table_words(table)
     return False
+
+
+# words before "name" that say whose name it is, not what the row is ("first name", "user name")
+_NOT_A_KIND = frozenset({"first", "last", "full", "given", "family", "middle", "display", "short", "long", "common",
+                         "official", "legal", "nick", "maiden", "birth", "alternate", "alternative", "alt", "local",
+                         "native", "ascii", "english", "old", "new", "former", "sort", "internal", "file", "host"})
+
+
+def _other_noun_name(column: str, table: str) -> str | None:
+    """The noun a ``<noun>_name`` column names in a table of measurements (``species_name`` of
+    ionization energies: each row is one species' value, :data:`ragdx.gen.naming.MEASURE_NOUNS`): the
+    row is called by what was measured ("the species 'Po LXXIII'"). None in a table of things (a
+    franchise's ``franchName`` is its own name, clipped), for the table's own name, a person's or a
+    company's name, or a kind of name (first, display, file)."""
+    words = expanded_words(column)
+    entity = readable_entity(table).lower().split()
+    if len(words) < 2 or words[-1] != "name" or _is_name_like(column, table) \
+            or not entity or singular_word(entity[-1]) not in MEASURE_NOUNS:
+        return None
+    noun = words[:-1]
+    if any(w in _NOT_A_KIND or w in ROLE_NOUNS or w in PERSON_ENTITIES or w in COMPANY_WORDS for w in noun) \
+            or not all(w.isalpha() for w in noun) or len(noun) > 2:
+        return None
+    return " ".join(noun)
 
 
 def _is_number_key(column: str, table: str, kind: str = "") -> bool:
@@ -306,6 +331,12 @@ def _anchor_phrases(
         # incident with ref 'INC-2022-005'"
         core = f"{kind} {_quoted(conditions[0].placeholder)}"
         return f"the {core}", core, None
+    other = _other_noun_name(columns[0], table) if len(conditions) == 1 else None
+    if other is not None:
+        # a row known by the name of what it is about: "the species 'Po LXXIII'", never "the
+        # ionization energy with species name 'Po LXXIII'" (the name says what the row is)
+        core = f"{other} {_quoted(conditions[0].placeholder)}"
+        return f"the {core}", core, None
     if len(conditions) == 1 and names_a_place(columns[0]) and not _is_name_like(columns[0], table):
         # a row named by its place: "the 'Paris' office", not "the office with city 'Paris'"
         core = f"{_quoted(conditions[0].placeholder)} {kind}"
@@ -335,11 +366,28 @@ def _target_word(column: str) -> str:
     return column_phrase(column)
 
 
+# a column named only by how sure or how far off a value is: of the value the row measures
+_QUALIFIERS_OF_A_MEASURE = (["uncertainty"], ["error"], ["standard", "error"], ["precision"], ["accuracy"])
+
+
+def _measure_qualifier(target: ColumnRef) -> str | None:
+    """``ionizationenergies.uncertainty`` -> "ionization energy uncertainty": a table named by a
+    measure (:data:`ragdx.gen.naming.MEASURE_NOUNS`) holds measurements, and a bare "uncertainty"
+    column beside them is the measure's ("the uncertainty of the species" says
+    of what no more than the column did); None otherwise."""
+    if expanded_words(target.column) not in _QUALIFIERS_OF_A_MEASURE:
+        return None
+    noun = readable_entity(target.table)
+    if singular_word(noun.lower().split()[-1]) not in MEASURE_NOUNS if noun else True:
+        return None  # a sample's or a reading's uncertainty: the row names no measure
+    return f"{noun} {column_phrase(target.column)}"
+
+
 def _target_words(targets: list[ColumnRef], kinds: tuple[str, ...] = ()) -> list[str]:
     role = _role_name_pair([t.column for t in targets])
     if role:
         return [column_phrase("_".join(role + ["name"]))]  # "contact person", one person
-    words = [_target_word(t.column) for t in targets] or ["details"]
+    words = [_measure_qualifier(t) or _target_word(t.column) for t in targets] or ["details"]
     if len(targets) == 1 and kinds in (("integer",), ("number",)) and _is_count(words[0]):
         # an integer under a plural noun counts things: "the number of passengers", never
         # "What are the passengers of ...?"
