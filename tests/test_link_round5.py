@@ -416,3 +416,14 @@ def test_an_empty_cell_of_a_grid_names_nothing(outpatients):
     grid = ("| | Wendlebury General Hospital | Burnham Community Hospital |\n|---|---|---|\n"
             "| Wednesday | | Eczema Clinic, Dr Nwosu, 13:30–17:30 |\n")
     assert _gold(outpatients, {"grid": grid}, "clinics.weekday@DERM-03") == [["grid"]]
+
+
+def test_the_judge_reads_a_specialty_as_its_practitioner():
+    """"a consultant cardiologist" answers Cardiology, "an endocrinologist" Diabetes and
+    Endocrinology, "a colorectal surgeon" Colorectal Surgery; "a dermatologist" is no cardiology."""
+    from ragdx.kb.normalise import states_text
+
+    assert states_text("Cardiology", "Dr Khan is a consultant cardiologist.")
+    assert states_text("Diabetes and Endocrinology", "He is an endocrinologist.")
+    assert states_text("Colorectal Surgery", "Mr Patel is a colorectal surgeon.")
+    assert not states_text("Cardiology", "She is a dermatologist.")

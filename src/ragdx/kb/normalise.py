@@ -73,6 +73,7 @@ import functools
 import itertools
 import re
 import unicodedata
+from collections.abc import Sequence
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
@@ -1093,6 +1094,25 @@ def core_name(toks: list[str]) -> list[str] | None:
     return None
 
 
+def practitioner_phrases(toks: Sequence[str]) -> list[str]:
+    """A field of practice as its practitioner is called ("Cardiology" -> "cardiologist", "Colorectal
+    Surgery" -> "colorectal surgeon", "Diabetes and Endocrinology" -> "endocrinologist"): how
+    profiles write a specialty ("a consultant cardiologist")."""
+    if not toks:
+        return []
+    last = toks[-1]
+    if last.endswith("ology") and len(last) > 6:
+        agent = last[:-1] + "ist"
+    elif last == "surgery":
+        agent = "surgeon"
+    else:
+        return []
+    out = [" ".join([*toks[:-1], agent])]
+    if len(toks) > 1 and agent != "surgeon":
+        out.append(agent)
+    return out
+
+
 def text_variants(value: str, *, weight: float = 1.0) -> list[Variant]:
     """Ways a text value is written: as it is, with a synonym ("USA" / "United States"), without a
     parenthesis ("Chief Executive Officer (CEO)" → both halves), without an honorific, a person's
@@ -1547,6 +1567,7 @@ def answer_phrases(value: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     one = singular_phrase(f" {' '.join(toks)} ")
     if one:
         phrases.append(one.strip())  # "Second Violin" for the section Second violins
+    phrases += practitioner_phrases(toks)  # "a cardiologist" for the specialty Cardiology
     if len(toks) == 1 and toks[0].isalpha() and len(toks[0]) >= 4:
         # a player of the instrument, for the instrument ("clarinettist", "cellist", "trumpeter")
         w = toks[0]
