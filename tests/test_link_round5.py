@@ -427,3 +427,26 @@ def test_the_judge_reads_a_specialty_as_its_practitioner():
     assert states_text("Diabetes and Endocrinology", "He is an endocrinologist.")
     assert states_text("Colorectal Surgery", "Mr Patel is a colorectal surgeon.")
     assert not states_text("Cardiology", "She is a dermatologist.")
+
+
+def test_the_judge_reads_rates_titles_codes_plurals_short_places_and_time_ranges():
+    """Right answers in the forms new corpora write, each beside a wrong one that must stay wrong."""
+    from ragdx.evaluate.judges import JudgeItem, make_judge
+
+    judge = make_judge("contains")
+
+    def ok(value, response: str, query: str) -> bool:
+        return bool(judge.judge(JudgeItem(query=query, answer_rows=[[value]], response=response)).correct)
+
+    assert ok(960.0, "£960/day", "How much is the day rate of Tom Ashcroft?")
+    assert not ok(960.0, "£960 or £860/day", "How much is the day rate of Tom Ashcroft?")
+    assert ok("Ms", "Ms Rachel Hughes", "What is the title of the staff member 'Rachel Hughes'?")
+    assert not ok("Mr", "Ms Rachel Hughes", "What is the title of the staff member 'Rachel Hughes'?")
+    assert ok(7, "G7", "What is the grade of 'Tom Ashcroft'?")
+    assert not ok(7, "G6", "What is the grade of 'Tom Ashcroft'?")
+    assert not ok(7, "G7", "What is the day rate of 'Tom Ashcroft'?")
+    assert ok("Senior Engineer", "Senior Engineers", "What is the job title of 'Kate Morrow'?")
+    assert ok("Wendlebury General Hospital", "Wendlebury General", "Which site is the clinic at?")
+    assert not ok("Wendlebury General Hospital", "Burnham Community", "Which site is the clinic at?")
+    assert ok(180, "09:30–12:30", "What is the session in minutes of the Eczema Clinic?")
+    assert not ok(180, "09:30–13:30", "What is the session in minutes of the Eczema Clinic?")

@@ -70,6 +70,7 @@ from ragdx.kb.normalise import (
     flag_value,
     nfkc_casefold,
     normalise_text,
+    normalised_passage,
     number_value,
     person_name_parts,
     scale_key,
@@ -206,6 +207,9 @@ _HEDGE_LEAD = re.compile(r"^\s*(?:(?:it|this|that|the answer|the value)\s+)?(?:(
                          r"(?:either|probably|possibly|likely))\b|^\s*(?:maybe|perhaps|possibly|probably|likely|"
                          r"either)\b|^\s*(?:it|this|that|the answer|the value)\s+(?:is|was)\b|^\s*it[’']s\b",
                          re.IGNORECASE)
+#: an amount per unit ("£960/day", "12/hr"): its slash is no list of candidates
+_RATE = re.compile(r"\d\s*/\s*(?:day|hr|hour|h|week|wk|month|mo|year|yr|annum|night|unit|item|person|head|visit|"
+                   r"session|kg|m2|sqm|km|mile)\b", re.IGNORECASE)
 _OR = re.compile(r"\b(?:or|and/or)\b", re.IGNORECASE)
 _OR_SLASH = re.compile(r"\b(?:or|and/or)\b|/", re.IGNORECASE)
 _LIST_SEP = re.compile(r"\s*(?:,|;|\band/or\b|\bor\b|/)\s*", re.IGNORECASE)
@@ -244,8 +248,9 @@ def hedged_once(gold: Any, response: str) -> bool:
     if not g or " or " in f" {g} ":
         return False
     text = str(response)
-    # "/" separates candidates ("Paris/Lyon") unless it is part of the gold or of a URL
-    slash = "/" not in str(gold) and "://" not in text
+    # "/" separates candidates ("Paris/Lyon") unless it is part of the gold, of a URL or of a rate
+    # ("£960/day", "40 h/week")
+    slash = "/" not in str(gold) and "://" not in text and not _RATE.search(text)
     if not (_OR_SLASH if slash else _OR).search(text):
         return False
     marker = bool(_HEDGE_WORD.search(text))
@@ -518,8 +523,35 @@ def _value_contained(gold: Any, response: str, values: tuple[AbstractSet[date], 
             return True
         # an abbreviated amount ("12.5k") states the value it equals at the precision written
         return any(_same_number(gv, n) for n in values[1]) or any(
-            lo <= gv <= hi for lo, hi in abbreviated_amounts(response)) or _code_in_groups(gold, response)
+            lo <= gv <= hi for lo, hi in abbreviated_amounts(response)) or _code_in_groups(gold, response) \
+            or _asked_as_code_or_length(gv, response, query)
     return isinstance(gold, str) and states_text(gold, response, query=query, single=single)
+
+
+def _asked_as_code_or_length(gold: float, response: str, query: str) -> bool:
+    """A small number written as a code of the asked word's initial ("G7" for "the grade of ..."),
+    or a length in minutes or hours stated by a range of times ("09:30–12:30" for "the session in
+    minutes"): both only where the question asks for that word."""
+    if not query or not gold.is_integer() or gold <= 0:
+        return False
+    asked = [w for w in re.findall(r"[a-z]+", query.casefold()) if len(w) >= 4]
+    n = int(gold)
+    if n < 100:
+        codes = {m.group(1) for m in re.finditer(r"(?<![\w-])([a-z])" + str(n) + r"(?!\w)", response.casefold())}
+        if any(w[0] in codes and w not in _CODE_FILLER for w in asked):
+            return True
+    if any(w.startswith("minut") for w in asked) or "mins" in asked:
+        minutes = n
+    elif any(w.startswith("hour") for w in asked):
+        minutes = n * 60
+    else:
+        return False
+    return f" zmins{minutes} " in normalised_passage(response)
+
+
+#: question words whose initial codes nothing ("what", "which", "recorded")
+_CODE_FILLER = frozenset({"what", "which", "where", "when", "whose", "with", "that", "this", "recorded", "records",
+                          "tell", "know", "please", "your", "have", "from", "about", "there", "stated", "look"})
 
 
 #: a run of digit groups joined by hyphens or single spaces ("978-0-7636-1229-0", "0161 496 0000")

@@ -83,6 +83,7 @@ from ragdx.kb.normalise import (
     COLUMN_FILLER_WORDS,
     HONORIFICS,
     MONTH_ABBREVIATIONS,
+    PLACE_KINDS,
     SEP,
     YEARLESS_DATE,
     YES_NO_MARKS,
@@ -266,10 +267,6 @@ def proper_names(text: str) -> tuple[str, ...]:
 _LEGEND_PAIR = re.compile(r"(?<![\w-])([A-Z][A-Z0-9]{1,4})\s*(?:=|:|–|—)\s*"
                           r"([A-ZÀ-Þ][^\s,;=]*(?:\s+(?:[A-ZÀ-Þ][^\s,;=]*|de|van|von|der|den|da|di|la|le|du))+)")
 
-
-#: the kind of place a name may end with, which people drop ("Wendlebury General" for the hospital)
-_PLACE_KINDS = frozenset({"hospital", "centre", "center", "clinic", "surgery", "infirmary", "practice", "library",
-                          "school", "college", "academy", "hall", "museum", "gallery", "theatre", "station"})
 
 #: a key line of initials written before the names they stand for ("Key: GB Geraint Brenning; ...")
 _KEY_LINE = re.compile(r"\s*(?:\*\*)?(?:legend|key|[A-Z][\w ]{0,30}(?:initials?|abbreviations?|codes?))(?:\*\*)?"
@@ -2282,7 +2279,7 @@ class FactResolver:
         for c in meta.names:
             name = str(row.get(c) or "")
             words = name.split()
-            if len(words) >= 3 and words[-1].lower().strip(".,") in _PLACE_KINDS:
+            if len(words) >= 3 and words[-1].lower().strip(".,") in PLACE_KINDS:
                 short = phrase(" ".join(words[:-1]))
                 # nor inside any other value of the database ("Ashcombe Village" in the donor
                 # "Ashcombe Village Stores" is not Ashcombe Village Hall)

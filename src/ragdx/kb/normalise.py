@@ -1094,6 +1094,11 @@ def core_name(toks: list[str]) -> list[str] | None:
     return None
 
 
+#: the kind of place a name may end with, which people drop ("Wendlebury General" for the hospital)
+PLACE_KINDS = frozenset({"hospital", "centre", "center", "clinic", "surgery", "infirmary", "practice", "library",
+                         "school", "college", "academy", "hall", "museum", "gallery", "theatre", "station"})
+
+
 def practitioner_phrases(toks: Sequence[str]) -> list[str]:
     """A field of practice as its practitioner is called ("Cardiology" -> "cardiologist", "Colorectal
     Surgery" -> "colorectal surgeon", "Diabetes and Endocrinology" -> "endocrinologist"): how
@@ -1568,6 +1573,11 @@ def answer_phrases(value: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     if one:
         phrases.append(one.strip())  # "Second Violin" for the section Second violins
     phrases += practitioner_phrases(toks)  # "a cardiologist" for the specialty Cardiology
+    many = plural_phrase(f" {' '.join(toks)} ")
+    if many and len(toks) <= 3:
+        phrases.append(many.strip())  # "Senior Engineers", a group line over the people who are one
+    if len(toks) >= 3 and toks[-1] in PLACE_KINDS:
+        phrases.append(" ".join(toks[:-1]))  # "Wendlebury General" for Wendlebury General Hospital
     if len(toks) == 1 and toks[0].isalpha() and len(toks[0]) >= 4:
         # a player of the instrument, for the instrument ("clarinettist", "cellist", "trumpeter")
         w = toks[0]
@@ -1633,7 +1643,8 @@ def states_text(value: str, response: str, *, whole: bool = False, query: str = 
         while at >= 0:
             blocked = _NOT_AFTER.get(p.strip())
             if not blocked or padded[:at].rsplit(None, 1)[-1:] not in ([b] for b in blocked):
-                if not extends_value(tuple(p.split()), response, query, single=single):
+                if p.strip() in HONORIFICS or not extends_value(tuple(p.split()), response, query, single=single):
+                    # (a title is written before the name it belongs to: "Ms Rachel Hughes")
                     return True
                 break
             at = padded.find(p, at + 1)
