@@ -158,7 +158,6 @@ def build(wheel: Path, out: Path) -> dict[str, int]:
     tmp.unlink(missing_ok=True)
     con = sqlite3.connect(tmp)
     try:
-        con.execute("PRAGMA foreign_keys = ON")
         for table, cols in SCHEMA.items():
             con.execute(f"CREATE TABLE {table} (\n\t" + ",\n\t".join(cols) + "\n)")
             names = columns(table)

@@ -75,7 +75,7 @@ RAW_WORDS = {
         r"\bpokemon ?(?:names?|evolutions?|dex ?entr(?:y|ies)|types?|abilit(?:y|ies)|base ?stats?)\b", re.I
     ),
     "lower-case acronym (hp, pp)": re.compile(r"\b(?:hp|pp)\b"),
-    "quoted all-lower-case name ('bulbasaur')": re.compile(r"'[a-z][^'A-Z]*'"),
+    "quoted all-lower-case name ('bulbasaur')": re.compile(r"(?<![A-Za-z])'[a-z][^'A-Z]*'"),
 }
 
 
@@ -123,7 +123,7 @@ def answer_classes(rec: dict, named: dict[str, dict[str, str]]) -> set[str]:
     """Which classes the answer is made of, read through the record's answer_columns."""
     cols = projection(rec["sql"], rec["table"])
     classes = set()
-    for name in rec["answer_columns"]:
+    for i, name in enumerate(rec["answer_columns"]):
         col = cols.get(name)
         if col in TERM:
             classes.add("term")
@@ -131,7 +131,8 @@ def answer_classes(rec: dict, named: dict[str, dict[str, str]]) -> set[str]:
                 classes.add("ability term")
             points_at = named.get(TERM_OF[col], {})
             for row in rec.get("answer_rows") or []:
-                value = row.get(name) if isinstance(row, dict) else None
+                # answer_rows hold one list per row, in answer_columns order (a dict is read by name)
+                value = row.get(name) if isinstance(row, dict) else row[i] if i < len(row) else None
                 if differs(value, points_at.get(value)):
                     classes.add("term differs")
         for label, members in (("own", OWN_NUMBER), ("enum", ENUM_LABEL), ("free", FREE_TEXT)):
