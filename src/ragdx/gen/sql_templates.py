@@ -910,6 +910,13 @@ def left_out_reason(table: TableInfo, column: str) -> str | None:
             and present >= 3:
         # 'A', 'N', 'U' (a daylight-saving rule): a letter whose meaning no reader can guess
         return "a one-letter code: its answer reads as a code"
+    return _left_out_as_key(table, col, words)
+
+
+def _left_out_as_key(table: TableInfo, col: Any, words: list[str]) -> str | None:
+    """The reasons of :func:`left_out_reason` that depend on how the table's rows are named: a
+    code or a key people do not say, the row's name again, bookkeeping numbers and links."""
+    column = col.name
     keys = lookup_keys(table)  # once: it may scan the measured column tuples
     standard = standard_code(col.name)
     if standard is not None and keys != [col.name]:

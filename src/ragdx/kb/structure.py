@@ -286,22 +286,8 @@ def blocks(text: str, *, max_words: int = MAX_BLOCK_WORDS) -> list[Block]:
             # "-- " opens an e-mail's signature: its lines are about the sender, under no heading
             # of the message ("Principal Engineer | Brenning Hale, Bristol" is no project's town)
             headings.clear()
-        # the paragraph: consecutive non-blank lines
-        j = i
-        while j < n and not blank[j] and not _ATX.match(raw[j]) and depth[j] == depth[i]:
-            j += 1
-        group = list(range(i, j))
-        # a loose list of key/value lines (a blank line between items, as HTML <dl> and many
-        # editors write them) is one card
-        while all(_is_kv(raw[k]) for k in group) and j < n:
-            k = j
-            while k < n and blank[k]:
-                k += 1
-            if k < n and k - j <= 1 and _is_kv(raw[k]) and not _is_pipe_row(raw[k]) and not _ATX.match(raw[k]):
-                group.append(k)
-                j = k + 1
-                continue
-            break
+        group = _paragraph_group(raw, blank, depth, i)
+        j = group[-1] + 1
         alone = len(group) == 1
         if alone and _is_heading_line(line, True):
             s = line.strip()
@@ -328,10 +314,30 @@ def blocks(text: str, *, max_words: int = MAX_BLOCK_WORDS) -> list[Block]:
             # a signature is a card about the person its first line names ("-- / Miriam Cole /
             # Principal Engineer | Brenning Hale, Bristol"): the lines below are that person's
             for block in out[first:]:
-                if block.kind == "para":
-                    block.kind = "card"
+                block.kind = "card" if block.kind == "para" else block.kind
         i = j
     return out
+
+
+def _paragraph_group(raw: list[str], blank: list[bool], depth: list[int], i: int) -> list[int]:
+    """The lines of the paragraph starting at line ``i``: consecutive non-blank lines at one quote
+    depth; a loose list of key/value lines (a blank line between items, as HTML <dl> and many
+    editors write them) is one card."""
+    n = len(raw)
+    j = i
+    while j < n and not blank[j] and not _ATX.match(raw[j]) and depth[j] == depth[i]:
+        j += 1
+    group = list(range(i, j))
+    while all(_is_kv(raw[k]) for k in group) and j < n:
+        k = j
+        while k < n and blank[k]:
+            k += 1
+        if k < n and k - j <= 1 and _is_kv(raw[k]) and not _is_pipe_row(raw[k]) and not _ATX.match(raw[k]):
+            group.append(k)
+            j = k + 1
+            continue
+        break
+    return group
 
 
 def _table_blocks(raw: list[str], lines: list[tuple[int, int]], rows: list[int], seps: list[int],

@@ -267,35 +267,7 @@ def run_bench(data: str | os.PathLike | Setting, out_dir: str | os.PathLike | No
     say("false-rejection rate")
     frr = _frr(tester, stats_ik, emb.calibration, emb.in_knowledge, alpha, frr_splits)
     frr["baselines"] = _baseline_frr(setting, emb.calibration, emb.in_knowledge, alpha)
-    # the combination's p-values are valid by construction (Bonferroni over two valid ones): its
-    # held-out rate is read off the in-knowledge queries directly
-    combined = scores.of(None)["energy+names"]
-    rate = float((-combined <= alpha).mean())
-    se = float(np.sqrt(max(rate * (1 - rate), 1e-12) / combined.size))
-    frr["baselines"]["energy+names"] = {"frr": rate, "se": se}
-    for name, p in (("facts", scores.p_facts[: len(emb.in_knowledge)]),
-                    ("energy+names+facts", -scores.of(None)["energy+names+facts"])):
-        rate = float((p <= alpha).mean())
-        frr["baselines"][name] = {"frr": rate, "se": float(np.sqrt(max(rate * (1 - rate), 1e-12) / p.size))}
-    if scores.links is not None:
-        # the links rows' p-values (valid by construction, like the combinations above), and the
-        # share of each out-of-knowledge set they reject at alpha (power at the level a user sets)
-        def p_of(name: str, s: str | None) -> np.ndarray:
-            if name != "links":
-                return -scores.of(s)[name]
-            lo, hi = (0, len(emb.in_knowledge)) if s is None else scores.offsets[s]
-            return scores.p_links[lo:hi]
-
-        # what the tester does for a question without its record, for comparison at the level
-        frr["baselines"]["energy+names"]["rejected"] = {s: float((p_of("energy+names", s) <= alpha).mean())
-                                                        for s in setting.out_of_knowledge}
-        for name in LINK_METHODS:
-            p = p_of(name, None)
-            rate = float((p <= alpha).mean())
-            frr["baselines"][name] = {"frr": rate, "se": float(np.sqrt(max(rate * (1 - rate), 1e-12) / p.size)),
-                                      "rejected": {s: float((p_of(name, s) <= alpha).mean())
-                                                   for s in setting.out_of_knowledge}}
-        frr["links"] = scores.links
+    _combination_frr(frr, scores, setting, len(emb.in_knowledge), alpha)
     say("drift monitor over logs")
     monitor = _monitor_eval(tester, emb.calibration, emb.in_knowledge, topk_ook, alpha, monitor_logs)
     say("KS drift")
@@ -321,6 +293,39 @@ def run_bench(data: str | os.PathLike | Setting, out_dir: str | os.PathLike | No
         write_json(out / "relevance-bench.json", result.to_dict())
         atomic_write_text(out / "relevance-bench.md", render_markdown(result))
     return result
+
+
+def _combination_frr(frr: dict[str, Any], scores: Any, setting: Setting, n_in: int, alpha: float) -> None:
+    """The held-out false-rejection rates of the combined statistics (and of links, with what they
+    reject of each out-of-knowledge set at ``alpha``), added to ``frr["baselines"]``."""
+    def rate_of(p: np.ndarray) -> dict[str, float]:
+        rate = float((p <= alpha).mean())
+        return {"frr": rate, "se": float(np.sqrt(max(rate * (1 - rate), 1e-12) / p.size))}
+
+    # the combination's p-values are valid by construction (Bonferroni over two valid ones): its
+    # held-out rate is read off the in-knowledge queries directly
+    frr["baselines"]["energy+names"] = rate_of(-scores.of(None)["energy+names"])
+    for name, p in (("facts", scores.p_facts[:n_in]), ("energy+names+facts", -scores.of(None)["energy+names+facts"])):
+        frr["baselines"][name] = rate_of(p)
+    if scores.links is None:
+        return
+
+    # the links rows' p-values (valid by construction, like the combinations above), and the share
+    # of each out-of-knowledge set they reject at alpha (power at the level a user sets)
+    def p_of(name: str, s: str | None) -> np.ndarray:
+        if name != "links":
+            return -scores.of(s)[name]
+        lo, hi = (0, n_in) if s is None else scores.offsets[s]
+        return scores.p_links[lo:hi]
+
+    # what the tester does for a question without its record, for comparison at the level
+    frr["baselines"]["energy+names"]["rejected"] = {s: float((p_of("energy+names", s) <= alpha).mean())
+                                                    for s in setting.out_of_knowledge}
+    for name in LINK_METHODS:
+        frr["baselines"][name] = {**rate_of(p_of(name, None)),
+                                  "rejected": {s: float((p_of(name, s) <= alpha).mean())
+                                               for s in setting.out_of_knowledge}}
+    frr["links"] = scores.links
 
 
 @dataclass(slots=True)

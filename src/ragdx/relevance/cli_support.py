@@ -100,10 +100,9 @@ def calibrate(corpus: str | os.PathLike, out: str | os.PathLike, *, queries: str
     records; ``db`` their database (default: the dataset's). With ``dataset`` the calibration
     questions are those the linker found supported: the links p-values then test "stated as the
     linker reads it" (the summary says so)."""
-    import numpy as np
 
     from ragdx.embed import Embedder
-    from ragdx.relevance.calibration import dataset_queries, read_corpus, read_questions, synthesize_queries
+    from ragdx.relevance.calibration import dataset_queries, read_corpus, read_questions
     from ragdx.relevance.tester import RelevanceTester
 
     refuse_existing(out, overwrite)
@@ -132,20 +131,7 @@ def calibrate(corpus: str | os.PathLike, out: str | os.PathLike, *, queries: str
 
             records = [r for r in read_records(Path(dataset)) if r.kb_supported and r.answer_kind != "none"]
     else:
-        if examples is None:
-            raise RagdxError("--synthesize needs --examples (a JSONL of a few real questions)", field="examples")
-        from ragdx.llm import counting, make_llm, usage_record
-
-        rng = np.random.default_rng(seed)
-        picks = rng.choice(len(texts), min(synthesize, len(texts)), replace=False)
-        shown = read_questions(examples, field_name=query_field)[:3]
-        with counting() as used:
-            res = synthesize_queries(make_llm(llm_config or {}), [texts[i] for i in picks], examples=shown)
-        llm_usage = usage_record(used)
-        if not res.questions:
-            first = res.failures[0][1] if res.failures else "no answer"
-            raise RagdxError(f"no synthetic question could be made ({first})", field="synthesize")
-        cal, source, failures = res.questions, f"{len(res.questions)} synthetic questions", len(res.failures)
+        cal, source, failures, llm_usage = _synthesized(texts, synthesize, examples, llm_config, query_field, seed)
     if retriever == "dense" and embedder is None:
         embedder = Embedder(cache_dir=cache_dir)
     documents = None
@@ -159,26 +145,55 @@ def calibrate(corpus: str | os.PathLike, out: str | os.PathLike, *, queries: str
                              links_weight=links_weight).fit(
         texts, cal, progress=progress, records=records, database=url, documents=documents)
     tester.save(out, overwrite=overwrite)
-    link_info: dict[str, Any] | None = None
-    lk = tester._links()
-    if lk is not None:
-        link_info = {"scored": int(lk.calibration_scores_.size), "without_score": lk.n_unscored_,
-                     "linker_found_stated": round(lk.recall(), 4), "floor_p_unlinked": round(lk.floor(), 4)}
-        floor = lk.floor() / float(tester.links_weight)
-        if floor > alpha:
-            # the linker misses so many calibration questions that an unlinked one cannot be
-            # rejected by links at alpha: say so (measured on a held-out corpus, 81 % found: 0.12)
-            link_info["warning"] = (f"the linker finds only {lk.recall():.0%} of the calibration questions stated: "
-                                    f"an unlinked question's links p-value ({lk.floor():.3f}, / weight "
-                                    f"{float(tester.links_weight):g} = {floor:.3f}) cannot reach alpha {alpha:g}; "
-                                    "only the other statistics can reject")
-        if dataset is not None and link_info is not None:
-            link_info["note"] = ("calibration questions chosen by the linker (kb_supported): links p-values test "
-                                 "'stated as the linker reads it'")
     return CalibrateSummary(tester_dir=str(out), source=source, n_calibration=tester.n_calibration_,
                             corpus_chunks=tester.index_.size, embedding_model=tester.embedding_model_,
                             index=tester.index_.kind, synthesis_failures=failures, llm_usage=llm_usage,
-                            links=link_info)
+                            links=_links_summary(tester, alpha, from_dataset=dataset is not None))
+
+
+def _synthesized(texts: list[str], n: int, examples: str | os.PathLike | None, llm_config: dict[str, Any] | None,
+                 query_field: str, seed: int) -> tuple[list[str], str, int, Any]:
+    """Calibration questions an LLM writes for ``n`` chunks drawn at random (the paper's prompt,
+    three of ``examples`` shown for the style): (questions, source, failures, LLM usage)."""
+    import numpy as np
+
+    from ragdx.llm import counting, make_llm, usage_record
+    from ragdx.relevance.calibration import read_questions, synthesize_queries
+
+    if examples is None:
+        raise RagdxError("--synthesize needs --examples (a JSONL of a few real questions)", field="examples")
+    rng = np.random.default_rng(seed)
+    picks = rng.choice(len(texts), min(n, len(texts)), replace=False)
+    shown = read_questions(examples, field_name=query_field)[:3]
+    with counting() as used:
+        res = synthesize_queries(make_llm(llm_config or {}), [texts[i] for i in picks], examples=shown)
+    if not res.questions:
+        first = res.failures[0][1] if res.failures else "no answer"
+        raise RagdxError(f"no synthetic question could be made ({first})", field="synthesize")
+    return res.questions, f"{len(res.questions)} synthetic questions", len(res.failures), usage_record(used)
+
+
+def _links_summary(tester: Any, alpha: float, *, from_dataset: bool) -> dict[str, Any] | None:
+    """What calibrating the links statistic found (None without it): how many calibration
+    questions the linker scored and found stated, the lowest p-value an unlinked question can get,
+    and a warning when that floor cannot reach ``alpha``."""
+    lk = tester._links()
+    if lk is None:
+        return None
+    link_info: dict[str, Any] = {"scored": int(lk.calibration_scores_.size), "without_score": lk.n_unscored_,
+                                 "linker_found_stated": round(lk.recall(), 4), "floor_p_unlinked": round(lk.floor(), 4)}
+    floor = lk.floor() / float(tester.links_weight)
+    if floor > alpha:
+        # the linker misses so many calibration questions that an unlinked one cannot be
+        # rejected by links at alpha: say so (measured on a held-out corpus, 81 % found: 0.12)
+        link_info["warning"] = (f"the linker finds only {lk.recall():.0%} of the calibration questions stated: "
+                                f"an unlinked question's links p-value ({lk.floor():.3f}, / weight "
+                                f"{float(tester.links_weight):g} = {floor:.3f}) cannot reach alpha {alpha:g}; "
+                                "only the other statistics can reject")
+    if from_dataset:
+        link_info["note"] = ("calibration questions chosen by the linker (kb_supported): links p-values test "
+                             "'stated as the linker reads it'")
+    return link_info
 
 
 @dataclass(frozen=True, slots=True)
