@@ -450,3 +450,10 @@ def test_the_judge_reads_rates_titles_codes_plurals_short_places_and_time_ranges
     assert not ok("Wendlebury General Hospital", "Burnham Community", "Which site is the clinic at?")
     assert ok(180, "09:30–12:30", "What is the session in minutes of the Eczema Clinic?")
     assert not ok(180, "09:30–13:30", "What is the session in minutes of the Eczema Clinic?")
+
+
+def test_a_division_is_not_its_surgeons_field():
+    """"Surgery", a division, is not answered by "a consultant colorectal surgeon"."""
+    from ragdx.kb.normalise import states_text
+
+    assert not states_text("Surgery", "Miss Thorne is a consultant colorectal surgeon.")

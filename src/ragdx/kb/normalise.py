@@ -1108,8 +1108,8 @@ def practitioner_phrases(toks: Sequence[str]) -> list[str]:
     last = toks[-1]
     if last.endswith("ology") and len(last) > 6:
         agent = last[:-1] + "ist"
-    elif last == "surgery":
-        agent = "surgeon"
+    elif last == "surgery" and len(toks) > 1:
+        agent = "surgeon"  # ("Surgery" alone, a division, is no one surgeon's field)
     else:
         return []
     out = [" ".join([*toks[:-1], agent])]
