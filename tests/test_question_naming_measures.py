@@ -141,3 +141,24 @@ def test_questions_read_as_a_person_would_ask_them(records):
     samples = [r for r in records if r["answer_columns"] == ["uncertainty"] and r["table"] == "samples"]
     # a sample names no measure: its uncertainty is asked as the column says
     assert samples and all("mass uncertainty" not in r["query"] for r in samples)
+
+
+def test_a_parents_name_with_like_wildcards_matches_only_itself(tmp_path):
+    """A parent named "A_B" (LIKE's one-character wildcard) or "10%" is matched as written: "AxB II"
+    does not hold "A_B", so no row is taken for a way to its parent because of a wildcard."""
+    path = tmp_path / "w.sqlite"
+    con = sqlite3.connect(path)
+    con.executescript("""
+        CREATE TABLE parents (code INTEGER PRIMARY KEY, name TEXT UNIQUE);
+        CREATE TABLE children (id INTEGER PRIMARY KEY, parent_code INTEGER REFERENCES parents(code), child_name TEXT);
+    """)
+    con.executemany("INSERT INTO parents VALUES (?, ?)", [(i, f"P_{i}") for i in range(8)])
+    con.executemany("INSERT INTO children VALUES (?, ?, ?)",
+                    [(i * 2 + j, i, f"Px{i} {'I' * (j + 1)}") for i in range(8) for j in range(2)])
+    con.commit()
+    con.close()
+    engine = connect(f"sqlite:///{path}")
+    try:
+        assert inspect_schema(engine).table("children").names_parent == {}
+    finally:
+        engine.dispose()

@@ -323,11 +323,16 @@ def _name_holds_parent(conn: sa.Connection, schema: Schema, table: TableInfo) ->
                 scans += 1
                 child = sa.table(table.name, sa.column(c.name), sa.column(fk.columns[0])).alias("c")
                 ref = sa.table(parent.name, sa.column(p.name), sa.column(fk.ref_columns[0])).alias("p")
-                name, held = child.c[c.name], ref.c[p.name]
+                name = child.c[c.name]
+                # the parent's name as a LIKE pattern's literal part: its own '%', '_' (and the
+                # escape character) escaped, so "A_B" does not match "AxB ..." (the same on every engine)
+                held = sa.func.replace(sa.func.replace(sa.func.replace(ref.c[p.name], "!", "!!"), "%", "!%"),
+                                       "_", "!_")
                 query = sa.select(sa.func.count()).select_from(
                     child.join(ref, child.c[fk.columns[0]] == ref.c[fk.ref_columns[0]])).where(
-                    sa.or_(name.like(held.concat(" %")), name.like(sa.literal("% ").concat(held)),
-                           name.like(held.concat(", %"))))
+                    sa.or_(name.like(held.concat(" %"), escape="!"),
+                           name.like(sa.literal("% ").concat(held), escape="!"),
+                           name.like(held.concat(", %"), escape="!")))
                 found = int(conn.execute(query).scalar_one())
                 if found >= NEAR_UNIQUE * (table.rows - (c.nulls or 0)) and found:
                     table.names_parent[c.name] = fk.columns[0]
