@@ -146,11 +146,24 @@ class _Handler(BaseHTTPRequestHandler):
             scripted = state.faults.popleft() if state.faults else None
             state.in_flight += 1
             state.max_in_flight = max(state.max_in_flight, state.in_flight)
+        counted = True
+
+        def finished() -> None:
+            # a request stops counting as in flight before its answer is written: once the client
+            # has the answer it may send the next one, which must not find this one still counted
+            # (that race made max_in_flight exceed the client's bound under load)
+            nonlocal counted
+            if counted:
+                counted = False
+                with state.lock:
+                    state.in_flight -= 1
+
         try:
             answer = scripted if scripted is not None else state.reply(body)
             fault = answer if isinstance(answer, Fault) else None
             if state.stopping.wait((fault.hang if fault else 0.0) + state.latency):
                 return
+            finished()
             if fault is None:
                 self._send(200, _completion(body, str(answer)))
             elif fault.body is not None:
@@ -160,8 +173,7 @@ class _Handler(BaseHTTPRequestHandler):
         except (BrokenPipeError, ConnectionResetError):
             pass  # the client gave up (timeout); that is the point of the fault
         finally:
-            with state.lock:
-                state.in_flight -= 1
+            finished()
 
     def _embeddings(self, body: dict[str, Any]) -> None:
         """``/v1/embeddings``: deterministic hashed bag-of-words vectors (``embedding_vector``),

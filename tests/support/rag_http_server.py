@@ -151,6 +151,7 @@ class _Handler(BaseHTTPRequestHandler):
             attempt = state.attempts[record_id]
             state.in_flight += 1
             state.max_in_flight = max(state.max_in_flight, state.in_flight)
+        self._counted = True
         try:
             if self.path.partition("?")[0] != state.path:  # a query string (…?jwt=…) is no other route
                 self._send(404, b'{"error": "no such route"}', ())
@@ -168,10 +169,19 @@ class _Handler(BaseHTTPRequestHandler):
         except (BrokenPipeError, ConnectionResetError):
             pass  # the client stopped waiting: that is what a timeout fault is for
         finally:
-            with state.lock:
-                state.in_flight -= 1
+            self._finished()
+
+    def _finished(self) -> None:
+        """The request stops counting as in flight, once, before its answer is written: a client
+        that has the answer may send the next request, which must not find this one still counted
+        (that race let max_in_flight exceed the client's bound under load)."""
+        if getattr(self, "_counted", False):
+            self._counted = False
+            with self.server.state.lock:
+                self.server.state.in_flight -= 1
 
     def _send(self, status: int, body: bytes, headers: tuple[tuple[str, str], ...]) -> None:
+        self._finished()
         self.send_response(status)
         if "content-type" not in {n.lower() for n, _ in headers}:
             self.send_header("Content-Type", "application/json")
