@@ -91,12 +91,16 @@ def templates_sql(
 
 def _print_left_out(sch) -> None:
     """Say which columns the derived templates leave out and why (issue 22 item 3)."""
-    from ragdx.gen.sql_templates import abbreviated_columns, left_out_columns
+    from ragdx.gen.sql_templates import abbreviated_columns, left_out_columns, left_out_tables
 
     left = left_out_columns(sch)
     if left:
         console.print(f"{len(left)} columns not asked about (list them under 'ask:' in ragdx.yaml to ask): "
                       + escape("; ".join(f"{t}.{c} ({why})" for t, c, why in left)), highlight=False)
+    tables = left_out_tables(sch)
+    if tables:
+        console.print(f"{len(tables)} tables not asked about: "
+                      + escape("; ".join(f"{t} ({why})" for t, why in tables)), highlight=False)
     short = abbreviated_columns(sch)
     if short:
         # no rule can tell "HR" is home runs: the questions would ask "the HR of ..." until named

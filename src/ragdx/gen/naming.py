@@ -863,6 +863,10 @@ def relation_noun(fk_column: str, ref_table: str, ref_column: str | None = None)
     phrase = " ".join(low)
     if phrase in RELATION_SYNONYMS:
         return RELATION_SYNONYMS[phrase]
+    if len(low) == 1 and low[0] in BARE_QUALIFIERS:
+        # a key named by a qualifier alone leaves its noun to the table it points at: "the hidden
+        # ability", never "the hidden of" (issue 22: no relation noun from a key column's name alone)
+        return f"{low[0]} {entity}"
     verbal = _verbal_relation(low, entity)
     if verbal is not None:
         return verbal
@@ -874,6 +878,11 @@ def relation_noun(fk_column: str, ref_table: str, ref_column: str | None = None)
             return entity
     return " ".join(words)
 
+
+# one word that only qualifies a noun it leaves unsaid (an ordinal or a role): a column so named
+# takes the noun of what it holds ("first type", "hidden ability")
+BARE_QUALIFIERS = frozenset({"first", "second", "third", "fourth", "primary", "secondary", "main", "hidden",
+                             "alternate", "other"})
 
 # "from_port" / "to_port": where a journey starts and ends
 _DIRECTIONS = {"from": "departure", "to": "destination", "origin": "origin", "dest": "destination",

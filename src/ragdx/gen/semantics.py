@@ -34,6 +34,9 @@ class Join:
 
     left: ColumnRef
     right: ColumnRef
+    #: both sides are their table's whole primary key: one row each side, so the two tables hold
+    #: one thing's facts (an extension table), and the join is no relation a person names
+    one_to_one: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -489,8 +489,15 @@ def _joins(q: _Qualified) -> list[Join]:
             joins.append(Join(
                 ColumnRef(q.meaning_name(node.this.table), node.this.name),
                 ColumnRef(q.meaning_name(node.expression.table), node.expression.name),
+                _whole_key(q, node.this) and _whole_key(q, node.expression),
             ))
     return joins
+
+
+def _whole_key(q: _Qualified, column: exp.Column) -> bool:
+    """The column is its table's whole (one-column) primary key."""
+    real = q.real_of.get(column.table, column.table)
+    return q.schema.has_table(real) and q.schema.table(real).primary_key == [column.name]
 
 
 def _fact_columns(q: _Qualified) -> list[tuple[str, str, str]]:
@@ -988,6 +995,34 @@ def left_out_columns(schema: Schema) -> list[tuple[str, str, str]]:
             and (reason := left_out_reason(t, c.name)) is not None]
 
 
+def left_out_tables(schema: Schema) -> list[tuple[str, str]]:
+    """(table, reason) for every table with rows that no default template asks about, so that
+    ``ragdx templates sql`` says why (issue 22: a table left out in silence looks like a bug)."""
+    asked = {t.schema for t in schema_templates(schema)}  # an association's are filed under its ends
+    return [(t.name, _table_reason(schema, t)) for t in schema.tables.values()
+            if t.rows and t.name not in asked and not (is_association(t) and _association_templates(schema, t))]
+
+
+def _table_reason(schema: Schema, table: TableInfo) -> str:
+    if is_association(table):
+        ends = _association_ends(schema, table)
+        if len({ref.name for _, ref, _, _ in ends}) < 2:
+            return ("a link of one table's rows to each other: its two ends would need the same "
+                    "look-up placeholders twice" if len(ends) >= 2 else "a link whose ends have no look-up key")
+        return "a link between tables no template could name"
+    found = extension_parent(schema, table)
+    if found is not None and not _named_by_a_name(found[1], found[3]):
+        return (f"one row per {found[1].name} row, and {found[1].name} is named only by its key "
+                f"{', '.join(found[3])} (a term spelled for machines, no name people use): not asked")
+    if found is not None:
+        return f"one row per {found[1].name} row: its own columns are left out (above)"
+    if lookup_keys(table):
+        return "nothing to ask beside what names its rows: its other columns are left out (above)"
+    if table.primary_key and all(table.foreign_key_of(c) is not None for c in table.primary_key):
+        return "keyed by its foreign keys only, to rows with no look-up key: name them with 'keys:' in ragdx.yaml"
+    return "no column names its rows (no name, no measured key): name one with 'keys:' in ragdx.yaml"
+
+
 def _attributes(table: TableInfo, exclude: set[str]) -> list[str]:
     """Columns worth asking for: not the key, not an id, not binary, not a foreign key (those
     are asked through the join, by the related entity's name), and none that
@@ -1083,7 +1118,7 @@ def schema_templates(schema: Schema) -> list[SqlTemplate]:
             continue
         keys = lookup_keys(table)
         if not keys:
-            out += _parent_key_templates(schema, table)
+            out += _extension_templates(schema, table) or _parent_key_templates(schema, table)
             continue
         if not _expressible(table.name, *keys):
             continue
@@ -1190,6 +1225,62 @@ def _parent_key_templates(schema: Schema, table: TableInfo) -> list[SqlTemplate]
         if fk_col not in fk.columns and ref.name != parent.name and _expressible(*names):
             out.append(SqlTemplate(f"SELECT {', '.join(f'{q(ref.name)}.{q(c)}' for c in names)} "
                                    f"{join} {_composite_join(table.name, fk)} WHERE {where}", table.name, "schema"))
+    return out
+
+
+def extension_parent(schema: Schema, table: TableInfo) -> tuple[str, TableInfo, str, list[str]] | None:
+    """A table that keeps more of its parent's own facts, one row per parent row: its whole primary
+    key is its foreign key to the parent's primary key (``creaturestats.term -> creatures.term``, an
+    employee's contract row). (foreign-key column, parent, the parent's referenced column, the
+    parent's look-up key), or None. A person asks these facts of the parent by its name ("the speed
+    of the creature 'ash wolf'"): the extra table is how the database is stored, not a thing people
+    name, and its rows have no name of their own to ask by (issue 22)."""
+    if table.declared_key or len(table.primary_key) != 1 or is_association(table) or lookup_keys(table):
+        return None
+    fk = table.foreign_key_of(table.primary_key[0])
+    if fk is None or len(fk.columns) != 1 or not schema.has_table(fk.ref_table):
+        return None
+    parent = schema.table(fk.ref_table)
+    if parent.name == table.name or is_association(parent) or list(fk.ref_columns) != parent.primary_key:
+        return None
+    keys = lookup_keys(parent)
+    return (fk.columns[0], parent, fk.ref_columns[0], keys) if keys else None
+
+
+def _named_by_a_name(table: TableInfo, keys: Sequence[str]) -> bool:
+    """The rows are named by a name people use (or a number they see), not by a key term spelled for
+    machines ('mega-gyarados'): asking a parent's extra facts by such a term would multiply questions
+    that name their row by a slug, some of them a form's slug no reader knows (issue 22)."""
+    return any(name_rank(table, k) is not None for k in keys) or is_number_key(table, keys)
+
+
+def _extension_templates(schema: Schema, table: TableInfo) -> list[SqlTemplate]:
+    """A one-to-one extension's attributes (:func:`extension_parent`) through its parent's name:
+    ``SELECT creaturestats.speed FROM creaturestats JOIN creatures ON … WHERE creatures.term = …``."""
+    found = extension_parent(schema, table)
+    if found is None:
+        return []
+    fk_col, parent, ref_col, keys = found
+    if not _named_by_a_name(parent, keys) or not _expressible(table.name, parent.name, *keys):
+        return []
+    q = _q
+    join = f"FROM {q(table.name)} JOIN {q(parent.name)} ON {q(table.name)}.{q(fk_col)} = {q(parent.name)}.{q(ref_col)}"
+    where = _where(parent.name, keys, parent.name)
+    out = [SqlTemplate(f"SELECT {', '.join(f'{q(table.name)}.{q(c)}' for c in group)} {join} WHERE {where}",
+                       table.name, "schema") for group in _grouped(table, _attributes(table, {fk_col}))]
+    for fk in table.foreign_keys:
+        # the parent's other related rows, answered by their names ("the hidden ability of ...")
+        if len(fk.columns) != 1 or fk.columns[0] == fk_col or not schema.has_table(fk.ref_table):
+            continue
+        ref = schema.table(fk.ref_table)
+        ref_keys = lookup_keys(ref)
+        if not ref_keys or is_association(ref) or ref.name in (table.name, parent.name) \
+                or not _named_by_a_name(ref, ref_keys) or not _expressible(ref.name, *ref_keys):
+            continue
+        out.append(SqlTemplate(
+            f"SELECT {', '.join(f'{q(ref.name)}.{q(c)}' for c in ref_keys)} {join} JOIN {q(ref.name)} "
+            f"ON {q(table.name)}.{q(fk.columns[0])} = {q(ref.name)}.{q(fk.ref_columns[0])} WHERE {where}",
+            table.name, "schema"))
     return out
 
 

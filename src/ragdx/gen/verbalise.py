@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from ragdx.db.schema import FIRST_NAME_WORDS, LAST_NAME_WORDS, YEAR_WORDS, role_name_part
 from ragdx.gen.naming import (
+    BARE_QUALIFIERS,
     COMPANY_WORDS,
     MEASURE_NOUNS,
     PERSON_ENTITIES,
@@ -151,6 +152,10 @@ def _is_number_key(column: str, table: str, kind: str = "") -> bool:
 
 # the last word of a column that holds a row's reference (an order number, an episode ref)
 _REFERENCE_WORDS = frozenset({"id", "no", "number", "nr", "num", "ref", "reference", "code"})
+# a text key spelled for machines (a URL slug, a lookup term, a handle: 'charmeleon', 'mega-gyarados')
+# is no property a person names a row with; people say the value alone, so the column's word is never
+# worded as the relation ("the pokemon with term 'charmeleon'" reads as a record dump) (issue 22)
+_IDENTIFIER_WORDS = frozenset({"slug", "term", "handle"})
 
 
 def _is_reference(column: str, table: str, kind: str) -> bool:
@@ -325,7 +330,8 @@ def _anchor_phrases(
         # "site visit 176", not "site visit with visit ID '176'"
         core = f"{kind} [{conditions[0].placeholder}]"
         return f"{kind} [{conditions[0].placeholder}]", core, None
-    if len(conditions) == 1 and low_words(columns[0])[-1:] and low_words(columns[0])[-1] in _REFERENCE_WORDS \
+    if len(conditions) == 1 and low_words(columns[0])[-1:] \
+            and low_words(columns[0])[-1] in _REFERENCE_WORDS | _IDENTIFIER_WORDS \
             and not _is_name_like(columns[0], table):
         # a reference code names its row the same way: "the incident 'INC-2022-005'", not "the
         # incident with ref 'INC-2022-005'"
@@ -395,6 +401,33 @@ def _target_words(targets: list[ColumnRef], kinds: tuple[str, ...] = ()) -> list
     return words
 
 
+# a one-word column that only qualifies a noun it leaves unsaid: an ordinal or a role ("first",
+# "hidden") or a language ("english"); in a table of its parent's facts the table names that noun
+_LANGUAGES = frozenset({"english", "japanese", "french", "german", "spanish", "italian", "chinese", "korean",
+                        "portuguese", "russian", "dutch", "latin", "arabic"})
+
+
+def _extension_words(sem: TemplateSemantics, table: str, targets: list[ColumnRef], words: list[str]) -> list[str]:
+    """A column of an extension table (joined key to key to the asked row's table, and named by that
+    table's name and a noun: ``creaturetypes`` of ``creatures``) that is only a qualifier takes the
+    noun: "the first type of the creature 'x'", "the English name", never "the first of" (the column
+    leaves its noun to the table's name, which a person does not see; issue 22)."""
+    out = list(words)
+    for i, t in enumerate(targets):
+        joined = any(j.one_to_one and {j.left.table.lower(), j.right.table.lower()} == {t.table.lower(), table.lower()}
+                     for j in sem.joins)
+        # the parent's name as written or singular ("creatures" -> "creature" + "types")
+        heads = [h for h in (table.lower(), readable_entity(table).lower().replace(" ", "")) if h]
+        head = next((h for h in heads if t.table.lower().startswith(h)), "")
+        rest = t.table[len(head):].strip("_") if head else ""
+        low = low_words(t.column)
+        if not joined or len(rest) < 3 or len(low) != 1 or low[0] not in BARE_QUALIFIERS | _LANGUAGES:
+            continue
+        word = low[0].capitalize() if low[0] in _LANGUAGES else low[0]
+        out[i] = f"{word} {readable_entity(rest).lower()}"
+    return out
+
+
 def _is_count(phrase: str) -> bool:
     if phrase.startswith("units "):  # "units in stock", "units on order"
         return True
@@ -413,6 +446,14 @@ class _Step:
 def _adjacency(joins: tuple[Join, ...]) -> dict[str, list[tuple[str, _Step]]]:
     graph: dict[str, list[tuple[str, _Step]]] = {}
     for join in joins:
+        if join.one_to_one:
+            # an extension table joined key to key holds its parent's own facts: "the speed of the
+            # creature 'ash wolf'", never "the speed of the creaturestats of the creature 'ash wolf'"
+            # (how the facts are stored is no relation a person names; issue 22): a step with no noun
+            a, b = join.left.table, join.right.table
+            graph.setdefault(a.lower(), []).append((b.lower(), _Step("same", "", "", b)))
+            graph.setdefault(b.lower(), []).append((a.lower(), _Step("same", "", "", a)))
+            continue
         fk, ref = _fk_side(join)
         label = relation_noun(fk.column, ref.table, ref.column)
         forward = _Step("forward", label, label, ref.table)
@@ -444,7 +485,7 @@ def _path(
                 while nxt != start:
                     nxt, step = previous[nxt]
                     steps.append(step)
-                return steps[::-1]
+                return [st for st in steps[::-1] if st.kind != "same"]
             queue.append(nxt)
     return None
 
@@ -480,7 +521,7 @@ def _single_anchor_meaning(
         if t.table.lower() not in [x.lower() for x in target_tables]:
             target_tables.append(t.table)
     targets = list(sem.targets)
-    words = _target_words(targets, tuple(sem.target_kinds))
+    words = _extension_words(sem, table, targets, _target_words(targets, tuple(sem.target_kinds)))
 
     if len(target_tables) > 1 and not _targets_identify_row(targets):
         # Columns from several tables: name each by its relation to the anchor.
