@@ -107,7 +107,8 @@ def label_record(db, r):
     found = label(db, r["query"])
     if db == "amp" and found[0] != B:
         for qrx, arx, lab, note in AMP_ANSWER:
-            if re.search(qrx, r["query"], re.I) and re.search(arx, str(r["answer"])) and (lab == B or found[0] == "fluent"):
+            if re.search(qrx, r["query"], re.I) and re.search(arx, str(r["answer"])) \
+                    and (lab == B or found[0] == "fluent"):
                 return lab, note
     if db == "geo" and found[0] != B:
         for name in GEO_AMBIGUOUS:
