@@ -600,6 +600,7 @@ class Linker:
         self._about: dict[str, set[int]] = {}
         self._cache: dict[str, HopResult] = {}
         self._lead_names: dict[tuple[int, str, int], frozenset[str]] = {}
+        self._key_lines: dict[int, bool] = {}
         #: the tables whose entities a card may name (set by :func:`link_records`)
         self.entity_tables: Sequence[str] = ()
         #: name phrases that are part of a person's name only (a surname): see ``_full_mention``
@@ -897,7 +898,7 @@ class Linker:
             return 0.0
         if not value_sents and not value_in_ctx or value_sents and value[0] in hop.ctx_only:
             return 0.0
-        if value_sents and passage.kind == "para" and self._key_line(passage):
+        if value_sents and passage.kind == "para" and self._key_line(pid):
             return 0.0  # a key of initials ("MC Miriam Cole; TA Tom Ashcroft") relates nobody
         if passage.cells is not None and value_sents:
             verdict = self._row_reading(hop, passage, value, subject_phrases)
@@ -1043,11 +1044,10 @@ class Linker:
         """Is a descriptor of the row stated in a sentence (a row, a list item) that states the value,
         or anywhere in a card that does (a visit report's "Project: ...", "Date of visit: ..." and
         "Purpose: ..." lines describe one visit)?"""
-        parts = passage.norm.split(SEP)
         if passage.kind == "card" and value_sents:
             return any(all(p in passage.norm for p in d) for d in descriptors)
         for i in value_sents:
-            sentence = f" {parts[i].strip()} " if i < len(parts) else ""
+            sentence = _sentence_of(passage.norm, i)
             if any(all(p in sentence for p in d) for d in descriptors):
                 return True
         return False
@@ -1470,7 +1470,7 @@ class Linker:
         ("Site: Cardiff"), not the client's."""
         if not passage.ctx:
             return False
-        lines = [ln for ln in definition_lines(self.index.texts[passage.doc][passage.start:passage.end].splitlines())
+        lines = [ln for ln in definition_lines(self._text_of(passage).splitlines())
                  if phrase(ln).strip()]  # the card's sentences: its lines with words
         if line >= len(lines):
             return False
@@ -1482,11 +1482,14 @@ class Linker:
             return False
         return bool(self._known_grams(passage.ctx, {n.strip() for n in names}))
 
-    def _key_line(self, passage: Passage) -> bool:
-        """Is the passage a line explaining initials or codes ("Key: MC Miriam Cole; TA Tom
-        Ashcroft")? It says who the initials are, nothing of what they did."""
-        text = self.index.texts[passage.doc][passage.start:passage.end]
-        return "\n" not in text.strip() and len(legend(text)) >= 2
+    def _key_line(self, pid: int) -> bool:
+        """Is passage ``pid`` a line explaining initials or codes ("Key: MC Miriam Cole; TA Tom
+        Ashcroft")? It says who the initials are, nothing of what they did. Read once per passage."""
+        hit = self._key_lines.get(pid)
+        if hit is None:
+            text = self._text_of(self.index.passages[pid])
+            hit = self._key_lines[pid] = "\n" not in text.strip() and len(legend(text)) >= 2
+        return hit
 
     def _quoted(self, passage: Passage) -> bool:
         """Is the passage inside a quoted reply (its line starts with ``>`` in the document)?"""
@@ -1521,8 +1524,7 @@ class Linker:
         return True
 
     def _text(self, pid: int) -> str:
-        passage = self.index.passages[pid]
-        return self.index.texts[passage.doc][passage.start:passage.end]
+        return self._text_of(self.index.passages[pid])
 
     def _row_of_link_first(self, pid: int, sentence: int, value: tuple[str, ...], tables: Sequence[str]) -> bool:
         """Does sentence ``sentence`` name a row of a linking table before the value ("The Eczema
@@ -1531,8 +1533,7 @@ class Linker:
         sentence states the value first, of its own subject."""
         if not tables:
             return False
-        parts = self.index.passages[pid].norm.split(SEP)
-        sent = f" {parts[sentence].strip()} " if sentence < len(parts) else ""
+        sent = _sentence_of(self.index.passages[pid].norm, sentence)
         at = min((sent.find(v) for v in value if v in sent), default=-1)
         for t in tables:
             for name in self._names_in(pid, sentence, t):
@@ -1545,8 +1546,7 @@ class Linker:
         """Does sentence ``sentence`` of passage ``pid`` name another known entity before the subject
         ("Barry Island Promenade Drainage for Vale of Glamorgan Council was handed over ...": the
         paragraph is about the project, not about the client it names second)?"""
-        parts = self.index.passages[pid].norm.split(SEP)
-        sent = f" {parts[sentence].strip()} " if sentence < len(parts) else ""
+        sent = _sentence_of(self.index.passages[pid].norm, sentence)
         first = min((sent.find(n) for n in names if n in sent), default=-1)
         if first <= 0:
             return False
@@ -1728,11 +1728,16 @@ _MANAGER_LEADS = (" reports to", " report to", " reporting to", " reported to", 
                   " line manager", " assistant to", " deputy to")
 
 
+def _sentence_of(norm: str, i: int) -> str:
+    """Sentence ``i`` of a normalised passage, padded with spaces ("" past its last)."""
+    parts = norm.split(SEP)
+    return f" {parts[i].strip()} " if i < len(parts) else ""
+
+
 def _only_as_manager(norm: str, sentence: int, names: Sequence[str]) -> bool:
     """Is the subject named in sentence ``sentence`` of ``norm`` only after words that make it
     someone's manager? The sentence's other values are then that someone's."""
-    parts = norm.split(SEP)
-    sent = f" {parts[sentence].strip()} " if sentence < len(parts) else ""
+    sent = _sentence_of(norm, sentence)
     spans = [sp for p in names for sp in _occurrences(sent, p)]
     # a surname inside the full name is the same mention
     starts = [a for a, b in spans if not any(x <= a and b <= y and (y - x) > (b - a) for x, y in spans)]
@@ -1766,8 +1771,7 @@ def _names_a_row_of(norm: str, sentence: int, nouns: Sequence[str]) -> bool:
     #220", "visit no. 220"), or open with the noun as a card line's key does ("Last site visit:
     2024-12-28 (setting-out check, Dr M. Cole)")? What it relates is that row's: the inspector of
     the visit, not the project's lead."""
-    parts = norm.split(SEP)
-    sent = f" {parts[sentence].strip()} " if sentence < len(parts) else ""
+    sent = _sentence_of(norm, sentence)
     return any(re.search(rf" {re.escape(n)} (?:no |number )?\d+ ", sent)
                or re.match(rf" (?:(?:last|latest|next|first|previous) )?{re.escape(n)} ", sent) for n in nouns)
 
@@ -1825,6 +1829,8 @@ class FactResolver:
         self._titled: dict[str, dict[str, tuple[str, ...]]] = {}
         self._texts: dict[str, list[str]] | None = None
         self._title_column: dict[str, str | None] = {}
+        self._own_names: dict[str, list[str]] = {}
+        self._coded_tables: dict[str, bool] = {}
 
     def meta(self, table: str) -> _TableMeta:
         """What linking needs to know of a table, worked out once (the schema helpers profile data)."""
@@ -2101,18 +2107,13 @@ class FactResolver:
             from ragdx.db.schema import name_pair
 
             hit = {}
-            info = self.meta(table).info
-            pair = name_pair(info)
-            rows = self.rows(table)
-            titles = [c.name for c in info.columns if c.kind == "text" and rows and sum(
-                phrase(str(r.get(c.name) or "")).strip().rstrip(".") in HONORIFICS for r in rows.values())
-                >= 0.8 * sum(r.get(c.name) is not None for r in rows.values()) > 0]
-            self._title_column[table] = titles[0] if titles else None
-            if pair and titles:
+            pair = name_pair(self.meta(table).info)
+            title_column = self.title_column(table)
+            if pair and title_column:
                 phrases: dict[str, tuple[str, str]] = {}
                 counts: dict[str, int] = defaultdict(int)
-                for key, row in rows.items():
-                    title = phrase(str(row.get(titles[0]) or "")).strip()
+                for key, row in self.rows(table).items():
+                    title = phrase(str(row.get(title_column) or "")).strip()
                     first, last = (tokens(str(row.get(c) or "")) for c in pair)
                     if title in HONORIFICS and first and last and first[0]:
                         # "Dr A. Patel", and "Dr Patel" in a register's LEAD column
@@ -2122,6 +2123,18 @@ class FactResolver:
                 hit = {k: tuple(p for p in ps if counts[p] == 1) for k, ps in phrases.items()}
             self._titled[table] = hit
         return hit
+
+    def title_column(self, table: str) -> str | None:
+        """The table's courtesy-title column (four in five of its values Dr, Mr, Ms, ...), or None;
+        worked out once per table."""
+        if table not in self._title_column:
+            info = self.meta(table).info
+            rows = self.rows(table)
+            titles = [c.name for c in info.columns if c.kind == "text" and rows and sum(
+                phrase(str(r.get(c.name) or "")).strip().rstrip(".") in HONORIFICS for r in rows.values())
+                >= 0.8 * sum(r.get(c.name) is not None for r in rows.values()) > 0]
+            self._title_column[table] = titles[0] if titles else None
+        return self._title_column[table]
 
     def _code_columns(self, meta: _TableMeta) -> list[str]:
         """Unique code columns other than the key ("ADR" for the port of Ardmair, "R1" for a route):
@@ -2151,13 +2164,16 @@ class FactResolver:
         from ragdx.gen.sql_templates import is_surrogate, name_rank
 
         info = meta.info
-        if meta.association or not self._coded(meta):
+        hit = self._own_names.get(info.name)
+        if hit is None:
             # a person's "title" is a job, not a name; a table named by its names needs no other
-            return []
-        return [c.name for c in info.columns
+            hit = [] if meta.association or not self._coded(meta) else [
+                c.name for c in info.columns
                 if c.kind == "text" and c.name not in meta.names and c.name not in meta.key
                 and info.foreign_key_of(c.name) is None and not is_surrogate(info, c.name)
                 and name_rank(info, c.name) in (0, 1) and c.name not in self._alt_names(meta)]
+            self._own_names[info.name] = hit
+        return hit
 
     def _unique_own_names(self, meta: _TableMeta) -> dict[str, list[str]]:
         """Key → the values of the table's own name columns (``_own_name_columns``) that no other
@@ -2205,10 +2221,15 @@ class FactResolver:
         return out[:2]
 
     def _coded(self, meta: _TableMeta) -> bool:
-        """Is the table's look-up name a code (or has it none): "K-01", "BSGEO"?"""
-        rows = list(self.rows(meta.info.name).values())
-        return bool(rows) and (not meta.names or all(
-            sum(_looks_like_code(r.get(c)) for r in rows[:50]) > min(len(rows), 50) // 2 for c in meta.names))
+        """Is the table's look-up name a code (or has it none): "K-01", "BSGEO"? Read off its first
+        50 rows, once per table."""
+        hit = self._coded_tables.get(meta.info.name)
+        if hit is None:
+            rows = list(itertools.islice(self.rows(meta.info.name).values(), 50))
+            hit = bool(rows) and (not meta.names or all(
+                sum(_looks_like_code(r.get(c)) for r in rows) > len(rows) // 2 for c in meta.names))
+            self._coded_tables[meta.info.name] = hit
+        return hit
 
     def _alt_names(self, meta: _TableMeta) -> list[str]:
         """Other columns that name a row when its own name is a code: office "K-01" is "the Leeds
@@ -2434,8 +2455,7 @@ class FactResolver:
             # a name that is the value itself ("Tidewell" for Tidewell Hub, whose town is Tidewell)
             # cannot show both the subject and its value; nor can "Dr A. Patel" show that her title
             # is Dr (the title is read beside a name without it: "Dr Anjali Patel")
-            self._titled_initials(info.name)
-            titled = column == self._title_column.get(info.name)
+            titled = column == self.title_column(info.name)
             hop.subjects = [(e, [v for v in names if not (len(v[0]) == 1 and (
                 v[0][0] in values or titled and any(v[0][0].startswith(f"{t.rstrip()} ") for t in values)))])
                 for e, names in hop.subjects]
