@@ -30,6 +30,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.corpus_checks import read_only, read_truth
+
 CORPUS = Path(__file__).resolve().parents[1] / "benchmarks" / "corpora" / "brackwater_foodbank"
 DB = CORPUS / "brackwater.sqlite"
 
@@ -50,15 +52,12 @@ WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven"
 
 @pytest.fixture(scope="module")
 def truth():
-    return json.loads((CORPUS / "truth.json").read_text(encoding="utf-8"))
+    return read_truth(CORPUS)
 
 
 @pytest.fixture(scope="module")
 def con():
-    c = sqlite3.connect(f"file:{DB}?mode=ro", uri=True)
-    c.row_factory = sqlite3.Row
-    yield c
-    c.close()
+    yield from read_only(DB)
 
 
 def _load(name):

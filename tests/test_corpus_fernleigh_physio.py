@@ -6,17 +6,14 @@ of the rows it joins)."""
 from __future__ import annotations
 
 import datetime as dt
-import filecmp
 import html
 import importlib.util
-import json
 import os
-import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.support.corpus_checks import assert_regenerates, read_only, read_truth
 
 CORPUS = Path(__file__).resolve().parents[1] / "benchmarks" / "corpora" / "fernleigh_physio"
 DB = CORPUS / "fernleigh.sqlite"
@@ -24,41 +21,16 @@ DB = CORPUS / "fernleigh.sqlite"
 
 @pytest.fixture(scope="module")
 def truth():
-    return json.loads((CORPUS / "truth.json").read_text(encoding="utf-8"))
+    return read_truth(CORPUS)
 
 
 @pytest.fixture(scope="module")
 def con():
-    c = sqlite3.connect(f"file:{DB}?mode=ro", uri=True)
-    c.row_factory = sqlite3.Row
-    yield c
-    c.close()
-
-
-def _rows(path):
-    c = sqlite3.connect(path)
-    out = {}
-    for (t,) in c.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"):
-        out[t] = c.execute(f'SELECT * FROM "{t}" ORDER BY 1, 2').fetchall()
-    c.close()
-    return out
+    yield from read_only(DB)
 
 
 def test_generators_are_deterministic(tmp_path):
-    db = tmp_path / "fernleigh.sqlite"
-    subprocess.run([sys.executable, str(CORPUS / "make_db.py"), "--out", str(db)], check=True, capture_output=True)
-    assert _rows(db) == _rows(DB)
-    subprocess.run(
-        [sys.executable, str(CORPUS / "make_corpus.py"), "--db", str(db), "--out", str(tmp_path)],
-        check=True,
-        capture_output=True,
-    )
-    assert (tmp_path / "truth.json").read_bytes() == (CORPUS / "truth.json").read_bytes()
-    mine = sorted(str(p.relative_to(tmp_path / "docs")) for p in (tmp_path / "docs").rglob("*") if p.is_file())
-    theirs = sorted(str(p.relative_to(CORPUS / "docs")) for p in (CORPUS / "docs").rglob("*") if p.is_file())
-    assert mine == theirs
-    _, mismatch, errors = filecmp.cmpfiles(tmp_path / "docs", CORPUS / "docs", mine, shallow=False)
-    assert not mismatch and not errors
+    assert_regenerates(CORPUS, DB, tmp_path)
 
 
 def test_truth_shape(truth):

@@ -32,6 +32,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.corpus_checks import read_only, read_truth, table_rows
+
 CORPUS = Path(__file__).resolve().parents[1] / "benchmarks" / "corpora" / "hebrant_ferries"
 DB = CORPUS / "hebrant_ferries.sqlite"
 
@@ -53,24 +55,12 @@ NUM_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 
 @pytest.fixture(scope="module")
 def truth():
-    return json.loads((CORPUS / "truth.json").read_text(encoding="utf-8"))
+    return read_truth(CORPUS)
 
 
 @pytest.fixture(scope="module")
 def con():
-    c = sqlite3.connect(f"file:{DB}?mode=ro", uri=True)
-    c.row_factory = sqlite3.Row
-    yield c
-    c.close()
-
-
-def _rows(path):
-    c = sqlite3.connect(path)
-    out = {}
-    for (t,) in c.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"):
-        out[t] = c.execute(f'SELECT * FROM "{t}" ORDER BY 1, 2').fetchall()
-    c.close()
-    return out
+    yield from read_only(DB)
 
 
 def test_database_shape(con):
@@ -83,7 +73,7 @@ def test_database_shape(con):
 def test_generators_are_deterministic(tmp_path):
     db = tmp_path / "hebrant_ferries.sqlite"
     subprocess.run([sys.executable, str(CORPUS / "make_db.py"), "--out", str(db)], check=True)
-    assert _rows(db) == _rows(DB)
+    assert table_rows(db) == table_rows(DB)
     subprocess.run([sys.executable, str(CORPUS / "make_corpus.py"), "--db", str(db), "--out", str(tmp_path)],
                    check=True, capture_output=True)
     assert (tmp_path / "truth.json").read_bytes() == (CORPUS / "truth.json").read_bytes()

@@ -28,12 +28,13 @@ import importlib.util
 import json
 import os
 import re
-import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.support.corpus_checks import read_only, read_truth, table_rows
 
 CORPUS = Path(__file__).resolve().parents[1] / "benchmarks" / "corpora" / "kestrel"
 DB = CORPUS / "kestrel.sqlite"
@@ -41,15 +42,12 @@ DB = CORPUS / "kestrel.sqlite"
 
 @pytest.fixture(scope="module")
 def truth():
-    return json.loads((CORPUS / "truth.json").read_text(encoding="utf-8"))
+    return read_truth(CORPUS)
 
 
 @pytest.fixture(scope="module")
 def con():
-    c = sqlite3.connect(f"file:{DB}?mode=ro", uri=True)
-    c.row_factory = sqlite3.Row
-    yield c
-    c.close()
+    yield from read_only(DB)
 
 
 def _scorer():
@@ -59,18 +57,9 @@ def _scorer():
     return mod
 
 
-def _rows(path):
-    c = sqlite3.connect(path)
-    out = {}
-    for (t,) in c.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"):
-        out[t] = c.execute(f'SELECT * FROM "{t}" ORDER BY 1, 2').fetchall()
-    c.close()
-    return out
-
-
 def test_generators_are_deterministic(tmp_path):
     subprocess.run([sys.executable, str(CORPUS / "make_db.py"), "--out", str(tmp_path / "kestrel.sqlite")], check=True)
-    assert _rows(tmp_path / "kestrel.sqlite") == _rows(DB)
+    assert table_rows(tmp_path / "kestrel.sqlite") == table_rows(DB)
     subprocess.run(
         [
             sys.executable,

@@ -5,19 +5,15 @@ rows it joins), and every database fact is stated or listed as omitted."""
 
 from __future__ import annotations
 
-import filecmp
 import html
-import importlib.util
-import json
 import os
 import re
-import sqlite3
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
 import pytest
+
+from tests.support.corpus_checks import assert_regenerates, load_module, read_only, read_truth
 
 CORPUS = Path(__file__).resolve().parents[1] / "benchmarks" / "corpora" / "wendlebury_trust"
 DB = CORPUS / "wendlebury.sqlite"
@@ -52,55 +48,23 @@ OWN = {
 }
 
 
-def _load(name, path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
 @pytest.fixture(scope="module")
 def gen():
-    return _load("wendlebury_make_corpus", CORPUS / "make_corpus.py")
+    return load_module("wendlebury_make_corpus", CORPUS / "make_corpus.py")
 
 
 @pytest.fixture(scope="module")
 def truth():
-    return json.loads((CORPUS / "truth.json").read_text(encoding="utf-8"))
+    return read_truth(CORPUS)
 
 
 @pytest.fixture(scope="module")
 def con():
-    c = sqlite3.connect(f"file:{DB}?mode=ro", uri=True)
-    c.row_factory = sqlite3.Row
-    yield c
-    c.close()
-
-
-def _rows(path):
-    c = sqlite3.connect(path)
-    out = {}
-    for (t,) in c.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"):
-        out[t] = c.execute(f'SELECT * FROM "{t}" ORDER BY 1, 2').fetchall()
-    c.close()
-    return out
+    yield from read_only(DB)
 
 
 def test_generators_are_deterministic(tmp_path):
-    db = tmp_path / "wendlebury.sqlite"
-    subprocess.run([sys.executable, str(CORPUS / "make_db.py"), "--out", str(db)], check=True, capture_output=True)
-    assert _rows(db) == _rows(DB)
-    subprocess.run(
-        [sys.executable, str(CORPUS / "make_corpus.py"), "--db", str(db), "--out", str(tmp_path)],
-        check=True,
-        capture_output=True,
-    )
-    assert (tmp_path / "truth.json").read_bytes() == (CORPUS / "truth.json").read_bytes()
-    mine = sorted(str(p.relative_to(tmp_path / "docs")) for p in (tmp_path / "docs").rglob("*") if p.is_file())
-    theirs = sorted(str(p.relative_to(CORPUS / "docs")) for p in (CORPUS / "docs").rglob("*") if p.is_file())
-    assert mine == theirs
-    _, mismatch, errors = filecmp.cmpfiles(tmp_path / "docs", CORPUS / "docs", mine, shallow=False)
-    assert not mismatch and not errors
+    assert_regenerates(CORPUS, DB, tmp_path)
 
 
 def test_database_declares_its_keys_and_traps(con):
@@ -339,7 +303,7 @@ def test_every_database_fact_is_stated_or_omitted(truth, con):
 
 
 def test_scorer_needs():
-    mod = _load("wendlebury_score_linking", CORPUS / "score_linking.py")
+    mod = load_module("wendlebury_score_linking", CORPUS / "score_linking.py")
     needs = mod.Needs(str(DB))
     assert needs(
         "SELECT sites.town FROM clinics JOIN sites ON clinics.site_code = sites.site_code "

@@ -16,14 +16,14 @@ import datetime as dt
 import filecmp
 import html
 import importlib.util
-import json
 import os
-import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.support.corpus_checks import read_only, read_truth
 
 CORPUS = Path(__file__).resolve().parents[1] / "benchmarks" / "corpora" / "wexcombe_press"
 DB = CORPUS / "wexcombe.sqlite"
@@ -46,15 +46,12 @@ PKS = {"imprints": ["imprint_code"], "staff": ["staff_id"], "series": ["series_i
 
 @pytest.fixture(scope="module")
 def truth():
-    return json.loads((CORPUS / "truth.json").read_text(encoding="utf-8"))
+    return read_truth(CORPUS)
 
 
 @pytest.fixture(scope="module")
 def con():
-    c = sqlite3.connect(f"file:{DB}?mode=ro", uri=True)
-    c.row_factory = sqlite3.Row
-    yield c
-    c.close()
+    yield from read_only(DB)
 
 
 def test_generators_are_deterministic(tmp_path):
