@@ -5,7 +5,6 @@ rows it joins), and every database fact is stated or listed as omitted."""
 
 from __future__ import annotations
 
-import html
 import os
 import re
 from collections import Counter
@@ -13,7 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.corpus_checks import assert_regenerates, load_module, read_only, read_truth
+from tests.support.corpus_checks import (
+    assert_pdfs_hold_their_surfaces,
+    assert_regenerates,
+    assert_surfaces_at_offsets,
+    assert_truth_bookkeeping,
+    load_module,
+    read_only,
+    read_truth,
+)
 
 CORPUS = Path(__file__).resolve().parents[1] / "benchmarks" / "corpora" / "wendlebury_trust"
 DB = CORPUS / "wendlebury.sqlite"
@@ -111,55 +118,16 @@ def test_truth_shape(truth):
     stems = [os.path.splitext(d)[0] for d in docs]
     assert len(stems) == len(set(stems))
     assert 5 <= len(truth["distractor_doc_ids"]) <= 8
-    for d in truth["distractor_doc_ids"] + truth["no_fact_doc_ids"]:
-        assert d in docs
     assert truth["split_facts"]
-    for sp in truth["split_facts"]:
-        parts = [f for f in truth["facts"] if f.get("split_id") == sp["split_id"]]
-        assert {f["doc_id"] for f in parts} == set(sp["doc_ids"])
-        assert len(parts) == 2
-    stated = {f["fact_key"] for f in truth["facts"]}
-    for g in truth["omitted"].values():
-        assert not stated & set(g["fact_keys"])
-    assert not any(f["doc_id"] in truth["distractor_doc_ids"] for f in truth["facts"])
+    assert_truth_bookkeeping(truth, docs)
 
 
 def test_surfaces_at_their_offsets(truth):
-    texts = {}
-    for f in truth["facts"]:
-        if f["doc_id"].endswith(".pdf"):
-            assert f["start"] is None and f["end"] is None
-            continue
-        if f["doc_id"] not in texts:
-            texts[f["doc_id"]] = (CORPUS / "docs" / f["doc_id"]).read_text(encoding="utf-8")
-        raw = texts[f["doc_id"]][f["start"] : f["end"]]
-        if f["doc_id"].endswith(".html"):
-            raw = html.unescape(raw)
-        assert raw == f["surface"], f
-
-
-def _pdf_text(path):
-    raw = path.read_bytes().decode("cp1252")
-    lines = re.findall(r"\(((?:[^()\\]|\\.)*)\) Tj T\*", raw)
-    return "\n".join(re.sub(r"\\(.)", r"\1", s) for s in lines)
+    assert_surfaces_at_offsets(CORPUS, truth)
 
 
 def test_pdfs_are_well_formed_and_hold_their_surfaces(truth):
-    pdfs = sorted((CORPUS / "docs").rglob("*.pdf"))
-    assert pdfs
-    for p in pdfs:
-        raw = p.read_bytes()
-        assert raw.startswith(b"%PDF-1.4") and raw.rstrip().endswith(b"%%EOF")
-        xref = int(raw.rsplit(b"startxref", 1)[1].split()[0])
-        assert raw[xref : xref + 4] == b"xref"
-        table = raw[xref:].split(b"trailer")[0].split(b"\n")[3:]
-        for i, line in enumerate(x for x in table if x.strip()):
-            assert raw[int(line[:10]) :].startswith(f"{i + 1} 0 obj".encode())
-        text = _pdf_text(p)
-        doc = str(p.relative_to(CORPUS / "docs"))
-        for f in truth["facts"]:
-            if f["doc_id"] == doc:
-                assert f["surface"] in text, f
+    assert_pdfs_hold_their_surfaces(CORPUS, truth)
 
 
 def _names(con, gen, table, key):
