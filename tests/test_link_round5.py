@@ -380,7 +380,7 @@ def test_an_empty_row_of_a_grid_heads_nothing():
     assert ("branch", "Violas") in [(b.kind, named[b.start:b.end]) for b in blocks(named)]
 
 
-def test_a_title_line_over_a_fixed_width_table_is_no_header(outpatients):
+def test_a_title_line_over_a_fixed_width_table_is_no_header():
     """"CARDIOLOGY" over "  CLINIC   LIST  MEDIAN WKS" heads the rows: the header is the line of
     columns, and the rows are read under the title."""
     from ragdx.kb.structure import blocks
