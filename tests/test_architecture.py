@@ -5,6 +5,7 @@ dependency a reader must follow), and no private name imported from another modu
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src"
@@ -145,3 +146,54 @@ def test_no_circle_between_rooms():
             rooms.setdefault(t, set())
     assert len(rooms) > 20
     assert _cycles(rooms) == []
+
+
+DOC = SRC.parent / "docs" / "architecture.md"
+
+
+def _floors() -> list[tuple[str, list[str]]]:
+    """The floor table of docs/architecture.md, bottom up: (floor, module patterns such as
+    ``gen/qa`` or ``rag/adapters/*``)."""
+    section = DOC.read_text(encoding="utf-8").split("## Floors, bottom up")[1].split("\n## ")[0]
+    floors = []
+    for line in section.splitlines():
+        cells = line.split("|")
+        if len(cells) > 3 and "`" in cells[2] and cells[1].strip() != "floor":
+            floors.append((cells[1].strip(), re.findall(r"`([^`]+)`", cells[2])))
+    return floors
+
+
+def _floor_of(module: str, floors: list[tuple[str, list[str]]]) -> int | None:
+    rel = module.removeprefix("ragdx").lstrip(".").replace(".", "/")
+    for i, (_, patterns) in enumerate(floors):
+        for p in patterns:
+            if rel == p or (p.endswith("/*") and rel.startswith(p[:-1])):
+                return i
+    return None
+
+
+def _upward(graph: dict[str, set[str]], floors: list[tuple[str, list[str]]]) -> list[str]:
+    return sorted(
+        f"{m} ({floors[fm][0]}) imports {t} ({floors[ft][0]})"
+        for m, targets in graph.items()
+        if (fm := _floor_of(m, floors)) is not None
+        for t in targets
+        if (ft := _floor_of(t, floors)) is not None and ft > fm
+    )
+
+
+def test_the_layer_check_sees_an_import_up_the_floors():
+    floors = [("low", ["a"]), ("high", ["b/*"])]
+    assert _upward({"ragdx.a": {"ragdx.b.c"}, "ragdx.b.c": {"ragdx.a"}}, floors) == [
+        "ragdx.a (low) imports ragdx.b.c (high)"
+    ]
+
+
+def test_every_module_sits_on_a_floor_of_the_architecture_doc_and_imports_none_above_it():
+    # the doc's floor table is the layering a newcomer reads; a module it does not place, or an
+    # import that runs back up the floors, means the doc or the code has drifted
+    floors = _floors()
+    assert [name for name, _ in floors][:2] == ["leaves", "storage"] and len(floors) >= 8
+    graph = _graph()
+    assert [m for m in sorted(graph) if _floor_of(m, floors) is None] == []
+    assert _upward(graph, floors) == []
