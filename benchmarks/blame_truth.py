@@ -799,8 +799,8 @@ def run_scenario(world: World, ds: Path, sc: Scenario, work: Path, n_boot: int,
         v = verdicts.get(q, "missing")
         if v != o.truth:
             bases[(o.truth, v if v in VERDICTS else UNSURE, basis_of.get(q, ""))] += 1
-    if JUDGE_DUMP is not None:
-        # the judge's mistakes against the truth, to read (never for a held-out corpus)
+    if JUDGE_DUMP is not None and not (world.corpus / "HELD_OUT").is_file():
+        # the judge's mistakes against the truth, to read; never a held-out corpus's (HELD_OUT in its folder)
         recs = {r.id: r for r in world.recs}
         with JUDGE_DUMP.open("a", encoding="utf-8") as fh:
             for q, o in outcomes.items():
@@ -982,7 +982,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-probe", action="store_true", help="no probes after each run (ragdx run --no-probe)")
     ap.add_argument("--dump-judge", type=Path, default=None,
                     help="append the judge's mistakes (right answers rejected, wrong ones accepted) here as JSONL; "
-                         "do not read a held-out corpus's")
+                         "a held-out corpus's (HELD_OUT in its folder) are not written")
     a = ap.parse_args(argv)
     global JUDGE_DUMP
     JUDGE_DUMP = a.dump_judge

@@ -47,6 +47,11 @@ def cpu() -> str:
         return platform.processor()
 
 
+def held_out(corpus: Path) -> bool:
+    """A corpus kept from everyone working on the linker and the judge: its folder holds ``HELD_OUT``."""
+    return (corpus / "HELD_OUT").is_file()
+
+
 def database(corpus: Path) -> Path:
     truth = json.loads((corpus / "truth.json").read_text(encoding="utf-8"))
     named = truth.get("database")
@@ -146,8 +151,11 @@ def main(argv: list[str] | None = None) -> int:
                     "missed (record's needed facts, document, what the writer recorded there) here as JSON lines, "
                     "one file per corpus: FILE.<corpus>.jsonl")
     a = ap.parse_args(argv)
+    # a held-out corpus (a HELD_OUT file in its folder) is linked only when named with --corpus, and its
+    # misses are never dumped: nobody working on the linker may read what ragdx got wrong there
     corpora = a.corpus or ([NORTHWIND] if NORTHWIND.is_dir() else []) + sorted(
-        p for p in (ROOT / "benchmarks" / "corpora").iterdir() if (p / "truth.json").is_file())
+        p for p in (ROOT / "benchmarks" / "corpora").iterdir()
+        if (p / "truth.json").is_file() and not held_out(p))
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for corpus in corpora:
@@ -164,12 +172,14 @@ def main(argv: list[str] | None = None) -> int:
                    "-o", str(work / "ds"), "--corpus", str(corpus / "docs")])
             after = score(corpus, db, work / "ds")
             after["seconds"] = time.perf_counter() - t0
-            if a.dump_fp:
+            if (a.dump_fp or a.dump_fn) and held_out(corpus):
+                print(f"{corpus.name}: held out, its false positives and misses are not dumped", file=sys.stderr)
+            if a.dump_fp and not held_out(corpus):
                 name_ = corpus.parent.name if corpus.name == "corpus" else corpus.name
                 dump = a.dump_fp.with_name(f"{a.dump_fp.name}.{name_}.jsonl")
                 dump.write_text("".join(json.dumps(x, ensure_ascii=False) + "\n"
                                         for x in false_positives(corpus, db, work / "ds")), encoding="utf-8")
-            if a.dump_fn:
+            if a.dump_fn and not held_out(corpus):
                 name_ = corpus.parent.name if corpus.name == "corpus" else corpus.name
                 dump = a.dump_fn.with_name(f"{a.dump_fn.name}.{name_}.jsonl")
                 dump.write_text("".join(json.dumps(x, ensure_ascii=False) + "\n"
