@@ -198,3 +198,74 @@ def test_writing_the_inputs_does_not_hold_every_encoded_line(tmp_path):
     r = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr[-1000:]
     assert int(r.stdout.split()[-1]) < 100, r.stdout  # MB
+
+
+class _Clock:
+    """A wall clock and a loop-thread CPU clock the test moves by hand."""
+
+    def __init__(self):
+        self.wall = 0.0
+        self.cpu = 0.0
+
+    def monotonic(self) -> float:
+        return self.wall
+
+    def thread_time(self) -> float:
+        return self.cpu
+
+
+@pytest.mark.parametrize("cpu_per_wall_s", [1.0, 0.06, 0.02])
+def test_refreshes_cost_at_most_one_percent_of_the_loops_cpu_whatever_it_gets(monkeypatch, cpu_per_wall_s):
+    # A starved loop (load 11-17 gave it ~0.06 CPU s a wall second) refreshing once a wall second
+    # spent 5.5 % of its CPU on refreshes; paced by its own CPU it spends at most 1 %, and its
+    # manifest is never more than MANIFEST_STALE_MAX_S stale while records come in.
+    clock = _Clock()
+    monkeypatch.setattr(runner, "time", clock)
+    refreshed_at: list[float] = []
+
+    def refresh():
+        clock.cpu += 0.003  # a refresh's CPU under cProfile at 1M records
+        refreshed_at.append(clock.wall)
+
+    pacer = runner.RefreshPacer(refresh)
+    per_record = 100e-6  # loop CPU a record
+    loop_cpu = 0.0
+    for _ in range(200_000):
+        clock.cpu += per_record
+        loop_cpu += per_record
+        clock.wall += per_record / cpu_per_wall_s
+        pacer.tick()
+    assert pacer.refreshes == len(refreshed_at) > 3
+    assert pacer.spent == pytest.approx(0.003 * pacer.refreshes)
+    gaps = [b - a for a, b in zip([0.0, *refreshed_at], refreshed_at, strict=False)]
+    assert min(gaps) >= runner.MANIFEST_REFRESH_S
+    assert max(gaps) <= runner.MANIFEST_STALE_MAX_S + per_record / cpu_per_wall_s
+    if cpu_per_wall_s == 1.0:  # an idle machine: the wall interval decides, as before
+        assert max(gaps) < 1.01 * runner.MANIFEST_REFRESH_S
+    # at most 1 % of the loop's CPU (the first refresh's cost is not known before it runs) while
+    # the loop does 100 refreshes' CPU within MANIFEST_STALE_MAX_S (here 0.3 s: 0.06 CPU s a wall
+    # second); below that the staleness bound decides: one refresh each 5 s (0.02: 3 %)
+    share = 0.01 if cpu_per_wall_s * runner.MANIFEST_STALE_MAX_S >= 0.3 else 0.003 / (
+        cpu_per_wall_s * runner.MANIFEST_STALE_MAX_S)
+    assert pacer.spent <= share * loop_cpu * 1.01 + 0.003, (pacer.spent, loop_cpu)
+
+
+def test_before_the_pacing_a_starved_loop_spent_more_than_one_percent(monkeypatch):
+    # the same starved loop, refreshed on the wall clock alone (what the runner did): ~5 %
+    monkeypatch.setattr(runner, "MANIFEST_STALE_MAX_S", runner.MANIFEST_REFRESH_S)  # one a wall second
+    clock = _Clock()
+    monkeypatch.setattr(runner, "time", clock)
+    pacer = runner.RefreshPacer(lambda: setattr(clock, "cpu", clock.cpu + 0.003))
+    for _ in range(100_000):
+        clock.cpu += 100e-6
+        clock.wall += 100e-6 / 0.06
+        pacer.tick()
+    assert pacer.spent > 0.04 * 100_000 * 100e-6
+
+
+def test_refreshes_after_every_record_when_the_interval_is_zero(monkeypatch):
+    monkeypatch.setattr(runner, "MANIFEST_REFRESH_S", 0.0)
+    clock = _Clock()
+    monkeypatch.setattr(runner, "time", clock)
+    pacer = runner.RefreshPacer(lambda: setattr(clock, "cpu", clock.cpu + 1.0))  # however costly
+    assert all(pacer.tick() for _ in range(10)) and pacer.refreshes == 10

@@ -72,8 +72,16 @@ __all__ = [
     "record_exit",
 ]
 
-#: seconds between rewrites of the manifest's counts while a run goes on
+#: seconds at least between rewrites of the manifest's counts while a run goes on (0: one after every
+#: record, no pacing: for tests)
 MANIFEST_REFRESH_S = 1.0
+#: a refresh's CPU is at most this share of the event loop's own CPU since the refresh before it:
+#: paced by the work done, not the wall clock alone, so a loop that gets little CPU (a loaded
+#: machine) does not spend a growing share of it rewriting the manifest
+MANIFEST_REFRESH_SHARE = 0.01
+#: ... but while records come in, never further apart than this (a loop that waits on a slow
+#: system does little work; its manifest is still at most this stale when a SIGKILL lands)
+MANIFEST_STALE_MAX_S = 5.0
 
 
 @dataclass(slots=True)
@@ -503,19 +511,57 @@ async def _run_locked(system: System, inputs: list[SystemInput], dataset_info: d
 
 async def _answer_all(system: System, todo: list[SystemInput], executor: Executor, concurrency: int,
                       store: ContextStore, writer: ResultsWriter, refresh: Callable[[], None]) -> None:
-    """Send ``todo`` and write each answer as it comes; the manifest's counts are rewritten every
-    ``MANIFEST_REFRESH_S`` (a SIGKILL leaves no time to write it at the end)."""
-    refreshed = time.monotonic()
+    """Send ``todo`` and write each answer as it comes; the manifest's counts are rewritten as
+    :class:`RefreshPacer` allows (a SIGKILL leaves no time to write it at the end)."""
+    pacer = RefreshPacer(refresh)
     results = executor.map(lambda item: answer_query(system, item), todo, concurrency)
     try:
         async for out in results:
             # contexts.jsonl gets any new text (synced) before the line that refers to it
             writer.append(_LINE_ENCODER.encode(store.compact(out.to_dict())) + "\n", out)
-            if time.monotonic() - refreshed >= MANIFEST_REFRESH_S:
-                refresh()
-                refreshed = time.monotonic()
+            pacer.tick()
     finally:
         await results.aclose()
+
+
+class RefreshPacer:
+    """Calls ``refresh`` from the event loop, after a record, when all of these hold:
+
+    * ``MANIFEST_REFRESH_S`` of wall time have passed since the last refresh, and
+    * the loop's own CPU since then (``time.thread_time`` of the loop's thread, the refresh
+      itself not counted) is at least the last refresh's CPU / ``MANIFEST_REFRESH_SHARE``,
+      i.e. refreshing costs at most 1 % of the loop's CPU, however little CPU the loop gets;
+
+    or when ``MANIFEST_STALE_MAX_S`` have passed whatever the CPU (a loop waiting on a slow system).
+    The refresh's cost is measured each time, so a larger manifest spaces refreshes further.
+    ``MANIFEST_REFRESH_S == 0`` refreshes after every record."""
+
+    __slots__ = ("refresh", "wall", "cpu", "cost", "refreshes", "spent")
+
+    def __init__(self, refresh: Callable[[], None]):
+        self.refresh = refresh
+        self.wall = time.monotonic()
+        self.cpu = time.thread_time()
+        self.cost = 0.0  # CPU s of the last refresh
+        self.refreshes = 0
+        self.spent = 0.0  # CPU s of every refresh
+
+    def tick(self) -> bool:
+        """One record done: refresh if due; True if it did."""
+        since = time.monotonic() - self.wall
+        if since < MANIFEST_REFRESH_S:
+            return False
+        before = time.thread_time()
+        if (MANIFEST_REFRESH_S > 0 and since < MANIFEST_STALE_MAX_S
+                and (before - self.cpu) * MANIFEST_REFRESH_SHARE < self.cost):
+            return False
+        self.refresh()
+        self.cpu = time.thread_time()
+        self.cost = self.cpu - before
+        self.refreshes += 1
+        self.spent += self.cost
+        self.wall = time.monotonic()
+        return True
 
 
 async def _close_system(system: System) -> None:
