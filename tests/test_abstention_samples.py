@@ -1,7 +1,7 @@
-"""The blind samples 4-7 of labelled replies (issue 26): each well formed, its README's counts the file's,
-its writer script reproducing it byte for byte. One file for the four, which share one format.
+"""The blind samples 4-8 of labelled replies (issue 26): each well formed, its README's counts the file's,
+its writer script reproducing it byte for byte. One file for the five, which share one format.
 
-The labels themselves are their writers' (helpers Q, S, T and X), fixed when written; these tests check the files,
+The labels themselves are their writers' (helpers Q, S, T, X and 85), fixed when written; these tests check the files,
 not the labels' truth.
 """
 
@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 CORPORA = Path(__file__).resolve().parent.parent / "benchmarks" / "corpora"
-SAMPLES = (4, 5, 6, 7)
+SAMPLES = (4, 5, 6, 7, 8)
 sample = pytest.mark.parametrize("n", SAMPLES)
 LABELS = ("answer", "refusal", "correction")
 KINDS = ("", "false_premise", "absent_entity", "ambiguous_reference", "out_of_domain", "omitted_fact")
