@@ -71,13 +71,14 @@ _FIND = (r"(?:find|locate|determine|answer|tell|say|identify|confirm|verify|prov
 _NAMED_SOURCE = (r"(?:the|my|our|your|these|those|this) (?:[\w&'-]+ ){0,3}?(?:documents?|docs|records?|context|"
                  r"sources?|data(?:base)?|directory|directories|catalog(?:ue)?|files?|materials?|knowledge base|"
                  r"information|staff list|manuals?|handbooks?|guides?|brochures?|reports?|extracts?|registers?|"
-                 r"registry|faqs?)\b")
+                 r"registry|faqs?|documentation|terms|polic(?:y|ies)|price ?lists?|timetables?|catalog(?:ue)?s|"
+                 r"specifications?|rules)\b")
 #: the sources as the subject of a sentence, named by a document word ("the product page", "the documents I
 #: have", "its leaflet"); what they are said to cover or leave out is what the reply can speak to
 _SOURCE_NP = (r"\b(?:the|my|our|this|these|those|its|their) (?:[\w'&-]+ ){0,3}?(?:documents?|docs|pages?|website|"
               r"site|leaflets?|brochures?|handbooks?|manuals?|guides?|records?|sources?|context|materials?|files?|"
               r"lists?|listings?|factsheets?|summar(?:y|ies)|extracts?|reports?|notes|faqs?|information|"
-              r"knowledge base)\b")
+              r"knowledge base|documentation|terms|polic(?:y|ies)|price ?lists?|catalog(?:ue)?s?|timetables?)\b")
 #: "I" and an adverb that does not change what follows ("I really don't know")
 _I = r"\bi (?:really |actually |just |simply |honestly |unfortunately |still )?"
 #: phrases that decline: each talks about knowing, finding, the sources or the scope
@@ -239,7 +240,28 @@ _REFUSAL_CUES = [
     r"\b(?:are|were) you (?:asking|thinking|talking|enquiring|inquiring|after|looking)\b[^.!?]*\bor\b[^.!?]*\?",
     # a question that opens with "which", however long ("On which date?", "Which course - the evening one or the
     # weekend one?")
-    r"(?:^|(?<=[.!?;:] )|(?<=[—–-] ))(?:\w+ )?which\b[^.!?]*\?",
+    r"(?:^|(?<=[.!?;:] )|(?<=[—–-] ))(?:\w+,? )?which\b[^.!?]*\?",
+    # the answer said to turn on which one is meant ("That depends on which Saver - Off-Peak or Advance?")
+    r"\b(?:depends|depending|turns) (?:on )?which\b",
+    # the sources, named with words of their own and what is seen of them, leave the thing out ("Helmets aren't
+    # mentioned in the hire terms I can see", "Storage limits aren't listed in the pricing documentation I have")
+    rf"(?:n't|\bnot) (?:mentioned|listed|documented|covered|included|stated|specified|given|shown|set out|published)"
+    rf" (?:anywhere )?(?:in|on|within) (?:{_NAMED_SOURCE}|{_SOURCE_NP})",
+    rf"^(?:i'm sorry,? (?:but )?|unfortunately,? |sorry,? )?(?:{_NAMED_SOURCE}|{_SOURCE_NP})(?: (?:sections?|parts?|"
+    rf"pages?|pieces?))?(?: (?:i|we) (?:can see|have|have access to|was given|were given|'ve got|got|can access))? "
+    rf"(?:do|does|did) ?(?:not|n't) (?:seem to |appear to )?(?:{_VERB}|go into)\b",
+    # a thing said to be absent from the listing, with no source named ("No student annual pass is listed", "No
+    # Outlook add-in is documented for Ledgerline"); "available" and "required" are left out, as "No parking is
+    # available on site" answers
+    r"^(?:i'm sorry,? (?:but )?|unfortunately,? |sorry,? )?no (?:[\w'-]+ ){1,5}?(?:is|are|was|were) (?:currently )?"
+    r"(?:listed|documented|mentioned|shown|recorded|published|described|specified|on file|on record)\b",
+    # the sources said to hold none of it ("The catalogue has no Smoked Lapsang Reserve")
+    rf"^(?:{_NAMED_SOURCE}|{_SOURCE_NP}) (?:has|have|had|holds?|lists?|shows?|contains?|includes?) no\b",
+    # the remit said as what the assistant or the business does not publish or cover ("Ferry times aren't
+    # something the museum publishes")
+    r"\b(?:isn't|is not|aren't|are not|not) (?:something|anything|a (?:topic|subject|service|thing)) (?:that )?"
+    r"(?:[\w'-]+ ){0,3}?(?:publish|publishes|cover|covers|handle|handles|provide|provides|offer|offers|deal with|"
+    r"deals with|keep|keeps|hold|holds|track|tracks)\b",
     # the answer said to turn on the reading ("It depends on which clinic you mean")
     r"\bwhich\b[^.!?]{0,60}\byou (?:mean|have in mind|are asking about|are referring to)\b",
     # alternatives put to the user ("Is that the Saturday or the Sunday market you're after?")
@@ -356,6 +378,8 @@ _YES_NO = re.compile(r"^\s*(?:is|are|was|were|do|does|did|has|have|had|can|could
 _WORD = re.compile(r"[\w'’-]+")
 _MARKUP = re.compile(r"\[\d+(?:[,\s]*\d+)*\]|\[(?:source|doc|ref)[^\]]*\]|[*_`#>|]+")
 _SENTENCE = re.compile(r"(?<=[.!?;:])\s+|\n+|\s+[—–]\s+|\s+-\s+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+_CLAUSE_END = re.compile(r"(?<=[;:])\s+")
 
 
 def _clean(text: str) -> str:
@@ -384,6 +408,8 @@ def _denies_premise(clause: str, words: set[str]) -> str:
         if _NOT_DENIAL.match(clause, m.start()):
             continue
         after = [w.strip("'’.-") for w in _WORD.findall(clause[m.end():])[:6]]
+        # a compound's parts too: "there's no 26-week full-pay option" denies "26 weeks of full pay"
+        after += [part for w in after if "-" in w for part in w.split("-") if part]
         hit = next((w for w in after if w in words or _stem(w) in stems), "")
         if hit:
             return f"{m.group(0)} … {hit}"
@@ -446,7 +472,8 @@ def _guess_after_refusal(text: str, clauses: list[str], question_words: set[str]
 #: a question back to the user, or candidates offered for a reference ("did you mean X?", "one of")
 _CLARIFY = re.compile(r"\bdid you mean\b|\bplease (?:specify|clarify|confirm|tell me|let me know)\b|"
                       r"\b(?:one|either) of\b|\b(?:which|who|whom) (?:one|\w+ )?(?:do|did|are) "
-                      r"you\b|\b(?:could|can|would) you\b|\bmean\b.*\?")
+                      r"you\b|\b(?:could|can|would) you\b|\bmean\b.*\?|\b(?:which|what) (?:one |\w+ )?you "
+                      r"(?:mean|meant|are referring to|have in mind)\b")
 
 
 #: one value per reading of an ambiguous reference ("one ... and the other ...", "the first ..., the second ...")
@@ -461,7 +488,10 @@ def _ambiguity_list(text: str) -> bool:
 
 
 def _clauses(text: str) -> list[str]:
-    parts = [p.strip() for p in _SENTENCE.split(text)]
+    # a question is one clause however it is punctuated: "Which connector - Salesforce or HubSpot?" offers its
+    # alternatives after the dash, and split there its first half would read as a statement
+    parts = [p.strip() for s in _SENTENCE_END.split(text)
+             for p in (_CLAUSE_END.split(s) if s.rstrip().endswith("?") else _SENTENCE.split(s))]
     out: list[str] = []
     for p in parts:
         # "..., but ..." / "...; however ..." start a clause of their own
@@ -498,6 +528,21 @@ def classify_reply(reply: str | None, question: str = "", reference: str = "",
     clauses = _clauses(text)
     premise = refusal_kind in (None, "false_premise")
     gives_reference = premise and _gives(text, reference, words) and not _accepts(text, words)
+    if premise and " or " in _clean(question) and re.match(r"\W*neither\b", text):
+        # "Does it support 12, or just 11?" - "Neither - it supports 14 to 17": both alternatives denied
+        return ReplyClass(CORRECTION, "neither of the alternatives")
+    if premise and _TAG_QUESTION.search(_clean(question)) and re.match(r"\W*no\b[,.;:!\s-]+(?!(?:one|record|"
+                                                                         r"information|data|idea)\b)\w", text) \
+            and not _REFUSAL.search(text):
+        # a statement put for confirmation ("The tip is open until 8pm, right?") answered "No, it closes at 4pm":
+        # what the question takes for granted is denied, with the value that holds
+        return ReplyClass(CORRECTION, "no to a statement put for confirmation")
+    yes_first = re.match(r"\W*yes\b(?![,\s]*(?:but|however|though|although))", text)
+    if premise and yes_first and any(_YES_NO.match(c) for c in _question_parts(question)) \
+            and not _CORRECTION.search(text):
+        # a yes/no question answered "Yes" first takes its premise as given, whatever follows ("Yes, there's a
+        # 10% discount, so two cats would be £36 instead of £40")
+        return ReplyClass(ANSWER, "answers yes first")
     if premise and not _zero_count(clauses, question):
         correction = _correction_cue(text, clauses, words, question, gives_reference,
                                      first_only=refusal_kind is None and not reference)
@@ -536,7 +581,31 @@ def classify_reply(reply: str | None, question: str = "", reference: str = "",
         denial = _correction_cue(text, clauses, words, question, False)
         if denial:
             return ReplyClass(REFUSAL, f"denies the entity ({denial})")
+    declined = _declines_the_task(clauses, words)
+    if declined:
+        return ReplyClass(REFUSAL, declined)
     return ReplyClass(ANSWER)
+
+
+#: a statement put to the assistant for confirmation ("..., right?", "..., isn't it?", "... - correct?")
+_TAG_QUESTION = re.compile(r"[,—–-]\s*(?:right|correct|yes|true|no|am i right|is that right|isn't it|aren't they|"
+                           r"don't they|doesn't it|didn't it|wasn't it|weren't they|haven't they|hasn't it)\s*\?\s*$")
+
+
+def _question_parts(question: str) -> list[str]:
+    """The question's sentences and dash-separated parts: "The club is £20 a month - is there a discount for
+    two?" asks its yes/no question after the dash."""
+    return [p.strip() for p in re.split(r"(?<=[.!?])\s+|\s+[—–-]\s+", question) if p.strip()]
+
+
+def _declines_the_task(clauses: list[str], words: set[str]) -> str:
+    """The reply opens by saying it cannot do what the question asks it to do ("Can you draft a supplier
+    contract?" - "I can't draft contracts"), or "": the verb declined is the question's own."""
+    m = re.match(r"\W*(?:sorry,? |unfortunately,? |i'm afraid )?(?:i|we) (?:can't|cannot|can not|won't|am unable to|"
+                 r"'m unable to|am not able to|'m not able to|don't|do not) ([\w'-]+)", clauses[0] if clauses else "")
+    if m and (m.group(1) in words or _stem(m.group(1)) in {_stem(w) for w in words}):
+        return f"declines to {m.group(1)}"
+    return ""
 
 
 def _declined(text: str, clauses: list[str], words: set[str], cue: str, question: str = "") -> ReplyClass:
@@ -570,8 +639,8 @@ def _declined(text: str, clauses: list[str], words: set[str], cue: str, question
         # reply commits first, and what follows gives its reason
         return ReplyClass(ANSWER, f"answers {text.split()[0].strip(',.!-')} first ({cue})")
     if declining and all(_DISCLAIMER.search(c) for c in declining) and any(
-            c not in declining and "?" not in c and not _NEGATIVE.search(c) and _mentions(c, words)
-            and _value_in(c, words) for c in clauses):
+            c not in declining and "?" not in c and not _NEGATIVE.search(c) and not _SCOPE.search(c)
+            and _mentions(c, words) and _value_in(c, words) for c in clauses):
         # "I can't give tax advice, but the ISA allowance is £20,000": what it declines is advice, and the
         # reply then commits to the fact asked for
         return ReplyClass(ANSWER, f"a disclaimer ({cue}), then an answer")
@@ -618,7 +687,10 @@ def _answers_each_reading(clauses: list[str], words: set[str], question: str) ->
     Leeds?")."""
     statements = " ".join(c for c in clauses if "?" not in c and not _REFUSAL.search(c) and not _NEGATIVE.search(c))
     q = _clean(question)
-    if any(asks.search(q) and len(value.findall(statements)) >= 2 for value, asks in _MEASURES):
+    # only a reply about readings gives one value per reading: "I don't have the late-night hours. Standard
+    # hours are 10am-5pm" declines, and what follows is about something else
+    about_readings = any("?" in c or _COUNTS_READINGS.search(c) for c in clauses)
+    if about_readings and any(asks.search(q) and len(value.findall(statements)) >= 2 for value, asks in _MEASURES):
         return "gives a value for every reading, then asks which"
     head = re.match(r"\W*(?:which|what) ([\w'-]+)", _clean(question))
     head_word = head.group(1) if head and head.group(1) not in _STOP else ""
@@ -681,7 +753,9 @@ _SCOPE = re.compile(r"\bquestions? only\b|\bonly (?:able|here|set up|designed|bu
                     r"my |what )|\bout of (?:my |the )?scope\b|\bi can only\b|\bcovered by (?:them|it|those|these)\b|"
                     r"\bi only (?:have|know|answer|cover|handle|do|deal|help|talk|discuss)\b|\b(?:i'm|i am) (?:only )?"
                     r"(?:set up|designed|built|configured|meant|trained) (?:only )?for\b|\b(?:can|could) only "
-                    r"(?:help|answer|assist|deal|talk|discuss|respond|advise)\b")
+                    r"(?:help|answer|assist|deal|talk|discuss|respond|advise)\b|\b(?:this|the|our) (?:assistant|"
+                    r"service|chat|chatbot|bot|help ?desk|helpline|line|desk) (?:only|just) (?:covers|handles|answers|"
+                    r"deals with|helps with|supports)\b")
 
 
 #: a clause about the sources themselves ("the documents describe ..."), not an answer
@@ -712,7 +786,13 @@ def _bare_none(text: str) -> bool:
 
 
 def _stem(word: str) -> str:
-    return re.sub(r"(?:ing|ed|es|s|e)$", "", word) if len(word) > 4 else word
+    if len(word) <= 4:
+        return word
+    stem = re.sub(r"(?:ing|ed|es|s|e)$", "", word)
+    # a consonant doubled before -ed or -ing is the verb's own single one: "stopped" is "stop", "planned" "plan"
+    if stem != word and word.endswith(("ed", "ing")) and len(stem) > 3 and re.search(r"([bdgmnpt])\1$", stem):
+        stem = stem[:-1]
+    return stem
 
 
 def _gives(text: str, reference: str, question_words: set[str]) -> bool:
@@ -723,6 +803,11 @@ def _gives(text: str, reference: str, question_words: set[str]) -> bool:
         return False
     if _contains(text, ref):
         return True
+    # a reference that is a number ("£48 a year", "45p per mile") is given only with its number: "rose to £60
+    # this year" shares the word "year" and states a different value
+    ref_numbers = _numbers_in(ref)
+    if ref_numbers and not ref_numbers & _numbers_in(text):
+        return False
     asked = {_stem(w) for w in question_words}
     new = {_stem(w.strip("'.-")) for w in _WORD.findall(ref)} - {_stem(w) for w in _STOP} - asked
     new = {w for w in new if len(w) > 2 or w.isdigit()}
@@ -736,6 +821,12 @@ def _gives(text: str, reference: str, question_words: set[str]) -> bool:
     # a number inside a word names a group, not a value ("under-18s need a consent form" does not say the age is 18)
     said |= {m.group(0) for m in re.finditer(r"(?<![\w-])\d+(?:[.,]\d+)?(?!\w)", stated)}
     return sum(1 for w in new if w in said) * 2 >= len(new)
+
+
+def _numbers_in(text: str) -> set[str]:
+    """The numbers a text states, in digits or in words ("up to two per passenger" states 2)."""
+    said = set(re.findall(r"\d+(?:[.,]\d+)?", text))
+    return said | {str(_NUMBERS.index(w)) for w in re.findall(r"[a-z]+", text) if w in _NUMBERS}
 
 
 def _contains(text: str, value: str) -> bool:
