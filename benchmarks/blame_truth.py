@@ -495,14 +495,17 @@ def er_truth(world: World, results: dict[str, dict[str, Any]]) -> dict[str, Outc
             w = " ".join(re.findall(r"\w+", unicodedata.normalize("NFKC", str(text)).casefold()))
             return bool(w) and f" {w} " in norm
 
-        right = bool(rec.carriers) and has(rec.answer_text)
+        right = bool(rec.carriers) and not _is_number(rec.answer_text) and has(rec.answer_text)
         if not right and rec.carriers:
             ok = True
             for row in rec.carriers:
                 for c in row:
                     opts = [st.surface for st in world.truth.statements.get(c.fact or "", ())
                             if writes_value(st, c, _value_str(c.value), rec.query)]
-                    if not (has(_value_str(c.value)) or any(has(s) for s in opts)):
+                    said = (_says_number(answer, c.value) if _is_number(c.value) else has(_value_str(c.value))) \
+                        or any(_says_number(answer, _number_of(s)) if _number_of(s) is not None else has(s)
+                               for s in opts) or _initial_of(world, c, row, answer)
+                    if not said:
                         ok = False
             right = ok
         if right:
@@ -515,6 +518,67 @@ def er_truth(world: World, results: dict[str, dict[str, Any]]) -> dict[str, Outc
             truth = "lm_failure"
         out[rec.id] = Outcome(answer, retrieved, truth, right, "er")
     return out
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) or bool(
+        isinstance(v, str) and re.fullmatch(r"-?\d+(?:\.\d+)?", v.strip()))
+
+
+#: a number as written: digits with thousands separators (1,234 or 1.234.567) or a decimal part after a point
+#: or a comma (32.80, 19,20); a comma followed by exactly three digits is a thousands separator
+_NUMBER = re.compile(r"(?<![\w.,])-?\d{1,3}(?:[,.\u202f]\d{3})+(?:[.,]\d+)?(?![\w]|[.,]\d)|"
+                     r"(?<![\w.,])-?\d+(?:[.,]\d+)?(?![\w]|[.,]\d)")
+
+
+def _number_of(surface: str) -> float | None:
+    """The number a surface is, when it is one and nothing else ("0", "$32.80", "19,20"), else None."""
+    m = re.fullmatch(r"[^\w]*(-?\d[\d,.\u202f]*?)[^\w]*", surface.strip())
+    return _parse_number(m.group(1)) if m else None
+
+
+def _parse_number(text: str) -> float | None:
+    """A number as people write it: 1,234 and 1.234.567 (thousands), 32.80 and 19,20 (decimals)."""
+    text = text.replace("\u202f", "")
+    if re.search(r"[.,]\d{3}(?:[.,]|$)", text) and not re.search(r"[.,]\d{1,2}$|[.,]\d{4,}$", text):
+        text = re.sub(r"[.,]", "", text)  # 1,234 / 1.234.567: thousands only
+    elif "," in text and "." in text:
+        text = text.replace(",", "") if text.rfind(".") > text.rfind(",") else text.replace(".", "").replace(",", ".")
+    else:
+        text = text.replace(",", ".")
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def _says_number(answer: str, value: Any) -> bool:
+    """The answer writes the number itself: "$32.80" says 32.8, "0.10" does not say 0, "USD 19,20" does not
+    say 20 (a whole number, never a digit string inside another number)."""
+    want = float(value)
+    return any((got := _parse_number(m.group(0))) is not None and abs(got - want) < 1e-9 * max(1.0, abs(want))
+               for m in _NUMBER.finditer(answer))
+
+
+def _initial_of(world: World, c: Carrier, row: list[Carrier], answer: str) -> bool:
+    """A given name written as its initial beside the family name the same answer row carries ("King, R." or
+    "R. King" for Robert King), counted only where no other row of the table has that initial and family name
+    (an initial does not tell namesakes apart)."""
+    value = str(c.value)
+    if not re.fullmatch(r"[A-Z][a-z]+", value):
+        return False
+    for other in row:
+        family = str(other.value)
+        if other is c or other.table != c.table or not re.fullmatch(r"[A-Z][\w'-]+", family):
+            continue
+        initial = re.escape(value[0])
+        if not re.search(rf"\b{re.escape(family)},? {initial}\.|\b{initial}\. ?{re.escape(family)}\b", answer):
+            continue
+        n = world.con.execute(f'SELECT COUNT(*) FROM "{c.table}" WHERE substr("{c.column}", 1, 1) = ? '
+                              f'AND "{other.column}" = ?', (value[0], family)).fetchone()[0]
+        if n == 1:
+            return True
+    return False
 
 
 # ----------------------------------------------------------------------------- scoring

@@ -205,3 +205,35 @@ def test_figures_through_ragdx_cover_every_query(world):
     assert sum(s.support(v) for v in bt.VERDICTS) == s.n
     assert s.support("retrieval_failure") == r["injected"].get("retrieval", 0) > 0
     assert r["judge"]["right"][1] == s.support("correct")
+
+
+@pytest.mark.parametrize("answer,value,said", [
+    ("Perth Pasties: $26.24 -> $32.80", 32.8, True),   # a price written with its cents
+    ("9    Perth Pasties    32.80    0.10", 0, False),  # "0" inside "0.10" is not the number 0
+    ("| Pâté chinois | 2 | USD 19,20 | 5% |", 20, False),  # a decimal comma: 19.20, not 20
+    ("USD 19,20", 19.2, True),
+    ("1,234 units", 1234, True),                         # thousands separators
+    ("£1,275.00 pcm", 1275, True),
+    ("order 10520", 52, False),
+])
+def test_the_er_truth_reads_numbers_as_numbers(answer, value, said):
+    # the er pipeline answers with retrieved text; its truth is what that text says, so a value must be said as
+    # a number: word containment counted "0.10" as stating 0 and missed "$32.80" for 32.8
+    assert bt._says_number(answer, value) is said
+
+
+def test_the_er_truth_takes_an_initial_only_where_no_namesake_shares_it():
+    import sqlite3
+
+    class World:
+        con = sqlite3.connect(":memory:")
+
+    World.con.executescript("CREATE TABLE e (first TEXT, last TEXT);"
+                            "INSERT INTO e VALUES ('Robert', 'King'), ('Anjali', 'Patel'), ('Arun', 'Patel');")
+    row = [bt.Carrier("e.first@1", True, "", "e", "first", "Robert"),
+           bt.Carrier("e.last@1", True, "", "e", "last", "King")]
+    assert bt._initial_of(World, row[0], row, "| 80909 | Colorado Springs | King, R.")
+    assert not bt._initial_of(World, row[0], row, "| 80909 | Colorado Springs | King")
+    patel = [bt.Carrier("e.first@2", False, "", "e", "first", "Anjali"),
+             bt.Carrier("e.last@2", False, "", "e", "last", "Patel")]
+    assert not bt._initial_of(World, patel[0], patel, "A. Patel")  # Arun Patel is "A. Patel" too
