@@ -187,11 +187,25 @@ def _normalised_row(row: str, header: str) -> str:
         head = [_ABBREVIATIONS.get(t, t) for t in tokens(h)] if not _ALTERNATIVES.search(h) else []
         # a yes/no cell written as a letter or a tick ("DBS  Y"): its header says what it is
         c = YES_NO_MARKS.get(c.strip().lower(), c)
-        parts.append(" ".join(head + tokens(c)))
+        if tokens(c):
+            # an empty cell states nothing, not even its header (a grid's site over a day with no
+            # clinic there is not where that day's clinics run)
+            parts.append(" ".join(head + tokens(c)))
     # the cells alone too: a name split over two cells ("Shaw | Graham" under "Surname | First
     # name") reads as "shaw graham" only without the headers between
     plain = " ".join(t for c in cells for t in tokens(c))
     return " " + plain + " " + " ".join(p for p in parts if p) + " "
+
+
+def _word_before_label(text: str, words: frozenset[str], label: str) -> bool:
+    """Does ``text`` write the label right after a word of its column, as a sentence's own words
+    ("Account C-014.", "Account no. C-014"), not inside a name with the label in brackets after it
+    ("General ENT Clinic (ENT-01)")?"""
+    if not any(w in text.lower() for w in words):
+        return False
+    code = r"[\s-]*".join(map(re.escape, label.split()))
+    pattern = rf"(?:^|[.;:!?]\s+|\n\s*)(?:{'|'.join(map(re.escape, words))})\s+(?:no\.?\s*|number\s+)?{code}(?![\w-])"
+    return re.search(pattern, text, re.I) is not None
 
 
 #: a header offering alternatives ("Author / editor", "Lead or deputy"): its words say which of
@@ -724,15 +738,22 @@ class Linker:
                 if p.doc == idx.passages[vpid].doc or not (
                         any(n in p.norm or n in p.ctx for n in names) or p.doc in about[0]):
                     continue
-                for line in self._text_of(p).splitlines():
+                if p.kind != "row" and len(label.strip()) >= 3 and _word_before_label(self._text_of(p), words, label):
+                    # "Account C-014." opening the client's page (in prose: a row's "inv 1" is a
+                    # cell under its header, and a number that short labels nothing)
+                    found = (vpid, pid)
+                    break
+                for line in definition_lines(self._text_of(p).splitlines()):
                     cells = split_cells(line) if "|" in line else []
                     m = KEY_VALUE.match(line)
                     if len(cells) == 2:
                         key, value = cells
                     else:
                         key, value = (m.group(1), m.group(2)) if m else ("", "")
-                    if phrase(value) == label and words & _column_words(key):
-                        found = (vpid, pid)  # "| Account | C-021 |" on the client's page
+                    # (a note in brackets after the label is no part of it: "SUP-004 (see the register)")
+                    if phrase(re.sub(r"\s*\(.*$", "", value)) == label \
+                            and words & (_column_words(key) | set(phrase(key).split())):
+                        found = (vpid, pid)  # "| Account | C-021 |" or "Account number\n: C-030"
                         break
                 if found:
                     break
@@ -780,7 +801,7 @@ class Linker:
                     for i, cell in enumerate(cells):
                         label = phrase(cell)
                         if head and i != holding[0] and label and len(label.split()) <= 2 and len(cell.strip()) <= 12 \
-                                and (words := _column_words(head[i])):
+                                and (words := _column_words(head[i]) or frozenset(phrase(head[i]).split())):
                             labels.setdefault(label, (pid, words))
         return labels
 
@@ -1815,6 +1836,7 @@ class FactResolver:
         self._flags: dict[str, bool] = {}
         self._others: dict[str, frozenset[str]] = {}
         self._alt: dict[str, list[str]] = {}
+        self._first_word: dict[tuple[str, str], str | None] = {}
         self._initials: dict[str, frozenset[str]] = {}
         self._codes: dict[str, list[str]] = {}
         self._no_name: dict[str, bool] = {}
@@ -1911,6 +1933,7 @@ class FactResolver:
             out = []
         out += [str(row[c]) for c in cols]
         out += self._short_names(meta, row)
+        out += self._prefix_dropped(meta, row)
         out += self._kind_dropped(meta, row)
         out += self._parent_numbered(meta, row)
         out += [str(row[c]).strip() for c in self._alt_names(meta) + self._code_columns(meta)
@@ -2290,6 +2313,26 @@ class FactResolver:
             if noun and len(words) >= 2 and words[-1].lower() == noun and len(" ".join(words[:-1])) >= 4:
                 out.append(" ".join(words[:-1]))
         return out
+
+    def _prefix_dropped(self, meta: _TableMeta, row: Mapping[str, Any]) -> list[str]:
+        """A name without the word every row's name opens with: that word is a kind, not a name
+        ("MV" of every ship's), so "Ardmair" under "Vessel" is MV Ardmair."""
+        out = []
+        for c in meta.names:
+            words = str(row.get(c) or "").split()
+            if len(words) >= 2 and words[0] == self._shared_first_word(meta, c) and len(" ".join(words[1:])) >= 4:
+                out.append(" ".join(words[1:]))
+        return out
+
+    def _shared_first_word(self, meta: _TableMeta, column: str) -> str | None:
+        """The word every row's ``column`` opens with (three rows or more, each of two words or more)."""
+        key = (meta.info.name, column)
+        if key not in self._first_word:
+            firsts = {str(r.get(column) or "").split()[0] if len(str(r.get(column) or "").split()) >= 2 else None
+                      for r in self.rows(meta.info.name).values()}
+            self._first_word[key] = firsts.pop() if len(firsts) == 1 and len(self.rows(meta.info.name)) >= 3 \
+                else None
+        return self._first_word[key]
 
     def _kind_dropped(self, meta: _TableMeta, row: Mapping[str, Any]) -> list[str]:
         """A place's name without the kind of place it ends with ("Wendlebury General" for

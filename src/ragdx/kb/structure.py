@@ -127,8 +127,16 @@ def split_cells(line: str) -> list[str]:
     """The cells of a table row: between pipes, or runs apart by two or more spaces or a tab."""
     s = line.strip()
     if "|" in s:
-        if s.startswith("|"):
+        # a pipe is a border only where it closes a Markdown row; a plain-text grid's header
+        # indented to a bare "|" ("       | WGH   | SMK") leaves its first cell blank, and a row
+        # with a label before its first pipe ("Mon    |       |      ") ends in an empty cell
+        # where the line runs on past its last pipe
+        body = line.rstrip("\r\n")
+        indented = body[:1].isspace() and len(body) - len(body.lstrip()) >= 2
+        if s.startswith("|") and not (indented and not s.endswith("|")):
             s = s[1:]
+        elif s.endswith("|") and not s.startswith("|") and body[-1:].isspace():
+            s += " "
         if s.endswith("|"):
             s = s[:-1]
         return [c.strip() for c in s.split("|")]
