@@ -251,7 +251,8 @@ def run(seeds: int, n_boot: int, cmp_mod, work: Path, only: str | None = None) -
             k["power"] += all(m in named for m in c.changed) if c.changed else 0
             k["exact"] += sorted(named) == sorted(c.changed)
             if false and c.name not in examples:
-                examples[c.name] = f"seed {s}: {res['sentence']}"
+                # a Comparison; a compare.py of before the typed result (--compare-from) gave its dict
+                examples[c.name] = f"seed {s}: {res['sentence'] if isinstance(res, dict) else res.sentence}"
         if (s + 1) % 10 == 0:
             print(f"  {s + 1}/{seeds} seeds, {time.perf_counter() - started:.0f} s", file=sys.stderr)
     lines = ["| case | changed (by construction) | retrieval named | language model named | "

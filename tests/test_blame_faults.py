@@ -80,17 +80,17 @@ def test_identical_readers_give_no_language_model_difference(bed, judge):
     a, _ = diagnose(simulate(bed, FaultPlan(retrieval=0.05, lm=0.1, retrieval_seed=1, lm_seed=1)), judge)
     b, _ = diagnose(simulate(bed, FaultPlan(retrieval=0.25, lm=0.1, retrieval_seed=1, lm_seed=1)), judge)
     res = compare(a, b, n_boot=300)
-    lm = res["modules"]["language model"]
+    lm = res.modules["language model"]
     assert lm["pairs"] >= 20 and lm["difference"] == 0.0 and lm["ci_low"] == lm["ci_high"] == 0.0
     assert differing_modules(res) == ["retrieval"]
-    assert res["sentence"].startswith("The retrieval behaves differently")
+    assert res.sentence.startswith("The retrieval behaves differently")
 
 
 def test_identical_retrievers_give_no_retrieval_difference(bed, judge):
     a, _ = diagnose(simulate(bed, FaultPlan(retrieval=0.1, lm=0.05, retrieval_seed=2, lm_seed=2)), judge)
     b, _ = diagnose(simulate(bed, FaultPlan(retrieval=0.1, lm=0.3, retrieval_seed=2, lm_seed=2)), judge)
     res = compare(a, b, n_boot=300)
-    assert res["modules"]["retrieval"]["difference"] == 0.0
+    assert res.modules["retrieval"]["difference"] == 0.0
     assert differing_modules(res) == ["language model"]
 
 
@@ -98,8 +98,8 @@ def test_a_run_against_its_own_copy_shows_nothing(bed, judge):
     a, _ = diagnose(simulate(bed, FaultPlan(retrieval=0.1, lm=0.1, kb=0.1, retrieval_seed=3, lm_seed=3)), judge)
     res = compare(a, list(a), n_boot=300)
     assert differing_modules(res) == []
-    assert all(e["difference"] == 0.0 for e in res["differences"].values() if e["difference"] == e["difference"])
-    assert res["sentence"].startswith("No module behaves significantly differently")
+    assert all(e["difference"] == 0.0 for e in res.differences.values() if e["difference"] == e["difference"])
+    assert res.sentence.startswith("No module behaves significantly differently")
 
 
 def test_chunk_ids_are_flagged_and_mapped(bed, judge):
@@ -152,9 +152,9 @@ def test_comparison_over_different_query_sets_is_marked_and_uses_the_intersectio
     a, _ = diagnose(simulate(bed, FaultPlan(retrieval=0.1, retrieval_seed=4)), judge)
     part = [j for j in a[:100]]
     res = compare(a, part, n_boot=200)
-    assert res["queries"]["shared"] == 100
-    assert any("different query sets" in w for w in res["warnings"]) and "Note: different query sets" in res["sentence"]
-    assert res["differences"]["accuracy"]["difference"] == 0.0  # same answers on the shared queries
+    assert res.queries["shared"] == 100
+    assert any("different query sets" in w for w in res.warnings) and "Note: different query sets" in res.sentence
+    assert res.differences["accuracy"]["difference"] == 0.0  # same answers on the shared queries
 
 
 def test_summary_shows_paper_values_only_for_their_benchmark(tmp_path):

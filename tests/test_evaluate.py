@@ -341,27 +341,27 @@ def _styles_run(p_short, p_long, groups=120, seed=0):
 
 def test_compare_styles_finds_the_retrieval_module():
     res = compare_styles(_styles_run(0.9, 0.5), "short", "long", n_boot=400)
-    d = res["differences"]["retrieval_refined"]
+    d = res.differences["retrieval_refined"]
     assert d["difference"] < -0.2 and d["ci_high"] < 0
-    lm = res["differences"]["lm_accuracy_given_retrieval"]
+    lm = res.differences["lm_accuracy_given_retrieval"]
     assert lm["ci_low"] <= 0 <= lm["ci_high"]
-    assert res["tests"]["retrieval"]["p_value"] < 0.001
-    assert "Wilcoxon" in res["tests"]["answer"]["test"]
-    s = res["sentence"]
+    assert res.tests["retrieval"]["p_value"] < 0.001
+    assert "Wilcoxon" in res.tests["answer"]["test"]
+    s = res.sentence
     assert s.startswith("The retrieval behaves differently on long than on short")
     assert "significant, the retrieval is less robust on long" in s
     same = compare_styles(_styles_run(0.8, 0.8, seed=3), "short", "long", n_boot=400)
-    assert same["sentence"].startswith("No module behaves significantly differently")
+    assert same.sentence.startswith("No module behaves significantly differently")
 
 
 def test_compare_two_runs_pairs_queries_with_mcnemar():
     a = _styles_run(0.9, 0.9, seed=1)
     b = [Judgement(**{**j.to_dict(), "correct": j.correct and int(j.id.split("-")[0]) % 3 != 0}) for j in a]
     res = compare(a, b, names=("base", "worse"), n_boot=300)
-    assert res["tests"]["answer"]["test"].startswith("McNemar")
-    assert res["tests"]["answer"]["only_b"] == 0 and res["tests"]["answer"]["only_a"] > 50
-    assert res["differences"]["accuracy"]["ci_high"] < 0
-    assert "language model" in res["sentence"].split(".")[0]
+    assert res.tests["answer"]["test"].startswith("McNemar")
+    assert res.tests["answer"]["only_b"] == 0 and res.tests["answer"]["only_a"] > 50
+    assert res.differences["accuracy"]["ci_high"] < 0
+    assert "language model" in res.sentence.split(".")[0]
     with pytest.raises(RagdxError):
         compare(a, [], n_boot=10)
 
@@ -379,17 +379,17 @@ def test_language_models_are_not_blamed_without_identical_inputs():
                           kb_supported=True) for i in range(400)]
 
     res = compare(side("a", 50), side("b", 3), n_boot=300)
-    lm = res["modules"]["language model"]
+    lm = res.modules["language model"]
     assert lm["pairs"] == 400 and lm["confounded"] and lm["difference"] < -0.2
     assert lm["ci_high"] < 0  # the difference is real ...
     assert differing_modules(res) == []  # ... but nobody may call it the language model's
-    assert "confounded with the contexts" in res["sentence"]
+    assert "confounded with the contexts" in res.sentence
     # accuracy fell significantly: never "no module differs" beside it, but why (the reader on B's contexts)
-    assert res["sentence"].startswith("Accuracy is significantly lower in B than in A, and no single module explains")
-    assert "the reader does worse on the contexts B's retriever hands it" in res["sentence"]
+    assert res.sentence.startswith("Accuracy is significantly lower in B than in A, and no single module explains")
+    assert "the reader does worse on the contexts B's retriever hands it" in res.sentence
     # the same readers on identical contexts: compared and attributed
     same = [Judgement(**{**j.to_dict(), "retrieved_ids": ["gold"]}) for j in side("a", 50)]
     worse = [Judgement(**{**j.to_dict(), "retrieved_ids": ["gold"]}) for j in side("b", 3)]
     res = compare(same, worse, n_boot=300)
-    assert res["modules"]["language model"]["pairs"] >= MIN_FOOTING
+    assert res.modules["language model"]["pairs"] >= MIN_FOOTING
     assert differing_modules(res) == ["language model"]

@@ -95,7 +95,7 @@ class ModuleEntry(Difference, total=False):
 
 
 class ComparisonResult(TypedDict):
-    """What :func:`compare` returns: a plain dict (``comparison.json`` is it), typed."""
+    """The layout of ``comparison.json`` (:meth:`Comparison.to_dict`), typed."""
 
     a: str
     b: str
@@ -128,8 +128,9 @@ class StyleComparisonResult(ComparisonResult, total=False):
 
 @dataclass
 class Comparison:
-    """Run B against run A, typed (what ``ragdx.compare`` / :func:`~ragdx.evaluate.compare_paths`
-    return); :meth:`to_dict` is the layout of ``comparison.json`` (:class:`ComparisonResult`)."""
+    """Side B against side A, typed: what :func:`compare`, :func:`compare_styles`, ``ragdx.compare``
+    and :func:`~ragdx.evaluate.compare_paths` return; :meth:`to_dict` is the layout of
+    ``comparison.json`` (:class:`ComparisonResult`) and of the report's comparisons."""
 
     a: str
     b: str
@@ -168,11 +169,13 @@ class Comparison:
         return compare_markdown(self)
 
     def to_dict(self) -> dict[str, Any]:
-        out = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "extra"}
+        """The plain dict, its keys in the order ``comparison.json`` has always had them: the
+        split of the accuracy change (whichever the mode has) just before the sentence."""
+        out = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("extra", "sentence")}
         for name in ("accuracy_by_retrieval", "accuracy_by_group"):
             if out[name] is None:
                 del out[name]
-        return {**out, **self.extra}
+        return {**out, "sentence": self.sentence, **self.extra}
 
     @classmethod
     def from_dict(cls, obj: Mapping[str, Any]) -> Comparison:
@@ -368,7 +371,7 @@ def _per_group(stats: GroupStats, num: str, den: str, gap_out: bool = False) -> 
 
 
 def compare(a: Sequence[Judgement], b: Sequence[Judgement], *, names: tuple[str, str] = ("A", "B"),
-            gap: str = "joint", n_boot: int = 1000, seed: int = 0, level: float = 0.95) -> ComparisonResult:
+            gap: str = "joint", n_boot: int = 1000, seed: int = 0, level: float = 0.95) -> Comparison:
     """Compare side B against side A (see the module docs); ``gap``: a :class:`GapRule`'s value."""
     gap = parse_choice(GapRule, gap, "gap rule", "gap").value
     checks = {side: getattr(js, "check", None) for side, js in (("a", a), ("b", b))}
@@ -425,16 +428,16 @@ def compare(a: Sequence[Judgement], b: Sequence[Judgement], *, names: tuple[str,
     else:
         result["accuracy_by_group"] = by_group
     result["sentence"] = sentence(result)
-    return result  # type: ignore[return-value]  # built as a plain dict, the keys of ComparisonResult
+    return Comparison.from_dict(result)
 
 
-def compare_styles(judgements: Sequence[Judgement], a: str, b: str, **kwargs: Any) -> StyleComparisonResult:
+def compare_styles(judgements: Sequence[Judgement], a: str, b: str, **kwargs: Any) -> Comparison:
     """Style B against style A of one run (e.g. ``a="short", b="long"``)."""
     styles = by_style(judgements)
     for s in (a, b):
         if s not in styles:
             raise RagdxError(f"no queries of style {s!r} (styles: {', '.join(sorted(styles))})", field="style")
-    return compare(styles[a], styles[b], names=(a, b), **kwargs)  # type: ignore[return-value]
+    return compare(styles[a], styles[b], names=(a, b), **kwargs)
 
 
 def significant(entry: dict[str, float]) -> bool:

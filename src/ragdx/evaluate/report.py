@@ -661,15 +661,15 @@ def compare_paths(a: str | Path, b: str | Path, config: EvaluationConfig | None 
         check = getattr(js, "check", None)
         for w in (check.warnings if check is not None else []):
             if w.startswith(("the system searched a different corpus", "no retrieved")) or "match no document" in w:
-                result["warnings"].append(f"{name}: {w}")
+                result.warnings.append(f"{name}: {w}")
     if out is not None:
         from ragdx.store import atomic_write_text, claim_directory, write_json
 
         # comparison.json/.md are rewritten in place: only in a directory ragdx made (or an empty one)
         claim_directory(out, kind="comparison")
-        write_json(Path(out) / "comparison.json", result)
+        write_json(Path(out) / "comparison.json", result.to_dict())
         atomic_write_text(Path(out) / "comparison.md", compare_markdown(result) + "\n")
-    return Comparison.from_dict(result)
+    return result
 
 
 def judge_agreement(path: str | Path, judge_a: str | Judge = "stored", judge_b: str | Judge = "cascade",

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from ragdx.evaluate import verdicts as verdict_registry
+from ragdx.evaluate.compare import Comparison
 from ragdx.evaluate.stats import METRIC_NAMES
 
 #: how every metric is named wherever it is shown (one definition per metric)
@@ -202,7 +203,8 @@ class EvaluationResult:
     source: dict[str, Any] = field(default_factory=dict)
     gap_rule: str = GAP_RULE_JOINT
     retrieval_rule: str = ""
-    comparison: Mapping[str, Any] | None = None
+    #: the style test (two styles of the run: ``compare_styles``), typed
+    comparison: Comparison | None = None
     table3: dict[str, Any] | None = None
     text_metrics: dict[str, Any] | None = None
     by_style_unbalanced: dict[str, StyleMetrics] | None = None
@@ -233,7 +235,9 @@ class EvaluationResult:
             "inputs": self.inputs, "warnings": list(self.warnings), "source": self.source,
             "gap_rule": self.gap_rule, "retrieval_rule": self.retrieval_rule,
         }
-        for name in ("comparison", "table3", "text_metrics"):
+        if self.comparison is not None:
+            out["comparison"] = self.comparison.to_dict()
+        for name in ("table3", "text_metrics"):
             if getattr(self, name) is not None:
                 out[name] = getattr(self, name)
         if self.by_style_unbalanced is not None:
@@ -254,7 +258,7 @@ class EvaluationResult:
             blame={k: BlameCounts.from_dict(v) for k, v in (obj.get("blame") or {}).items()},
             inputs=dict(obj.get("inputs") or {}), warnings=list(obj.get("warnings") or []),
             source=dict(obj.get("source") or {}), gap_rule=str(obj.get("gap_rule") or GAP_RULE_JOINT),
-            retrieval_rule=str(obj.get("retrieval_rule") or ""), comparison=obj.get("comparison"),
+            retrieval_rule=str(obj.get("retrieval_rule") or ""), comparison=_comparison(obj.get("comparison")),
             table3=obj.get("table3"), text_metrics=obj.get("text_metrics"),
             by_style_unbalanced=None if unb is None else {k: StyleMetrics.from_dict(v) for k, v in unb.items()},
             extra={k: v for k, v in obj.items() if k not in known}, output=obj.get("output"))
@@ -278,6 +282,10 @@ class EvaluationResult:
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.to_dict())
+
+
+def _comparison(obj: Mapping[str, Any] | None) -> Comparison | None:
+    return None if obj is None else Comparison.from_dict(obj)
 
 
 __all__ = ["METRIC_LABELS", "METRIC_NAMES", "BlameCounts", "EvaluationResult", "Metric", "StyleMetrics"]

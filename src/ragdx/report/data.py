@@ -280,7 +280,7 @@ def _system(run: dict[str, Any], records_by_id: dict[str, Any], verdicts: Sequen
         # the metrics alone: the retrieval rule is shown with the system (``retrieval_rule``)
         "text_metrics": {k: v for k, v in (m.text_metrics or {}).items()
                          if not isinstance(v, dict) and not k.endswith("_note") and k != "retrieval_rule"},
-        "style_test": m.comparison,
+        "style_test": None if m.comparison is None else m.comparison.to_dict(),
         # records to refuse (issue 26): abstention precision/recall per kind and its blame; None without
         "abstention": m.extra.get("abstention"),
         # conversations (issue 26): accuracy and blame per turn, history handling the fourth module
@@ -293,8 +293,9 @@ def _system(run: dict[str, Any], records_by_id: dict[str, Any], verdicts: Sequen
     }
 
 
-def _comparisons(runs: Sequence[dict[str, Any]], *, n_boot: int, seed: int) -> list[Any]:
-    """Every pair of systems that answered some of the same queries, compared on those."""
+def _comparisons(runs: Sequence[dict[str, Any]], *, n_boot: int, seed: int) -> list[dict[str, Any]]:
+    """Every pair of systems that answered some of the same queries, compared on those (each as
+    ``comparison.json`` has it: the report's data is plain)."""
     from ragdx.evaluate.compare import compare
 
     comparisons = []
@@ -306,7 +307,7 @@ def _comparisons(runs: Sequence[dict[str, Any]], *, n_boot: int, seed: int) -> l
                 continue
             try:
                 comparisons.append(compare(a["judgements"], b["judgements"], names=(a["name"], b["name"]),
-                                           n_boot=n_boot, seed=seed))
+                                           n_boot=n_boot, seed=seed).to_dict())
             except RagdxError:
                 continue
     return comparisons
