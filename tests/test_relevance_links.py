@@ -13,7 +13,7 @@ import pytest
 
 from ragdx.errors import RagdxError
 from ragdx.gen.dataset import QARecord
-from ragdx.relevance.links import LinkStatistic, link_score
+from ragdx.relevance.links import TYPICAL_UNLINKED, HopEvidence, LinkStatistic, link_score
 from ragdx.relevance.tester import RelevanceTester
 
 FIRST = ["Alba", "Brenna", "Casimir", "Delphine", "Evander", "Fenella", "Gideon", "Hestia", "Ignatius", "Juniper",
@@ -76,12 +76,20 @@ def _sets() -> tuple[list[QARecord], list[QARecord], list[QARecord]]:
 def test_scores_by_basis_and_what_gets_none():
     assert link_score({"kb_basis": "linked", "evidence_confidence": 0.9}) == pytest.approx(0.1)
     assert link_score({"kb_basis": "approximate", "evidence_confidence": 0.9}) == pytest.approx(1.1)
-    # unlinked: one fact of two without a stating passage, the entity documented
+    # unlinked, read back without its graded evidence: one fact of two without a stating passage
     half = {"kb_basis": "unlinked", "evidence_confidence": 0.0, "evidence_sets": [["d"], []],
             "entity_document_ids": ["d"]}
-    assert link_score(half) == pytest.approx(2.25)
-    # every fact and the entity missing ranks above it
+    assert link_score(half) == pytest.approx(2.5)
     assert link_score({"kb_basis": "unlinked", "evidence_sets": [[]], "entity_document_ids": []}) == 3.0
+    # with its evidence: graded by how much of the unstated fact the corpus still writes
+    half_found = HopEvidence(named=True, near=False, anywhere=True, near_share=0.5)
+    nothing = HopEvidence(named=False, near=False, anywhere=False, near_share=0.0)
+    assert link_score(half, [half_found]) == pytest.approx(2.0 + 0.9 * (1 - 2.5 / 3) + 0.1 * 0.5)
+    assert link_score(half, [nothing]) == link_score(half, []) == pytest.approx(2.95)
+    assert link_score(half, [half_found, nothing]) == pytest.approx(2.0 + 0.9 * (1 - 2.5 / 3 + 1) / 2 + 0.05)
+    # the typical unlinked question of the floor: one fact, its subject named, its value nowhere
+    typical = {"kb_basis": "unlinked", "evidence_sets": [[]]}
+    assert link_score(typical, [HopEvidence(True, False, False, 0.0)]) == pytest.approx(TYPICAL_UNLINKED)
     # support that cannot be told gets no score (p = 1; the tester combines the other statistics)
     for basis in ("not_linkable", "unanswerable", ""):
         assert math.isnan(link_score({"kb_basis": basis, "evidence_confidence": None}))
@@ -118,6 +126,32 @@ def test_floor_rises_with_the_linkers_misses(staff):
     assert stat.floor() >= unlinked / (stat.calibration_scores_.size + 1) > 0
 
 
+def test_a_missed_fact_ranks_below_a_left_out_one(staff):
+    """The graded unlinked tier (issue 25): a birth date the linker cannot read as the person's
+    (written only in a list of dates that names nobody) is still written in the corpus; one left
+    out is written nowhere. The missed calibration questions score below the left-out ones, so
+    those get p-values under the floor the ties set before (the share the linker missed)."""
+    url, docs = staff
+    cal, _, absent = _sets()
+    missed = [n for n in range(len(_people())) if n % 4 == 0]
+    reworded = [(i, re.sub(r" \w+ was born on [0-9-]+\.", "", t) if any(_people()[n] in t for n in missed) else t)
+                for i, t in docs]
+    reworded.append(("notices/dates", "Dates to remember this year: "
+                     + ", ".join(_born(n) for n in missed) + "."))
+    stat = LinkStatistic(reworded).fit(cal, url)
+    misses = stat.calibration_scores_[stat.calibration_scores_ >= 2]
+    assert misses.size >= 4  # the linker misses those dates
+    s_absent = stat.scores(absent, url)
+    assert s_absent.min() > misses.max()
+    n = stat.calibration_scores_.size
+    # every left-out date gets the smallest p-value there is, below the missed ones' share
+    assert np.allclose(stat.p_values(s_absent), 1 / (n + 1)) and misses.size / (n + 1) > 0.1
+    # without the grading (each record scored by its share of facts missing) they would tie
+    assert len({link_score(r) for r in stat.link(cal, url) if r.kb_basis == "unlinked"}
+               | {link_score(r) for r in stat.link(absent, url)}) == 1
+    assert stat.floor() == stat.p_values(np.array([TYPICAL_UNLINKED]))[0] == 1 / (n + 1)
+
+
 def test_calibrate_warns_when_the_floor_is_above_alpha(staff, tmp_path):
     """A linker that misses many calibration questions cannot reject an unlinked one at alpha: the
     summary says so (the held-out Fernleigh corpus: 81 % found, floor 0.12)."""
@@ -135,6 +169,28 @@ def test_calibrate_warns_when_the_floor_is_above_alpha(staff, tmp_path):
                         corpus_field="text", retriever="bm25", temperature=1.0, alpha=0.05, links=True, db=url)
     assert summary.links is not None and summary.links["linker_found_stated"] < 0.9
     assert "cannot reach alpha 0.05" in summary.links["warning"]
+
+
+def test_calibrate_uses_links_by_default_when_questions_come_with_records(staff, tmp_path):
+    """links="auto" (the default): on for calibration questions that are records with a known
+    database, off for free text and without a database; the summary says which statistic."""
+    from ragdx.relevance.cli_support import calibrate
+
+    url, docs = staff
+    cal, _, _ = _sets()
+    (tmp_path / "corpus.jsonl").write_text("".join(json.dumps({"id": i, "text": t}) + "\n" for i, t in docs),
+                                           encoding="utf-8")
+    (tmp_path / "cal.jsonl").write_text("".join(json.dumps(r.to_dict()) + "\n" for r in cal), encoding="utf-8")
+    (tmp_path / "free.jsonl").write_text("".join(json.dumps({"question": r.query}) + "\n" for r in cal),
+                                         encoding="utf-8")
+    kw = {"corpus_field": "text", "retriever": "bm25", "temperature": 1.0}
+    on = calibrate(tmp_path / "corpus.jsonl", tmp_path / "a", queries=tmp_path / "cal.jsonl", db=url, **kw)
+    assert on.links is not None and on.statistic.startswith("links (graded evidence linker) for a question with")
+    for name, queries, db in (("b", "free.jsonl", url), ("c", "cal.jsonl", None)):
+        off = calibrate(tmp_path / "corpus.jsonl", tmp_path / name, queries=tmp_path / queries, db=db, **kw)
+        assert off.links is None and off.statistic.endswith("(no records: links off)")
+    with pytest.raises(RagdxError, match="links must be"):
+        calibrate(tmp_path / "corpus.jsonl", tmp_path / "d", queries=tmp_path / "cal.jsonl", links="yes", **kw)
 
 
 def _tester(docs, links: bool, **kw) -> RelevanceTester:

@@ -106,7 +106,7 @@ def relevance_calibrate(
     search: Annotated[str, typer.Option("--search", help="auto, exact or ivf.")] = "auto",
     names: Annotated[bool, typer.Option("--names/--no-names", help="Also test whether the corpus writes the names a query uses (and writes together the ones it ties together); p-values combined by Bonferroni. Finds questions about entities the corpus never mentions.")] = True,
     facts: Annotated[bool, typer.Option("--facts/--no-facts", help="Also test whether the corpus states, beside those names, what answerable questions of the same kind find there (needs --names; off by default: AUROC 0.62-0.66 on questions whose fact is left out, see benchmarks/results/relevance_indomain.md).")] = False,
-    links: Annotated[bool, typer.Option("--links/--no-links", help="Also test, for questions that come with their ragdx record (--dataset, or --queries rows that are records), whether the evidence linker finds each fact the answer needs stated in the corpus; `relevance test` uses it for the queries given with a record. Needs the records' database (--db, default the dataset's).")] = False,
+    links: Annotated[bool | None, typer.Option("--links/--no-links", help="Also test, for questions that come with their ragdx record (--dataset, or --queries rows that are records), whether the evidence linker finds each fact the answer needs stated in the corpus; `relevance test` uses it for the queries given with a record. Needs the records' database (--db, default the dataset's). Default: on when the calibration questions come with their records and that database is known, off otherwise.")] = None,
     links_weight: Annotated[float, typer.Option("--links-weight", help="With --links: the links p-value's weight for a question with its record: 1 (default) tests it by links alone; below 1, a weighted Bonferroni combination with the other statistics (they share the rest).")] = 1.0,
     db: Annotated[str | None, typer.Option("--db", help="With --links: the records' database URL (default: the dataset manifest's).")] = None,
     overwrite: OverwriteOpt = False,
@@ -130,7 +130,8 @@ def relevance_calibrate(
                                 examples=examples, llm_config=cfg.llm.model_dump() if cfg.llm else None,
                                 corpus_field=corpus_field, query_field=query_field, k=k, temperature=temperature,
                                 statistic=statistic, alpha=alpha, retriever=retriever, search=search,
-                                names=names, facts=facts, links=links, links_weight=links_weight, db=db,
+                                names=names, facts=facts, links="auto" if links is None else links,
+                                links_weight=links_weight, db=db,
                                 overwrite=overwrite, seed=seed,
                                 embedder=embedder, progress=bar)
     finally:

@@ -40,6 +40,8 @@ class CalibrateSummary:
     #: with ``links``: what the evidence linker made of the calibration records (how many it could
     #: score, the share it found stated, the conformal floor of an unlinked question); else None
     links: dict[str, Any] | None = None
+    #: which statistic tests a question with its record and one without (one line)
+    statistic: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -83,7 +85,7 @@ def calibrate(corpus: str | os.PathLike, out: str | os.PathLike, *, queries: str
               temperature: float = 0.05, statistic: str = "energy", alpha: float = 0.05,
               retriever: str = "dense", search: str = "auto", cache_dir: str | os.PathLike | None = USER_CACHE,
               overwrite: bool = False, seed: int = 0, embedder: Any = None, progress: Any = None,
-              names: bool | str = "auto", facts: bool = False, links: bool = False,
+              names: bool | str = "auto", facts: bool = False, links: bool | str = "auto",
               links_weight: float = 1.0, db: str | None = None) -> CalibrateSummary:
     """Fit a tester on a JSONL corpus and one calibration source, and save it to ``out``.
 
@@ -99,10 +101,12 @@ def calibrate(corpus: str | os.PathLike, out: str | os.PathLike, *, queries: str
     calibration questions' records: ``dataset``'s records, or ``queries`` rows that are ragdx
     records; ``db`` their database (default: the dataset's). With ``dataset`` the calibration
     questions are those the linker found supported: the links p-values then test "stated as the
-    linker reads it" (the summary says so)."""
+    linker reads it" (the summary says so). ``"auto"`` (default): on when the calibration questions
+    are records whose database is known (the dataset's manifest, or ``db``), else off; the summary's
+    ``statistic`` says which (``benchmarks/results/relevance_indomain.md`` measures the choice)."""
 
     from ragdx.embed import Embedder
-    from ragdx.relevance.calibration import dataset_queries, read_corpus, read_questions
+    from ragdx.relevance.calibration import dataset_queries, read_corpus
     from ragdx.relevance.tester import RelevanceTester
 
     refuse_existing(out, overwrite)
@@ -110,19 +114,23 @@ def calibrate(corpus: str | os.PathLike, out: str | os.PathLike, *, queries: str
     if sum(sources) != 1:
         raise RagdxError("give exactly one calibration source: --queries, --dataset or --synthesize N",
                          field="calibration")
-    if links and synthesize > 0:
+    if links is True and synthesize > 0:
         raise RagdxError("links need the calibration questions' records: --dataset, or --queries rows that are "
                          "ragdx records", field="links")
+    if links == "auto":
+        links = _links_available(queries, dataset, db, query_field)
+    elif not isinstance(links, bool):
+        raise RagdxError(f"links must be true, false or 'auto', got {links!r}", field="links")
     url = dataset_database(dataset, db) if links else None
     texts = read_corpus(corpus, field_name=corpus_field)
     failures = 0
     llm_usage = None
     records: list[Any] | None = None
     if queries is not None:
-        if links:
-            cal, records = records_and_queries(queries, query_field)
-        else:
-            cal = read_questions(queries, field_name=query_field)
+        # rows that are records are read by their query, links on or off
+        cal, records = records_and_queries(queries, query_field)
+        if not links:
+            records = None
         source = f"queries {queries}"
     elif dataset is not None:
         cal, source = dataset_queries(dataset), f"dataset {dataset}"
@@ -148,7 +156,35 @@ def calibrate(corpus: str | os.PathLike, out: str | os.PathLike, *, queries: str
     return CalibrateSummary(tester_dir=str(out), source=source, n_calibration=tester.n_calibration_,
                             corpus_chunks=tester.index_.size, embedding_model=tester.embedding_model_,
                             index=tester.index_.kind, synthesis_failures=failures, llm_usage=llm_usage,
-                            links=_links_summary(tester, alpha, from_dataset=dataset is not None))
+                            links=_links_summary(tester, alpha, from_dataset=dataset is not None),
+                            statistic=_statistic_used(tester))
+
+
+def _links_available(queries: str | os.PathLike | None, dataset: str | os.PathLike | None, db: str | None,
+                     query_field: str) -> bool:
+    """links="auto": whether the calibration questions come with their records and the records'
+    database is known (--db, or the dataset's manifest)."""
+    if queries is None and dataset is None:
+        return False
+    try:
+        dataset_database(dataset, db)
+    except RagdxError:
+        return False
+    if dataset is not None:
+        return True
+    _, records = records_and_queries(queries, query_field)
+    return any(r is not None for r in records)
+
+
+def _statistic_used(tester: Any) -> str:
+    """One line: which statistic tests a question (with its record, and without)."""
+    plain = tester.statistic + ("+names" if tester._names_index() is not None else "") + (
+        "+facts" if getattr(tester, "facts_index_", None) is not None else "")
+    if tester._links() is None:
+        return f"{plain} (no records: links off)"
+    w = float(tester.links_weight)
+    with_record = "links (graded evidence linker)" if w == 1.0 else f"{plain}+links (links weight {w:g})"
+    return f"{with_record} for a question with its record; {plain} for one without"
 
 
 def _synthesized(texts: list[str], n: int, examples: str | os.PathLike | None, llm_config: dict[str, Any] | None,
