@@ -71,8 +71,9 @@ class Setting:
 
 
 #: rows of the queries that come with their record (only when the setting has link scores)
-LINK_METHODS: tuple[str, ...] = ("links", "energy+names+links", "energy+names+links (weighted)")
+LINK_METHODS: tuple[str, ...] = ("links", "links+maha", "energy+names+links", "energy+names+links (weighted)")
 LINK_DISPLAY = {"links": "Links (evidence linker on the record)",
+                "links+maha": "Links, ties broken by Maha (split conformal)",
                 "energy+names+links": "Energy + names + links (Bonferroni)",
                 "energy+names+links (weighted)": "Energy + names + links (weighted: links 0.8, 0.1 each)"}
 
@@ -313,8 +314,11 @@ def _combination_frr(frr: dict[str, Any], scores: Any, setting: Setting, n_in: i
     # the links rows' p-values (valid by construction, like the combinations above), and the share
     # of each out-of-knowledge set they reject at alpha (power at the level a user sets)
     def p_of(name: str, s: str | None) -> np.ndarray:
-        if name != "links":
+        if name not in ("links", "links+maha"):
             return -scores.of(s)[name]
+        if name == "links+maha":
+            lo, hi = (0, n_in) if s is None else scores.offsets[s]
+            return scores.p_links_maha[lo:hi]
         lo, hi = (0, n_in) if s is None else scores.offsets[s]
         return scores.p_links[lo:hi]
 
@@ -350,6 +354,40 @@ def _embed_setting(setting: Setting, embedder: Any, bar: Any, say: Any) -> _Embe
                                          for name, texts in setting.out_of_knowledge.items()})
 
 
+#: how much the query-side score weighs inside the links score (``links+maha``): below the links
+#: score's smallest step, so it only orders questions the linker scores (nearly) alike
+MAHA_TIE_WEIGHT = 0.01
+
+
+def _links_maha_p_values(setting: Setting, emb: _Embeddings, scored: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Split-conformal p-values of the links score with a query-side tie-breaker: Mahalanobis is
+    fitted on half the calibration queries (by group), each query scores ``link + w F(maha)`` (F
+    the fitted half's distribution of its own distances), and the other half's scores are the
+    reference. Returns (p-values, combined scores); a query without a link score gets p = 1 and
+    score NaN."""
+    from ragdx.relevance.baselines import Mahalanobis
+
+    link_cal = np.asarray((setting.link_scores or {})["calibration"], dtype=np.float64)
+    groups = setting.calibration_groups or [str(i) for i in range(len(link_cal))]
+    names = sorted(set(groups))
+    chosen = {names[i] for i in np.random.default_rng(7).permutation(len(names))[: len(names) // 2]}
+    fit = np.array([g in chosen for g in groups])
+    maha = Mahalanobis().fit(emb.calibration[fit])
+    own = np.sort(maha.decision_function(emb.calibration[fit]))
+
+    def tie(x: np.ndarray) -> np.ndarray:
+        return MAHA_TIE_WEIGHT * np.searchsorted(own, maha.decision_function(x), side="right") / own.size
+
+    ref = link_cal[~fit] + tie(emb.calibration[~fit])
+    ref = np.sort(ref[np.isfinite(ref)])
+    every = np.vstack([emb.in_knowledge, *emb.out_of_knowledge.values()])
+    combined = scored + tie(every)
+    out = np.ones(combined.shape)
+    known = np.isfinite(combined)
+    out[known] = empirical_p_values(combined[known], ref)
+    return out, combined
+
+
 class _MethodScores:
     """Every method's score of every query: the GoF statistics, and the outlier and length
     baselines fitted on the calibration queries."""
@@ -382,7 +420,7 @@ class _MethodScores:
                                                                                          self.p_facts]))
         self.links: dict[str, Any] | None = None
         if setting.link_scores is not None:
-            self._add_links(setting, p_stat, p_names)
+            self._add_links(setting, emb, p_stat, p_names)
         self.offsets, pos = {}, len(emb.in_knowledge)
         for name, e in emb.out_of_knowledge.items():
             self.offsets[name] = (pos, pos + len(e))
@@ -390,7 +428,7 @@ class _MethodScores:
         self.n_in_knowledge = len(emb.in_knowledge)
         self.stats_ik, self.stats_ook = stats_ik, stats_ook
 
-    def _add_links(self, setting: Setting, p_stat: np.ndarray, p_names: np.ndarray) -> None:
+    def _add_links(self, setting: Setting, emb: _Embeddings, p_stat: np.ndarray, p_names: np.ndarray) -> None:
         """The evidence linker's score of each query's record (ragdx.relevance.links), calibrated on
         the calibration queries' records, alone and combined with the others (a query without a
         score: p = 1 for links, so the combination is the others')."""
@@ -408,6 +446,9 @@ class _MethodScores:
         self.base_all["energy+names+links"] = -np.where(has, p3, -self.base_all["energy+names"])
         pw = np.minimum(1.0, np.minimum.reduce([p_stat / 0.1, p_names / 0.1, p_links / 0.8]))
         self.base_all["energy+names+links (weighted)"] = -np.where(has, pw, -self.base_all["energy+names"])
+        # ranked by the combined score, as the links row by its score (its p-values tie at the floor)
+        self.p_links_maha, combined = _links_maha_p_values(setting, emb, scored)
+        self.base_all["links+maha"] = np.where(has, combined, -1.0)
         self.links = {"calibration_scored": int(stat.calibration_scores_.size),
                       "calibration_unscored": stat.n_unscored_,
                       "linker_recall": stat.recall(), "floor": stat.floor(),
