@@ -122,3 +122,40 @@ def test_a_word_every_rows_name_opens_with_is_a_kind_not_a_name(tmp_path):
         INSERT INTO vessels VALUES (1, 'MV Ardmair', 300), (2, 'Tobarsay Lass', 180), (3, 'MV Cleit', 80);
     """)
     assert _gold(mixed, {"fleet": table}, "vessels.passengers@1") == [[]]
+
+
+@pytest.fixture()
+def staffing(tmp_path):
+    return make_world(tmp_path / "s.sqlite", """
+        CREATE TABLE projects (project_code TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+        CREATE TABLE staff (staff_id INTEGER PRIMARY KEY, first_name TEXT, last_name TEXT);
+        CREATE TABLE project_staff (project_code TEXT REFERENCES projects(project_code),
+                                    staff_id INTEGER REFERENCES staff(staff_id), role TEXT, hours INTEGER,
+                                    PRIMARY KEY (project_code, staff_id));
+        INSERT INTO projects VALUES ('BH-24016', 'Cathedral Close Lighting'), ('BH-25010', 'Quayside Steps');
+        INSERT INTO staff VALUES (12, 'Ewan', 'Fraser'), (13, 'Miriam', 'Cole');
+        INSERT INTO project_staff VALUES ('BH-24016', 12, 'Project Lead', 120), ('BH-24016', 13, 'Checker', 40),
+                                         ('BH-25010', 12, 'Checker', 200);
+    """)
+
+
+ALLOCATION = ("STAFF ALLOCATION (from the payroll system, names suppressed)\n\n"
+              "Job       Payroll  Role                Budget hrs\n"
+              "BH-24016  P-1012   Project Lead               120\n"
+              "BH-24016  P-1013   Checker                     40\n"
+              "BH-25010  P-1012   Checker                    200\n")
+
+
+def test_a_label_standing_for_a_person_is_decoded_by_another_documents_list(staffing):
+    """An allocation gives each job's people by payroll number only; a payroll list decodes the
+    numbers. Together they say Ewan Fraser (P-1012) leads BH-24016 for 120 hours."""
+    payroll = "PAYROLL NUMBERS (HR use only)\n\nP-1012  Fraser, Ewan\nP-1013  Cole, Miriam\n"
+    docs = {"allocation": ALLOCATION, "payroll": payroll}
+    assert _gold(staffing, docs, "project_staff.role@BH-24016|12", "project_staff.hours@BH-24016|12",
+                 "project_staff.role@BH-24016|13") == [["allocation", "payroll"]] * 3
+    # a list that gives P-1012 to someone else decodes nothing for Ewan Fraser; nor does a list whose
+    # opening does not name the payroll column (a phone list keyed the same way)
+    swapped = "PAYROLL NUMBERS (HR use only)\n\nP-1012  Cole, Miriam\nP-1013  Fraser, Ewan\n"
+    assert _gold(staffing, {"allocation": ALLOCATION, "payroll": swapped}, "project_staff.role@BH-24016|12") == [[]]
+    phones = "OFFICE EXTENSIONS\n\nP-1012  Fraser, Ewan  4431\n"
+    assert _gold(staffing, {"allocation": ALLOCATION, "phones": phones}, "project_staff.role@BH-24016|12") == [[]]

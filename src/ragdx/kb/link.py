@@ -764,6 +764,64 @@ class Linker:
         spans = [{"fact": hop.fact, **idx.span(q), "weight": SPLIT_WEIGHT} for q in found]
         return HopResult(sorted({idx.doc_ids[idx.passages[q].doc] for q in found}), spans, SPLIT_WEIGHT)
 
+    def _link_decoded(self, hop: Hop, subject_phrases: list[list[str]]) -> HopResult | None:
+        """A table line naming all but one of what a fact relates (its subjects and its value) and
+        a label standing for the last one, which a list in another document decodes: an allocation
+        "BH-24016  P-1012  Project Lead" under "Job  Payroll  Role" and a payroll list "P-1012
+        Fraser, Ewan" say Ewan Fraser is on job BH-24016 as its project lead. The label is a short
+        cell of letters and digits under a header naming a column; the decoding line opens with the
+        label and names the missing one, in a document whose opening or headings name the label's
+        column ("PAYROLL NUMBERS"). Only tried where nothing states the fact directly."""
+        if hop.identity or hop.peers or not hop.value or not hop.subjects or not all(subject_phrases) \
+                or len(hop.subjects) > 2:
+            return None
+        values = [v[0] for v, w in hop.value if w >= 0.9 and len(v) == 1]
+        items = [*subject_phrases, values]
+        idx = self.index
+        for missing in range(len(items)):
+            given = [ps for k, ps in enumerate(items) if k != missing]
+            for pid in sorted(set().union(*(idx.find(n) for n in given[0]))):
+                found = self._decoded_in(pid, given, items[missing])
+                if found is not None:
+                    spans = [{"fact": hop.fact, **idx.span(q), "weight": SPLIT_WEIGHT} for q in (pid, found)]
+                    return HopResult(sorted({idx.doc_ids[idx.passages[q].doc] for q in (pid, found)}), spans,
+                                     SPLIT_WEIGHT)
+        return None
+
+    def _decoded_in(self, pid: int, given: list[list[str]], missing: list[str]) -> int | None:
+        """The passage of another document decoding a label of a table line of passage ``pid`` to
+        one of ``missing``'s phrases, where that line holds one phrase of each of ``given``."""
+        idx = self.index
+        p = idx.passages[pid]
+        lines = self._text_of(p).splitlines()
+        for j, line in enumerate(lines):
+            cells = split_cells(line)
+            lp = phrase(line)
+            if len(cells) < 3 or not all(any(n in lp for n in ps) for ps in given):
+                continue
+            head = split_cells(idx.texts[p.doc][p.header[0]:p.header[1]]) if p.header else None
+            if not head or len(head) != len(cells):
+                head = next((h for k in range(j - 1, -1, -1) if len(h := split_cells(lines[k])) == len(cells)
+                             and not any(ch.isdigit() for ch in lines[k])), None)
+            if head is None:
+                continue
+            for cell, h in zip(cells, head, strict=True):
+                label = phrase(cell)
+                # a code of letters and digits ("P-1012", "Desk 04"): a bare number ("2") labels nothing
+                if not label.strip() or len(cell.strip()) > 12 or not re.search(r"\d", cell) \
+                        or not re.search(r"[^\W\d_]", cell) \
+                        or any(label in n or n in label for ps in given for n in ps):
+                    continue
+                words = _column_words(h)
+                for q in sorted(idx.find(label)):
+                    if idx.passages[q].doc == p.doc or not words & _column_words(self._doc_opening(q)):
+                        continue
+                    for other in self._text_of(idx.passages[q]).splitlines():
+                        op = phrase(other)
+                        if op.startswith(label) and any(n in op[len(label) - 1:] for n in missing):
+                            return q
+        return None
+
     def _doc_opening(self, pid: int) -> str:
         """The opening of the document of passage ``pid`` and the headings the passage is under."""
         p = self.index.passages[pid]
@@ -846,7 +904,8 @@ class Linker:
                 where |= found
             restrict = where if restrict is None else restrict & where
         if restrict is not None and not restrict:
-            return self._link_split(hop, subject_phrases, about) or HopResult([], [], 0.0)
+            return self._link_split(hop, subject_phrases, about) or self._link_decoded(hop, subject_phrases) \
+                or HopResult([], [], 0.0)
         for all_of, w in hop.value:
             pids = restrict
             for p in all_of:
@@ -871,7 +930,8 @@ class Linker:
         else:
             exact = True
         if not best:
-            return self._link_split(hop, subject_phrases, about) or HopResult([], [], 0.0)
+            return self._link_split(hop, subject_phrases, about) or self._link_decoded(hop, subject_phrases) \
+                or HopResult([], [], 0.0)
         docs_best: dict[int, tuple[float, int]] = {}
         for pid, w in best.items():
             d = idx.passages[pid].doc
