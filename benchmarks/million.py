@@ -342,18 +342,22 @@ def profile_text(out: Path, argv: list[str], queries: int, wall_s: float) -> tup
     raw = stats.stats  # type: ignore[attr-defined]
     loop = sum(v[3] for k, v in raw.items() if k[2] == "_answer_all")
     refresh = sum(v[3] for k, v in raw.items() if k[2] == "_write_manifest")
-    # the refreshes the loop makes (the start's and the end's exact summaries are outside it)
-    inside = sum(c[3] for k, v in raw.items() if k[2] == "_write_manifest"
-                 for caller, c in v[4].items() if caller[2] == "_answer_all")
+    # the refreshes the loop makes (the start's and the end's exact summaries are outside it):
+    # called by the loop's RefreshPacer.tick (by _answer_all itself before the pacer)
+    made = [c for k, v in raw.items() if k[2] == "_write_manifest"
+            for caller, c in v[4].items() if caller[2] in ("_answer_all", "tick")]
+    inside = sum(c[3] for c in made)
+    calls = sum(c[0] for c in made)
     share = 100 * inside / loop if loop else float("nan")
     text = io.StringIO()
     stats.stream = text  # type: ignore[attr-defined]
     stats.sort_stats("cumulative").print_stats(45)
     head = (f"# cProfile (CPU time) of `ragdx run` (trivial callable, local executor), {queries:,} queries\n"
             f"# command: {shlex.join(argv)} (in the benchmark's work directory)\n"
-            f"# CPU: {cpu_model()}; wall {wall_s:.1f} s under the profiler\n"
+            f"# CPU: {cpu_model()}; wall {wall_s:.1f} s under the profiler; load average "
+            f"{' / '.join(f'{x:.1f}' for x in os.getloadavg())} at the end\n"
             f"# _answer_all (the main loop) cumulative {loop:.2f} CPU s; _write_manifest called from it "
-            f"{inside:.3f} s = {share:.2f} % of the loop; "
+            f"{calls} times, {inside:.3f} s = {share:.2f} % of the loop; "
             f"_write_manifest in all (with the start's and the end's exact summaries) {refresh:.3f} s\n")
     return head + "\n" + "\n".join(line.rstrip() for line in text.getvalue().splitlines()) + "\n", share
 

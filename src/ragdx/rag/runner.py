@@ -533,14 +533,16 @@ class RefreshPacer:
       i.e. refreshing costs at most 1 % of the loop's CPU, however little CPU the loop gets;
 
     or when ``MANIFEST_STALE_MAX_S`` have passed whatever the CPU (a loop waiting on a slow system).
-    The refresh's cost is measured each time, so a larger manifest spaces refreshes further.
+    The refresh's cost is measured each time, so a larger manifest spaces refreshes further; the
+    CPU clock (a system call) is read at most ten times a wall second, not after every record.
     ``MANIFEST_REFRESH_S == 0`` refreshes after every record."""
 
-    __slots__ = ("refresh", "wall", "cpu", "cost", "refreshes", "spent")
+    __slots__ = ("refresh", "wall", "due", "cpu", "cost", "refreshes", "spent")
 
     def __init__(self, refresh: Callable[[], None]):
         self.refresh = refresh
-        self.wall = time.monotonic()
+        self.wall = time.monotonic()  # of the last refresh
+        self.due = self.wall + MANIFEST_REFRESH_S  # no look at the CPU clock before this
         self.cpu = time.thread_time()
         self.cost = 0.0  # CPU s of the last refresh
         self.refreshes = 0
@@ -548,12 +550,13 @@ class RefreshPacer:
 
     def tick(self) -> bool:
         """One record done: refresh if due; True if it did."""
-        since = time.monotonic() - self.wall
-        if since < MANIFEST_REFRESH_S:
+        now = time.monotonic()
+        if now < self.due:
             return False
         before = time.thread_time()
-        if (MANIFEST_REFRESH_S > 0 and since < MANIFEST_STALE_MAX_S
+        if (MANIFEST_REFRESH_S > 0 and now - self.wall < MANIFEST_STALE_MAX_S
                 and (before - self.cpu) * MANIFEST_REFRESH_SHARE < self.cost):
+            self.due = now + MANIFEST_REFRESH_S / 10  # not yet: the CPU clock read again a little later
             return False
         self.refresh()
         self.cpu = time.thread_time()
@@ -561,6 +564,7 @@ class RefreshPacer:
         self.refreshes += 1
         self.spent += self.cost
         self.wall = time.monotonic()
+        self.due = self.wall + MANIFEST_REFRESH_S
         return True
 
 
