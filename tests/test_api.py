@@ -18,7 +18,7 @@ from tests.support.timing import scaled
 from tests.test_runner import make_dataset
 
 API = ["RagdxError", "__version__", "generate_dataset", "run", "arun", "evaluate", "compare", "report", "export",
-       "as_system", "EvaluationResult", "Metric", "RunSummary", "RelevanceTester", "assert_metrics",
+       "as_system", "RunOptions", "EvaluationResult", "Metric", "RunSummary", "RelevanceTester", "assert_metrics",
        "assert_no_regression"]
 
 

@@ -154,16 +154,31 @@ def test_a_pipeline_without_a_corpus_gets_the_datasets_knowledge_base(world, tmp
     assert own.describe()["corpus"] == world["specs"]["pipeline"]["corpus"]
 
 
+def kb_answer_or_fail(query: str) -> str:
+    """A callable system that fails on every other query (by the query's letters, the same on
+    both faces), for a run whose verdict crosses --max-failed."""
+    if sum(map(ord, query)) % 2:
+        raise ValueError("no answer for this one")
+    return f"asked: {query}"
+
+
 def _comparable(manifest: dict[str, Any]) -> dict[str, Any]:
-    """A manifest without what differs between two runs of one job (times and latencies) and
-    without ``exit``, the CLI process's exit status and its reason, which a Python call has not."""
+    """A manifest without what differs between two runs of one job (times and latencies). Its
+    ``exit`` (the run's verdict: every record failed, or more than max_failed) stays: ``ragdx.run``
+    records it as ``ragdx run`` does."""
     def strip(value: Any) -> Any:
         if isinstance(value, dict):
-            return {k: strip(v) for k, v in value.items() if k not in ("started", "ended", "latency_s", "exit")}
+            return {k: strip(v) for k, v in value.items() if k not in ("started", "ended", "latency_s")}
         if isinstance(value, list):
             return [strip(v) for v in value]
         return value
     return strip(manifest)
+
+
+def _cli_run(dataset: str, out: Path, *flags: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "ragdx.cli", "run", "-d", dataset, "-o", str(out), *flags,
+                           "--no-progress"], cwd=REPO, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=300)
 
 
 @pytest.mark.parametrize("job", ["callable", "pipeline"])
@@ -176,10 +191,42 @@ def test_the_api_and_the_cli_write_equal_manifests_for_one_job(world, job, tmp_p
         api_system, flags = str(tmp_path / "p.yaml"), ["--system", str(tmp_path / "p.yaml")]
     dataset = str(world["dataset"])
     ragdx.run(api_system, dataset, tmp_path / "api", progress=False)
-    cli = subprocess.run([sys.executable, "-m", "ragdx.cli", "run", "-d", dataset, "-o", str(tmp_path / "cli"),
-                          *flags, "--no-progress"], cwd=REPO, capture_output=True, text=True,
-                         env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=300)
+    cli = _cli_run(dataset, tmp_path / "cli", *flags)
     assert cli.returncode == 0, cli.stderr[-2000:]
     api, by_cli = (json.loads((tmp_path / d / "manifest.json").read_text(encoding="utf-8")) for d in ("api", "cli"))
     assert api["counts"]["ok"] == api["counts"]["total"] > 0
+    assert api["exit"] == {"code": 0, "reason": None}
     assert _comparable(api) == _comparable(by_cli)
+
+
+def test_the_api_and_the_cli_take_the_same_run_options_and_record_the_same_verdict(world, tmp_path):
+    # ragdx.yaml's run: section (contexts, concurrency, max_failed) under the flags on both faces;
+    # the run crosses max_failed: the CLI exits 1, ragdx.run says so in its summary, and both
+    # write the same manifest (the options and the verdict included)
+    (tmp_path / "ragdx.yaml").write_text("run: {contexts: full, concurrency: 3, max_failed: 0}\n", encoding="utf-8")
+    records = [r.query for r in read_records(world["dataset"])]
+    failing = sum(sum(map(ord, q)) % 2 for q in records[:4])
+    assert 0 < failing < 4  # the job crosses max_failed 0 without every record failing
+    dataset, target = str(world["dataset"]), "tests.test_system_conformance:kb_answer_or_fail"
+    summary = ragdx.run(target, dataset, tmp_path / "api", config=tmp_path / "ragdx.yaml", concurrency=2, limit=4,
+                        progress=False, probe=False)
+    cli = _cli_run(dataset, tmp_path / "cli", "--callable", target, "--config", str(tmp_path / "ragdx.yaml"),
+                   "--concurrency", "2", "--limit", "4", "--no-probe")
+    assert cli.returncode == 1, cli.stdout[-2000:] + cli.stderr[-2000:]
+    reason = f"{failing} records failed, more than --max-failed 0"
+    assert summary.failed == failing and summary.warnings[-1] == reason and reason in cli.stderr
+    api, by_cli = (json.loads((tmp_path / d / "manifest.json").read_text(encoding="utf-8")) for d in ("api", "cli"))
+    assert api["exit"] == {"code": 1, "reason": reason}
+    assert (api["invocations"][-1]["concurrency"], api["invocations"][-1]["contexts"]) == (2, "full")
+    assert _comparable(api) == _comparable(by_cli)
+    # options given whole, the keywords a shorthand over them: the same checks, the same line
+    assert ragdx.RunOptions(max_failed="10%").max_failed == 0.1
+    options = ragdx.RunOptions(concurrency=2, limit=4, progress=False, probe=False)
+    with pytest.raises(RagdxError) as caught:
+        ragdx.run(target, dataset, tmp_path / "bad", options, max_failed="1.5")
+    assert caught.value.field == "max_failed" and not (tmp_path / "bad").exists()
+    bad = _cli_run(dataset, tmp_path / "bad", "--callable", target, "--max-failed", "1.5")
+    assert bad.returncode == 2 and bad.stderr.strip() == f"error: --max-failed: {caught.value.message}"
+    with pytest.raises(RagdxError) as caught:
+        ragdx.RunOptions(workers=4)
+    assert str(caught.value) == "executor: address and workers are for executor ray"

@@ -4,7 +4,7 @@ The Python API (the functions are defined in ``ragdx._api``)::
 
     import ragdx
     dataset = ragdx.generate_dataset("sqlite:///shop.db", "out/dataset", kb="out/kb")
-    ragdx.run(my_rag, dataset, "out/runs/mine")
+    ragdx.run(my_rag, dataset, "out/runs/mine", ragdx.RunOptions(concurrency=8, max_failed=0.05))
     result = ragdx.evaluate("out/runs/mine")
     ragdx.report(["out/runs/mine"], "out/report.html")
 
@@ -37,6 +37,7 @@ from ragdx._api import arun, as_system, compare, evaluate, export, generate_data
 
 if TYPE_CHECKING:  # imported on first use, by __getattr__ below
     from ragdx.evaluate.results import EvaluationResult, Metric
+    from ragdx.rag.options import RunOptions
     from ragdx.rag.runner import RunSummary
     from ragdx.relevance.tester import RelevanceTester
     from ragdx.testing import assert_metrics, assert_no_regression
@@ -48,15 +49,15 @@ __all__ = [
     "RagdxError", "__version__",
     # stages
     "generate_dataset", "run", "arun", "evaluate", "compare", "report", "export", "as_system",
-    # typed results and the relevance tester
-    "EvaluationResult", "Metric", "RunSummary", "RelevanceTester",
+    # how a run is made (ragdx run's options, typed), typed results and the relevance tester
+    "RunOptions", "EvaluationResult", "Metric", "RunSummary", "RelevanceTester",
     # CI gates in tests
     "assert_metrics", "assert_no_regression",
 ]
 
 _LAZY = {
     "EvaluationResult": "evaluate.results", "Metric": "evaluate.results",
-    "RunSummary": "rag.runner", "RelevanceTester": "relevance.tester",
+    "RunOptions": "rag.options", "RunSummary": "rag.runner", "RelevanceTester": "relevance.tester",
     "assert_metrics": "testing", "assert_no_regression": "testing",
 }
 

@@ -31,6 +31,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ragdx.evaluate.judges import Judge
     from ragdx.evaluate.results import EvaluationResult
     from ragdx.gen.options import GenOptions
+    from ragdx.rag.options import Contexts, RunOptions
     from ragdx.rag.runner import RunSummary
     from ragdx.rag.types import System
 
@@ -179,41 +180,106 @@ def _in_thread(coro: Coroutine[Any, Any, T]) -> T:
     return values[0]
 
 
-#: how a run keeps retrieved texts (:mod:`ragdx.rag.context_store`), as ``ragdx run --contexts``
-Contexts = Literal["once", "full", "hash"]
+def _run_options(options: RunOptions | None, config: Config | str | Path | None, given: dict[str, Any]) -> RunOptions:
+    """``options`` (else ragdx.yaml's ``run:`` section when ``config`` names one, else the defaults)
+    with the keywords a caller gave (not None), checked once, before any system is built."""
+    from ragdx.config import Config, load_config
+    from ragdx.rag.options import run_options
+
+    if options is not None:
+        return run_options(options, given)
+    return run_options(config if isinstance(config, Config | None) else load_config(Path(config)), given)
 
 
-def run(system: Any, dataset: str | Path | Iterable[Any], out: str | Path, *, name: str | None = None,
-        concurrency: int = 4, progress: bool = True, rerun_failed: bool = False, overwrite: bool = False,
-        limit: int | None = None, contexts: Contexts = "once", probe: bool = True) -> RunSummary:
+def run(system: Any, dataset: str | Path | Iterable[Any], out: str | Path, options: RunOptions | None = None, *,
+        name: str | None = None, concurrency: int | None = None, progress: bool | None = None,
+        rerun_failed: bool | None = None, overwrite: bool | None = None, limit: int | None = None,
+        contexts: Contexts | None = None, probe: bool | None = None, max_failed: int | float | str | None = None,
+        config: Config | str | Path | None = None) -> RunSummary:
     """Run ``system`` (see :func:`as_system`) over ``dataset`` into the run directory ``out``,
-    resuming what is there. The keywords are :func:`ragdx.rag.runner.run`'s and ``ragdx run``'s
-    flags of the same names, with the same defaults. Like ``ragdx run``, it then probes the system
-    for the evidence documents no query retrieved (``probe=False``: ``--no-probe``), so that
-    ``evaluate`` tells a knowledge-base gap from a retrieval failure alike for both; the outcome
-    is one of the summary's ``warnings`` when probes could not run. (``ragdx run`` also sets its
-    exit by ``--max-failed``.) Works inside a running event loop too."""
+    resuming what is there, as ``ragdx run`` does.
+
+    How: ``options`` (a :class:`~ragdx.rag.options.RunOptions`; default: ragdx.yaml's ``run:``
+    section when ``config`` names the file, else ``ragdx run``'s defaults), with each keyword given
+    (not None) in its place; they are ``ragdx run``'s flags of the same names, checked once, here,
+    with the same one-line errors. ``RunOptions(executor="ray", workers=4)`` answers on Ray actors
+    (``--executor ray``; ``pip install 'ragdx[ray]'``). Like ``ragdx run``, it then probes the
+    system for the evidence documents no query retrieved (``probe=False``: ``--no-probe``), so that
+    ``evaluate`` tells a knowledge-base gap from a retrieval failure alike for both; the outcome is
+    one of the summary's ``warnings`` when probes could not run. The run's verdict (every record
+    sent failed, or more than ``max_failed``: where ``ragdx run`` exits 1) is written to the
+    manifest's ``exit`` as ``ragdx run`` writes it and, when the run failed, is the summary's last
+    warning (``options.verdict(summary)`` returns it). Works inside a running event loop too."""
     import asyncio
 
     from ragdx.rag import runner
 
-    target = as_system(system, name=name, dataset=_dataset_path(dataset))
+    chosen = _run_options(options, config, dict(concurrency=concurrency, progress=progress, rerun_failed=rerun_failed,
+                                                overwrite=overwrite, limit=limit, contexts=contexts, probe=probe,
+                                                max_failed=max_failed))
+    target, in_flight = _target(system, name, dataset, chosen)
+    kwargs = {**chosen.runner_kwargs(), "concurrency": in_flight}
     try:
         asyncio.get_running_loop()
-    except RuntimeError:
-        summary = runner.run(target, dataset, out, concurrency=concurrency, progress=progress,
-                             rerun_failed=rerun_failed, overwrite=overwrite, limit=limit, contexts=contexts)
-        return _probed(summary, target, out, concurrency) if probe else summary
-    summary = _in_thread(runner.arun(target, dataset, out, concurrency=concurrency, progress=progress,
-                                     rerun_failed=rerun_failed, overwrite=overwrite, limit=limit, contexts=contexts))
-    return _in_thread(_aprobed(summary, target, out, concurrency)) if probe else summary
+    except RuntimeError:  # runner.run: Ctrl-C leaves the directory consistent and raises RunInterrupted
+        return _finish(runner.run(target, dataset, out, **kwargs), target, out, chosen, in_flight)
+    summary = _in_thread(runner.arun(target, dataset, out, **kwargs))
+    return _in_thread(_afinish(summary, target, out, chosen, in_flight))
 
 
-async def _aprobed(summary: RunSummary, system: Any, out: str | Path, concurrency: int) -> RunSummary:
+async def arun(system: Any, dataset: str | Path | Iterable[Any], out: str | Path, options: RunOptions | None = None,
+               *, name: str | None = None, concurrency: int | None = None, progress: bool | None = None,
+               rerun_failed: bool | None = None, overwrite: bool | None = None, limit: int | None = None,
+               contexts: Contexts | None = None, probe: bool | None = None,
+               max_failed: int | float | str | None = None, config: Config | str | Path | None = None) -> RunSummary:
+    """:func:`run`, awaited in the caller's own event loop."""
+    from ragdx.rag import runner
+
+    chosen = _run_options(options, config, dict(concurrency=concurrency, progress=progress, rerun_failed=rerun_failed,
+                                                overwrite=overwrite, limit=limit, contexts=contexts, probe=probe,
+                                                max_failed=max_failed))
+    target, in_flight = _target(system, name, dataset, chosen)
+    summary = await runner.arun(target, dataset, out, **{**chosen.runner_kwargs(), "concurrency": in_flight})
+    return await _afinish(summary, target, out, chosen, in_flight)
+
+
+async def _afinish(summary: RunSummary, system: System, out: str | Path, options: RunOptions,
+                   concurrency: int) -> RunSummary:
     # the probes' own event loop runs in a thread of its own here: this coroutine's loop is busy
     import asyncio
 
-    return await asyncio.to_thread(_probed, summary, system, out, concurrency)
+    return await asyncio.to_thread(_finish, summary, system, out, options, concurrency)
+
+
+def _finish(summary: RunSummary, system: System, out: str | Path, options: RunOptions,
+            concurrency: int) -> RunSummary:
+    """After the run, as ``ragdx run`` does: its probes (unless ``probe=False``), then its verdict
+    in the manifest's ``exit`` and, when the run failed, in the summary's warnings."""
+    from ragdx.rag.runner import EXIT_FAILED, record_exit
+
+    if options.probe and options.executor == "ray":  # the actors that held the system are gone with the run
+        summary.warnings.append("probes not run with executor ray: run `ragdx probe` with the same system")
+    elif options.probe:
+        summary = _probed(summary, system, out, concurrency)
+    reason = options.verdict(summary)
+    record_exit(out, EXIT_FAILED if reason else 0, reason)
+    if reason:
+        summary.warnings.append(reason)
+    return summary
+
+
+def _target(system: Any, name: str | None, dataset: Any, options: RunOptions) -> tuple[System, int]:
+    """The system and the queries in flight: built here, or (``executor="ray"``) once in each of
+    ``workers`` actors, which then set the concurrency (as ``ragdx run --executor ray``)."""
+    if options.executor == "ray":
+        from ragdx.rag.executor_ray import ray_system_for
+        from ragdx.rag.resolve import SystemRequest
+
+        path = _dataset_path(dataset)
+        request = SystemRequest(system, name=name, dataset=None if path is None else Path(path))
+        return ray_system_for(request, workers=options.workers, address=options.address,
+                              concurrency=options.concurrency)
+    return as_system(system, name=name, dataset=_dataset_path(dataset)), options.concurrency
 
 
 def _probed(summary: RunSummary, system: Any, out: str | Path, concurrency: int) -> RunSummary:
@@ -229,18 +295,6 @@ def _probed(summary: RunSummary, system: Any, out: str | Path, concurrency: int)
     if outcome.applicable and outcome.skipped:
         summary.warnings.append(f"probes not run: {outcome.skipped}")
     return summary
-
-
-async def arun(system: Any, dataset: str | Path | Iterable[Any], out: str | Path, *, name: str | None = None,
-               concurrency: int = 4, progress: bool = True, rerun_failed: bool = False, overwrite: bool = False,
-               limit: int | None = None, contexts: Contexts = "once", probe: bool = True) -> RunSummary:
-    """:func:`run`, awaited in the caller's own event loop."""
-    from ragdx.rag import runner
-
-    target = as_system(system, name=name, dataset=_dataset_path(dataset))
-    summary = await runner.arun(target, dataset, out, concurrency=concurrency, progress=progress,
-                                rerun_failed=rerun_failed, overwrite=overwrite, limit=limit, contexts=contexts)
-    return await _aprobed(summary, target, out, concurrency) if probe else summary
 
 
 def _evaluation_config(config: EvaluationConfig | None, given: dict[str, Any]) -> EvaluationConfig:

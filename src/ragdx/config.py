@@ -73,6 +73,20 @@ class KBConfig(_Section):
     omit_tables: list[str] = Field(default_factory=list)
 
 
+class RunConfig(_Section):
+    """``ragdx run``'s defaults (and ``ragdx.run``'s, given ``config=``): checked again, with the
+    flags given over them, by :func:`ragdx.rag.options.run_options`."""
+
+    concurrency: int = Field(default=4, ge=1)
+    contexts: Literal["once", "full", "hash"] = "once"
+    #: a count of records (5) or a share below 1 (0.1 or "10%"); None: no bound
+    max_failed: int | float | str | None = None
+    probe: bool = True
+    executor: Literal["local", "ray"] = "local"
+    address: str | None = None
+    workers: int = Field(default=2, ge=1)
+
+
 class NamesConfig(_Section):
     """The nouns questions and documents use, where the derived ones read wrong (``ragdx schema``
     shows them under "called"): by table, by column, and by foreign-key column."""
@@ -101,6 +115,7 @@ class Config(_Section):
     text_templates: TextTemplatesConfig = Field(default_factory=TextTemplatesConfig)
     gen: GenConfig = Field(default_factory=GenConfig)
     kb: KBConfig = Field(default_factory=KBConfig)
+    run: RunConfig = Field(default_factory=RunConfig)
     #: names a corpus uses for an entity, by its ``Table:key`` (the key as in a record's
     #: ``entities``): ``{"Customer:Gonçalves": ["Luís Gonçalves"]}``; used by evidence linking
     aliases: dict[str, list[str]] = Field(default_factory=dict)

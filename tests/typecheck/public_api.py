@@ -15,6 +15,7 @@ from ragdx import (
     Metric,
     RagdxError,
     RelevanceTester,
+    RunOptions,
     RunSummary,
     __version__,
     arun,
@@ -75,8 +76,18 @@ def imported_names(out: Path, runs: Sequence[str | Path]) -> str:
     return ragdx.__version__
 
 
+def with_options(dataset: Path, out: Path) -> str | None:
+    """``ragdx run``'s options, typed: built once, checked once, taken by run and arun alike."""
+    options = RunOptions(concurrency=8, limit=100, contexts="full", max_failed=0.05, probe=False)
+    assert_type(options.max_failed, int | float | None)
+    summary = run(answer, dataset, out, options, overwrite=True)
+    on_ray = ragdx.RunOptions(executor="ray", workers=4, address="auto")
+    ragdx.run("pipeline.yaml", dataset, out / "ray", on_ray, config="ragdx.yaml")
+    return options.verdict(summary)
+
+
 async def in_a_notebook(dataset: Path, out: Path) -> int:
-    summary = await arun(answer, dataset, out)
+    summary = await arun(answer, dataset, out, RunOptions(max_failed=0))
     assert_type(summary, RunSummary)
     again = await ragdx.arun(answer, dataset, out, name="again")
     return summary.ok + again.failed

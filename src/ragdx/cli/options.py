@@ -5,11 +5,17 @@ share, and the checks on flags made before any work (a bad value is named by its
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
 from ragdx.errors import RagdxError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ragdx.config import Config
+    from ragdx.llm.client import DryRunLLM, OpenAICompatibleLLM
+
+T = TypeVar("T")
 
 ConfigOpt = Annotated[Path | None, typer.Option("--config", "-c", help="Project config (default ./ragdx.yaml).")]
 DbOpt = Annotated[str | None, typer.Option("--db", help="Database URL (sqlite:///f.db, postgresql://…, mysql://…).")]
@@ -25,19 +31,19 @@ BootOpt = Annotated[int, typer.Option("--boot", min=100, help="Bootstrap resampl
 DatasetOpt = Annotated[Path | None, typer.Option("--dataset", help="Where the runs' dataset is now, if it moved (default: the path the run manifest records relative to the run directory, then the absolute one); it must be the same dataset (content hash).")]
 
 
-def pick(cli_value, config_value):
+def pick(cli_value: T | None, config_value: T) -> T:
     """A flag given on the command line wins over ragdx.yaml (``None``: the flag was left out)."""
     return config_value if cli_value is None else cli_value
 
 
-def project_config(path: Path | None):
+def project_config(path: Path | None) -> Config:
     """``--config`` (default ./ragdx.yaml, else the defaults), read and checked."""
     from ragdx.config import load_config
 
     return load_config(path)
 
 
-def database_url(cli: str | None, cfg) -> str:
+def database_url(cli: str | None, cfg: Config) -> str:
     """``--db``, else ragdx.yaml's ``database:``; neither is bad input."""
     url = pick(cli, cfg.database)
     if not url:
@@ -45,7 +51,7 @@ def database_url(cli: str | None, cfg) -> str:
     return url
 
 
-def open_database(url: str, cfg=None):
+def open_database(url: str, cfg: Config | None = None) -> Any:
     """:func:`ragdx.gen.pipeline.open_database` (the one way both faces open a database), imported
     only when a command opens one: ``ragdx --help`` must not load SQLAlchemy."""
     from ragdx.gen.pipeline import open_database as open_
@@ -53,7 +59,7 @@ def open_database(url: str, cfg=None):
     return open_(url, cfg)
 
 
-def llm_client(cfg, dry_run: bool, needed: bool):
+def llm_client(cfg: Config, dry_run: bool, needed: bool) -> OpenAICompatibleLLM | DryRunLLM | None:
     """The client of ragdx.yaml's ``llm:`` section when the method needs one (its URL checked first)."""
     if not needed:
         return None
@@ -92,7 +98,7 @@ def choice(value: str, allowed: tuple[str, ...], name: str) -> str:
     return value
 
 
-def at_least_one(value, flag: str):
+def at_least_one(value: int | None, flag: str) -> int | None:
     if value is not None and value < 1:
         raise RagdxError(f"expected 1 or more, got {value}", field=flag)
     return value
