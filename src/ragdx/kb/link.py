@@ -780,7 +780,8 @@ class Linker:
         idx = self.index
         for missing in range(len(items)):
             given = [ps for k, ps in enumerate(items) if k != missing]
-            for pid in sorted(set().union(*(idx.find(n) for n in given[0]))):
+            # the line holds every given one: only passages holding them all are read
+            for pid in sorted(set.intersection(*(set().union(*(idx.find(n) for n in ps)) for ps in given))):
                 found = self._decoded_in(pid, given, items[missing])
                 if found is not None:
                     spans = [{"fact": hop.fact, **idx.span(q), "weight": SPLIT_WEIGHT} for q in (pid, found)]
