@@ -528,21 +528,9 @@ def classify_reply(reply: str | None, question: str = "", reference: str = "",
     clauses = _clauses(text)
     premise = refusal_kind in (None, "false_premise")
     gives_reference = premise and _gives(text, reference, words) and not _accepts(text, words)
-    if premise and " or " in _clean(question) and re.match(r"\W*neither\b", text):
-        # "Does it support 12, or just 11?" - "Neither - it supports 14 to 17": both alternatives denied
-        return ReplyClass(CORRECTION, "neither of the alternatives")
-    if premise and _TAG_QUESTION.search(_clean(question)) and re.match(r"\W*no\b[,.;:!\s-]+(?!(?:one|record|"
-                                                                         r"information|data|idea)\b)\w", text) \
-            and not _REFUSAL.search(text):
-        # a statement put for confirmation ("The tip is open until 8pm, right?") answered "No, it closes at 4pm":
-        # what the question takes for granted is denied, with the value that holds
-        return ReplyClass(CORRECTION, "no to a statement put for confirmation")
-    yes_first = re.match(r"\W*yes\b(?![,\s]*(?:but|however|though|although))", text)
-    if premise and yes_first and any(_YES_NO.match(c) for c in _question_parts(question)) \
-            and not _CORRECTION.search(text):
-        # a yes/no question answered "Yes" first takes its premise as given, whatever follows ("Yes, there's a
-        # 10% discount, so two cats would be £36 instead of £40")
-        return ReplyClass(ANSWER, "answers yes first")
+    opening = _opening_reply(text, question) if premise else None
+    if opening is not None:
+        return opening
     if premise and not _zero_count(clauses, question):
         correction = _correction_cue(text, clauses, words, question, gives_reference,
                                      first_only=refusal_kind is None and not reference)
@@ -606,6 +594,28 @@ def _declines_the_task(clauses: list[str], words: set[str]) -> str:
     if m and (m.group(1) in words or _stem(m.group(1)) in {_stem(w) for w in words}):
         return f"declines to {m.group(1)}"
     return ""
+
+
+def _opening_reply(text: str, question: str) -> ReplyClass | None:
+    """What the reply's first word settles where the premise may be false: "Neither" to an X-or-Y question and
+    "No, ..." to a statement put for confirmation correct it; "Yes" first to a yes/no question takes it as
+    given. None where the first word settles nothing."""
+    if " or " in _clean(question) and re.match(r"\W*neither\b", text):
+        # "Does it support 12, or just 11?" - "Neither - it supports 14 to 17": both alternatives denied
+        return ReplyClass(CORRECTION, "neither of the alternatives")
+    if _TAG_QUESTION.search(_clean(question)) and re.match(r"\W*no\b[,.;:!\s-]+(?!(?:one|record|"
+                                                                         r"information|data|idea)\b)\w", text) \
+            and not _REFUSAL.search(text):
+        # a statement put for confirmation ("The tip is open until 8pm, right?") answered "No, it closes at 4pm":
+        # what the question takes for granted is denied, with the value that holds
+        return ReplyClass(CORRECTION, "no to a statement put for confirmation")
+    yes_first = re.match(r"\W*yes\b(?![,\s]*(?:but|however|though|although))", text)
+    if yes_first and any(_YES_NO.match(c) for c in _question_parts(question)) \
+            and not _CORRECTION.search(text):
+        # a yes/no question answered "Yes" first takes its premise as given, whatever follows ("Yes, there's a
+        # 10% discount, so two cats would be £36 instead of £40")
+        return ReplyClass(ANSWER, "answers yes first")
+    return None
 
 
 def _declined(text: str, clauses: list[str], words: set[str], cue: str, question: str = "") -> ReplyClass:

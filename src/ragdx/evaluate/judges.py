@@ -463,6 +463,38 @@ def _ordinal_of(response: str) -> float | None:
     return None if n is None else float(n)
 
 
+#: a name the question quotes; an apostrophe inside a word ("What's", "Anton's") opens and closes nothing
+_QUOTED = re.compile(r"(?<!\w)'(.{2,}?)'(?!\w)|\u2018(.{2,}?)\u2019(?!\w)|\u201c([^\u201d]{2,})\u201d|\"([^\"]{2,})\"")
+
+
+@functools.lru_cache(maxsize=8192)
+def _normalised(text: str) -> str:
+    """:func:`normalise`, remembered: a dataset names the same rows and gold values again and again."""
+    return normalise(text)
+
+
+def _without_echoed_subject(response: str, query: str, rows: list[list[Any]]) -> str | None:
+    """The response without the names the question quotes that hold a gold value inside them, or None when
+    it repeats none: "Which town is 'Northope Hub' in?" answered "Northope Hub" names the hub again, and the
+    town "Northope" inside it is not an answer ("Northope Hub is in Northope" still is)."""
+    if "'" not in query and "\u2018" not in query and '"' not in query and "\u201c" not in query:
+        return None
+    folded = response.casefold()
+    golds: list[str] | None = None
+    out = response
+    for m in _QUOTED.finditer(query):
+        name = next(g for g in m.groups() if g)
+        if name.casefold() not in folded:
+            continue  # most responses do not repeat the name: nothing to normalise
+        if golds is None:
+            golds = [_normalised(v) for row in rows for v in row if isinstance(v, str)]
+        said = _normalised(name)
+        if not said or not any(g and g != said and _holds_words(g, said) for g in golds):
+            continue
+        out = re.sub(r"(?<!\w)" + re.escape(name) + r"(?!\w)", " ", out, flags=re.IGNORECASE)
+    return None if out == response else out
+
+
 def _holds_words(words: str, text: str) -> bool:
     """``words`` occur in ``text`` as whole words (both normalised: words split by single spaces),
     what ``re.search("(?:^| )" + re.escape(words) + "(?: |$)", text)`` tells, without compiling a
@@ -725,6 +757,9 @@ class ContainmentJudge(Judge):
         if len(rows) == 1 and len(rows[0]) == 1 and hedged(rows[0][0], response):
             return Verdict(False, self.name, "a hedged list of candidates", 0.0)
         single = len(rows) == 1 and len(rows[0]) == 1
+        echo = _without_echoed_subject(response, item.query, rows)
+        if echo is not None:
+            response, values = echo, _values_of(echo)
         per_row = [all(_value_contained(v, response, values, item.query, single) for v in row)
                    or _row_names_person(row, response, item.query) for row in rows]
         ok = _combine(per_row, self.sets)
@@ -978,6 +1013,11 @@ class CascadeJudge(Judge):
                 return Verdict(False, "cascade:f1", f"{v.reason}, but the response lacks {', '.join(missing[:3])}",
                                v.score)
             rows = _rows(item)
+            echo = _without_echoed_subject(str(item.response), item.query, rows)
+            if echo is not None and token_f1(item.answer_text, echo) < self.f1.threshold:
+                # "northope hub" to "Which town is 'Northope Hub' in?": the gold's words are the question's name
+                return Verdict(False, "cascade:f1", f"{v.reason}, but only inside the name the question gives",
+                               v.score)
             if all(isinstance(x, str) and extends_value(value_tokens(x), str(item.response), item.query,
                                                         single=len(rows) == 1 and len(row) == 1)
                    for row in rows for x in row):
