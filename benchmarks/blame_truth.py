@@ -489,11 +489,8 @@ def er_truth(world: World, results: dict[str, dict[str, Any]]) -> dict[str, Outc
             continue
         answer = res.get("answer") or ""
         retrieved = list(dict.fromkeys(str(c.get("id", "")).split("#")[0] for c in res.get("contexts") or []))
-        norm = " " + " ".join(re.findall(r"\w+", unicodedata.normalize("NFKC", answer).casefold())) + " "
-
-        def has(text: str, norm: str = norm) -> bool:  # this record's answer, bound now
-            w = " ".join(re.findall(r"\w+", unicodedata.normalize("NFKC", str(text)).casefold()))
-            return bool(w) and f" {w} " in norm
+        def has(text: str, answer: str = answer) -> bool:  # this record's answer, bound now
+            return _states_text(answer, str(text))
 
         right = bool(rec.carriers) and not _is_number(rec.answer_text) and has(rec.answer_text)
         if not right and rec.carriers:
@@ -502,7 +499,8 @@ def er_truth(world: World, results: dict[str, dict[str, Any]]) -> dict[str, Outc
                 for c in row:
                     opts = [st.surface for st in world.truth.statements.get(c.fact or "", ())
                             if writes_value(st, c, _value_str(c.value), rec.query)]
-                    said = (_says_number(answer, c.value) if _is_number(c.value) else has(_value_str(c.value))) \
+                    said = (_says_number(answer, c.value) if _is_number(c.value)
+                            else has(_value_str(c.value))) \
                         or any(_says_number(answer, _number_of(s)) if _number_of(s) is not None else has(s)
                                for s in opts) or _initial_of(world, c, row, answer)
                     if not said:
@@ -531,6 +529,35 @@ _NUMBER = re.compile(r"(?<![\w.,])-?\d{1,3}(?:[,.\u202f]\d{3})+(?:[.,]\d+)?(?![\
                      r"(?<![\w.,])-?\d+(?:[.,]\d+)?(?![\w]|[.,]\d)")
 
 
+#: a run of two or more capitalised words (a name), or of upper-case words ("EASTGATE METHODIST CHURCH")
+_NAME_RUN = re.compile(r"\b[A-Z][\w'&.-]*(?:[ \t]+(?:(?:of|the|and|&|de|la|upon|on|in)[ \t]+)*[A-Z][\w'&.-]*)+")
+
+
+_LEADING = frozenset("the a an in at on to from by for of and is it he she they we i".split())
+
+
+def _words(text: str) -> str:
+    return " ".join(re.findall(r"\w+", unicodedata.normalize("NFKC", text).casefold()))
+
+
+def _states_text(answer: str, value: str) -> bool:
+    """The answer states ``value`` as words, not only inside a longer name: "Kingsmead Hub" names the hub, not
+    its town, and "Hollins Cross Parish Council" repeats the question's subject; "It is in Hollins Cross" and
+    "Robert King" (a name that is the value itself, after a leading "In" or "The") state it."""
+    want = _words(value)
+    if not want:
+        return False
+    if f" {want} " in f" {_words(_NAME_RUN.sub(' ', answer))} ":
+        return True
+    for m in _NAME_RUN.finditer(answer):
+        run = _words(m.group(0)).split()
+        while run and run[0] in _LEADING:
+            run = run[1:]
+        if " ".join(run) == want:
+            return True
+    return False
+
+
 def _number_of(surface: str) -> float | None:
     """The number a surface is, when it is one and nothing else ("0", "$32.80", "19,20"), else None."""
     m = re.fullmatch(r"[^\w]*(-?\d[\d,.\u202f]*?)[^\w]*", surface.strip())
@@ -557,7 +584,14 @@ def _says_number(answer: str, value: Any) -> bool:
     say 20 (a whole number, never a digit string inside another number)."""
     want = float(value)
     return any((got := _parse_number(m.group(0))) is not None and abs(got - want) < 1e-9 * max(1.0, abs(want))
+               and not _MONTH_NEAR.match(answer, m.end()) and not _MONTH_BEFORE.search(answer, 0, m.start())
                for m in _NUMBER.finditer(answer))
+
+
+#: a day of a date ("2 March 2026", "March 2"): not a count or an amount
+_MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*"
+_MONTH_NEAR = re.compile(rf"(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTHS}\b", re.I)
+_MONTH_BEFORE = re.compile(rf"\b{_MONTHS}\s+$", re.I)
 
 
 def _initial_of(world: World, c: Carrier, row: list[Carrier], answer: str) -> bool:

@@ -237,3 +237,22 @@ def test_the_er_truth_takes_an_initial_only_where_no_namesake_shares_it():
     patel = [bt.Carrier("e.first@2", False, "", "e", "first", "Anjali"),
              bt.Carrier("e.last@2", False, "", "e", "last", "Patel")]
     assert not bt._initial_of(World, patel[0], patel, "A. Patel")  # Arun Patel is "A. Patel" too
+
+
+@pytest.mark.parametrize("answer,value,said", [
+    ("Northope Hub", "Northope", False),                 # the hub's name, not its town
+    ("Hollins Cross Parish Council", "Hollins Cross", False),
+    ("Donor:    EASTGATE METHODIST CHURCH", "church", False),
+    ("It is in Hollins Cross.", "Hollins Cross", True),
+    ("In Hollins Cross.", "Hollins Cross", True),
+    ("Donor:    EASTGATE METHODIST CHURCH", "Eastgate Methodist Church", True),
+    ("Type: church", "church", True),
+    ("| 80909 | Colorado Springs | King, R.", "Colorado Springs", True),
+])
+def test_the_er_truth_does_not_count_a_value_inside_a_longer_name(answer, value, said):
+    assert bt._states_text(answer, value) is said
+
+
+def test_the_er_truth_does_not_read_a_day_of_a_date_as_a_count():
+    assert not bt._says_number("published on 2 March 2026", 2)
+    assert bt._says_number("position 2 of 3", 2)
