@@ -42,6 +42,9 @@ class ColumnInfo:
     #: a text column named as a colour whose every value is a hex code ("#e08e79"): a colour for a
     #: chart, not one a reader names (``ragdx.gen.sql_templates.left_out_reason``); measured
     hex_colours: bool = False
+    #: a text column of a few labels written in capitals ('GRASS', 'STATUS', 'SPECIAL_ATTACK'): a label
+    #: people write as a word ("Grass"), measured by :func:`_upper_labels`
+    upper_labels: bool = False
 
     @property
     def kind(self) -> str:
@@ -66,6 +69,10 @@ class TableInfo:
     #: ("Po LXXIII" of polonium, "Ford Focus" of Ford): name column -> that foreign-key column; measured
     #: by :func:`_name_holds_parent`
     names_parent: dict[str, str] = field(default_factory=dict)
+    #: the name people know a row by when the table itself holds only a key term spelled for machines
+    #: ('bulbasaur', 'mega-gyarados'): (a one-to-one child table, its column pointing at this table's
+    #: key, the child's name column), or None; measured by :func:`_display_name`
+    display_name: tuple[str, str, str] | None = None
 
     def column(self, name: str) -> ColumnInfo:
         found = _lookup({c.name: c for c in self.columns}, name)
@@ -239,6 +246,8 @@ def inspect_schema(engine: Engine, *, profile: bool = True) -> Schema:
                 _profile(conn, table)
             for table in tables.values():
                 _name_holds_parent(conn, schema, table)
+            for table in tables.values():
+                _display_name(conn, schema, table)
     return schema
 
 
@@ -247,7 +256,7 @@ def _profile(conn: sa.Connection, table: TableInfo) -> None:
     columns only COUNT(c) (comparing blobs is slow and says nothing about naming a row); text
     columns also AVG(LENGTH(c)), in the same scan."""
     t = sa.table(table.name, *(sa.column(c.name) for c in table.columns))
-    exprs = [sa.func.count()]
+    exprs: list[sa.ColumnElement] = [sa.func.count()]
     texts = [c for c in table.columns if c.kind == "text"]
     for c in table.columns:
         if c.kind == "binary":
@@ -267,7 +276,9 @@ def _profile(conn: sa.Connection, table: TableInfo) -> None:
             # "#e08e79": a colour given as the code a chart or a web page uses, which no reader says
             found = conn.execute(sa.select(sa.func.count()).select_from(t).where(
                 t.c[c.name].like("#%"))).scalar_one()
-            c.hex_colours = bool(found) and int(found) == table.rows - c.nulls
+            c.hex_colours = bool(found) and int(found) == table.rows - (c.nulls or 0)
+    for c in texts:
+        c.upper_labels = _upper_labels(conn, t, c)
     pair = name_pair(table)
     if pair and table.rows:
         # a person is named by first and last name together; whether the pair is unique is
@@ -293,6 +304,24 @@ def _profile(conn: sa.Connection, table: TableInfo) -> None:
         table.tuple_distinct[",".join(combo)] = found
         if found >= NEAR_UNIQUE * table.rows:
             break
+
+
+#: a label column has at most this many distinct values
+_MAX_LABELS = 50
+_UPPER_WORDS = re.compile(r"[A-Z]+(?:[ _][A-Z]+)*")
+
+
+def _upper_labels(conn: sa.Connection, t: sa.TableClause, c: ColumnInfo) -> bool:
+    """Rule (any schema): a text column whose few distinct values (at most :data:`_MAX_LABELS`) are all
+    words in capitals, 4 letters long on average with one of 6 or more ('GRASS', 'NORMAL', 'STATUS'),
+    is a label column written in the source's capitals: people write its values as words ("Grass").
+    Short capitals (ISO 'USD', a league's 'AL', a state's 'NY') are codes people write so, and stay."""
+    if c.distinct is None or not 0 < c.distinct <= _MAX_LABELS or (c.mean_length or 0) < 4:
+        return False
+    values = [v for (v,) in conn.execute(sa.select(t.c[c.name]).distinct().limit(_MAX_LABELS + 1))
+              if v is not None]
+    return bool(values) and all(isinstance(v, str) and _UPPER_WORDS.fullmatch(v) for v in values) \
+        and sum(map(len, values)) >= 4 * len(values) and max(map(len, values)) >= 6
 
 
 def _unique_texts(table: TableInfo) -> list[ColumnInfo]:
@@ -337,6 +366,48 @@ def _name_holds_parent(conn: sa.Connection, schema: Schema, table: TableInfo) ->
                 if found >= NEAR_UNIQUE * (table.rows - (c.nulls or 0)) and found:
                     table.names_parent[c.name] = fk.columns[0]
                     break
+
+
+#: at least this share of a slug-keyed table's rows must have their key spelled as the child's name
+#: (lower case, spaces as '-' or '_') for that name to be the rows' display name
+SLUG_MATCH = 0.8
+
+
+def _display_name(conn: sa.Connection, schema: Schema, table: TableInfo) -> None:
+    """Measure where a row keyed by a slug is named as people name it. Rule (any schema): a table whose
+    whole primary key is one text column and declares no key of its own, with a one-to-one child (a
+    table whose whole primary key is its foreign key to that column) holding a (nearly) unique text
+    column whose value, in lower case and with its spaces written '-' or '_' or kept, equals the
+    parent's key for most rows ('Bulbasaur' for 'bulbasaur'): that column is the name people know
+    the row by, and the key is a term spelled for machines. The first such column of the first such
+    child is kept (``ragdx.gen.sql_templates`` asks the row by it; issue 22). A key already written
+    as people write it (mixed case) never matches; a child's own names in other scripts do not either.
+    At most :data:`_MAX_MEASURED` scans per table."""
+    if not table.rows or table.declared_key or len(table.primary_key) != 1:
+        return
+    key = table.primary_key[0]
+    if table.column(key).kind != "text" or table.foreign_key_of(key) is not None:
+        return
+    scans = 0
+    for child in sorted(schema.tables.values(), key=lambda t: t.name):
+        fk = child.foreign_key_of(child.primary_key[0]) if len(child.primary_key) == 1 else None
+        if child is table or fk is None or list(fk.ref_columns) != [key] \
+                or _lookup(schema.tables, fk.ref_table) is not table:
+            continue
+        for c in _unique_texts(child):
+            if c.name == child.primary_key[0] or scans >= _MAX_MEASURED:
+                continue
+            scans += 1
+            kid = sa.table(child.name, sa.column(c.name), sa.column(fk.columns[0])).alias("c")
+            own = sa.table(table.name, sa.column(key)).alias("p")
+            name = sa.func.lower(kid.c[c.name])
+            spelled = sa.or_(own.c[key] == name, own.c[key] == sa.func.replace(name, " ", "-"),
+                             own.c[key] == sa.func.replace(name, " ", "_"))
+            found = int(conn.execute(sa.select(sa.func.count()).select_from(
+                kid.join(own, kid.c[fk.columns[0]] == own.c[key])).where(spelled)).scalar_one())
+            if found >= SLUG_MATCH * table.rows:
+                table.display_name = (child.name, fk.columns[0], c.name)
+                return
 
 
 #: a key (a name, a tuple of columns) with at least this share of distinct values names rows;
@@ -406,7 +477,7 @@ def parent_name_candidates(table: TableInfo) -> list[list[str]]:
     if (table.rows or 0) < 2:
         return []
     names = [c for c in table.columns if c.kind == "text" and _words(c.name)[-1:] in (["name"], ["title"])
-             and name_part(c.name) is None and c.distinct is not None and c.distinct < NEAR_UNIQUE * table.rows]
+             and name_part(c.name) is None and c.distinct is not None and c.distinct < NEAR_UNIQUE * (table.rows or 0)]
     names.sort(key=lambda c: len(_words(c.name)))  # "name" before "county_name" before "manager_name"
     fks = [fk.columns[0] for fk in table.foreign_keys if len(fk.columns) == 1 and fk.ref_table != table.name]
     return [[n.name, fk] for n in names[:1] for fk in fks[:_MAX_MEASURED]]

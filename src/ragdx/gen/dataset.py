@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
@@ -156,6 +157,27 @@ def answer_text(rows: Sequence[Sequence[Any]], columns: Sequence[str] | None = N
     return "; ".join(sep.join(value_text(v) for v in row) for row in rows)
 
 
+_CAPITALS = re.compile(r"[A-Z]+(?:[ _][A-Z]+)*")
+
+
+def label_word(value: Any) -> Any:
+    """A label the source writes in capitals as people write it: 'GRASS' -> "Grass", 'SPECIAL_ATTACK'
+    -> "Special Attack" (``ColumnInfo.upper_labels`` decides which columns hold labels; the record's
+    rows keep the database's value, and answers are compared without regard to case)."""
+    if isinstance(value, str) and _CAPITALS.fullmatch(value):
+        return " ".join(w.capitalize() for w in re.split(r"[ _]", value))
+    return value
+
+
+def labelled(rows: Sequence[Sequence[Any]], labels: Sequence[bool]) -> list[list[Any]]:
+    """``rows`` with the values of label columns (``labels``, per column) worded by :func:`label_word`."""
+    return [[label_word(v) if i < len(labels) and labels[i] else v for i, v in enumerate(row)] for row in rows]
+
+
+def _worded(params: Mapping[str, Any], words: frozenset[str]) -> dict[str, Any]:
+    return {k: label_word(v) if k in words else v for k, v in params.items()}
+
+
 def group_id(sql_template_id: str, params: Sequence[Any]) -> str:
     blob = json.dumps([sql_template_id, [json_value(p) for p in params]], ensure_ascii=False)
     return "g" + hashlib.sha256(blob.encode()).hexdigest()[:12]
@@ -238,13 +260,15 @@ def build_records(parsed: ParsedTemplate, groups: Iterable[QAGroup],
     gid_of = _group_ids(sql_id)
     concrete = parsed.concrete_sql_renderer()
     same = _JSON_SAME
+    labels = parsed.label_outputs if any(parsed.label_outputs) else ()
+    words = parsed.label_placeholders
     for group in groups:
         params = dict(zip(placeholders, (v if type(v) in same else json_value(v) for v in group.params),
                           strict=True))
         gid = gid_of(group.params)
         sql = concrete(group.params)
         rows = [[v if type(v) in same else json_value(v) for v in row] for row in group.rows]
-        text_answer = answer_text(group.rows, columns)
+        text_answer = answer_text(labelled(group.rows, labels) if labels else group.rows, columns)
         gold: list[str] = []
         supported: bool | None = None
         evidence: list[list[str]] = []
@@ -262,7 +286,7 @@ def build_records(parsed: ParsedTemplate, groups: Iterable[QAGroup],
             yield QARecord(
                 id=f"{gid}-{tid}", group_id=gid, sql_template_id=sql_id, text_template_id=tid,
                 style=style, schema=schema_key, table=table, params=params, sql=sql,
-                query=filled(params), answer_columns=columns, answer_rows=rows,
+                query=filled(_worded(params, words) if words else params), answer_columns=columns, answer_rows=rows,
                 answer_text=text_answer, answer_kind=group.kind, entities=list(group.entities),
                 facts=list(group.facts), gold_document_ids=gold, kb_supported=supported,
                 evidence_sets=[list(e) for e in evidence], entity_document_ids=list(entity_docs), kb_basis=basis,
@@ -321,7 +345,7 @@ def stats(records: Sequence[QARecord]) -> list[dict[str, Any]]:
         by_key[(r.table, r.style)].append(r)
     for (table, style), items in sorted(by_key.items()):
         m = len({r.sql_template_id for r in items})
-        per_sql = Counter()
+        per_sql: Counter[str] = Counter()
         for sid, _ in {(r.sql_template_id, r.text_template_id) for r in items}:
             per_sql[sid] += 1
         groups = len({r.group_id for r in items})
@@ -440,7 +464,7 @@ def iter_records(path: str | Path) -> Iterator[QARecord]:
                         row[name] = json.loads(row[name])
             except (KeyError, TypeError, ValueError) as exc:
                 raise RagdxError(f"not a dataset record ({exc})", source=str(path), field=f"row {number}") from None
-        numbered = enumerate(rows, 1)
+        numbered: Iterator[tuple[int, dict[str, Any]]] = enumerate(rows, 1)
     else:
         numbered = iter_jsonl(path)
     for number, obj in numbered:

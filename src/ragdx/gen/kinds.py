@@ -47,7 +47,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
@@ -162,7 +162,7 @@ class KindTemplate:
 
 
 def _tab(table: TableInfo, alias: str) -> sa.sql.Alias:
-    return sa.table(table.name, *(sa.column(c.name) for c in table.columns)).alias(alias)
+    return cast(sa.sql.Alias, sa.table(table.name, *(sa.column(c.name) for c in table.columns)).alias(alias))
 
 
 def _keys_of(alias: sa.sql.Alias, table: TableInfo) -> list[sa.ColumnElement]:
@@ -621,8 +621,9 @@ def _periods(table: TableInfo, column: str, by_month: bool) -> Callable[[Connect
     def domain(conn: Connection) -> list[tuple]:
         t = _tab(table, "d")
         seen = [r[0] for r in conn.execute(sa.select(t.c[column]).where(t.c[column].is_not(None)).distinct())]
-        days = [_as_date(v) for v in seen]
-        if None in days:
+        found = [_as_date(v) for v in seen]
+        days = [d for d in found if d is not None]
+        if len(days) < len(found):
             return []
         return sorted({(f"{d.year:04d}-{d.month:02d}" if by_month else f"{d.year:04d}",) for d in days})
     return domain
@@ -798,7 +799,7 @@ def answer_kinds(engine: Engine, templates: Sequence[KindTemplate], cap: int | N
     counts: dict[str, AnswerCounts] = {}
     with engine.connect() as conn:
         for kind_templates_ in by_kind.values():
-            pending = []
+            pending: list[list[Any]] = []
             for t in kind_templates_:
                 draws, available = _draws(conn, t, seed)
                 counts[t.id] = AnswerCounts(method="per-combination")

@@ -15,8 +15,16 @@ from sqlalchemy.engine import Engine
 
 from ragdx.db.schema import Schema
 from ragdx.errors import RagdxError, TemplateError
-from ragdx.gen.columnar import RecordSet, build_columns
-from ragdx.gen.dataset import QARecord, sample_balanced, sample_unbalanced, write_dataset
+from ragdx.gen.columnar import RecordColumns, RecordSet, build_columns
+from ragdx.gen.dataset import (
+    QARecord,
+    answer_text,
+    label_word,
+    labelled,
+    sample_balanced,
+    sample_unbalanced,
+    write_dataset,
+)
 from ragdx.gen.qa import AnswerCounts, AnswerOptions, answer_template
 from ragdx.gen.refusals import RefusalPlan, add_refusals, make_refusals
 from ragdx.gen.sql_templates import (
@@ -232,14 +240,15 @@ def build_dataset(engine: Engine, schema: Schema, parsed: Sequence[ParsedTemplat
     texts, problems = balance(text_templates, by_id, n)
     wanted = list(styles) if styles else sorted({s for _, s in texts})
     missing = [f"{p.template.sql} [{s}]" for p in parsed for s in wanted if (p.id, s) not in texts]
-    records: Sequence[QARecord] = RecordSet()
+    collected = RecordSet()
+    records: Sequence[QARecord] = collected
     counts: dict[str, AnswerCounts] = {}
     for p in parsed if "lookup" in kinds else ():
         per_style = {s: texts[(p.id, s)] for s in wanted if (p.id, s) in texts}
         answers = answer_template(engine, p, schema, options, columns=True)
         counts[p.id] = answers.counts
         if per_style:
-            records.append(build_columns(p, answers.groups, per_style, kb_facts))
+            collected.append(_worded_labels(p, build_columns(p, answers.groups, per_style, kb_facts)))
         if progress:
             progress()
     if per_group:
@@ -292,3 +301,20 @@ def manifest_for(schema: Schema, options: AnswerOptions, result: GenResult, extr
 def write(out: Path, schema: Schema, options: AnswerOptions, result: GenResult, extra: Mapping[str, Any],
           *, overwrite: bool = False) -> Path:
     return write_dataset(out, result.records, manifest_for(schema, options, result, extra), overwrite=overwrite)
+
+
+def _worded_labels(parsed: ParsedTemplate, chunk: RecordColumns) -> RecordColumns:
+    """Labels the source writes in capitals ('GRASS') as people write them ("Grass"), in the answer
+    texts and the questions (``ParsedTemplate.label_outputs``, ``label_placeholders``); the rows and
+    the SQL keep the database's values (answers are compared without regard to case)."""
+    if any(parsed.label_outputs):
+        chunk.answer_texts = [answer_text(labelled(chunk.rows[g], parsed.label_outputs), chunk.answer_columns)
+                              for g in range(len(chunk.group_ids))]
+    places = [i for i, name in enumerate(chunk.placeholder_names) if name in parsed.label_placeholders]
+    for i in places:
+        for queries in chunk.queries:
+            for g, value in enumerate(chunk.values[i]):
+                if label_word(value) != value:
+                    queries[g] = queries[g].replace(f"'{value}'", f"'{label_word(value)}'")
+    return chunk
+

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from itertools import compress, repeat
 from operator import attrgetter, itemgetter
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from sqlalchemy.engine import Engine
 
@@ -58,7 +58,7 @@ class QAGroup:
         self._pending = pending
 
     def _resolve(self) -> None:
-        build, keys = self._pending
+        build, keys = cast("tuple[_GroupBuilder, tuple]", self._pending)
         self._entities, self._facts = build.entities_facts(keys)
         self._pending = None
 
@@ -66,13 +66,13 @@ class QAGroup:
     def entities(self) -> list[str]:
         if self._pending is not None:
             self._resolve()
-        return self._entities
+        return cast("list[str]", self._entities)
 
     @property
     def facts(self) -> list[str]:
         if self._pending is not None:
             self._resolve()
-        return self._facts
+        return cast("list[str]", self._facts)
 
     def _fields(self) -> tuple:
         return (self.template_id, self.params, self.rows, self.entities, self.facts)
@@ -82,7 +82,7 @@ class QAGroup:
             return NotImplemented
         return self._fields() == other._fields()
 
-    __hash__ = None  # mutable, as the dataclass it replaces
+    __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass it replaces
 
     def __repr__(self) -> str:
         return ("QAGroup(template_id={!r}, params={!r}, rows={!r}, entities={!r}, facts={!r})"
@@ -183,9 +183,9 @@ class _GroupBuilder:
                 key_of[qualifier] = key
                 entities.add(prefix + key)
             for qualifier, prefix in self.facts:
-                key = key_of.get(qualifier)
-                if key is not None:
-                    facts.add(prefix + key)
+                found = key_of.get(qualifier)
+                if found is not None:
+                    facts.add(prefix + found)
         return QAGroup(self.template_id, params, rows, sorted(entities), sorted(facts))
 
     def entities_facts(self, keys: tuple) -> tuple[list[str], list[str]]:

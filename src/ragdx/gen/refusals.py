@@ -54,7 +54,7 @@ import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, cast
 
 import sqlglot
 from sqlalchemy import text as sql_text
@@ -299,7 +299,7 @@ def _ambiguous(ctx: _Ctx, p: ParsedTemplate, g: QAGroup, texts, refs: list[str])
 def _keeping(p: ParsedTemplate, schema: Schema, keep: str) -> ParsedTemplate | None:
     """``p`` asked by one of its placeholders alone (an employee by last name only)."""
     glot = NEUTRAL_GLOT if p.template.method == "schema" else dialect_named(p.dialect).glot
-    tree = sqlglot.parse_one(p.template.sql, read=glot)
+    tree = cast(exp.Select, sqlglot.parse_one(p.template.sql, read=glot))
     kept = [eq for eq in tree.find_all(exp.EQ)
             if isinstance(eq.expression, exp.Literal) and eq.expression.this == f"[{keep}]"]
     if len(kept) != 1:
@@ -330,8 +330,7 @@ def _by_one_part(ctx: _Ctx, p: ParsedTemplate) -> list[_Made]:
         texts = _rules_texts(ctx, alone) if refs else {}
         for g in _single_groups(ctx, alone)[:_TRIES] if texts else []:
             m = _ambiguous(ctx, alone, g, texts, refs)
-            partner = m and group_id(alone.id, g.params)
-            if m is not None and partner not in ctx.used:
+            if m is not None and (partner := group_id(alone.id, g.params)) not in ctx.used:
                 ctx.used.add(partner)
                 out.append(m)
                 break
@@ -370,7 +369,7 @@ def _derived(p: ParsedTemplate, schema: Schema, column: str, *, condition: bool)
     # neutral dialect, a user's in the engine's (MySQL takes "Staff" for a string)
     method = p.template.method
     glot = NEUTRAL_GLOT if method == "schema" else dialect_named(p.dialect).glot
-    tree = sqlglot.parse_one(p.template.sql, read=glot)
+    tree = cast(exp.Select, sqlglot.parse_one(p.template.sql, read=glot))
     if condition:
         ph_table = ph.split(".")[0]
         premise = exp.EQ(this=exp.column(column, table=qualifier, quoted=True),
@@ -385,7 +384,7 @@ def _derived(p: ParsedTemplate, schema: Schema, column: str, *, condition: bool)
 
 
 def _false_premise(ctx: _Ctx, p: ParsedTemplate, g: QAGroup, rng: random.Random) -> _Made | None:
-    table = ctx.schema.table(_one_table(p))
+    table = ctx.schema.table(cast(str, _one_table(p)))
     for column in _premise_columns(table, p):
         with_premise = _derived(p, ctx.schema, column, condition=True)
         premise = _derived(p, ctx.schema, column, condition=False)
@@ -569,7 +568,7 @@ def _records(ctx: _Ctx, m: _Made, ood: dict[str, list[str]] | None = None) -> tu
     for pr in partners:
         style, i = place[pr.text_template_id]
         if tpl is None:
-            query = ood[style][i]
+            query = cast(dict, ood)[style][i]
             tid = _text_id(style, query)
         else:
             t = m.texts[style][i]
@@ -628,7 +627,8 @@ def make_refusals(engine: Engine, schema: Schema, parsed: Sequence[ParsedTemplat
     for m, ood in [(m, None) for m in made] + oods:
         pairs += zip(*_records(ctx, m, ood), strict=True)
         if m.kind == "omitted_fact":
-            relabelled.add(group_id(m.template.id, m.params))  # the same question, asked to be answered
+            # the same question, asked to be answered
+            relabelled.add(group_id(cast(ParsedTemplate, m.template).id, m.params))
     return RefusalResult(pairs, Counter(m.kind for m in made) + Counter(m.kind for m, _ in oods), relabelled)
 
 
@@ -657,8 +657,7 @@ def _for_template(ctx: _Ctx, p: ParsedTemplate, pool: list[QAGroup], texts, sibl
             if count == ctx.plan.per_template:
                 break
             m = make(g)
-            partner = m and group_id(m.partner_template.id, m.partner.params)
-            if m is not None and partner not in ctx.used:
+            if m is not None and (partner := group_id(m.partner_template.id, m.partner.params)) not in ctx.used:
                 ctx.used.add(partner)
                 pool.remove(g)
                 out.append(m)
@@ -671,7 +670,7 @@ def _out_of_domain(ctx: _Ctx, leftovers: Mapping[str, list[tuple[ParsedTemplate,
     """``per_template`` off-topic groups per table (while topics last), each paired with a
     group of one of the table's templates that no other refusal took."""
     topics = ood_topics(ctx.schema)
-    out = []
+    out: list[tuple[_Made, dict]] = []
     for table in sorted(leftovers):
         free = [(p, g) for p, g in leftovers[table] if group_id(p.id, g.params) not in ctx.used]
         for p, g in free[:ctx.plan.per_template]:

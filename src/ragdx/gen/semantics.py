@@ -26,6 +26,9 @@ class Condition:
 
     column: ColumnRef
     placeholder: str  # "Table.Column", the text between the brackets
+    #: the table (template spelling) whose row this value names when the column is that row's display
+    #: name kept one join away (``pokemonnames.english`` names a ``pokemon``); "" when it names its own
+    names: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -117,6 +117,11 @@ class ParsedTemplate:
     sources: list[tuple[str, str]]
     set_based: bool
     _ast: exp.Select = field(repr=False)
+    #: per output column: whether it holds a label written in the source's capitals
+    #: (``ColumnInfo.upper_labels``): answer texts write it as a word, the rows keep the value
+    label_outputs: tuple[bool, ...] = ()
+    #: placeholders filled from such a label column: questions write the value as a word
+    label_placeholders: frozenset[str] = frozenset()
     #: the template's id, hashed once (it is stamped on every group and record)
     id: str = field(init=False)
 
@@ -211,8 +216,8 @@ class ParsedTemplate:
         sql, names = self._bind(self._render(tree), len(self.placeholders))
         return sql, names, layout
 
-    def _key_columns(self, schema: Schema) -> tuple[list[exp.Expression], list[tuple[str, str, list[str]]]]:
-        cols: list[exp.Expression] = []
+    def _key_columns(self, schema: Schema) -> tuple[list[exp.Expr], list[tuple[str, str, list[str]]]]:
+        cols: list[exp.Expr] = []
         layout: list[tuple[str, str, list[str]]] = []
         for real, qualifier in self.sources:
             pk = entity_key(schema.table(real))
@@ -321,8 +326,24 @@ def parse_template(template: SqlTemplate, schema: Schema) -> ParsedTemplate:
         target_kinds=tuple(_target_kinds(resolved)),
         condition_kinds=tuple(resolved.kind_of(*compared_q[c.placeholder]) for c in conditions),
     )
-    return ParsedTemplate(template, semantics, dialect, compared, compared_q, _fact_columns(resolved), domains,
-                          outputs, resolved.sources, set_based, tree)
+    parsed = ParsedTemplate(template, semantics, dialect, compared, compared_q, _fact_columns(resolved), domains,
+                            outputs, resolved.sources, set_based, tree)
+    parsed.label_outputs, parsed.label_placeholders = _labels(parsed, schema)
+    return parsed
+
+
+def _labels(parsed: ParsedTemplate, schema: Schema) -> tuple[tuple[bool, ...], frozenset[str]]:
+    """(per output column, placeholders) whose values are labels in capitals (``ColumnInfo.upper_labels``)."""
+    def label(table: str, column: str) -> bool:
+        return schema.has_table(table) and schema.table(table).has_column(column) \
+            and schema.table(table).column(column).upper_labels
+    real_of = {qualifier: real for real, qualifier in parsed.sources}
+    outputs = []
+    for proj in parsed._ast.expressions:
+        inner = proj.this if isinstance(proj, exp.Alias) else proj
+        outputs.append(isinstance(inner, exp.Column) and inner.table in real_of
+                       and label(real_of[inner.table], inner.name))
+    return tuple(outputs), frozenset(ph for ph, (t, c) in parsed.compared.items() if label(t, c))
 
 
 _Fail = Callable[[str], TemplateError]
@@ -457,12 +478,26 @@ def _bind_placeholders(q: _Qualified, schema: Schema, fail: _Fail) -> tuple[
             raise fail(f"placeholder '[{ph}]' names an {exc.message}") from None
         compared[ph] = (q.real_of.get(other.table, other.table), other.name)
         compared_q[ph] = (other.table, other.name)
-        conditions.append(Condition(ColumnRef(q.meaning_name(other.table), other.name), ph))
+        conditions.append(Condition(ColumnRef(q.meaning_name(other.table), other.name), ph,
+                                    _display_named(q, schema, compared[ph])))
         lit.replace(exp.Literal.string(_SENTINEL.format(index)))
         index += 1
     if not conditions:
         raise fail("no placeholder: a template needs at least one '[Table.Column]' in WHERE")
     return conditions, compared, compared_q, domains
+
+
+def _display_named(q: _Qualified, schema: Schema, column: tuple[str, str]) -> str:
+    """The table (as the template spells it) whose row ``column`` names as its display name
+    (:func:`display_name`), when that table is in the query; else ""."""
+    real, name = column[0].lower(), column[1].lower()
+    for qualifier, table in q.real_of.items():
+        if not schema.has_table(table):
+            continue
+        found = display_name(schema, schema.table(table))
+        if found is not None and (found[0].name.lower(), found[2].lower()) == (real, name):
+            return q.meaning_name(qualifier)
+    return ""
 
 
 def _projections(q: _Qualified, template: SqlTemplate, predicate: set[tuple[str, str]],
@@ -1094,6 +1129,38 @@ def _where(qualifier: str, keys: Sequence[str], table: str, *, qualified: bool =
         (f"{_q(qualifier)}.{_q(k)}" if qualified else _q(k)) + f" = '[{table}.{k}]'" for k in keys)
 
 
+def display_name(schema: Schema, table: TableInfo) -> tuple[TableInfo, str, str] | None:
+    """(the one-to-one child, its column pointing at ``table``'s key, its name column) when ``table``'s
+    rows are keyed by a term spelled for machines and named as people name them one join away
+    (``TableInfo.display_name``, measured: 'Bulbasaur' in ``pokemonnames.english`` for the key
+    'bulbasaur'); None otherwise, and always where the user declared the table's key.
+    Rule (any schema): such a row is asked and answered by that name, never by its key term."""
+    if table.display_name is None or table.declared_key or not schema.has_table(table.display_name[0]):
+        return None
+    child, fk_col, name = table.display_name
+    found = schema.table(child)
+    return (found, fk_col, name) if found.has_column(name) and _expressible(found.name, name) else None
+
+
+def _holds_display_names(schema: Schema, table: TableInfo) -> bool:
+    """Whether ``table`` is the one-to-one child that holds another table's display names."""
+    return any(display_name(schema, parent) is not None and parent.display_name is not None
+               and parent.display_name[0].lower() == table.name.lower()
+               for parent in schema.tables.values())
+
+
+def _named_join(schema: Schema, table: TableInfo, qualifier: str) -> tuple[str, str] | None:
+    """(" JOIN <child> ON …", the WHERE condition) that name a row of ``table`` (spelled ``qualifier``
+    in the query) by its display name (:func:`display_name`), or None."""
+    found = display_name(schema, table)
+    if found is None:
+        return None
+    child, fk_col, name = found
+    q = _q
+    return (f" JOIN {q(child.name)} ON {q(qualifier)}.{q(table.primary_key[0])} = {q(child.name)}.{q(fk_col)}",
+            f"{q(child.name)}.{q(name)} = '[{child.name}.{name}]'")
+
+
 def schema_templates(schema: Schema) -> list[SqlTemplate]:
     """Deterministic templates derived from the schema and the profiled data.
 
@@ -1117,12 +1184,16 @@ def schema_templates(schema: Schema) -> list[SqlTemplate]:
             out += _parent_name_templates(schema, table)
             continue
         keys = lookup_keys(table)
-        if not keys:
+        if not keys or _holds_display_names(schema, table):
+            # a table of display names is its parent's (asked of the parent by name), never a row of its own
             out += _extension_templates(schema, table) or _parent_key_templates(schema, table)
             continue
         if not _expressible(table.name, *keys):
             continue
         where_plain = _where(table.name, keys, table.name, qualified=False)
+        if (named := _named_join(schema, table, table.name)) is not None:  # a slug key: by its display name
+            out += _display_named_templates(schema, table, keys, named)
+            continue
         # a foreign key that stores the related row's name (Project.Client -> Client.Name) is
         # answered as it is; one that stores an id is asked through the join below
         named_fks = [fk.columns[0] for fk in table.foreign_keys
@@ -1169,6 +1240,31 @@ def schema_templates(schema: Schema) -> list[SqlTemplate]:
                 out.append(SqlTemplate(f"SELECT {', '.join(f'{q(ref.name)}.{q(c)}' for c in names)} "
                                        f"FROM {q(table.name)} {_composite_join(table.name, fk)} WHERE {where}",
                                        table.name, "schema"))
+    return out
+
+
+def _display_named_templates(schema: Schema, table: TableInfo, keys: list[str],
+                             named: tuple[str, str]) -> list[SqlTemplate]:
+    """A row named by its display name (:func:`display_name`): each attribute, and each related row by
+    its name, ``SELECT pokemon.dex_no FROM pokemon JOIN pokemonnames ON … WHERE pokemonnames.english =
+    '[pokemonnames.english]'`` ("the dex number of the pokemon 'Bulbasaur'")."""
+    q = _q
+    join, where = named
+    base = f"FROM {q(table.name)}{join}"
+    out = [SqlTemplate(f"SELECT {', '.join(f'{q(table.name)}.{q(c)}' for c in group)} {base} WHERE {where}",
+                       table.name, "schema") for group in _grouped(table, _attributes(table, set(keys)))]
+    for fk in table.foreign_keys:
+        if len(fk.columns) != 1 or fk.columns[0] in keys or not schema.has_table(fk.ref_table) \
+                or fk.ref_table.lower() == table.name.lower():
+            continue
+        ref = schema.table(fk.ref_table)
+        ref_keys = lookup_keys(ref)
+        if not ref_keys or is_association(ref) or not _expressible(ref.name, *ref_keys):
+            continue
+        hop = f" JOIN {q(ref.name)} ON {q(table.name)}.{q(fk.columns[0])} = {q(ref.name)}.{q(fk.ref_columns[0])}"
+        for cols in [list(ref_keys)] + _grouped(ref, _attributes(ref, set(ref_keys) | {fk.ref_columns[0]})):
+            out.append(SqlTemplate(f"SELECT {', '.join(f'{q(ref.name)}.{q(c)}' for c in cols)} {base}{hop} "
+                                   f"WHERE {where}", table.name, "schema"))
     return out
 
 
@@ -1235,7 +1331,8 @@ def extension_parent(schema: Schema, table: TableInfo) -> tuple[str, TableInfo, 
     parent's look-up key), or None. A person asks these facts of the parent by its name ("the speed
     of the creature 'ash wolf'"): the extra table is how the database is stored, not a thing people
     name, and its rows have no name of their own to ask by (issue 22)."""
-    if table.declared_key or len(table.primary_key) != 1 or is_association(table) or lookup_keys(table):
+    if table.declared_key or len(table.primary_key) != 1 or is_association(table) \
+            or (lookup_keys(table) and not _holds_display_names(schema, table)):
         return None
     fk = table.foreign_key_of(table.primary_key[0])
     if fk is None or len(fk.columns) != 1 or not schema.has_table(fk.ref_table):
@@ -1251,7 +1348,8 @@ def _named_by_a_name(table: TableInfo, keys: Sequence[str]) -> bool:
     """The rows are named by a name people use (or a number they see), not by a key term spelled for
     machines ('mega-gyarados'): asking a parent's extra facts by such a term would multiply questions
     that name their row by a slug, some of them a form's slug no reader knows (issue 22)."""
-    return any(name_rank(table, k) is not None for k in keys) or is_number_key(table, keys)
+    return any(name_rank(table, k) is not None for k in keys) or is_number_key(table, keys) \
+        or table.display_name is not None
 
 
 def _extension_templates(schema: Schema, table: TableInfo) -> list[SqlTemplate]:
@@ -1266,8 +1364,16 @@ def _extension_templates(schema: Schema, table: TableInfo) -> list[SqlTemplate]:
     q = _q
     join = f"FROM {q(table.name)} JOIN {q(parent.name)} ON {q(table.name)}.{q(fk_col)} = {q(parent.name)}.{q(ref_col)}"
     where = _where(parent.name, keys, parent.name)
+    own_name: set[str] = set()
+    named = _named_join(schema, parent, parent.name)
+    if named is not None:
+        # the parent asked by its display name; the child that holds that name is not asked for it
+        # again ("the English name of 'Bulbasaur'" answers itself)
+        child, _, name = display_name(schema, parent) or (None, "", "")
+        own_name = {name} if child is table else set()
+        join, where = (join if child is table else f"{join}{named[0]}"), named[1]
     out = [SqlTemplate(f"SELECT {', '.join(f'{q(table.name)}.{q(c)}' for c in group)} {join} WHERE {where}",
-                       table.name, "schema") for group in _grouped(table, _attributes(table, {fk_col}))]
+                       table.name, "schema") for group in _grouped(table, _attributes(table, {fk_col} | own_name))]
     for fk in table.foreign_keys:
         # the parent's other related rows, answered by their names ("the hidden ability of ...")
         if len(fk.columns) != 1 or fk.columns[0] == fk_col or not schema.has_table(fk.ref_table):

@@ -347,7 +347,7 @@ def _anchor_phrases(
         # a row named by its place: "the 'Paris' office", not "the office with city 'Paris'"
         core = f"{_quoted(conditions[0].placeholder)} {kind}"
         return f"the {core}", f"the {core}", None
-    named = [c for c in conditions if _is_name_like(c.column.column, table)]
+    named = [c for c in conditions if c.names or _is_name_like(c.column.column, table)]
     primary = named[0] if named else None
     rest = [c for c in conditions if c is not primary]
     attrs = _join_list(
@@ -405,6 +405,8 @@ def _target_words(targets: list[ColumnRef], kinds: tuple[str, ...] = ()) -> list
 # "hidden") or a language ("english"); in a table of its parent's facts the table names that noun
 _LANGUAGES = frozenset({"english", "japanese", "french", "german", "spanish", "italian", "chinese", "korean",
                         "portuguese", "russian", "dutch", "latin", "arabic"})
+# a script a name is written in qualifies it the same way, in lower case ("the kana name")
+_SCRIPTS = frozenset({"kana", "romaji", "hiragana", "katakana", "kanji", "pinyin"})
 
 
 def _extension_words(sem: TemplateSemantics, table: str, targets: list[ColumnRef], words: list[str]) -> list[str]:
@@ -421,7 +423,7 @@ def _extension_words(sem: TemplateSemantics, table: str, targets: list[ColumnRef
         head = next((h for h in heads if t.table.lower().startswith(h)), "")
         rest = t.table[len(head):].strip("_") if head else ""
         low = low_words(t.column)
-        if not joined or len(rest) < 3 or len(low) != 1 or low[0] not in BARE_QUALIFIERS | _LANGUAGES:
+        if not joined or len(rest) < 3 or len(low) != 1 or low[0] not in BARE_QUALIFIERS | _LANGUAGES | _SCRIPTS:
             continue
         word = low[0].capitalize() if low[0] in _LANGUAGES else low[0]
         out[i] = f"{word} {readable_entity(rest).lower()}"
@@ -701,8 +703,10 @@ def _multi_anchor_meaning(
 def _meaning(sem: TemplateSemantics) -> _Meaning:
     groups: dict[str, tuple[str, list[Condition]]] = {}
     for cond in sem.conditions:
-        key = cond.column.table.lower()
-        groups.setdefault(key, (cond.column.table, []))[1].append(cond)
+        # a display name kept in a one-to-one child names the row it is the name of ("the pokemon
+        # 'Bulbasaur'", never "the pokemon name with english 'Bulbasaur'")
+        owner = cond.names or cond.column.table
+        groups.setdefault(owner.lower(), (owner, []))[1].append(cond)
     if not groups:
         plural = plural_phrase(readable_entity(sem.entity))
         base = _single_anchor_meaning(sem, sem.entity, [])
