@@ -177,3 +177,43 @@ def test_draw_is_seeded_and_per_style(tmp_path):
     assert a == sample.draw(recs, 5, 22)
     assert Counter(r["style"] for r in a) == {"long": 5, "short": 5}
     assert a != sample.draw(recs, 5, 23)
+
+
+SAMPLE = HERE / "sample.jsonl"
+RESULT = ROOT / "benchmarks" / "results" / "question_fluency_blind_airportsdata.md"
+
+
+def test_labels_regenerate_the_committed_sample():
+    labels = _load("labels")
+    rows = [json.loads(line) for line in SAMPLE.read_text(encoding="utf-8").splitlines()]
+    drawn = [{**r, "label": "", "note": ""} for r in rows]
+    assert labels.judge(drawn) == rows
+
+
+def test_committed_sample_is_judged_whole_and_the_result_quotes_it():
+    tally = _load("tally")
+    rows = [json.loads(line) for line in SAMPLE.read_text(encoding="utf-8").splitlines()]
+    per_style = Counter(r["style"] for r in rows)
+    assert set(per_style.values()) == {100}, per_style
+    assert all(r["label"] in tally.LABELS for r in rows)
+    assert all(r["note"] for r in rows if r["label"] != "fluent"), "every non-fluent label says why"
+    assert tally.table(tally.tally(SAMPLE)) in RESULT.read_text(encoding="utf-8")
+
+
+def test_post_hoc_counts_find_relations_named_after_a_referenced_key(tmp_path):
+    count = _load("count")
+    rec = {
+        "style": "long",
+        "table": "subdivisions",
+        "sql": "SELECT c.name FROM subdivisions s JOIN countries c ON s.country_code = c.alpha_2",
+        "answer_columns": ["name"],
+        "answer_text": "Uganda",
+        "params": {"subdivisions.name": "Nwoya"},
+        "query": "What are the countries of the alpha 2 'Nwoya'?",
+    }
+    path = tmp_path / "records.jsonl"
+    path.write_text(json.dumps(rec) + "\n", encoding="utf-8")
+    got = count.count(path)["counts"]["all"]
+    assert "relation noun from a key column (target)" not in got  # the committed patterns miss this form
+    assert got["(added after generation) relation noun from a key column, committed or added (target)"] == 1
+    assert got["(added after generation) plural 'countries of' (one country)"] == 1

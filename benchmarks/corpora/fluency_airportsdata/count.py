@@ -52,6 +52,14 @@ SHARED_NAME = {("airports", "name"): "airports", ("subdivisions", "name"): "subd
 # relation nouns built from key-column names (the target)
 FK_WORDS = re.compile(r"\b(?:country|parent) codes?\b", re.I)
 LINK_WORDS = re.compile(r"\b(?:city|airport) codes?\b", re.I)
+# Added after the questions were generated and read (README of the result says so): the relation from a
+# subdivision to its country named after the key column it points at ("the countries of the alpha 2 'Nwoya'")
+# and from an airport to its multi-airport city after the column the link table points at ("the multi airport
+# city of the IATA of the airport ..."): relation nouns built from key-column names that the committed
+# patterns above did not foresee; the plural "countries" for the one country of a subdivision; "lid" alone.
+REFERENCED_KEY_WORDS = re.compile(r"\balpha 2 '|\bof the IATA of\b")
+PLURAL_COUNTRIES = re.compile(r"\bcountries of\b", re.I)
+LID_WORD = re.compile(r"\blids?\b", re.I)
 # raw column spellings and table names a person would not type (reported, not in the target)
 RAW_WORDS = {
     "camelCase / snake_case": re.compile(r"\b[a-z]+[A-Z]\w*\b|\b[a-z0-9]+_[a-z0-9_]+\b"),
@@ -164,6 +172,13 @@ def _hits(rec: dict, shared: dict[str, set[str]]) -> dict[str, bool]:
         hits["relation noun: country code / parent code"]
         or hits["relation noun: city code / airport code on the link table"]
     )
+    post = "(added after generation) "
+    hits[post + "relation noun from a referenced key column (alpha 2, IATA)"] = bool(REFERENCED_KEY_WORDS.search(q))
+    hits[post + "relation noun from a key column, committed or added (target)"] = hits[
+        "relation noun from a key column (target)"
+    ] or bool(REFERENCED_KEY_WORDS.search(q))
+    hits[post + "plural 'countries of' (one country)"] = bool(PLURAL_COUNTRIES.search(q))
+    hits[post + "'lid' as a word"] = bool(LID_WORD.search(q))
     return hits
 
 
