@@ -5,7 +5,7 @@ share, and the checks on flags made before any work (a bad value is named by its
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar, overload
 
 import typer
 
@@ -98,6 +98,10 @@ def choice(value: str, allowed: tuple[str, ...], name: str) -> str:
     return value
 
 
+@overload
+def at_least_one(value: int, flag: str) -> int: ...
+@overload
+def at_least_one(value: int | None, flag: str) -> int | None: ...
 def at_least_one(value: int | None, flag: str) -> int | None:
     if value is not None and value < 1:
         raise RagdxError(f"expected 1 or more, got {value}", field=flag)

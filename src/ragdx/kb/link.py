@@ -806,14 +806,14 @@ class Linker:
                              and not any(ch.isdigit() for ch in lines[k])), None)
             if head is None:
                 continue
-            for cell, h in zip(cells, head, strict=True):
+            for cell, column in zip(cells, head, strict=True):
                 label = phrase(cell)
                 # a code of letters and digits ("P-1012", "Desk 04"): a bare number ("2") labels nothing
                 if not label.strip() or len(cell.strip()) > 12 or not re.search(r"\d", cell) \
                         or not re.search(r"[^\W\d_]", cell) \
                         or any(label in n or n in label for ps in given for n in ps):
                     continue
-                words = _column_words(h)
+                words = _column_words(column)
                 for q in sorted(idx.find(label)):
                     if idx.passages[q].doc == p.doc or not words & _column_words(self._doc_opening(q)):
                         continue

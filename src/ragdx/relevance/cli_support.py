@@ -170,8 +170,8 @@ def _links_available(queries: str | os.PathLike | None, dataset: str | os.PathLi
         dataset_database(dataset, db)
     except RagdxError:
         return False
-    if dataset is not None:
-        return True
+    if dataset is not None or queries is None:
+        return dataset is not None
     _, records = records_and_queries(queries, query_field)
     return any(r is not None for r in records)
 
