@@ -1092,10 +1092,13 @@ def abstention_scores(judgements: Iterable[Any]) -> dict[str, Any] | None:
     ``right`` counts the right replies (for a false premise: corrected with the true value)."""
     # a question to answer whose facts the knowledge base does not state is declined rightly (its
     # verdict is the knowledge base's): it is neither answered nor over-refused, so it is left out
-    rows = [(getattr(j, "refusal_kind", "") or "", _outcome_of(j), pair_key(j)) for j in judgements
+    kept = [j for j in judgements
             if not getattr(j, "error", None) and (bool(getattr(j, "refusal_kind", "")) or j.kb_supported is not False)]
-    if not any(kind for kind, _, _ in rows):
+    # a dataset without records to refuse has no abstention scores: decided before any wrong reply is classified
+    # (classify_reply on every wrong answer of a 100k run was 43 % of evaluate's CPU, for a section not shown)
+    if not any(getattr(j, "refusal_kind", "") for j in kept):
         return None
+    rows = [(getattr(j, "refusal_kind", "") or "", _outcome_of(j), pair_key(j)) for j in kept]
     answerable = [(o, p) for k, o, p in rows if not k]
     over_refused_by_pair = Counter(p for o, p in answerable if o == OVER_REFUSED)
     over_refused = sum(over_refused_by_pair.values())
