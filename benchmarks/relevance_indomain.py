@@ -185,9 +185,15 @@ def main() -> None:
     ik = write_jsonl(files / "in_knowledge.jsonl",
                      [{"question": r.query, "group": r.group_id, "link": score(x)}
                       for r, x in zip(classes["in_knowledge"], link["in_knowledge"], strict=True)])
+    # a class the corpus's questions leave empty (every omitted fact's questions dropped, or none omitted) is
+    # said and left out, never measured on nothing
+    for name in ("entity_absent", "fact_absent"):
+        if not classes[name]:
+            print(f"{name}: no question of this corpus falls in it (by its writer's truth); not measured",
+                  file=sys.stderr)
     ook = {name: write_jsonl(files / f"{name}.jsonl", [{"question": r.query, "link": score(x)}
                                                        for r, x in zip(classes[name], link[name], strict=True)])
-           for name in ("entity_absent", "fact_absent")}
+           for name in ("entity_absent", "fact_absent") if classes[name]}
     ook["off_domain"] = write_jsonl(files / "off_domain.jsonl",
                                     [{"question": r.query, "link": score(x)}
                                      for r, x in zip(off_world.recs, link["off_domain"], strict=True)])
