@@ -21,6 +21,4 @@ from ragdx.evaluate.records import JudgeItem
     ("Who is the contact of 'Ana Trujillo Emparedados'?", "Ana Trujillo", "Ana Trujillo", True),
 ])
 def test_a_value_inside_the_question_s_own_name_is_no_answer(judge, query, gold, response, right):
-    if judge == "contains" and response == "northope hub":
-        pytest.skip("the containment judge alone reads case-insensitively the same way; one case is enough")
     assert make_judge(judge).judge(JudgeItem(query, [[gold]], response)).correct is right

@@ -59,6 +59,7 @@ from ragdx.kb.normalise import (
     ARTICLES,
     NUMBER,
     PERCENT,
+    QUOTED_NAME,
     SCALE_OF,
     SPACES,
     abbreviated_amounts,
@@ -463,32 +464,20 @@ def _ordinal_of(response: str) -> float | None:
     return None if n is None else float(n)
 
 
-#: a name the question quotes; an apostrophe inside a word ("What's", "Anton's") opens and closes nothing
-_QUOTED = re.compile(r"(?<!\w)'(.{2,}?)'(?!\w)|\u2018(.{2,}?)\u2019(?!\w)|\u201c([^\u201d]{2,})\u201d|\"([^\"]{2,})\"")
-
-
-@functools.lru_cache(maxsize=8192)
-def _normalised(text: str) -> str:
-    """:func:`normalise`, remembered: a dataset names the same rows and gold values again and again."""
-    return normalise(text)
-
-
 def _without_echoed_subject(response: str, query: str, rows: list[list[Any]]) -> str | None:
     """The response without the names the question quotes that hold a gold value inside them, or None when
     it repeats none: "Which town is 'Northope Hub' in?" answered "Northope Hub" names the hub again, and the
     town "Northope" inside it is not an answer ("Northope Hub is in Northope" still is)."""
-    if "'" not in query and "\u2018" not in query and '"' not in query and "\u201c" not in query:
-        return None
     folded = response.casefold()
     golds: list[str] | None = None
     out = response
-    for m in _QUOTED.finditer(query):
-        name = next(g for g in m.groups() if g)
+    for m in QUOTED_NAME.finditer(query):
+        name = m.group(1)
         if name.casefold() not in folded:
             continue  # most responses do not repeat the name: nothing to normalise
         if golds is None:
-            golds = [_normalised(v) for row in rows for v in row if isinstance(v, str)]
-        said = _normalised(name)
+            golds = [normalise(v) for row in rows for v in row if isinstance(v, str)]
+        said = normalise(name)
         if not said or not any(g and g != said and _holds_words(g, said) for g in golds):
             continue
         out = re.sub(r"(?<!\w)" + re.escape(name) + r"(?!\w)", " ", out, flags=re.IGNORECASE)

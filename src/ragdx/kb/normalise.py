@@ -1462,6 +1462,10 @@ _WORD_AT = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 
 
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|‘[^’]*’|“[^”]*”")
+#: a name a question quotes (group 1); the closing quote must end a word, so "Chef Anton's Gumbo Mix" stays
+#: whole and the apostrophe of "What's" opens nothing: the knowledge-boundary tester's names and the judge's
+#: echoed subject read quoted names with it
+QUOTED_NAME = re.compile(r"(?:(?<=[\s(\[])|^)['\"‘“](.+?)['\"’”](?=[\s,.?!:;)\]]|$)")
 _PLAIN_WORD = re.compile(r"[^\W_]+")
 
 

@@ -37,10 +37,10 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
+from ragdx.kb.normalise import QUOTED_NAME
+
 #: a token: letters/digits, with inner apostrophes, dots and hyphens ("d'érable", "o'brien", "p-1")
 _TOKEN = re.compile(r"\w+(?:[.'’-]\w+)*")
-#: a quoted name; the closing quote must end a word, so "Chef Anton's Gumbo Mix" stays whole
-_QUOTED = re.compile(r"(?:(?<=[\s(\[])|^)['\"‘“](.+?)['\"’”](?=[\s,.?!:;)\]]|$)")
 #: a number or code: a token holding a digit
 _CODE = re.compile(r"(?<![\w'’-])\w*\d[\w'’.-]*\w|(?<![\w'’-])\d(?![\w'’-])")
 #: a run of capitalised words, allowing the lower-case particles names carry ("Côte de Blaye")
@@ -70,8 +70,8 @@ def name_spans(question: str) -> list[str]:
 def _names(question: str) -> list[tuple[str, bool]]:
     """(name, explicit): quoted strings and codes are explicit references to one thing; a
     capitalised run may be a weekday or a team in the question's small talk ("since Monday")."""
-    out = [(m.group(1), True) for m in _QUOTED.finditer(question)]
-    rest = _QUOTED.sub(" , ", question)
+    out = [(m.group(1), True) for m in QUOTED_NAME.finditer(question)]
+    rest = QUOTED_NAME.sub(" , ", question)
     out += [(m.group(0), True) for m in _CODE.finditer(rest)]
     starts = {m.end() for m in _SENTENCE_START.finditer(rest)}
     for m in _CAPITALISED.finditer(rest):
