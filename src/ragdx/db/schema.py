@@ -45,6 +45,11 @@ class ColumnInfo:
     #: a text column of a few labels written in capitals ('GRASS', 'STATUS', 'SPECIAL_ATTACK'): a label
     #: people write as a word ("Grass"), measured by :func:`_upper_labels`
     upper_labels: bool = False
+    #: a text column whose present values are all different and all short codes written in capitals
+    #: and digits ('9S1', 'KJFK', 'AD-02'): an identifier, which a question can only ask by a noun
+    #: that says what kind of code it is (``ragdx.gen.sql_templates.left_out_reason``); measured by
+    #: :func:`_code_values`
+    code_values: bool = False
 
     @property
     def kind(self) -> str:
@@ -279,6 +284,7 @@ def _profile(conn: sa.Connection, table: TableInfo) -> None:
             c.hex_colours = bool(found) and int(found) == table.rows - (c.nulls or 0)
     for c in texts:
         c.upper_labels = _upper_labels(conn, t, c)
+        c.code_values = _code_values(conn, t, c, table.rows)
     pair = name_pair(table)
     if pair and table.rows:
         # a person is named by first and last name together; whether the pair is unique is
@@ -322,6 +328,26 @@ def _upper_labels(conn: sa.Connection, t: sa.TableClause, c: ColumnInfo) -> bool
               if v is not None]
     return bool(values) and all(isinstance(v, str) and _UPPER_WORDS.fullmatch(v) for v in values) \
         and sum(map(len, values)) >= 4 * len(values) and max(map(len, values)) >= 6
+
+
+#: a code is at most this many characters on average; at most this many distinct values are read
+_CODE_LENGTH = 8
+_CODE_SAMPLE = 50
+_CODE = re.compile(r"[A-Z0-9][A-Z0-9-]{0,11}")
+
+
+def _code_values(conn: sa.Connection, t: sa.TableClause, c: ColumnInfo, rows: int) -> bool:
+    """Rule (any schema): a text column unique among its present values (at least two), short on
+    average (at most :data:`_CODE_LENGTH` characters), whose first :data:`_CODE_SAMPLE` distinct
+    values are all capitals, digits and hyphens ('9S1', 'KJFK', 'AD-02'), holds identifier codes.
+    Names ('Paris'), flags as emoji and lower-case terms do not match. One short read, only for the
+    few columns the profile already found unique and short."""
+    present = rows - (c.nulls or 0)
+    if present < 2 or c.distinct != present or c.mean_length is None or c.mean_length > _CODE_LENGTH:
+        return False
+    values = [v for (v,) in conn.execute(sa.select(t.c[c.name]).where(t.c[c.name].is_not(None))
+                                         .distinct().limit(_CODE_SAMPLE))]
+    return bool(values) and all(isinstance(v, str) and _CODE.fullmatch(v) for v in values)
 
 
 def _unique_texts(table: TableInfo) -> list[ColumnInfo]:

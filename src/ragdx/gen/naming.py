@@ -17,11 +17,11 @@ import re
 
 from ragdx.db.schema import DATE_PARTS, NUMBER_WORDS, YEAR_WORDS
 
-__all__ = ["CODE_STANDARDS", "COLUMN_SYNONYMS", "MEASURE_NOUNS",
+__all__ = ["CODE_STANDARDS", "COLUMN_SYNONYMS", "KIN_QUALIFIERS", "MEASURE_NOUNS",
            "PERSON_ENTITIES", "PLACE_WORDS", "RELATION_SYNONYMS", "column_phrase",
            "declare_names", "expanded_words", "is_person_entity", "low_words", "names_a_place",
            "plural_phrase", "readable_entity", "readable_name", "relation_noun", "standard_code", "starts_with_table",
-           "table_words"]
+           "table_words", "unexplained_word"]
 
 _TOKEN = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 # Kept upper case even when the identifier is written all in capitals, where "is it an acronym?"
@@ -381,6 +381,21 @@ _SHORT_WORDS = frozenset({"age", "sex", "day", "tax", "fee", "pay", "net", "new"
                           "sum", "min", "max", "avg", "key", "tag", "row", "map", "url", "zip", "vat", "rank"})
 
 
+def unexplained_word(column: str) -> bool:
+    """Whether a column's whole name is one short lower-case word (at most 4 letters) that no
+    vocabulary here explains ("lid", "cls"): as a noun it reads as an ordinary word ("the lid of")
+    or as nothing, so a column of codes so named is left out unless ragdx.yaml names it
+    (``ragdx.gen.sql_templates.left_out_reason``). Known words ("type", "code"), abbreviations
+    written out ("tz", "subd"), acronyms ("sku", "iata") and vowelless acronyms ("mrn") are explained."""
+    name = column.strip()
+    low = name.lower()
+    if _user_name("columns", column) or not (name.isalpha() and name.islower() and len(name) <= 4):
+        return False
+    vocabulary = (_SCHEMA_WORDS, _COLUMN_ENDINGS, _WORD_ABBREVIATIONS, _ACRONYMS, _SHORT_WORDS, COLUMN_SYNONYMS,
+                  _UNIT_ABBREVIATIONS, _UNITS, CODE_STANDARDS, NUMBER_WORDS, DATE_PARTS)
+    return not any(low in words or singular_word(low) in words for words in vocabulary) and not _vowelless(low)
+
+
 def abbreviated(column: str) -> bool:
     """Whether a column's name is an abbreviation no rule can write out ("W", "HR", "2B",
     "IPouts", "BBA"): asked as written unless ragdx.yaml's ``names: columns:`` names it."""
@@ -463,6 +478,8 @@ _WORD_ABBREVIATIONS = {
     "lat": "latitude", "lon": "longitude", "lng": "longitude", "alt": "altitude", "elev": "elevation",
     "tz": "time zone", "tzone": "time zone name", "dep": "departure", "arr": "arrival", "sched": "scheduled",
     "dest": "destination", "orig": "origin", "temp": "temperature", "precip": "precipitation",
+    # a state, province or region under a country, as geographic reference tables clip it ("subd")
+    "subd": "subdivision", "subdiv": "subdivision",
     "visib": "visibility", "dewp": "dew point", "humid": "humidity", "dir": "direction", "pct": "percent",
     "tot": "total", "ht": "height", "wgt": "weight", "mfd": "manufactured", "est": "estimated",
     # the sciences' abbreviations of their measures, as reference tables write them ("vdw_radius",
@@ -490,7 +507,24 @@ def readable_entity(table: str) -> str:
     if not words:
         return ""
     words[-1] = singular_word(words[-1])
-    return " ".join(words)
+    return _hyphenated(" ".join(words))
+
+
+# Prefixes that English writes joined to the next word with a hyphen ("multi-airport city",
+# "non-profit organisation"); a schema splits them off as words of their own ("multi_airport_cities").
+_HYPHEN_PREFIXES = frozenset({"multi", "non", "semi", "self", "anti"})
+
+
+def _hyphenated(noun: str) -> str:
+    """``multi airport city`` -> "multi-airport city": a prefix word joined to the word after it."""
+    words = noun.split(" ")
+    out: list[str] = []
+    for word in words:
+        if out and out[-1].lower() in _HYPHEN_PREFIXES and not out[-1].endswith("-"):
+            out[-1] = f"{out[-1]}-{word}"
+        else:
+            out.append(word)
+    return " ".join(out)
 
 
 def plural_phrase(noun: str) -> str:
@@ -632,6 +666,22 @@ def standard_code(column: str) -> str | None:
         return " ".join([words[0].upper() + digits, *qualifiers, "code"])
     if len(words) == 2 and words[0] in _STANDARD_CODE_NOUNS and words[1] == "code":
         return f"{words[0]} code"
+    fragment = _code_fragment(words)
+    if fragment is not None:
+        return fragment
+    return None
+
+
+def _code_fragment(words: list[str]) -> str | None:
+    """A column named only by how its code is written, an adjective or a fragment with no noun
+    ("numeric", "alpha_3", "alpha2", "numeric_code"): completed with the noun its values are, a code
+    ("numeric code", "alpha-3 code"), never "the numeric of Peru". "alpha" alone is no such
+    fragment (a statistic's alpha), nor is "numeric" before another noun ("numeric grade")."""
+    rest = words[1:]
+    if words[:1] == ["alpha"] and len(rest) >= 1 and rest[0].isdigit() and rest[1:] in ([], ["code"]):
+        return f"alpha-{rest[0]} code"
+    if words[:1] == ["numeric"] and rest in ([], ["code"]):
+        return "numeric code"
     return None
 
 
@@ -861,6 +911,11 @@ def relation_noun(fk_column: str, ref_table: str, ref_column: str | None = None)
         return entity
     low = [w.lower() for w in words]
     phrase = " ".join(low)
+    if len(low) == 1 and low[0] in KIN_QUALIFIERS and not is_person_entity(ref_table):
+        # "parent_code" pointing at another subdivision: "the parent subdivision of 'Cher'", never
+        # "the parent of 'Cher'" (the word alone says nothing of what the parent is); a self-join's
+        # alias already carries it ("ParentSubdivision"). A person's parent stays "parent".
+        return entity if entity.lower().split()[:1] == [low[0]] else f"{low[0]} {entity}"
     if phrase in RELATION_SYNONYMS:
         return RELATION_SYNONYMS[phrase]
     if len(low) == 1 and low[0] in BARE_QUALIFIERS:
@@ -878,6 +933,10 @@ def relation_noun(fk_column: str, ref_table: str, ref_column: str | None = None)
             return entity
     return " ".join(words)
 
+
+# a relation a row has to another row of a hierarchy, named alone in a key column ("parent_code",
+# "parent_id"): said with the noun of what it points at ("parent subdivision", "parent category")
+KIN_QUALIFIERS = frozenset({"parent", "child"})
 
 # one word that only qualifies a noun it leaves unsaid (an ordinal or a role): a column so named
 # takes the noun of what it holds ("first type", "hidden ability")

@@ -40,6 +40,11 @@ class Join:
     #: both sides are their table's whole primary key: one row each side, so the two tables hold
     #: one thing's facts (an extension table), and the join is no relation a person names
     one_to_one: bool = False
+    #: which side the schema declares a foreign key to the other ("left" or "right"; "" when the schema
+    #: declares none): the verbaliser names the relation after the referencing column and the
+    #: referenced table, never after the referenced key column (``country_code`` -> ``alpha_2`` is the
+    #: country, never "the alpha 2"; issue 22), where guessing the side from names fails
+    referencing: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,6 +47,7 @@ from ragdx.gen.naming import (
     relation_noun,
     standard_code,
     table_words,
+    unexplained_word,
 )
 from ragdx.gen.semantics import ColumnRef, Condition, Join, TemplateSemantics
 
@@ -525,8 +526,27 @@ def _joins(q: _Qualified) -> list[Join]:
                 ColumnRef(q.meaning_name(node.this.table), node.this.name),
                 ColumnRef(q.meaning_name(node.expression.table), node.expression.name),
                 _whole_key(q, node.this) and _whole_key(q, node.expression),
+                _referencing_side(q, node.this, node.expression),
             ))
     return joins
+
+
+def _declares_fk(q: _Qualified, column: exp.Column, other: exp.Column) -> bool:
+    """The schema declares ``column`` a one-column foreign key to ``other``'s column."""
+    real = q.real_of.get(column.table, column.table)
+    ref_real = q.real_of.get(other.table, other.table)
+    if not q.schema.has_table(real):
+        return False
+    fk = q.schema.table(real).foreign_key_of(column.name)
+    return fk is not None and fk.ref_table.lower() == ref_real.lower() \
+        and [c.lower() for c in fk.ref_columns] == [other.name.lower()]
+
+
+def _referencing_side(q: _Qualified, left: exp.Column, right: exp.Column) -> str:
+    """"left" or "right": the side the schema declares a foreign key to the other; "" when it declares
+    neither or both (two keys pointing at each other say nothing about which way the relation reads)."""
+    forward, backward = _declares_fk(q, left, right), _declares_fk(q, right, left)
+    return "left" if forward and not backward else "right" if backward and not forward else ""
 
 
 def _whole_key(q: _Qualified, column: exp.Column) -> bool:
@@ -952,6 +972,10 @@ def left_out_reason(table: TableInfo, column: str) -> str | None:
             and present >= 3:
         # 'A', 'N', 'U' (a daylight-saving rule): a letter whose meaning no reader can guess
         return "a one-letter code: its answer reads as a code"
+    if col.code_values and unexplained_word(column):
+        # 'lid' holding '9S1': a code whose name says neither what kind of code it is nor anything a
+        # reader knows; "the lid of the airport" is no question (issue 22 prefers none to a bad one)
+        return f"codes under a name that says no noun ('{column}'): name it under names: columns: in ragdx.yaml"
     return _left_out_as_key(table, col, words)
 
 

@@ -116,6 +116,19 @@ def _is_name_like(column: str, table: str) -> bool:
     return False
 
 
+def _names_row(column: str, table: str) -> bool:
+    """Whether a condition on ``column`` names the row (the anchor is "the <noun> '<value>'"): a
+    name-like column, or "<head noun> name" of a table whose noun ends with that head: ``city_name``
+    of ``multi_airport_cities`` names the city, so the row is "the multi-airport city 'Kyiv'", never
+    "the multi airport city with city name 'Kyiv'" (issue 22); ``city_name`` of ``offices`` is the
+    office's city. Only for naming the anchor: asked for, such a column stays "the airport name"."""
+    if _is_name_like(column, table):
+        return True
+    words = expanded_words(column)
+    return len(words) == 2 and words[1] == "name" \
+        and any(len(tw) > 1 and tw[-1] == words[0] for tw in table_words(table))
+
+
 # words before "name" that say whose name it is, not what the row is ("first name", "user name")
 _NOT_A_KIND = frozenset({"first", "last", "full", "given", "family", "middle", "display", "short", "long", "common",
                          "official", "legal", "nick", "maiden", "birth", "alternate", "alternative", "alt", "local",
@@ -211,8 +224,13 @@ def _targets_identify_row(targets: list[ColumnRef]) -> bool:
 
 
 def _fk_side(join: Join) -> tuple[ColumnRef, ColumnRef]:
-    """(referencing column, referenced column) of a join edge, guessed from the names."""
+    """(referencing column, referenced column) of a join edge: as the schema declares it, else
+    guessed from the names (a template read without its schema's keys)."""
     left, right = join.left, join.right
+    if join.referencing:
+        # a key into a code column ("country_code" -> "alpha_2") reads like a key on both sides:
+        # the declared direction decides, so the relation is "the country", never "the alpha 2"
+        return (left, right) if join.referencing == "left" else (right, left)
     left_key = _is_own_key(left.column, left.table)
     right_key = _is_own_key(right.column, right.table)
     if right_key and not left_key:
@@ -347,7 +365,7 @@ def _anchor_phrases(
         # a row named by its place: "the 'Paris' office", not "the office with city 'Paris'"
         core = f"{_quoted(conditions[0].placeholder)} {kind}"
         return f"the {core}", f"the {core}", None
-    named = [c for c in conditions if c.names or _is_name_like(c.column.column, table)]
+    named = [c for c in conditions if c.names or _names_row(c.column.column, table)]
     primary = named[0] if named else None
     rest = [c for c in conditions if c is not primary]
     attrs = _join_list(
