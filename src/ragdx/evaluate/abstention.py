@@ -78,7 +78,10 @@ _NAMED_SOURCE = (r"(?:the|my|our|your|these|those|this) (?:[\w&'-]+ ){0,3}?(?:do
 _SOURCE_NP = (r"\b(?:the|my|our|this|these|those|its|their) (?:[\w'&-]+ ){0,3}?(?:documents?|docs|pages?|website|"
               r"site|leaflets?|brochures?|handbooks?|manuals?|guides?|records?|sources?|context|materials?|files?|"
               r"lists?|listings?|factsheets?|summar(?:y|ies)|extracts?|reports?|notes|faqs?|information|"
-              r"knowledge base|documentation|terms|polic(?:y|ies)|price ?lists?|catalog(?:ue)?s?|timetables?)\b")
+              r"knowledge base|documentation|terms|polic(?:y|ies)|price ?lists?|catalog(?:ue)?s?|timetables?|"
+              # documents of other names ("the spec sheet", "the menu", "your statement")
+              r"(?:spec(?:ification)? )?sheets?|datasheets?|specs|specifications?|menus?|schedules?|statements?|"
+              r"contracts?|agreements?|notices?|posters?|labels?|forms?)\b")
 #: "I" and an adverb that does not change what follows ("I really don't know")
 _I = r"\bi (?:really |actually |just |simply |honestly |unfortunately |still )?"
 #: phrases that decline: each talks about knowing, finding, the sources or the scope
@@ -190,7 +193,8 @@ _REFUSAL_CUES = [
     r"\bwhich\b[^.!?]{0,60}\b(?:do|did) you (?:mean|have in mind)\b|\b(?:matches|could refer to|may refer to|can "
     r"refer to) (?:both|either|two|several|more than one)\b",
     r"\bwhich (?:one|of (?:them|these|those|the \w+))\b[^.!?]*\?",
-    r"\b(?:could|can|would) you (?:please )?(?:give|tell|send|share|confirm|check) (?:me )?(?:the|your|which|a|an)\b",
+    r"\b(?:could|can|would) you (?:please )?(?:give|tell|send|share|confirm|check) (?:me )?(?:the|your|which|a|an|"
+    r"its|their|his|her)\b",
     r"\b(?:here|able|only able) (?:to (?:help|answer) )?(?:with |for )?[\w ]{0,30}\bquestions? only\b|"
     r"\bonly (?:able|here|set up|designed) to\b",
     r"\b(?:gives?|provides?|lists?|shows?|contains?|includes?|states?|mentions?|quotes?|specif(?:y|ies)) no "
@@ -257,11 +261,17 @@ _REFUSAL_CUES = [
     r"(?:listed|documented|mentioned|shown|recorded|published|described|specified|on file|on record)\b",
     # the sources said to hold none of it ("The catalogue has no Smoked Lapsang Reserve")
     rf"^(?:{_NAMED_SOURCE}|{_SOURCE_NP}) (?:has|have|had|holds?|lists?|shows?|contains?|includes?) no\b",
-    # the remit said as what the assistant or the business does not publish or cover ("Ferry times aren't
-    # something the museum publishes")
+    # the remit said as what the assistant or the business does not publish, cover or sell ("Ferry times aren't
+    # something the museum publishes", "The Explorer pass isn't something we sell")
     r"\b(?:isn't|is not|aren't|are not|not) (?:something|anything|a (?:topic|subject|service|thing)) (?:that )?"
     r"(?:[\w'-]+ ){0,3}?(?:publish|publishes|cover|covers|handle|handles|provide|provides|offer|offers|deal with|"
-    r"deals with|keep|keeps|hold|holds|track|tracks)\b",
+    r"deals with|keep|keeps|hold|holds|track|tracks|sell|sells|stock|stocks|run|runs|supply|supplies|carry|carries)\b",
+    # the sources called "what I have" ("that isn't covered in what I have")
+    r"(?:n't|\bnot) (?:covered |mentioned |included |listed )?(?:in|by|among) what (?:i|we)(?:'ve| have)? (?:have|"
+    r"got|hold|can see|was given|were given)\b",
+    # the remit as the assistant's own ("outside my patch", "I'm just the booking assistant for ...")
+    r"\b(?:outside|beyond) (?:of )?my\b|\b(?:i'm|i am) (?:just|only) (?:the|a|an) (?:[\w'&-]+ ){0,4}?(?:assistant|"
+    r"bot|chatbot|helper|helpdesk)\b",
     # the answer said to turn on the reading ("It depends on which clinic you mean")
     r"\bwhich\b[^.!?]{0,60}\byou (?:mean|have in mind|are asking about|are referring to)\b",
     # alternatives put to the user ("Is that the Saturday or the Sunday market you're after?")
@@ -295,6 +305,20 @@ _REFUSAL_CUES = [
     r"[^.!?;]*?,? but not\b",
     # lacking the thing asked for, whatever its noun ("I don't have weather forecasts")
     _I + r"(?:do not|don't|dont) have\b",
+    # an apology with an adverb before declining ("I'm really sorry, but I can't discuss rent accounts")
+    r"\b(?:i'm|i am) (?:really|so|very|terribly|truly) (?:afraid|sorry)\b.*\b(?:can't|cannot|unable|don't)\b",
+    # having nothing about it, said with "got" ("I haven't got anything about the Stripe integration")
+    _I + r"(?:haven't|have not)(?: got)? (?:anything|any (?:\w+ )?(?:information|details|record|data|mention))\b|"
+    r"\bi(?:'ve| have) got nothing (?:about|on)\b",
+    # not finding it after saying where the assistant looked ("I've searched the handbook and couldn't find ...")
+    r"\b(?:i|we)\b[^.!?;]{0,40}?\band (?:couldn't|could not|can't|cannot|didn't|did not) (?:find|locate|trace)\b",
+    # asking which one the user means, in words of having something in mind ("Do you have a particular
+    # hygienist in mind?")
+    r"\b(?:do|did) you have (?:a |an |any |one )?(?:particular |specific |certain )?(?:[\w'-]+ ){0,2}in mind\b",
+    # declining to look into or talk about the user's own case ("I can't check forecasts", "I can't discuss
+    # individual accounts")
+    r"\bi (?:can't|cannot|can not|am not able to|'m not able to|am unable to|'m unable to) (?:discuss|check|comment "
+    r"on|look into|give out)\b",
     # a few other languages, as systems answering in the user's language reply
     r"\bhay (?:dos|tres|varias|varios|m[aá]s de un)\b|¿?\bpodr[ií]a (?:indicarme|especificar|aclarar|decirme)\b|"
     r"\bes gibt (?:zwei|drei|mehrere)\b|\bil y a (?:deux|trois|plusieurs)\b|\bpourriez-vous (?:pr[ée]ciser|indiquer)\b",
@@ -344,6 +368,19 @@ _CORRECTION = re.compile(
 #: not a yes/no question (there "No, actually Seattle is larger" answers it)
 _CORRECTION_WEAK = re.compile(r"\b(?:in fact|actually|rather than|instead of)\b(?!,? (?:i|we) (?:do not|don't|"
                               r"cannot|can't|couldn't|could not|have no))")
+
+
+def _weak_correction(text: str) -> re.Match[str] | None:
+    """A word that sets a fact against the question's (``_CORRECTION_WEAK``), outside a sentence that tells the
+    user what to do: "please ring the repairs line rather than using the online form" sets two actions side by
+    side and corrects nothing; "it ships from Leeds rather than York" does correct."""
+    for m in _CORRECTION_WEAK.finditer(text):
+        start = max(text.rfind(". ", 0, m.start()), text.rfind("? ", 0, m.start()), text.rfind("! ", 0, m.start()))
+        if not _REDIRECT.match(text[start + 2 if start >= 0 else 0:m.start()]):
+            return m
+    return None
+
+
 _NEGATION = re.compile(r"\b(?:not|never|no longer|isn't|wasn't|aren't|weren't|doesn't|don't|didn't|hasn't|"
                        r"haven't|hadn't|won't|cannot|can't|neither|nor|nicht|nie|kein\w*|no (?:ha|han|es|fue|est[aá])|"
                        r"n'(?:a|est|ont|était) pas|ne \w+ pas|jamais|non [eè])\b|n't\b")
@@ -436,6 +473,25 @@ check contact team someone elsewhere further additional recommend suggest consul
 
 #: words that send the user elsewhere rather than offer a value
 _ELSEWHERE = re.compile(r"\b(?:different|another|other|elsewhere|somewhere|separately|instead)\b")
+#: a suggestion of something to do or look at instead: "it might be worth ringing the branch", "if it's dental
+#: costs you're thinking about, our care plans might be worth a look"; what it names answers another question
+_SUGGESTS = re.compile(r"\b(?:might|may|could|would) be worth (?:a (?:look|try|call|visit)|\w+ing)\b|"
+                       r"\bif (?:it's|it is) [^.!?]*\byou(?:'re| are) (?:thinking|asking|worried|looking|after)\b|"
+                       r"\bif you(?:'re| are) (?:looking for|after|interested in|thinking (?:of|about))\b")
+#: what the business does offer, said as a fact about itself ("we do offer bespoke blending")
+_WE_OFFER = re.compile(r"\b(?:we|they) (?:do |also |only |now )?(?:offer|have|run|stock|sell|carry|provide|operate|"
+                       r"make|hold)\b")
+
+
+def _offers_instead(clause: str, question_words: set[str]) -> bool:
+    """The clause names something else the business offers ("..., though we do offer bespoke blending for larger
+    accounts" to "Do you offer own-label packing?"): nothing after its verb is a word of the question, so it is an
+    alternative, not a candidate answer ("but we do have a Saturday clinic" to "Is there a Saturday clinic?" is
+    one)."""
+    m = _WE_OFFER.search(clause)
+    return m is not None and not _mentions(clause[m.end():], question_words)
+
+
 #: an offer to help with something else ("that said, I'm happy to suggest a wine"): a service, not a value
 _OFFER = re.compile(r"\b(?:(?:i'm|i am|i'd be|i would be|we're|we are|we'd be) (?:happy|glad|pleased) to|i can "
                     r"(?:help|suggest|recommend|look)|feel free to|if you(?:'d| would) like)\b")
@@ -451,13 +507,17 @@ _CAVEAT = re.compile(r"^(?:please |but |however,? |and )?(?:note|bear in mind|ke
 _CAVEAT_THEN_YES_NO = re.compile(r"^(?:but|however|though|that said),? (?:yes|no)\W*$")
 
 
-def _guess_after_refusal(text: str, clauses: list[str], question_words: set[str]) -> str:
+def _guess_after_refusal(text: str, clauses: list[str], question_words: set[str], yes_no: bool = False) -> str:
     """A candidate offered beside the refusal ("..., but it may be X"), or ""."""
     for clause in clauses:
         if _REFUSAL.search(clause) or _CLARIFY.search(clause) or _NEGATIVE.search(clause):
             continue  # a negation ("but none by that name") or a question back offers no candidate
         if _ELSEWHERE.search(clause) or _OFFER.search(clause) or ("?" in clause and not re.search(r"\d", clause)):
             continue  # "perhaps they work at a different practice?" points elsewhere
+        if _SUGGESTS.search(clause) or (yes_no and _offers_instead(clause, question_words)):
+            # "it might be worth ringing the branch"; "though we do offer blending" to "Do you offer own-label
+            # packing?": no candidate ("but we have a saver fare at £12" to "What's the cheapest fare?" is one)
+            continue
         if _CAVEAT_THEN_YES_NO.match(clause):
             # a disclaimer, then a committed yes or no ("I can't give financial advice, but yes - ...")
             return clause.split()[-1]
@@ -520,17 +580,26 @@ def classify_reply(reply: str | None, question: str = "", reference: str = "",
     premise) says there is a premise to correct; without one, a reply that opens by finding no such thing
     or denying it exists declines. A question to answer's reply that denies a word of the question and then
     states what holds instead ("hasn't gone up to £96 - it is £84") corrects it (wrongly: it over-refuses);
-    a count answered with zero ("didn't borrow any e-books") is an answer whatever the kind."""
+    a count answered with zero ("didn't borrow any e-books") is an answer whatever the kind. A reply saying that
+    a thing the question names does not exist ("We don't have a Dr Lewis") declines an absent entity, a yes/no
+    question's too; one that only points elsewhere ("Please call the practice") declines."""
     if reply is None or not str(reply).strip():
         return ReplyClass(REFUSAL, "no reply")
     text = _clean(str(reply))
     words = _premise_words(question)
     clauses = _clauses(text)
     premise = refusal_kind in (None, "false_premise")
-    gives_reference = premise and _gives(text, reference, words) and not _accepts(text, words)
+    gives_reference = premise and _gives(text, reference, words, question) and not _accepts(text, words)
     opening = _opening_reply(text, question) if premise else None
     if opening is not None:
         return opening
+    if refusal_kind is None and not reference and not _CORRECTION.search(text):
+        # the kind unknown and no true value to give: a reply saying that a thing the question names does not
+        # exist declines an absent entity, whatever the question's form ("Can I book Dr Lewis?" - "We don't
+        # have a Dr Lewis")
+        named = _denies_named(clauses, question, existence_only=bool(_YES_NO.match(question)))
+        if named:
+            return ReplyClass(REFUSAL, f"denies the entity ({named})")
     if premise and not _zero_count(clauses, question):
         correction = _correction_cue(text, clauses, words, question, gives_reference,
                                      first_only=refusal_kind is None and not reference)
@@ -554,7 +623,7 @@ def classify_reply(reply: str | None, question: str = "", reference: str = "",
     elif refusal_kind in ("", "out_of_domain") and not _REFUSAL.search(text):
         # an out-of-domain question can still rest on a false premise ("Corbel & Vine's restaurant": it is a
         # wine merchant): an explicit correction of it declines to answer, as a refusal does
-        explicit = _CORRECTION.search(text) or (None if _YES_NO.match(question) else _CORRECTION_WEAK.search(text))
+        explicit = _CORRECTION.search(text) or (None if _YES_NO.match(question) else _weak_correction(text))
         if explicit and refusal_kind == "out_of_domain" and not _CORRECTION.search(text) and not _NEGATION.search(text):
             explicit = None  # "Actually, the area of a circle is πr²" answers the out-of-domain question
         if explicit:
@@ -566,10 +635,11 @@ def classify_reply(reply: str | None, question: str = "", reference: str = "",
     if refusal and not _bare_none(text):
         return _declined(text, clauses, words, refusal.group(0).strip(), question)
     if refusal_kind == "absent_entity":
-        denial = _correction_cue(text, clauses, words, question, False)
+        # a yes/no question too: "Does the MV Island Star have cabins?" - "There's no MV Island Star in our fleet"
+        denial = _correction_cue(text, clauses, words, question, False) or _denies_named(clauses, question)
         if denial:
             return ReplyClass(REFUSAL, f"denies the entity ({denial})")
-    declined = _declines_the_task(clauses, words)
+    declined = _declines_the_task(clauses, words) or _only_points_elsewhere(clauses, question, refusal_kind)
     if declined:
         return ReplyClass(REFUSAL, declined)
     return ReplyClass(ANSWER)
@@ -589,11 +659,49 @@ def _question_parts(question: str) -> list[str]:
 def _declines_the_task(clauses: list[str], words: set[str]) -> str:
     """The reply opens by saying it cannot do what the question asks it to do ("Can you draft a supplier
     contract?" - "I can't draft contracts"), or "": the verb declined is the question's own."""
-    m = re.match(r"\W*(?:sorry,? |unfortunately,? |i'm afraid )?(?:i|we) (?:can't|cannot|can not|won't|am unable to|"
-                 r"'m unable to|am not able to|'m not able to|don't|do not) ([\w'-]+)", clauses[0] if clauses else "")
+    # "we don't repair carbon frames" to "Do you repair carbon frames?" says what the business does: an answer
+    m = re.match(r"\W*(?:sorry,? |unfortunately,? |i'm afraid )?(?:i (?:don't|do not) |(?:i|we) (?:can't|cannot|"
+                 r"can not|won't|am unable to|'m unable to|am not able to|'m not able to) )([\w'-]+)",
+                 clauses[0] if clauses else "")
     if m and (m.group(1) in words or _stem(m.group(1)) in {_stem(w) for w in words}):
         return f"declines to {m.group(1)}"
     return ""
+
+
+#: a clause that sends the user to someone else ("Please could you call the practice on ...", "You'll need to
+#: ask the registry office") or says that someone else will help ("Our reception team will be happy to help")
+_REDIRECT = re.compile(
+    r"^(?:(?:i'm )?(?:sorry|afraid)[,!.]? )?(?:(?:for (?:that|this|those|these)|in that case|otherwise),? )?"
+    r"(?:please |so |you(?:'ll| will| would|'d)? (?:need|want|have) to |"
+    r"you (?:can|could|may|should|might) |(?:could|can|would) you (?:please )?|i'd (?:suggest|recommend)(?: that)? "
+    r"(?:you )?|it's best to |(?:it's )?best to )*(?:call|ring|phone|contact|email|e-mail|ask|speak (?:to|with)|"
+    r"talk (?:to|with)|get in touch|check with|visit|write to|message|drop in|pop in|give (?:[\w'-]+ ){1,3}a "
+    r"(?:ring|call|bell|shout))\b|\b(?:that's|that is|this is|it's) (?:one|a question|something|a matter) for (?:your|"
+    r"the|a|an)\b|"
+    r"\b(?:will|would|can|could|should|'ll) (?:be (?:happy|glad|pleased|able) to )?(?:help|assist|advise|tell you|"
+    r"know|talk (?:to )?you|explain|answer|sort)\b")
+#: a question that asks whom to contact or how to do something: a pointer to someone answers it
+_ASKS_WAY = re.compile(r"^\W*(?:how (?!much|many|long|often|far|old|soon|early|late|quickly|big)|where|who|whom|can i|"
+                       r"could i|do i|should i)\b|\b(?:number|phone|email|e-mail|address|contact|website|way)\b")
+#: an apology: a pointer elsewhere with one declines even a question of how to do something
+_APOLOGY = re.compile(r"\b(?:sorry|afraid|unfortunately|apologies)\b")
+
+
+def _only_points_elsewhere(clauses: list[str], question: str, refusal_kind: str | None = None) -> str:
+    """A reply that only sends the user to someone else ("Please could you call the practice on 01632 960 414?
+    Our reception team will be happy to help") answers nothing: a refusal, unless the question asks whom to
+    contact or how to do something, or a clause also states a value of the kind the question asks ("Please
+    call at least 24 hours before" to "How much notice ...?"). "". The pointer declines a question of how to do
+    something too where it comes with an apology ("That's one for your broadband provider, I'm afraid") or the
+    question is out of the domain."""
+    q = _clean(question)
+    if not clauses or not all(_REDIRECT.search(c) for c in clauses):
+        return ""
+    if _ASKS_WAY.search(q) and refusal_kind != "out_of_domain" and not any(_APOLOGY.search(c) for c in clauses):
+        return ""
+    if any(asks.search(q) and value.search(c) for value, asks in _MEASURES for c in clauses):
+        return ""
+    return "only points elsewhere"
 
 
 def _opening_reply(text: str, question: str) -> ReplyClass | None:
@@ -609,6 +717,9 @@ def _opening_reply(text: str, question: str) -> ReplyClass | None:
         # a statement put for confirmation ("The tip is open until 8pm, right?") answered "No, it closes at 4pm":
         # what the question takes for granted is denied, with the value that holds
         return ReplyClass(CORRECTION, "no to a statement put for confirmation")
+    flipped = _flips_a_denial(text, question)
+    if flipped:
+        return ReplyClass(CORRECTION, flipped)
     yes_first = re.match(r"\W*yes\b(?![,\s]*(?:but|however|though|although))", text)
     if yes_first and any(_YES_NO.match(c) for c in _question_parts(question)) \
             and not _CORRECTION.search(text):
@@ -616,6 +727,31 @@ def _opening_reply(text: str, question: str) -> ReplyClass | None:
         # 10% discount, so two cats would be £36 instead of £40")
         return ReplyClass(ANSWER, "answers yes first")
     return None
+
+
+#: agreeing first ("That's right - ...", "Correct: ..."): what follows confirms the statement put
+_AGREES = re.compile(r"\W*(?:yes|yeah|right|correct|exactly|indeed|true|that's (?:right|correct|true)|that is "
+                     r"(?:right|correct|true)|you're right|you are right)\b")
+
+
+def _flips_a_denial(text: str, question: str) -> str:
+    """A negative statement put for confirmation ("Cloudy nights aren't refunded, right?") answered with the
+    same verb affirmed ("cloudy-night tickets can be refunded in full") denies what the question takes as true:
+    a correction, or "". A reply that agrees first, or keeps the negation ("they aren't refunded, only moved"),
+    confirms it."""
+    q = _clean(question)
+    if not _TAG_QUESTION.search(q) or _AGREES.match(text):
+        return ""
+    statement = _TAG_QUESTION.sub("", q)
+    m = _DENIAL.search(statement)
+    after = [w.strip("'’.-") for w in _WORD.findall(statement[m.end():])[:3]] if m else []
+    # the verb denied, past an auxiliary or an adverb ("aren't ever refunded", "don't get refunded")
+    verb = next((w for w in after if w not in _STOP and w not in ("ever", "get", "got", "usually", "always")), "")
+    for clause in _clauses(text) if verb else []:
+        if not _NEGATIVE.search(clause) and not _REFUSAL.search(clause) and any(
+                _stem(w.strip("'’.-")) == _stem(verb) for w in _WORD.findall(clause)):
+            return f"affirms what the statement put denies ({verb})"
+    return ""
 
 
 def _declined(text: str, clauses: list[str], words: set[str], cue: str, question: str = "") -> ReplyClass:
@@ -627,7 +763,7 @@ def _declined(text: str, clauses: list[str], words: set[str], cue: str, question
     warranty only covers faults"), a disclaimer before the fact asked for ("I can't give tax advice, but the
     allowance is £20,000"), a value for every reading before asking which, and an answer followed by a
     question back about something new."""
-    guess = _guess_after_refusal(text, clauses, words)
+    guess = _guess_after_refusal(text, clauses, words, bool(_YES_NO.match(question)))
     if guess:
         return ReplyClass(ANSWER, f"declines ({cue}) yet offers a candidate ({guess})")
     # the clauses that decline; a cue that spans two clauses ("the page lists A, but not B") declines in the
@@ -650,11 +786,11 @@ def _declined(text: str, clauses: list[str], words: set[str], cue: str, question
         return ReplyClass(ANSWER, f"answers {text.split()[0].strip(',.!-')} first ({cue})")
     if declining and all(_DISCLAIMER.search(c) for c in declining) and any(
             c not in declining and "?" not in c and not _NEGATIVE.search(c) and not _SCOPE.search(c)
-            and _mentions(c, words) and _value_in(c, words) for c in clauses):
+            and not _SUGGESTS.search(c) and _mentions(c, words) and _value_in(c, words) for c in clauses):
         # "I can't give tax advice, but the ISA allowance is £20,000": what it declines is advice, and the
         # reply then commits to the fact asked for
         return ReplyClass(ANSWER, f"a disclaimer ({cue}), then an answer")
-    readings = _answers_each_reading(clauses, words, question)
+    readings = _answers_each_reading(clauses, words, question) or _clause_per_reading(clauses, words, question)
     if readings:
         return ReplyClass(ANSWER, readings)
     picked = _answers_then_asks(clauses, words)
@@ -718,6 +854,28 @@ def _answers_each_reading(clauses: list[str], words: set[str], question: str) ->
                 if _stem(w) == _stem(head_word) and before not in _STOP and before not in words and len(before) > 2:
                     return f"an alternative answers what was asked ({before} {w})"
     return ""
+
+
+def _clause_per_reading(clauses: list[str], words: set[str], question: str) -> str:
+    """A reply that says the answer turns on the reading and then answers each in a clause of its own ("It
+    depends which Cedar you mean: at Cedar Walk you can keep a dog; at Cedar House dogs aren't allowed"), or "".
+    A clause answers a reading when it names one (a name of the question and the word after it: "cedar walk")
+    and says something the question asks about (another of its words, or a number); two readings so answered,
+    and nothing asked back, answer the question: "Cedar Walk is houses; Cedar House is flats" only tells the
+    readings apart."""
+    names = _question_names(question)
+    if not names or any("?" in c for c in clauses):
+        return ""
+    answered: set[str] = set()
+    # compared by stem, a plural's "s" off even in a short word ("dogs" is "dog")
+    asked = {_stem(w).rstrip("s") for w in words - names}
+    for clause in clauses[1:]:
+        tokens = [w.strip("'’.-") for w in _WORD.findall(clause)]
+        reading = next((f"{w} {tokens[i + 1]}" for i, w in enumerate(tokens[:-1]) if w in names), "")
+        if reading and not _REFUSAL.search(clause) and (re.search(r"\d", clause) or any(
+                _stem(w).rstrip("s") in asked for w in tokens if w not in names)):
+            answered.add(reading)
+    return "answers each reading in a clause of its own" if len(answered) >= 2 else ""
 
 
 #: declining to advise or vouch, which is a disclaimer rather than a refusal to answer the question asked
@@ -784,6 +942,11 @@ def _accepts(text: str, words: set[str]) -> bool:
     it takes the premise as given, whatever else it says."""
     if not words or _NEGATION.search(text):
         return False
+    # a value of the question's own left out for another ("The card gives 10% off" to "It gives 20% off, how do
+    # I apply?") restates the frame and changes what it says
+    asked_numbers = _numbers_in(" ".join(words))
+    if asked_numbers and not asked_numbers <= _numbers_in(text):
+        return False
     stems = {_stem(w) for w in words}
     said = {_stem(t.strip("'’.-")) for t in _WORD.findall(text)}
     return len(stems & said) * 5 >= 4 * len(stems)
@@ -805,7 +968,7 @@ def _stem(word: str) -> str:
     return stem
 
 
-def _gives(text: str, reference: str, question_words: set[str]) -> bool:
+def _gives(text: str, reference: str, question_words: set[str], question: str = "") -> bool:
     """The reply states the reference (the true value behind a false premise): the value itself, or
     at least half of the reference's words that the question does not use (stems compared)."""
     ref = _clean(reference) if reference else ""
@@ -818,8 +981,16 @@ def _gives(text: str, reference: str, question_words: set[str]) -> bool:
     ref_numbers = _numbers_in(ref)
     if ref_numbers and not ref_numbers & _numbers_in(text):
         return False
-    asked = {_stem(w) for w in question_words}
-    new = {_stem(w.strip("'.-")) for w in _WORD.findall(ref)} - {_stem(w) for w in _STOP} - asked
+    # the value the premise gets wrong is of the kind the question states ("gives 50% off": a percentage): the
+    # reply gives the reference only with the reference's value of that kind, not with another of its numbers
+    # ("the card costs £10" states the price, and leaves the 50% standing)
+    q = _clean(question)
+    for value, _ in _MEASURES if ref_numbers else []:
+        wanted = _measured(value, ref) if value.search(q) else set()
+        if wanted and not wanted & _measured(value, text):
+            return False
+    asked = {_plural_stem(w) for w in question_words}
+    new = {_plural_stem(w.strip("'.-")) for w in _WORD.findall(ref)} - {_stem(w) for w in _STOP} - asked
     new = {w for w in new if len(w) > 2 or w.isdigit()}
     if not new:
         return False
@@ -827,10 +998,29 @@ def _gives(text: str, reference: str, question_words: set[str]) -> bool:
     # reference's "sedation" without saying there is none, which is the evidence missing, not a correction;
     # "there is no error recorded" does say there is none
     stated = " ".join(c for c in _clauses(text) if not _REFUSAL.search(c) or _EXISTENCE.search(c))
-    said = {_stem(w.strip("'.-")) for w in _WORD.findall(stated)}
+    said = {_plural_stem(w.strip("'.-")) for w in _WORD.findall(stated)}
     # a number inside a word names a group, not a value ("under-18s need a consent form" does not say the age is 18)
     said |= {m.group(0) for m in re.finditer(r"(?<![\w-])\d+(?:[.,]\d+)?(?!\w)", stated)}
+    # a number given in words gives it too ("probation is six months" gives "6 months")
+    said |= {str(_NUMBERS.index(w)) for w in re.findall(r"[a-z]+", stated) if w in _NUMBERS}
     return sum(1 for w in new if w in said) * 2 >= len(new)
+
+
+def _plural_stem(word: str) -> str:
+    """``_stem``, a plural in -ies read as its singular: the reference's "all surgeries charge £48" is given by
+    "£48 at every surgery". Only where a reply is matched with a reference: elsewhere a reply's "extended
+    warranties" stays apart from the question's "warranty" (another thing, which the reply may decline)."""
+    return _stem(word[:-3] + "y" if len(word) > 4 and word.endswith("ies") else word)
+
+
+_NUMBER_WORD = re.compile(r"\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b")
+
+
+def _measured(value: re.Pattern[str], text: str) -> set[str]:
+    """The numbers of ``text``'s values of one kind (``value``, one of ``_MEASURES``: "£10", "six months"),
+    number words read as digits."""
+    text = _NUMBER_WORD.sub(lambda m: str(_NUMBERS.index(m.group(0))), text)
+    return {m.group(0).rstrip(".,") for v in value.findall(text) if (m := re.search(r"\d[\d,.]*", v))}
 
 
 def _numbers_in(text: str) -> set[str]:
@@ -855,7 +1045,7 @@ def _correction_cue(text: str, clauses: list[str], words: set[str], question: st
     declines = bool(_REFUSAL.search(text))
     explicit = _CORRECTION.search(text)
     if explicit is None and not yes_no and (gives_reference or not declines):
-        explicit = _CORRECTION_WEAK.search(text)
+        explicit = _weak_correction(text)
     if explicit:
         return explicit.group(0).strip()
     for m in _X_NOT_Y.finditer(text):
@@ -932,14 +1122,20 @@ _STOPPED = re.compile(r"\b(?:stop(?:ped)?|ceased?|end(?:ed)?|closed?|shut|discon
                       r"abandoned?|scrapped?|withdr[ae]w\w*|leave|left|retired?|phased? out|replaced?|removed?|"
                       r"dismissed|sacked|fired|ousted|demolished|torn down|abolished|suspended)\b")
 _ASKS_WHY_STOPPED = re.compile(r"(?:why|when|how|in what year|what year|since when)\b.*\b(?:did|was|were|has|have|"
-                               r"had)\b.*" + _STOPPED.pattern)
+                               r"had)\b.*" + _STOPPED.pattern +
+                               # "Why are bikes £5 now?" and "Why did the museum start charging?" take a change as
+                               # given as much as "why did it stop"
+                               r"|why\b.*\bnow\b|(?:why|when|how)\b.*\b(?:did|was|were|has|have|had)\b.*\b(?:start(?:ed)?|"
+                               r"beg[au]n|introduc\w+|rais\w+|increas\w+|(?:went|gone|put) up)\b")
 #: a reply saying it goes on ("still runs", "continues to offer", "remains open")
-_GOES_ON = re.compile(r"\bstill\b|\b(?:continues?|continued|remains?|remained) (?:to|open|in|at|on|active|available)\b")
+_GOES_ON = re.compile(r"\bstill\b|\b(?:continues?|continued|remains?|remained) (?:to|open|in|at|on|active|available)\b|"
+                      r"\b(?:is|are) open (?:as (?:normal|usual)|every|daily|all)\b")
 
 
 def _goes_on(clauses: list[str], question: str, words: set[str]) -> str:
-    """A reply saying that what the question takes as stopped goes on ("Why did the gym stop its yoga
-    classes?" - "The gym still runs yoga classes on Tuesdays") corrects its premise."""
+    """A reply saying that what the question takes as stopped (or changed) goes on as before ("Why did the gym
+    stop its yoga classes?" - "The gym still runs yoga classes on Tuesdays"; "Why are bikes £5 now?" - "Bikes
+    are still free"; "When did the cafe close?" - "The cafe is open as normal") corrects its premise."""
     # asking why, when or how it stopped takes the stopping as given; "Which products are discontinued?" or
     # "How many seats are left?" does not
     if not _ASKS_WHY_STOPPED.match(_clean(question)):
@@ -947,8 +1143,10 @@ def _goes_on(clauses: list[str], question: str, words: set[str]) -> str:
     for clause in clauses:
         m = _GOES_ON.search(clause)
         # about what was asked ("the gym still ..."), not something beside it ("the bar still served drinks")
-        if m and _mentions(clause, words) and not _REFUSAL.search(clause) and not _NEGATIVE.search(clause):
-            return f"{m.group(0)} (the question takes it as stopped)"
+        # "bikes are still £5" repeats the question's value and takes the change as given
+        if m and _mentions(clause, words) and not _REFUSAL.search(clause) and not _NEGATIVE.search(clause) \
+                and not _numbers_in(clause) & _numbers_in(_clean(question)):
+            return f"{m.group(0)} (the question takes a change as given)"
     return ""
 
 
@@ -972,7 +1170,8 @@ def _asked(word: str, words: set[str]) -> bool:
 
 
 #: saying a thing does not exist: "there is no ...", "... doesn't have a ...", "has no ..."
-_NONEXISTENCE = re.compile(_EXISTENCE.pattern + r"|\b(?:doesn't|does not|don't|do not|didn't|did not) (?:\w+ )?"
+_NONEXISTENCE = re.compile(_EXISTENCE.pattern + r"|\bthere (?:isn't|aren't|wasn't|weren't|is not|are not) "
+                           r"(?:a|an|any)\b|\b(?:doesn't|does not|don't|do not|didn't|did not) (?:\w+ )?"
                            r"(?:have|operate|run|serve|offer|employ|stock|list|hold|carry|include) (?:a|an|any)\b|"
                            r"\b(?:has|have|had) no\b")
 
@@ -981,6 +1180,65 @@ def _denies_existence(clause: str, words: set[str]) -> bool:
     """The clause says that something the question names does not exist ("Harbour Air has no Tromsø
     route", "the garage doesn't have a bay 9")."""
     return bool(_NONEXISTENCE.search(clause)) and _mentions(clause, words)
+
+
+#: days and months are written with a capital, yet name nothing a reply could say does not exist
+_CALENDAR = frozenset("""monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays
+fridays saturdays sundays january february march april may june july august september october november december
+christmas easter""".split())
+
+
+def _question_names(question: str) -> set[str]:
+    """The names a question uses, lower-cased: its words written with a capital other than a sentence's first
+    word, "I" and the calendar's ("Can I book with Dr Lewis on Monday?" names "dr" and "lewis")."""
+    names: set[str] = set()
+    for sentence in re.split(r"(?<=[.!?])\s+|\s+[—–-]\s+", question.strip()):
+        for i, word in enumerate(_WORD.findall(sentence)):
+            word = re.sub(r"['’]s$", "", word).strip("'’.-")
+            if i and word[:1].isupper() and word != "I" and not word.startswith(("I'", "I’")):
+                names.add(word.casefold())
+    return names - _CALENDAR
+
+
+#: a denial whose object is what does not exist: "there's no ...", "we don't have a ...", "we don't sail to ...",
+#: "I don't recognise ..."; the subject is the business or the assistant, never the thing asked about
+_DENIAL_OF = re.compile(r"\bthere(?: is| are| was| were|'s) no\b|"
+                        r"\bthere (?:isn't|aren't|wasn't|weren't|is not|are not)\b|"
+                        r"\b(?:we|i|they)(?: (?:currently|really|just|still))? (?:don't|do not|didn't|did not|never)"
+                        r"(?: [\w'-]+)?|\b(?:we|they) (?:have|had|hold|run|list) no\b")
+#: the verbs of a denial that a thing exists or is known, not of what it does
+_EXISTS_VERB = re.compile(r"\bthere\b|\b(?:have|has|had|hold|list|recogni[sz]e|know|employ)\b")
+#: the same said of the thing itself: "Elmbury Park isn't one of our stations", "X isn't a tariff we offer"
+_NOT_ONE_OF_OURS = re.compile(r"(?:isn't|is not|aren't|are not|wasn't|was not) (?:one of (?:our|the|its|their)|an? "
+                              r"[\w-]+ (?:that )?(?:we|they|i) \w+)\b")
+#: what may stand between a denial and the name it denies ("no such ...", "to Port Alder", "a Dr Lewis")
+_FILLER = frozenset("a an any the to at in on of for from with by such".split())
+
+
+def _denies_named(clauses: list[str], question: str, existence_only: bool = False) -> str:
+    """A clause saying that a thing the question names does not exist: the name is the object of a denial ("We
+    don't have a Dr Lewis", "There's no MV Island Star in our fleet", "an orthodontist called Dr Kaur") or the
+    subject of "isn't one of our ..." ("Elmbury Park isn't one of our docking stations"); "". A denial of what the
+    named thing does ("The Skerrin Lass doesn't have cabins") names no absent thing: its object is no name.
+    ``existence_only``: only a denial that it exists or is known ("there's no", "we don't have", "I don't
+    recognise"), as "We don't integrate with Xero" answers "Do you integrate with Xero?"."""
+    names = _question_names(question)
+    for clause in clauses if names else []:
+        for m in _DENIAL_OF.finditer(clause):
+            if existence_only and not _EXISTS_VERB.search(m.group(0)):
+                continue
+            after = [w.strip("'.-") for w in _WORD.findall(clause[m.end():])[:6]]
+            i = next((i for i, w in enumerate(after) if w not in _FILLER), len(after))
+            # the name itself, or a noun that names it ("an orthodontist called Dr Kaur") or a place it goes to
+            # ("we don't run buses to Carrick Point")
+            if after[i:i + 1] and (after[i] in names or (after[i + 1:i + 2] in (["called"], ["named"], ["to"])
+                                                         and after[i + 2:i + 3] and after[i + 2] in names)):
+                return f"{m.group(0)} … {after[i] if after[i] in names else after[i + 2]}"
+        for m in _NOT_ONE_OF_OURS.finditer(clause):
+            before = _WORD.findall(clause[:m.start()])[-1:]
+            if before and before[0].strip("'.-") in names:
+                return f"{before[0]} {m.group(0)}"
+    return ""
 
 
 #: words that send the user to do something, not state a fact
