@@ -325,3 +325,71 @@ def test_text_needing_no_json_escape_is_its_own_json_string():
     values = [["O'Brien", "Ann", 'q"'], [1, 2, 3], ["x", "y", "z"]]
     assert _group_ids("s2", values, [set(map(type, c)) for c in values]) == \
         [group_id("s2", p) for p in zip(*values, strict=True)]
+
+
+# ----------------------------------------------------------------------------- rows held as fetched
+
+
+@pytest.mark.parametrize("case", ["own", "shared", "outside", "late"])
+def test_rows_held_as_fetched_give_the_groups_the_slots_give(tmp_path, monkeypatch, case):
+    """Batches of two rows: every row a combination of its own (held as fetched, then read a
+    column at a time in the combinations' order), a combination whose rows are in two batches
+    (placed in the slots after all), a capped sample (rows outside it: row by row from the
+    first such batch on), the last row's combination not asked (the batches held until then
+    placed in their slots). Each way the groups and counts are those of the groups made row by row."""
+    import ragdx.gen.qa as qa
+
+    names = [f"n{(i * 7) % 23:02d}" for i in range(23)]  # fetched out of the names' order
+    if case == "shared":
+        names[17] = names[2]  # one name, two rows, batches 1 and 8
+    engine, schema = _db(tmp_path, "CREATE TABLE P (id INTEGER PRIMARY KEY, Name TEXT, City TEXT);",
+                         {"P": [(i, n, None if i % 5 == 0 else f"c{i}") for i, n in enumerate(names)]})
+    monkeypatch.setattr(qa, "FETCH_ROWS", 2)
+    parsed = parse_template(SqlTemplate("SELECT City FROM P WHERE Name = '[P.Name]'", "P"), schema)
+    combos = [(n,) for n in sorted(set(names))]
+    if case == "outside":
+        combos = combos[::3]
+    if case == "late":
+        combos.remove((names[-1],))
+    scan = _scan_set_based(engine, parsed, schema, combos, hold=True)
+    assert (scan.held is not None) == (case == "own")
+    assert all(s is None for s in scan.slots) == (case == "own")
+    if case == "late":
+        assert all(scan.slots)
+    assert bool(scan.more) == (case == "shared")
+    options = AnswerOptions(max_groups_per_template=8 if case == "outside" else None, multi_answer="keep")
+    for null_answers in ("keep", "drop", "unanswerable"):
+        options.null_answers = null_answers
+        held = answer_template(engine, parsed, schema, options, columns=True)
+        plain = answer_template(engine, parsed, schema, options)
+        assert held.counts.as_dict() == plain.counts.as_dict()
+        assert list(held.groups) == plain.groups and len(plain.groups) >= 5
+        # one row each: a table, held rows or not (NULL answers made unanswerable are groups with
+        # no row, and an answer set is kept: a list, as the plain path's)
+        assert isinstance(held.groups, qa.GroupTable) == (case != "shared" and null_answers != "unanswerable")
+        assert held.counts.combinations == (8 if case == "outside" else len(set(names)))
+    scan.unhold()  # the held rows in their slots, as the rows would have been put there
+    assert scan.held is None
+    if case == "own":
+        assert [s[0] for s in scan.slots] == [c[0] for c in combos]
+    engine.dispose()
+
+
+def test_text_rows_read_as_the_lists_they_hold():
+    import json
+
+    from ragdx.gen.columnar import _str_lists
+    from ragdx.gen.qa import TextRows
+
+    columns = [["Client:1", 'say "hi"', "back\\slash"], ["Country:1", "Country:2", "line\nbreak"]]
+    lists = [["Client:1", "Country:1"], ['say "hi"', "Country:2"], ["back\\slash", "line\nbreak"]]
+    rows = TextRows(columns, 3)
+    assert list(rows) == lists and rows == lists and lists == rows and rows[-1] == lists[-1]
+    assert rows[1:] == lists[1:] and rows != lists[:2] and rows != [["x"]] * 3
+    assert list(TextRows([columns[0]], 3)) == [[t] for t in columns[0]] and list(TextRows([], 2)) == [[], []]
+    for held, made in ((rows, lists), (TextRows([columns[0]], 3), [[t] for t in columns[0]]),
+                       (TextRows([], 2), [[], []]), (TextRows([columns[1][:2]], 2), [["Country:1"], ["Country:2"]])):
+        assert _str_lists(held) == _str_lists(made) == [json.dumps(x, ensure_ascii=False, separators=(",", ":"))
+                                                        for x in made]
+    with pytest.raises(IndexError):
+        rows[3]

@@ -19,7 +19,7 @@ from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
-from itertools import compress, repeat
+from itertools import chain, compress, repeat
 from operator import attrgetter, itemgetter
 from typing import Any, Literal, cast
 
@@ -230,7 +230,7 @@ class _GroupBuilder:
         order = sorted(range(len(self.slices)), key=lambda i: self.slices[i][3])
         return order, sorted(facts, key=lambda f: f[1])
 
-    def entities_facts_columns(self, keys: Sequence[tuple]) -> tuple[list[list[str]], list[list[str]]]:
+    def entities_facts_columns(self, keys: Sequence[tuple]) -> tuple[Sequence[list[str]], Sequence[list[str]]]:
         """:meth:`entities_facts` for many one-row groups at once, a column of key values at a
         time (a million groups: one string concatenation each, no dictionary per group)."""
         n_keys = self.slices[-1][2] if self.slices else 0
@@ -238,7 +238,7 @@ class _GroupBuilder:
         return self.entities_facts_of_columns(key_columns, len(keys))
 
     def entities_facts_of_columns(self, key_columns: Sequence[Sequence], n: int
-                                  ) -> tuple[list[list[str]], list[list[str]]]:
+                                  ) -> tuple[Sequence[list[str]], Sequence[list[str]]]:
         """:meth:`entities_facts_columns` given the key values as columns (one per key column
         of the layout, ``n`` groups each), as a :class:`GroupTable` holds them."""
         plan = self.column_order()
@@ -276,16 +276,49 @@ class _GroupBuilder:
         ents = [prefixed(self.slices[i][0], self.slices[i][3]) for i in order]
         fact_texts = [prefixed(qualifier, prefix) for qualifier, prefix in facts
                       if qualifier in texts or qualifier in few]
-        return _rows_of(ents, n), _rows_of(fact_texts, n)
+        return TextRows(ents, n), TextRows(fact_texts, n)
 
 
-def _rows_of(columns: list[list[str]], n: int) -> list[list[str]]:
-    """Columns of texts as one list per row (``n`` rows, each empty when there is no column)."""
-    if not columns:
-        return [[] for _ in range(n)]
-    if len(columns) == 1:
-        return [[t] for t in columns[0]]
-    return list(map(list, zip(*columns, strict=True)))
+class TextRows(Sequence[list[str]]):
+    """One list of texts per group (its entities, or its facts) held as columns, one text per
+    group each, in the order of each group's list: a million groups' lists are made only when
+    read (the records' files are written from the columns). Item ``g`` is a new list; equal to
+    a list of the same lists."""
+
+    __slots__ = ("columns", "n")
+
+    def __init__(self, columns: list[list[str]], n: int):
+        self.columns = columns
+        self.n = n
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self.n))]
+        if index < 0:
+            index += self.n
+        if not 0 <= index < self.n:
+            raise IndexError(index)
+        return [c[index] for c in self.columns]
+
+    def __iter__(self) -> Iterator[list[str]]:
+        if not self.columns:
+            return ([] for _ in range(self.n))
+        if len(self.columns) == 1:
+            return ([t] for t in self.columns[0])
+        return map(list, zip(*self.columns, strict=True))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TextRows | list | tuple):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=False))
+
+    __hash__ = None  # type: ignore[assignment]  # equal to a list, as a list is
+
+    def __repr__(self) -> str:
+        return f"TextRows({list(self)!r})"
 
 
 @dataclass(slots=True)
@@ -294,8 +327,9 @@ class GroupColumns:
 
     params: Sequence[tuple]
     rows: Sequence[list[tuple]]
-    entities: list[list[str]]
-    facts: list[list[str]]
+    #: lists, or one-row groups' as columns (:class:`TextRows`)
+    entities: Sequence[list[str]]
+    facts: Sequence[list[str]]
 
 
 class GroupTable(Sequence[QAGroup]):
@@ -445,6 +479,17 @@ class _Scan:
     made_groups: bool
     #: one-row groups whose answer is all NULL
     null_singles: int = 0
+    #: the rows of a scan asked to hold them (``hold``) where each found a combination of its
+    #: own: (the batches as fetched, each with its rows' places, the rows' fetch positions in
+    #: the combinations' order, the places in that order); the slots stay empty
+    held: tuple[list[tuple[list[int], Sequence[tuple]]], list[int], list[int]] | None = None
+
+    def unhold(self) -> None:
+        """Held rows put in their slots, for the readers of slots."""
+        if self.held is not None:
+            for places, batch in self.held[0]:
+                deque(map(self.slots.__setitem__, places, batch), maxlen=0)
+            self.held = None
 
     def keyed(self, rows: Sequence[tuple]) -> list[tuple[tuple, tuple]]:
         """Driver rows of one combination as (entity keys, answer row) pairs."""
@@ -454,7 +499,8 @@ class _Scan:
 
 def _scan_set_based(engine: Engine, parsed: ParsedTemplate, schema: Schema,
                     combos: list[tuple[Any, ...]] | None, domains: Sequence[Sequence[Any]] | None = None,
-                    check_hits: bool = True, make_groups: bool = False, stream: bool = True) -> _Scan:
+                    check_hits: bool = True, make_groups: bool = False, stream: bool = True,
+                    hold: bool = False) -> _Scan:
     """The rows of every combination in one scan, by place in ``combos``; rows of other
     combinations are skipped. With ``combos`` None every combination found is kept, in the
     order found.
@@ -476,6 +522,10 @@ def _scan_set_based(engine: Engine, parsed: ParsedTemplate, schema: Schema,
     are dropped as they come) unless ``stream`` is False: where every combination of the data
     is asked, every row is kept anyway, and the driver's plain fetch of the whole result
     costs less (PostgreSQL: no server-side cursor's round trips; PyMySQL: no call per row).
+
+    With ``hold``, rows that each have a combination of their own are held as fetched
+    (``_Scan.held``) rather than put in their slots: :func:`_table_of` reads them a column at a
+    time in the combinations' order, each row read once where it lies (see ``_Scan.unhold``).
     """
     sql, n_ph, layout = parsed.set_based_query(schema)
     build = _GroupBuilder(parsed, layout)
@@ -496,7 +546,8 @@ def _scan_set_based(engine: Engine, parsed: ParsedTemplate, schema: Schema,
     text_params = domains is not None and all(set(map(type, d)) <= {str} for d in domains)
     # the check is made whatever the domains; without them it is never called (``verify`` False)
     _read_rows(engine, sql, scan, index, take_all=take_all, check=_collation_check(parsed, domains or ()),
-               verify=domains is not None, check_hits=check_hits, text_params=text_params, stream=stream)
+               verify=domains is not None, check_hits=check_hits, text_params=text_params, stream=stream,
+               hold=hold and not duplicates)
     if duplicates:
         # combinations equal in Python (1 and 1.0) share one index entry: each reads its rows
         places = [index[c[0] if scalar else c] for c in combos]
@@ -530,7 +581,7 @@ def _collation_check(parsed: ParsedTemplate, domains: Sequence[Sequence[Any]]) -
 
 def _read_rows(engine: Engine, sql: str, scan: _Scan, index: dict[Any, int], *, take_all: bool,
                check: Callable[[tuple], None], verify: bool, check_hits: bool, text_params: bool,
-               stream: bool = True) -> None:
+               stream: bool = True, hold: bool = False) -> None:
     """Run the set-based query ``sql`` and put each row in the slot of its combination in
     ``scan`` (by ``index``: combination, or its one value, -> place); with ``take_all`` a
     combination not yet indexed is added, otherwise its rows are skipped. Each combination
@@ -546,16 +597,16 @@ def _read_rows(engine: Engine, sql: str, scan: _Scan, index: dict[Any, int], *, 
     null_singles = 0
     new_group = QAGroup.__new__
     get = index.get
-    # rows kept as they come, nothing to check on a combination found: a batch whose rows each
-    # land in an empty slot of their own is placed by passes in C, no bytecode per row
+    # rows kept as they come, nothing to check on a combination found: batches whose rows each
+    # have a combination in the index are held as fetched with their places (a pass in C each)
+    # and placed at the end, all at once (see _lean_batches); the others row by row below
     lean = not make_groups and not verify_hits
     values = itemgetter(0) if scalar else itemgetter(slice(0, n_ph))
     with engine.connect() as conn:
         result = (conn.execution_options(stream_results=True) if stream else conn).exec_driver_sql(sql, {})
         all_null = (None,) * (len(result.keys()) - end)  # an answer row stating nothing
-        for batch in driver_rows(result, FETCH_ROWS):
-            if lean and _placed(slots, list(map(get, map(values, batch))), batch):
-                continue
+        fetched = driver_rows(result, FETCH_ROWS)
+        for batch in _lean_batches(scan, fetched, get, values, hold) if lean else fetched:
             for row in batch:
                 i = get(row[0] if scalar else row[:n_ph])
                 if i is None:
@@ -597,6 +648,53 @@ def _read_rows(engine: Engine, sql: str, scan: _Scan, index: dict[Any, int], *, 
                     more[i] = [held, row]
                     slots[i] = _MORE
     scan.null_singles = null_singles
+
+
+def _lean_batches(scan: _Scan, fetched: Iterable[Sequence[tuple]], get: Callable[[Any], int | None],
+                  values: Callable[[tuple], Any], hold: bool) -> Iterator[Sequence[tuple]]:
+    """The batches of ``fetched`` that :func:`_read_rows` must place row by row. The others, whose
+    rows each have a combination in the index (``get`` of ``values``), are held with their
+    places while every batch so far is such a one; then, in the order fetched, each is put in
+    its slots where no two rows share one (:func:`_placed`), else given for the row-by-row
+    path, as is every batch from the first with a row outside the index on. With ``hold`` and
+    every row's combination its own, they stay held instead (``_Scan.held``)."""
+    held: list[tuple[list[int], Sequence[tuple]]] = []
+
+    def settled() -> Iterator[Sequence[tuple]]:
+        for places, batch in held:
+            if not _placed(scan.slots, places, batch):
+                yield batch
+        held.clear()
+
+    fetched = iter(fetched)
+    for batch in fetched:
+        places = list(map(get, map(values, batch)))
+        if None not in places:
+            held.append((cast("list[int]", places), batch))
+            continue
+        yield from settled()
+        yield batch
+        break
+    yield from fetched  # the rest, row by row (after a row outside the index)
+    if not (hold and held and _held_in_order(scan, held)):
+        yield from settled()
+
+
+def _held_in_order(scan: _Scan, held: list[tuple[list[int], Sequence[tuple]]]) -> bool:
+    """``scan.held`` from the held batches where no two rows share a combination (False
+    otherwise): the rows' positions as fetched, sorted by their combinations' places."""
+    import numpy as np  # a sort of a million places in C: a fifth of Python's sorted() with a key
+
+    places = list(chain.from_iterable(p for p, _ in held))
+    if not places:
+        return False
+    found = np.fromiter(places, dtype=np.intp, count=len(places))
+    order = np.argsort(found)
+    ordered = found[order]
+    if not (ordered[1:] > ordered[:-1]).all():  # a combination with two rows
+        return False
+    scan.held = (list(held), order.tolist(), ordered.tolist())
+    return True
 
 
 def _placed(slots: list, places: list[Any], batch: Sequence[tuple]) -> bool:
@@ -677,7 +775,8 @@ def answer_template(engine: Engine, parsed: ParsedTemplate, schema: Schema,
 
 
 def _set_based_or_none(engine: Engine, parsed: ParsedTemplate, schema: Schema, combos: list[tuple[Any, ...]],
-                       domains: Sequence[Sequence[Any]], make_groups: bool = True) -> _Scan | None:
+                       domains: Sequence[Sequence[Any]], make_groups: bool = True, hold: bool = False
+                       ) -> _Scan | None:
     """Every combination's rows in one scan, made into one-row groups where they can be; None
     where the database merges values that Python tells apart (:class:`CollationMismatch`): the
     combinations are then answered one query each."""
@@ -687,7 +786,7 @@ def _set_based_or_none(engine: Engine, parsed: ParsedTemplate, schema: Schema, c
         # uncapped, on the domain columns themselves: the combinations are the product of
         # the domains, and only a value outside it needs the collation check
         return _scan_set_based(engine, parsed, schema, combos, domains, check_hits=capped or not same_column,
-                               make_groups=make_groups, stream=capped or not same_column)
+                               make_groups=make_groups, stream=capped or not same_column, hold=hold)
     except CollationMismatch:
         return None
 
@@ -734,8 +833,8 @@ def _answer_template(engine: Engine, parsed: ParsedTemplate, schema: Schema,
     keep_none, keep_multi = options.unanswerable == "keep", options.multi_answer == "keep"
     # for columns the scan keeps the driver's rows (no group made per row): where each
     # combination has at most one, they are read as columns below
-    scan = _set_based_or_none(engine, parsed, schema, combos, domains, make_groups=keep_none or not columns) \
-        if use_set else None
+    scan = _set_based_or_none(engine, parsed, schema, combos, domains, make_groups=keep_none or not columns,
+                              hold=columns and not keep_none) if use_set else None
     if scan is None:
         counts.method = "per-combination"
     del domains
@@ -744,6 +843,8 @@ def _answer_template(engine: Engine, parsed: ParsedTemplate, schema: Schema,
         table = _table_of(scan, counts)
         if table is not None:
             return _settled_table(parsed, schema, table, counts, options.null_answers)
+    if scan is not None:
+        scan.unhold()  # the groups are made from the slots
     append = groups.append
 
     def settle(combo: tuple, group: QAGroup | None) -> None:
@@ -786,20 +887,40 @@ def _table_of(scan: _Scan, counts: AnswerCounts) -> GroupTable | None:
     as a :class:`GroupTable` (None where no combination has a row); counts the groups kept,
     the combinations dropped as unanswerable and the answers that are all NULL."""
     slots = scan.slots
-    rows = list(filter(None, slots))  # a driver row is never empty: it has the placeholders
-    if not rows:
-        return None
-    # one pass in C over the rows (made in the table's order, all over memory) and one over
-    # the combinations (in order): no object per group
-    params = list(compress(scan.combos, slots))
-    # a column per key and answer value, not the placeholders' (the combinations are the params)
-    cells = [list(map(itemgetter(j), rows)) for j in range(scan.n_ph, len(rows[0]))]
-    del rows
+    if scan.held is not None:
+        params, cells = _held_columns(scan)
+    else:
+        rows = list(filter(None, slots))  # a driver row is never empty: it has the placeholders
+        if not rows:
+            return None
+        # one pass in C over the rows (made in the table's order, all over memory) and one over
+        # the combinations (in order): no object per group
+        params = list(compress(scan.combos, slots))
+        # a column per key and answer value, not the placeholders' (the combinations are the params)
+        cells = [list(map(itemgetter(j), rows)) for j in range(scan.n_ph, len(rows[0]))]
+        del rows
     keys, answers = cells[:scan.n_keys], cells[scan.n_keys:]
     counts.single += len(params)
     counts.unanswerable_dropped += len(slots) - len(params)
     counts.null_answers += _all_null(answers).count(True) if all(None in c for c in answers) else 0
     return GroupTable(scan.build, params, keys, answers)
+
+
+def _held_columns(scan: _Scan) -> tuple[list[tuple], list[list]]:
+    """The params and the key and answer columns of a scan's held rows, in the combinations'
+    order: each column read from the rows as fetched (in order in memory, where they were
+    made), then taken in the combinations' order, by index lists in C."""
+    batches, order, places = cast("tuple", scan.held)
+    params = _taken(scan.combos, places)
+    width = len(next(rows[0] for _, rows in batches if rows))
+    cells = [_taken(list(chain.from_iterable(map(itemgetter(j), rows) for _, rows in batches)), order)
+             for j in range(scan.n_ph, width)]
+    return params, cells
+
+
+def _taken(values: Sequence, places: list[int]) -> list:
+    """``[values[i] for i in places]`` in C (itemgetter of one index gives the value itself)."""
+    return list(itemgetter(*places)(values)) if len(places) > 1 else [values[i] for i in places]
 
 
 def _all_null(answers: Sequence[Sequence]) -> list[bool]:
