@@ -28,7 +28,8 @@ from ragdx.errors import RagdxError
 #: the options of the evaluation's configuration (``EvaluationConfig``'s fields) by their flags
 _EVALUATION_FLAGS = {"judge": "--judge", "sets": "--sets", "retrieval": "--retrieval", "k": "--k", "n_boot": "--boot",
                      "seed": "--seed", "gap": "--gap", "benchmark": "--benchmark", "style": "--style",
-                     "closed_book": "--closed-book", "exclude_open_domain": "--exclude-open-domain"}
+                     "closed_book": "--closed-book", "exclude_open_domain": "--exclude-open-domain",
+                     "workers": "--workers"}
 
 
 def _evaluation_config(cfg, judge: str = "cascade", *, llm_for: tuple[str, ...] | None = None, **options):
@@ -86,6 +87,7 @@ def evaluate(
     step_summary: Annotated[Path | None, typer.Option("--step-summary", help="Append the gate's Markdown table here (default: $GITHUB_STEP_SUMMARY when set).")] = None,
     closed_book: Annotated[Path | None, typer.Option("--closed-book", help="A closed-book run (`ragdx run --closed-book`) on the same dataset: tags open-domain groups, reports Acc_retrieval_db with and without them (GRAMMAR Table 4).")] = None,
     exclude_open_domain: Annotated[bool, typer.Option("--exclude-open-domain", help="With --closed-book: leave the open-domain groups out of every metric.")] = False,
+    workers: Annotated[int | None, typer.Option("--workers", help="Processes judging beside the main one with an offline judge (default: one per spare core, at most 4, for runs of 20,000 answers or more; 0: none). The files are the same for any number.")] = None,
     dataset: DatasetOpt = None,
     config: ConfigOpt = None,
 ):
@@ -98,7 +100,7 @@ def evaluate(
     job = _evaluation_config(cfg, judge, sets=sets, k=k, retrieval=retrieval, n_boot=boot, seed=seed,
                              bertscore=bertscore, rouge=rouge, benchmark=benchmark,
                              require_complete=require_complete, geval=geval, closed_book=closed_book,
-                             exclude_open_domain=exclude_open_domain)
+                             exclude_open_domain=exclude_open_domain, workers=workers)
     if fail_under:  # bad thresholds fail before any judging
         from ragdx.evaluate.gate import parse_threshold
 

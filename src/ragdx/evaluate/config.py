@@ -167,6 +167,9 @@ class EvaluationConfig:
     reference_set: str = "unbalanced"
     #: verdict cache (a path or a ``VerdictCache``); where verdicts are kept, not how they are made
     cache: VerdictCache | str | Path | None = field(default=None, compare=False, repr=False)
+    #: worker processes judging offline verdicts beside the main one (None: one per spare core, at most
+    #: 4, for runs of 20,000 answers or more; 0: none); how fast verdicts are made, not what they are
+    workers: int | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.judge, JudgeSpec):
@@ -174,9 +177,9 @@ class EvaluationConfig:
         object.__setattr__(self, "retrieval", parse_choice(RetrievalRule, self.retrieval, "retrieval rule",
                                                            "retrieval"))
         object.__setattr__(self, "gap", parse_choice(GapRule, self.gap, "gap rule", "gap"))
-        for name, low in (("n_boot", 1), ("seed", 0), ("k", 1)):
+        for name, low in (("n_boot", 1), ("seed", 0), ("k", 1), ("workers", 0)):
             value = getattr(self, name)
-            if value is None and name == "k":
+            if value is None and name in ("k", "workers"):
                 continue
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
                 raise RagdxError(f"must be a whole number of at least {low}, not {value!r}", field=name)
@@ -215,10 +218,12 @@ class EvaluationConfig:
         return dataclasses.replace(base, judge=judge, **{k: v for k, v in options.items() if k in own})
 
     def to_dict(self) -> dict[str, Any]:
-        """The configuration as plain JSON data (the LLM and the cache are named, not written)."""
+        """The configuration as plain JSON data (the LLM and the cache are named, not written; the
+        workers, which change how fast verdicts are made and not what they are, are left out: the
+        evaluation's files are the same for any number)."""
         out: dict[str, Any] = {"judge": self.judge.to_dict()}
         for f in dataclasses.fields(self):
-            if f.name in ("judge", "cache"):
+            if f.name in ("judge", "cache", "workers"):
                 continue
             value = getattr(self, f.name)
             if isinstance(value, StrEnum):

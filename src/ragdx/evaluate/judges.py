@@ -658,7 +658,7 @@ class Judge:
         on nothing but the answer rows, the answer kind and the response, each distinct
         (answer, response) pair is judged once (a run repeats its gold answers and many of its
         responses)."""
-        memo: dict[Any, Verdict] | None = {} if type(self) in _PURE_JUDGES else None
+        memo: dict[Any, Verdict] | None = {} if type(self) in PURE_JUDGES else None
         out = []
         for item in items:
             if cache is not None:
@@ -1041,7 +1041,7 @@ JUDGES = ("exact", "contains", "f1", "llm", "cascade")
 #: judges whose verdict is a function of (answer rows, answer kind, response) alone (and of the query
 #: for a yes/no answer, which the key then holds): a subclass may
 #: read the query or keep state, so only these exact classes share verdicts between equal items
-_PURE_JUDGES = (ExactMatchJudge, ContainmentJudge, TokenF1Judge, CascadeJudge)
+PURE_JUDGES = (ExactMatchJudge, ContainmentJudge, TokenF1Judge, CascadeJudge)
 
 
 def _item_key(item: JudgeItem) -> tuple[Any, ...] | None:

@@ -27,6 +27,7 @@ from ragdx.evaluate.reference import (
 )
 from ragdx.evaluate.results import METRIC_LABELS, BlameCounts, EvaluationResult, StyleMetrics
 from ragdx.evaluate.runs import InputCheck, judge_plain, judge_run, rejudge
+from ragdx.forked import Forked, Inline
 from ragdx.store import gc_paused
 
 #: the paper's Table 3 per benchmark; a reference directory is matched to one (or none) by
@@ -119,6 +120,17 @@ def evaluate_judgements(judgements: Sequence[Judgement], config: EvaluationConfi
     config = EvaluationConfig.build(config, **options)
     n_boot, seed, compare_pair = config.n_boot, config.seed, config.compare_pair
     check = getattr(judgements, "check", None)
+    styles = sorted(by_style(judgements))
+    if compare_pair is None and {"short", "long"} <= set(styles):
+        compare_pair = ("short", "long")
+    elif compare_pair is None and len(styles) == 2:
+        compare_pair = (styles[0], styles[1])
+    style_test = None
+    if compare_pair is not None:
+        # the style test (its bootstraps are a third of this function) on another core meanwhile
+        groups = by_style(judgements)
+        style_test = Forked(compare, groups[compare_pair[0]], groups[compare_pair[1]], names=compare_pair,
+                            n_boot=n_boot, seed=seed)
     verdicts = blame(judgements)
     conversation = _conversation_blame(judgements, verdicts)
     if conversation is not None:
@@ -150,15 +162,8 @@ def evaluate_judgements(judgements: Sequence[Judgement], config: EvaluationConfi
     if scores is not None:  # records to refuse (issue 26): their scores and blame, else no key at all
         result.extra["abstention"] = {**scores, "blame": abstention_blame(verdicts)}
     del verdicts  # a million rows: gone before the bootstraps run
-    styles = sorted(by_style(judgements))
-    if compare_pair is None and {"short", "long"} <= set(styles):
-        compare_pair = ("short", "long")
-    elif compare_pair is None and len(styles) == 2:
-        compare_pair = (styles[0], styles[1])
-    if compare_pair is not None:
-        groups = by_style(judgements)
-        result.comparison = compare(groups[compare_pair[0]], groups[compare_pair[1]], names=compare_pair,
-                                    n_boot=n_boot, seed=seed)
+    if style_test is not None:
+        result.comparison = style_test.result()
     return result
 
 
@@ -544,6 +549,14 @@ def _evaluate_answers(path: Path, kind: str, config: EvaluationConfig, dataset: 
         closed = load_judgements(config.closed_book, EvaluationConfig(judge=config.judge, cache=config.cache),
                                  dataset=dataset)
         judged, open_domain = tag_open_domain(judged, closed, exclude=config.exclude_open_domain)
+    lab = None
+    if config.lab:
+        from ragdx.evaluate.text_metrics import lab_metrics
+
+        # ROUGE-L on another core while the statistics run here (BERTScore's model is not forked)
+        lab = (Forked if not config.bertscore else Inline)(
+            lab_metrics, [j for j in judged if not j.error], k=config.k or 5, bertscore=config.bertscore,
+            rule=config.retrieval.value, rouge=config.rouge)
     result = evaluate_judgements(judged, config, blame_out=blame_out)
     if kind == "run" and "abstention" in result.extra:
         result.extra["abstention"].update(boundary_for_run(judged, path, dataset))
@@ -551,11 +564,8 @@ def _evaluate_answers(path: Path, kind: str, config: EvaluationConfig, dataset: 
         result.extra["open_domain"] = open_domain.to_dict()
     retrieval = config.retrieval.value
     result.source = {"kind": kind, "path": str(path), "k": config.k, "retrieval_rule": retrieval}
-    if config.lab:
-        from ragdx.evaluate.text_metrics import lab_metrics
-
-        result.text_metrics = lab_metrics([j for j in judged if not j.error], k=config.k or 5,
-                                          bertscore=config.bertscore, rule=retrieval, rouge=config.rouge)
+    if lab is not None:
+        result.text_metrics = lab.result()
     llm = config.judge.llm
     if kind == "run" and llm is not None and (config.geval is None or config.geval):
         result.extra["geval"] = _geval(llm, path, [j for j in judged if not j.error])

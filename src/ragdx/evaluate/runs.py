@@ -3,15 +3,17 @@ or the GRAMMAR reference's stored results, into :class:`Judgement` records."""
 
 from __future__ import annotations
 
+import os
 import re
-from collections.abc import Iterable, Mapping, Sequence
+import sys
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ragdx.errors import RagdxError
 from ragdx.evaluate.config import EvaluationConfig
-from ragdx.evaluate.judges import Judge, Verdict, VerdictCache
+from ragdx.evaluate.judges import PURE_JUDGES, Judge, Verdict, VerdictCache
 from ragdx.evaluate.protocol import CORPUS_CHANGED, RETRIEVAL_IDS_UNMATCHED, RETRIEVAL_NO_CONTEXT
 from ragdx.evaluate.records import JudgeItem, Judgement
 from ragdx.evaluate.reference import read_plain_jsonl, retrieval_verdict
@@ -845,6 +847,125 @@ def _records_in_order(dataset: str | Path, inputs: Sequence[Any], answers: Seque
                          source=str(run_dir))
 
 
+def _blocks(pairs: Iterable[tuple[Any, AnswerSummary]]) -> Iterator[list[tuple[Any, AnswerSummary]]]:
+    """``pairs`` in lists of :data:`STREAM_BLOCK` (the last one shorter)."""
+    block: list[tuple[Any, AnswerSummary]] = []
+    for pair in pairs:
+        block.append(pair)
+        if len(block) >= STREAM_BLOCK:
+            yield block
+            block = []
+    if block:
+        yield block
+
+
+def judge_workers(config: EvaluationConfig, judge: Judge, cache: VerdictCache | None, n: int) -> int:
+    """How many worker processes judge ahead of the main one for ``n`` answers: ``config.workers``
+    where given, else one per core beyond the main process's (at most 4) for a run of two blocks or
+    more. Never for a judge that awaits an LLM (its calls are concurrent already), keeps a verdict
+    cache (its file is written by this process) or is not one of the built-in offline judges
+    (another judge may keep state that a copy in another process would not share), nor where
+    processes cannot be forked (the judge is handed to them as it is, not pickled)."""
+    if cache is not None or not judge.synchronous() or type(judge) not in PURE_JUDGES:
+        return 0
+    if sys.platform != "linux":  # fork is Linux's default and safe there; spawn would re-run the caller's script
+        return 0
+    if config.workers is not None:
+        return config.workers
+    if n < 2 * STREAM_BLOCK:
+        return 0  # a worker's start (~0.1 s) and the items' transfer cost more than they save
+    return max(0, min(4, len(os.sched_getaffinity(0)) - 1))
+
+
+#: the judge of a worker process of :class:`JudgePool` (set by its initializer)
+_POOL_JUDGE: list[Judge] = []
+
+
+def _pool_start(judge: Judge) -> None:
+    _POOL_JUDGE[:] = [judge]
+
+
+def _pool_judge(items: list[JudgeItem]) -> tuple[list[Verdict], dict[str, int]]:
+    """One block judged in a worker: its verdicts, and what its judge counted while deciding them
+    (``decided_by``, reset for the next block) for the main process's judge to add."""
+    judge = _POOL_JUDGE[0]
+    verdicts = judge_items(items, judge, None)
+    counted = dict(getattr(judge, "decided_by", {}))
+    if counted:
+        judge.decided_by.clear()  # type: ignore[attr-defined]
+    return verdicts, counted
+
+
+class JudgePool:
+    """Judges blocks of answers in ``workers`` forked processes, a few blocks ahead of the one the
+    caller is writing, and yields each block with its verdicts in order; with 0 workers (or once a
+    worker has died) judges them in this process. The verdicts are the same either way: the
+    built-in offline judges decide each item from the item alone (``tests/test_evaluate_workers.py``
+    holds the files equal)."""
+
+    def __init__(self, judge: Judge, cache: VerdictCache | None, workers: int) -> None:
+        self.judge, self.cache, self.workers = judge, cache, workers
+        self.executor: Any = None
+        #: why the workers stopped, when they did (a warning for the evaluation's check)
+        self.broken = ""
+
+    def __enter__(self) -> JudgePool:
+        if self.workers > 0:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
+            self.executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("fork"),
+                                                initializer=_pool_start, initargs=(self.judge,))
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.executor is not None:
+            self.executor.shutdown(wait=True, cancel_futures=True)
+
+    def _here(self, items: list[JudgeItem]) -> list[Verdict]:
+        return judge_items(items, self.judge, self.cache)
+
+    def _collect(self, future: Any, items: list[JudgeItem]) -> list[Verdict]:
+        from concurrent.futures.process import BrokenProcessPool
+
+        try:
+            verdicts, counted = future.result()
+        except BrokenProcessPool as exc:  # a worker killed (out of memory, a signal): judged here instead
+            if self.executor is not None:
+                self.broken = (f"the judging worker processes stopped ({exc or 'a worker died'}); the rest of "
+                               "the answers were judged in the main process")
+                self.executor.shutdown(wait=False, cancel_futures=True)
+                self.executor = None
+            return self._here(items)
+        decided = getattr(self.judge, "decided_by", None)
+        for name, n in counted.items():
+            decided[name] = decided.get(name, 0) + n  # type: ignore[index,union-attr]
+        return verdicts
+
+    def blocks(self, blocks: Iterable[list[tuple[Any, AnswerSummary]]]
+               ) -> Iterator[tuple[list[tuple[Any, AnswerSummary]], list[JudgeItem], list[Verdict]]]:
+        """(block, its judge items, their verdicts) for each block, in order."""
+        from collections import deque
+
+        ahead: deque[tuple[list[tuple[Any, AnswerSummary]], list[JudgeItem], Any]] = deque()
+        for block in blocks:
+            items = [JudgeItem(r.query, r.answer_rows, None if o.error else o.answer, r.answer_kind,
+                               getattr(r, "refusal_kind", "") or "") for r, o in block]
+            if self.executor is None:
+                while ahead:  # what was sent before the workers stopped
+                    done, its_items, future = ahead.popleft()
+                    yield done, its_items, self._collect(future, its_items)
+                yield block, items, self._here(items)
+                continue
+            ahead.append((block, items, self.executor.submit(_pool_judge, items)))
+            while len(ahead) > self.workers:  # the oldest block, while the others are judged
+                done, its_items, future = ahead.popleft()
+                yield done, its_items, self._collect(future, its_items)
+        while ahead:
+            done, its_items, future = ahead.popleft()
+            yield done, its_items, self._collect(future, its_items)
+
+
 def slim_judgement(j: Judgement, strings: dict[str, str]) -> Judgement:
     """``j`` without what only ``judgements.jsonl`` needs (written already): the query, the
     entity documents and a correct answer's evidence spans; what statistics, blame and the lab
@@ -869,7 +990,9 @@ def judge_streaming(pairs: Iterable[tuple[Any, AnswerSummary]], answers: Sequenc
                     known_exact: bool, corpus_texts: Mapping[str, str] | None) -> Judged:
     """:func:`judge_outputs` in blocks of :data:`STREAM_BLOCK`: each block's judgements handed
     whole to ``sink`` (which writes them), slim ones (:func:`slim_judgement`) kept. The same
-    judgements, in the same order, as judging everything at once."""
+    judgements, in the same order, as judging everything at once. An offline judge's verdicts
+    on later blocks are made by worker processes (:class:`JudgePool`) while this one builds and
+    writes the judgements of earlier ones."""
     outputs = [(None, a) for a in answers]
     retrieved_lists, unknown_per = _map_retrieved(outputs, known_ids, check)
     _check_retrieved(check, retrieved_lists, unknown_per, len(answers), known_ids, known_exact)
@@ -880,12 +1003,8 @@ def judge_streaming(pairs: Iterable[tuple[Any, AnswerSummary]], answers: Sequenc
     noted: list[Any] = []  # the verdicts that failed or fell back, all count_judge_failures counts
     passages: dict[str, str] = {}
     strings: dict[str, str] = {}
-    block: list[tuple[Any, AnswerSummary]] = []
 
-    def flush() -> None:
-        items = [JudgeItem(r.query, r.answer_rows, None if o.error else o.answer, r.answer_kind,
-                           getattr(r, "refusal_kind", "") or "") for r, o in block]
-        verdicts = judge_items(items, judge, cache)
+    def finish(block: list[tuple[Any, AnswerSummary]], items: list[JudgeItem], verdicts: list[Verdict]) -> None:
         at = len(out)
         full = [_judgement(r, o, retrieved_lists[at + n], unknown_per[at + n], it.response, v, config, check,
                            known_exact=known_exact, corpus_texts=corpus_texts, passages=passages)
@@ -893,14 +1012,12 @@ def judge_streaming(pairs: Iterable[tuple[Any, AnswerSummary]], answers: Sequenc
         sink(full)
         out.extend(slim_judgement(j, strings) for j in full)
         noted.extend(v for v in verdicts if getattr(v, "error", None) or getattr(v, "fallback", None))
-        block.clear()
 
-    for pair in pairs:
-        block.append(pair)
-        if len(block) >= STREAM_BLOCK:
-            flush()
-    if block:
-        flush()
+    with JudgePool(judge, cache, judge_workers(config, judge, cache, len(answers))) as pool:
+        for block, items, verdicts in pool.blocks(_blocks(pairs)):
+            finish(block, items, verdicts)
+    if pool.broken:
+        check.warnings.append(pool.broken)
     if len(out) != len(answers):  # an answer whose record never came (a dataset that repeats an id)
         raise RagdxError(f"{len(answers) - len(out)} answered queries were not matched to one dataset record",
                          source=check.source or None)
