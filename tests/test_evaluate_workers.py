@@ -143,3 +143,21 @@ def test_forked_gives_the_value_or_the_callers_own_error(monkeypatch):
     assert Inline(_dies_in_child, parent).result() == "computed here"
     monkeypatch.setenv(ENV, "0")
     assert Forked(_dies_in_child, parent).result() == "computed here"
+
+
+def _slow() -> int:
+    import time
+
+    time.sleep(30)
+    return 1
+
+
+def test_a_result_never_asked_for_stops_its_child(monkeypatch):
+    """The caller failed before asking: the child is killed and reaped when the handle goes."""
+    monkeypatch.setenv(ENV, "1")
+    forked = Forked(_slow)
+    pid = forked._pid
+    assert pid is not None
+    del forked
+    with pytest.raises(ChildProcessError):  # reaped: no such child any more
+        os.waitpid(pid, os.WNOHANG)

@@ -47,6 +47,19 @@ class Forked(Generic[T]):
             os.close(write)
             self._pid, self._fd = pid, read
 
+    def __del__(self) -> None:
+        # never asked for (the caller failed first): the child is stopped and reaped, not left a zombie
+        if getattr(self, "_pid", None) is not None:
+            import signal
+
+            try:
+                os.kill(self._pid, signal.SIGKILL)  # type: ignore[arg-type]
+                os.waitpid(self._pid, 0)  # type: ignore[arg-type]
+                os.close(self._fd)
+            except OSError:
+                pass
+            self._pid = None
+
     def result(self) -> T:
         fn, args, kwargs = self._call
         if self._pid is None:
