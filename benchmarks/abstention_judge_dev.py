@@ -1,12 +1,13 @@
-"""The abstention judge on the development samples 1-8 (issue 26): agreement per sample with and without the
+"""The abstention judge on the development samples 1-9 (issue 26): agreement per sample with and without the
 refusal kind, and the judge's cost per reply.
 
     python benchmarks/abstention_judge_dev.py [--samples 1 2 ...] [--show-disagreements]
 
-Samples 1-8 (benchmarks/corpora/abstention_replies*/) were each written blind to the judge and measured once;
+Samples 1-9 (benchmarks/corpora/abstention_replies*/) were each written blind to the judge and measured once;
 after that they are development material, which this script re-scores as the blind script does
 (abstention_judge_blind.py): the question, the record's refusal kind (or None with the kind unknown), and the
-reference only for a false premise. The truth is the writer's label. Sample 9 is not read: it stays blind.
+reference only for a false premise. The truth is the writer's label. Sample 10 (abstention_replies_10) is never
+read: it stays blind.
 
 Prints which abstention.py it loaded and whether that file is HEAD's, a markdown table (agreement per sample,
 with and without the kind) and the cost of classify_reply: CPU seconds (process time, which other jobs on a
@@ -28,7 +29,7 @@ sys.path.insert(0, HERE)
 from abstention_judge_blind import JUDGE_PATH, blob_id, git  # noqa: E402  (benchmarks/ is not a package)
 from machine import cpu_model  # noqa: E402
 
-DEV_SAMPLES = (1, 2, 3, 4, 5, 6, 7, 8)
+DEV_SAMPLES = (1, 2, 3, 4, 5, 6, 7, 8, 9)
 
 
 def sample_rows(n: int) -> list[dict]:

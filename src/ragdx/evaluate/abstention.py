@@ -231,6 +231,18 @@ _REFUSAL_CUES = [
     r"(?:named|called|titled|entitled|by (?:that|the|this) name|with (?:that|the|this) (?:name|title|id|number))\b",
     r"\bthere(?: is| are| was| were|'s) no (?:\w+ ){0,3}?(?:titled|entitled|with (?:the |that |this )?[\w-]+ "
     r"(?:name|id|number|code|title|reference))\b",
+    # nobody of the name asked about ("There's nobody by that name in my information")
+    r"\b(?:nobody|no one|no-one|no person|no member of staff) (?:(?:by|with|of|under) (?:that|the|this) name|"
+    r"(?:called|named) that)\b",
+    # a thing said not to be in the assistant's own sources ("There's no set number in our information", "nothing
+    # about it in the society's rules"): the sources lack it, which declines, whatever follows
+    # (the assistant's own information, not a document of the business: "There are no Sunday sailings in the winter
+    # timetable" states the timetable)
+    r"\b(?:there(?: is| are|'s) (?:no|nothing)|nothing|none|no mention)\b[^.!?;:]{0,40}?\b(?:in|on) (?:the|my|our) "
+    r"(?:[\w'-]+ )?(?:information|documents|docs|sources|notes|materials|knowledge base)\b",
+    # a bare "not that I can see" ("Is there CCTV?" - "Not that I can see in the society's information")
+    r"^\W*not (?:that (?:i|we) (?:can see|can find|know of|'m aware of|am aware of|could see|could find)|as far as "
+    r"(?:i|we) (?:can see|know|can tell))\b",
     # not given in sources named with words of their own ("isn't specified in the contract documents")
     rf"(?:n't|\bnot) (?:mentioned|stated|specified|provided|disclosed|published|reported|given|listed|recorded|"
     rf"documented|shown|included|set out|broken down) (?:anywhere )?(?:in|by|within) {_NAMED_SOURCE}",
@@ -240,6 +252,10 @@ _REFUSAL_CUES = [
     # "Could you say which trench?", "Do you mean the east gate or the west gate?", "On which date?"): the reply
     # waits for the user; one that also gives a value for every reading is told apart in _declined
     r"(?:\bwhich\b[^.!?]*\byou(?:r|'re)?\b|\byou\b[^.!?]*\bwhich\b)[^.!?]*\?",
+    # the same asked with "who" after counting the people the readings name ("We have two Chloes - ... Who would
+    # you like?"); after an answer ("Lessons are £35. Who would you like as your instructor?") it asks something new
+    r"\b(?:two|three|four|several|both|more than one)\b[^?]{0,160}[.!?;:—–-]\s+(?:who|whom)\b[^.!?]*\byou\b"
+    r"[^.!?]*\?",
     r"\b(?:do|did) you mean\b[^.!?]*\?",
     r"\b(?:are|were) you (?:asking|thinking|talking|enquiring|inquiring|after|looking)\b[^.!?]*\bor\b[^.!?]*\?",
     # a question that opens with "which", however long ("On which date?", "Which course - the evening one or the
@@ -370,15 +386,74 @@ _CORRECTION_WEAK = re.compile(r"\b(?:in fact|actually|rather than|instead of)\b(
                               r"cannot|can't|couldn't|could not|have no))")
 
 
-def _weak_correction(text: str) -> re.Match[str] | None:
+def _weak_correction(text: str, question: str = "") -> re.Match[str] | None:
     """A word that sets a fact against the question's (``_CORRECTION_WEAK``), outside a sentence that tells the
     user what to do: "please ring the repairs line rather than using the online form" sets two actions side by
-    side and corrects nothing; "it ships from Leeds rather than York" does correct."""
+    side and corrects nothing; "it ships from Leeds rather than York" does correct. Given the ``question``,
+    "rather than" / "instead of" corrects only what the question states (``_stated``): "£6.50 rather than £8"
+    to "How much does the £8 pass include?", "fortnightly rather than weekly" to "Since it is collected weekly,
+    ..."; "bin them rather than composting them" in advice, or "rather than charging a flat fee" to "How is fuel
+    charged?", sets aside something nobody said."""
+    stated = _stated(question) if question else set()
     for m in _CORRECTION_WEAK.finditer(text):
         start = max(text.rfind(". ", 0, m.start()), text.rfind("? ", 0, m.start()), text.rfind("! ", 0, m.start()))
-        if not _REDIRECT.match(text[start + 2 if start >= 0 else 0:m.start()]):
-            return m
+        if _REDIRECT.match(text[start + 2 if start >= 0 else 0:m.start()]):
+            continue
+        if question and m.group(0) in ("rather than", "instead of"):
+            aside = re.match(r"(?:\d[.,]\d|[^.,;:!?—–]){0,60}", text[m.end():])  # "£12.50" is one value
+            said = aside.group(0) if aside else ""
+            set_aside = [w.strip("'’.-") for w in _WORD.findall(said)]
+            told = {n.rstrip(".,") for n in re.findall(r"\d[\d,.]*", said)} | {
+                _stem(w) for w in set_aside if not w.isdigit()}
+            # where the question states nothing and asks which value holds ("Which depot ...?"), a bare value set
+            # against the answer's ("from Leeds rather than York") says which value was wrong; set against a
+            # procedure ("How do I ...?" - "use beer traps rather than pellets") it is advice
+            value_asked = re.match(r"\W*(?:which|what|where|who|when)\b", _clean(question))
+            if not told & stated and (stated or len(set_aside) != 1 or not value_asked):
+                continue
+        return m
     return None
+
+
+def _denies_stated(text: str, question: str) -> str:
+    """A "not X" of the reply ("..., not the council", "not X but Y") whose X is a word of a premise the
+    question states apart from what it asks ("As you're the council, can you ...?"), or "". A "not" about
+    anything else ("- not a service we offer") declines."""
+    stated = _stated(question)
+    for m in _X_NOT_Y.finditer(text):
+        target = (m.group(1) or m.group(2) or "").split()
+        if target and _stem(target[0].strip("'’.-")) in stated:
+            return m.group(0).strip(" ,;(.—–-")
+    return ""
+
+
+def _measure_numbers(text: str) -> set[str]:
+    """The numbers of a text's measured values (``_MEASURES``), each whole ("£1,499" is "1,499", "£9.50" "9.50")."""
+    found = set()
+    for value, _ in _MEASURES:
+        for m in value.finditer(text):
+            number = re.search(r"\d[\d,.]*", text[m.start():])
+            if number:
+                found.add(number.group(0).rstrip(".,"))
+    return found
+
+
+def _stated(question: str) -> set[str]:
+    """What a question states rather than asks (stems): its values (numbers of measures), every word of a why-question
+    (it asks about its own premise: "Why is the fee £1,499?"), and the words of a premise said apart from the
+    asking clause ("Since garden waste is collected weekly, which day ...", "As skip day is in May, what can I
+    put in the skip?", "Visits get 7 days' notice - how ...?") that the asking clause does not repeat."""
+    q = _clean(question)
+    # a value is a measure's (a price, a share, a span): "parcel 55" only names the parcel
+    stated = _measure_numbers(q)
+    if re.match(r"\W*(?:why|how come)\b", q):
+        return stated | {_stem(w) for w in _premise_words(q)}
+    parts = [p for p in re.split(r"(?<=[.!?])\s+|\s+[—–-]\s+|,\s*", q) if p.strip()]
+    if len(parts) < 2:
+        return stated
+    asking = {_stem(w) for w in _premise_words(parts[-1])}
+    premise = {_stem(w) for p in parts[:-1] for w in _premise_words(p)}
+    return stated | (premise - asking)
 
 
 _NEGATION = re.compile(r"\b(?:not|never|no longer|isn't|wasn't|aren't|weren't|doesn't|don't|didn't|hasn't|"
@@ -524,9 +599,34 @@ def _guess_after_refusal(text: str, clauses: list[str], question_words: set[str]
         guess = _GUESS.search(clause)
         if guess and _value_in(clause, question_words):
             return guess.group(0)
-        if _CONTRAST.match(clause) and _value_in(clause, question_words) and not _ambiguity_list(text):
+        if _CONTRAST.match(clause) and _value_in(clause, question_words) and not _ambiguity_list(text) \
+                and not _about_something_else(clause, clauses, question_words):
             return clause.split()[0]
     return ""
+
+
+def _about_something_else(clause: str, clauses: list[str], question_words: set[str]) -> bool:
+    """The opening clause declines a thing the question names ("I can't find any holiday playscheme") and
+    ``clause`` names none of that thing's words nor refers back to it ("though, so regular sessions carry on
+    through August"): what it says is about something else, not a candidate for what was declined. A clause
+    that offers a stand-in for it ("but there is a similar booking, BR-20931", "but from general knowledge, ...")
+    is a candidate whatever it names."""
+    first = clauses[0] if clauses else ""
+    cue = _REFUSAL.search(first)
+    if cue is None or clause == first:
+        return False
+    # a possessive names its owner ("the art camp's timetable" declines something of the camp's)
+    declined = {_stem(re.sub(r"'s$", "", w.strip("'’.-"))) for w in _WORD.findall(first[cue.end():])} & {
+        _stem(w) for w in question_words}
+    if not declined or re.search(r"\b(?:it|it's|they|they're|that|this|these|those|one|similar|general|closest|"
+                                 r"nearest|same)\b", clause):
+        return False
+    # what was declined is a thing ("can't find any holiday playscheme"), so nothing after is about it; or the
+    # clause states a fact of the business's own ("but we open at 9am on Saturdays"); a bare fact after a
+    # missing one ("nothing about a dress code, but smart casual is usual") may still be the answer
+    if not re.match(r"\s*(?:any|a|an)\b", first[cue.end():]) and not re.search(r"\b(?:we|we're|we've|our)\b", clause):
+        return False
+    return not any(_stem(re.sub(r"'s$", "", w.strip("'’.-"))) in declined for w in _WORD.findall(clause))
 
 
 #: a question back to the user, or candidates offered for a reference ("did you mean X?", "one of")
@@ -620,10 +720,14 @@ def classify_reply(reply: str | None, question: str = "", reference: str = "",
             _states_otherwise(clauses[0], clauses[1:], words)
         if otherwise:
             return ReplyClass(CORRECTION, otherwise)
+    elif refusal_kind == "out_of_domain" and _denies_stated(text, question):
+        # "As you're the council, can you fix the potholes?" - "We're the allotment society - not the council, so
+        # road repairs aren't something we deal with": the premise the question states is denied, whatever follows
+        return ReplyClass(CORRECTION, _denies_stated(text, question))
     elif refusal_kind in ("", "out_of_domain") and not _REFUSAL.search(text):
         # an out-of-domain question can still rest on a false premise ("Corbel & Vine's restaurant": it is a
         # wine merchant): an explicit correction of it declines to answer, as a refusal does
-        explicit = _CORRECTION.search(text) or (None if _YES_NO.match(question) else _weak_correction(text))
+        explicit = _CORRECTION.search(text) or (None if _YES_NO.match(question) else _weak_correction(text, question))
         if explicit and refusal_kind == "out_of_domain" and not _CORRECTION.search(text) and not _NEGATION.search(text):
             explicit = None  # "Actually, the area of a circle is πr²" answers the out-of-domain question
         if explicit:
@@ -652,8 +756,10 @@ _TAG_QUESTION = re.compile(r"[,—–-]\s*(?:right|correct|yes|true|no|am i righ
 
 def _question_parts(question: str) -> list[str]:
     """The question's sentences and dash-separated parts: "The club is £20 a month - is there a discount for
-    two?" asks its yes/no question after the dash."""
-    return [p.strip() for p in re.split(r"(?<=[.!?])\s+|\s+[—–-]\s+", question) if p.strip()]
+    two?" asks its yes/no question after the dash; "A half day is £45, so is a full day cheaper?" and "Since the
+    auto-belays are in the Barn, can I use them ...?" ask theirs after the comma that ends the premise."""
+    return [p.strip() for p in re.split(r"(?<=[.!?])\s+|\s+[—–-]\s+|,\s*(?:so |then |and )?(?=(?:is|are|was|were|do|"
+                                        r"does|did|can|could|will|would|should|has|have) )", question) if p.strip()]
 
 
 def _declines_the_task(clauses: list[str], words: set[str]) -> str:
@@ -671,15 +777,21 @@ def _declines_the_task(clauses: list[str], words: set[str]) -> str:
 #: a clause that sends the user to someone else ("Please could you call the practice on ...", "You'll need to
 #: ask the registry office") or says that someone else will help ("Our reception team will be happy to help")
 _REDIRECT = re.compile(
-    r"^(?:(?:i'm )?(?:sorry|afraid)[,!.]? )?(?:(?:for (?:that|this|those|these)|in that case|otherwise),? )?"
+    # at the clause's start, or after a reason that carries no value ("Course prices change from time to time, so
+    # please check with reception")
+    r"(?:^|^[^\d]*?,? so )(?:(?:i'm )?(?:sorry|afraid)[,!.]? )?(?:(?:for (?:that|this|those|these)|in that case|"
+    r"otherwise),? )?"
     r"(?:please |so |you(?:'ll| will| would|'d)? (?:need|want|have) to |"
     r"you (?:can|could|may|should|might) |(?:could|can|would) you (?:please )?|i'd (?:suggest|recommend)(?: that)? "
     r"(?:you )?|it's best to |(?:it's )?best to )*(?:call|ring|phone|contact|email|e-mail|ask|speak (?:to|with)|"
-    r"talk (?:to|with)|get in touch|check with|visit|write to|message|drop in|pop in|give (?:[\w'-]+ ){1,3}a "
+    r"talk (?:to|with)|get in touch|check with|check (?:the|our|your) (?:website|app|site|noticeboard|portal)|"
+    r"visit|write to|message|drop in|pop in|give (?:[\w'-]+ ){1,3}a "
     r"(?:ring|call|bell|shout))\b|\b(?:that's|that is|this is|it's) (?:one|a question|something|a matter) for (?:your|"
     r"the|a|an)\b|"
     r"\b(?:will|would|can|could|should|'ll) (?:be (?:happy|glad|pleased|able) to )?(?:help|assist|advise|tell you|"
-    r"know|talk (?:to )?you|explain|answer|sort)\b")
+    r"know|talk (?:to )?you|explain|answer|sort|confirm|let you know)\b|"
+    # a document of the user's own that holds the answer ("Payment terms are set out in your booking confirmation")
+    r"^[^\d]*\b(?:is|are) (?:set out|given|listed|shown|explained|detailed|printed|stated) (?:in|on) your\b")
 #: a question that asks whom to contact or how to do something: a pointer to someone answers it
 _ASKS_WAY = re.compile(r"^\W*(?:how (?!much|many|long|often|far|old|soon|early|late|quickly|big)|where|who|whom|can i|"
                        r"could i|do i|should i)\b|\b(?:number|phone|email|e-mail|address|contact|website|way)\b")
@@ -717,7 +829,7 @@ def _opening_reply(text: str, question: str) -> ReplyClass | None:
         # a statement put for confirmation ("The tip is open until 8pm, right?") answered "No, it closes at 4pm":
         # what the question takes for granted is denied, with the value that holds
         return ReplyClass(CORRECTION, "no to a statement put for confirmation")
-    flipped = _flips_a_denial(text, question)
+    flipped = _flips_a_denial(text, question) or _reassigns(text, question)
     if flipped:
         return ReplyClass(CORRECTION, flipped)
     yes_first = re.match(r"\W*yes\b(?![,\s]*(?:but|however|though|although))", text)
@@ -754,6 +866,33 @@ def _flips_a_denial(text: str, question: str) -> str:
     return ""
 
 
+#: "<subject> is/are <predicate>" in a statement put for confirmation or in a reply
+_IS_A = re.compile(r"(?:^|\b(?:your|our|the|its|their|my)\s)([\w' -]{2,40}?)\s(?:is|are|was|were)\s(?:a |an |the |our |"
+                   r"your )?([\w'-]+)")
+
+
+def _reassigns(text: str, question: str) -> str:
+    """A statement put for confirmation ("Your automatic car is a Fiesta, right?") answered by giving its
+    subject another value ("Our automatic is a Toyota Yaris hybrid - the Fiesta is our manual car"): the
+    premise is denied without a negation, a correction; or "". A reply that agrees first, or whose value for
+    that subject is the statement's own ("the automatic is a Fiesta hybrid"), confirms it."""
+    q = _clean(question)
+    tagged = next((p for p in _question_parts(q) if _TAG_QUESTION.search(p)), "")
+    said = _IS_A.search(_TAG_QUESTION.sub("", tagged)) if tagged else None
+    if said is None or _AGREES.match(text) or said.group(2) in _STOP:
+        return ""
+    subject = {w for w in _WORD.findall(said.group(1)) if w not in _STOP}
+    for clause in _clauses(text):
+        m = _IS_A.search(clause)
+        if m and not _NEGATIVE.search(clause) and subject & set(_WORD.findall(m.group(1))) \
+                and _stem(m.group(2)) != _stem(said.group(2)) and said.group(2) not in clause \
+                and not re.search(rf"\b{re.escape(said.group(2))}\b(?![\w' -]{{0,20}}\s(?:is|are|was|were)\b)", text):
+            # the statement's value may appear only as the subject of a value of its own ("the Fiesta is our
+            # manual car"); kept as what holds ("The manager is off today, but Sarah can help") it is not denied
+            return f"gives the subject another value ({m.group(2)}, not {said.group(2)})"
+    return ""
+
+
 def _declined(text: str, clauses: list[str], words: set[str], cue: str, question: str = "") -> ReplyClass:
     """A reply holding a refusal cue: a refusal, unless it answers anyway — a candidate offered
     beside it ("I'm not sure, but it may be X"), an answer for every reading of an ambiguous
@@ -786,11 +925,14 @@ def _declined(text: str, clauses: list[str], words: set[str], cue: str, question
         return ReplyClass(ANSWER, f"answers {text.split()[0].strip(',.!-')} first ({cue})")
     if declining and all(_DISCLAIMER.search(c) for c in declining) and any(
             c not in declining and "?" not in c and not _NEGATIVE.search(c) and not _SCOPE.search(c)
-            and not _SUGGESTS.search(c) and _mentions(c, words) and _value_in(c, words) for c in clauses):
+            # an offer of what the assistant can help with ("I can help with lessons, tests and Pass Plus") is no fact
+            and not _SUGGESTS.search(c) and not _OFFER.search(c) and _mentions(c, words) and _value_in(c, words)
+            for c in clauses):
         # "I can't give tax advice, but the ISA allowance is £20,000": what it declines is advice, and the
         # reply then commits to the fact asked for
         return ReplyClass(ANSWER, f"a disclaimer ({cue}), then an answer")
-    readings = _answers_each_reading(clauses, words, question) or _clause_per_reading(clauses, words, question)
+    readings = _answers_each_reading(clauses, words, question) or _clause_per_reading(clauses, words, question) \
+        or _list_per_reading(text, words)
     if readings:
         return ReplyClass(ANSWER, readings)
     picked = _answers_then_asks(clauses, words)
@@ -876,6 +1018,23 @@ def _clause_per_reading(clauses: list[str], words: set[str], question: str) -> s
                 _stem(w).rstrip("s") in asked for w in tokens if w not in names)):
             answered.add(reading)
     return "answers each reading in a clause of its own" if len(answered) >= 2 else ""
+
+
+#: a line of a list keyed by a reading ("- Pelham Lock: £5 per day")
+_KEYED_LINE = re.compile(r"^\s*(?:[-•*]|\d+[.)])?\s*([^:?]{2,40}):\s*(\S.*)$")
+
+
+def _list_per_reading(text: str, words: set[str]) -> str:
+    """A reply that answers in a list keyed by the readings ("It depends which base:\n- Kettlewick Wharf: free
+    parking\n- Pelham Lock: £5 per day"), or "": two lines or more, each a reading and what holds for it (a
+    number or a word of the question), and nothing asked back. A list that names the readings and says nothing
+    asked of them ("- Kettlewick Wharf: our northern base") only tells them apart."""
+    if "?" in text:
+        return ""
+    keyed = [m for line in text.split("\n") if (m := _KEYED_LINE.match(line))]
+    answered = [m for m in keyed if not _REFUSAL.search(m.group(2)) and (re.search(r"\d", m.group(2))
+                                                                         or _mentions(m.group(2), words))]
+    return "answers each reading in a list keyed by it" if len(answered) >= 2 else ""
 
 
 #: declining to advise or vouch, which is a disclaimer rather than a refusal to answer the question asked
@@ -1045,7 +1204,7 @@ def _correction_cue(text: str, clauses: list[str], words: set[str], question: st
     declines = bool(_REFUSAL.search(text))
     explicit = _CORRECTION.search(text)
     if explicit is None and not yes_no and (gives_reference or not declines):
-        explicit = _weak_correction(text)
+        explicit = _weak_correction(text, question)
     if explicit:
         return explicit.group(0).strip()
     for m in _X_NOT_Y.finditer(text):
@@ -1062,6 +1221,11 @@ def _correction_cue(text: str, clauses: list[str], words: set[str], question: st
         # declines what follows from it ("so there is no transfer data") corrects it; opening with "there is
         # no X" denies that X exists, which declines (an absent entity)
         first = clauses[0] if clauses else ""
+        # a clause that denies the premise and only then declines what rests on it ("Beehives aren't allowed on
+        # any of our sites, so I'm afraid you can't keep bees") opens by denying: what precedes the cue is read
+        cue = _REFUSAL.search(first)
+        if cue and re.search(r",? so\W*$", first[:cue.start()]):
+            first = first[:cue.start()]
         opens_denying = first and not (_REFUSAL.search(first) or _CAVEAT.search(first) or _EXISTENCE.search(first)
                                        or _SOURCES_LACK.match(first))
         return _denies_premise(first, words) if opens_denying else ""
@@ -1176,9 +1340,19 @@ _NONEXISTENCE = re.compile(_EXISTENCE.pattern + r"|\bthere (?:isn't|aren't|wasn'
                            r"\b(?:has|have|had) no\b")
 
 
+#: a service the business says it does not offer, named bare ("We don't run yoga classes", "We don't offer
+#: motorcycle training"): the noun right after the verb
+_NOT_OFFERED = re.compile(r"\b(?:doesn't|does not|don't|do not) (?:currently |actually )?(?:have|operate|run|offer|"
+                          r"stock|hold|carry|teach|sell|provide) ([\w'-]+)")
+
+
 def _denies_existence(clause: str, words: set[str]) -> bool:
     """The clause says that something the question names does not exist ("Harbour Air has no Tromsø
-    route", "the garage doesn't have a bay 9")."""
+    route", "the garage doesn't have a bay 9", "we don't run yoga classes" to "How much is the yoga class?")."""
+    bare = _NOT_OFFERED.search(clause)
+    # a limit is no denial of existence ("We don't hold reservations longer than 24 hours")
+    if bare and _asked(bare.group(1), words) and not re.search(r"\d", clause):
+        return True
     return bool(_NONEXISTENCE.search(clause)) and _mentions(clause, words)
 
 
