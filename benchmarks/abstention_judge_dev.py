@@ -1,12 +1,15 @@
-"""The abstention judge on the development samples 1-9 (issue 26): agreement per sample with and without the
+"""The abstention judge on the development samples 1-10 (issue 26): agreement per sample with and without the
 refusal kind, and the judge's cost per reply.
 
-    python benchmarks/abstention_judge_dev.py [--samples 1 2 ...] [--show-disagreements]
+    python benchmarks/abstention_judge_dev.py [--samples 1 2 ...] [--show-disagreements] [--judge-file PATH]
 
-Samples 1-9 (benchmarks/corpora/abstention_replies*/) were each written blind to the judge and measured once;
+``--judge-file`` scores another copy of abstention.py (an earlier revision from ``git show REV:path``), loaded
+from the file alone: the module imports nothing of ragdx.
+
+Samples 1-10 (benchmarks/corpora/abstention_replies*/) were each written blind to the judge and measured once;
 after that they are development material, which this script re-scores as the blind script does
 (abstention_judge_blind.py): the question, the record's refusal kind (or None with the kind unknown), and the
-reference only for a false premise. The truth is the writer's label. Sample 10 (abstention_replies_10) is never
+reference only for a false premise. The truth is the writer's label. Sample 11 (abstention_replies_11) is never
 read: it stays blind.
 
 Prints which abstention.py it loaded and whether that file is HEAD's, a markdown table (agreement per sample,
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import json
 import os
 import sys
@@ -29,7 +33,17 @@ sys.path.insert(0, HERE)
 from abstention_judge_blind import JUDGE_PATH, blob_id, git  # noqa: E402  (benchmarks/ is not a package)
 from machine import cpu_model  # noqa: E402
 
-DEV_SAMPLES = (1, 2, 3, 4, 5, 6, 7, 8, 9)
+DEV_SAMPLES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
+
+
+def load_judge(path: str):
+    """abstention.py from a file of its own (it imports only the standard library)."""
+    spec = importlib.util.spec_from_file_location("abstention_judge_copy", path)
+    assert spec is not None and spec.loader is not None, path
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return module
 
 
 def sample_rows(n: int) -> list[dict]:
@@ -59,8 +73,9 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--samples", type=int, nargs="+", default=list(DEV_SAMPLES), choices=DEV_SAMPLES)
     ap.add_argument("--show-disagreements", action="store_true")
+    ap.add_argument("--judge-file", help="score this copy of abstention.py instead of the installed one")
     args = ap.parse_args(argv)
-    judge = importlib.import_module("ragdx.evaluate.abstention")
+    judge = load_judge(args.judge_file) if args.judge_file else importlib.import_module("ragdx.evaluate.abstention")
     print(f"judge: {judge.__file__}")
     print(f"judge file is HEAD's: {blob_id(judge.__file__) == git('rev-parse', f'HEAD:{JUDGE_PATH}')} "
           f"(HEAD {git('rev-parse', '--short', 'HEAD')})")

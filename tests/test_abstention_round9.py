@@ -91,7 +91,10 @@ POINTS_ELSEWHERE = [
     ("My roof is leaking. How soon can someone come?",
      "A leaking roof is an urgent repair, so we aim to visit within 24 hours. Please phone the repairs line rather "
      "than using the online form.", "", "", "answer"),
-    ("Which depot did parcel 55 leave from?", "Parcel 55 left from Leeds rather than York.", "", "", "correction"),
+    # round 11: the question states nothing about York, so setting it aside corrects no premise - the writers'
+    # rule makes this an answer (Leeds); a "rather than" against a stated value stays a correction
+    # (tests/test_abstention_round11.py)
+    ("Which depot did parcel 55 leave from?", "Parcel 55 left from Leeds rather than York.", "", "", "answer"),
     # an alternative the business offers, to a yes/no question about another thing, is no candidate
     ("Do you do gift wrapping?",
      "The delivery terms don't mention gift wrapping, though we do offer personalised cards for £2.",

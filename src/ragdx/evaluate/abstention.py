@@ -97,6 +97,8 @@ _REFUSAL_CUES = [
     r"\bi(?: have|'ve| had) (?:no|not found any|found no) (?:\w+ )?(?:information|record|data|details|access|"
     r"knowledge|way|idea|mention|answer|entry|results?|match)",
     r"\b(?:i|we) (?:found|find|see|have) (?:no|nothing)\b",
+    # the search in progress ("I'm not finding anything about a Sunday ride club in the information I have")
+    r"\b(?:i'm|i am|we're|we are) not (?:finding|seeing|getting) (?:anything|any|a|an|that|this|mention|a record)\b",
     r"\bnothing (?:in|about|on|regarding|was found|is known|mentions|indicates|says|states)\b",
     r"\bno (?:\w+ )?(?:information|record|records|data|details|mention|mentions|entry|entries|evidence|indication|"
     r"reference|references|results?|matches|match|documentation|answer|info)\b(?! (?:but|except))",
@@ -201,7 +203,10 @@ _REFUSAL_CUES = [
     r"(?:\w+ )?(?:figures?|values?|numbers?|dates?|details?|information|data|records?|mention|answer|weightings?|"
     r"rates?|prices?|amounts?|breakdown|times?|hours|deadlines?|dates?)\b",
     r"\b(?:set up|designed|built|meant|trained|here) to (?:answer|help|assist|handle)\b[^.!?]{0,80}\bonly\b",
-    r"\b(?:i'll|i will|i'd|i would|i have to|i must|i need to) (?:have to )?(?:pass|decline|sit this one out)\b",
+    # passing something on relays it ("I'll pass your thanks on", "I'll pass it along"); "I'll pass on that" declines
+    r"\b(?:i'll|i will|i'd|i would|i have to|i must|i need to) (?:have to )?(?:pass\b(?!\s+(?:on\s+)?(?:your|these|"
+    r"the|them|it|this|that)\b[^.!?]{0,30}?\b(?:on|along|thanks|message|feedback|compliments|comments)\b)|decline\b|"
+    r"sit this one out\b)",
     r"\b(?:i'm|i am) (?:not able|unable) to\b|\bi (?:can't|cannot|can not|am not able to) (?:\w+ )?(?:book|make|do|"
     r"write|create|send|place|arrange|process|schedule|handle|perform|order)\b",
     r"\b(?:i'm|i am) here to (?:answer|help with) questions about\b",
@@ -405,11 +410,10 @@ def _weak_correction(text: str, question: str = "") -> re.Match[str] | None:
             set_aside = [w.strip("'’.-") for w in _WORD.findall(said)]
             told = {n.rstrip(".,") for n in re.findall(r"\d[\d,.]*", said)} | {
                 _stem(w) for w in set_aside if not w.isdigit()}
-            # where the question states nothing and asks which value holds ("Which depot ...?"), a bare value set
-            # against the answer's ("from Leeds rather than York") says which value was wrong; set against a
-            # procedure ("How do I ...?" - "use beer traps rather than pellets") it is advice
-            value_asked = re.match(r"\W*(?:which|what|where|who|when)\b", _clean(question))
-            if not told & stated and (stated or len(set_aside) != 1 or not value_asked):
+            # what the question does not state is no premise: "Parcel 55 left from Leeds rather than York" to "Which
+            # depot did parcel 55 leave from?" gives the answer and sets aside a value nobody asserted (round 11;
+            # round 9 read it as a correction), as "use beer traps rather than pellets" to "How do I ...?" advises
+            if not told & stated:
                 continue
         return m
     return None
@@ -473,8 +477,9 @@ _NOT_DENIAL = re.compile(r"\bnot (?:\w+ )?until\b|\bnot (?:only|just|merely|even
 _X_NOT_Y = re.compile(r"(?:,|;|—|–| -|\()\s*(?:and |but )?not (?:in |to |from |on |at |by |for |the |a |an )?"
                       r"([\w'’.-]+(?: [\w'’.-]+){0,3})|\bnot (?:in |to |from |on |at |by |the |a |an )?"
                       r"([\w'’.-]+(?: [\w'’.-]+){0,3}),? but\b")
-#: a guess offered after declining
-_GUESS = re.compile(r"\b(?:may be|might be|could be|maybe|perhaps|possibly|probably|likely|presumably|i think|"
+#: a guess offered after declining ("someone may be able to help" is an offer of help, no guess)
+_GUESS = re.compile(r"\b(?:(?:may|might|could) be(?! (?:able|happy|glad|pleased) to\b)|maybe|perhaps|possibly|"
+                    r"probably|likely|presumably|i think|"
                     r"i believe|i'd guess|i would guess|my (?:best )?guess|i suspect|i assume|it seems|seems to be|"
                     r"appears to be|my understanding is)\b|"
                     r"\b(?:roughly|around|about|approximately|some|nearly|almost) (?:\$|€|£)?\d")
@@ -582,9 +587,18 @@ _CAVEAT = re.compile(r"^(?:please |but |however,? |and )?(?:note|bear in mind|ke
 _CAVEAT_THEN_YES_NO = re.compile(r"^(?:but|however|though|that said),? (?:yes|no)\W*$")
 
 
-def _guess_after_refusal(text: str, clauses: list[str], question_words: set[str], yes_no: bool = False) -> str:
+#: a clause opening with the user's own action as its condition ("if you do buy ...", "but once you've joined")
+_IF_YOU = re.compile(r"^(?:but|though|however|and|so)?,?\s*(?:if|when|once|in case|should) you\b")
+
+
+def _guess_after_refusal(text: str, clauses: list[str], question_words: set[str], yes_no: bool = False,
+                         question: str = "") -> str:
     """A candidate offered beside the refusal ("..., but it may be X"), or ""."""
     for clause in clauses:
+        if question and not _mentions(clause, question_words) and _unasked_figures(clause, _clean(question)):
+            # "about 60% of the collection is online" to "Is object ORM.1987.442 on display?": a figure of another
+            # sort about another thing ("but we do offer gift wrapping for £3" names what was asked, and answers)
+            continue
         if _REFUSAL.search(clause) or _CLARIFY.search(clause) or _NEGATIVE.search(clause):
             continue  # a negation ("but none by that name") or a question back offers no candidate
         if _ELSEWHERE.search(clause) or _OFFER.search(clause) or ("?" in clause and not re.search(r"\d", clause)):
@@ -592,6 +606,10 @@ def _guess_after_refusal(text: str, clauses: list[str], question_words: set[str]
         if _SUGGESTS.search(clause) or (yes_no and _offers_instead(clause, question_words)):
             # "it might be worth ringing the branch"; "though we do offer blending" to "Do you offer own-label
             # packing?": no candidate ("but we have a saver fare at £12" to "What's the cheapest fare?" is one)
+            continue
+        if _IF_YOU.match(clause):
+            # what follows if the user acts ("If you do buy crypto assets, gains may be subject to CGT") advises on
+            # a choice the reply left open: it is no candidate for the answer the reply declined to give
             continue
         if _CAVEAT_THEN_YES_NO.match(clause):
             # a disclaimer, then a committed yes or no ("I can't give financial advice, but yes - ...")
@@ -603,6 +621,21 @@ def _guess_after_refusal(text: str, clauses: list[str], question_words: set[str]
                 and not _about_something_else(clause, clauses, question_words):
             return clause.split()[0]
     return ""
+
+
+def _unasked_figures(clause: str, question: str) -> bool:
+    """Every number of ``clause`` is a measured value of a kind the question does not ask for ("about 60% of the
+    collection is online" to "Is object ORM.1987.442 on display?"; "£5" to "When does it open?"): a figure about
+    something else, no candidate for the value the reply declined. A bare number (a count, a year, an identifier)
+    is left to the other tests."""
+    numbers = re.findall(r"\d+", clause)
+    if not numbers:
+        return False
+    unasked = {n for value, asks in _MEASURES if not asks.search(question)
+               for v in value.findall(clause) for n in re.findall(r"\d+", v)}
+    asked = {n for value, asks in _MEASURES if asks.search(question)
+             for v in value.findall(clause) for n in re.findall(r"\d+", v)}
+    return all(n in unasked and n not in asked for n in numbers)
 
 
 def _about_something_else(clause: str, clauses: list[str], question_words: set[str]) -> bool:
@@ -655,7 +688,9 @@ def _clauses(text: str) -> list[str]:
     out: list[str] = []
     for p in parts:
         # "..., but ..." / "...; however ..." start a clause of their own
-        pieces = re.split(r",\s*(?=(?:but|however|though|although|yet)\b)", p)
+        # ("..., though, ..." and a closing "..., though." are an adverb of the sentence they stand in - "We do
+        # teach eight instruments, though, if that gives a sense of size" - and start no clause of their own)
+        pieces = re.split(r",\s*(?=(?:but|however|although|yet)\b|though\b(?!\s*(?:[,.!?]|$)))", p)
         # a sentence opening with a concession ("While I can't give tax advice, the allowance is £20,000") ends
         # that clause at its first comma: what follows is the main clause, said in full
         if re.match(r"(?:while|whilst|although|though|even though)\b", pieces[0]):
@@ -713,6 +748,10 @@ def classify_reply(reply: str | None, question: str = "", reference: str = "",
             return ReplyClass(CORRECTION, correction)
         if gives_reference:
             return ReplyClass(CORRECTION, "gives the true value the premise contradicts")
+        restated = _restates_premise(str(reply), clauses, question) \
+            if refusal_kind == "false_premise" or reference else ""
+        if restated:
+            return ReplyClass(CORRECTION, restated)
         # only where the premise is known to be false: a record to refuse of unknown kind that finds no
         # "Nimbus Vault" and lists the products there are declines an absent entity
         # (a reference is given only for a false premise, so with one the kind is known even when not passed)
@@ -749,6 +788,61 @@ def classify_reply(reply: str | None, question: str = "", reference: str = "",
     return ReplyClass(ANSWER)
 
 
+#: a value's words: numbers, fractions, frequencies, days ("every month", "four times a year", "a third", "Sunday")
+_VALUE_WORD = re.compile(r"\d.*|(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|half|third|"
+                         r"quarter|twice|once|every|daily|weekly|fortnightly|monthly|quarterly|yearly|annually|"
+                         r"days?|weeks?|fortnights?|months?|years?|(?:mon|tues|wednes|thurs|fri|satur|sun)days?)$")
+#: a premise's lead-in ("I read that ...", "I heard ...")
+_LEAD_IN = re.compile(r"^(?:i (?:read|heard|saw|was told|think|believe|understand)|apparently|someone told me)"
+                      r"(?: that)?,? ")
+
+
+def _names(raw: str) -> set[str]:
+    """The capitalised words of a text other than a sentence's first: the names it states."""
+    return {m.group(0).lower() for m in re.finditer(r"(?<![.!?]\s)(?<!^)(?<![—–-]\s)\b[A-Z][a-z'’-]+", raw.strip())}
+
+
+def _restates_premise(reply: str, clauses: list[str], question: str) -> str:
+    """A reply that restates the premise's own frame with another value and no word of denial ("The panel
+    meets four times a year" to "I read that the Acquisitions Panel meets every month - when's the next one?";
+    "Helen Pryde is the curator for textiles" to "Dr Helen Marsh is your textiles curator - can I email her?"):
+    it corrects the premise as plainly as "not every month" would; or "". A clause shares two words or more of
+    the premise statement, among them the word next to a value of the premise it leaves out (the value's frame:
+    "meets" for "every month", "curator" for "Marsh"), and states a value of the same sort (a number, frequency
+    or day; a name) that the question does not. "The Hardship Fund pays up to £1,000" answered "To apply for the
+    Hardship Fund, contact ..." shares the subject, not the frame "pays": no restatement."""
+    parts = [[w.strip("'’.-") for w in _WORD.findall(_LEAD_IN.sub("", p))]
+             for p in _question_parts(_clean(question)) if not p.endswith("?")]
+    q_words = {w.strip("'’.-") for w in _WORD.findall(_clean(question))}
+    q_names, r_names = _names(question), _names(reply)
+    for clause in clauses:  # the reply's, cleaned; ``reply`` as written keeps the capitals of its names
+        if _NEGATIVE.search(clause) or _REFUSAL.search(clause) or "?" in clause:
+            continue
+        said = {w.strip("'’.-") for w in _WORD.findall(clause)}
+        stems = {_stem(w) for w in said}
+        shared = {w for p in parts for w in p if w not in _STOP and _stem(w) in stems}
+        if len({w for w in shared if not _VALUE_WORD.match(w)}) < 2:
+            continue
+        new_value = any(_VALUE_WORD.match(w) and w not in q_words for w in said)
+        new_name = any(w in r_names and w not in q_words for w in said)
+        for tokens in parts:
+            for i, w in enumerate(tokens):
+                is_value, is_name = bool(_VALUE_WORD.match(w)), w in q_names
+                if _stem(w) in stems or not ((is_value and new_value) or (is_name and new_name)):
+                    continue
+                if _frame_kept(tokens, i, shared, q_names):
+                    return f"restates the premise with another {'name' if is_name else 'value'} ({w})"
+    return ""
+
+
+def _frame_kept(tokens: list[str], i: int, shared: set[str], names: set[str]) -> bool:
+    """The nearest word of the premise on either side of its value ``tokens[i]`` that is neither a common word,
+    another value nor a name is one the reply repeats."""
+    def frame(seq: list[str]) -> str:
+        return next((w for w in seq if w not in _STOP and not _VALUE_WORD.match(w) and w not in names), "")
+    return bool({frame(tokens[:i][::-1]), frame(tokens[i + 1:])} & shared)
+
+
 #: a statement put to the assistant for confirmation ("..., right?", "..., isn't it?", "... - correct?")
 _TAG_QUESTION = re.compile(r"[,—–-]\s*(?:right|correct|yes|true|no|am i right|is that right|isn't it|aren't they|"
                            r"don't they|doesn't it|didn't it|wasn't it|weren't they|haven't they|hasn't it)\s*\?\s*$")
@@ -780,23 +874,31 @@ _REDIRECT = re.compile(
     # at the clause's start, or after a reason that carries no value ("Course prices change from time to time, so
     # please check with reception")
     r"(?:^|^[^\d]*?,? so )(?:(?:i'm )?(?:sorry|afraid)[,!.]? )?(?:(?:for (?:that|this|those|these)|in that case|"
-    r"otherwise),? )?"
+    r"otherwise|for (?:questions?|queries|enquiries|anything|more|further|current|up-to-date|the latest|details|"
+    r"information)\b[^,.!?\d]{0,40}?),? )?"
     r"(?:please |so |you(?:'ll| will| would|'d)? (?:need|want|have) to |"
     r"you (?:can|could|may|should|might) |(?:could|can|would) you (?:please )?|i'd (?:suggest|recommend)(?: that)? "
     r"(?:you )?|it's best to |(?:it's )?best to )*(?:call|ring|phone|contact|email|e-mail|ask|speak (?:to|with)|"
     r"talk (?:to|with)|get in touch|check with|check (?:the|our|your) (?:website|app|site|noticeboard|portal)|"
-    r"visit|write to|message|drop in|pop in|give (?:[\w'-]+ ){1,3}a "
+    r"visit|write to|message|drop in|pop in|drop us (?:a line|an? e-?mail|a message|a note)|have a look at (?:our|the) "
+    r"[\w' -]{0,30}(?:page|website|site|app|noticeboard|portal)|give (?:[\w'-]+ ){1,3}a "
     r"(?:ring|call|bell|shout))\b|\b(?:that's|that is|this is|it's) (?:one|a question|something|a matter) for (?:your|"
     r"the|a|an)\b|"
     r"\b(?:will|would|can|could|should|'ll) (?:be (?:happy|glad|pleased|able) to )?(?:help|assist|advise|tell you|"
     r"know|talk (?:to )?you|explain|answer|sort|confirm|let you know)\b|"
     # a document of the user's own that holds the answer ("Payment terms are set out in your booking confirmation")
     r"^[^\d]*\b(?:is|are) (?:set out|given|listed|shown|explained|detailed|printed|stated) (?:in|on) your\b")
-#: a question that asks whom to contact or how to do something: a pointer to someone answers it
-_ASKS_WAY = re.compile(r"^\W*(?:how (?!much|many|long|often|far|old|soon|early|late|quickly|big)|where|who|whom|can i|"
-                       r"could i|do i|should i)\b|\b(?:number|phone|email|e-mail|address|contact|website|way)\b")
+#: a question that asks whom to contact or how to do something: a pointer to someone answers it. "Can I pay
+#: monthly?" asks whether, not how: "Our team can talk you through payment options" says neither yes nor no
+_ASKS_WAY = re.compile(r"^\W*(?:how (?!much|many|long|often|far|old|soon|early|late|quickly|big)|where|who|whom|"
+                       r"do i|should i)\b|\b(?:number|phone|email|e-mail|address|contact|website|way)\b")
 #: an apology: a pointer elsewhere with one declines even a question of how to do something
 _APOLOGY = re.compile(r"\b(?:sorry|afraid|unfortunately|apologies)\b")
+
+
+#: thanks or praise, which says nothing about what was asked
+_COURTESY = re.compile(r"\W*(?:thanks|thank you|many thanks|(?:great|good|lovely) question|(?:that's|what) a (?:great|"
+                       r"good|lovely) question)\b")
 
 
 def _only_points_elsewhere(clauses: list[str], question: str, refusal_kind: str | None = None) -> str:
@@ -807,7 +909,15 @@ def _only_points_elsewhere(clauses: list[str], question: str, refusal_kind: str 
     something too where it comes with an apology ("That's one for your broadband provider, I'm afraid") or the
     question is out of the domain."""
     q = _clean(question)
-    if not clauses or not all(_REDIRECT.search(c) for c in clauses):
+    # a courtesy ("Thanks for your interest in Rock School!") or, to a question asking a measure, a sentence with
+    # no number, no denial and no word of the question ("It's a great way for young players to learn") leaves
+    # the pointer the only reply
+    asks_measure = any(asks.search(q) for _, asks in _MEASURES)
+    words = _premise_words(question)
+    pointers = [c for c in clauses if not _COURTESY.match(c) and not (
+        asks_measure and not _REDIRECT.search(c) and not re.search(r"\d|\bfree\b|^\W*(?:yes|no)\b", c)
+        and not _NUMBER_WORD.search(c) and not _NEGATIVE.search(c) and not _mentions(c, words))]
+    if not pointers or not all(_REDIRECT.search(c) for c in pointers):
         return ""
     if _ASKS_WAY.search(q) and refusal_kind != "out_of_domain" and not any(_APOLOGY.search(c) for c in clauses):
         return ""
@@ -893,6 +1003,11 @@ def _reassigns(text: str, question: str) -> str:
     return ""
 
 
+#: a yes/no question answered by a short echo of its verb, a sentence of its own ("They do.", "It doesn't!")
+_SHORT_ANSWER = re.compile(r"^(?:it|they|we|you|he|she|there|that) (?:do|does|did|can|will|is|are|was|were|has|have)"
+                           r"(?:n't| not)?\s*[.!]")
+
+
 def _declined(text: str, clauses: list[str], words: set[str], cue: str, question: str = "") -> ReplyClass:
     """A reply holding a refusal cue: a refusal, unless it answers anyway — a candidate offered
     beside it ("I'm not sure, but it may be X"), an answer for every reading of an ambiguous
@@ -902,7 +1017,7 @@ def _declined(text: str, clauses: list[str], words: set[str], cue: str, question
     warranty only covers faults"), a disclaimer before the fact asked for ("I can't give tax advice, but the
     allowance is £20,000"), a value for every reading before asking which, and an answer followed by a
     question back about something new."""
-    guess = _guess_after_refusal(text, clauses, words, bool(_YES_NO.match(question)))
+    guess = _guess_after_refusal(text, clauses, words, bool(_YES_NO.match(question)), question)
     if guess:
         return ReplyClass(ANSWER, f"declines ({cue}) yet offers a candidate ({guess})")
     # the clauses that decline; a cue that spans two clauses ("the page lists A, but not B") declines in the
@@ -917,8 +1032,9 @@ def _declined(text: str, clauses: list[str], words: set[str], cue: str, question
                                and not _NEGATIVE.search(c) for c in clauses):
         # "it's unclear which Lee you mean, but one joined in 2019 and the other in 2022": a value for each reading
         return ReplyClass(ANSWER, "answers for every reading of the reference")
-    if question and _YES_NO.match(question) and re.match(r"^(?:yes|no)\b(?!\s+(?:one|record|records|information|"
-                                                        r"data|details|idea|mention|such))", text) \
+    if question and _YES_NO.match(question) and (re.match(r"^(?:yes|no)\b(?!\s+(?:one|record|records|information|"
+                                                         r"data|details|idea|mention|such))", text)
+                                                 or _SHORT_ANSWER.match(text)) \
             and not _STRONG_REFUSAL.search(text) and "?" not in text:
         # a yes/no question answered "No - the warranty only covers faults, so damage isn't included": the
         # reply commits first, and what follows gives its reason
@@ -926,7 +1042,8 @@ def _declined(text: str, clauses: list[str], words: set[str], cue: str, question
     if declining and all(_DISCLAIMER.search(c) for c in declining) and any(
             c not in declining and "?" not in c and not _NEGATIVE.search(c) and not _SCOPE.search(c)
             # an offer of what the assistant can help with ("I can help with lessons, tests and Pass Plus") is no fact
-            and not _SUGGESTS.search(c) and not _OFFER.search(c) and _mentions(c, words) and _value_in(c, words)
+            and not _SUGGESTS.search(c) and not _OFFER.search(c) and not _IF_YOU.match(c) and _mentions(c, words)
+            and _value_in(c, words)
             for c in clauses):
         # "I can't give tax advice, but the ISA allowance is £20,000": what it declines is advice, and the
         # reply then commits to the fact asked for
@@ -944,7 +1061,33 @@ def _declined(text: str, clauses: list[str], words: set[str], cue: str, question
             and not any(_mentions(c, words) and not _CAVEAT.search(c) for c in declining)
             and not any(_SCOPE.search(c) for c in declining)):
         return ReplyClass(ANSWER, f"answers, then declines something not asked ({cue})")
+    policy = _states_policy(first, question)
+    if policy:
+        return ReplyClass(ANSWER, policy)
     return ReplyClass(REFUSAL, cue)
+
+
+#: what the organisation will not do, said first ("We're not able to give valuations, I'm afraid")
+_WE_DONT = re.compile(r"^\W*(?:(?:sorry|unfortunately|i'm afraid),? )?(?:we|we're|we are) (?:don't|do not|can't|cannot|"
+                      r"won't|will not|never|aren't able to|are not able to|'re not able to|not able to|are unable to|"
+                      r"'re unable to|unable to) ((?:\w+ )?[\w'-]+)")
+#: what a reply says when the information, not the service, is missing ("we don't have any details")
+_ABOUT_INFORMATION = re.compile(r"\b(?:information|details?|data|records?|know|find|see|say|confirm|hold|have|tell|"
+                                r"mention|access|answer)\b")
+
+
+def _states_policy(first: str, question: str) -> str:
+    """A question asking what the organisation will do ("Will you tell me what my old vase is worth?", "Do you
+    take cheques?") answered first by what it will not ("We're not able to give valuations, I'm afraid"): the
+    organisation's own practice is the answer "no", not a refusal to answer; or "". A reply that says the
+    information is missing ("we don't have any details of that") declines, and so does the assistant's own
+    "I can't ..."."""
+    if not re.match(r"\W*(?:will|would|can|could|do|does) you\b", _clean(question)):
+        return ""
+    m = _WE_DONT.match(first)
+    if m is None or _ABOUT_INFORMATION.search(first[m.start(1):]):
+        return ""
+    return f"says what the organisation does not do ({m.group(1)})"
 
 
 #: measured values by what they measure, each with the question words that ask for it: "How much does the mug
@@ -966,6 +1109,13 @@ _MEASURES = [
 ]
 
 
+#: the values that tell an ambiguous question's readings apart and answer it: the measures, and a year to a
+#: question of age or date
+_READING_VALUES = [*_MEASURES, (re.compile(r"\b(?:1[5-9]|20)\d\d\b"),
+                                re.compile(r"\b(?:how old|what year|which year|when (?:was|were|did)|built|made|"
+                                           r"founded|opened|dates? from)\b"))]
+
+
 def _answers_each_reading(clauses: list[str], words: set[str], question: str) -> str:
     """A reply that asks which reading is meant but has already answered for each (the labelling rule: an
     answer for every reading is an answer), or "". Two forms: the statements before the question carry a
@@ -980,6 +1130,12 @@ def _answers_each_reading(clauses: list[str], words: set[str], question: str) ->
     about_readings = any("?" in c or _COUNTS_READINGS.search(c) for c in clauses)
     if about_readings and any(asks.search(q) and len(value.findall(statements)) >= 2 for value, asks in _MEASURES):
         return "gives a value for every reading, then asks which"
+    for c in clauses:
+        m = re.search(r"\b(?:do|did) you mean (.+) or (.+)\?", c)
+        # each alternative of the question back carries its value of the kind asked ("How old is the clock?" - "Do
+        # you mean the longcase clock (made around 1785) or the turret clock (1820)?"): every reading is answered
+        if m and any(asks.search(q) and all(value.search(o) for o in m.groups()) for value, asks in _READING_VALUES):
+            return "each alternative asked back carries its value"
     head = re.match(r"\W*(?:which|what) ([\w'-]+)", _clean(question))
     head_word = head.group(1) if head and head.group(1) not in _STOP else ""
     for c in clauses if head_word else []:
@@ -1149,8 +1305,10 @@ def _gives(text: str, reference: str, question_words: set[str], question: str = 
         if wanted and not wanted & _measured(value, text):
             return False
     asked = {_plural_stem(w) for w in question_words}
-    new = {_plural_stem(w.strip("'.-")) for w in _WORD.findall(ref)} - {_stem(w) for w in _STOP} - asked
-    new = {w for w in new if len(w) > 2 or w.isdigit()}
+    # a range is its two ends ("ages 16-21" is given by "16 to 21")
+    tokens = [part for w in _WORD.findall(ref) for part in (w.split("-") if re.fullmatch(r"\d+-\d+", w) else [w])]
+    new = {_plural_stem(w.strip("'.-")) for w in tokens} - {_stem(w) for w in _STOP} - asked
+    new = {w for w in new if len(w) > 2 or w.isdigit()} - _asked_values(ref, q)
     if not new:
         return False
     # a word said only while declining states nothing: "I don't have data on sedation numbers" names the
@@ -1163,6 +1321,20 @@ def _gives(text: str, reference: str, question_words: set[str], question: str = 
     # a number given in words gives it too ("probation is six months" gives "6 months")
     said |= {str(_NUMBERS.index(w)) for w in re.findall(r"[a-z]+", stated) if w in _NUMBERS}
     return sum(1 for w in new if w in said) * 2 >= len(new)
+
+
+def _asked_values(ref: str, question: str) -> set[str]:
+    """The reference's numbers that answer what the question asks where its premise states no value of that
+    kind: "Little Notes is on Sunday mornings - what time does it start?" with "Saturdays at 9:30" - the 9:30 is
+    the answer asked for, and only "Saturdays" contradicts the premise; a reply giving the time alone answers."""
+    parts = _question_parts(question)
+    asking = " ".join(p for p in parts if p.endswith("?"))
+    premise = " ".join(p for p in parts if not p.endswith("?"))
+    out: set[str] = set()
+    for value, asks in _MEASURES if premise and asking else []:
+        if asks.search(asking) and not value.search(premise):
+            out |= {n for v in value.findall(ref) for n in re.findall(r"\d+", v)}
+    return out
 
 
 def _plural_stem(word: str) -> str:
