@@ -7,6 +7,7 @@ column is profiled (distinct and NULL counts) and uniqueness is taken from the d
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import itertools
 import json
@@ -50,6 +51,10 @@ class ColumnInfo:
     #: that says what kind of code it is (``ragdx.gen.sql_templates.left_out_reason``); measured by
     #: :func:`_code_values`
     code_values: bool = False
+    #: a date-time column whose present values all fall at midnight ('2007-09-06 00:00:00'): a date
+    #: kept with a time of day nobody recorded, which a question says as the day ("6 September 2007");
+    #: measured by :func:`_midnight_dates`
+    midnight_dates: bool = False
 
     @property
     def kind(self) -> str:
@@ -285,6 +290,8 @@ def _profile(conn: sa.Connection, table: TableInfo) -> None:
     for c in texts:
         c.upper_labels = _upper_labels(conn, t, c)
         c.code_values = _code_values(conn, t, c, table.rows)
+    for c in table.columns:
+        c.midnight_dates = c.kind == "date" and _midnight_dates(conn, t, c)
     pair = name_pair(table)
     if pair and table.rows:
         # a person is named by first and last name together; whether the pair is unique is
@@ -348,6 +355,29 @@ def _code_values(conn: sa.Connection, t: sa.TableClause, c: ColumnInfo, rows: in
     values = [v for (v,) in conn.execute(sa.select(t.c[c.name]).where(t.c[c.name].is_not(None))
                                          .distinct().limit(_CODE_SAMPLE))]
     return bool(values) and all(isinstance(v, str) and _CODE.fullmatch(v) for v in values)
+
+
+#: at most this many distinct values of a date-time column are read to tell whether all are at midnight
+_MIDNIGHT_SAMPLE = 2000
+_MIDNIGHT = re.compile(r"\d{4}-\d{2}-\d{2}[ T]00:00(:00(\.0+)?)?")
+
+
+def _midnight_dates(conn: sa.Connection, t: sa.TableClause, c: ColumnInfo) -> bool:
+    """Rule (any schema): a date column whose first :data:`_MIDNIGHT_SAMPLE` distinct present values
+    are all date-times at 00:00 (text '2007-09-06 00:00:00' as SQLite keeps it, or a driver's
+    datetime) holds days: the time is the type's, not a recorded one. A column of plain dates
+    ('2007-09-06') or one with any other time of day is not flagged (its values stay as written)."""
+    if not c.distinct:
+        return False
+    values = [v for (v,) in conn.execute(sa.select(t.c[c.name]).where(t.c[c.name].is_not(None))
+                                         .distinct().limit(_MIDNIGHT_SAMPLE))]
+    return bool(values) and all(_at_midnight(v) for v in values)
+
+
+def _at_midnight(value: object) -> bool:
+    if isinstance(value, dt.datetime):
+        return value.time() == dt.time(0)
+    return isinstance(value, str) and _MIDNIGHT.fullmatch(value.strip()) is not None
 
 
 def _unique_texts(table: TableInfo) -> list[ColumnInfo]:
@@ -450,6 +480,41 @@ NUMBER_WORDS = ("number", "no", "num", "nr")
 def _words(identifier: str) -> list[str]:
     """``InvoiceNo`` -> ["invoice", "no"], ``dep_time`` -> ["dep", "time"]."""
     return [w.lower() for w in re.findall(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+", identifier)]
+
+
+#: an application prefix is the first word of the names of more than this share of the tables
+_PREFIX_SHARE = 0.5
+#: ... and of at least this many tables
+_PREFIX_TABLES = 3
+
+
+def shared_table_prefix(schema: Schema) -> str | None:
+    """The application prefix of a schema's table names, or None. Rule (any schema): the first word
+    of table names written ``<word>_<rest>``, begun with by more than half of the tables (at least
+    three), that names nothing in the schema itself: Django's ``<app>_<model>`` ('chinook_album',
+    'chinook_track'), a ``tbl_`` habit. Such a word is the application's label, not part of what a
+    row is ("the album", never "the chinook album"; issue 22). It is no prefix when it is a noun of
+    the schema: a table is named by it alone ('orders' beside 'order_items', 'order_lines'), it is a
+    word of a column's name ('order_id'), or a later word of a table's name; nor when a table would
+    be left with no name after it."""
+    first: dict[str, list[str]] = {}
+    for name in schema.tables:
+        head, sep, rest = name.partition("_")
+        if sep and head.isalpha() and len(head) >= 2 and rest.strip("_"):
+            first.setdefault(head.lower(), []).append(name)
+    if not first:
+        return None
+    word, tables = max(first.items(), key=lambda kv: (len(kv[1]), kv[0]))
+    if len(tables) < _PREFIX_TABLES or len(tables) <= _PREFIX_SHARE * len(schema.tables):
+        return None
+    nouns = {word, word + "s", word + "es"}
+    for name, table in schema.tables.items():
+        words = _words(name)
+        if name.lower() in nouns or set(words[1:]) & nouns:
+            return None
+        if any(set(_words(c.name)) & nouns for c in table.columns):
+            return None
+    return word
 
 
 def natural_key_candidates(table: TableInfo) -> list[list[str]]:

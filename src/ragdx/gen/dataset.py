@@ -9,6 +9,7 @@ configuration, counts).
 
 from __future__ import annotations
 
+import calendar
 import hashlib
 import json
 import random
@@ -174,8 +175,24 @@ def labelled(rows: Sequence[Sequence[Any]], labels: Sequence[bool]) -> list[list
     return [[label_word(v) if i < len(labels) and labels[i] else v for i, v in enumerate(row)] for row in rows]
 
 
-def _worded(params: Mapping[str, Any], words: frozenset[str]) -> dict[str, Any]:
-    return {k: label_word(v) if k in words else v for k, v in params.items()}
+def day_word(value: Any) -> Any:
+    """A date-time at midnight as the day people write: '2007-09-06 00:00:00' -> "6 September 2007"
+    (for columns whose values are all at midnight, ``ColumnInfo.midnight_dates``: the time is no
+    recorded one). Day first and the month in words, so no reader takes 6/9 for 9 June or the
+    other way round; a value that is no such date-time is returned as it is."""
+    when = value if isinstance(value, datetime) else None
+    if isinstance(value, str):
+        try:
+            when = datetime.fromisoformat(value.strip())
+        except ValueError:
+            return value
+    if when is None or when.time() != time(0):
+        return value
+    return f"{when.day} {calendar.month_name[when.month]} {when.year}"
+
+
+def _worded(params: Mapping[str, Any], words: frozenset[str], days: frozenset[str] = frozenset()) -> dict[str, Any]:
+    return {k: label_word(v) if k in words else day_word(v) if k in days else v for k, v in params.items()}
 
 
 def group_id(sql_template_id: str, params: Sequence[Any]) -> str:
@@ -261,7 +278,7 @@ def build_records(parsed: ParsedTemplate, groups: Iterable[QAGroup],
     concrete = parsed.concrete_sql_renderer()
     same = _JSON_SAME
     labels = parsed.label_outputs if any(parsed.label_outputs) else ()
-    words = parsed.label_placeholders
+    words, days = parsed.label_placeholders, parsed.day_placeholders
     for group in groups:
         params = dict(zip(placeholders, (v if type(v) in same else json_value(v) for v in group.params),
                           strict=True))
@@ -286,7 +303,8 @@ def build_records(parsed: ParsedTemplate, groups: Iterable[QAGroup],
             yield QARecord(
                 id=f"{gid}-{tid}", group_id=gid, sql_template_id=sql_id, text_template_id=tid,
                 style=style, schema=schema_key, table=table, params=params, sql=sql,
-                query=filled(_worded(params, words) if words else params), answer_columns=columns, answer_rows=rows,
+                query=filled(_worded(params, words, days) if words or days else params), answer_columns=columns,
+                answer_rows=rows,
                 answer_text=text_answer, answer_kind=group.kind, entities=list(group.entities),
                 facts=list(group.facts), gold_document_ids=gold, kb_supported=supported,
                 evidence_sets=[list(e) for e in evidence], entity_document_ids=list(entity_docs), kb_basis=basis,

@@ -14,12 +14,13 @@ it points at ("SupplierID" -> "supplier").
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 
 from ragdx.db.schema import DATE_PARTS, NUMBER_WORDS, YEAR_WORDS
 
 __all__ = ["CODE_STANDARDS", "COLUMN_SYNONYMS", "KIN_QUALIFIERS", "MEASURE_NOUNS",
            "PERSON_ENTITIES", "PLACE_WORDS", "RELATION_SYNONYMS", "column_phrase",
-           "declare_names", "expanded_words", "is_person_entity", "low_words", "names_a_place",
+           "declare_names", "declare_schema_words", "expanded_words", "is_person_entity", "low_words", "names_a_place",
            "plural_phrase", "readable_entity", "readable_name", "relation_noun", "standard_code", "starts_with_table",
            "table_words", "unexplained_word"]
 
@@ -301,9 +302,15 @@ def _split_compound(token: str) -> list[str]:
 
 def _tokens(identifier: str) -> list[str]:
     tokens: list[str] = []
+    stems: dict[str, tuple[str, str]] = _SCHEMA_NAMES["stems"]  # type: ignore[assignment]
     for chunk in re.split(r"[\s_\-.]+", identifier.strip()):
         for token in _TOKEN.findall(chunk):
-            tokens.extend(_split_compound(token))
+            if token in stems:
+                # 'billingcity' beside 'billingaddress' and a column 'city': "billing city"
+                stem, rest = stems[token]
+                tokens.extend([stem, *_split_compound(rest)])
+            else:
+                tokens.extend(_split_compound(token))
     return tokens
 
 
@@ -464,6 +471,67 @@ def _user_name(kind: str, identifier: str) -> str | None:
     return _USER_NAMES[kind].get(identifier.lower()) if _USER_NAMES[kind] else None
 
 
+# What one database's own names teach (declare_schema_words, at open_database): the application
+# prefix its table names share ('chinook_' of Django's 'chinook_album'), and the stems its run-together
+# column names share ('billing' of 'billingcity', 'billingaddress'), each only for the tables and
+# columns of that database, so another database read in the same process never takes them up.
+_SCHEMA_NAMES: dict[str, object] = {"prefix": "", "tables": frozenset(), "stems": {}}
+
+
+def declare_schema_words(tables: Mapping[str, Sequence[str]], prefix: str | None = None) -> None:
+    """This database's table names (-> their column names) and its application prefix
+    (``ragdx.db.schema.shared_table_prefix``); replaces what an earlier call declared."""
+    _SCHEMA_NAMES["prefix"] = (prefix or "").lower()
+    _SCHEMA_NAMES["tables"] = frozenset(t.lower() for t in tables)
+    _SCHEMA_NAMES["stems"] = {}  # the stems are found by the general rules alone
+    _SCHEMA_NAMES["stems"] = _column_stems([c for cols in tables.values() for c in cols])
+
+
+#: a stem shared by run-together column names is at least this long, and begins this many of them
+_STEM_LENGTH = 4
+_STEM_COLUMNS = 2
+
+
+def _column_stems(columns: Sequence[str]) -> dict[str, tuple[str, str]]:
+    """Run-together lower-case column names (no separator, no capital) -> (stem, rest) where the
+    split is unambiguous from the schema's own words: the rest is a word of the vocabulary or another
+    column's whole name ('city', 'postalcode'), and the stem begins at least :data:`_STEM_COLUMNS`
+    such columns ('billing' of 'billingcity', 'billingaddress', 'billingpostalcode'). A name with two
+    such splits, or whose stem begins one column only ('township'), is left whole."""
+    whole = {c.lower() for c in columns if c.isalpha() and c.islower()}
+    words = whole | {w for c in columns for w in low_words(c) if len(w) >= 3}
+
+    def known(rest: str) -> bool:
+        return len(rest) >= 3 and (rest in words or rest in _SCHEMA_WORDS or rest in _COLUMN_ENDINGS
+                                   or singular_word(rest) in _SCHEMA_WORDS)
+
+    splits: dict[str, list[tuple[str, str]]] = {}
+    for name in whole:
+        if name in _SCHEMA_WORDS or len(_split_compound(name)) > 1:
+            continue  # a word already, or split by the general rules
+        splits[name] = [(name[:i], name[i:]) for i in range(_STEM_LENGTH, len(name) - 2) if known(name[i:])]
+    count: dict[str, int] = {}
+    for found in splits.values():
+        for stem in {stem for stem, _ in found}:
+            count[stem] = count.get(stem, 0) + 1
+    out: dict[str, tuple[str, str]] = {}
+    for name, found in splits.items():
+        shared = [(stem, rest) for stem, rest in found if count[stem] >= _STEM_COLUMNS]
+        if len(shared) == 1:
+            out[name] = shared[0]
+    return out
+
+
+def _without_prefix(table: str) -> str:
+    """A declared table's name less the application prefix its database's tables share."""
+    prefix = str(_SCHEMA_NAMES["prefix"])
+    low = table.lower()
+    if prefix and low.startswith(prefix + "_") and low in _SCHEMA_NAMES["tables"]:  # type: ignore[operator]
+        rest = table[len(prefix) + 1:].strip("_")
+        return rest or table
+    return table
+
+
 # Abbreviated words of column and table names, written out as people say them ("dept" ->
 # department, "avg_rating" -> average rating; "max" is said as it is); the linker keeps matching
 # the plain words.
@@ -503,7 +571,7 @@ def readable_entity(table: str) -> str:
     own = _user_name("tables", table)
     if own:
         return own
-    words = _expand(readable_name(table).split())
+    words = _expand(readable_name(_without_prefix(table)).split())
     if not words:
         return ""
     words[-1] = singular_word(words[-1])

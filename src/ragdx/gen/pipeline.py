@@ -19,10 +19,12 @@ from ragdx.gen.columnar import RecordColumns, RecordSet, build_columns
 from ragdx.gen.dataset import (
     QARecord,
     answer_text,
+    day_word,
     label_word,
     labelled,
     sample_balanced,
     sample_unbalanced,
+    value_text,
     write_dataset,
 )
 from ragdx.gen.qa import AnswerCounts, AnswerOptions, answer_template
@@ -68,8 +70,13 @@ def _declare_names(schema, names, source) -> None:
     an error, never a silently ignored noun); without it, the derived nouns (a previous project's
     words must not carry over)."""
     from ragdx.config import DEFAULT_CONFIG
-    from ragdx.gen.naming import declare_names
+    from ragdx.db.schema import shared_table_prefix
+    from ragdx.gen.naming import declare_names, declare_schema_words
 
+    # this database's own words first (its tables' shared prefix, its columns' shared stems), so
+    # that nothing of the previous database's is taken up
+    declare_schema_words({t.name: [c.name for c in t.columns] for t in schema.tables.values()},
+                         shared_table_prefix(schema))
     if names is None:
         declare_names()
         return
@@ -316,5 +323,12 @@ def _worded_labels(parsed: ParsedTemplate, chunk: RecordColumns) -> RecordColumn
             for g, value in enumerate(chunk.values[i]):
                 if label_word(value) != value:
                     queries[g] = queries[g].replace(f"'{value}'", f"'{label_word(value)}'")
+    # a date-time at midnight as its day ("6 September 2007"), wherever the text puts it (quoted or not)
+    days = [i for i, name in enumerate(chunk.placeholder_names) if name in parsed.day_placeholders]
+    for i in days:
+        for queries in chunk.queries:
+            for g, value in enumerate(chunk.values[i]):
+                if day_word(value) != value:
+                    queries[g] = queries[g].replace(value_text(value), day_word(value))
     return chunk
 

@@ -123,6 +123,9 @@ class ParsedTemplate:
     label_outputs: tuple[bool, ...] = ()
     #: placeholders filled from such a label column: questions write the value as a word
     label_placeholders: frozenset[str] = frozenset()
+    #: placeholders filled from a date-time column whose values are all at midnight
+    #: (``ColumnInfo.midnight_dates``): questions write the value as the day ("6 September 2007")
+    day_placeholders: frozenset[str] = frozenset()
     #: the template's id, hashed once (it is stamped on every group and record)
     id: str = field(init=False)
 
@@ -330,6 +333,9 @@ def parse_template(template: SqlTemplate, schema: Schema) -> ParsedTemplate:
     parsed = ParsedTemplate(template, semantics, dialect, compared, compared_q, _fact_columns(resolved), domains,
                             outputs, resolved.sources, set_based, tree)
     parsed.label_outputs, parsed.label_placeholders = _labels(parsed, schema)
+    parsed.day_placeholders = frozenset(
+        ph for ph, (t, c) in compared.items()
+        if schema.has_table(t) and schema.table(t).has_column(c) and schema.table(t).column(c).midnight_dates)
     return parsed
 
 

@@ -20,6 +20,7 @@ from ragdx.gen.naming import (
     COMPANY_WORDS,
     MEASURE_NOUNS,
     PERSON_ENTITIES,
+    PLACE_WORDS,
     ROLE_NOUNS,
     SINGULAR_EXCEPTIONS,
     SINGULAR_IN_S,
@@ -636,6 +637,51 @@ def _in_parent(sem: TemplateSemantics, groups: dict[str, tuple[str, list[Conditi
     return None
 
 
+def _is_place_noun(noun: str) -> bool:
+    """A table's noun that is a place ("state", "province", "federal state"): a row of a table named
+    within it is written as people write a place's parts ("Washington County, Alabama")."""
+    last = noun.lower().split()[-1:] or [""]
+    return last[0] in _PLACE_HEADS or last[0] in PLACE_WORDS
+
+
+# how a row is said to belong to its parent when the parent is a thing that carries it ("the track
+# 'x' on the album 'y'") or holds it ("the book 'x' in the series 'y'"); "of" for any other parent
+_ON_PARENTS = frozenset({"album", "record", "disc", "playlist", "list", "menu", "page", "map", "route", "line",
+                         "channel", "ballot", "agenda", "timetable", "schedule", "tape", "cd", "vinyl"})
+_IN_PARENTS = frozenset({"folder", "directory", "category", "collection", "catalogue", "catalog", "group", "section",
+                         "department", "team", "class", "book", "chapter", "library", "module", "package",
+                         "series", "season", "volume", "archive", "portfolio", "repository"})
+
+
+def _parent_preposition(parent_noun: str) -> str:
+    last = parent_noun.lower().split()[-1:] or [""]
+    return "on" if last[0] in _ON_PARENTS else "in" if last[0] in _IN_PARENTS else "of"
+
+
+def _in_parent_meaning(sem: TemplateSemantics, groups: dict[str, tuple[str, list[Condition]]], key: str,
+                       other: str) -> _Meaning:
+    """A row named by its name within its parent (:func:`_in_parent`). A name that repeats, said with
+    its parent's as people write it: "the FIPS code of the county 'Washington County, Alabama'", never
+    "of the county 'Washington County' linked to the state 'Alabama'" (issue 22: a county is not named
+    by its FIPS code)."""
+    table, own = groups[key]
+    parent_table, theirs = groups[other]
+    kind = readable_entity(table)
+    words = _target_words(list(sem.targets), tuple(sem.target_kinds))
+    plural = len(words) > 1 or _looks_plural(words[0])
+    parent_kind = readable_entity(parent_table)
+    if not _is_place_noun(parent_kind):
+        # a parent that is no place is named apart, with its noun: "the track 'Ricochet' on the
+        # album 'King For A Day'", never "'Ricochet, King For A Day'" (which reads as one title,
+        # or as artist and album), and the short style says it is a track too (issue 22)
+        core = (f"{kind} {_quoted(own[0].placeholder)} {_parent_preposition(parent_kind)} "
+                f"the {parent_kind} {_quoted(theirs[0].placeholder)}")
+        return _Meaning(_join_list(words), ", ".join(words), plural, "of", (), f"the {core}", core, None)
+    name = f"'[{own[0].placeholder}], [{theirs[0].placeholder}]'"
+    return _Meaning(_join_list(words), ", ".join(words), plural, "of", (), f"the {kind} {name}",
+                    f"{kind} {name}", name)
+
+
 def _multi_anchor_meaning(
     sem: TemplateSemantics, groups: dict[str, tuple[str, list[Condition]]]
 ) -> _Meaning:
@@ -643,17 +689,7 @@ def _multi_anchor_meaning(
     targets0 = {t.table.lower() for t in sem.targets}
     in_parent = _in_parent(sem, groups, targets0)
     if in_parent is not None:
-        # a name that repeats, said with its parent's as people write it: "the FIPS code of the
-        # county 'Washington County, Alabama'", never "of the county 'Washington County' linked to
-        # the state 'Alabama'" (issue 22: a county is not named by its FIPS code)
-        key, other = in_parent
-        table, own = groups[key]
-        name = f"'[{own[0].placeholder}], [{groups[other][1][0].placeholder}]'"
-        kind = readable_entity(table)
-        words = _target_words(list(sem.targets), tuple(sem.target_kinds))
-        plural = len(words) > 1 or _looks_plural(words[0])
-        return _Meaning(_join_list(words), ", ".join(words), plural, "of", (), f"the {kind} {name}",
-                        f"{kind} {name}", name)
+        return _in_parent_meaning(sem, groups, *in_parent)
     anchors = [
         _anchor_phrases(t, readable_entity(t), conds, kinds) for t, conds in groups.values()
     ]
@@ -677,9 +713,15 @@ def _multi_anchor_meaning(
         # of 'Jim Gifford' as manager in 1884": the person managed, the row is not the person's own)
         name = parent[2] or parent[0]
         role = readable_entity(groups[key][0])
-        if role.lower() in PERSON_ENTITIES and role.lower() not in [w.lower() for w in words] \
-                and role.lower() != readable_entity(next(t for k, (t, _) in groups.items() if k != key)).lower():
+        said = role.lower() not in [w.lower() for w in words] \
+            and role.lower() != readable_entity(next(t for k, (t, _) in groups.items() if k != key)).lower()
+        if role.lower() in PERSON_ENTITIES and said:
             name = f"{name} as {role}"
+        elif at == "on" and said:
+            # a row known by its owner and its day says what it is: "the invoice of 'Kara Nielsen' on
+            # 6 September 2007", never "'Kara Nielsen' on 2007-09-06" (issue 22); a year's row stays
+            # "the salary of 'Babe Ruth' in 1985" (its table's noun is the asked measure or a season's)
+            name = f"the {role} of {name}"
         full = f"{name} {at} [{own[0].placeholder}]"
         plural = len(words) > 1 or _looks_plural(words[0])
         if links and _targets_identify_row(targets):
@@ -757,7 +799,9 @@ _PERSON_ENTITIES = frozenset({"person", "employee", "staff member", "crew member
                               "patient", "author", "editor", "student", "teacher", "doctor", "nurse", "member",
                               "player", "driver", "lecturer", "professor", "instructor", "clinician", "worker",
                               "customer contact", "contact", "pupil", "physician", "consultant", "artist",
-                              "actor", "director", "writer", "coach", "athlete", "people", "user", "client contact"})
+                              "actor", "director", "writer", "coach", "athlete", "people", "user", "client contact",
+                              # the people a work names beside its writer ("Who is the composer of ...?")
+                              "composer", "lyricist", "arranger", "conductor", "singer", "musician", "performer"})
 _PLACE_HEADS = frozenset({"city", "country", "region", "state", "province", "town", "county", "island",
                           "continent", "district"})
 # the last word of a money amount's noun: "How much is the adult fare of ...?"
