@@ -262,7 +262,8 @@ def test_fk_join_semantics(aurp, aurp_rows):
     assert sem.targets == (ColumnRef("Client", "Industry"),)
     assert sem.entity == "Project"
     assert sem.conditions == (Condition(ColumnRef("Project", "Name"), "Project.Name"),)
-    assert sem.joins == (Join(ColumnRef("Project", "Client"), ColumnRef("Client", "Name")),)
+    # the schema declares Project.Client -> Client.Name: the relation is named from the referencing side
+    assert sem.joins == (Join(ColumnRef("Project", "Client"), ColumnRef("Client", "Name"), referencing="left"),)
     assert parsed.placeholders == ("Project.Name",)
     assert parsed.sources == [("Project", "Project"), ("Client", "Client")]
     for project in aurp_rows["Project"]:
@@ -388,7 +389,8 @@ def test_schema_templates_on_aurp_ask_the_papers_lookups(aurp):
           and p.semantics.targets[0].table == "Client"]
     assert {p.semantics.targets[0].column for p in fk} == {"Industry", "Location"}
     for p in fk:
-        assert p.semantics.joins == (Join(ColumnRef("Project", "Client"), ColumnRef("Client", "Name")),)
+        assert p.semantics.joins == (Join(ColumnRef("Project", "Client"), ColumnRef("Client", "Name"),
+                                          referencing="left"),)
         assert p.placeholders == ("Project.Name",)
 
 
