@@ -2,7 +2,7 @@
 
     python benchmarks/abstention_judge_blind.py --sample N [--out PREDICTIONS.jsonl] [--no-kind]
 
-Reads benchmarks/corpora/abstention_replies_N/replies.jsonl (N = 2-10: each written and labelled by a helper
+Reads benchmarks/corpora/abstention_replies_N/replies.jsonl (N = 2-11: each written and labelled by a helper
 blind to the judge, and committed before the judge was run on it; sample 1 is benchmarks/abstention_judge.py's),
 asks ragdx.evaluate.abstention.classify_reply for each reply's label, writes the predictions and
 prints score.py's tables. The truth is the writer's label, never ragdx's output. The judge is called as the
@@ -44,7 +44,7 @@ def blob_id(path: str) -> str:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--sample", type=int, required=True, choices=(2, 3, 4, 5, 6, 7, 8, 9, 10), help="which blind sample")
+    ap.add_argument("--sample", type=int, required=True, choices=(2, 3, 4, 5, 6, 7, 8, 9, 10, 11), help="which blind sample")
     ap.add_argument("--out", help="predictions file (default /tmp/abstention_judge_N_predictions.jsonl)")
     ap.add_argument("--no-kind", action="store_true", help="call the judge with refusal_kind=None")
     args = ap.parse_args(argv)

@@ -1,7 +1,7 @@
-"""The blind samples 4-10 of labelled replies (issue 26): each well formed, its README's counts the file's,
-its writer script reproducing it byte for byte. One file for the seven, which share one format.
+"""The blind samples 4-11 of labelled replies (issue 26): each well formed, its README's counts the file's,
+its writer script reproducing it byte for byte. One file for the eight, which share one format.
 
-The labels themselves are their writers' (helpers Q, S, T, X, 85, 88 and 92), fixed when written; these tests
+The labels themselves are their writers' (helpers Q, S, T, X, 85, 88, 92 and 97), fixed when written; these tests
 check the files, not the labels' truth.
 """
 
@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 CORPORA = Path(__file__).resolve().parent.parent / "benchmarks" / "corpora"
-SAMPLES = (4, 5, 6, 7, 8, 9, 10)
+SAMPLES = (4, 5, 6, 7, 8, 9, 10, 11)
 sample = pytest.mark.parametrize("n", SAMPLES)
 LABELS = ("answer", "refusal", "correction")
 KINDS = ("", "false_premise", "absent_entity", "ambiguous_reference", "out_of_domain", "omitted_fact")
