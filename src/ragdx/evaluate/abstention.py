@@ -699,42 +699,11 @@ def _clauses(text: str) -> list[str]:
     return out
 
 
-def classify_reply(reply: str | None, question: str = "", reference: str = "",
-                   refusal_kind: str | None = None) -> ReplyClass:
-    """Whether ``reply`` (to ``question``; ``reference``: the true value a correction would give, a
-    false premise's ``answer_text``) is a refusal, a premise correction or an answer, with the
-    cue that decided it. No reply at all is a refusal (the system said nothing).
-
-    ``refusal_kind`` (the record's, when known) says whether the question has a premise to
-    correct: a false premise's reply (or one of unknown kind, None) can be a correction by any
-    cue; a question to answer's ("") only by an explicit one ("actually", "there may be a mix-up":
-    a negation there answers it, "Member 3302 didn't borrow any e-books"), as an out-of-domain
-    question's ("Actually, Clearbrook Water isn't a listed company"); a reply that denies
-    what an absent entity's question takes for granted ("Kittiwake doesn't serve a port called
-    Eilean Mor") declines it: a refusal. With the kind unknown, a ``reference`` (given only for a false
-    premise) says there is a premise to correct; without one, a reply that opens by finding no such thing
-    or denying it exists declines. A question to answer's reply that denies a word of the question and then
-    states what holds instead ("hasn't gone up to £96 - it is £84") corrects it (wrongly: it over-refuses);
-    a count answered with zero ("didn't borrow any e-books") is an answer whatever the kind. A reply saying that
-    a thing the question names does not exist ("We don't have a Dr Lewis") declines an absent entity, a yes/no
-    question's too; one that only points elsewhere ("Please call the practice") declines."""
-    if reply is None or not str(reply).strip():
-        return ReplyClass(REFUSAL, "no reply")
-    text = _clean(str(reply))
-    words = _premise_words(question)
-    clauses = _clauses(text)
-    premise = refusal_kind in (None, "false_premise")
-    gives_reference = premise and _gives(text, reference, words, question) and not _accepts(text, words)
-    opening = _opening_reply(text, question) if premise else None
-    if opening is not None:
-        return opening
-    if refusal_kind is None and not reference and not _CORRECTION.search(text):
-        # the kind unknown and no true value to give: a reply saying that a thing the question names does not
-        # exist declines an absent entity, whatever the question's form ("Can I book Dr Lewis?" - "We don't
-        # have a Dr Lewis")
-        named = _denies_named(clauses, question, existence_only=bool(_YES_NO.match(question)))
-        if named:
-            return ReplyClass(REFUSAL, f"denies the entity ({named})")
+def _premise_reply(reply: str, text: str, clauses: list[str], words: set[str], question: str, reference: str,
+                   refusal_kind: str | None, premise: bool, gives_reference: bool) -> ReplyClass | None:
+    """:func:`classify_reply`'s reading of a reply against the question's premise (a correction, or an
+    absent entity's denial), and of an out-of-domain or answerable question's explicit correction; None
+    when neither decides."""
     if premise and not _zero_count(clauses, question):
         correction = _correction_cue(text, clauses, words, question, gives_reference,
                                      first_only=refusal_kind is None and not reference)
@@ -774,6 +743,49 @@ def classify_reply(reply: str | None, question: str = "", reference: str = "",
         restated = _denies_then_restates(clauses, words, question) if refusal_kind == "" else ""
         if restated:
             return ReplyClass(CORRECTION, restated)
+    return None
+
+
+def classify_reply(reply: str | None, question: str = "", reference: str = "",
+                   refusal_kind: str | None = None) -> ReplyClass:
+    """Whether ``reply`` (to ``question``; ``reference``: the true value a correction would give, a
+    false premise's ``answer_text``) is a refusal, a premise correction or an answer, with the
+    cue that decided it. No reply at all is a refusal (the system said nothing).
+
+    ``refusal_kind`` (the record's, when known) says whether the question has a premise to
+    correct: a false premise's reply (or one of unknown kind, None) can be a correction by any
+    cue; a question to answer's ("") only by an explicit one ("actually", "there may be a mix-up":
+    a negation there answers it, "Member 3302 didn't borrow any e-books"), as an out-of-domain
+    question's ("Actually, Clearbrook Water isn't a listed company"); a reply that denies
+    what an absent entity's question takes for granted ("Kittiwake doesn't serve a port called
+    Eilean Mor") declines it: a refusal. With the kind unknown, a ``reference`` (given only for a false
+    premise) says there is a premise to correct; without one, a reply that opens by finding no such thing
+    or denying it exists declines. A question to answer's reply that denies a word of the question and then
+    states what holds instead ("hasn't gone up to £96 - it is £84") corrects it (wrongly: it over-refuses);
+    a count answered with zero ("didn't borrow any e-books") is an answer whatever the kind. A reply saying that
+    a thing the question names does not exist ("We don't have a Dr Lewis") declines an absent entity, a yes/no
+    question's too; one that only points elsewhere ("Please call the practice") declines."""
+    if reply is None or not str(reply).strip():
+        return ReplyClass(REFUSAL, "no reply")
+    text = _clean(str(reply))
+    words = _premise_words(question)
+    clauses = _clauses(text)
+    premise = refusal_kind in (None, "false_premise")
+    gives_reference = premise and _gives(text, reference, words, question) and not _accepts(text, words)
+    opening = _opening_reply(text, question) if premise else None
+    if opening is not None:
+        return opening
+    if refusal_kind is None and not reference and not _CORRECTION.search(text):
+        # the kind unknown and no true value to give: a reply saying that a thing the question names does not
+        # exist declines an absent entity, whatever the question's form ("Can I book Dr Lewis?" - "We don't
+        # have a Dr Lewis")
+        named = _denies_named(clauses, question, existence_only=bool(_YES_NO.match(question)))
+        if named:
+            return ReplyClass(REFUSAL, f"denies the entity ({named})")
+    decided = _premise_reply(str(reply), text, clauses, words, question, reference, refusal_kind, premise,
+                             gives_reference)
+    if decided is not None:
+        return decided
     refusal = _REFUSAL.search(text)
     if refusal and not _bare_none(text):
         return _declined(text, clauses, words, refusal.group(0).strip(), question)
