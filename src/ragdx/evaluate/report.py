@@ -111,6 +111,18 @@ def _conversation_blame(judgements: Sequence[Judgement], verdicts: list[dict[str
     return verdicts, conversation_scores(verdicts, {j.id: j.turn for j in judgements})
 
 
+#: the most judgements whose statistics run in forked children (``ragdx.forked``): a child reading the
+#: judgements writes to each one it touches (reference counts), copying its pages: measured at 1M queries,
+#: 1.8 and 2.2 GB of private memory for the two children beside the main process's 1.9 GB. Up to this
+#: many, the two children's copies stay under about 1 GB together; beyond, the statistics run here.
+FORK_UP_TO = 250_000
+
+
+def forked_if_small(n: int) -> type[Forked[Any]]:
+    """:class:`ragdx.forked.Forked` for ``n`` judgements up to :data:`FORK_UP_TO`, else :class:`Inline`."""
+    return Forked if n <= FORK_UP_TO else Inline
+
+
 def evaluate_judgements(judgements: Sequence[Judgement], config: EvaluationConfig | None = None, *,
                         blame_out: Path | None = None, **options: Any) -> EvaluationResult:
     """Metrics per style, module blame and (given two styles) the hypothesis test, with
@@ -129,8 +141,8 @@ def evaluate_judgements(judgements: Sequence[Judgement], config: EvaluationConfi
     if compare_pair is not None:
         # the style test (its bootstraps are a third of this function) on another core meanwhile
         groups = by_style(judgements)
-        style_test = Forked(compare, groups[compare_pair[0]], groups[compare_pair[1]], names=compare_pair,
-                            n_boot=n_boot, seed=seed)
+        style_test = forked_if_small(len(judgements))(compare, groups[compare_pair[0]], groups[compare_pair[1]],
+                                                      names=compare_pair, n_boot=n_boot, seed=seed)
     verdicts = blame(judgements)
     conversation = _conversation_blame(judgements, verdicts)
     if conversation is not None:
@@ -554,7 +566,7 @@ def _evaluate_answers(path: Path, kind: str, config: EvaluationConfig, dataset: 
         from ragdx.evaluate.text_metrics import lab_metrics
 
         # ROUGE-L on another core while the statistics run here (BERTScore's model is not forked)
-        lab = (Forked if not config.bertscore else Inline)(
+        lab = (forked_if_small(len(judged)) if not config.bertscore else Inline)(
             lab_metrics, [j for j in judged if not j.error], k=config.k or 5, bertscore=config.bertscore,
             rule=config.retrieval.value, rouge=config.rouge)
     result = evaluate_judgements(judged, config, blame_out=blame_out)
