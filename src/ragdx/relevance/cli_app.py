@@ -215,6 +215,7 @@ def relevance_monitor(
     correction: Annotated[str, typer.Option("--correction", help="holm (family-wise across windows) or none (each window at alpha).")] = "holm",
     min_consecutive: Annotated[int, typer.Option("--min-consecutive", min=1, help="Alarm only after this many rejecting windows in a row.")] = 1,
     method: Annotated[str, typer.Option("--method", help="sequential (evidence accumulated query by query; a longer log does not dull it) or windows (KS per window, Holm across them).")] = "sequential",
+    db: Annotated[str | None, typer.Option("--db", help="Database URL of the log's records (rows that are ragdx records): the sequential monitor then reads the links statistic, the tester's default for a question with its record.")] = None,
     out: Annotated[Path | None, typer.Option("--out", "-o")] = None,
     overwrite: OverwriteOpt = False,
     no_progress: NoProgressOpt = False,
@@ -235,7 +236,8 @@ def relevance_monitor(
     with progress_bars(not no_progress) as bar:
         report = monitor_log(tester, log, query_field=query_field, timestamp_field=timestamp_field, window=window,
                              step=step, alpha=alpha, min_consecutive=min_consecutive, statistic=statistic,
-                             correction=correction, out=out, overwrite=overwrite, progress=bar, method=method)
+                             correction=correction, out=out, overwrite=overwrite, progress=bar, method=method,
+                             db=db)
     if method == "sequential":
         console.print(report.summary())
         if report.length_note:

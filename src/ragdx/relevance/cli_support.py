@@ -357,12 +357,14 @@ def monitor_log(tester_dir: str | os.PathLike, log: str | os.PathLike, *, query_
                 timestamp_field: str | None = None, window: int = 100, step: int | None = None,
                 alpha: float = 0.05, min_consecutive: int = 1, statistic: str | None = None,
                 correction: str = "holm", out: str | os.PathLike | None = None, overwrite: bool = False,
-                progress: Any = None, method: str = "windows"):
+                progress: Any = None, method: str = "windows", db: str | None = None):
     """Drift over a JSONL query log in arrival order. ``method="windows"``: the sliding-window KS
     test with family-wise control across the windows (Holm; ``correction="none"`` tests each
     window alone), a DriftReport; ``"sequential"``: the sequential monitor
     (:mod:`ragdx.relevance.sequential`), a SequentialReport. ``.summary()`` is one line; with
-    ``out`` the report is written as JSON."""
+    ``out`` the report is written as JSON. Sequential, with a tester fitted with links: log rows
+    that are ragdx records (``facts`` and ``query``) are monitored on the links statistic, as the
+    tester tests them by default; ``db`` is their database."""
     from ragdx.relevance.drift import DriftMonitor
     from ragdx.relevance.tester import RelevanceTester
     from ragdx.store import iter_jsonl, write_json
@@ -371,6 +373,8 @@ def monitor_log(tester_dir: str | os.PathLike, log: str | os.PathLike, *, query_
     texts, stamps = [], []
     for number, obj in iter_jsonl(log):
         q = obj.get(query_field)
+        if not isinstance(q, str) and isinstance(obj.get("facts"), list):
+            q = obj.get("query")  # a ragdx record's question
         if not isinstance(q, str):
             raise RagdxError(f"missing {query_field!r}", source=str(log), field=f"line {number}")
         texts.append(q)
@@ -387,6 +391,11 @@ def monitor_log(tester_dir: str | os.PathLike, log: str | os.PathLike, *, query_
         from ragdx.relevance.sequential import SequentialMonitor
 
         monitor: Any = SequentialMonitor(tester, alpha=alpha, statistic=statistic)
+        links_report = _monitor_links(monitor, tester, log, query_field, db, stamps)
+        if links_report is not None:
+            if out is not None:
+                write_json(Path(out), links_report.to_dict())
+            return links_report
     else:
         monitor = DriftMonitor(tester, window=window, step=step, alpha=alpha, min_consecutive=min_consecutive,
                                statistic=statistic, correction=correction)
@@ -402,6 +411,23 @@ def monitor_log(tester_dir: str | os.PathLike, log: str | os.PathLike, *, query_
     if out is not None:
         write_json(Path(out), report.to_dict())
     return report
+
+
+def _monitor_links(monitor: Any, tester: Any, log: str | os.PathLike, query_field: str, db: str | None,
+                   stamps: list[Any]) -> Any:
+    """The sequential monitor on the links statistic when the tester has links, no other statistic
+    was named and the log's rows are records (None otherwise: the embedding statistic is read)."""
+    if tester._links() is None or monitor.named not in (None, "links"):
+        return None
+    _, records = records_and_queries(log, query_field)
+    if not any(r is not None for r in records):
+        if monitor.named == "links":
+            raise RagdxError("--statistic links needs log rows that are ragdx records", source=str(log))
+        return None
+    if not db:
+        raise RagdxError("the log's rows are records: pass --db URL (their database) for the links statistic",
+                         field="--db")
+    return monitor.run([None] * len(records), timestamps=stamps or None, records=records, database=db)
 
 
 def parse_named_files(items: list[str] | None, option: str) -> dict[str, Path]:

@@ -129,14 +129,19 @@ class SequentialMonitor:
                  statistic: str | None = None, simulations: int = 200, seed: int = 0):
         from ragdx.relevance.statistics import STATISTICS
 
-        if statistic is not None and statistic not in STATISTICS:
-            raise RagdxError(f"unknown statistic {statistic!r} (choose from {', '.join(STATISTICS)})",
+        if statistic is not None and statistic not in (*STATISTICS, "links"):
+            raise RagdxError(f"unknown statistic {statistic!r} (choose from {', '.join(STATISTICS)}, links)",
                              field="statistic")
         if not (0.0 < float(alpha) < 1.0):
             raise RagdxError(f"alpha must be strictly between 0 and 1, got {alpha!r}", field="alpha")
         if horizon is not None and int(horizon) < 1:
             raise RagdxError(f"horizon must be positive, got {horizon}", field="horizon")
-        self.tester, self.statistic, self.reference = monitor_reference(reference, statistic)
+        #: the statistic as named (None: the tester's own, or links for a log given with records)
+        self.named = statistic
+        self.tester, self.statistic, self.reference = monitor_reference(
+            reference, None if statistic == "links" else statistic)
+        if statistic == "links":
+            self._use_links()
         if self.reference.size < 2:
             raise RagdxError("the reference needs at least 2 calibration statistics", field="reference")
         self.alpha = float(alpha)
@@ -145,6 +150,18 @@ class SequentialMonitor:
             raise RagdxError(f"simulations must be 0 or more, got {simulations}", field="simulations")
         self.simulations = int(simulations)
         self.seed = int(seed)
+
+    def _use_links(self) -> None:
+        """Monitor the links statistic: the reference becomes the tester's calibration link scores
+        (the ones its links p-values are read against), so that the monitor's p-values are the
+        tester's. An array reference is taken as link scores already."""
+        if self.tester is not None:
+            links = self.tester._links()
+            if links is None:
+                raise RagdxError("the tester was fitted without links: no links statistic to monitor",
+                                 field="statistic")
+            self.reference = np.asarray(links.calibration_scores_, dtype=np.float64)
+        self.statistic = "links"
 
     def threshold(self, horizon: int) -> float:
         """log of the alarm threshold for a log of ``horizon`` queries (see the module's docstring)."""
@@ -188,10 +205,42 @@ class SequentialMonitor:
         return self.tester.statistics(log, progress=progress)[:, STATISTICS.index(self.statistic)]
 
     def run(self, log: Sequence[str] | np.ndarray, timestamps: Sequence[Any] | None = None, *,
-            progress: Any = None) -> SequentialReport:
+            progress: Any = None, records: Sequence[Any] | None = None, database: Any = None) -> SequentialReport:
         """``log``: queries in arrival order (texts or embeddings) or, with an array reference,
-        their statistics (1-D)."""
-        values = self._values(log, progress)
+        their statistics (1-D; link scores when the statistic is ``links``). ``records`` (one per
+        query, None for a query without one) and ``database``: with a tester fitted with links and
+        no other statistic named, the monitor reads the links statistic, as the tester's default
+        p-value does for a question given with its record; a query without a scored record carries
+        no links evidence and is left out of the monitor's sequence (indices stay the log's)."""
+        if records is not None:
+            if len(records) != len(log):
+                raise RagdxError(f"{len(records)} records for {len(log)} queries", field="records")
+            if self.named is None and self.tester is not None and self.tester._links() is not None:
+                self._use_links()
+            if self.statistic == "links":
+                assert self.tester is not None  # _use_links with an array reference needs scores, not records
+                return self._run_links(self.tester.link_scores(records, database), timestamps)
+        if self.statistic == "links":
+            return self._run_links(np.asarray(log, dtype=np.float64).ravel(), timestamps)
+        return self._run_values(self._values(log, progress), timestamps)
+
+    def _run_links(self, scores: np.ndarray, timestamps: Sequence[Any] | None) -> SequentialReport:
+        """The monitor on the scored queries only; the report's indices mapped back to the log's."""
+        if timestamps is not None and len(timestamps) != len(scores):
+            raise RagdxError(f"{len(timestamps)} timestamps for {len(scores)} queries", field="timestamps")
+        kept = np.flatnonzero(np.isfinite(scores))
+        if kept.size == 0:
+            raise RagdxError("no query of the log has a scored record: nothing for the links statistic",
+                             field="records")
+        report = self._run_values(scores[kept], None)
+        report.n = int(scores.size)
+        if report.alarm_at is not None and report.began_at is not None:
+            report.alarm_at, report.began_at = int(kept[report.alarm_at]), int(kept[report.began_at])
+            if timestamps is not None:
+                report.started_at, report.alarmed_at = timestamps[report.began_at], timestamps[report.alarm_at]
+        return report
+
+    def _run_values(self, values: np.ndarray, timestamps: Sequence[Any] | None) -> SequentialReport:
         if timestamps is not None and len(timestamps) != len(values):
             raise RagdxError(f"{len(timestamps)} timestamps for {len(values)} queries", field="timestamps")
         horizon = self.horizon or max(1, len(values))
