@@ -44,7 +44,7 @@ def blob_id(path: str) -> str:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--sample", type=int, required=True, choices=(2, 3, 4, 5, 6, 7, 8, 9, 10, 11), help="which blind sample")
+    ap.add_argument("--sample", type=int, required=True, choices=range(2, 12), help="which blind sample")
     ap.add_argument("--out", help="predictions file (default /tmp/abstention_judge_N_predictions.jsonl)")
     ap.add_argument("--no-kind", action="store_true", help="call the judge with refusal_kind=None")
     args = ap.parse_args(argv)
