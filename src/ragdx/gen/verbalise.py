@@ -653,9 +653,37 @@ _IN_PARENTS = frozenset({"folder", "directory", "category", "collection", "catal
                          "series", "season", "volume", "archive", "portfolio", "repository"})
 
 
-def _parent_preposition(parent_noun: str) -> str:
+# parents that are a space or a container its rows sit in, as a place holds them: "the metabolite
+# 'L-Tyrosine' in the compartment 'cytosol'", "the box 'B-4' in the room 'Archive'" (issue 22: "of the
+# compartment" reads as a record's field, not as where the thing is); a place proper (a city, a county,
+# a building: :func:`_is_place_noun`) is written as people write a place's parts instead
+_CONTAINER_PARENTS = frozenset({"compartment", "container", "room", "chamber", "zone", "area", "space", "box",
+                                "bin", "shelf", "rack", "drawer", "cabinet", "locker", "vault", "tank", "warehouse",
+                                "storeroom", "store", "depot", "yard", "hall", "ward", "bay", "organelle", "habitat",
+                                "enclosure", "pen", "garden", "field", "plot", "reservoir", "basin"})
+# the last word of a foreign-key column that says where its row is ("location_id", "site", "room"):
+# its parent holds the row whatever the parent table is called
+_WHERE_WORDS = PLACE_WORDS | _CONTAINER_PARENTS | {"where", "position", "venue"}
+
+
+def _parent_preposition(parent_noun: str, link_column: str = "") -> str:
+    """"on" for a parent that carries its rows (an album), "in" for one that holds them (a folder, a
+    compartment) or one the link column names as where the row is ('location_id'), else "of"."""
     last = parent_noun.lower().split()[-1:] or [""]
-    return "on" if last[0] in _ON_PARENTS else "in" if last[0] in _IN_PARENTS else "of"
+    if last[0] in _ON_PARENTS:
+        return "on"
+    link = [w for w in low_words(link_column) if w not in ("id", "code", "key", "no", "ref")][-1:] or [""]
+    if last[0] in _IN_PARENTS or last[0] in _CONTAINER_PARENTS or link[0] in _WHERE_WORDS:
+        return "in"
+    return "of"
+
+
+def _link_column(sem: TemplateSemantics, table: str) -> str:
+    """The column of the one join that sits on ``table`` (the row's foreign key to its parent)."""
+    for side in (sem.joins[0].left, sem.joins[0].right) if sem.joins else ():
+        if side.table.lower() == table.lower():
+            return side.column
+    return ""
 
 
 def _in_parent_meaning(sem: TemplateSemantics, groups: dict[str, tuple[str, list[Condition]]], key: str,
@@ -674,7 +702,7 @@ def _in_parent_meaning(sem: TemplateSemantics, groups: dict[str, tuple[str, list
         # a parent that is no place is named apart, with its noun: "the track 'Ricochet' on the
         # album 'King For A Day'", never "'Ricochet, King For A Day'" (which reads as one title,
         # or as artist and album), and the short style says it is a track too (issue 22)
-        core = (f"{kind} {_quoted(own[0].placeholder)} {_parent_preposition(parent_kind)} "
+        core = (f"{kind} {_quoted(own[0].placeholder)} {_parent_preposition(parent_kind, _link_column(sem, table))} "
                 f"the {parent_kind} {_quoted(theirs[0].placeholder)}")
         return _Meaning(_join_list(words), ", ".join(words), plural, "of", (), f"the {core}", core, None)
     name = f"'[{own[0].placeholder}], [{theirs[0].placeholder}]'"
@@ -804,6 +832,11 @@ _PERSON_ENTITIES = frozenset({"person", "employee", "staff member", "crew member
                               "composer", "lyricist", "arranger", "conductor", "singer", "musician", "performer"})
 _PLACE_HEADS = frozenset({"city", "country", "region", "state", "province", "town", "county", "island",
                           "continent", "district"})
+# money words that alone are as often a property with no amount to it (an ion's or a particle's charge,
+# a heart or reaction rate, a scale's balance): said alone over whole numbers, asked "What is ...?"
+# (issue 22: "How much is the charge of the metabolite ..." asked a charge of -1 as a price); money kept
+# in a decimal column ("charge" REAL, NUMERIC), or qualified ("service charge"), is still "How much"
+_PROPERTY_WORDS = frozenset({"charge", "rate", "balance"})
 # the last word of a money amount's noun: "How much is the adult fare of ...?"
 _MONEY_WORDS = frozenset({"fee", "fees", "price", "cost", "salary", "budget", "fare", "rate", "advance", "amount",
                           "revenue", "income", "wage", "pay", "charge", "balance", "freight", "payment", "royalty"})
@@ -851,7 +884,8 @@ def _wh_question(sem: TemplateSemantics, m: _Meaning, owner: str, np: str, be: s
         return f"When did {owner} {base}?" if base else f"When was {owner} {participle}?"
     if head == "age" and kind in ("integer", "number"):
         return f"How old is {owner}?"
-    if kind in ("integer", "number") and (words[-1] in _MONEY_WORDS or head == "credit limit"):
+    if kind in ("integer", "number") and (words[-1] in _MONEY_WORDS or head == "credit limit") \
+            and not (len(words) == 1 and words[0] in _PROPERTY_WORDS and kind == "integer"):
         return f"How much {be} {np}?"
     if head.startswith("number of "):
         return f"How many {head[len('number of '):]} does {owner} have?"
