@@ -86,3 +86,26 @@ def test_cli_monitor_reads_record_rows_with_links(fitted, tmp_path, monkeypatch)
     assert got["statistic"] == "links" and got["alarm_at"] is not None and got["alarm_at"] >= 120
     res = runner.invoke(app, ["relevance", "monitor", "tester", "log.jsonl", "--no-progress"])
     assert res.exit_code != 0 and "--db" in str(res.exception) + res.output
+
+
+def test_tied_statistics_do_not_drain_the_evidence():
+    """A discrete statistic (links: most in-knowledge questions tie at the lowest score) gave every
+    tied question p = 1, so the clean questions between drifting ones drained the evidence; broken
+    ties keep p-values valid (uniform under no drift) and let a 20 % share with p ~ 0.02 alarm."""
+    from ragdx.relevance.sequential import conformal_p_values, tie_broken_p_values
+
+    rng = np.random.default_rng(3)
+    reference = np.r_[np.zeros(960), rng.uniform(1.0, 2.0, 40)]  # 96 % tied at 0, as linked questions
+    clean = np.r_[np.zeros(9600), rng.uniform(1.0, 2.0, 400)][rng.permutation(10000)]
+    p = tie_broken_p_values(reference, clean, rng)
+    assert np.all(p <= conformal_p_values(reference, clean))  # a tie's p-value only moves down its range
+    assert 0.47 < p.mean() < 0.53 and np.mean(p <= 0.05) <= 0.055  # valid, about uniform
+    no_ties = rng.normal(size=50)
+    assert np.array_equal(tie_broken_p_values(reference, no_ties + 5.0, rng),
+                          conformal_p_values(reference, no_ties + 5.0))
+    log = np.zeros(750)
+    hit = np.arange(150, 750)[rng.random(600) < 0.2]
+    log[hit] = 1.5  # above 980 of the 1,000 reference values: p about 0.02, like a left-out fact
+    report = SequentialMonitor(reference, alpha=0.05, statistic="links", simulations=50).run(log)
+    # with tied p = 1 this log raised no alarm at all (6 seeds of 6); broken ties: within ~100 queries
+    assert report.alarm_at is not None and 150 <= report.alarm_at < 350

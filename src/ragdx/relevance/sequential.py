@@ -64,6 +64,20 @@ def conformal_p_values(reference: np.ndarray, values: np.ndarray) -> np.ndarray:
                               np.sort(np.asarray(reference, dtype=np.float64).ravel()))
 
 
+def tie_broken_p_values(reference: np.ndarray, values: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``conformal_p_values`` with ties to the reference broken at random:
+    ``(1 + #{reference > s} + U #{reference == s}) / (n + 1)``, U uniform. Equal to it where nothing
+    ties, and never below the exactly uniform smoothed p-value (valid). Why: a discrete statistic
+    (links: most in-knowledge questions tie at "every fact linked") gives a tied question p = 1,
+    whose e-values ``k`` are all below 1, so a clean stretch drained the evidence a drift had
+    gathered; broken ties spread those p-values over their tie's range, as a uniform p would be."""
+    ref = np.sort(np.asarray(reference, dtype=np.float64).ravel())
+    v = np.asarray(values, dtype=np.float64).ravel()
+    below_or_tied = np.searchsorted(ref, v, side="right")
+    tied = below_or_tied - np.searchsorted(ref, v, side="left")
+    return (1.0 + (ref.size - below_or_tied) + rng.random(v.size) * tied) / (ref.size + 1.0)
+
+
 #: the power calibrators' exponents the monitor bets with (see the module's docstring)
 BETS = (0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.8, 0.9, 0.95)
 
@@ -247,7 +261,9 @@ class SequentialMonitor:
         log_threshold = self.threshold(horizon)
         threshold = float(np.exp(log_threshold))
         p = conformal_p_values(self.reference, values)
-        log_e = power_log_e_values(p)
+        # the evidence reads tie-broken p-values (seeded: a rerun gives the same report); the share
+        # flagged below reads the tester's own
+        log_e = power_log_e_values(tie_broken_p_values(self.reference, values, np.random.default_rng(self.seed + 1)))
         report = SequentialReport(alpha=self.alpha, horizon=horizon, threshold=threshold, statistic=self.statistic,
                                   n=len(values))
         bets = log_e.shape[1]
