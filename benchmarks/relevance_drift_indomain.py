@@ -121,7 +121,7 @@ def measure(stats: dict[str, dict[str, np.ndarray]], args: argparse.Namespace) -
             rng = np.random.default_rng(args.seed + trial)
             reference, log, _ = split_log(rng, values, args, flags)
             monitor = SequentialMonitor(reference, alpha=args.alpha, statistic="links" if stat == "links" else
-                                        "energy", seed=trial)
+                                        "energy", seed=trial, break_ties=args.break_ties)
             for name in found:
                 run_log = log if name == "clean" else drifted(rng, log, pools[name], args, flags, name)
                 at = monitor.run(run_log).alarm_at
@@ -144,7 +144,7 @@ def render(rows: list[tuple], info: dict[str, object], args: argparse.Namespace,
         n = len(alarms)
         hits = [a for a in alarms if a is not None]
         share, lo, hi = _wilson(len(hits), n)
-        label = "links (default)" if stat == "links" else "Energy"
+        label = ("links (default)" if stat == "links" else "Energy") + (", ties broken" if args.break_ties else "")
         if log == "clean":
             lines.append(f"| {label} | clean | {len(hits)} / {n} | {share:.3f} [{lo:.3f}, {hi:.3f}] | – | – | – | – |")
             continue
@@ -159,7 +159,7 @@ def render(rows: list[tuple], info: dict[str, object], args: argparse.Namespace,
 
         lines.append(f"| {label} | {args.share:.0%} {log.replace('_', ' ')} | {after} / {n} after | "
                      f"{after / n:.3f} | {within:.3f} | {pct(50)} | {pct(90)} | {early} |")
-        if flags:
+        if flags and log == "pooled":
             lines.append(f"|  | note | {'; '.join(flags)} | | | | | |")
     return "\n".join(lines) + "\n"
 
@@ -178,6 +178,7 @@ def main() -> None:
     ap.add_argument("--start", type=int, default=10, help="first drifting window")
     ap.add_argument("--alpha", type=float, default=0.05)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--break-ties", action="store_true", help="SequentialMonitor(break_ties=True)")
     ap.add_argument("--no-energy", action="store_true", help="the links statistic only (no embeddings)")
     ap.add_argument("--work", type=Path, default=Path("/tmp/ragdx-relevance-drift-indomain"))
     ap.add_argument("--out", type=Path, help="append the table to this file")

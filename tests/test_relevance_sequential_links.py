@@ -91,7 +91,8 @@ def test_cli_monitor_reads_record_rows_with_links(fitted, tmp_path, monkeypatch)
 def test_tied_statistics_do_not_drain_the_evidence():
     """A discrete statistic (links: most in-knowledge questions tie at the lowest score) gave every
     tied question p = 1, so the clean questions between drifting ones drained the evidence; broken
-    ties keep p-values valid (uniform under no drift) and let a 20 % share with p ~ 0.02 alarm."""
+    ties (``break_ties=True``, opt-in) keep p-values valid (uniform under no drift) and let a 20 %
+    share with p ~ 0.02 alarm."""
     from ragdx.relevance.sequential import conformal_p_values, tie_broken_p_values
 
     rng = np.random.default_rng(3)
@@ -106,6 +107,8 @@ def test_tied_statistics_do_not_drain_the_evidence():
     log = np.zeros(750)
     hit = np.arange(150, 750)[rng.random(600) < 0.2]
     log[hit] = 1.5  # above 980 of the 1,000 reference values: p about 0.02, like a left-out fact
-    report = SequentialMonitor(reference, alpha=0.05, statistic="links", simulations=50).run(log)
-    # with tied p = 1 this log raised no alarm at all (6 seeds of 6); broken ties: within ~100 queries
+    report = SequentialMonitor(reference, alpha=0.05, statistic="links", simulations=50, break_ties=True).run(log)
+    # with tied p = 1 (the default) this log raised no alarm at all (6 seeds of 6); broken ties:
+    # within ~100 queries
     assert report.alarm_at is not None and 150 <= report.alarm_at < 350
+    assert SequentialMonitor(reference, alpha=0.05, statistic="links", simulations=50).run(log).alarm_at is None
