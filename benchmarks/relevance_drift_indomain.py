@@ -144,7 +144,7 @@ def render(rows: list[tuple], info: dict[str, object], args: argparse.Namespace,
         n = len(alarms)
         hits = [a for a in alarms if a is not None]
         share, lo, hi = _wilson(len(hits), n)
-        label = ("links (default)" if stat == "links" else "Energy") + (", ties broken" if args.break_ties else "")
+        label = "Energy" if stat != "links" else "links, ties broken" if args.break_ties else "links (default)"
         if log == "clean":
             lines.append(f"| {label} | clean | {len(hits)} / {n} | {share:.3f} [{lo:.3f}, {hi:.3f}] | – | – | – | – |")
             continue
