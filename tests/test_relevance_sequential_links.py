@@ -112,3 +112,22 @@ def test_tied_statistics_do_not_drain_the_evidence():
     # within ~100 queries
     assert report.alarm_at is not None and 150 <= report.alarm_at < 350
     assert SequentialMonitor(reference, alpha=0.05, statistic="links", simulations=50).run(log).alarm_at is None
+
+
+def test_a_log_told_apart_by_length_says_so_on_the_links_path(fitted):
+    """The length sentence the embedding path prints is given on the links path too: a log of the same
+    in-knowledge records asked at five times the length is told apart by length alone, and the report
+    says so; the same records as asked say nothing."""
+    from dataclasses import replace
+
+    tester, url, held, absent = fitted
+    clean = _log(held, absent, drift_from=None)
+    plain = SequentialMonitor(tester, alpha=0.05, simulations=20).run([r.query for r in clean], records=clean,
+                                                                        database=url)
+    assert plain.length_note is None
+    padded = [replace(r, query=r.query + " " + "Could you please look this up for me and tell me? " * 6)
+              for r in clean]
+    report = SequentialMonitor(tester, alpha=0.05, simulations=20).run([r.query for r in padded], records=padded,
+                                                                         database=url)
+    assert report.statistic == "links"
+    assert report.length_note is not None and "Query length alone" in report.length_note

@@ -240,10 +240,23 @@ class SequentialMonitor:
                 self._use_links()
             if self.statistic == "links":
                 assert self.tester is not None  # _use_links with an array reference needs scores, not records
-                return self._run_links(self.tester.link_scores(records, database), timestamps)
+                scores = self.tester.link_scores(records, database)
+                report = self._run_links(scores, timestamps)
+                report.length_note = self._links_length_note(records, scores)
+                return report
         if self.statistic == "links":
             return self._run_links(np.asarray(log, dtype=np.float64).ravel(), timestamps)
         return self._run_values(self._values(log, progress), timestamps)
+
+    def _links_length_note(self, records: Sequence[Any], scores: np.ndarray) -> str | None:
+        """The length sentence (``confounds.log_note``, as the embedding path says it) for a log read on
+        the links statistic: the scored questions' lengths against the calibration questions', beside
+        how far the link scores alone tell the log from the calibration."""
+        from ragdx.relevance.confounds import log_note
+
+        kept = np.flatnonzero(np.isfinite(scores))
+        lengths = [len(getattr(records[int(i)], "query", "") or "") for i in kept]
+        return log_note(getattr(self.tester, "calibration_lengths_", None), lengths, self.reference, scores[kept])
 
     def _run_links(self, scores: np.ndarray, timestamps: Sequence[Any] | None) -> SequentialReport:
         """The monitor on the scored queries only; the report's indices mapped back to the log's."""
