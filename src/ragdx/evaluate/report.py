@@ -113,7 +113,7 @@ def _conversation_blame(judgements: Sequence[Judgement], verdicts: list[dict[str
 
 #: the most judgements whose statistics run in forked children (``ragdx.forked``): a child reading the
 #: judgements writes to each one it touches (reference counts), copying its pages: measured at 1M queries,
-#: 1.8 and 2.2 GB of private memory for the two children beside the main process's 1.9 GB. Up to this
+#: 1.8 and 2.2 GB (PSS) for the two children beside the main process's 1.9 GB. Up to this
 #: many, the two children's copies stay under about 1 GB together; beyond, the statistics run here.
 FORK_UP_TO = 250_000
 
@@ -132,7 +132,8 @@ def evaluate_judgements(judgements: Sequence[Judgement], config: EvaluationConfi
     config = EvaluationConfig.build(config, **options)
     n_boot, seed, compare_pair = config.n_boot, config.seed, config.compare_pair
     check = getattr(judgements, "check", None)
-    styles = sorted(by_style(judgements))
+    groups = by_style(judgements)  # read three times below: made once
+    styles = sorted(groups)
     if compare_pair is None and {"short", "long"} <= set(styles):
         compare_pair = ("short", "long")
     elif compare_pair is None and len(styles) == 2:
@@ -140,7 +141,6 @@ def evaluate_judgements(judgements: Sequence[Judgement], config: EvaluationConfi
     style_test = None
     if compare_pair is not None:
         # the style test (its bootstraps are a third of this function) on another core meanwhile
-        groups = by_style(judgements)
         style_test = forked_if_small(len(judgements))(compare, groups[compare_pair[0]], groups[compare_pair[1]],
                                                       names=compare_pair, n_boot=n_boot, seed=seed)
     verdicts = blame(judgements)
@@ -155,7 +155,7 @@ def evaluate_judgements(judgements: Sequence[Judgement], config: EvaluationConfi
     failed = sum(1 for j in judgements if j.error)
     present = {v["verdict"] for v in verdicts}  # every style counts the same verdicts
     blame_by = {"all": BlameCounts.from_dict(blame_counts(verdicts))}
-    for style in sorted(by_style(judgements)):
+    for style in styles:
         blame_by[style] = BlameCounts.from_dict(blame_counts([v for v in verdicts if v["style"] == style], present))
     warnings = list(check.warnings) if check is not None else []
     if failed and not any("judgements failed" in w for w in warnings):

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import os
 import re
-import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import nullcontext
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -17,6 +17,7 @@ from ragdx.evaluate.judges import PURE_JUDGES, Judge, Verdict, VerdictCache
 from ragdx.evaluate.protocol import CORPUS_CHANGED, RETRIEVAL_IDS_UNMATCHED, RETRIEVAL_NO_CONTEXT
 from ragdx.evaluate.records import JudgeItem, Judgement
 from ragdx.evaluate.reference import read_plain_jsonl, retrieval_verdict
+from ragdx.forked import can_fork
 
 if TYPE_CHECKING:  # pragma: no cover
     from ragdx.rag.run_dataset import RecordedDataset
@@ -55,10 +56,14 @@ def count_judge_failures(check: InputCheck, verdicts: Sequence[Any]) -> None:
             f"({reasons_text(check.judge_fallbacks)}); they are not cached: evaluate again to ask the LLM again")
 
 
+def verdict_cache(cache: VerdictCache | str | Path | None) -> VerdictCache | None:
+    """The verdict cache a configuration names (a path opened as one), or None."""
+    return cache if cache is None or isinstance(cache, VerdictCache) else VerdictCache(cache)
+
+
 def judge_items(items: Sequence[JudgeItem], judge: Judge, cache: VerdictCache | str | Path | None = None
                 ) -> list[Verdict]:
-    if cache is not None and not isinstance(cache, VerdictCache):
-        cache = VerdictCache(cache)
+    cache = verdict_cache(cache)
     # unanswerable queries: a refusal is the right answer; nothing to ask a judge. A record to refuse
     # (issue 26) is judged by the kind of its reply (ragdx.evaluate.abstention), not by any judge
     todo = [i for i, it in enumerate(items) if it.answer_kind != "none" and not it.refusal_kind]
@@ -608,11 +613,15 @@ def _early_pool(config: EvaluationConfig, run_dir: Path) -> JudgePool:
         counts = Manifest.read(run_dir).counts or {}
     except RagdxError:
         counts = {}
-    judge = config.judge.build()
-    cache = config.cache if config.cache is None or isinstance(config.cache, VerdictCache) else VerdictCache(
-        config.cache)
     answered = int(counts.get("ok", 0) or 0) + int(counts.get("failed", 0) or 0)
-    return JudgePool(judge, cache, judge_workers(config, judge, cache, answered), start=True)
+    return judge_pool(config, answered, start=True)
+
+
+def judge_pool(config: EvaluationConfig, n: int, *, start: bool = False) -> JudgePool:
+    """A :class:`JudgePool` with ``config``'s judge and verdict cache, as many workers as
+    :func:`judge_workers` gives for ``n`` answers."""
+    judge, cache = config.judge.build(), verdict_cache(config.cache)
+    return JudgePool(judge, cache, judge_workers(config, judge, cache, n), start=start)
 
 
 def _judge_run(run_dir: Path, config: EvaluationConfig, dataset: str | Path | Iterable[Any] | None, sink: Any,
@@ -893,7 +902,7 @@ def judge_workers(config: EvaluationConfig, judge: Judge, cache: VerdictCache | 
     processes cannot be forked (the judge is handed to them as it is, not pickled)."""
     if cache is not None or not judge.synchronous() or type(judge) not in PURE_JUDGES:
         return 0
-    if sys.platform != "linux":  # fork is Linux's default and safe there; spawn would re-run the caller's script
+    if not can_fork():  # Linux only (spawn would re-run the caller's script), and not with RAGDX_FORK=0
         return 0
     if config.workers is not None:
         return config.workers
@@ -1049,20 +1058,13 @@ def judge_streaming(pairs: Iterable[tuple[Any, AnswerSummary]], answers: Sequenc
         out.extend(slim_judgement(j, strings) for j in full)
         noted.extend(v for v in verdicts if getattr(v, "error", None) or getattr(v, "fallback", None))
 
-    if pool is None or pool.judge is None:  # called alone: a pool of its own
-        judge = config.judge.build()
-        cache = config.cache if config.cache is None or isinstance(config.cache, VerdictCache) else VerdictCache(
-            config.cache)
-        with JudgePool(judge, cache, judge_workers(config, judge, cache, len(answers))) as own:
-            for block, items, verdicts in own.blocks(_blocks(pairs)):
-                finish(block, items, verdicts)
-        broken = own.broken
-    else:
-        for block, items, verdicts in pool.blocks(_blocks(pairs)):
+    # called alone (no pool started by judge_run): a pool of its own, shut down here
+    with nullcontext(pool) if pool is not None and pool.judge is not None else judge_pool(config, len(answers)) \
+            as used:
+        for block, items, verdicts in used.blocks(_blocks(pairs)):
             finish(block, items, verdicts)
-        broken = pool.broken
-    if broken:
-        check.warnings.append(broken)
+    if used.broken:
+        check.warnings.append(used.broken)
     if len(out) != len(answers):  # an answer whose record never came (a dataset that repeats an id)
         raise RagdxError(f"{len(answers) - len(out)} answered queries were not matched to one dataset record",
                          source=check.source or None)
